@@ -1,0 +1,161 @@
+// The one file that knows about Emscripten: Embind declarations over the core.
+//
+// Bulk data crosses as raw WASM addresses (uintptr_t) of buffers the JS layer allocated
+// with _malloc and filled in one go; results of unknown size go to one module-wide result
+// buffer that JS copies out at once (it stays valid until the next such call). The core never throws, and the
+// JS layer validates every argument first, so no call here can abort the module.
+#include <emscripten/bind.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "simhash/fingerprint.h"
+#include "simhash/index.h"
+#include "simhash/pairs.h"
+
+using namespace emscripten;
+
+namespace {
+
+simhash::Fingerprinter& fingerprinter() {
+  static simhash::Fingerprinter instance;
+  return instance;
+}
+
+simhash::FingerprintOptions makeOptions(unsigned mode, unsigned wordNgram, unsigned charNgram, bool caseFold,
+                                        unsigned weighting) {
+  simhash::FingerprintOptions options;
+  options.tokenizer.mode = static_cast<simhash::TokenizerMode>(mode);
+  options.tokenizer.wordNgram = static_cast<uint8_t>(wordNgram);
+  options.tokenizer.charNgram = static_cast<uint8_t>(charNgram);
+  options.tokenizer.caseFold = caseFold;
+  options.weighting = static_cast<simhash::Weighting>(weighting);
+  return options;
+}
+
+template <class T>
+T* at(uintptr_t address) {
+  return reinterpret_cast<T*>(address);
+}
+
+// Texts are one UTF-8 buffer and count + 1 byte offsets; out receives count fingerprints.
+void fingerprintBatch(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t out, unsigned mode,
+                      unsigned wordNgram, unsigned charNgram, bool caseFold, unsigned weighting) {
+  const auto options = makeOptions(mode, wordNgram, charNgram, caseFold, weighting);
+  const uint32_t* bounds = at<uint32_t>(offsets);
+  uint64_t* result = at<uint64_t>(out);
+  for (uint32_t i = 0; i < count; ++i) {
+    const std::string_view text(at<char>(utf8) + bounds[i], bounds[i + 1] - bounds[i]);
+    result[i] = fingerprinter().fingerprint(text, options);
+  }
+}
+
+// Tokens as in fingerprintBatch; weights is 0 or count doubles.
+void fingerprintTokens(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t weights, uintptr_t out) {
+  const uint32_t* bounds = at<uint32_t>(offsets);
+  std::vector<std::string_view> tokens(count);
+  for (uint32_t i = 0; i < count; ++i) tokens[i] = {at<char>(utf8) + bounds[i], bounds[i + 1] - bounds[i]};
+  *at<uint64_t>(out) = fingerprinter().fingerprintTokens(tokens.data(), weights ? at<double>(weights) : nullptr, count);
+}
+
+std::vector<uint32_t>& result() {
+  static std::vector<uint32_t> words;
+  return words;
+}
+
+uintptr_t resultAddress() { return reinterpret_cast<uintptr_t>(result().data()); }
+
+// Pairs as triples (a, b, distance) in the result buffer; returns the pair count.
+uint32_t findPairs(uintptr_t fingerprints, uint32_t count, unsigned maxDistance) {
+  const std::vector<simhash::Pair> pairs = simhash::findPairs(at<uint64_t>(fingerprints), count, maxDistance);
+  std::vector<uint32_t>& words = result();
+  words.clear();
+  words.reserve(3 * pairs.size());
+  for (const simhash::Pair& p : pairs) words.insert(words.end(), {p.a, p.b, p.distance});
+  return static_cast<uint32_t>(pairs.size());
+}
+
+// Component label per item, from pairs given as (a, b) index arrays.
+void componentLabels(uintptr_t a, uintptr_t b, uint32_t pairCount, uint32_t count, uintptr_t out) {
+  std::vector<simhash::Pair> pairs(pairCount);
+  for (uint32_t i = 0; i < pairCount; ++i) pairs[i] = {at<uint32_t>(a)[i], at<uint32_t>(b)[i], 0};
+  const std::vector<uint32_t> labels = simhash::componentLabels(count, pairs);
+  std::copy(labels.begin(), labels.end(), at<uint32_t>(out));
+}
+
+class IndexHandle {
+ public:
+  explicit IndexHandle(unsigned maxDistance) : index_(maxDistance) {}
+
+  unsigned maxDistance() const { return index_.maxDistance(); }
+  size_t size() const { return index_.size(); }
+  unsigned blockCount() { return index_.blockCount(); }
+  void clear() { index_.clear(); }
+  bool remove(uint32_t id) { return index_.remove(id); }
+
+  // Adds count fingerprints; ids is 0 for fresh ids, written back to idsOut.
+  // Returns the number added before a duplicate id stopped it (count when all were).
+  uint32_t addBatch(uintptr_t fingerprints, uintptr_t ids, uint32_t count, uintptr_t idsOut) {
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint64_t fp = at<uint64_t>(fingerprints)[i];
+      uint32_t id;
+      const simhash::Status status = ids ? index_.add(fp, id = at<uint32_t>(ids)[i]) : index_.addWithNewId(fp, id);
+      if (status != simhash::Status::Ok) return i;
+      at<uint32_t>(idsOut)[i] = id;
+    }
+    return count;
+  }
+
+  // Matches as (id, distance) pairs in the result buffer; returns the match count.
+  uint32_t query(uintptr_t fingerprint) {
+    index_.query(*at<uint64_t>(fingerprint), matches_);
+    std::vector<uint32_t>& words = result();
+    words.clear();
+    for (const simhash::Match& m : matches_) words.insert(words.end(), {m.id, m.distance});
+    return static_cast<uint32_t>(matches_.size());
+  }
+
+  // The serialized bytes in the result buffer; returns their length in bytes.
+  uint32_t serialize() const {
+    const std::vector<uint8_t> bytes = index_.serialize();
+    std::vector<uint32_t>& words = result();
+    words.assign((bytes.size() + 3) / 4, 0);
+    std::copy(bytes.begin(), bytes.end(), reinterpret_cast<uint8_t*>(words.data()));
+    return static_cast<uint32_t>(bytes.size());
+  }
+
+  // Replaces this index; returns "" on success or the reason the bytes were rejected.
+  std::string load(uintptr_t bytes, uint32_t length) {
+    std::string error;
+    simhash::Index::deserialize(at<uint8_t>(bytes), length, index_, error);
+    return error;
+  }
+
+ private:
+  simhash::Index index_;
+  std::vector<simhash::Match> matches_;
+};
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(simhash) {
+  function("_malloc", optional_override([](size_t size) { return reinterpret_cast<uintptr_t>(std::malloc(size)); }));
+  function("_free", optional_override([](uintptr_t address) { std::free(reinterpret_cast<void*>(address)); }));
+  function("_resultAddress", &resultAddress);
+  function("_fingerprintBatch", &fingerprintBatch);
+  function("_fingerprintTokens", &fingerprintTokens);
+  function("_findPairs", &findPairs);
+  function("_componentLabels", &componentLabels);
+  class_<IndexHandle>("_Index")
+      .constructor<unsigned>()
+      .function("maxDistance", &IndexHandle::maxDistance)
+      .function("size", &IndexHandle::size)
+      .function("blockCount", &IndexHandle::blockCount)
+      .function("clear", &IndexHandle::clear)
+      .function("remove", &IndexHandle::remove)
+      .function("addBatch", &IndexHandle::addBatch)
+      .function("query", &IndexHandle::query)
+      .function("serialize", &IndexHandle::serialize)
+      .function("load", &IndexHandle::load);
+}

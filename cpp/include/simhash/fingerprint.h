@@ -1,0 +1,62 @@
+#pragma once
+// SimHash fingerprints (Charikar 2002), 64 bits.
+//
+// The definition is a public contract (README "Fingerprint specification"):
+//   features(text, options) -> f_1..f_m  (byte strings, see tokenizer.h)
+//   h_j   = XXH3_64bits(f_j) with seed 0
+//   sum_i = sum over j of (+w_j if bit i of h_j is 1, else -w_j), bit 0 = least significant
+//   bit i of the fingerprint = 1 iff sum_i > 0 (a tie, or no features, gives 0).
+// Term-frequency weighting is w_j = 1 for every occurrence, so a feature seen three
+// times weighs 3. Anyone with xxHash can reproduce a fingerprint from its features.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "simhash/tokenizer.h"
+
+namespace simhash {
+
+/// How occurrences of a feature are weighted.
+enum class Weighting : uint8_t {
+  TermFrequency = 0,  ///< every occurrence adds weight 1 (default)
+  Binary = 1          ///< a feature counts once however often it occurs
+};
+
+struct FingerprintOptions {
+  TokenizerOptions tokenizer;
+  Weighting weighting = Weighting::TermFrequency;
+};
+
+/// XXH3_64bits(bytes) with seed 0: the hash of one feature.
+uint64_t hashFeature(std::string_view feature);
+
+/// SimHash of feature hashes, each with weight 1. Cost: O(count), branch-free, vectorized.
+uint64_t simhashOfHashes(const uint64_t* hashes, size_t count);
+
+/// SimHash of feature hashes with per-feature weights. Sums are IEEE-754 doubles added
+/// in input order (no contraction), so results are identical on every platform.
+/// @pre every weight is finite.
+uint64_t simhashOfWeightedHashes(const uint64_t* hashes, const double* weights, size_t count);
+
+/// Computes fingerprints, reusing its buffers between calls. Not thread-safe; use one
+/// per thread.
+class Fingerprinter {
+ public:
+  /// Fingerprint of UTF-8 text (invalid bytes are decoded as U+FFFD, see tokenizer.h).
+  uint64_t fingerprint(std::string_view utf8, const FingerprintOptions& options);
+
+  /// Fingerprint of caller-supplied features: tokens[j] weighs weights[j] (or 1 when
+  /// `weights` is null). Tokens are hashed as given: no folding or splitting.
+  /// @pre weights, when given, are finite.
+  uint64_t fingerprintTokens(const std::string_view* tokens, const double* weights, size_t count);
+
+ private:
+  FeatureExtractor extractor_;
+  std::vector<uint64_t> hashes_;
+};
+
+/// Convenience wrapper around a temporary Fingerprinter.
+uint64_t fingerprint(std::string_view utf8, const FingerprintOptions& options = {});
+
+}  // namespace simhash

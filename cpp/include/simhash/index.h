@@ -1,0 +1,75 @@
+#pragma once
+// An exact Hamming-distance index over 64-bit fingerprints: query(fp) returns every
+// stored item within maxDistance of fp, none missed, none twice.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "simhash/status.h"
+
+namespace simhash {
+
+constexpr unsigned kMaxDistance = 64;
+
+struct Match {
+  uint32_t id;
+  uint32_t distance;
+  bool operator==(const Match& o) const { return id == o.id && distance == o.distance; }
+};
+
+class BlockLayout;
+
+class Index {
+ public:
+  /// @pre maxDistance <= kMaxDistance
+  explicit Index(unsigned maxDistance);
+  ~Index();
+  Index(Index&&) noexcept;
+  Index& operator=(Index&&) noexcept;
+
+  unsigned maxDistance() const { return maxDistance_; }
+  /// Number of stored items.
+  size_t size() const { return slotOfId_.size(); }
+
+  /// Stores fp under a caller-chosen id. @return DuplicateId if id is already stored.
+  /// Cost: amortized O(tables), the tables are updated in batches at the next query.
+  Status add(uint64_t fingerprint, uint32_t id);
+  /// Stores fp under a fresh id (one more than the largest id ever stored, starting at 0)
+  /// and returns it through `id`. @return DuplicateId when the id space is exhausted.
+  Status addWithNewId(uint64_t fingerprint, uint32_t& id);
+  /// @return false when no item has this id.
+  bool remove(uint32_t id);
+  void clear();
+
+  /// Appends every stored item within maxDistance of fp to `out` (cleared first), sorted by
+  /// distance, then id. May reorganise the tables first (amortized over the adds).
+  void query(uint64_t fingerprint, std::vector<Match>& out);
+
+  /// Block count of the layout in use (0 = linear scan), for tests and benchmarks.
+  unsigned blockCount();
+
+  /// The versioned byte format (README "Serialized index format"): header, items, checksum.
+  std::vector<uint8_t> serialize() const;
+  /// Replaces `out` with the index stored in data. On failure returns CorruptData, sets
+  /// `error` to a description of what is wrong, and leaves `out` unchanged.
+  static Status deserialize(const uint8_t* data, size_t size, Index& out, std::string& error);
+
+ private:
+  void reindexIfDue();
+  void rebuild();
+
+  unsigned maxDistance_;
+  std::vector<uint64_t> fingerprints_;  // by slot
+  std::vector<uint32_t> ids_;           // by slot
+  std::vector<uint8_t> alive_;          // by slot; removed items stay until a rebuild
+  std::unordered_map<uint32_t, uint32_t> slotOfId_;
+  uint64_t nextId_ = 0;                 // one more than the largest id ever stored
+  size_t indexedSlots_ = 0;             // slots below this are in the tables, the rest are scanned
+  std::unique_ptr<BlockLayout> layout_;
+  std::vector<std::vector<uint32_t>> tables_;  // per table: slots sorted by key
+};
+
+}  // namespace simhash

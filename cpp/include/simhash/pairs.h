@@ -1,0 +1,26 @@
+#pragma once
+// Bulk near-duplicate search over a list of fingerprints.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace simhash {
+
+struct Pair {
+  uint32_t a, b;  ///< item indices, a < b
+  uint32_t distance;
+  bool operator==(const Pair& o) const { return a == o.a && b == o.b && distance == o.distance; }
+};
+
+/// Every pair i < j with hammingDistance(fps[i], fps[j]) <= maxDistance, each once,
+/// sorted by (a, b). Exact: equal to the brute-force answer. Identical fingerprints are
+/// pairs at distance 0. Cost: for each table of the block layout (blocks.h), a radix
+/// sort of n keys and a scan of the runs of equal keys; O(n²) only when k is so large
+/// that no table layout beats a scan. @pre count < 2^32, maxDistance <= 64.
+std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance);
+
+/// Connected components of the graph with `count` nodes and the given edges: result[i]
+/// is the smallest index of i's component (so an item alone maps to itself).
+std::vector<uint32_t> componentLabels(size_t count, const std::vector<Pair>& pairs);
+
+}  // namespace simhash

@@ -1,0 +1,57 @@
+#pragma once
+// Turning text into SimHash features.
+//
+// Text is decoded from UTF-8 as WHATWG's TextDecoder does: each maximal invalid
+// subsequence becomes U+FFFD, so invalid input is deterministic and never read out of
+// bounds. Each code point is then case-folded (unicode.h: simple folding for Latin,
+// Greek, Cyrillic, Armenian, Georgian and full-width Latin) and classified as
+//   - word: letters, digits and combining marks of alphabetic scripts;
+//   - CJK: Han ideographs, kana, Hangul, bopomofo (scripts written without spaces);
+//   - separator: everything else (spaces, punctuation, symbols, emoji, U+FFFD).
+// Features are the UTF-8 bytes of the folded text:
+//   Auto  (default): word n-grams (wordNgram words joined by one U+0020) over all words of
+//                    the text, plus character n-grams (charNgram) inside each CJK run.
+//   Words: every word and every CJK character is a token; features are token n-grams
+//          (wordNgram tokens joined by one U+0020).
+//   Chars: separator runs become one U+0020, leading and trailing ones are dropped, and
+//          features are character n-grams (charNgram code points) of the result.
+// A sequence shorter than its n-gram size yields one feature: the whole sequence.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace simhash {
+
+enum class TokenizerMode : uint8_t { Auto = 0, Words = 1, Chars = 2 };
+
+struct TokenizerOptions {
+  TokenizerMode mode = TokenizerMode::Auto;
+  uint8_t wordNgram = 1;  ///< 1..kMaxNgram
+  uint8_t charNgram = 2;  ///< 1..kMaxNgram
+  bool caseFold = true;
+};
+
+constexpr unsigned kMaxNgram = 16;
+
+/// @return true when the n-gram sizes are within 1..kMaxNgram and the mode is known.
+bool isValid(const TokenizerOptions& options);
+
+/// Splits text into features. Reuses its buffers between calls; not thread-safe.
+class FeatureExtractor {
+ public:
+  /// @pre isValid(options)
+  /// @return the features: word features in text order, then CJK ones in text order; the views stay valid until the next call.
+  /// Cost: O(text length × n-gram size).
+  const std::vector<std::string_view>& extract(std::string_view utf8, const TokenizerOptions& options);
+
+ private:
+  std::string words_;                ///< folded words, each followed by one space
+  std::vector<uint32_t> wordStarts_; ///< byte offset of each word in words_
+  std::string chars_;                ///< Chars: the folded text; Auto: CJK runs back to back
+  std::vector<uint32_t> charStarts_; ///< byte offset of each code point in chars_
+  std::vector<uint32_t> runEnds_;    ///< Auto: index into charStarts_ one past each CJK run
+  std::vector<std::string_view> features_;
+};
+
+}  // namespace simhash

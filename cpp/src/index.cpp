@@ -1,0 +1,205 @@
+#include "simhash/index.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "blocks.h"
+#include "simhash/hamming.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+namespace simhash {
+
+namespace {
+
+// The tables stay resident, so they are capped harder than in findPairs: at most 64
+// tables of 4 bytes per item.
+constexpr unsigned kIndexMaxTables = 64;
+// Unindexed items are scanned by every query; they are folded into the tables once
+// there are more than this many, or 1/16 of the stored items.
+constexpr size_t kMinPendingForReindex = 256;
+
+constexpr char kMagic[4] = {'S', 'H', 'I', 'X'};
+constexpr uint16_t kFormatVersion = 1;
+constexpr size_t kHeaderSize = 20;
+constexpr size_t kItemSize = 12;
+constexpr size_t kChecksumSize = 8;
+
+void putLE(std::vector<uint8_t>& out, uint64_t value, unsigned bytes) {
+  for (unsigned i = 0; i < bytes; ++i) out.push_back(static_cast<uint8_t>(value >> (8 * i)));
+}
+
+uint64_t getLE(const uint8_t* data, unsigned bytes) {
+  uint64_t value = 0;
+  for (unsigned i = 0; i < bytes; ++i) value |= static_cast<uint64_t>(data[i]) << (8 * i);
+  return value;
+}
+
+}  // namespace
+
+Index::Index(unsigned maxDistance)
+    : maxDistance_(maxDistance), layout_(std::make_unique<BlockLayout>(BlockLayout::choose(0, maxDistance, kIndexMaxTables))) {}
+Index::~Index() = default;
+Index::Index(Index&&) noexcept = default;
+Index& Index::operator=(Index&&) noexcept = default;
+
+Status Index::add(uint64_t fingerprint, uint32_t id) {
+  if (!slotOfId_.emplace(id, static_cast<uint32_t>(fingerprints_.size())).second) return Status::DuplicateId;
+  fingerprints_.push_back(fingerprint);
+  ids_.push_back(id);
+  alive_.push_back(1);
+  nextId_ = std::max<uint64_t>(nextId_, uint64_t{id} + 1);
+  return Status::Ok;
+}
+
+Status Index::addWithNewId(uint64_t fingerprint, uint32_t& id) {
+  if (nextId_ > UINT32_MAX) return Status::DuplicateId;
+  id = static_cast<uint32_t>(nextId_);
+  return add(fingerprint, id);
+}
+
+bool Index::remove(uint32_t id) {
+  auto it = slotOfId_.find(id);
+  if (it == slotOfId_.end()) return false;
+  alive_[it->second] = 0;
+  slotOfId_.erase(it);
+  return true;
+}
+
+void Index::clear() { *this = Index(maxDistance_); }
+
+unsigned Index::blockCount() {
+  reindexIfDue();
+  return layout_->blockCount();
+}
+
+void Index::reindexIfDue() {
+  const size_t live = size();
+  const size_t pending = fingerprints_.size() - indexedSlots_;
+  const size_t dead = fingerprints_.size() - live;
+  const size_t threshold = std::max(kMinPendingForReindex, live / 16);
+  if (pending > threshold || dead > std::max(kMinPendingForReindex, live)) rebuild();
+}
+
+void Index::rebuild() {
+  // Drop removed items, keeping insertion order.
+  size_t kept = 0;
+  for (size_t slot = 0; slot < fingerprints_.size(); ++slot) {
+    if (!alive_[slot]) continue;
+    fingerprints_[kept] = fingerprints_[slot];
+    ids_[kept] = ids_[slot];
+    slotOfId_[ids_[kept]] = static_cast<uint32_t>(kept);
+    ++kept;
+  }
+  fingerprints_.resize(kept);
+  ids_.resize(kept);
+  alive_.assign(kept, 1);
+  indexedSlots_ = kept;
+
+  *layout_ = BlockLayout::choose(kept, maxDistance_, kIndexMaxTables);
+  tables_.resize(layout_->tableCount());
+  std::vector<std::pair<uint64_t, uint32_t>> keyed(kept);
+  for (size_t t = 0; t < tables_.size(); ++t) {
+    for (size_t slot = 0; slot < kept; ++slot) {
+      keyed[slot] = {layout_->key(fingerprints_[slot], t), static_cast<uint32_t>(slot)};
+    }
+    std::sort(keyed.begin(), keyed.end());
+    tables_[t].resize(kept);
+    for (size_t i = 0; i < kept; ++i) tables_[t][i] = keyed[i].second;
+    tables_[t].shrink_to_fit();
+  }
+}
+
+void Index::query(uint64_t fingerprint, std::vector<Match>& out) {
+  out.clear();
+  reindexIfDue();
+  auto consider = [&](uint32_t slot) {
+    const unsigned distance = hammingDistance(fingerprint, fingerprints_[slot]);
+    if (distance <= maxDistance_ && alive_[slot]) out.push_back({ids_[slot], distance});
+  };
+  if (layout_->blockCount() == 0) {
+    for (uint32_t slot = 0; slot < indexedSlots_; ++slot) consider(slot);
+  }
+  for (size_t t = 0; t < tables_.size(); ++t) {
+    const uint64_t key = layout_->key(fingerprint, t);
+    const std::vector<uint32_t>& table = tables_[t];
+    auto first = std::partition_point(table.begin(), table.end(), [&](uint32_t slot) {
+      return layout_->key(fingerprints_[slot], t) < key;
+    });
+    for (auto it = first; it != table.end() && layout_->key(fingerprints_[*it], t) == key; ++it) {
+      const uint64_t stored = fingerprints_[*it];
+      if (hammingDistance(fingerprint, stored) <= maxDistance_ && layout_->isFirstSharedTable(t, fingerprint, stored)) {
+        consider(*it);
+      }
+    }
+  }
+  for (size_t slot = indexedSlots_; slot < fingerprints_.size(); ++slot) consider(static_cast<uint32_t>(slot));
+  std::sort(out.begin(), out.end(), [](const Match& x, const Match& y) {
+    return x.distance != y.distance ? x.distance < y.distance : x.id < y.id;
+  });
+}
+
+std::vector<uint8_t> Index::serialize() const {
+  std::vector<uint8_t> out;
+  out.reserve(kHeaderSize + kItemSize * size() + kChecksumSize);
+  for (char c : kMagic) out.push_back(static_cast<uint8_t>(c));
+  putLE(out, kFormatVersion, 2);
+  putLE(out, maxDistance_, 1);
+  putLE(out, 0, 1);  // reserved
+  putLE(out, size(), 4);
+  putLE(out, nextId_, 8);
+  for (size_t slot = 0; slot < fingerprints_.size(); ++slot) {
+    if (!alive_[slot]) continue;
+    putLE(out, fingerprints_[slot], 8);
+    putLE(out, ids_[slot], 4);
+  }
+  putLE(out, XXH3_64bits(out.data(), out.size()), 8);
+  return out;
+}
+
+Status Index::deserialize(const uint8_t* data, size_t size, Index& out, std::string& error) {
+  auto fail = [&](std::string message) {
+    error = "invalid serialized index: " + message;
+    return Status::CorruptData;
+  };
+  if (size < kHeaderSize + kChecksumSize) {
+    return fail("truncated (" + std::to_string(size) + " bytes; the smallest index has " +
+                std::to_string(kHeaderSize + kChecksumSize) + ")");
+  }
+  if (std::memcmp(data, kMagic, 4) != 0) return fail("missing the 'SHIX' signature");
+  const uint64_t version = getLE(data + 4, 2);
+  if (version != kFormatVersion) {
+    return fail("format version " + std::to_string(version) + " is not supported (this build reads version " +
+                std::to_string(kFormatVersion) + ")");
+  }
+  const uint64_t count = getLE(data + 8, 4);
+  const uint64_t expected = kHeaderSize + kItemSize * count + kChecksumSize;
+  if (size != expected) {
+    return fail((size < expected ? "truncated (" : "has trailing bytes (") + std::to_string(size) +
+                " bytes; a header for " + std::to_string(count) + " items implies " + std::to_string(expected) + ")");
+  }
+  const size_t body = size - kChecksumSize;
+  if (getLE(data + body, 8) != XXH3_64bits(data, body)) return fail("checksum mismatch (the data is corrupted)");
+  // Past the checksum, anything odd is a writer's bug rather than damage; still checked.
+  const unsigned maxDistance = data[6];
+  if (maxDistance > kMaxDistance) return fail("maxDistance " + std::to_string(maxDistance) + " exceeds 64");
+  if (data[7] != 0) return fail("reserved header byte is not zero");
+
+  Index index(maxDistance);
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint8_t* item = data + kHeaderSize + kItemSize * i;
+    if (index.add(getLE(item, 8), static_cast<uint32_t>(getLE(item + 8, 4))) != Status::Ok) {
+      return fail("id " + std::to_string(getLE(item + 8, 4)) + " appears twice");
+    }
+  }
+  const uint64_t nextId = getLE(data + 12, 8);
+  if (nextId < index.nextId_ || nextId > uint64_t{UINT32_MAX} + 1) {
+    return fail("next id " + std::to_string(nextId) + " is not above every stored id");
+  }
+  index.nextId_ = nextId;
+  out = std::move(index);
+  return Status::Ok;
+}
+
+}  // namespace simhash

@@ -1,0 +1,93 @@
+#include "simhash/pairs.h"
+
+#include <algorithm>
+#include <numeric>
+#include <utility>
+
+#include "blocks.h"
+#include "simhash/hamming.h"
+
+namespace simhash {
+
+namespace {
+
+// One table is built at a time, so more tables than the index allows cost only time.
+constexpr unsigned kPairsMaxTables = 256;
+
+struct KeyedItem {
+  uint64_t key;
+  uint32_t item;
+};
+
+// LSD radix sort on the low keyBits bits of the keys, 11 bits a pass; stable.
+void radixSort(std::vector<KeyedItem>& items, std::vector<KeyedItem>& scratch, unsigned keyBits) {
+  constexpr unsigned kDigitBits = 11;
+  constexpr size_t kBuckets = size_t{1} << kDigitBits;
+  scratch.resize(items.size());
+  for (unsigned shift = 0; shift < keyBits; shift += kDigitBits) {
+    size_t offsets[kBuckets] = {};
+    for (const KeyedItem& x : items) ++offsets[(x.key >> shift) & (kBuckets - 1)];
+    size_t sum = 0;
+    for (size_t& offset : offsets) sum += std::exchange(offset, sum);
+    for (const KeyedItem& x : items) scratch[offsets[(x.key >> shift) & (kBuckets - 1)]++] = x;
+    items.swap(scratch);
+  }
+}
+
+}  // namespace
+
+std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance) {
+  std::vector<Pair> pairs;
+  const BlockLayout layout = BlockLayout::choose(count, maxDistance, kPairsMaxTables);
+  if (layout.blockCount() == 0) {
+    for (uint32_t a = 0; a < count; ++a) {
+      for (uint32_t b = a + 1; b < count; ++b) {
+        const unsigned distance = hammingDistance(fingerprints[a], fingerprints[b]);
+        if (distance <= maxDistance) pairs.push_back({a, b, distance});
+      }
+    }
+    return pairs;  // already in (a, b) order
+  }
+
+  std::vector<KeyedItem> items(count), scratch;
+  for (size_t t = 0; t < layout.tableCount(); ++t) {
+    for (uint32_t i = 0; i < count; ++i) items[i] = {layout.key(fingerprints[i], t), i};
+    radixSort(items, scratch, layout.keyBits(t));  // stable: items of a run stay in index order
+    for (size_t runStart = 0; runStart < count;) {
+      size_t runEnd = runStart + 1;
+      while (runEnd < count && items[runEnd].key == items[runStart].key) ++runEnd;
+      for (size_t x = runStart; x < runEnd; ++x) {
+        const uint64_t fa = fingerprints[items[x].item];
+        for (size_t y = x + 1; y < runEnd; ++y) {
+          const uint64_t fb = fingerprints[items[y].item];
+          const unsigned distance = hammingDistance(fa, fb);
+          if (distance <= maxDistance && layout.isFirstSharedTable(t, fa, fb)) {
+            pairs.push_back({items[x].item, items[y].item, distance});
+          }
+        }
+      }
+      runStart = runEnd;
+    }
+  }
+  std::sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+  return pairs;
+}
+
+std::vector<uint32_t> componentLabels(size_t count, const std::vector<Pair>& pairs) {
+  std::vector<uint32_t> parent(count);
+  std::iota(parent.begin(), parent.end(), 0u);
+  auto find = [&](uint32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];  // path halving
+    return x;
+  };
+  for (const Pair& p : pairs) {
+    const uint32_t ra = find(p.a), rb = find(p.b);
+    // The smaller index becomes the root, so each root is its component's minimum.
+    if (ra < rb) parent[rb] = ra;
+    else if (rb < ra) parent[ra] = rb;
+  }
+  for (uint32_t i = 0; i < count; ++i) parent[i] = find(i);
+  return parent;
+}
+
+}  // namespace simhash

@@ -1,0 +1,165 @@
+#include "simhash/index.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <random>
+
+#include "random_data.h"
+#include "simhash/hamming.h"
+
+using namespace simhash;
+
+namespace {
+
+std::vector<Match> bruteForce(const std::vector<uint64_t>& fps, const std::vector<uint32_t>& ids,
+                              const std::vector<bool>& removed, uint64_t query, unsigned k) {
+  std::vector<Match> out;
+  for (size_t i = 0; i < fps.size(); ++i) {
+    const unsigned d = hammingDistance(query, fps[i]);
+    if (!removed[i] && d <= k) out.push_back({ids[i], d});
+  }
+  std::sort(out.begin(), out.end(), [](const Match& x, const Match& y) {
+    return x.distance != y.distance ? x.distance < y.distance : x.id < y.id;
+  });
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("index queries equal brute force on planted neighbours", "[index]") {
+  const unsigned k = GENERATE(0u, 1u, 3u, 6u, 10u);
+  const size_t bases = GENERATE(size_t{3}, size_t{200}, size_t{3000});
+  CAPTURE(k, bases);
+  std::mt19937_64 rng(k * 1000 + bases);
+  const std::vector<uint64_t> fps = testing::plantedSet(bases, k + 2, rng);
+  std::vector<uint32_t> ids(fps.size());
+  for (size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<uint32_t>(rng() % 4000000000u);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::shuffle(ids.begin(), ids.end(), rng);
+  const size_t n = ids.size();
+
+  Index index(k);
+  std::vector<Match> got;
+  std::vector<bool> removed(n, false);
+  // Interleave adds and queries so pending items, partial tables and rebuilds all serve queries.
+  for (size_t i = 0; i < n; ++i) {
+    REQUIRE(index.add(fps[i], ids[i]) == Status::Ok);
+    if (i % 97 == 0) {
+      index.query(fps[i], got);
+      std::vector<uint64_t> seen(fps.begin(), fps.begin() + i + 1);
+      std::vector<uint32_t> seenIds(ids.begin(), ids.begin() + i + 1);
+      CHECK(got == bruteForce(seen, seenIds, std::vector<bool>(i + 1, false), fps[i], k));
+    }
+  }
+  REQUIRE(index.size() == n);
+  if (bases >= 3000) CHECK(index.blockCount() > k);  // large enough for tables, not a scan
+
+  size_t queries = 0;
+  for (size_t i = 0; i < n; i += 3) {
+    const uint64_t q = i % 2 ? fps[i] : testing::flipBits(fps[i], static_cast<unsigned>(rng() % (k + 3)), rng);
+    index.query(q, got);
+    REQUIRE(got == bruteForce(fps, ids, removed, q, k));
+    ++queries;
+  }
+  CHECK(queries > 0);
+
+  // Remove a third; they must never come back.
+  for (size_t i = 0; i < n; i += 3) {
+    CHECK(index.remove(ids[i]));
+    removed[i] = true;
+  }
+  CHECK_FALSE(index.remove(ids[0]));
+  CHECK(index.size() == n - (n + 2) / 3);
+  for (size_t i = 0; i < n; i += 2) {
+    index.query(fps[i], got);
+    REQUIRE(got == bruteForce(fps, ids, removed, fps[i], k));
+  }
+}
+
+TEST_CASE("ids: duplicates are refused, fresh ids follow the largest", "[index]") {
+  Index index(3);
+  CHECK(index.add(1, 10) == Status::Ok);
+  CHECK(index.add(2, 10) == Status::DuplicateId);
+  CHECK(index.size() == 1);
+  uint32_t id = 0;
+  CHECK(index.addWithNewId(3, id) == Status::Ok);
+  CHECK(id == 11);
+  CHECK(index.remove(11));
+  CHECK(index.addWithNewId(3, id) == Status::Ok);
+  CHECK(id == 12);  // a removed id is not handed out again
+  CHECK(index.add(4, UINT32_MAX) == Status::Ok);
+  CHECK(index.addWithNewId(5, id) == Status::DuplicateId);
+  index.clear();
+  CHECK(index.size() == 0);
+  CHECK(index.addWithNewId(5, id) == Status::Ok);
+  CHECK(id == 0);
+}
+
+TEST_CASE("every stored item is found by its own fingerprint, duplicates included", "[index]") {
+  Index index(0);
+  for (uint32_t i = 0; i < 1000; ++i) REQUIRE(index.add(i % 10, i) == Status::Ok);
+  std::vector<Match> got;
+  index.query(7, got);
+  REQUIRE(got.size() == 100);
+  for (size_t j = 0; j < got.size(); ++j) CHECK(got[j] == Match{static_cast<uint32_t>(7 + 10 * j), 0});
+}
+
+TEST_CASE("serialization round-trips", "[index][serialize]") {
+  std::mt19937_64 rng(9);
+  const std::vector<uint64_t> fps = testing::plantedSet(500, 5, rng);
+  Index index(3);
+  for (uint32_t i = 0; i < fps.size(); ++i) REQUIRE(index.add(fps[i], i * 7) == Status::Ok);
+  for (uint32_t i = 0; i < fps.size(); i += 5) index.remove(i * 7);
+  const std::vector<uint8_t> bytes = index.serialize();
+
+  Index restored(0);
+  std::string error;
+  REQUIRE(Index::deserialize(bytes.data(), bytes.size(), restored, error) == Status::Ok);
+  CHECK(error.empty());
+  CHECK(restored.maxDistance() == 3);
+  CHECK(restored.size() == index.size());
+  CHECK(restored.serialize() == bytes);
+  std::vector<Match> expected, got;
+  for (uint64_t fp : fps) {
+    index.query(fp, expected);
+    restored.query(fp, got);
+    REQUIRE(got == expected);
+  }
+  uint32_t a = 0, b = 0;
+  index.addWithNewId(1, a);
+  restored.addWithNewId(1, b);
+  CHECK(a == b);
+}
+
+TEST_CASE("every truncation and every single-byte corruption is rejected", "[index][serialize]") {
+  std::mt19937_64 rng(13);
+  Index index(3);
+  for (uint32_t i = 0; i < 40; ++i) REQUIRE(index.add(rng(), i) == Status::Ok);
+  const std::vector<uint8_t> bytes = index.serialize();
+  Index target(5);
+  REQUIRE(target.add(42, 1) == Status::Ok);
+  std::string error;
+
+  for (size_t length = 0; length < bytes.size(); ++length) {
+    std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + length);  // exact size: ASan sees over-reads
+    CAPTURE(length);
+    REQUIRE(Index::deserialize(cut.data(), cut.size(), target, error) == Status::CorruptData);
+    CHECK(error.find("truncated") != std::string::npos);
+  }
+  std::vector<uint8_t> longer = bytes;
+  longer.push_back(0);
+  CHECK(Index::deserialize(longer.data(), longer.size(), target, error) == Status::CorruptData);
+  for (size_t pos = 0; pos < bytes.size(); ++pos) {
+    for (unsigned flip : {0x01u, 0x80u, 0xFFu}) {
+      std::vector<uint8_t> bad = bytes;
+      bad[pos] ^= static_cast<uint8_t>(flip);
+      CAPTURE(pos, flip);
+      REQUIRE(Index::deserialize(bad.data(), bad.size(), target, error) == Status::CorruptData);
+      CHECK_FALSE(error.empty());
+    }
+  }
+  // The target was left as it was.
+  CHECK(target.size() == 1);
+  CHECK(target.maxDistance() == 5);
+}

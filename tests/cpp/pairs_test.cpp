@@ -1,0 +1,81 @@
+#include "simhash/pairs.h"
+
+#include <catch2/catch.hpp>
+#include <random>
+
+#include "random_data.h"
+#include "simhash/hamming.h"
+
+using namespace simhash;
+
+namespace {
+
+std::vector<Pair> bruteForcePairs(const std::vector<uint64_t>& fps, unsigned k) {
+  std::vector<Pair> out;
+  for (uint32_t a = 0; a < fps.size(); ++a)
+    for (uint32_t b = a + 1; b < fps.size(); ++b) {
+      const unsigned d = hammingDistance(fps[a], fps[b]);
+      if (d <= k) out.push_back({a, b, d});
+    }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("findPairs equals brute force on planted neighbours", "[pairs]") {
+  const unsigned k = GENERATE(0u, 1u, 3u, 6u, 10u);
+  const size_t bases = GENERATE(size_t{1}, size_t{50}, size_t{700}, size_t{2500});
+  CAPTURE(k, bases);
+  std::mt19937_64 rng(k * 7919 + bases);
+  std::vector<uint64_t> fps = testing::plantedSet(bases, k + 2, rng);
+  fps.push_back(fps.front());  // an exact duplicate
+  const std::vector<Pair> expected = bruteForcePairs(fps, k);
+  const std::vector<Pair> got = findPairs(fps.data(), fps.size(), k);
+  CHECK(got.size() == expected.size());
+  REQUIRE(got == expected);
+  // Every planted distance 0..k occurs, so the test covers the boundary.
+  std::vector<bool> distances(k + 1, false);
+  for (const Pair& p : got) distances[p.distance] = true;
+  for (unsigned d = 0; d <= k; ++d) CHECK(distances[d]);
+}
+
+TEST_CASE("findPairs on no or one fingerprint", "[pairs]") {
+  const uint64_t one = 5;
+  CHECK(findPairs(nullptr, 0, 3).empty());
+  CHECK(findPairs(&one, 1, 3).empty());
+}
+
+TEST_CASE("identical fingerprints are all reported, each pair once", "[pairs]") {
+  const std::vector<uint64_t> fps(50, 0xABCDEFull);
+  const std::vector<Pair> got = findPairs(fps.data(), fps.size(), 3);
+  CHECK(got.size() == 50 * 49 / 2);
+  CHECK(got == bruteForcePairs(fps, 3));
+}
+
+TEST_CASE("component labels are each component's smallest index", "[pairs]") {
+  // 0-3-5 chain, 1-4, 2 alone, 6-7
+  const std::vector<Pair> pairs = {{3, 5, 1}, {0, 3, 2}, {1, 4, 0}, {6, 7, 3}};
+  CHECK(componentLabels(8, pairs) == std::vector<uint32_t>{0, 1, 2, 0, 1, 0, 6, 6});
+  CHECK(componentLabels(0, {}).empty());
+
+  std::mt19937_64 rng(21);
+  std::vector<Pair> random;
+  const uint32_t n = 2000;
+  for (int i = 0; i < 1500; ++i) {
+    uint32_t a = rng() % n, b = rng() % n;
+    if (a > b) std::swap(a, b);
+    if (a != b) random.push_back({a, b, 0});
+  }
+  // Reference: repeat min-label propagation until nothing changes.
+  std::vector<uint32_t> label(n);
+  for (uint32_t i = 0; i < n; ++i) label[i] = i;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Pair& p : random) {
+      const uint32_t m = std::min(label[p.a], label[p.b]);
+      if (label[p.a] != m || label[p.b] != m) changed = true;
+      label[p.a] = label[p.b] = m;
+    }
+  }
+  CHECK(componentLabels(n, random) == label);
+}

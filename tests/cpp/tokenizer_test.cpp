@@ -1,0 +1,120 @@
+#include "simhash/tokenizer.h"
+
+#include <catch2/catch.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "unicode.h"
+
+using simhash::FeatureExtractor;
+using simhash::TokenizerMode;
+using simhash::TokenizerOptions;
+
+namespace {
+
+std::vector<std::string> features(std::string_view text, TokenizerOptions options = {}) {
+  FeatureExtractor extractor;
+  std::vector<std::string> out;
+  for (std::string_view f : extractor.extract(text, options)) out.emplace_back(f);
+  return out;
+}
+
+TokenizerOptions with(TokenizerMode mode, unsigned wordNgram, unsigned charNgram, bool caseFold = true) {
+  TokenizerOptions o;
+  o.mode = mode;
+  o.wordNgram = static_cast<uint8_t>(wordNgram);
+  o.charNgram = static_cast<uint8_t>(charNgram);
+  o.caseFold = caseFold;
+  return o;
+}
+
+using Features = std::vector<std::string>;
+
+}  // namespace
+
+TEST_CASE("auto mode: words are runs of letters and digits, folded", "[tokenizer]") {
+  CHECK(features("Hello, World! 42 times...") == Features{"hello", "world", "42", "times"});
+  CHECK(features("don't stop") == Features{"don", "t", "stop"});
+  CHECK(features("", {}).empty());
+  CHECK(features(" ,.!?  ").empty());
+  CHECK(features("Hello", with(TokenizerMode::Auto, 1, 2, false)) == Features{"Hello"});
+}
+
+TEST_CASE("auto mode: CJK runs become character n-grams", "[tokenizer]") {
+  CHECK(features("回家吃饭") == Features{"回家", "家吃", "吃饭"});
+  CHECK(features("回家，吃") == Features{"回家", "吃"});  // a run shorter than n is one feature
+  CHECK(features("你好abc世界") == Features{"abc", "你好", "世界"});  // words first, then CJK
+  CHECK(features("こんにちは") == Features{"こん", "んに", "にち", "ちは"});
+  CHECK(features("안녕하세요") == Features{"안녕", "녕하", "하세", "세요"});
+  CHECK(features("回家吃饭", with(TokenizerMode::Auto, 1, 3)) == Features{"回家吃", "家吃饭"});
+}
+
+TEST_CASE("word n-grams are slices of single-space-joined words", "[tokenizer]") {
+  CHECK(features("the quick  brown, fox", with(TokenizerMode::Auto, 2, 2)) ==
+        Features{"the quick", "quick brown", "brown fox"});
+  CHECK(features("only", with(TokenizerMode::Auto, 3, 2)) == Features{"only"});
+  CHECK(features("a b", with(TokenizerMode::Auto, 3, 2)) == Features{"a b"});
+  CHECK(features("Go 回家 now", with(TokenizerMode::Words, 2, 2)) == Features{"go 回", "回 家", "家 now"});
+}
+
+TEST_CASE("chars mode: n-grams over the text with separator runs as one space", "[tokenizer]") {
+  CHECK(features("Ab, c", with(TokenizerMode::Chars, 1, 3)) == Features{"ab ", "b c"});
+  CHECK(features("  ab  ", with(TokenizerMode::Chars, 1, 3)) == Features{"ab"});
+  CHECK(features("回家 吃", with(TokenizerMode::Chars, 1, 2)) == Features{"回家", "家 ", " 吃"});
+}
+
+TEST_CASE("case folding covers Latin, Greek, Cyrillic and full-width Latin", "[tokenizer][unicode]") {
+  using simhash::unicode::foldCase;
+  const auto [upper, lower] = GENERATE(table<char32_t, char32_t>({
+      {U'A', U'a'}, {U'Z', U'z'}, {U'À', U'à'}, {U'Þ', U'þ'}, {U'Ā', U'ā'}, {U'Ł', U'ł'}, {U'Ÿ', U'ÿ'},
+      {U'ſ', U's'}, {U'µ', U'μ'}, {U'Σ', U'σ'}, {U'ς', U'σ'}, {U'Ω', U'ω'}, {U'Ά', U'ά'}, {U'Ώ', U'ώ'},
+      {U'Д', U'д'}, {U'Ё', U'ё'}, {U'Я', U'я'}, {U'Ѣ', U'ѣ'}, {U'Ӂ', U'ӂ'}, {U'Ա', U'ա'}, {U'Ḁ', U'ḁ'},
+      {U'ẞ', U'ß'}, {U'Ａ', U'ａ'}, {U'Ⴀ', U'ⴀ'},
+  }));
+  CAPTURE(static_cast<uint32_t>(upper));
+  CHECK(foldCase(upper) == lower);
+  CHECK(foldCase(lower) == lower);
+}
+
+TEST_CASE("characters outside the folding tables are unchanged", "[unicode]") {
+  using simhash::unicode::foldCase;
+  for (char32_t cp : {U'a', U'1', U'ß', U'ı', U'İ', U'中', U'あ', U'😀', char32_t{0x10FFFF}}) CHECK(foldCase(cp) == cp);
+}
+
+TEST_CASE("UTF-8 decoding replaces maximal invalid subsequences like WHATWG", "[unicode]") {
+  auto decode = [](std::string_view bytes) {
+    std::u32string out;
+    size_t pos = 0;
+    while (pos < bytes.size()) {
+      out.push_back(simhash::unicode::decodeNext(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), pos));
+    }
+    return out;
+  };
+  CHECK(decode("a\xE4\xB8\xAD") == U"a中");
+  CHECK(decode("\xF0\x9F\x98\x80") == U"😀");
+  CHECK(decode("\xF0\x90\x80") == U"\uFFFD");            // truncated sequence: one replacement
+  CHECK(decode("\xF0\x90\x80" "a") == U"\uFFFDa");
+  CHECK(decode("\xC0\xAF") == U"\uFFFD\uFFFD");          // overlong lead is invalid on its own
+  CHECK(decode("\xED\xA0\x80") == U"\uFFFD\uFFFD\uFFFD"); // surrogate
+  CHECK(decode("\xF4\x90\x80\x80") == U"\uFFFD\uFFFD\uFFFD\uFFFD");  // above U+10FFFF
+  CHECK(decode("\xE4\xB8" "x") == U"\uFFFDx");
+  CHECK(decode("\x80\xFF") == U"\uFFFD\uFFFD");
+}
+
+TEST_CASE("random bytes never read out of bounds and give deterministic features", "[tokenizer]") {
+  std::mt19937_64 rng(11);
+  FeatureExtractor a, b;
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::string text(rng() % 64, '\0');
+    for (char& c : text) c = static_cast<char>(rng() % 4 == 0 ? 0x80 + rng() % 0x80 : rng() % 256);
+    const auto mode = static_cast<TokenizerMode>(trial % 3);
+    const auto options = with(mode, 1 + trial % 3, 1 + trial % 4);
+    // A copy on the heap of exactly the text's size lets ASan catch any over-read.
+    std::vector<char> exact(text.begin(), text.end());
+    const auto& fa = a.extract(std::string_view(exact.data(), exact.size()), options);
+    std::vector<std::string> first(fa.begin(), fa.end());
+    const auto& fb = b.extract(text, options);
+    CHECK(first == std::vector<std::string>(fb.begin(), fb.end()));
+  }
+}
