@@ -1,7 +1,6 @@
 #include "simhash/fingerprint.h"
 
 #include <algorithm>
-#include <cstring>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -12,41 +11,53 @@ uint64_t hashFeature(std::string_view feature) { return XXH3_64bits(feature.data
 
 namespace {
 
-// kSpread[v][t] = bit t of v, so eight table rows lay a 64-bit hash out as 64 bytes of
-// 0/1, which plain loops over 64 lanes then add; compilers turn those loops into SIMD
-// (SSE2 natively, SIMD128 in WebAssembly) instead of 64 shift-and-branch steps.
+// kSpread[v] holds bit t of v in byte t, so one 64-bit add bumps eight byte-wide bit
+// counters at once (SIMD within a register): a feature costs eight loads and adds
+// instead of 64 shift-and-branch steps. Measured faster than 128-bit byte vectors
+// (shuffle, mask, compare, subtract) on x86-64 with GCC 12.
 struct SpreadTable {
-  alignas(8) uint8_t rows[256][8];
+  uint64_t rows[256];
   constexpr SpreadTable() : rows{} {
     for (unsigned v = 0; v < 256; ++v)
-      for (unsigned t = 0; t < 8; ++t) rows[v][t] = static_cast<uint8_t>((v >> t) & 1);
+      for (unsigned t = 0; t < 8; ++t) rows[v] |= static_cast<uint64_t>((v >> t) & 1) << (8 * t);
   }
 };
 constexpr SpreadTable kSpread;
 
-inline void spreadBits(uint64_t hash, uint8_t* bits) {
-  for (unsigned j = 0; j < 8; ++j) std::memcpy(bits + 8 * j, kSpread.rows[(hash >> (8 * j)) & 0xFF], 8);
+// Adds the bits of `count` <= 255 hashes to eight SWAR lanes of byte counters.
+inline void countBits(const uint64_t* hashes, size_t count, uint64_t lanes[8]) {
+  for (size_t f = 0; f < count; ++f) {
+    const uint64_t hash = hashes[f];
+    for (unsigned j = 0; j < 8; ++j) lanes[j] += kSpread.rows[(hash >> (8 * j)) & 0xFF];
+  }
 }
 
 }  // namespace
 
 uint64_t simhashOfHashes(const uint64_t* hashes, size_t count) {
-  // Byte counters absorb up to 255 features before they are widened into 32-bit totals.
-  alignas(16) uint32_t totals[64] = {};
-  size_t done = 0;
-  while (done < count) {
-    const size_t chunk = count - done < 255 ? count - done : 255;
-    alignas(16) uint8_t counts[64] = {};
-    for (size_t f = 0; f < chunk; ++f) {
-      alignas(16) uint8_t bits[64];
-      spreadBits(hashes[done + f], bits);
-      for (unsigned i = 0; i < 64; ++i) counts[i] += bits[i];
-    }
-    for (unsigned i = 0; i < 64; ++i) totals[i] += counts[i];
-    done += chunk;
-  }
-  // sum_i = ones - zeros = 2 * ones - count, compared in 64 bits so no count overflows.
+  constexpr uint64_t kEachByte = 0x0101010101010101ull;
   uint64_t fingerprint = 0;
+  if (count <= 255) {
+    // Most texts: compare the byte counters with count/2 in place. Bit i is set iff
+    // ones > count/2, i.e. ones >= m; ones + 128 - m reaches 128 exactly then, without
+    // carrying into the next byte, and a multiply gathers the eight high bits.
+    uint64_t lanes[8] = {};
+    countBits(hashes, count, lanes);
+    const uint64_t bias = (128 - (count / 2 + 1)) * kEachByte;
+    for (unsigned j = 0; j < 8; ++j) {
+      const uint64_t high = ((lanes[j] + bias) >> 7) & kEachByte;
+      fingerprint |= ((high * 0x0102040810204080ull) >> 56) << (8 * j);
+    }
+    return fingerprint;
+  }
+  // Byte counters absorb 255 hashes at a time before they are widened into 32-bit totals.
+  uint32_t totals[64] = {};
+  for (size_t done = 0; done < count; done += 255) {
+    uint64_t lanes[8] = {};
+    countBits(hashes + done, std::min<size_t>(255, count - done), lanes);
+    for (unsigned i = 0; i < 64; ++i) totals[i] += (lanes[i / 8] >> (8 * (i % 8))) & 0xFF;
+  }
+  // sum_i = ones - zeros = 2 * ones - count, compared in 64 bits so nothing overflows.
   for (unsigned i = 0; i < 64; ++i) {
     fingerprint |= static_cast<uint64_t>(2 * static_cast<uint64_t>(totals[i]) > count) << i;
   }
@@ -56,10 +67,8 @@ uint64_t simhashOfHashes(const uint64_t* hashes, size_t count) {
 uint64_t simhashOfWeightedHashes(const uint64_t* hashes, const double* weights, size_t count) {
   alignas(16) double sums[64] = {};
   for (size_t f = 0; f < count; ++f) {
-    alignas(16) uint8_t bits[64];
-    spreadBits(hashes[f], bits);
     const double plus = weights[f], minus = -weights[f];
-    for (unsigned i = 0; i < 64; ++i) sums[i] += bits[i] ? plus : minus;
+    for (unsigned i = 0; i < 64; ++i) sums[i] += ((hashes[f] >> i) & 1) ? plus : minus;  // vectorizes as selects
   }
   uint64_t fingerprint = 0;
   for (unsigned i = 0; i < 64; ++i) fingerprint |= static_cast<uint64_t>(sums[i] > 0.0) << i;

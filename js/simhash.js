@@ -1,0 +1,439 @@
+// The public API over the Embind module. Arguments are checked here, before any call
+// into WASM, so bad input becomes a TypeError/RangeError naming the argument and the
+// module never sees it. Bulk data crosses once per batch: strings are UTF-8 encoded
+// into one WASM buffer, results are copied out of the heap before it can grow again.
+
+const TOKENIZERS = { auto: 0, words: 1, chars: 2 };
+const WEIGHTINGS = { tf: 0, binary: 1 };
+const MAX_NGRAM = 16;
+const MAX_DISTANCE = 64;
+const U64_MAX = (1n << 64n) - 1n;
+// Batches are encoded a slice at a time so the scratch buffer stays bounded.
+const BATCH_CHARS = 1 << 22;
+
+/** Defaults of FingerprintOptions (README, "Fingerprint specification"). */
+export const DEFAULT_OPTIONS = Object.freeze({
+  tokenizer: 'auto',
+  wordNgram: 1,
+  charNgram: 2,
+  caseFold: true,
+  weighting: 'tf',
+});
+export const DEFAULT_MAX_DISTANCE = 3;
+
+function typeName(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? (value.constructor?.name ?? 'an object') : typeof value;
+}
+
+function checkInteger(value, name, min, max) {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${typeName(value)}`);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
+  }
+  return value;
+}
+
+function checkFingerprint(value, name) {
+  if (typeof value !== 'bigint') throw new TypeError(`${name} must be a bigint, got ${typeName(value)}`);
+  if (value < 0n || value > U64_MAX) throw new RangeError(`${name} must be an unsigned 64-bit bigint, got ${value}`);
+  return value;
+}
+
+function checkMaxDistance(value, name = 'maxDistance') {
+  return checkInteger(value ?? DEFAULT_MAX_DISTANCE, name, 0, MAX_DISTANCE);
+}
+
+function checkOptions(options) {
+  if (options === undefined) return [0, 1, 2, 1, 0];
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`options must be an object, got ${typeName(options)}`);
+  }
+  const o = { ...DEFAULT_OPTIONS, ...options };
+  for (const key of Object.keys(options)) {
+    if (!(key in DEFAULT_OPTIONS)) throw new TypeError(`options.${key} is not an option (known: ${Object.keys(DEFAULT_OPTIONS).join(', ')})`);
+  }
+  if (!(o.tokenizer in TOKENIZERS)) throw new RangeError(`options.tokenizer must be one of ${Object.keys(TOKENIZERS).join(', ')}, got ${String(o.tokenizer)}`);
+  if (!(o.weighting in WEIGHTINGS)) throw new RangeError(`options.weighting must be one of ${Object.keys(WEIGHTINGS).join(', ')}, got ${String(o.weighting)}`);
+  if (typeof o.caseFold !== 'boolean') throw new TypeError(`options.caseFold must be a boolean, got ${typeName(o.caseFold)}`);
+  checkInteger(o.wordNgram, 'options.wordNgram', 1, MAX_NGRAM);
+  checkInteger(o.charNgram, 'options.charNgram', 1, MAX_NGRAM);
+  return [TOKENIZERS[o.tokenizer], o.wordNgram, o.charNgram, o.caseFold ? 1 : 0, WEIGHTINGS[o.weighting]];
+}
+
+/** A BigUint64Array of fingerprints from a BigUint64Array or an array of bigints. */
+function toFingerprintArray(fingerprints, name) {
+  if (fingerprints instanceof BigUint64Array) return fingerprints;
+  if (!Array.isArray(fingerprints)) {
+    throw new TypeError(`${name} must be a BigUint64Array or an array of bigints, got ${typeName(fingerprints)}`);
+  }
+  const out = new BigUint64Array(fingerprints.length);
+  for (let i = 0; i < fingerprints.length; i++) out[i] = checkFingerprint(fingerprints[i], `${name}[${i}]`);
+  return out;
+}
+
+function popcount32(x) {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** Number of differing bits of two 64-bit fingerprints. */
+export function distance(a, b) {
+  const x = checkFingerprint(a, 'a') ^ checkFingerprint(b, 'b');
+  return popcount32(Number(x & 0xffffffffn)) + popcount32(Number(x >> 32n));
+}
+
+/** 16 lowercase hex digits. */
+export function toHex(fingerprint) {
+  return checkFingerprint(fingerprint, 'fingerprint').toString(16).padStart(16, '0');
+}
+
+export function fromHex(hex) {
+  if (typeof hex !== 'string') throw new TypeError(`hex must be a string, got ${typeName(hex)}`);
+  if (!/^[0-9a-fA-F]{1,16}$/.test(hex)) throw new RangeError(`hex must be 1 to 16 hex digits, got "${hex}"`);
+  return BigInt('0x' + hex);
+}
+
+/** Owns WASM allocations and frees them all at once. */
+class Allocations {
+  constructor(core) {
+    this.core = core;
+    this.addresses = [];
+  }
+  alloc(bytes) {
+    const address = this.core._malloc(Math.max(bytes, 8));
+    if (!address) throw new Error(`out of WebAssembly memory allocating ${bytes} bytes`);
+    this.addresses.push(address);
+    return address;
+  }
+  /** Copies a typed array into WASM memory and returns its address. */
+  copyIn(array) {
+    const address = this.alloc(array.byteLength);
+    this.core.HEAPU8.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), address);
+    return address;
+  }
+  free() {
+    for (const address of this.addresses) this.core._free(address);
+    this.addresses.length = 0;
+  }
+}
+
+function withAllocations(core, body) {
+  const allocations = new Allocations(core);
+  try {
+    return body(allocations);
+  } finally {
+    allocations.free();
+  }
+}
+
+/** Result buffer of the last findPairs/query/serialize call, copied out. */
+function resultWords(core, count) {
+  return new Uint32Array(core.HEAPU8.buffer, core._resultAddress(), count).slice();
+}
+
+const encoder = new TextEncoder();
+
+/** Encodes strings into one UTF-8 buffer in WASM memory; calls use(utf8, offsets, n) per slice. */
+function forEachEncodedSlice(core, texts, name, use) {
+  let start = 0;
+  while (start < texts.length) {
+    let chars = 0;
+    let end = start;
+    for (; end < texts.length; end++) {
+      const text = texts[end];
+      if (typeof text !== 'string') throw new TypeError(`${name}[${end}] must be a string, got ${typeName(text)}`);
+      if (end > start && chars + text.length > BATCH_CHARS) break;
+      chars += text.length;
+    }
+    withAllocations(core, (mem) => {
+      const count = end - start;
+      const utf8 = mem.alloc(chars * 3); // encodeInto writes at most 3 bytes per UTF-16 unit
+      const offsets = mem.alloc((count + 1) * 4);
+      const heap = core.HEAPU8;
+      const bounds = new Uint32Array(heap.buffer, offsets, count + 1);
+      let written = 0;
+      for (let i = 0; i < count; i++) {
+        bounds[i] = written;
+        written += encoder.encodeInto(texts[start + i], heap.subarray(utf8 + written, utf8 + chars * 3)).written;
+      }
+      bounds[count] = written;
+      use(utf8, offsets, count, start, mem);
+    });
+    start = end;
+  }
+}
+
+const indexRegistry = new FinalizationRegistry((handle) => handle.delete());
+
+class SimHashIndex {
+  #core;
+  #handle;
+
+  constructor(core, handle) {
+    this.#core = core;
+    this.#handle = handle;
+    indexRegistry.register(this, handle, this);
+  }
+
+  #live() {
+    if (!this.#handle) throw new Error('this index has been disposed');
+    return this.#handle;
+  }
+
+  get maxDistance() {
+    return this.#live().maxDistance();
+  }
+
+  get size() {
+    return this.#live().size();
+  }
+
+  add(fingerprint, id) {
+    checkFingerprint(fingerprint, 'fingerprint');
+    if (id !== undefined) checkInteger(id, 'id', 0, 0xffffffff);
+    return this.addAll([fingerprint], id === undefined ? undefined : [id])[0];
+  }
+
+  addAll(fingerprints, ids) {
+    const handle = this.#live();
+    const fps = toFingerprintArray(fingerprints, 'fingerprints');
+    let idArray;
+    if (ids !== undefined) {
+      if (!(ids instanceof Uint32Array) && !Array.isArray(ids)) {
+        throw new TypeError(`ids must be a Uint32Array or an array of numbers, got ${typeName(ids)}`);
+      }
+      if (ids.length !== fps.length) throw new RangeError(`ids has ${ids.length} entries but fingerprints has ${fps.length}`);
+      idArray = ids instanceof Uint32Array ? ids : Uint32Array.from(ids, (id, i) => checkInteger(id, `ids[${i}]`, 0, 0xffffffff));
+    }
+    const core = this.#core;
+    return withAllocations(core, (mem) => {
+      const fpAddress = mem.copyIn(fps);
+      const idsAddress = idArray ? mem.copyIn(idArray) : 0;
+      const outAddress = mem.alloc(fps.length * 4);
+      const added = handle.addBatch(fpAddress, idsAddress, fps.length, outAddress);
+      const assigned = new Uint32Array(core.HEAPU8.buffer, outAddress, fps.length).slice();
+      if (added < fps.length) {
+        for (let i = 0; i < added; i++) handle.remove(assigned[i]); // all or nothing
+        throw idArray
+          ? new Error(`ids[${added}] = ${idArray[added]} is already stored in this index`)
+          : new Error('this index has used up its 2^32 ids');
+      }
+      return assigned;
+    });
+  }
+
+  query(fingerprint) {
+    checkFingerprint(fingerprint, 'fingerprint');
+    const handle = this.#live();
+    const core = this.#core;
+    const words = withAllocations(core, (mem) => {
+      const count = handle.query(mem.copyIn(new BigUint64Array([fingerprint])));
+      return resultWords(core, count * 2);
+    });
+    const matches = new Array(words.length / 2);
+    for (let i = 0; i < matches.length; i++) matches[i] = { id: words[2 * i], distance: words[2 * i + 1] };
+    return matches;
+  }
+
+  remove(id) {
+    checkInteger(id, 'id', 0, 0xffffffff);
+    return this.#live().remove(id);
+  }
+
+  clear() {
+    this.#live().clear();
+  }
+
+  serialize() {
+    const length = this.#live().serialize();
+    return new Uint8Array(this.#core.HEAPU8.buffer, this.#core._resultAddress(), length).slice();
+  }
+
+  dispose() {
+    if (!this.#handle) return;
+    indexRegistry.unregister(this);
+    this.#handle.delete();
+    this.#handle = null;
+  }
+
+  [Symbol.dispose]() {
+    this.dispose();
+  }
+}
+
+/** The API bound to one instantiated WASM module. */
+export class SimHash {
+  #core;
+
+  constructor(core) {
+    this.#core = core;
+  }
+
+  /** Bytes of WASM linear memory (it grows, never shrinks). */
+  get memoryBytes() {
+    return this.#core.HEAPU8.length;
+  }
+
+  fingerprint(text, options) {
+    if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${typeName(text)}`);
+    return this.fingerprintAll([text], options)[0];
+  }
+
+  fingerprintAll(texts, options) {
+    if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
+    const args = checkOptions(options);
+    const core = this.#core;
+    const out = new BigUint64Array(texts.length);
+    forEachEncodedSlice(core, texts, 'texts', (utf8, offsets, count, start, mem) => {
+      const result = mem.alloc(count * 8);
+      core._fingerprintBatch(utf8, offsets, count, result, ...args);
+      out.set(new BigUint64Array(core.HEAPU8.buffer, result, count), start);
+    });
+    return out;
+  }
+
+  fingerprintTokens(tokens, weights) {
+    if (!Array.isArray(tokens)) throw new TypeError(`tokens must be an array of strings, got ${typeName(tokens)}`);
+    let weightArray;
+    if (weights !== undefined) {
+      if (!Array.isArray(weights) && !(weights instanceof Float64Array)) {
+        throw new TypeError(`weights must be an array of numbers or a Float64Array, got ${typeName(weights)}`);
+      }
+      if (weights.length !== tokens.length) throw new RangeError(`weights has ${weights.length} entries but tokens has ${tokens.length}`);
+      weightArray = Float64Array.from(weights, (w, i) => {
+        if (typeof w !== 'number') throw new TypeError(`weights[${i}] must be a number, got ${typeName(w)}`);
+        if (!Number.isFinite(w)) throw new RangeError(`weights[${i}] must be finite, got ${w}`);
+        return w;
+      });
+    }
+    const core = this.#core;
+    let fingerprint = 0n;
+    // Tokens form one feature list, so they must cross in one slice.
+    const chars = tokens.reduce((sum, t) => sum + (typeof t === 'string' ? t.length : 0), 0);
+    if (chars > BATCH_CHARS) throw new RangeError(`tokens hold ${chars} characters; at most ${BATCH_CHARS} fit one call`);
+    if (tokens.length === 0) return 0n; // no features: every sum is 0, a tie, so every bit is 0
+    forEachEncodedSlice(core, tokens, 'tokens', (utf8, offsets, count, _start, mem) => {
+      const weightsAddress = weightArray ? mem.copyIn(weightArray) : 0;
+      const result = mem.alloc(8);
+      core._fingerprintTokens(utf8, offsets, count, weightsAddress, result);
+      fingerprint = new BigUint64Array(core.HEAPU8.buffer, result, 1)[0];
+    });
+    return fingerprint;
+  }
+
+  distance(a, b) {
+    return distance(a, b);
+  }
+
+  toHex(fingerprint) {
+    return toHex(fingerprint);
+  }
+
+  fromHex(hex) {
+    return fromHex(hex);
+  }
+
+  createIndex(options = {}) {
+    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${typeName(options)}`);
+    const maxDistance = checkMaxDistance(options.maxDistance, 'options.maxDistance');
+    return new SimHashIndex(this.#core, new this.#core._Index(maxDistance));
+  }
+
+  loadIndex(bytes) {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array, got ${typeName(bytes)}`);
+    const core = this.#core;
+    const handle = new core._Index(0);
+    const error = withAllocations(core, (mem) => handle.load(mem.copyIn(bytes), bytes.length));
+    if (error) {
+      handle.delete();
+      throw new Error(error);
+    }
+    return new SimHashIndex(core, handle);
+  }
+
+  findPairs(fingerprints, maxDistance) {
+    const fps = toFingerprintArray(fingerprints, 'fingerprints');
+    const k = checkMaxDistance(maxDistance);
+    if (fps.length > 0xffffffff) throw new RangeError('fingerprints must hold fewer than 2^32 items');
+    const core = this.#core;
+    const words = withAllocations(core, (mem) => resultWords(core, core._findPairs(mem.copyIn(fps), fps.length, k) * 3));
+    const count = words.length / 3;
+    const a = new Uint32Array(count);
+    const b = new Uint32Array(count);
+    const dist = new Uint8Array(count);
+    for (let i = 0; i < count; i++) {
+      a[i] = words[3 * i];
+      b[i] = words[3 * i + 1];
+      dist[i] = words[3 * i + 2];
+    }
+    return { a, b, distance: dist };
+  }
+
+  dedup(items, options = {}) {
+    if (!Array.isArray(items)) throw new TypeError(`items must be an array, got ${typeName(items)}`);
+    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${typeName(options)}`);
+    const { key, maxDistance, options: fingerprintOptions, grouping = 'leader' } = options;
+    if (key !== undefined && typeof key !== 'function') throw new TypeError(`options.key must be a function, got ${typeName(key)}`);
+    if (grouping !== 'leader' && grouping !== 'components') throw new RangeError(`options.grouping must be 'leader' or 'components', got ${String(grouping)}`);
+    const texts = key ? items.map((item, i) => {
+      const text = key(item, i);
+      if (typeof text !== 'string') throw new TypeError(`options.key must return a string, got ${typeName(text)} for items[${i}]`);
+      return text;
+    }) : items;
+    if (!key) items.forEach((item, i) => {
+      if (typeof item !== 'string') throw new TypeError(`items[${i}] must be a string (or pass options.key), got ${typeName(item)}`);
+    });
+    const fingerprints = this.fingerprintAll(texts, fingerprintOptions);
+    const pairs = this.findPairs(fingerprints, maxDistance);
+    const leaderOf = grouping === 'leader' ? leaderGroups(items.length, pairs) : this.#componentLabels(items.length, pairs);
+    return collectGroups(items, leaderOf, fingerprints);
+  }
+
+  #componentLabels(count, pairs) {
+    const core = this.#core;
+    return withAllocations(core, (mem) => {
+      const out = mem.alloc(count * 4);
+      core._componentLabels(mem.copyIn(pairs.a), mem.copyIn(pairs.b), pairs.a.length, count, out);
+      return new Uint32Array(core.HEAPU8.buffer, out, count).slice();
+    });
+  }
+}
+
+/** Leader grouping: in order, each item joins the earliest kept item within reach. */
+function leaderGroups(count, pairs) {
+  // pairs come sorted by (a, b); bucket them by b so item b sees its earlier neighbours.
+  const starts = new Uint32Array(count + 1);
+  for (let i = 0; i < pairs.b.length; i++) starts[pairs.b[i] + 1]++;
+  for (let i = 0; i < count; i++) starts[i + 1] += starts[i];
+  const earlier = new Uint32Array(pairs.b.length);
+  const fill = starts.slice(0, count);
+  for (let i = 0; i < pairs.b.length; i++) earlier[fill[pairs.b[i]]++] = pairs.a[i]; // ascending a
+  const leaderOf = new Uint32Array(count);
+  for (let item = 0; item < count; item++) {
+    leaderOf[item] = item;
+    for (let p = starts[item]; p < starts[item + 1]; p++) {
+      const candidate = earlier[p];
+      if (leaderOf[candidate] === candidate) {
+        leaderOf[item] = candidate;
+        break;
+      }
+    }
+  }
+  return leaderOf;
+}
+
+function collectGroups(items, leaderOf, fingerprints) {
+  const members = new Map();
+  const uniqueIndices = [];
+  for (let i = 0; i < items.length; i++) {
+    const leader = leaderOf[i];
+    if (leader === i) uniqueIndices.push(i);
+    else if (members.has(leader)) members.get(leader).push(i);
+    else members.set(leader, [leader, i]);
+  }
+  const groups = [...members.values()].sort((x, y) => x[0] - y[0]);
+  return { unique: uniqueIndices.map((i) => items[i]), uniqueIndices, groups, fingerprints };
+}
