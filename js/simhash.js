@@ -258,11 +258,10 @@ class SimHashIndex {
     this.#handle.delete();
     this.#handle = null;
   }
-
-  [Symbol.dispose]() {
-    this.dispose();
-  }
 }
+
+// `using index = sh.createIndex()` where the runtime has explicit resource management.
+if (Symbol.dispose) SimHashIndex.prototype[Symbol.dispose] = SimHashIndex.prototype.dispose;
 
 /** The API bound to one instantiated WASM module. */
 export class SimHash {

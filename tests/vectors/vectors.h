@@ -54,7 +54,7 @@ inline std::vector<std::string> split(std::string_view s, char sep) {
 inline uint64_t compute(const Vector& v) {
   Fingerprinter fingerprinter;
   if (v.options.rfind("tokens", 0) == 0) {
-    const std::vector<std::string> tokens = split(v.input, '\x1F');
+    const std::vector<std::string> tokens = v.input.empty() ? std::vector<std::string>{} : split(v.input, '\x1F');
     std::vector<std::string_view> views(tokens.begin(), tokens.end());
     std::vector<double> weights;
     if (v.options.size() > 7) {

@@ -1,0 +1,125 @@
+// `npm run bench`: native vs WASM on the same inputs, in one run, printed as a table.
+//   - fingerprint throughput (MB/s of UTF-8) on English and Chinese lines;
+//   - findPairs on 100k and 1M planted fingerprints at k = 3 and 6 (planted.h describes the set).
+// Figures are best of 5 runs for fingerprinting and a single run for findPairs.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { init } from '../../js/node.js';
+import { SAMPLE } from '../../js/sample.js';
+
+const NATIVE = new URL('../../build/native/simhash_bench', import.meta.url).pathname;
+const sh = await init();
+
+function splitmix64(seed) {
+  let state = BigInt.asUintN(64, BigInt(seed));
+  return () => {
+    state = BigInt.asUintN(64, state + 0x9e3779b97f4a7c15n);
+    let z = state;
+    z = BigInt.asUintN(64, (z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n);
+    z = BigInt.asUintN(64, (z ^ (z >> 27n)) * 0x94d049bb133111ebn);
+    return z ^ (z >> 31n);
+  };
+}
+
+/** The same set as planted.h's plantedFingerprints. */
+function plantedFingerprints(n, k, seed) {
+  const next = splitmix64(seed);
+  const fps = new BigUint64Array(n);
+  for (let i = 0; i < n; i++) {
+    if (i % 10 === 9) {
+      const flips = Math.floor(i / 10) % (k + 1);
+      let mask = 0n;
+      let bits = 0;
+      while (bits < flips) {
+        const bit = 1n << (next() % 64n);
+        if (!(mask & bit)) bits++;
+        mask |= bit;
+      }
+      fps[i] = fps[i - 1] ^ mask;
+    } else {
+      fps[i] = next();
+    }
+  }
+  return fps;
+}
+
+/** Lines of 20-40 words (English) or 30-60 characters (Chinese) drawn from the sample. */
+function corpus(language, lines) {
+  const next = splitmix64(language === 'english' ? 1 : 2);
+  const pick = (list) => list[Number(next() % BigInt(list.length))];
+  const latin = SAMPLE.join(' ').toLowerCase().match(/[a-z]+/g);
+  const han = [...SAMPLE.join('')].filter((c) => /\p{Script=Han}/u.test(c));
+  const out = [];
+  for (let i = 0; i < lines; i++) {
+    if (language === 'english') {
+      const words = [];
+      for (let w = 20 + Number(next() % 21n); w > 0; w--) words.push(pick(latin));
+      out.push(words.join(' ') + '.');
+    } else {
+      let text = '';
+      for (let c = 30 + Number(next() % 31n); c > 0; c--) text += next() % 12n === 0n ? '，' : pick(han);
+      out.push(text + '。');
+    }
+  }
+  return out;
+}
+
+function native(...args) {
+  return execFileSync(NATIVE, args, { encoding: 'utf8' }).trim().split('\n').map((line) => JSON.parse(line));
+}
+
+function time(fn) {
+  const start = performance.now();
+  const result = fn();
+  return [result, (performance.now() - start) / 1000];
+}
+
+const rows = [];
+const dir = mkdtempSync(join(tmpdir(), 'simhash-bench-'));
+try {
+  for (const language of ['english', 'chinese']) {
+    const texts = corpus(language, 40000);
+    const file = join(dir, `${language}.txt`);
+    writeFileSync(file, texts.join('\n'));
+    const [nat] = native('fingerprint', file);
+    let best = Infinity;
+    let wasm;
+    for (let run = 0; run < 5; run++) {
+      const [fps, seconds] = time(() => sh.fingerprintAll(texts));
+      best = Math.min(best, seconds);
+      wasm = fps;
+    }
+    const xor = wasm.reduce((acc, fp) => acc ^ fp, 0n).toString(16).padStart(16, '0');
+    if (xor !== nat.xor) throw new Error(`${language}: WASM and native fingerprints differ`);
+    const mb = nat.bytes / 1e6;
+    rows.push([`fingerprint ${language} (${texts.length} lines, ${mb.toFixed(1)} MB)`, `${(mb / nat.seconds).toFixed(1)} MB/s`,
+      `${(mb / best).toFixed(1)} MB/s`, (best / nat.seconds).toFixed(2)]);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+for (const n of [100_000, 1_000_000]) {
+  for (const k of [3, 6]) {
+    const [nat] = native('pairs', String(n), String(k), '42');
+    const fps = plantedFingerprints(n, k, 42);
+    const [pairs, seconds] = time(() => sh.findPairs(fps, k));
+    if (pairs.a.length !== nat.pairs) throw new Error(`findPairs n=${n} k=${k}: WASM found ${pairs.a.length}, native ${nat.pairs}`);
+    rows.push([`findPairs n=${n.toLocaleString('en')} k=${k} (${nat.blocks} blocks, ${nat.tables} tables, ${nat.pairs} pairs)`,
+      `${nat.seconds.toFixed(3)} s`, `${seconds.toFixed(3)} s`, (seconds / nat.seconds).toFixed(2)]);
+  }
+}
+
+const header = ['benchmark', 'native', 'WASM (Node ' + process.versions.node + ')', 'WASM/native time'];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+console.log(line(header));
+console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+for (const row of rows) console.log(line(row));
+
+console.log('\nBlock layout chosen for the index (k, n -> blocks b, tables C(b,k), key bits of the narrowest table):');
+for (const l of native('layout')) {
+  console.log(`  k=${String(l.k).padStart(2)} n=${l.n.toLocaleString('en').padStart(11)}: ${l.blocks ? `b=${l.blocks}, ${l.tables} tables, ${l.keyBits}-bit keys` : 'linear scan'}`);
+}

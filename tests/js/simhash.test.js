@@ -1,0 +1,230 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { sh, plantedSet, random64, flipBits, disposing } from './helpers.js';
+import { init } from '../../js/node.js';
+
+function bruteForcePairs(fps, k) {
+  const out = [];
+  for (let a = 0; a < fps.length; a++) {
+    for (let b = a + 1; b < fps.length; b++) {
+      const d = sh.distance(fps[a], fps[b]);
+      if (d <= k) out.push([a, b, d]);
+    }
+  }
+  return out;
+}
+
+describe('fingerprints', () => {
+  test('init returns one shared instance', async () => {
+    assert.equal(await init(), sh);
+  });
+
+  test('fingerprintAll equals fingerprint for each text, across batch slices', () => {
+    const texts = [];
+    for (let i = 0; i < 3000; i++) texts.push(`item ${i} ${'词'.repeat(i % 7)} text ${i % 13}`);
+    texts.push('x'.repeat(3_000_000), '', '中'.repeat(1_500_000)); // forces several 4M-character slices
+    const all = sh.fingerprintAll(texts);
+    assert.equal(all.length, texts.length);
+    for (let i = 0; i < texts.length; i += 97) assert.equal(all[i], sh.fingerprint(texts[i]));
+    assert.equal(all[texts.length - 2], 0n);
+  });
+
+  test('near-duplicate Chinese sentences are close, unrelated ones ~32 bits apart', () => {
+    const near = sh.distance(sh.fingerprint('你妈妈喊你回家吃饭哦，回家罗回家罗'), sh.fingerprint('你妈妈叫你回家吃饭啦，回家罗回家罗'));
+    let total = 0;
+    for (let i = 0; i < 200; i++) total += sh.distance(sh.fingerprint(`random text number ${i} about ${i * 7}`), sh.fingerprint(`完全不同的内容 ${i}`));
+    assert.ok(near < 16, `near = ${near}`);
+    assert.ok(total / 200 > 26, `unrelated mean = ${total / 200}`);
+  });
+
+  test('options change features as documented', () => {
+    assert.equal(sh.fingerprint('Hello World'), sh.fingerprint('hello world'));
+    assert.notEqual(sh.fingerprint('Hello World', { caseFold: false }), sh.fingerprint('hello world', { caseFold: false }));
+    assert.equal(sh.fingerprint('a b b b c', { weighting: 'binary' }), sh.fingerprintTokens(['a', 'b', 'c']));
+    assert.equal(sh.fingerprint('a b b b c'), sh.fingerprintTokens(['a', 'b', 'c'], [1, 3, 1]));
+    assert.equal(sh.fingerprintTokens([]), 0n);
+  });
+
+  test('lone surrogates are encoded as U+FFFD, never a crash', () => {
+    assert.equal(sh.fingerprint('ab\uD800cd'), sh.fingerprint('ab\uFFFDcd'));
+    assert.equal(sh.fingerprint('ab\uD800cd'), sh.fingerprint('ab cd'));
+  });
+
+  test('distance, toHex and fromHex', () => {
+    assert.equal(sh.distance(0n, (1n << 64n) - 1n), 64);
+    assert.equal(sh.distance(0b1011n, 0b0001n), 2);
+    assert.equal(sh.toHex(255n), '00000000000000ff');
+    assert.equal(sh.fromHex('ffffffffffffffff'), (1n << 64n) - 1n);
+    const fp = sh.fingerprint('round trip');
+    assert.equal(sh.fromHex(sh.toHex(fp)), fp);
+  });
+});
+
+describe('exact search equals brute force', () => {
+  for (const k of [0, 1, 3, 6, 10]) {
+    test(`findPairs, k = ${k}`, () => {
+      const fps = plantedSet(150, k + 2, 1000 + k);
+      fps.push(fps[0]);
+      const got = sh.findPairs(fps, k);
+      const expected = bruteForcePairs(fps, k);
+      assert.equal(got.a.length, expected.length);
+      assert.deepEqual(expected.map((p, i) => [got.a[i], got.b[i], got.distance[i]]), expected);
+      const seen = new Set(got.distance);
+      for (let d = 0; d <= k; d++) assert.ok(seen.has(d), `distance ${d} is planted`);
+    });
+
+    test(`index query, k = ${k}`, (t) => {
+      const fps = plantedSet(300, k + 2, 2000 + k);
+      const index = disposing(t, sh.createIndex({ maxDistance: k }));
+      const ids = index.addAll(fps);
+      assert.deepEqual([...ids], fps.map((_, i) => i));
+      const next = random64(k);
+      for (let i = 0; i < fps.length; i += 7) {
+        const q = flipBits(fps[i], Number(next() % BigInt(k + 3)), next);
+        const expected = fps
+          .map((fp, id) => ({ id, distance: sh.distance(q, fp) }))
+          .filter((m) => m.distance <= k)
+          .sort((x, y) => x.distance - y.distance || x.id - y.id);
+        assert.deepEqual(index.query(q), expected);
+      }
+    });
+  }
+});
+
+describe('index', () => {
+  test('add, remove, clear, size', (t) => {
+    const index = disposing(t, sh.createIndex({ maxDistance: 2 }));
+    assert.equal(index.maxDistance, 2);
+    assert.equal(index.add(0b111n, 10), 10);
+    assert.equal(index.add(0b110n), 11);
+    assert.equal(index.size, 2);
+    assert.deepEqual(index.query(0b111n), [{ id: 10, distance: 0 }, { id: 11, distance: 1 }]);
+    assert.equal(index.remove(10), true);
+    assert.equal(index.remove(10), false);
+    assert.deepEqual(index.query(0b111n), [{ id: 11, distance: 1 }]);
+    index.clear();
+    assert.equal(index.size, 0);
+    assert.deepEqual(index.query(0b111n), []);
+  });
+
+  test('a duplicate id in addAll adds nothing and says which', (t) => {
+    const index = disposing(t, sh.createIndex());
+    index.add(1n, 5);
+    assert.throws(() => index.addAll([2n, 3n, 4n], [6, 5, 7]), { name: 'Error', message: /ids\[1\] = 5 is already stored/ });
+    assert.equal(index.size, 1);
+    assert.throws(() => index.addAll([2n, 3n], [8, 8]), /ids\[1\] = 8/);
+    assert.equal(index.size, 1);
+    assert.deepEqual([...index.addAll([2n, 3n], [8, 9])], [8, 9]);
+  });
+
+  test('serialize and loadIndex round-trip', (t) => {
+    const fps = plantedSet(100, 4, 77);
+    const index = disposing(t, sh.createIndex({ maxDistance: 4 }));
+    index.addAll(fps, fps.map((_, i) => i * 3));
+    index.remove(0);
+    const bytes = index.serialize();
+    const restored = disposing(t, sh.loadIndex(bytes));
+    assert.equal(restored.size, index.size);
+    assert.equal(restored.maxDistance, 4);
+    for (const fp of fps.slice(0, 50)) assert.deepEqual(restored.query(fp), index.query(fp));
+    assert.deepEqual(restored.serialize(), bytes);
+  });
+
+  test('every truncation and byte flip of serialized bytes is a descriptive Error', (t) => {
+    const index = disposing(t, sh.createIndex({ maxDistance: 3 }));
+    index.addAll(plantedSet(5, 3, 9));
+    const bytes = index.serialize();
+    for (let length = 0; length < bytes.length; length++) {
+      assert.throws(() => sh.loadIndex(bytes.slice(0, length)), { name: 'Error', message: /invalid serialized index: truncated/ });
+    }
+    for (let pos = 0; pos < bytes.length; pos++) {
+      const bad = bytes.slice();
+      bad[pos] ^= 0x20;
+      assert.throws(() => sh.loadIndex(bad), { name: 'Error', message: /invalid serialized index/ });
+    }
+    assert.equal(index.size, 25); // the instance and the index still work
+    assert.equal(index.query(0n).length, index.query(0n).length);
+  });
+
+  test('a disposed index refuses use with an Error', () => {
+    const index = sh.createIndex();
+    index.add(1n);
+    index.dispose();
+    index.dispose(); // idempotent
+    assert.throws(() => index.query(1n), { name: 'Error', message: /disposed/ });
+    assert.throws(() => index.size, /disposed/);
+  });
+});
+
+describe('bad input', () => {
+  const cases = [
+    ['fingerprint(5)', () => sh.fingerprint(5), TypeError, /text must be a string/],
+    ['fingerprint(null)', () => sh.fingerprint(null), TypeError, /text/],
+    ['fingerprintAll("x")', () => sh.fingerprintAll('x'), TypeError, /texts must be an array/],
+    ['fingerprintAll with a hole', () => sh.fingerprintAll(['a', , 'b']), TypeError, /texts\[1\]/], // eslint-disable-line no-sparse-arrays
+    ['unknown option', () => sh.fingerprint('a', { tokeniser: 'x' }), TypeError, /options.tokeniser is not an option/],
+    ['bad tokenizer', () => sh.fingerprint('a', { tokenizer: 'magic' }), RangeError, /options.tokenizer/],
+    ['n-gram 0', () => sh.fingerprint('a', { wordNgram: 0 }), RangeError, /options.wordNgram/],
+    ['n-gram 1.5', () => sh.fingerprint('a', { charNgram: 1.5 }), RangeError, /options.charNgram/],
+    ['weights NaN', () => sh.fingerprintTokens(['a'], [NaN]), RangeError, /weights\[0\] must be finite/],
+    ['weights length', () => sh.fingerprintTokens(['a'], [1, 2]), RangeError, /weights has 2 entries/],
+    ['distance(1, 2)', () => sh.distance(1, 2), TypeError, /a must be a bigint/],
+    ['distance(-1n)', () => sh.distance(-1n, 0n), RangeError, /unsigned 64-bit/],
+    ['distance(2^64)', () => sh.distance(0n, 1n << 64n), RangeError, /b must be an unsigned 64-bit/],
+    ['fromHex("xyz")', () => sh.fromHex('xyz'), RangeError, /hex/],
+    ['maxDistance -1', () => sh.createIndex({ maxDistance: -1 }), RangeError, /options.maxDistance/],
+    ['maxDistance NaN', () => sh.findPairs([1n], NaN), RangeError, /maxDistance/],
+    ['maxDistance 65', () => sh.findPairs([1n], 65), RangeError, /maxDistance/],
+    ['maxDistance "3"', () => sh.findPairs([1n], '3'), TypeError, /maxDistance must be a number/],
+    ['findPairs(Uint32Array)', () => sh.findPairs(new Uint32Array(3), 3), TypeError, /fingerprints must be a BigUint64Array/],
+    ['findPairs([1])', () => sh.findPairs([1], 3), TypeError, /fingerprints\[0\] must be a bigint/],
+    ['loadIndex([])', () => sh.loadIndex([]), TypeError, /bytes must be a Uint8Array/],
+    ['add id -1', () => sh.createIndex().add(1n, -1), RangeError, /id must be an integer/],
+    ['dedup grouping', () => sh.dedup([], { grouping: 'x' }), RangeError, /options.grouping/],
+    ['dedup items', () => sh.dedup([1]), TypeError, /items\[0\] must be a string/],
+  ];
+  for (const [name, call, type, message] of cases) {
+    test(name, () => {
+      assert.throws(call, (error) => error instanceof type && message.test(error.message));
+      assert.equal(sh.toHex(sh.fingerprint('still works')), sh.toHex(sh.fingerprint('Still works!')));
+    });
+  }
+});
+
+describe('dedup', () => {
+  const items = ['the cat sat on the mat', 'The cat sat on the mat!', 'a completely different sentence', 'the cat sat on the mat'];
+
+  test('leader grouping keeps the first item of each group', () => {
+    const result = sh.dedup(items);
+    assert.deepEqual(result.uniqueIndices, [0, 2]);
+    assert.deepEqual(result.unique, [items[0], items[2]]);
+    assert.deepEqual(result.groups, [[0, 1, 3]]);
+  });
+
+  test('with a key function', () => {
+    const records = items.map((text, id) => ({ id, text }));
+    const result = sh.dedup(records, { key: (r) => r.text });
+    assert.deepEqual(result.unique.map((r) => r.id), [0, 2]);
+  });
+
+  test('components chain, leaders do not', () => {
+    // Texts drifting one word at a time; find a, b, c with a~b, b~c within k but a, c apart.
+    const words = 'one two three four five six seven eight nine ten eleven twelve'.split(' ');
+    const texts = [words.join(' ')];
+    for (let i = 0; i < words.length; i++) {
+      words[i] = `changed${i}`;
+      texts.push(words.join(' '));
+    }
+    const fps = sh.fingerprintAll(texts);
+    let chain;
+    for (let j = 0; j + 2 < texts.length && !chain; j++) {
+      const [ab, bc, ac] = [sh.distance(fps[j], fps[j + 1]), sh.distance(fps[j + 1], fps[j + 2]), sh.distance(fps[j], fps[j + 2])];
+      if (Math.max(ab, bc) < ac) chain = { items: texts.slice(j, j + 3), k: Math.max(ab, bc) };
+    }
+    assert.ok(chain, 'some drifting triple chains');
+    assert.deepEqual(sh.dedup(chain.items, { maxDistance: chain.k, grouping: 'components' }).groups, [[0, 1, 2]]);
+    const leaders = sh.dedup(chain.items, { maxDistance: chain.k, grouping: 'leader' });
+    assert.deepEqual(leaders.groups, [[0, 1]]);
+    assert.deepEqual(leaders.uniqueIndices, [0, 2]);
+  });
+});

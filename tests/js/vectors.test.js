@@ -1,0 +1,47 @@
+// The WASM build reproduces every golden fingerprint of the native build.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { sh } from './helpers.js';
+
+const REGENERATE = 'If the fingerprint definition changed on purpose, bump the format version, regenerate with ' +
+  '`npm run vectors` and document it in the README changelog; otherwise this is a regression.';
+
+function parseOptions(spec) {
+  const names = { mode: 'tokenizer', word: 'wordNgram', char: 'charNgram', fold: 'caseFold', weight: 'weighting' };
+  const options = {};
+  for (const pair of spec.split(' ')) {
+    const [key, value] = pair.split('=');
+    options[names[key]] = key === 'fold' ? value === '1' : key === 'word' || key === 'char' ? Number(value) : value;
+  }
+  return options;
+}
+
+const lines = readFileSync(new URL('../vectors/fingerprints.tsv', import.meta.url), 'utf8')
+  .split('\n')
+  .filter((line) => line && !line.startsWith('#'));
+
+test('the golden vector file has the cases it promises', () => {
+  assert.ok(lines.length >= 30);
+  const notes = lines.map((line) => line.split('\t')[3]);
+  for (const kind of ['English', 'Chinese', 'mixed English and Chinese', 'emoji only', 'empty', 'invalid UTF-8 bytes']) {
+    assert.ok(notes.includes(kind), kind);
+  }
+});
+
+for (const line of lines) {
+  const [hex, spec, inputHex, note] = line.split('\t');
+  test(`golden vector: ${note} (${spec})`, () => {
+    // Invalid UTF-8 reaches JS the way TextDecoder reads it: the core decodes the same way.
+    const input = new TextDecoder().decode(Buffer.from(inputHex, 'hex'));
+    let fingerprint;
+    if (spec.startsWith('tokens')) {
+      const tokens = input === '' ? [] : input.split('\x1f');
+      const weights = spec.length > 7 ? spec.slice(7).split(',').map(Number) : undefined;
+      fingerprint = sh.fingerprintTokens(tokens, weights);
+    } else {
+      fingerprint = sh.fingerprint(input, parseOptions(spec));
+    }
+    assert.equal(sh.toHex(fingerprint), hex, REGENERATE);
+  });
+}
