@@ -1,7 +1,7 @@
 // `npm run bench`: native vs WASM on the same inputs, in one run, printed as a table.
 //   - fingerprint throughput (MB/s of UTF-8) on English and Chinese lines;
 //   - findPairs on 100k and 1M planted fingerprints at k = 3 and 6 (planted.h describes the set).
-// Figures are best of 5 runs for fingerprinting and a single run for findPairs.
+// Figures are best of 10 runs for fingerprinting and a single run for findPairs.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,7 +86,7 @@ try {
     const [nat] = native('fingerprint', file);
     let best = Infinity;
     let wasm;
-    for (let run = 0; run < 5; run++) {
+    for (let run = 0; run < 10; run++) {
       const [fps, seconds] = time(() => sh.fingerprintAll(texts));
       best = Math.min(best, seconds);
       wasm = fps;
