@@ -6,22 +6,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { init } from '../../js/node.js';
+import { sh, random64 as splitmix64 } from '../js/helpers.js';
 import { SAMPLE } from '../../js/sample.js';
 
 const NATIVE = new URL('../../build/native/simhash_bench', import.meta.url).pathname;
-const sh = await init();
-
-function splitmix64(seed) {
-  let state = BigInt.asUintN(64, BigInt(seed));
-  return () => {
-    state = BigInt.asUintN(64, state + 0x9e3779b97f4a7c15n);
-    let z = state;
-    z = BigInt.asUintN(64, (z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n);
-    z = BigInt.asUintN(64, (z ^ (z >> 27n)) * 0x94d049bb133111ebn);
-    return z ^ (z >> 31n);
-  };
-}
 
 /** The same set as planted.h's plantedFingerprints. */
 function plantedFingerprints(n, k, seed) {

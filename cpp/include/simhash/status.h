@@ -9,11 +9,7 @@ namespace simhash {
 enum class Status : uint8_t {
   Ok = 0,
   DuplicateId = 1,    ///< Index::add with an id that is already stored.
-  CorruptData = 2,    ///< Index::deserialize found malformed or damaged bytes.
-  InvalidArgument = 3 ///< A precondition documented on the function was violated.
+  CorruptData = 2     ///< Index::deserialize found malformed or damaged bytes.
 };
-
-/// A short English sentence describing `status` (static storage).
-const char* describe(Status status);
 
 }  // namespace simhash
