@@ -145,7 +145,8 @@ describe('index', () => {
     }
     assert.equal(index.size, 25); // the instance and the index still work
     assert.deepEqual(index.query(fps[0])[0], { id: 0, distance: 0 });
-    assert.deepEqual(sh.loadIndex(bytes).query(fps[0])[0], { id: 0, distance: 0 });
+    const reloaded = disposing(t, sh.loadIndex(bytes));
+    assert.deepEqual(reloaded.query(fps[0])[0], { id: 0, distance: 0 });
   });
 
   test('a disposed index refuses use with an Error', () => {
