@@ -15,9 +15,8 @@ namespace {
 
 // Appends n-grams of consecutive units of `buffer`: unit i spans [starts[i], starts[i+1])
 // minus `trailing` bytes (the space that follows each word). An n-gram is one slice.
-void appendNgrams(std::vector<std::string_view>& out, const std::string& buffer,
-                  const std::vector<uint32_t>& starts, size_t first, size_t end, unsigned n,
-                  unsigned trailing) {
+void appendNgrams(std::vector<std::string_view>& out, const char* buffer, const uint32_t* starts,
+                  size_t first, size_t end, unsigned n, unsigned trailing) {
   if (first == end) return;
   const size_t units = end - first;
   const size_t count = units < n ? 1 : units - n + 1;
@@ -25,48 +24,68 @@ void appendNgrams(std::vector<std::string_view>& out, const std::string& buffer,
   for (size_t i = first; i < first + count; ++i) {
     const size_t begin = starts[i];
     const size_t stop = starts[i + span] - trailing;
-    out.emplace_back(buffer.data() + begin, stop - begin);
+    out.emplace_back(buffer + begin, stop - begin);
   }
+}
+
+template <typename Vector>
+auto* atLeast(Vector& buffer, size_t size) {
+  if (buffer.size() < size) buffer.resize(size);  // grows only: no per-call zero fill
+  return buffer.data();
 }
 
 }  // namespace
 
 const std::vector<std::string_view>& FeatureExtractor::extract(std::string_view utf8,
                                                                const TokenizerOptions& options) {
-  words_.clear();
-  wordStarts_.clear();
-  chars_.clear();
-  charStarts_.clear();
-  runEnds_.clear();
-  features_.clear();
-
   const auto* text = reinterpret_cast<const unsigned char*>(utf8.data());
   const size_t size = utf8.size();
   const TokenizerMode mode = options.mode;
-  bool inWord = false;        // the last code point extended a word of words_
+
+  // The loop writes through raw pointers into buffers sized for the worst case: a push_back
+  // per byte cost 2x in WASM (libc++'s string checks its short-string flag every time).
+  // Bounds: folding never lengthens a code point's UTF-8 (tested), each word or separator
+  // run adds at most one space after at least one byte, and every code point, word and
+  // run spans at least one input byte.
+  char* const words = atLeast(words_, 2 * size + 1);
+  char* const chars = atLeast(chars_, 2 * size + 1);
+  uint32_t* const wordStarts = atLeast(wordStarts_, size + 1);
+  uint32_t* const charStarts = atLeast(charStarts_, 2 * size + 2);
+  uint32_t* const runEnds = atLeast(runEnds_, size + 1);
+  size_t wordBytes = 0, wordCount = 0, charBytes = 0, charCount = 0, runCount = 0;
+
+  bool inWord = false;        // the last code point extended a word of `words`
   bool pendingSpace = false;  // Chars: a separator run awaits its single space
   auto closeWord = [&] {
-    if (inWord) words_.push_back(' ');
+    if (inWord) words[wordBytes++] = ' ';
     inWord = false;
   };
+  // Auto: CJK runs are not copied. Folding leaves CJK code points unchanged and valid
+  // UTF-8 re-encodes to itself, so a run's features are slices of the input; runs are
+  // recorded as the input offset of each code point plus one past the run's last byte.
+  size_t runEndByte = 0;
   auto closeRun = [&] {
-    const size_t runStart = runEnds_.empty() ? 0 : runEnds_.back();
-    if (charStarts_.size() > runStart) runEnds_.push_back(static_cast<uint32_t>(charStarts_.size()));
+    const size_t runStart = runCount == 0 ? 0 : runEnds[runCount - 1];
+    if (charCount > runStart) {
+      charStarts[charCount++] = static_cast<uint32_t>(runEndByte);
+      runEnds[runCount++] = static_cast<uint32_t>(charCount);
+    }
   };
   auto appendChar = [&](char32_t cp) {
-    charStarts_.push_back(static_cast<uint32_t>(chars_.size()));
-    unicode::appendUtf8(chars_, cp);
+    charStarts[charCount++] = static_cast<uint32_t>(charBytes);
+    charBytes += unicode::encodeUtf8(cp, chars + charBytes);
   };
 
   size_t pos = 0;
   while (pos < size) {
+    const size_t cpStart = pos;
     char32_t cp = unicode::decodeNext(text, size, pos);
     if (options.caseFold) cp = unicode::foldCase(cp);
     const CharClass cls = unicode::classify(cp);
 
     if (mode == TokenizerMode::Chars) {
       if (cls == CharClass::Separator) {
-        pendingSpace = !charStarts_.empty();
+        pendingSpace = charCount > 0;
         continue;
       }
       if (pendingSpace) appendChar(' ');
@@ -74,37 +93,38 @@ const std::vector<std::string_view>& FeatureExtractor::extract(std::string_view 
       appendChar(cp);
     } else if (cls == CharClass::Word) {
       closeRun();
-      if (!inWord) wordStarts_.push_back(static_cast<uint32_t>(words_.size()));
+      if (!inWord) wordStarts[wordCount++] = static_cast<uint32_t>(wordBytes);
       inWord = true;
-      unicode::appendUtf8(words_, cp);
+      wordBytes += unicode::encodeUtf8(cp, words + wordBytes);
     } else if (cls == CharClass::Cjk && mode == TokenizerMode::Words) {
       closeWord();  // each CJK character is a word of its own
-      wordStarts_.push_back(static_cast<uint32_t>(words_.size()));
-      unicode::appendUtf8(words_, cp);
-      words_.push_back(' ');
+      wordStarts[wordCount++] = static_cast<uint32_t>(wordBytes);
+      wordBytes += unicode::encodeUtf8(cp, words + wordBytes);
+      words[wordBytes++] = ' ';
     } else if (cls == CharClass::Cjk) {
       closeWord();
-      appendChar(cp);
+      charStarts[charCount++] = static_cast<uint32_t>(cpStart);
+      runEndByte = pos;
     } else {
       closeWord();
       closeRun();
     }
   }
   closeWord();
-  closeRun();
+  if (mode == TokenizerMode::Auto) closeRun();
 
-  wordStarts_.push_back(static_cast<uint32_t>(words_.size()));
-  appendNgrams(features_, words_, wordStarts_, 0, wordStarts_.size() - 1, options.wordNgram, 1);
+  features_.clear();
+  wordStarts[wordCount] = static_cast<uint32_t>(wordBytes);
+  appendNgrams(features_, words, wordStarts, 0, wordCount, options.wordNgram, 1);
 
-  charStarts_.push_back(static_cast<uint32_t>(chars_.size()));
-  const size_t charCount = charStarts_.size() - 1;
   if (mode == TokenizerMode::Chars) {
-    appendNgrams(features_, chars_, charStarts_, 0, charCount, options.charNgram, 0);
+    charStarts[charCount] = static_cast<uint32_t>(charBytes);
+    appendNgrams(features_, chars, charStarts, 0, charCount, options.charNgram, 0);
   } else if (mode == TokenizerMode::Auto) {
-    size_t runStart = 0;
-    for (uint32_t runEnd : runEnds_) {
-      appendNgrams(features_, chars_, charStarts_, runStart, runEnd, options.charNgram, 0);
-      runStart = runEnd;
+    size_t runStart = 0;  // each run's code point offsets end with its end offset
+    for (size_t r = 0; r < runCount; ++r) {
+      appendNgrams(features_, utf8.data(), charStarts, runStart, runEnds[r] - 1, options.charNgram, 0);
+      runStart = runEnds[r];
     }
   }
   return features_;

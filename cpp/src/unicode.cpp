@@ -1,13 +1,13 @@
 #include "unicode.h"
 
 #include <algorithm>
+#include <array>
 #include <iterator>
 
 namespace simhash::unicode {
 
-char32_t decodeNext(const unsigned char* text, size_t size, size_t& pos) {
+char32_t detail::decodeMultibyte(const unsigned char* text, size_t size, size_t& pos) {
   const unsigned char lead = text[pos++];
-  if (lead < 0x80) return lead;
   unsigned needed;
   char32_t cp;
   unsigned char lower = 0x80, upper = 0xBF;  // bounds for the first continuation byte
@@ -37,24 +37,6 @@ char32_t decodeNext(const unsigned char* text, size_t size, size_t& pos) {
     ++pos;
   }
   return cp;
-}
-
-void appendUtf8(std::string& out, char32_t cp) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
 }
 
 namespace {
@@ -98,8 +80,7 @@ constexpr FoldRange kFoldRanges[] = {
 
 }  // namespace
 
-char32_t foldCase(char32_t cp) {
-  if (cp < 0x80) return (cp >= 'A' && cp <= 'Z') ? cp + 32 : cp;
+char32_t detail::foldCaseByRanges(char32_t cp) {
   if (cp > 0xFF3A) return cp;
   auto it = std::upper_bound(std::begin(kFoldRanges), std::end(kFoldRanges), cp,
                              [](char32_t c, const FoldRange& r) { return c < r.first; });
@@ -156,7 +137,7 @@ constexpr ClassRange kClassRanges[] = {
 
 }  // namespace
 
-CharClass classify(char32_t cp) {
+CharClass detail::classifyByRanges(char32_t cp) {
   if (cp < 0x80) {
     return ((cp | 0x20) - 'a' < 26 || cp - '0' < 10) ? CharClass::Word : CharClass::Separator;
   }
@@ -166,5 +147,28 @@ CharClass classify(char32_t cp) {
   const ClassRange& r = *std::prev(it);
   return cp <= r.last ? r.cls : CharClass::Separator;
 }
+
+namespace {
+
+constexpr std::array<uint8_t, 256> buildBmpPages() {
+  std::array<uint8_t, 256> pages{};
+  for (unsigned page = 1; page < 256; ++page) {  // page 0: ASCII has its own fast path, Latin-1 is mixed
+    const char32_t first = page << 8, last = first + 0xFF;
+    bool folds = false;
+    for (const FoldRange& r : kFoldRanges) folds |= r.first <= last && r.last >= first;
+    // Uniform when one class range covers the page, or none touches it (all separators).
+    int cls = static_cast<int>(CharClass::Separator);
+    for (const ClassRange& r : kClassRanges) {
+      if (r.first <= first && r.last >= last) cls = static_cast<int>(r.cls);
+      else if (r.first <= last && r.last >= first) cls = -1;
+    }
+    pages[page] = static_cast<uint8_t>((cls >= 0 ? detail::kUniformClass | cls : 0) | (folds ? 0 : detail::kNoFolding));
+  }
+  return pages;
+}
+
+}  // namespace
+
+const std::array<uint8_t, 256> detail::kBmpPages = buildBmpPages();
 
 }  // namespace simhash::unicode

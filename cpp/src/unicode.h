@@ -1,29 +1,80 @@
 #pragma once
 // Internal: UTF-8 decoding, case folding and character classes for the tokenizer.
+#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
 namespace simhash::unicode {
 
 constexpr char32_t kReplacement = 0xFFFD;
 
+namespace detail {
+char32_t decodeMultibyte(const unsigned char* text, size_t size, size_t& pos);
+char32_t foldCaseByRanges(char32_t cp);
+}  // namespace detail
+
+enum class CharClass : uint8_t { Separator = 0, Word = 1, Cjk = 2 };
+
+namespace detail {
+CharClass classifyByRanges(char32_t cp);
+// One byte per 256-code-point page of the BMP, derived from the range tables at compile
+// time, so that whole pages of CJK (or Hangul, or symbols) skip both binary searches:
+// kUniformClass set means every code point of the page has class (byte & kClassMask);
+// kNoFolding set means none of them folds.
+constexpr uint8_t kClassMask = 0x3, kUniformClass = 0x4, kNoFolding = 0x8;
+extern const std::array<uint8_t, 256> kBmpPages;
+}  // namespace detail
+
 /// Decodes the code point at text[pos], advancing pos. Follows the WHATWG UTF-8 decoder:
 /// a maximal invalid subsequence yields one U+FFFD and the next byte is read afresh.
 /// @pre pos < size
-char32_t decodeNext(const unsigned char* text, size_t size, size_t& pos);
+inline char32_t decodeNext(const unsigned char* text, size_t size, size_t& pos) {
+  if (text[pos] < 0x80) return text[pos++];
+  return detail::decodeMultibyte(text, size, pos);
+}
 
-/// Appends the UTF-8 encoding of a valid scalar value.
-void appendUtf8(std::string& out, char32_t cp);
+/// Writes the UTF-8 encoding of a valid scalar value to out (room for 4 bytes).
+/// @return the number of bytes written.
+inline size_t encodeUtf8(char32_t cp, char* out) {
+  if (cp < 0x80) {
+    out[0] = static_cast<char>(cp);
+    return 1;
+  }
+  if (cp < 0x800) {
+    out[0] = static_cast<char>(0xC0 | (cp >> 6));
+    out[1] = static_cast<char>(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    out[0] = static_cast<char>(0xE0 | (cp >> 12));
+    out[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out[2] = static_cast<char>(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  out[0] = static_cast<char>(0xF0 | (cp >> 18));
+  out[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+  out[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+  out[3] = static_cast<char>(0x80 | (cp & 0x3F));
+  return 4;
+}
 
 /// Simple case folding (Unicode CaseFolding.txt, status C and S) restricted to Basic
 /// Latin, Latin-1, Latin Extended-A, Latin Extended Additional, Greek, Cyrillic,
 /// Armenian, Georgian and full-width Latin. Other code points are returned unchanged.
-char32_t foldCase(char32_t cp);
-
-enum class CharClass : uint8_t { Separator = 0, Word = 1, Cjk = 2 };
+inline char32_t foldCase(char32_t cp) {
+  if (cp < 0x80) return (cp - 'A' < 26) ? cp + 32 : cp;
+  if (cp < 0x10000 && (detail::kBmpPages[cp >> 8] & detail::kNoFolding)) return cp;
+  return detail::foldCaseByRanges(cp);
+}
 
 /// See tokenizer.h for what each class contains.
-CharClass classify(char32_t cp);
+inline CharClass classify(char32_t cp) {
+  if (cp < 0x80) return ((cp | 0x20) - 'a' < 26 || cp - '0' < 10) ? CharClass::Word : CharClass::Separator;
+  if (cp < 0x10000) {
+    const uint8_t page = detail::kBmpPages[cp >> 8];
+    if (page & detail::kUniformClass) return static_cast<CharClass>(page & detail::kClassMask);
+  }
+  return detail::classifyByRanges(cp);
+}
 
 }  // namespace simhash::unicode

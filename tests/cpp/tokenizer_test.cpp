@@ -82,6 +82,43 @@ TEST_CASE("characters outside the folding tables are unchanged", "[unicode]") {
   for (char32_t cp : {U'a', U'1', U'ß', U'ı', U'İ', U'中', U'あ', U'😀', char32_t{0x10FFFF}}) CHECK(foldCase(cp) == cp);
 }
 
+TEST_CASE("the per-page fast paths agree with the range tables everywhere", "[unicode]") {
+  using namespace simhash::unicode;
+  size_t disagreements = 0;
+  for (char32_t cp = 0; cp <= 0x10FFFF; ++cp) {
+    if (foldCase(cp) != detail::foldCaseByRanges(cp) || classify(cp) != detail::classifyByRanges(cp)) ++disagreements;
+  }
+  CHECK(disagreements == 0);
+  size_t uniformPages = 0;
+  for (uint8_t page : detail::kBmpPages) uniformPages += (page & detail::kUniformClass) != 0;
+  CHECK(uniformPages > 100);  // CJK, Hangul and symbol blocks take the fast path
+}
+
+// The tokenizer sizes its buffers on this: folded text is never longer than its input.
+TEST_CASE("folding never lengthens a code point's UTF-8", "[unicode]") {
+  using namespace simhash::unicode;
+  char before[4], after[4];
+  for (char32_t cp = 0; cp <= 0x10FFFF; ++cp) {
+    if (cp >= 0xD800 && cp <= 0xDFFF) continue;
+    if (encodeUtf8(foldCase(cp), after) > encodeUtf8(cp, before)) FAIL("U+" << std::hex << static_cast<uint32_t>(cp));
+  }
+  SUCCEED();
+}
+
+// The auto tokenizer slices CJK features straight out of the input, which is only right
+// while folding leaves every CJK code point as it is.
+TEST_CASE("folding never changes a CJK code point", "[unicode]") {
+  using namespace simhash::unicode;
+  size_t cjk = 0;
+  for (char32_t cp = 0; cp <= 0x10FFFF; ++cp) {
+    if (cp >= 0xD800 && cp <= 0xDFFF) continue;
+    if (classify(cp) != CharClass::Cjk) continue;
+    ++cjk;
+    if (foldCase(cp) != cp) FAIL("U+" << std::hex << static_cast<uint32_t>(cp) << " folds");
+  }
+  CHECK(cjk > 100000);
+}
+
 TEST_CASE("UTF-8 decoding replaces maximal invalid subsequences like WHATWG", "[unicode]") {
   auto decode = [](std::string_view bytes) {
     std::u32string out;

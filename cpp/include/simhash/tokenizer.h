@@ -48,9 +48,10 @@ class FeatureExtractor {
  private:
   std::string words_;                ///< folded words, each followed by one space
   std::vector<uint32_t> wordStarts_; ///< byte offset of each word in words_
-  std::string chars_;                ///< Chars: the folded text; Auto: CJK runs back to back
-  std::vector<uint32_t> charStarts_; ///< byte offset of each code point in chars_
-  std::vector<uint32_t> runEnds_;    ///< Auto: index into charStarts_ one past each CJK run
+  std::string chars_;                ///< Chars: the folded text
+  std::vector<uint32_t> charStarts_; ///< Chars: byte offset of each code point in chars_;
+                                     ///< Auto: input offset of each CJK code point, each run closed by its end offset
+  std::vector<uint32_t> runEnds_;    ///< Auto: index into charStarts_ one past each run's end offset
   std::vector<std::string_view> features_;
 };
 
