@@ -43,8 +43,6 @@ double lookupCost(size_t n, uint64_t tables, unsigned keyBits) {
 }  // namespace
 
 BlockLayout BlockLayout::choose(size_t n, unsigned k, unsigned maxTables) {
-  BlockLayout layout;
-  layout.maxDistance_ = k;
   double bestCost = static_cast<double>(n);  // a linear scan
   unsigned bestB = 0;
   for (unsigned b = k + 1; b <= 64; ++b) {
@@ -56,32 +54,38 @@ BlockLayout BlockLayout::choose(size_t n, unsigned k, unsigned maxTables) {
       bestB = b;
     }
   }
-  layout.blockCount_ = bestB;
-  if (bestB == 0) return layout;
+  return withBlocks(k, bestB);
+}
 
-  for (unsigned j = 0; j < bestB; ++j) layout.blockMasks_[j] = lowMask(blockWidth(bestB, j)) << blockStart(bestB, j);
+BlockLayout BlockLayout::withBlocks(unsigned k, unsigned b) {
+  BlockLayout layout;
+  layout.maxDistance_ = k;
+  layout.blockCount_ = b;
+  if (b == 0) return layout;
+
+  for (unsigned j = 0; j < b; ++j) layout.blockMasks_[j] = lowMask(blockWidth(b, j)) << blockStart(b, j);
   // Every (b-k)-subset of blocks in lexicographic order, as a bitmask over blocks.
-  const unsigned chosen = bestB - k;
+  const unsigned chosen = b - k;
   std::vector<unsigned> combo(chosen);
   for (unsigned i = 0; i < chosen; ++i) combo[i] = i;
   while (true) {
     Table table{0, 0, {}};
     for (unsigned i = 0; i < chosen; ++i) {
       const unsigned j = combo[i];
-      const unsigned width = blockWidth(bestB, j);
+      const unsigned width = blockWidth(b, j);
       table.blockSet |= uint64_t{1} << j;
       if (i > 0 && combo[i - 1] == j - 1) {  // adjacent to the previous block: widen its segment
         Segment& last = table.segments.back();
         last.mask = lowMask(static_cast<unsigned>(__builtin_popcountll(last.mask)) + width);
       } else {
-        table.segments.push_back({blockStart(bestB, j), table.keyBits, lowMask(width)});
+        table.segments.push_back({blockStart(b, j), table.keyBits, lowMask(width)});
       }
       table.keyBits += width;
     }
     layout.tables_.push_back(std::move(table));
     // Next combination: bump the rightmost index that can still move.
     int i = static_cast<int>(chosen) - 1;
-    while (i >= 0 && combo[i] == bestB - chosen + static_cast<unsigned>(i)) --i;
+    while (i >= 0 && combo[i] == b - chosen + static_cast<unsigned>(i)) --i;
     if (i < 0) break;
     ++combo[i];
     for (unsigned m = static_cast<unsigned>(i) + 1; m < chosen; ++m) combo[m] = combo[m - 1] + 1;

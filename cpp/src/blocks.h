@@ -19,6 +19,10 @@ class BlockLayout {
   /// @pre k <= 64
   static BlockLayout choose(size_t n, unsigned k, unsigned maxTables);
 
+  /// The layout with b blocks (b == 0: a linear scan). For tests and benchmarks that
+  /// compare layouts. @pre b == 0 or k < b <= 64; C(b, k) tables are built.
+  static BlockLayout withBlocks(unsigned k, unsigned b);
+
   unsigned maxDistance() const { return maxDistance_; }
   unsigned blockCount() const { return blockCount_; }
   size_t tableCount() const { return tables_.size(); }
@@ -52,5 +56,11 @@ class BlockLayout {
   uint64_t blockMasks_[64] = {};
   std::vector<Table> tables_;
 };
+
+struct Pair;
+
+/// findPairs of pairs.h over a given layout rather than the one choose() picks; the
+/// answer is the same for every layout of the same k (tests check it), only the time differs.
+std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, const BlockLayout& layout);
 
 }  // namespace simhash

@@ -37,8 +37,12 @@ void radixSort(std::vector<KeyedItem>& items, std::vector<KeyedItem>& scratch, u
 }  // namespace
 
 std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance) {
+  return findPairs(fingerprints, count, BlockLayout::choose(count, maxDistance, kPairsMaxTables));
+}
+
+std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, const BlockLayout& layout) {
+  const unsigned maxDistance = layout.maxDistance();
   std::vector<Pair> pairs;
-  const BlockLayout layout = BlockLayout::choose(count, maxDistance, kPairsMaxTables);
   if (layout.blockCount() == 0) {
     for (uint32_t a = 0; a < count; ++a) {
       for (uint32_t b = a + 1; b < count; ++b) {

@@ -1,6 +1,7 @@
 // `npm run bench`: native vs WASM on the same inputs, in one run, printed as a table.
 //   - fingerprint throughput (MB/s of UTF-8) on English and Chinese lines;
-//   - findPairs on 100k and 1M planted fingerprints at k = 3 and 6 (planted.h describes the set).
+//   - findPairs on 100k and 1M planted fingerprints at k = 3 and 6 (planted.h describes the set);
+//   - findPairs with each block count b near the automatic choice, to show what the choice buys.
 // Figures are best of 10 runs for fingerprinting and a single run for findPairs.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
@@ -106,6 +107,17 @@ const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | '
 console.log(line(header));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const row of rows) console.log(line(row));
+
+// The effect of b: the same search with every block count near the chosen one.
+console.log('\nEffect of the block count b on native findPairs (n = 100,000 planted; * = the automatic choice):');
+for (const k of [3, 6]) {
+  const [chosen] = native('pairs', '100000', String(k), '42');
+  for (let b = k + 1; b <= k + 4; b++) {
+    const [forced] = native('pairs', '100000', String(k), '42', String(b));
+    if (forced.pairs !== chosen.pairs) throw new Error(`findPairs k=${k} b=${b} found ${forced.pairs} pairs, not ${chosen.pairs}`);
+    console.log(`  k=${k} b=${String(b).padStart(2)}: ${String(forced.tables).padStart(3)} tables, ${forced.seconds.toFixed(3)} s${b === chosen.blocks ? ' *' : ''}`);
+  }
+}
 
 console.log('\nBlock layout chosen for the index (k, n -> blocks b, tables C(b,k), key bits of the narrowest table):');
 for (const l of native('layout')) {

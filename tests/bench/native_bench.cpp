@@ -1,6 +1,7 @@
 // Native half of `npm run bench` (tests/bench/bench.js runs it and prints the table):
 //   simhash_bench fingerprint FILE   fingerprint every line of FILE, best of 10 runs
-//   simhash_bench pairs N K SEED     findPairs over the planted set bench.js also uses
+//   simhash_bench pairs N K SEED [B] findPairs over the planted set bench.js also uses,
+//                                    with the chosen block layout or with B blocks
 //   simhash_bench layout             the block layout chosen for each N and k
 // Prints one JSON object per line.
 #include <chrono>
@@ -46,14 +47,15 @@ int main(int argc, char** argv) {
     }
     std::printf("{\"texts\":%zu,\"bytes\":%zu,\"seconds\":%.6f,\"xor\":\"%016llx\"}\n", lines.size(), bytes, best,
                 static_cast<unsigned long long>(check));
-  } else if (mode == "pairs" && argc == 5) {
+  } else if (mode == "pairs" && (argc == 5 || argc == 6)) {
     const size_t n = std::strtoull(argv[2], nullptr, 10);
     const unsigned k = static_cast<unsigned>(std::atoi(argv[3]));
     const std::vector<uint64_t> fps = simhash::bench::plantedFingerprints(n, k, std::strtoull(argv[4], nullptr, 10));
+    const simhash::BlockLayout layout = argc == 6 ? simhash::BlockLayout::withBlocks(k, static_cast<unsigned>(std::atoi(argv[5])))
+                                                  : simhash::BlockLayout::choose(n, k, 256);
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<simhash::Pair> pairs = simhash::findPairs(fps.data(), fps.size(), k);
+    const std::vector<simhash::Pair> pairs = simhash::findPairs(fps.data(), fps.size(), layout);
     const double elapsed = seconds(start);
-    const simhash::BlockLayout layout = simhash::BlockLayout::choose(n, k, 256);
     std::printf("{\"n\":%zu,\"k\":%u,\"pairs\":%zu,\"seconds\":%.6f,\"blocks\":%u,\"tables\":%zu}\n", n, k, pairs.size(),
                 elapsed, layout.blockCount(), layout.tableCount());
   } else if (mode == "layout") {
@@ -65,7 +67,7 @@ int main(int argc, char** argv) {
       }
     }
   } else {
-    std::fprintf(stderr, "usage: simhash_bench fingerprint FILE | pairs N K SEED | layout\n");
+    std::fprintf(stderr, "usage: simhash_bench fingerprint FILE | pairs N K SEED [B] | layout\n");
     return 2;
   }
   return 0;

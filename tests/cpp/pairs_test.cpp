@@ -1,8 +1,10 @@
 #include "simhash/pairs.h"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <random>
 
+#include "blocks.h"
 #include "random_data.h"
 #include "simhash/hamming.h"
 
@@ -37,6 +39,19 @@ TEST_CASE("findPairs equals brute force on planted neighbours", "[pairs]") {
   std::vector<bool> distances(k + 1, false);
   for (const Pair& p : got) distances[p.distance] = true;
   for (unsigned d = 0; d <= k; ++d) CHECK(distances[d]);
+}
+
+TEST_CASE("every block layout finds the same pairs as brute force", "[pairs][blocks]") {
+  // The automatic choice depends on n; forcing each b checks the layouts it could pick.
+  const unsigned k = GENERATE(0u, 1u, 3u, 6u);
+  std::mt19937_64 rng(k + 11);
+  const std::vector<uint64_t> fps = testing::plantedSet(300, k + 2, rng);
+  const std::vector<Pair> expected = bruteForcePairs(fps, k);
+  for (unsigned b = k + 1; b <= std::min(k + 6, 64u); ++b) {
+    CAPTURE(k, b);
+    REQUIRE(findPairs(fps.data(), fps.size(), BlockLayout::withBlocks(k, b)) == expected);
+  }
+  REQUIRE(findPairs(fps.data(), fps.size(), BlockLayout::withBlocks(k, 0)) == expected);
 }
 
 TEST_CASE("findPairs on no or one fingerprint", "[pairs]") {
