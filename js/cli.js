@@ -65,7 +65,7 @@ async function main(argv) {
     process.exit(1);
   }
   const sh = await init();
-  const result = sh.dedup(lines, { maxDistance: args.maxDistance });
+  const result = await sh.dedup(lines, { maxDistance: args.maxDistance });
   const out = args.groups ? result.groups.map((g) => JSON.stringify(g.map((i) => lines[i]))) : result.unique;
   process.stdout.write(out.length ? `${out.join('\n')}\n` : '');
 }
@@ -77,7 +77,7 @@ async function showSample() {
   // One-line texts differ by more bits per edited word than pages do: their planted
   // near-duplicates lie 6-11 bits apart, the closest unrelated pair 15 (measured on this sample).
   const maxDistance = 10;
-  const result = sh.dedup(SAMPLE, { maxDistance });
+  const result = await sh.dedup(SAMPLE, { maxDistance });
   const done = performance.now();
   console.log(`simhash-wasm: ${SAMPLE.length} sample texts, max distance ${maxDistance} bits\n`);
   for (const group of result.groups) {

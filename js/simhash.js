@@ -371,12 +371,21 @@ export class SimHash {
     return { a, b, distance: dist };
   }
 
-  dedup(items, options = {}) {
+  /**
+   * Near-duplicate groups of a list. Asynchronous so that long runs can report progress,
+   * be cancelled and let the page breathe: it yields to the event loop about every
+   * YIELD_MS of work.
+   */
+  async dedup(items, options = {}) {
     if (!Array.isArray(items)) throw new TypeError(`items must be an array, got ${typeName(items)}`);
     if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${typeName(options)}`);
-    const { key, maxDistance, options: fingerprintOptions, grouping = 'leader' } = options;
+    const { key, maxDistance, options: fingerprintOptions, grouping = 'leader', onProgress, signal } = options;
     if (key !== undefined && typeof key !== 'function') throw new TypeError(`options.key must be a function, got ${typeName(key)}`);
     if (grouping !== 'leader' && grouping !== 'components') throw new RangeError(`options.grouping must be 'leader' or 'components', got ${String(grouping)}`);
+    if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError(`options.onProgress must be a function, got ${typeName(onProgress)}`);
+    checkSignal(signal);
+    const k = checkMaxDistance(maxDistance, 'options.maxDistance');
+    checkOptions(fingerprintOptions);
     const texts = key ? items.map((item, i) => {
       const text = key(item, i);
       if (typeof text !== 'string') throw new TypeError(`options.key must return a string, got ${typeName(text)} for items[${i}]`);
@@ -385,10 +394,22 @@ export class SimHash {
     if (!key) items.forEach((item, i) => {
       if (typeof item !== 'string') throw new TypeError(`items[${i}] must be a string (or pass options.key), got ${typeName(item)}`);
     });
-    const fingerprints = this.fingerprintAll(texts, fingerprintOptions);
-    const pairs = this.findPairs(fingerprints, maxDistance);
-    const leaderOf = grouping === 'leader' ? leaderGroups(items.length, pairs) : this.#componentLabels(items.length, pairs);
-    return collectGroups(items, leaderOf, fingerprints);
+
+    const pacer = new Pacer(signal, onProgress);
+    const total = texts.length;
+    const fingerprints = new BigUint64Array(total);
+    await pacer.step('fingerprint', 0, total);
+    for (let start = 0; start < total; start += DEDUP_SLICE) {
+      const end = Math.min(total, start + DEDUP_SLICE);
+      fingerprints.set(this.fingerprintAll(texts.slice(start, end), fingerprintOptions), start);
+      await pacer.step('fingerprint', end, total);
+    }
+    const pairs = this.findPairs(fingerprints, k);
+    await pacer.step('pairs', 1, 1);
+    const leaderOf = grouping === 'leader' ? leaderGroups(total, pairs) : this.#componentLabels(total, pairs);
+    const result = collectGroups(items, leaderOf, fingerprints);
+    await pacer.step('groups', 1, 1, true);
+    return result;
   }
 
   #componentLabels(count, pairs) {
@@ -398,6 +419,57 @@ export class SimHash {
       core._componentLabels(mem.copyIn(pairs.a), mem.copyIn(pairs.b), pairs.a.length, count, out);
       return new Uint32Array(core.HEAPU8.buffer, out, count).slice();
     });
+  }
+}
+
+/** Items fingerprinted between progress reports, cancellation checks and yields. */
+const DEDUP_SLICE = 4096;
+/** Longest stretch of work between two yields to the event loop. */
+const YIELD_MS = 40;
+
+function checkSignal(signal) {
+  if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')) {
+    throw new TypeError(`options.signal must be an AbortSignal, got ${typeName(signal)}`);
+  }
+}
+
+function abortError(signal) {
+  return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
+}
+
+// A macrotask yield that is not clamped to 4 ms like nested setTimeout in browsers.
+const yieldToEventLoop = typeof MessageChannel === 'function'
+  ? () => new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  })
+  : () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** Progress reports, cancellation checks and yields of a long asynchronous job. */
+export class Pacer {
+  #signal;
+  #onProgress;
+  #lastYield = performance.now();
+
+  constructor(signal, onProgress) {
+    this.#signal = signal;
+    this.#onProgress = onProgress;
+    if (signal?.aborted) throw abortError(signal);
+  }
+
+  /** Reports progress, and yields (then checks for cancellation) when the job has run long enough. */
+  async step(phase, done, total, last = false) {
+    this.#onProgress?.({ phase, done, total });
+    if (last) return;
+    if (performance.now() - this.#lastYield >= YIELD_MS) {
+      await yieldToEventLoop();
+      this.#lastYield = performance.now();
+    }
+    if (this.#signal?.aborted) throw abortError(this.#signal);
   }
 }
 

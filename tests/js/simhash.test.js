@@ -183,8 +183,6 @@ describe('bad input', () => {
     ['findPairs([1])', () => sh.findPairs([1], 3), TypeError, /fingerprints\[0\] must be a bigint/],
     ['loadIndex([])', () => sh.loadIndex([]), TypeError, /bytes must be a Uint8Array/],
     ['add id -1', () => sh.createIndex().add(1n, -1), RangeError, /id must be an integer/],
-    ['dedup grouping', () => sh.dedup([], { grouping: 'x' }), RangeError, /options.grouping/],
-    ['dedup items', () => sh.dedup([1]), TypeError, /items\[0\] must be a string/],
   ];
   for (const [name, call, type, message] of cases) {
     test(name, () => {
@@ -197,20 +195,62 @@ describe('bad input', () => {
 describe('dedup', () => {
   const items = ['the cat sat on the mat', 'The cat sat on the mat!', 'a completely different sentence', 'the cat sat on the mat'];
 
-  test('leader grouping keeps the first item of each group', () => {
-    const result = sh.dedup(items);
+  const rejections = [
+    ['grouping', () => sh.dedup([], { grouping: 'x' }), RangeError, /options.grouping/],
+    ['items', () => sh.dedup([1]), TypeError, /items\[0\] must be a string/],
+    ['maxDistance', () => sh.dedup([], { maxDistance: 65 }), RangeError, /options.maxDistance/],
+    ['fingerprint options', () => sh.dedup([], { options: { tokenizer: 'x' } }), RangeError, /options.tokenizer/],
+    ['onProgress', () => sh.dedup([], { onProgress: 1 }), TypeError, /options.onProgress must be a function/],
+    ['signal', () => sh.dedup([], { signal: {} }), TypeError, /options.signal must be an AbortSignal/],
+  ];
+  for (const [name, call, type, message] of rejections) {
+    test(`rejects a bad ${name}`, async () => {
+      await assert.rejects(call, (error) => error instanceof type && message.test(error.message));
+    });
+  }
+
+  test('reports progress through every phase, in order', async () => {
+    const texts = Array.from({ length: 10000 }, (_, i) => `item number ${i} of a long list`);
+    const reports = [];
+    await sh.dedup(texts, { onProgress: (p) => reports.push(p) });
+    assert.deepEqual(reports[0], { phase: 'fingerprint', done: 0, total: 10000 });
+    assert.deepEqual(reports.at(-1), { phase: 'groups', done: 1, total: 1 });
+    const fingerprinting = reports.filter((r) => r.phase === 'fingerprint').map((r) => r.done);
+    assert.ok(fingerprinting.length >= 3, 'several fingerprint reports');
+    assert.deepEqual(fingerprinting, [...fingerprinting].sort((a, b) => a - b));
+    assert.equal(fingerprinting.at(-1), 10000);
+    assert.deepEqual([...new Set(reports.map((r) => r.phase))], ['fingerprint', 'pairs', 'groups']);
+  });
+
+  test('an aborted signal rejects with its reason, before or during the work', async () => {
+    const before = new AbortController();
+    before.abort(new Error('stop early'));
+    await assert.rejects(sh.dedup(items, { signal: before.signal }), /stop early/);
+    const during = new AbortController();
+    const texts = Array.from({ length: 20000 }, (_, i) => `text ${i}`);
+    let reports = 0;
+    await assert.rejects(sh.dedup(texts, {
+      signal: during.signal,
+      onProgress: () => { if (++reports === 2) during.abort(); },
+    }), { name: 'AbortError' });
+    assert.equal(reports, 2, 'no work reported after the abort');
+    assert.deepEqual((await sh.dedup(items)).groups, [[0, 1, 3]], 'still usable');
+  });
+
+  test('leader grouping keeps the first item of each group', async () => {
+    const result = await sh.dedup(items);
     assert.deepEqual(result.uniqueIndices, [0, 2]);
     assert.deepEqual(result.unique, [items[0], items[2]]);
     assert.deepEqual(result.groups, [[0, 1, 3]]);
   });
 
-  test('with a key function', () => {
+  test('with a key function', async () => {
     const records = items.map((text, id) => ({ id, text }));
-    const result = sh.dedup(records, { key: (r) => r.text });
+    const result = await sh.dedup(records, { key: (r) => r.text });
     assert.deepEqual(result.unique.map((r) => r.id), [0, 2]);
   });
 
-  test('components chain, leaders do not', () => {
+  test('components chain, leaders do not', async () => {
     // Texts drifting one word at a time; find a, b, c with a~b, b~c within k but a, c apart.
     const words = 'one two three four five six seven eight nine ten eleven twelve'.split(' ');
     const texts = [words.join(' ')];
@@ -225,8 +265,8 @@ describe('dedup', () => {
       if (Math.max(ab, bc) < ac) chain = { items: texts.slice(j, j + 3), k: Math.max(ab, bc) };
     }
     assert.ok(chain, 'some drifting triple chains');
-    assert.deepEqual(sh.dedup(chain.items, { maxDistance: chain.k, grouping: 'components' }).groups, [[0, 1, 2]]);
-    const leaders = sh.dedup(chain.items, { maxDistance: chain.k, grouping: 'leader' });
+    assert.deepEqual((await sh.dedup(chain.items, { maxDistance: chain.k, grouping: 'components' })).groups, [[0, 1, 2]]);
+    const leaders = await sh.dedup(chain.items, { maxDistance: chain.k, grouping: 'leader' });
     assert.deepEqual(leaders.groups, [[0, 1]]);
     assert.deepEqual(leaders.uniqueIndices, [0, 2]);
   });
