@@ -166,7 +166,8 @@ function forEachEncodedSlice(core, texts, name, use) {
   }
 }
 
-const indexRegistry = new FinalizationRegistry((handle) => handle.delete());
+// Indexes forgotten without dispose() are freed when collected: [core, address] pairs.
+const indexRegistry = new FinalizationRegistry(([core, address]) => core._indexDelete(address));
 
 class SimHashIndex {
   #core;
@@ -175,7 +176,7 @@ class SimHashIndex {
   constructor(core, handle) {
     this.#core = core;
     this.#handle = handle;
-    indexRegistry.register(this, handle, this);
+    indexRegistry.register(this, [core, handle], this);
   }
 
   #live() {
@@ -184,11 +185,11 @@ class SimHashIndex {
   }
 
   get maxDistance() {
-    return this.#live().maxDistance();
+    return this.#core._indexMaxDistance(this.#live());
   }
 
   get size() {
-    return this.#live().size();
+    return this.#core._indexSize(this.#live());
   }
 
   add(fingerprint, id) {
@@ -213,10 +214,10 @@ class SimHashIndex {
       const fpAddress = mem.copyIn(fps);
       const idsAddress = idArray ? mem.copyIn(idArray) : 0;
       const outAddress = mem.alloc(fps.length * 4);
-      const added = handle.addBatch(fpAddress, idsAddress, fps.length, outAddress);
+      const added = core._indexAddBatch(handle, fpAddress, idsAddress, fps.length, outAddress);
       const assigned = new Uint32Array(core.HEAPU8.buffer, outAddress, fps.length).slice();
       if (added < fps.length) {
-        for (let i = 0; i < added; i++) handle.remove(assigned[i]); // all or nothing
+        for (let i = 0; i < added; i++) core._indexRemove(handle, assigned[i]); // all or nothing
         throw idArray
           ? new Error(`ids[${added}] = ${idArray[added]} is already stored in this index`)
           : new Error('this index has used up its 2^32 ids');
@@ -230,7 +231,7 @@ class SimHashIndex {
     const handle = this.#live();
     const core = this.#core;
     const words = withAllocations(core, (mem) => {
-      const count = handle.query(mem.copyIn(new BigUint64Array([fingerprint])));
+      const count = core._indexQuery(handle, mem.copyIn(new BigUint64Array([fingerprint])));
       return resultWords(core, count * 2);
     });
     const matches = new Array(words.length / 2);
@@ -240,23 +241,23 @@ class SimHashIndex {
 
   remove(id) {
     checkInteger(id, 'id', 0, 0xffffffff);
-    return this.#live().remove(id);
+    return this.#core._indexRemove(this.#live(), id);
   }
 
   clear() {
-    this.#live().clear();
+    this.#core._indexClear(this.#live());
   }
 
   serialize() {
-    const length = this.#live().serialize();
+    const length = this.#core._indexSerialize(this.#live());
     return new Uint8Array(this.#core.HEAPU8.buffer, this.#core._resultAddress(), length).slice();
   }
 
   dispose() {
     if (!this.#handle) return;
     indexRegistry.unregister(this);
-    this.#handle.delete();
-    this.#handle = null;
+    this.#core._indexDelete(this.#handle);
+    this.#handle = 0;
   }
 }
 
@@ -338,16 +339,16 @@ export class SimHash {
   createIndex(options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${typeName(options)}`);
     const maxDistance = checkMaxDistance(options.maxDistance, 'options.maxDistance');
-    return new SimHashIndex(this.#core, new this.#core._Index(maxDistance));
+    return new SimHashIndex(this.#core, this.#core._indexCreate(maxDistance));
   }
 
   loadIndex(bytes) {
     if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array, got ${typeName(bytes)}`);
     const core = this.#core;
-    const handle = new core._Index(0);
-    const error = withAllocations(core, (mem) => handle.load(mem.copyIn(bytes), bytes.length));
+    const handle = core._indexCreate(0);
+    const error = withAllocations(core, (mem) => core._indexLoad(handle, mem.copyIn(bytes), bytes.length));
     if (error) {
-      handle.delete();
+      core._indexDelete(handle);
       throw new Error(error);
     }
     return new SimHashIndex(core, handle);

@@ -147,15 +147,21 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_fingerprintTokens", &fingerprintTokens);
   function("_findPairs", &findPairs);
   function("_componentLabels", &componentLabels);
-  class_<IndexHandle>("_Index")
-      .constructor<unsigned>()
-      .function("maxDistance", &IndexHandle::maxDistance)
-      .function("size", &IndexHandle::size)
-      .function("blockCount", &IndexHandle::blockCount)
-      .function("clear", &IndexHandle::clear)
-      .function("remove", &IndexHandle::remove)
-      .function("addBatch", &IndexHandle::addBatch)
-      .function("query", &IndexHandle::query)
-      .function("serialize", &IndexHandle::serialize)
-      .function("load", &IndexHandle::load);
+  // The index crosses as its address: Embind's class_ would add ~4 KB of gzipped glue
+  // for handle bookkeeping that js/simhash.js does anyway (dispose, FinalizationRegistry).
+  function("_indexCreate", optional_override([](unsigned maxDistance) { return reinterpret_cast<uintptr_t>(new IndexHandle(maxDistance)); }));
+  function("_indexDelete", optional_override([](uintptr_t index) { delete at<IndexHandle>(index); }));
+  function("_indexMaxDistance", optional_override([](uintptr_t index) { return at<IndexHandle>(index)->maxDistance(); }));
+  function("_indexSize", optional_override([](uintptr_t index) { return static_cast<uint32_t>(at<IndexHandle>(index)->size()); }));
+  function("_indexBlockCount", optional_override([](uintptr_t index) { return at<IndexHandle>(index)->blockCount(); }));
+  function("_indexClear", optional_override([](uintptr_t index) { at<IndexHandle>(index)->clear(); }));
+  function("_indexRemove", optional_override([](uintptr_t index, uint32_t id) { return at<IndexHandle>(index)->remove(id); }));
+  function("_indexAddBatch", optional_override([](uintptr_t index, uintptr_t fps, uintptr_t ids, uint32_t count, uintptr_t idsOut) {
+             return at<IndexHandle>(index)->addBatch(fps, ids, count, idsOut);
+           }));
+  function("_indexQuery", optional_override([](uintptr_t index, uintptr_t fp) { return at<IndexHandle>(index)->query(fp); }));
+  function("_indexSerialize", optional_override([](uintptr_t index) { return at<IndexHandle>(index)->serialize(); }));
+  function("_indexLoad", optional_override([](uintptr_t index, uintptr_t bytes, uint32_t length) {
+             return at<IndexHandle>(index)->load(bytes, length);
+           }));
 }

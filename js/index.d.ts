@@ -1,0 +1,123 @@
+// Types of the `simhash-wasm` package (every entry: browsers, bundlers, Node ESM and CommonJS).
+
+/** How text becomes features. The README's "Fingerprint specification" defines each exactly. */
+export interface FingerprintOptions {
+  /** 'auto' (default): words, plus character n-grams inside CJK runs; 'words': token n-grams; 'chars': character n-grams. */
+  tokenizer?: 'auto' | 'words' | 'chars';
+  /** Words per feature, 1..16. Default 1. */
+  wordNgram?: number;
+  /** Code points per CJK (or 'chars') feature, 1..16. Default 2. */
+  charNgram?: number;
+  /** Simple Unicode case folding before tokenizing. Default true. */
+  caseFold?: boolean;
+  /** 'tf' (default): a feature seen 3 times weighs 3; 'binary': each distinct feature weighs 1. */
+  weighting?: 'tf' | 'binary';
+}
+
+export interface InitOptions {
+  /** The bytes of `simhash_core.wasm`, when you load them yourself. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Where to fetch `simhash_core.wasm` from (browsers), when you host it yourself. */
+  locateFile?: (file: string, scriptDirectory: string) => string;
+}
+
+export interface Match {
+  id: number;
+  distance: number;
+}
+
+/** Pairs (a[i], b[i]) with a[i] < b[i] and distance[i] <= maxDistance, sorted by a, then b. */
+export interface Pairs {
+  a: Uint32Array;
+  b: Uint32Array;
+  distance: Uint8Array;
+}
+
+export interface Progress {
+  phase: 'fingerprint' | 'pairs' | 'groups';
+  done: number;
+  total: number;
+}
+
+export interface DedupOptions<T> {
+  /** The text of an item; required unless the items are strings. */
+  key?: (item: T, index: number) => string;
+  /** Inclusive Hamming distance, 0..64. Default 3. */
+  maxDistance?: number;
+  /** Fingerprint options for every item. */
+  options?: FingerprintOptions;
+  /**
+   * 'leader' (default): in order, each item joins the earliest kept item within maxDistance,
+   * so every member is within maxDistance of its group's first item.
+   * 'components': connected components of all pairs (may chain A~B~C with A far from C).
+   */
+  grouping?: 'leader' | 'components';
+  /** Called as work proceeds: after each slice of fingerprints, after pairs, after groups. */
+  onProgress?: (progress: Progress) => void;
+  /** Aborting rejects the promise with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface DedupResult<T> {
+  /** The kept items: every item that is not a near-duplicate of an earlier kept one. */
+  unique: T[];
+  uniqueIndices: number[];
+  /** Item indices per group, kept item first; each group has at least two members. */
+  groups: number[][];
+  /** The fingerprint of every item, in item order. */
+  fingerprints: BigUint64Array;
+}
+
+/** An exact index: query() returns every stored fingerprint within maxDistance. Owns WASM memory: dispose() it. */
+export interface SimHashIndex {
+  readonly maxDistance: number;
+  readonly size: number;
+  /** Stores a fingerprint under `id` (0..2^32-1; assigned when omitted) and returns the id. */
+  add(fingerprint: bigint, id?: number): number;
+  /** Stores all or nothing: a duplicate id throws and leaves the index unchanged. */
+  addAll(fingerprints: BigUint64Array | bigint[], ids?: Uint32Array | number[]): Uint32Array;
+  /** Every stored item within maxDistance, sorted by distance, then id. */
+  query(fingerprint: bigint): Match[];
+  /** @returns whether the id was stored. */
+  remove(id: number): boolean;
+  clear(): void;
+  /** A versioned, checksummed snapshot; `loadIndex` restores it. */
+  serialize(): Uint8Array;
+  /** Frees the WASM memory; later calls throw. Safe to call twice. */
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/** The API bound to one loaded WASM module. */
+export interface SimHash {
+  /** The unsigned 64-bit SimHash of a text. */
+  fingerprint(text: string, options?: FingerprintOptions): bigint;
+  /** Fingerprints of many texts, one WASM call per 4M characters. */
+  fingerprintAll(texts: string[], options?: FingerprintOptions): BigUint64Array;
+  /** SimHash of your own features, with optional weights (default 1 each). */
+  fingerprintTokens(tokens: string[], weights?: number[] | Float64Array): bigint;
+  /** Number of differing bits, 0..64. */
+  distance(a: bigint, b: bigint): number;
+  /** 16 lowercase hex digits. */
+  toHex(fingerprint: bigint): string;
+  fromHex(hex: string): bigint;
+  createIndex(options?: { maxDistance?: number }): SimHashIndex;
+  /** Restores `index.serialize()` bytes; corrupted or truncated bytes throw an Error. */
+  loadIndex(bytes: Uint8Array): SimHashIndex;
+  /** Every pair within maxDistance (default 3), each once. Identical fingerprints are pairs at distance 0. */
+  findPairs(fingerprints: BigUint64Array | bigint[], maxDistance?: number): Pairs;
+  /** Near-duplicate groups of a list and the items to keep. */
+  dedup(items: string[], options?: DedupOptions<string>): Promise<DedupResult<string>>;
+  dedup<T>(items: T[], options: DedupOptions<T> & { key: (item: T, index: number) => string }): Promise<DedupResult<T>>;
+  /** Bytes of WASM linear memory (it grows, never shrinks). */
+  readonly memoryBytes: number;
+}
+
+/** Loads the WASM module once; later calls return the same instance. */
+export function init(options?: InitOptions): Promise<SimHash>;
+
+export const DEFAULT_OPTIONS: Readonly<Required<FingerprintOptions>>;
+export const DEFAULT_MAX_DISTANCE: number;
+export function distance(a: bigint, b: bigint): number;
+export function toHex(fingerprint: bigint): string;
+export function fromHex(hex: string): bigint;

@@ -1,0 +1,44 @@
+// A typed use of the package, checked by `tsc --noEmit --strict` in the test suite: the
+// declarations in js/index.d.ts must describe how the README uses the API.
+import { init, toHex, DEFAULT_MAX_DISTANCE, type DedupResult, type FingerprintOptions, type SimHashIndex } from 'simhash-wasm';
+
+interface Ticket {
+  id: string;
+  body: string;
+}
+
+export async function example(tickets: Ticket[]): Promise<string[]> {
+  const sh = await init();
+  const options: FingerprintOptions = { tokenizer: 'chars', charNgram: 3, weighting: 'binary' };
+  const fp: bigint = sh.fingerprint('你妈妈喊你回家吃饭哦', options);
+  const all: BigUint64Array = sh.fingerprintAll(tickets.map((t) => t.body));
+  const hex: string = toHex(fp) + sh.toHex(sh.fromHex('ff'));
+
+  const index: SimHashIndex = sh.createIndex({ maxDistance: DEFAULT_MAX_DISTANCE });
+  try {
+    index.addAll(all);
+    const id: number = index.add(fp);
+    const nearest: number[] = index.query(fp).map((m) => m.id + m.distance);
+    const restored = sh.loadIndex(index.serialize());
+    restored.dispose();
+    index.remove(id);
+    void nearest;
+  } finally {
+    index.dispose();
+  }
+
+  const { a, b, distance } = sh.findPairs(all, 3);
+  const firstPair: [number, number, number] = [a[0] ?? 0, b[0] ?? 0, distance[0] ?? 0];
+  void firstPair;
+
+  const controller = new AbortController();
+  const result: DedupResult<Ticket> = await sh.dedup(tickets, {
+    key: (t) => t.body,
+    maxDistance: 6,
+    grouping: 'components',
+    onProgress: ({ phase, done, total }) => console.log(phase, done, total),
+    signal: controller.signal,
+  });
+  const strings = await sh.dedup(['a', 'b'], { maxDistance: 3 });
+  return [...result.unique.map((t) => t.id), ...strings.unique, hex, String(sh.distance(fp, all[0] ?? 0n))];
+}
