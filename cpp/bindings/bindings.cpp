@@ -90,7 +90,6 @@ class IndexHandle {
 
   unsigned maxDistance() const { return index_.maxDistance(); }
   size_t size() const { return index_.size(); }
-  unsigned blockCount() { return index_.blockCount(); }
   void clear() { index_.clear(); }
   bool remove(uint32_t id) { return index_.remove(id); }
 
@@ -153,7 +152,6 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_indexDelete", optional_override([](uintptr_t index) { delete at<IndexHandle>(index); }));
   function("_indexMaxDistance", optional_override([](uintptr_t index) { return at<IndexHandle>(index)->maxDistance(); }));
   function("_indexSize", optional_override([](uintptr_t index) { return static_cast<uint32_t>(at<IndexHandle>(index)->size()); }));
-  function("_indexBlockCount", optional_override([](uintptr_t index) { return at<IndexHandle>(index)->blockCount(); }));
   function("_indexClear", optional_override([](uintptr_t index) { at<IndexHandle>(index)->clear(); }));
   function("_indexRemove", optional_override([](uintptr_t index, uint32_t id) { return at<IndexHandle>(index)->remove(id); }));
   function("_indexAddBatch", optional_override([](uintptr_t index, uintptr_t fps, uintptr_t ids, uint32_t count, uintptr_t idsOut) {
