@@ -111,6 +111,8 @@ export interface SimHash {
   dedup<T>(items: T[], options: DedupOptions<T> & { key: (item: T, index: number) => string }): Promise<DedupResult<T>>;
   /** Bytes of WASM linear memory (it grows, never shrinks). */
   readonly memoryBytes: number;
+  /** Bytes of the WASM heap allocated now (indexes and scratch buffers), for leak checks. */
+  readonly heapBytesInUse: number;
 }
 
 /** Loads the WASM module once; later calls return the same instance. */

@@ -277,6 +277,11 @@ export class SimHash {
     return this.#core.HEAPU8.length;
   }
 
+  /** Bytes of the WASM heap allocated now (indexes and scratch buffers), for leak checks. */
+  get heapBytesInUse() {
+    return this.#core._heapInUse();
+  }
+
   fingerprint(text, options) {
     if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${typeName(text)}`);
     return this.fingerprintAll([text], options)[0];

@@ -5,6 +5,7 @@
 // buffer that JS copies out at once (it stays valid until the next such call). The core never throws, and the
 // JS layer validates every argument first, so no call here can abort the module.
 #include <emscripten/bind.h>
+#include <malloc.h>
 
 #include <cstdlib>
 #include <string>
@@ -142,6 +143,8 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_malloc", optional_override([](size_t size) { return reinterpret_cast<uintptr_t>(std::malloc(size)); }));
   function("_free", optional_override([](uintptr_t address) { std::free(reinterpret_cast<void*>(address)); }));
   function("_resultAddress", &resultAddress);
+  // Bytes malloc has handed out and not taken back: what leak tests watch.
+  function("_heapInUse", optional_override([] { return static_cast<uint32_t>(mallinfo().uordblks); }));
   function("_fingerprintBatch", &fingerprintBatch);
   function("_fingerprintTokens", &fingerprintTokens);
   function("_findPairs", &findPairs);

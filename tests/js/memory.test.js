@@ -1,0 +1,66 @@
+// Long runs must not grow the WASM heap or the JS heap: every allocation the API makes
+// inside WASM is freed, and indexes are freed by dispose() or, if forgotten, by the
+// FinalizationRegistry once collected.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { sh } from './helpers.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc');
+
+/** Collects until the JS heap settles, letting finalizers run in between. */
+async function settledJsHeap() {
+  for (let i = 0; i < 4; i++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+function indexLifecycle(i) {
+  const index = sh.createIndex({ maxDistance: i % 8 });
+  index.addAll([BigInt(i), BigInt(i) ^ 3n, 0xffffn]);
+  index.query(BigInt(i));
+  index.remove(i % 3);
+  sh.loadIndex(index.serialize()).dispose();
+  index.dispose();
+}
+
+test('100,000 index lifecycles leave both heaps flat', async () => {
+  for (let i = 0; i < 1000; i++) indexLifecycle(i); // warm-up: scratch buffers reach their size
+  const wasmBefore = sh.heapBytesInUse;
+  const memoryBefore = sh.memoryBytes;
+  const jsBefore = await settledJsHeap();
+  for (let i = 0; i < 100_000; i++) indexLifecycle(i);
+  assert.equal(sh.heapBytesInUse, wasmBefore, 'WASM bytes in use');
+  assert.equal(sh.memoryBytes, memoryBefore, 'WASM memory did not grow');
+  const jsGrowth = (await settledJsHeap()) - jsBefore;
+  assert.ok(jsGrowth < 2 ** 20, `JS heap grew by ${jsGrowth} bytes`);
+});
+
+test('1,000,000 fingerprint calls leave both heaps flat', async () => {
+  const texts = ['short', 'a somewhat longer English sentence, with punctuation.', '你妈妈喊你回家吃饭哦，回家罗回家罗', ''];
+  for (let i = 0; i < 1000; i++) sh.fingerprint(texts[i % 4]);
+  const wasmBefore = sh.heapBytesInUse;
+  const memoryBefore = sh.memoryBytes;
+  const jsBefore = await settledJsHeap();
+  let check = 0n;
+  for (let i = 0; i < 1_000_000; i++) check ^= sh.fingerprint(texts[i % 4]);
+  assert.equal(check, 0n, 'each text is fingerprinted 250,000 times with the same result, so the XOR cancels');
+  assert.equal(sh.heapBytesInUse, wasmBefore, 'WASM bytes in use');
+  assert.equal(sh.memoryBytes, memoryBefore, 'WASM memory did not grow');
+  const jsGrowth = (await settledJsHeap()) - jsBefore;
+  assert.ok(jsGrowth < 2 ** 20, `JS heap grew by ${jsGrowth} bytes`);
+});
+
+test('forgotten indexes are freed by the FinalizationRegistry', async () => {
+  const before = sh.heapBytesInUse;
+  (() => {
+    for (let i = 0; i < 1000; i++) sh.createIndex().addAll([1n, 2n, 3n]);
+  })();
+  assert.ok(sh.heapBytesInUse > before, 'the indexes hold WASM memory');
+  for (let attempt = 0; attempt < 50 && sh.heapBytesInUse > before; attempt++) await settledJsHeap();
+  assert.equal(sh.heapBytesInUse, before);
+});
