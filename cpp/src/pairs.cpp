@@ -1,6 +1,5 @@
 #include "simhash/pairs.h"
 
-#include <algorithm>
 #include <numeric>
 #include <utility>
 
@@ -53,7 +52,12 @@ std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, const Bl
     return pairs;  // already in (a, b) order
   }
 
-  std::vector<KeyedItem> items(count), scratch;
+  // Pairs are collected as keys (a << w) | b with w bits per index, so the radix sort that
+  // builds the tables also puts them in (a, b) order: no comparison sort is needed (and
+  // none is linked into the WASM build, which keeps it smaller).
+  unsigned w = 1;
+  while (w < 32 && (uint64_t{1} << w) < count) ++w;
+  std::vector<KeyedItem> items(count), scratch, found;
   for (size_t t = 0; t < layout.tableCount(); ++t) {
     for (uint32_t i = 0; i < count; ++i) items[i] = {layout.key(fingerprints[i], t), i};
     radixSort(items, scratch, layout.keyBits(t));  // stable: items of a run stay in index order
@@ -66,14 +70,17 @@ std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, const Bl
           const uint64_t fb = fingerprints[items[y].item];
           const unsigned distance = hammingDistance(fa, fb);
           if (distance <= maxDistance && layout.isFirstSharedTable(t, fa, fb)) {
-            pairs.push_back({items[x].item, items[y].item, distance});
+            found.push_back({(uint64_t{items[x].item} << w) | items[y].item, distance});  // x < y: index order
           }
         }
       }
       runStart = runEnd;
     }
   }
-  std::sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+  radixSort(found, scratch, 2 * w);
+  pairs.reserve(found.size());
+  const uint64_t low = (uint64_t{1} << w) - 1;
+  for (const KeyedItem& f : found) pairs.push_back({static_cast<uint32_t>(f.key >> w), static_cast<uint32_t>(f.key & low), f.item});
   return pairs;
 }
 
