@@ -109,6 +109,8 @@ export interface SimHash {
   /** Near-duplicate groups of a list and the items to keep. */
   dedup(items: string[], options?: DedupOptions<string>): Promise<DedupResult<string>>;
   dedup<T>(items: T[], options: DedupOptions<T> & { key: (item: T, index: number) => string }): Promise<DedupResult<T>>;
+  /** Version of the fingerprint definition; stored fingerprints compare only within one version. */
+  readonly formatVersion: number;
   /** Bytes of WASM linear memory (it grows, never shrinks). */
   readonly memoryBytes: number;
   /** Bytes of the WASM heap allocated now (indexes and scratch buffers), for leak checks. */

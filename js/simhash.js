@@ -21,7 +21,7 @@ export const DEFAULT_OPTIONS = Object.freeze({
 });
 export const DEFAULT_MAX_DISTANCE = 3;
 
-function typeName(value) {
+export function typeName(value) {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? (value.constructor?.name ?? 'an object') : typeof value;
@@ -41,11 +41,11 @@ function checkFingerprint(value, name) {
   return value;
 }
 
-function checkMaxDistance(value, name = 'maxDistance') {
+export function checkMaxDistance(value, name = 'maxDistance') {
   return checkInteger(value ?? DEFAULT_MAX_DISTANCE, name, 0, MAX_DISTANCE);
 }
 
-function checkOptions(options) {
+export function checkOptions(options) {
   if (options === undefined) return [0, 1, 2, 1, 0];
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`options must be an object, got ${typeName(options)}`);
@@ -63,7 +63,7 @@ function checkOptions(options) {
 }
 
 /** A BigUint64Array of fingerprints from a BigUint64Array or an array of bigints. */
-function toFingerprintArray(fingerprints, name) {
+export function toFingerprintArray(fingerprints, name) {
   if (fingerprints instanceof BigUint64Array) return fingerprints;
   if (!Array.isArray(fingerprints)) {
     throw new TypeError(`${name} must be a BigUint64Array or an array of bigints, got ${typeName(fingerprints)}`);
@@ -272,6 +272,11 @@ export class SimHash {
     this.#core = core;
   }
 
+  /** Version of the fingerprint definition (README "Fingerprint specification"); stored fingerprints compare only within one version. */
+  get formatVersion() {
+    return this.#core._formatVersion();
+  }
+
   /** Bytes of WASM linear memory (it grows, never shrinks). */
   get memoryBytes() {
     return this.#core.HEAPU8.length;
@@ -433,13 +438,13 @@ const DEDUP_SLICE = 4096;
 /** Longest stretch of work between two yields to the event loop. */
 const YIELD_MS = 40;
 
-function checkSignal(signal) {
+export function checkSignal(signal) {
   if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')) {
     throw new TypeError(`options.signal must be an AbortSignal, got ${typeName(signal)}`);
   }
 }
 
-function abortError(signal) {
+export function abortError(signal) {
   return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
 }
 
@@ -480,7 +485,7 @@ export class Pacer {
 }
 
 /** Leader grouping: in order, each item joins the earliest kept item within reach. */
-function leaderGroups(count, pairs) {
+export function leaderGroups(count, pairs) {
   // pairs come sorted by (a, b); bucket them by b so item b sees its earlier neighbours.
   const starts = new Uint32Array(count + 1);
   for (let i = 0; i < pairs.b.length; i++) starts[pairs.b[i] + 1]++;

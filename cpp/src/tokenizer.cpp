@@ -127,7 +127,35 @@ const std::vector<std::string_view>& FeatureExtractor::extract(std::string_view 
       runStart = runEnds[r];
     }
   }
+  if (features_.empty()) appendFallbackFeatures(utf8, options);
   return features_;
+}
+
+void FeatureExtractor::appendFallbackFeatures(std::string_view utf8, const TokenizerOptions& options) {
+  // Punctuation-only or emoji-only texts would otherwise all get fingerprint 0 and look
+  // like duplicates of each other: their characters, whitespace aside, become the features.
+  const auto* text = reinterpret_cast<const unsigned char*>(utf8.data());
+  char* const chars = chars_.data();  // sized by extract(): 2 bytes per input byte suffice
+  uint32_t* const charStarts = charStarts_.data();
+  size_t charBytes = 0, charCount = 0;
+  bool pendingSpace = false;
+  for (size_t pos = 0; pos < utf8.size();) {
+    char32_t cp = unicode::decodeNext(text, utf8.size(), pos);
+    if (unicode::isWhitespace(cp)) {
+      pendingSpace = charCount > 0;
+      continue;
+    }
+    if (options.caseFold) cp = unicode::foldCase(cp);
+    if (pendingSpace) {
+      charStarts[charCount++] = static_cast<uint32_t>(charBytes);
+      chars[charBytes++] = ' ';
+      pendingSpace = false;
+    }
+    charStarts[charCount++] = static_cast<uint32_t>(charBytes);
+    charBytes += unicode::encodeUtf8(cp, chars + charBytes);
+  }
+  charStarts[charCount] = static_cast<uint32_t>(charBytes);
+  appendNgrams(features_, chars, charStarts, 0, charCount, options.charNgram, 0);
 }
 
 }  // namespace simhash

@@ -67,6 +67,13 @@ inline char32_t foldCase(char32_t cp) {
   return detail::foldCaseByRanges(cp);
 }
 
+/// Unicode's White_Space property.
+inline bool isWhitespace(char32_t cp) {
+  if (cp < 0x80) return cp == ' ' || (cp >= 0x09 && cp <= 0x0D);
+  return cp == 0x85 || cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 ||
+         cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000;
+}
+
 /// See tokenizer.h for what each class contains.
 inline CharClass classify(char32_t cp) {
   if (cp < 0x80) return ((cp | 0x20) - 'a' < 26 || cp - '0' < 10) ? CharClass::Word : CharClass::Separator;

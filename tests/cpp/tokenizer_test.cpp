@@ -37,7 +37,7 @@ TEST_CASE("auto mode: words are runs of letters and digits, folded", "[tokenizer
   CHECK(features("Hello, World! 42 times...") == Features{"hello", "world", "42", "times"});
   CHECK(features("don't stop") == Features{"don", "t", "stop"});
   CHECK(features("", {}).empty());
-  CHECK(features(" ,.!?  ").empty());
+  CHECK(features(" ,.!?  ") == Features{",.", ".!", "!?"});  // no word: the characters (fallback)
   CHECK(features("Hello", with(TokenizerMode::Auto, 1, 2, false)) == Features{"Hello"});
 }
 
@@ -154,4 +154,21 @@ TEST_CASE("random bytes never read out of bounds and give deterministic features
     const auto& fb = b.extract(text, options);
     CHECK(first == std::vector<std::string>(fb.begin(), fb.end()));
   }
+}
+
+TEST_CASE("texts without word or CJK features fall back to their characters", "[tokenizer]") {
+  simhash::FeatureExtractor extractor;
+  simhash::TokenizerOptions options;
+  auto features = [&](std::string_view text) {
+    const auto& views = extractor.extract(text, options);
+    return std::vector<std::string>(views.begin(), views.end());
+  };
+  CHECK(features("。") == std::vector<std::string>{"。"});
+  CHECK(features("  !!  ?\t") == std::vector<std::string>{"!!", "! ", " ?"});
+  CHECK(features("😀🎉") == std::vector<std::string>{"😀🎉"});
+  CHECK(features(" \t\u3000\n").empty());  // only whitespace: no features, fingerprint 0
+  CHECK(features("").empty());
+  CHECK(features("ok!") == std::vector<std::string>{"ok"});  // a word: no fallback
+  options.mode = simhash::TokenizerMode::Chars;
+  CHECK(features("- -") == std::vector<std::string>{"- ", " -"});
 }

@@ -17,9 +17,16 @@ function parseOptions(spec) {
   return options;
 }
 
-const lines = readFileSync(new URL('../vectors/fingerprints.tsv', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((line) => line && !line.startsWith('#'));
+const file = readFileSync(new URL('../vectors/fingerprints.tsv', import.meta.url), 'utf8');
+const lines = file.split('\n').filter((line) => line && !line.startsWith('#'));
+
+test('the vectors, the module and the README changelog agree on the format version', () => {
+  const version = Number(/fingerprint format version (\d+)\./.exec(file)?.[1]);
+  assert.equal(sh.formatVersion, version, REGENERATE);
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const changelog = readme.slice(readme.indexOf('## Changelog'));
+  assert.match(changelog, new RegExp(`fingerprint format ${version}\\b`), 'the README changelog documents the current format');
+});
 
 test('the golden vector file has the cases it promises', () => {
   assert.ok(lines.length >= 30);

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "simhash/fingerprint.h"
 #include "vectors.h"
 
 int main() {
@@ -37,6 +38,11 @@ int main() {
       {defaults, "Ελληνικά ΣΟΦΙΑ σοφίας; Русский ТЕКСТ ёлка", "Greek and Cyrillic"},
       {defaults, "Ünïcödé çåsé FÖLDING Straße", "Latin-1"},
       {defaults, "😀🎉👍", "emoji only"},
+      {defaults, "😀", "one emoji"},
+      {defaults, "。", "punctuation only, Chinese"},
+      {defaults, "!!! ???", "punctuation only, ASCII"},
+      {"mode=chars word=1 char=2 fold=1 weight=tf", "---", "punctuation only, chars mode"},
+      {defaults, " \t\u3000\n", "whitespace only"},
       {defaults, "great job 👍 see you 🎉", "words and emoji"},
       {defaults, "a\xff" "b\xc0\xafz", "invalid UTF-8 bytes"},
       {defaults, "abc\xe4\xb8", "truncated UTF-8 at the end"},
@@ -46,7 +52,7 @@ int main() {
       {"tokens=1.5,-2,3.25", "alpha\x1f" "beta\x1f" "gamma", "weighted tokens"},
       {"tokens=0.1,0.2,0.3,0.4", "w\x1fx\x1fy\x1fz", "fractional weights"},
   };
-  std::cout << "# simhash-wasm golden fingerprints, fingerprint format version 1.\n"
+  std::cout << "# simhash-wasm golden fingerprints, fingerprint format version " << simhash::kFingerprintFormatVersion << ".\n"
                "# Columns (tab-separated): fingerprint, options, input bytes in hex, note. See vectors.h.\n"
                "# Both the native and the WASM build must reproduce every line. Regenerate (npm run vectors)\n"
                "# only when the fingerprint format version is bumped and the README changelog says why.\n";

@@ -17,6 +17,12 @@
 
 namespace simhash {
 
+/// Version of the fingerprint definition. Any change to the bits some text and options
+/// produce bumps it, is listed in the README changelog and comes with regenerated golden
+/// vectors (tests/vectors), whose header carries this number.
+///   1: first release.   2: texts without word or CJK features fall back to their characters.
+constexpr unsigned kFingerprintFormatVersion = 2;
+
 /// How occurrences of a feature are weighted.
 enum class Weighting : uint8_t {
   TermFrequency = 0,  ///< every occurrence adds weight 1 (default)

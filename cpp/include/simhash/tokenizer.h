@@ -16,6 +16,10 @@
 //   Chars: separator runs become one U+0020, leading and trailing ones are dropped, and
 //          features are character n-grams (charNgram code points) of the result.
 // A sequence shorter than its n-gram size yields one feature: the whole sequence.
+// Fallback: a text that yields no feature this way (only punctuation, symbols, emoji...)
+// gets the character n-grams (charNgram) of its folded text with every whitespace run as
+// one U+0020, leading and trailing whitespace dropped. Only texts that are empty or all
+// whitespace have no features.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -46,6 +50,8 @@ class FeatureExtractor {
   const std::vector<std::string_view>& extract(std::string_view utf8, const TokenizerOptions& options);
 
  private:
+  void appendFallbackFeatures(std::string_view utf8, const TokenizerOptions& options);
+
   std::string words_;                ///< folded words, each followed by one space
   std::vector<uint32_t> wordStarts_; ///< byte offset of each word in words_
   std::string chars_;                ///< Chars: the folded text
