@@ -34,7 +34,7 @@ export interface Pairs {
 }
 
 export interface Progress {
-  phase: 'fingerprint' | 'pairs' | 'groups';
+  phase: 'fingerprint' | 'pairs' | 'verify' | 'groups';
   done: number;
   total: number;
 }
@@ -52,7 +52,14 @@ export interface DedupOptions<T> {
    * 'components': connected components of all pairs (may chain A~B~C with A far from C).
    */
   grouping?: 'leader' | 'components';
-  /** Called as work proceeds: after each slice of fingerprints, after pairs, after groups. */
+  /**
+   * Confirms each candidate pair by the exact Jaccard similarity of the two texts' sets of
+   * character shingles (n-grams of code points of the lower-cased text, whitespace runs as
+   * one space) before grouping, so short texts can use a looser maxDistance without false
+   * positives. Pairs below minJaccard are dropped.
+   */
+  verify?: { minJaccard: number; shingle?: number };
+  /** Called as work proceeds: after each slice of fingerprints, after pairs, during verify, after groups. */
   onProgress?: (progress: Progress) => void;
   /** Aborting rejects the promise with the signal's reason. */
   signal?: AbortSignal;

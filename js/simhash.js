@@ -390,11 +390,12 @@ export class SimHash {
   async dedup(items, options = {}) {
     if (!Array.isArray(items)) throw new TypeError(`items must be an array, got ${typeName(items)}`);
     if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${typeName(options)}`);
-    const { key, maxDistance, options: fingerprintOptions, grouping = 'leader', onProgress, signal } = options;
+    const { key, maxDistance, options: fingerprintOptions, grouping = 'leader', onProgress, signal, verify } = options;
     if (key !== undefined && typeof key !== 'function') throw new TypeError(`options.key must be a function, got ${typeName(key)}`);
     if (grouping !== 'leader' && grouping !== 'components') throw new RangeError(`options.grouping must be 'leader' or 'components', got ${String(grouping)}`);
     if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError(`options.onProgress must be a function, got ${typeName(onProgress)}`);
     checkSignal(signal);
+    const verifier = verify === undefined ? undefined : checkVerify(verify);
     const k = checkMaxDistance(maxDistance, 'options.maxDistance');
     checkOptions(fingerprintOptions);
     const texts = key ? items.map((item, i) => {
@@ -415,8 +416,9 @@ export class SimHash {
       fingerprints.set(this.fingerprintAll(texts.slice(start, end), fingerprintOptions), start);
       await pacer.step('fingerprint', end, total);
     }
-    const pairs = this.findPairs(fingerprints, k);
+    let pairs = this.findPairs(fingerprints, k);
     await pacer.step('pairs', 1, 1);
+    if (verifier) pairs = await verifyPairs(pairs, texts, verifier, pacer);
     const leaderOf = grouping === 'leader' ? leaderGroups(total, pairs) : this.#componentLabels(total, pairs);
     const result = collectGroups(items, leaderOf, fingerprints);
     await pacer.step('groups', 1, 1, true);
@@ -482,6 +484,71 @@ export class Pacer {
     }
     if (this.#signal?.aborted) throw abortError(this.#signal);
   }
+}
+
+const MAX_SHINGLE = 16;
+
+function checkVerify(verify) {
+  if (verify === null || typeof verify !== 'object') throw new TypeError(`options.verify must be an object, got ${typeName(verify)}`);
+  const { minJaccard, shingle = 3 } = verify;
+  if (typeof minJaccard !== 'number') throw new TypeError(`options.verify.minJaccard must be a number, got ${typeName(minJaccard)}`);
+  if (!(minJaccard >= 0 && minJaccard <= 1)) throw new RangeError(`options.verify.minJaccard must be from 0 to 1, got ${minJaccard}`);
+  checkInteger(shingle, 'options.verify.shingle', 1, MAX_SHINGLE);
+  return { minJaccard, shingle };
+}
+
+/**
+ * The set of character shingles that verification compares: n-grams of code points of
+ * the lower-cased text, each whitespace run one space, ends trimmed; a text shorter
+ * than n is one shingle.
+ */
+export function shingles(text, n) {
+  const chars = Array.from(text.toLowerCase().replace(/\s+/gu, ' ').trim());
+  const set = new Set();
+  if (chars.length <= n) {
+    if (chars.length > 0) set.add(chars.join(''));
+    return set;
+  }
+  for (let i = 0; i + n <= chars.length; i++) set.add(chars.slice(i, i + n).join(''));
+  return set;
+}
+
+/** |A ∩ B| / |A ∪ B|; two empty sets are identical (1). */
+export function jaccard(a, b) {
+  if (a.size === 0 && b.size === 0) return 1;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let shared = 0;
+  for (const x of small) if (large.has(x)) shared++;
+  return shared / (a.size + b.size - shared);
+}
+
+/** Keeps the pairs whose texts' shingle sets reach minJaccard (exact, not estimated). */
+async function verifyPairs(pairs, texts, { minJaccard, shingle }, pacer) {
+  const cache = new Map();
+  const setOf = (i) => {
+    let set = cache.get(i);
+    if (!set) cache.set(i, (set = shingles(texts[i], shingle)));
+    return set;
+  };
+  const count = pairs.a.length;
+  const keep = new Uint8Array(count);
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    if (jaccard(setOf(pairs.a[i]), setOf(pairs.b[i])) >= minJaccard) {
+      keep[i] = 1;
+      kept++;
+    }
+    if ((i & 4095) === 4095) await pacer.step('verify', i + 1, count);
+  }
+  await pacer.step('verify', count, count);
+  const out = { a: new Uint32Array(kept), b: new Uint32Array(kept), distance: new Uint8Array(kept) };
+  for (let i = 0, j = 0; i < count; i++) {
+    if (!keep[i]) continue;
+    out.a[j] = pairs.a[i];
+    out.b[j] = pairs.b[i];
+    out.distance[j++] = pairs.distance[i];
+  }
+  return out;
 }
 
 /** Leader grouping: in order, each item joins the earliest kept item within reach. */

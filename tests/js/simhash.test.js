@@ -2,6 +2,8 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { sh, plantedSet, random64, flipBits, disposing } from './helpers.js';
 import { init } from '../../js/node.js';
+import { shingles, jaccard } from '../../js/simhash.js';
+import { SAMPLE } from '../../js/sample.js';
 
 function bruteForcePairs(fps, k) {
   const out = [];
@@ -269,5 +271,43 @@ describe('dedup', () => {
     const leaders = await sh.dedup(chain.items, { maxDistance: chain.k, grouping: 'leader' });
     assert.deepEqual(leaders.groups, [[0, 1]]);
     assert.deepEqual(leaders.uniqueIndices, [0, 2]);
+  });
+});
+
+describe('dedup with verification', () => {
+  test('shingles and Jaccard are exact', () => {
+    assert.deepEqual([...shingles('Ab  cd', 3)], ['ab ', 'b c', ' cd']);
+    assert.deepEqual([...shingles('  Hi ', 3)], ['hi']);
+    assert.equal(jaccard(shingles('', 3), shingles(' ', 3)), 1);
+    assert.equal(jaccard(new Set(['a', 'b', 'c']), new Set(['b', 'c', 'd'])), 2 / 4);
+  });
+
+  test('keeps exactly the candidate pairs whose shingle Jaccard reaches minJaccard', async () => {
+    const texts = SAMPLE.slice(0, 200);
+    const k = 14; // loose on purpose: many candidates, some unrelated
+    const pairs = sh.findPairs(sh.fingerprintAll(texts), k);
+    const expected = [];
+    for (let i = 0; i < pairs.a.length; i++) {
+      if (jaccard(shingles(texts[pairs.a[i]], 3), shingles(texts[pairs.b[i]], 3)) >= 0.5) expected.push([pairs.a[i], pairs.b[i]]);
+    }
+    assert.ok(expected.length > 0 && expected.length < pairs.a.length, 'verification drops some candidates, keeps some');
+    const phases = new Set();
+    const verified = await sh.dedup(texts, { maxDistance: k, verify: { minJaccard: 0.5 }, grouping: 'components', onProgress: (p) => phases.add(p.phase) });
+    assert.ok(phases.has('verify'));
+    // The groups must be exactly the connected components of the expected pairs.
+    const root = texts.map((_, i) => i);
+    const find = (x) => (root[x] === x ? x : (root[x] = find(root[x])));
+    for (const [a, b] of expected) root[Math.max(find(a), find(b))] = Math.min(find(a), find(b));
+    const components = new Map();
+    texts.forEach((_, i) => components.set(find(i), [...(components.get(find(i)) ?? []), i]));
+    const groups = [...components.values()].filter((g) => g.length > 1).sort((x, y) => x[0] - y[0]);
+    assert.deepEqual(verified.groups, groups);
+  });
+
+  test('bad verify options are rejected', async () => {
+    await assert.rejects(sh.dedup([], { verify: { minJaccard: 2 } }), RangeError);
+    await assert.rejects(sh.dedup([], { verify: { minJaccard: '0.5' } }), TypeError);
+    await assert.rejects(sh.dedup([], { verify: { minJaccard: 0.5, shingle: 0 } }), /options.verify.shingle/);
+    await assert.rejects(sh.dedup([], { verify: 0.5 }), /options.verify must be an object/);
   });
 });
