@@ -2,8 +2,14 @@
 
 /** How text becomes features. The README's "Fingerprint specification" defines each exactly. */
 export interface FingerprintOptions {
-  /** 'auto' (default): words, plus character n-grams inside CJK runs; 'words': token n-grams; 'chars': character n-grams. */
-  tokenizer?: 'auto' | 'words' | 'chars';
+  /**
+   * 'auto' (default): words, plus character n-grams inside CJK runs; 'words': token n-grams;
+   * 'chars': character n-grams; 'separated': the text is already tokens joined by U+001F;
+   * 'segmenter': Intl.Segmenter word segmentation (locale below), then as 'separated'.
+   * Segmenter fingerprints depend on the runtime's ICU data: stable within one runtime,
+   * not guaranteed across browsers or Node versions.
+   */
+  tokenizer?: 'auto' | 'words' | 'chars' | 'separated' | 'segmenter';
   /** Words per feature, 1..16. Default 1. */
   wordNgram?: number;
   /** Code points per CJK (or 'chars') feature, 1..16. Default 2. */
@@ -12,6 +18,10 @@ export interface FingerprintOptions {
   caseFold?: boolean;
   /** 'tf' (default): a feature seen 3 times weighs 3; 'binary': each distinct feature weighs 1. */
   weighting?: 'tf' | 'binary';
+  /** Unicode NFKC before anything else (full-width → half-width, compatibility forms), done in JS by String.prototype.normalize. Default false. */
+  nfkc?: boolean;
+  /** Locale of the 'segmenter' tokenizer. Default 'und' (root), so results do not depend on the user's locale. */
+  locale?: string;
 }
 
 export interface InitOptions {

@@ -3,7 +3,10 @@
 // module never sees it. Bulk data crosses once per batch: strings are UTF-8 encoded
 // into one WASM buffer, results are copied out of the heap before it can grow again.
 
-const TOKENIZERS = { auto: 0, words: 1, chars: 2 };
+// 'segmenter' is Intl.Segmenter's word segmentation in JS, handed to the core's
+// 'separated' mode (tokens joined by U+001F).
+const TOKENIZERS = { auto: 0, words: 1, chars: 2, separated: 3, segmenter: 3 };
+const TOKEN_SEPARATOR = '\x1f';
 const WEIGHTINGS = { tf: 0, binary: 1 };
 const MAX_NGRAM = 16;
 const MAX_DISTANCE = 64;
@@ -18,6 +21,8 @@ export const DEFAULT_OPTIONS = Object.freeze({
   charNgram: 2,
   caseFold: true,
   weighting: 'tf',
+  nfkc: false,
+  locale: 'und',
 });
 export const DEFAULT_MAX_DISTANCE = 3;
 
@@ -46,7 +51,7 @@ export function checkMaxDistance(value, name = 'maxDistance') {
 }
 
 export function checkOptions(options) {
-  if (options === undefined) return [0, 1, 2, 1, 0];
+  if (options === undefined) return [TOKENIZERS[DEFAULT_OPTIONS.tokenizer], DEFAULT_OPTIONS.wordNgram, DEFAULT_OPTIONS.charNgram, 1, WEIGHTINGS[DEFAULT_OPTIONS.weighting]];
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`options must be an object, got ${typeName(options)}`);
   }
@@ -57,9 +62,66 @@ export function checkOptions(options) {
   if (!(o.tokenizer in TOKENIZERS)) throw new RangeError(`options.tokenizer must be one of ${Object.keys(TOKENIZERS).join(', ')}, got ${String(o.tokenizer)}`);
   if (!(o.weighting in WEIGHTINGS)) throw new RangeError(`options.weighting must be one of ${Object.keys(WEIGHTINGS).join(', ')}, got ${String(o.weighting)}`);
   if (typeof o.caseFold !== 'boolean') throw new TypeError(`options.caseFold must be a boolean, got ${typeName(o.caseFold)}`);
+  if (typeof o.nfkc !== 'boolean') throw new TypeError(`options.nfkc must be a boolean, got ${typeName(o.nfkc)}`);
+  if (typeof o.locale !== 'string') throw new TypeError(`options.locale must be a string, got ${typeName(o.locale)}`);
+  if (o.tokenizer === 'segmenter') wordSegmenter(o.locale); // throws when unavailable or the locale is invalid
   checkInteger(o.wordNgram, 'options.wordNgram', 1, MAX_NGRAM);
   checkInteger(o.charNgram, 'options.charNgram', 1, MAX_NGRAM);
   return [TOKENIZERS[o.tokenizer], o.wordNgram, o.charNgram, o.caseFold ? 1 : 0, WEIGHTINGS[o.weighting]];
+}
+
+const segmenters = new Map();
+
+function wordSegmenter(locale) {
+  let segmenter = segmenters.get(locale);
+  if (!segmenter) {
+    if (typeof Intl.Segmenter !== 'function') throw new Error("options.tokenizer 'segmenter' needs Intl.Segmenter, which this runtime lacks");
+    segmenter = new Intl.Segmenter(locale, { granularity: 'word' });
+    segmenters.set(locale, segmenter);
+  }
+  return segmenter;
+}
+
+// Intl.Segmenter is super-linear on long strings in some engines (Node 20: 100k Chinese
+// characters take seconds), so long texts are segmented in pieces cut at a space or
+// punctuation mark near this length.
+const SEGMENT_CHARS = 2000;
+const CUT = /[\s\p{P}]/u;
+
+function* segmentPieces(text) {
+  let start = 0;
+  while (text.length - start > SEGMENT_CHARS) {
+    let end = start + SEGMENT_CHARS;
+    let cut = end;
+    while (cut > end - 200 && !CUT.test(text[cut - 1])) cut--;
+    if (cut > end - 200) end = cut;
+    else if (/[\uD800-\uDBFF]/.test(text[end - 1])) end--; // never split a surrogate pair
+    yield text.slice(start, end);
+    start = end;
+  }
+  yield text.slice(start);
+}
+
+/** The word-like segments of a text joined by U+001F; without any, its whitespace-separated pieces. */
+function segmentWords(text, segmenter) {
+  const tokens = [];
+  for (const piece of segmentPieces(text)) {
+    for (const { segment, isWordLike } of segmenter.segment(piece)) if (isWordLike) tokens.push(segment);
+  }
+  if (tokens.length === 0) return text.trim().split(/\s+/u).join(TOKEN_SEPARATOR);
+  return tokens.join(TOKEN_SEPARATOR);
+}
+
+/** Texts as the core sees them: NFKC-normalized and/or segmented when the options ask for it. */
+function prepareTexts(texts, options, name) {
+  const nfkc = options?.nfkc === true;
+  const segmenter = options?.tokenizer === 'segmenter' ? wordSegmenter(options.locale ?? DEFAULT_OPTIONS.locale) : undefined;
+  if (!nfkc && !segmenter) return texts;
+  return texts.map((text, i) => {
+    if (typeof text !== 'string') throw new TypeError(`${name}[${i}] must be a string, got ${typeName(text)}`);
+    const normalized = nfkc ? text.normalize('NFKC') : text;
+    return segmenter ? segmentWords(normalized, segmenter) : normalized;
+  });
 }
 
 /** A BigUint64Array of fingerprints from a BigUint64Array or an array of bigints. */
@@ -297,7 +359,7 @@ export class SimHash {
     const args = checkOptions(options);
     const core = this.#core;
     const out = new BigUint64Array(texts.length);
-    forEachEncodedSlice(core, texts, 'texts', (utf8, offsets, count, start, mem) => {
+    forEachEncodedSlice(core, prepareTexts(texts, options, 'texts'), 'texts', (utf8, offsets, count, start, mem) => {
       const result = mem.alloc(count * 8);
       core._fingerprintBatch(utf8, offsets, count, result, ...args);
       out.set(new BigUint64Array(core.HEAPU8.buffer, result, count), start);

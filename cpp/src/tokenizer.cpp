@@ -7,7 +7,7 @@ namespace simhash {
 using unicode::CharClass;
 
 bool isValid(const TokenizerOptions& options) {
-  return options.mode <= TokenizerMode::Chars && options.wordNgram >= 1 &&
+  return options.mode <= TokenizerMode::Separated && options.wordNgram >= 1 &&
          options.wordNgram <= kMaxNgram && options.charNgram >= 1 && options.charNgram <= kMaxNgram;
 }
 
@@ -44,11 +44,12 @@ const std::vector<std::string_view>& FeatureExtractor::extract(std::string_view 
 
   // The loop writes through raw pointers into buffers sized for the worst case: a push_back
   // per byte cost 2x in WASM (libc++'s string checks its short-string flag every time).
-  // Bounds: folding never lengthens a code point's UTF-8 (tested), each word or separator
-  // run adds at most one space after at least one byte, and every code point, word and
-  // run spans at least one input byte.
-  char* const words = atLeast(words_, 2 * size + 1);
-  char* const chars = atLeast(chars_, 2 * size + 1);
+  // Bounds: a code point's folded UTF-8 is at most 3 bytes per input byte (folding never
+  // lengthens one, tested; an invalid byte becomes the 3-byte U+FFFD), each word or
+  // separator run adds at most one space after at least one byte, and every code point,
+  // word and run spans at least one input byte.
+  char* const words = atLeast(words_, 4 * size + 1);
+  char* const chars = atLeast(chars_, 4 * size + 1);
   uint32_t* const wordStarts = atLeast(wordStarts_, size + 1);
   uint32_t* const charStarts = atLeast(charStarts_, 2 * size + 2);
   uint32_t* const runEnds = atLeast(runEnds_, size + 1);
@@ -83,7 +84,15 @@ const std::vector<std::string_view>& FeatureExtractor::extract(std::string_view 
     if (options.caseFold) cp = unicode::foldCase(cp);
     const CharClass cls = unicode::classify(cp);
 
-    if (mode == TokenizerMode::Chars) {
+    if (mode == TokenizerMode::Separated) {
+      if (cp == kTokenSeparator) {
+        closeWord();
+      } else {
+        if (!inWord) wordStarts[wordCount++] = static_cast<uint32_t>(wordBytes);
+        inWord = true;
+        wordBytes += unicode::encodeUtf8(cp, words + wordBytes);
+      }
+    } else if (mode == TokenizerMode::Chars) {
       if (cls == CharClass::Separator) {
         pendingSpace = charCount > 0;
         continue;
@@ -135,7 +144,7 @@ void FeatureExtractor::appendFallbackFeatures(std::string_view utf8, const Token
   // Punctuation-only or emoji-only texts would otherwise all get fingerprint 0 and look
   // like duplicates of each other: their characters, whitespace aside, become the features.
   const auto* text = reinterpret_cast<const unsigned char*>(utf8.data());
-  char* const chars = chars_.data();  // sized by extract(): 2 bytes per input byte suffice
+  char* const chars = chars_.data();  // sized by extract() for 3 bytes and a space per input byte
   uint32_t* const charStarts = charStarts_.data();
   size_t charBytes = 0, charCount = 0;
   bool pendingSpace = false;

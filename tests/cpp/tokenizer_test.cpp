@@ -172,3 +172,33 @@ TEST_CASE("texts without word or CJK features fall back to their characters", "[
   options.mode = simhash::TokenizerMode::Chars;
   CHECK(features("- -") == std::vector<std::string>{"- ", " -"});
 }
+
+TEST_CASE("separated mode: tokens split on U+001F only, folded, joined into n-grams", "[tokenizer]") {
+  simhash::FeatureExtractor extractor;
+  simhash::TokenizerOptions options;
+  options.mode = simhash::TokenizerMode::Separated;
+  auto features = [&](std::string_view text) {
+    const auto& views = extractor.extract(text, options);
+    return std::vector<std::string>(views.begin(), views.end());
+  };
+  CHECK(features("New York\x1f" "你好\x1f\x1f" "!") == std::vector<std::string>{"new york", "你好", "!"});
+  options.wordNgram = 2;
+  CHECK(features("A\x1f" "b\x1f" "C") == std::vector<std::string>{"a b", "b c"});
+}
+
+TEST_CASE("invalid bytes never overflow the scratch buffers", "[tokenizer]") {
+  // Each invalid byte decodes to the 3-byte U+FFFD, which the fallback and separated
+  // mode keep as a character: the worst case for the buffer bounds.
+  simhash::FeatureExtractor extractor;
+  simhash::TokenizerOptions options;
+  const std::string invalid(64, '\xff');
+  const std::string fffd = "\xef\xbf\xbd";
+  CHECK(extractor.extract(invalid, options).size() == 63);  // fallback: bigrams of 64 U+FFFD
+  CHECK(std::string(extractor.extract(invalid, options)[0]) == fffd + fffd);
+  options.mode = simhash::TokenizerMode::Separated;
+  std::string tokens;
+  for (int i = 0; i < 64; ++i) tokens += "\xff\x1f";
+  const auto& views = extractor.extract(tokens, options);
+  REQUIRE(views.size() == 64);
+  CHECK(std::string(views[63]) == fffd);
+}

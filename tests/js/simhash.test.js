@@ -311,3 +311,42 @@ describe('dedup with verification', () => {
     await assert.rejects(sh.dedup([], { verify: 0.5 }), /options.verify must be an object/);
   });
 });
+
+describe('segmenter tokenizer and NFKC', () => {
+  test("'segmenter' equals the core's word features on plain English", () => {
+    const text = 'The quick brown fox jumps over the lazy dog and keeps running';
+    for (const wordNgram of [1, 2, 3]) {
+      assert.equal(sh.fingerprint(text, { tokenizer: 'segmenter', wordNgram }), sh.fingerprint(text, { tokenizer: 'words', wordNgram }));
+    }
+  });
+
+  test("'segmenter' is the 'separated' mode over Intl.Segmenter's word-like segments", () => {
+    const text = '你妈妈喊你回家吃饭哦，回家罗回家罗';
+    const words = [...new Intl.Segmenter('und', { granularity: 'word' }).segment(text)].filter((s) => s.isWordLike).map((s) => s.segment);
+    assert.ok(words.length > 3, 'Chinese is segmented into words');
+    assert.equal(sh.fingerprint(text, { tokenizer: 'segmenter' }), sh.fingerprint(words.join('\x1f'), { tokenizer: 'separated' }));
+    const edited = sh.fingerprint('你妈妈叫你回家吃饭啦，回家罗回家罗', { tokenizer: 'segmenter' });
+    assert.ok(sh.distance(sh.fingerprint(text, { tokenizer: 'segmenter' }), edited) < 16);
+  });
+
+  test("'segmenter' handles long texts in pieces and texts without words", () => {
+    const long = '我们今天去公园散步，天气很好。'.repeat(8000); // 120,000 characters
+    const fp = sh.fingerprint(long, { tokenizer: 'segmenter' });
+    assert.equal(sh.distance(fp, sh.fingerprint(long.slice(0, 60000), { tokenizer: 'segmenter' })) <= 3, true);
+    assert.notEqual(sh.fingerprint('!!! ???', { tokenizer: 'segmenter' }), 0n);
+    assert.equal(sh.fingerprint(' \n ', { tokenizer: 'segmenter' }), 0n);
+  });
+
+  test('nfkc folds full-width forms before tokenizing', () => {
+    assert.equal(sh.fingerprint('ＡＢＣ　ｄｅｆ！１２３', { nfkc: true }), sh.fingerprint('ABC def!123'));
+    assert.notEqual(sh.fingerprint('ＡＢＣ　ｄｅｆ！１２３'), sh.fingerprint('ABC def!123'));
+    assert.deepEqual([...sh.fingerprintAll(['ｶﾀｶﾅ', 'カタカナ'], { nfkc: true })].map(sh.toHex), Array(2).fill(sh.toHex(sh.fingerprint('カタカナ'))));
+  });
+
+  test('bad options are rejected', () => {
+    assert.throws(() => sh.fingerprint('x', { nfkc: 'yes' }), TypeError);
+    assert.throws(() => sh.fingerprint('x', { tokenizer: 'segmenter', locale: 'not a locale!' }), RangeError);
+    assert.throws(() => sh.fingerprint('x', { locale: 5 }), /options.locale must be a string/);
+    assert.throws(() => sh.fingerprintAll([1], { nfkc: true }), /texts\[0\] must be a string/);
+  });
+});

@@ -68,7 +68,7 @@ inline uint64_t compute(const Vector& v) {
   while (words >> word) {
     const size_t eq = word.find('=');
     const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
-    if (key == "mode") options.tokenizer.mode = value == "auto" ? TokenizerMode::Auto : value == "words" ? TokenizerMode::Words : TokenizerMode::Chars;
+    if (key == "mode") options.tokenizer.mode = value == "auto" ? TokenizerMode::Auto : value == "words" ? TokenizerMode::Words : value == "separated" ? TokenizerMode::Separated : TokenizerMode::Chars;
     if (key == "word") options.tokenizer.wordNgram = static_cast<uint8_t>(std::stoi(value));
     if (key == "char") options.tokenizer.charNgram = static_cast<uint8_t>(std::stoi(value));
     if (key == "fold") options.tokenizer.caseFold = value == "1";

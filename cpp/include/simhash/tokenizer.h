@@ -15,6 +15,9 @@
 //          (wordNgram tokens joined by one U+0020).
 //   Chars: separator runs become one U+0020, leading and trailing ones are dropped, and
 //          features are character n-grams (charNgram code points) of the result.
+//   Separated: the text is already split into tokens, separated by U+001F (for tokenizers
+//          outside the core, such as Intl.Segmenter in the JS layer); each folded token is
+//          a word, whatever its characters, and features are word n-grams as in Words.
 // A sequence shorter than its n-gram size yields one feature: the whole sequence.
 // Fallback: a text that yields no feature this way (only punctuation, symbols, emoji...)
 // gets the character n-grams (charNgram) of its folded text with every whitespace run as
@@ -27,7 +30,10 @@
 
 namespace simhash {
 
-enum class TokenizerMode : uint8_t { Auto = 0, Words = 1, Chars = 2 };
+enum class TokenizerMode : uint8_t { Auto = 0, Words = 1, Chars = 2, Separated = 3 };
+
+/// Separated mode's token boundary: U+001F, the ASCII unit separator.
+constexpr char32_t kTokenSeparator = 0x1F;
 
 struct TokenizerOptions {
   TokenizerMode mode = TokenizerMode::Auto;
