@@ -22,6 +22,26 @@ export interface FingerprintOptions {
   nfkc?: boolean;
   /** Locale of the 'segmenter' tokenizer. Default 'und' (root), so results do not depend on the user's locale. */
   locale?: string;
+  /**
+   * IDF weights from `sh.learnIdf`/`sh.loadIdf`: each feature weighs its learned weight
+   * (per occurrence with 'tf', once with 'binary'). The weights carry the options they were
+   * learned with; other options given alongside must equal them.
+   */
+  idf?: IdfWeights | null;
+}
+
+/** Inverse document frequencies learned from a corpus. Owns WASM memory: dispose() it. */
+export interface IdfWeights {
+  /** The options the weights were learned with, used whenever they fingerprint. */
+  readonly options: Required<Omit<FingerprintOptions, 'idf' | 'locale'>>;
+  /** Documents learned from. */
+  readonly documents: number;
+  /** Distinct features with a learned weight (others weigh as if seen in no document). */
+  readonly features: number;
+  /** A versioned, checksummed snapshot; `sh.loadIdf` restores it. */
+  toBytes(): Uint8Array;
+  dispose(): void;
+  [Symbol.dispose](): void;
 }
 
 export interface InitOptions {
@@ -123,6 +143,10 @@ export interface SimHash {
   loadIndex(bytes: Uint8Array): SimHashIndex;
   /** Every pair within maxDistance (default 3), each once. Identical fingerprints are pairs at distance 0. */
   findPairs(fingerprints: BigUint64Array | bigint[], maxDistance?: number): Pairs;
+  /** Learns IDF weights from your own texts; pass them as `options.idf`. */
+  learnIdf(texts: string[], options?: Omit<FingerprintOptions, 'idf'>): IdfWeights;
+  /** Restores `idf.toBytes()`; corrupted or truncated bytes throw an Error. */
+  loadIdf(bytes: Uint8Array): IdfWeights;
   /** Near-duplicate groups of a list and the items to keep. */
   dedup(items: string[], options?: DedupOptions<string>): Promise<DedupResult<string>>;
   dedup<T>(items: T[], options: DedupOptions<T> & { key: (item: T, index: number) => string }): Promise<DedupResult<T>>;
@@ -137,7 +161,7 @@ export interface SimHash {
 /** Loads the WASM module once; later calls return the same instance. */
 export function init(options?: InitOptions): Promise<SimHash>;
 
-export const DEFAULT_OPTIONS: Readonly<Required<FingerprintOptions>>;
+export const DEFAULT_OPTIONS: Readonly<Required<Omit<FingerprintOptions, 'idf'>> & { idf: null }>;
 export const DEFAULT_MAX_DISTANCE: number;
 export function distance(a: bigint, b: bigint): number;
 export function toHex(fingerprint: bigint): string;

@@ -23,6 +23,7 @@ export const DEFAULT_OPTIONS = Object.freeze({
   weighting: 'tf',
   nfkc: false,
   locale: 'und',
+  idf: null,
 });
 export const DEFAULT_MAX_DISTANCE = 3;
 
@@ -67,6 +68,14 @@ export function checkOptions(options) {
   if (o.tokenizer === 'segmenter') wordSegmenter(o.locale); // throws when unavailable or the locale is invalid
   checkInteger(o.wordNgram, 'options.wordNgram', 1, MAX_NGRAM);
   checkInteger(o.charNgram, 'options.charNgram', 1, MAX_NGRAM);
+  if (o.idf !== null) {
+    const learned = idfEntry(o.idf, 'options.idf').options;
+    for (const key of LEARNED_OPTIONS) {
+      if (key in options && options[key] !== learned[key]) {
+        throw new RangeError(`options.${key} is ${String(options[key])} but the IDF weights were learned with ${String(learned[key])}`);
+      }
+    }
+  }
   return [TOKENIZERS[o.tokenizer], o.wordNgram, o.charNgram, o.caseFold ? 1 : 0, WEIGHTINGS[o.weighting]];
 }
 
@@ -111,6 +120,76 @@ function segmentWords(text, segmenter) {
   if (tokens.length === 0) return text.trim().split(/\s+/u).join(TOKEN_SEPARATOR);
   return tokens.join(TOKEN_SEPARATOR);
 }
+
+// What IDF weights fix about fingerprinting: the features they weigh and how they count.
+const LEARNED_OPTIONS = ['tokenizer', 'wordNgram', 'charNgram', 'caseFold', 'weighting', 'nfkc'];
+const CALLER_FLAG_NFKC = 1;
+const CALLER_FLAG_SEGMENTER = 2;
+const TOKENIZER_NAMES = ['auto', 'words', 'chars', 'separated'];
+
+// IdfWeights objects -> { core, handle, options }; handle 0 once disposed.
+const idfEntries = new WeakMap();
+const idfRegistry = new FinalizationRegistry(([core, handle]) => core._idfDelete(handle));
+
+function idfEntry(idf, name) {
+  const entry = idfEntries.get(idf);
+  if (!entry) throw new TypeError(`${name} must be IdfWeights from sh.learnIdf or sh.loadIdf, got ${typeName(idf)}`);
+  if (!entry.handle) throw new Error(`${name} has been disposed`);
+  return entry;
+}
+
+/** Inverse document frequencies learned from a corpus; owns WASM memory: dispose() it. */
+export class IdfWeights {
+  constructor(core, handle) {
+    const packed = core._idfOptions(handle);
+    const flags = packed >>> 16;
+    const options = {
+      tokenizer: flags & CALLER_FLAG_SEGMENTER ? 'segmenter' : TOKENIZER_NAMES[packed & 0xf],
+      wordNgram: (packed >>> 4) & 0x1f,
+      charNgram: (packed >>> 9) & 0x1f,
+      caseFold: Boolean((packed >>> 14) & 1),
+      weighting: (packed >>> 15) & 1 ? 'binary' : 'tf',
+      nfkc: Boolean(flags & CALLER_FLAG_NFKC),
+    };
+    idfEntries.set(this, { core, handle, options });
+    idfRegistry.register(this, [core, handle], this);
+  }
+
+  /** The fingerprint options the weights were learned with (and fingerprint with). */
+  get options() {
+    return { ...idfEntry(this, 'this').options };
+  }
+
+  /** Number of documents learned from. */
+  get documents() {
+    const { core, handle } = idfEntry(this, 'this');
+    return core._idfDocuments(handle);
+  }
+
+  /** Number of distinct features with a learned weight. */
+  get features() {
+    const { core, handle } = idfEntry(this, 'this');
+    return core._idfFeatures(handle);
+  }
+
+  /** A versioned, checksummed snapshot; `sh.loadIdf` restores it. */
+  toBytes() {
+    const { core, handle } = idfEntry(this, 'this');
+    const length = core._idfSerialize(handle);
+    return new Uint8Array(core.HEAPU8.buffer, core._resultAddress(), length).slice();
+  }
+
+  /** Frees the WASM memory; later use throws. Safe to call twice. */
+  dispose() {
+    const entry = idfEntries.get(this);
+    if (!entry?.handle) return;
+    idfRegistry.unregister(this);
+    entry.core._idfDelete(entry.handle);
+    entry.handle = 0;
+  }
+}
+
+if (Symbol.dispose) IdfWeights.prototype[Symbol.dispose] = IdfWeights.prototype.dispose;
 
 /** Texts as the core sees them: NFKC-normalized and/or segmented when the options ask for it. */
 function prepareTexts(texts, options, name) {
@@ -358,10 +437,13 @@ export class SimHash {
     if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
     const args = checkOptions(options);
     const core = this.#core;
+    const idf = options?.idf ? this.#idfHandle(options.idf) : 0;
+    const prepared = prepareTexts(texts, idf ? { ...options, ...options.idf.options } : options, 'texts');
     const out = new BigUint64Array(texts.length);
-    forEachEncodedSlice(core, prepareTexts(texts, options, 'texts'), 'texts', (utf8, offsets, count, start, mem) => {
+    forEachEncodedSlice(core, prepared, 'texts', (utf8, offsets, count, start, mem) => {
       const result = mem.alloc(count * 8);
-      core._fingerprintBatch(utf8, offsets, count, result, ...args);
+      if (idf) core._fingerprintBatchIdf(utf8, offsets, count, result, idf);
+      else core._fingerprintBatch(utf8, offsets, count, result, ...args);
       out.set(new BigUint64Array(core.HEAPU8.buffer, result, count), start);
     });
     return out;
@@ -412,6 +494,46 @@ export class SimHash {
     if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${typeName(options)}`);
     const maxDistance = checkMaxDistance(options.maxDistance, 'options.maxDistance');
     return new SimHashIndex(this.#core, this.#core._indexCreate(maxDistance));
+  }
+
+  /**
+   * Learns IDF weights from a corpus (the caller's own texts) for the given options;
+   * pass the result as `options.idf` to fingerprint with them.
+   */
+  learnIdf(texts, options) {
+    if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
+    if (options?.idf) throw new TypeError('options.idf cannot be given when learning IDF weights');
+    const args = checkOptions(options);
+    const flags = (options?.nfkc ? CALLER_FLAG_NFKC : 0) | (options?.tokenizer === 'segmenter' ? CALLER_FLAG_SEGMENTER : 0);
+    const core = this.#core;
+    const learner = core._idfLearnerCreate(...args, flags);
+    try {
+      forEachEncodedSlice(core, prepareTexts(texts, options, 'texts'), 'texts', (utf8, offsets, count) => {
+        core._idfLearnerAdd(learner, utf8, offsets, count);
+      });
+      return new IdfWeights(core, core._idfLearnerTable(learner));
+    } finally {
+      core._idfLearnerDelete(learner);
+    }
+  }
+
+  /** Restores `idf.toBytes()`; corrupted or truncated bytes throw an Error. */
+  loadIdf(bytes) {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array, got ${typeName(bytes)}`);
+    const core = this.#core;
+    const handle = core._idfCreate();
+    const error = withAllocations(core, (mem) => core._idfLoad(handle, mem.copyIn(bytes), bytes.length));
+    if (error) {
+      core._idfDelete(handle);
+      throw new Error(error);
+    }
+    return new IdfWeights(core, handle);
+  }
+
+  #idfHandle(idf) {
+    const entry = idfEntry(idf, 'options.idf');
+    if (entry.core !== this.#core) throw new Error('options.idf belongs to another instance of the module');
+    return entry.handle;
   }
 
   loadIndex(bytes) {
@@ -550,7 +672,7 @@ export class Pacer {
 
 const MAX_SHINGLE = 16;
 
-function checkVerify(verify) {
+export function checkVerify(verify) {
   if (verify === null || typeof verify !== 'object') throw new TypeError(`options.verify must be an object, got ${typeName(verify)}`);
   const { minJaccard, shingle = 3 } = verify;
   if (typeof minJaccard !== 'number') throw new TypeError(`options.verify.minJaccard must be a number, got ${typeName(minJaccard)}`);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "simhash/fingerprint.h"
+#include "simhash/idf.h"
 #include "simhash/index.h"
 #include "simhash/pairs.h"
 
@@ -52,6 +53,32 @@ void fingerprintBatch(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr
   }
 }
 
+// As fingerprintBatch, with the tokenizer, weighting and weights of an IDF table.
+void fingerprintBatchIdf(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t out, uintptr_t idf) {
+  const uint32_t* bounds = at<uint32_t>(offsets);
+  uint64_t* result = at<uint64_t>(out);
+  const simhash::IdfTable& table = *at<simhash::IdfTable>(idf);
+  for (uint32_t i = 0; i < count; ++i) {
+    result[i] = fingerprinter().fingerprint(std::string_view(at<char>(utf8) + bounds[i], bounds[i + 1] - bounds[i]), table);
+  }
+}
+
+// Documents as in fingerprintBatch.
+void idfLearnerAdd(uintptr_t learner, uintptr_t utf8, uintptr_t offsets, uint32_t count) {
+  const uint32_t* bounds = at<uint32_t>(offsets);
+  for (uint32_t i = 0; i < count; ++i) {
+    at<simhash::IdfLearner>(learner)->addDocument(std::string_view(at<char>(utf8) + bounds[i], bounds[i + 1] - bounds[i]));
+  }
+}
+
+// A table's options packed into one number: mode, wordNgram, charNgram, caseFold, weighting, caller flags.
+uint32_t idfOptions(uintptr_t idf) {
+  const simhash::IdfTable& table = *at<simhash::IdfTable>(idf);
+  const simhash::FingerprintOptions& o = table.options();
+  return static_cast<uint32_t>(o.tokenizer.mode) | uint32_t{o.tokenizer.wordNgram} << 4 | uint32_t{o.tokenizer.charNgram} << 9 |
+         uint32_t{o.tokenizer.caseFold} << 14 | static_cast<uint32_t>(o.weighting) << 15 | uint32_t{table.callerFlags()} << 16;
+}
+
 // Tokens as in fingerprintBatch; weights is 0 or count doubles.
 void fingerprintTokens(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t weights, uintptr_t out) {
   const uint32_t* bounds = at<uint32_t>(offsets);
@@ -65,15 +92,26 @@ std::vector<uint32_t>& result() {
   return words;
 }
 
+// Serialized bytes into the result buffer; returns their length.
+uint32_t bytesToResult(const std::vector<uint8_t>& bytes) {
+  std::vector<uint32_t>& words = result();
+  words.resize((bytes.size() + 3) / 4);
+  std::copy(bytes.begin(), bytes.end(), reinterpret_cast<uint8_t*>(words.data()));
+  return static_cast<uint32_t>(bytes.size());
+}
+
 uintptr_t resultAddress() { return reinterpret_cast<uintptr_t>(result().data()); }
 
 // Pairs as triples (a, b, distance) in the result buffer; returns the pair count.
 uint32_t findPairs(uintptr_t fingerprints, uint32_t count, unsigned maxDistance) {
   const std::vector<simhash::Pair> pairs = simhash::findPairs(at<uint64_t>(fingerprints), count, maxDistance);
   std::vector<uint32_t>& words = result();
-  words.clear();
-  words.reserve(3 * pairs.size());
-  for (const simhash::Pair& p : pairs) words.insert(words.end(), {p.a, p.b, p.distance});
+  words.resize(3 * pairs.size());
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    words[3 * i] = pairs[i].a;
+    words[3 * i + 1] = pairs[i].b;
+    words[3 * i + 2] = pairs[i].distance;
+  }
   return static_cast<uint32_t>(pairs.size());
 }
 
@@ -111,19 +149,16 @@ class IndexHandle {
   uint32_t query(uintptr_t fingerprint) {
     index_.query(*at<uint64_t>(fingerprint), matches_);
     std::vector<uint32_t>& words = result();
-    words.clear();
-    for (const simhash::Match& m : matches_) words.insert(words.end(), {m.id, m.distance});
+    words.resize(2 * matches_.size());
+    for (size_t i = 0; i < matches_.size(); ++i) {
+      words[2 * i] = matches_[i].id;
+      words[2 * i + 1] = matches_[i].distance;
+    }
     return static_cast<uint32_t>(matches_.size());
   }
 
   // The serialized bytes in the result buffer; returns their length in bytes.
-  uint32_t serialize() const {
-    const std::vector<uint8_t> bytes = index_.serialize();
-    std::vector<uint32_t>& words = result();
-    words.assign((bytes.size() + 3) / 4, 0);
-    std::copy(bytes.begin(), bytes.end(), reinterpret_cast<uint8_t*>(words.data()));
-    return static_cast<uint32_t>(bytes.size());
-  }
+  uint32_t serialize() const { return bytesToResult(index_.serialize()); }
 
   // Replaces this index; returns "" on success or the reason the bytes were rejected.
   std::string load(uintptr_t bytes, uint32_t length) {
@@ -148,6 +183,29 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_heapInUse", optional_override([] { return static_cast<uint32_t>(mallinfo().uordblks); }));
   function("_fingerprintBatch", &fingerprintBatch);
   function("_fingerprintTokens", &fingerprintTokens);
+  function("_fingerprintBatchIdf", &fingerprintBatchIdf);
+  // IDF learners and tables cross as addresses, like indexes.
+  function("_idfLearnerCreate", optional_override([](unsigned mode, unsigned wordNgram, unsigned charNgram, bool caseFold,
+                                                      unsigned weighting, unsigned callerFlags) {
+             return reinterpret_cast<uintptr_t>(new simhash::IdfLearner(makeOptions(mode, wordNgram, charNgram, caseFold, weighting),
+                                                                        static_cast<uint8_t>(callerFlags)));
+           }));
+  function("_idfLearnerAdd", &idfLearnerAdd);
+  function("_idfLearnerTable", optional_override([](uintptr_t learner) {
+             return reinterpret_cast<uintptr_t>(new simhash::IdfTable(at<simhash::IdfLearner>(learner)->table()));
+           }));
+  function("_idfLearnerDelete", optional_override([](uintptr_t learner) { delete at<simhash::IdfLearner>(learner); }));
+  function("_idfCreate", optional_override([] { return reinterpret_cast<uintptr_t>(new simhash::IdfTable()); }));
+  function("_idfDelete", optional_override([](uintptr_t idf) { delete at<simhash::IdfTable>(idf); }));
+  function("_idfDocuments", optional_override([](uintptr_t idf) { return at<simhash::IdfTable>(idf)->documents(); }));
+  function("_idfFeatures", optional_override([](uintptr_t idf) { return static_cast<uint32_t>(at<simhash::IdfTable>(idf)->features()); }));
+  function("_idfOptions", &idfOptions);
+  function("_idfSerialize", optional_override([](uintptr_t idf) { return bytesToResult(at<simhash::IdfTable>(idf)->serialize()); }));
+  function("_idfLoad", optional_override([](uintptr_t idf, uintptr_t bytes, uint32_t length) {
+             std::string error;
+             simhash::IdfTable::deserialize(at<uint8_t>(bytes), length, *at<simhash::IdfTable>(idf), error);
+             return error;
+           }));
   function("_findPairs", &findPairs);
   function("_componentLabels", &componentLabels);
   // The index crosses as its address: Embind's class_ would add ~4 KB of gzipped glue

@@ -93,14 +93,5 @@ BlockLayout BlockLayout::withBlocks(unsigned k, unsigned b) {
   return layout;
 }
 
-bool BlockLayout::isFirstSharedTable(size_t table, uint64_t a, uint64_t b) const {
-  const uint64_t diff = a ^ b;
-  uint64_t agree = 0;
-  for (unsigned j = 0; j < blockCount_; ++j) agree |= static_cast<uint64_t>((diff & blockMasks_[j]) == 0) << j;
-  // The lexicographically first (b-k)-subset of the agreeing blocks is its b-k lowest.
-  uint64_t rest = agree;
-  for (unsigned i = blockCount_ - maxDistance_; i > 0; --i) rest &= rest - 1;
-  return (agree ^ rest) == tables_[table].blockSet;
-}
 
 }  // namespace simhash

@@ -38,7 +38,15 @@ class BlockLayout {
   /// For a and b within maxDistance(): true iff `table` is the first table (in
   /// lexicographic order of block sets) whose key a and b share. Reporting a pair only
   /// from that table reports it exactly once without remembering what was reported.
-  bool isFirstSharedTable(size_t table, uint64_t a, uint64_t b) const;
+  bool isFirstSharedTable(size_t table, uint64_t a, uint64_t b) const {
+    const uint64_t diff = a ^ b;
+    uint64_t agree = 0;
+    for (unsigned j = 0; j < blockCount_; ++j) agree |= static_cast<uint64_t>((diff & blockMasks_[j]) == 0) << j;
+    // The lexicographically first (b-k)-subset of the agreeing blocks is its b-k lowest.
+    uint64_t rest = agree;
+    for (unsigned i = blockCount_ - maxDistance_; i > 0; --i) rest &= rest - 1;
+    return (agree ^ rest) == tables_[table].blockSet;
+  }
 
  private:
   struct Segment {  // adjacent chosen blocks, merged

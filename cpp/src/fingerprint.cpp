@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "simhash/idf.h"
+
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
@@ -92,6 +94,26 @@ uint64_t Fingerprinter::fingerprintTokens(const std::string_view* tokens, const 
   for (size_t j = 0; j < count; ++j) hashes_[j] = hashFeature(tokens[j]);
   return weights ? simhashOfWeightedHashes(hashes_.data(), weights, count)
                  : simhashOfHashes(hashes_.data(), count);
+}
+
+uint64_t Fingerprinter::fingerprint(std::string_view utf8, const IdfTable& idf) {
+  const std::vector<std::string_view>& features = extractor_.extract(utf8, idf.options().tokenizer);
+  hashes_.resize(features.size());
+  for (size_t j = 0; j < features.size(); ++j) hashes_[j] = hashFeature(features[j]);
+  // One weight per distinct feature: integer-valued doubles, so the sums are exact and
+  // the order of addition cannot change a bit.
+  std::sort(hashes_.begin(), hashes_.end());
+  const bool perOccurrence = idf.options().weighting == Weighting::TermFrequency;
+  size_t distinct = 0;
+  weights_.clear();
+  for (size_t j = 0; j < hashes_.size();) {
+    size_t end = j + 1;
+    while (end < hashes_.size() && hashes_[end] == hashes_[j]) ++end;
+    hashes_[distinct++] = hashes_[j];
+    weights_.push_back(static_cast<double>(idf.weight(hashes_[j])) * (perOccurrence ? static_cast<double>(end - j) : 1.0));
+    j = end;
+  }
+  return simhashOfWeightedHashes(hashes_.data(), weights_.data(), distinct);
 }
 
 uint64_t fingerprint(std::string_view utf8, const FingerprintOptions& options) {

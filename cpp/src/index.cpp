@@ -4,10 +4,8 @@
 #include <cstring>
 
 #include "blocks.h"
+#include "bytes.h"
 #include "simhash/hamming.h"
-
-#define XXH_INLINE_ALL
-#include <xxhash.h>
 
 namespace simhash {
 
@@ -26,15 +24,9 @@ constexpr size_t kHeaderSize = 20;
 constexpr size_t kItemSize = 12;
 constexpr size_t kChecksumSize = 8;
 
-void putLE(std::vector<uint8_t>& out, uint64_t value, unsigned bytes) {
-  for (unsigned i = 0; i < bytes; ++i) out.push_back(static_cast<uint8_t>(value >> (8 * i)));
-}
-
-uint64_t getLE(const uint8_t* data, unsigned bytes) {
-  uint64_t value = 0;
-  for (unsigned i = 0; i < bytes; ++i) value |= static_cast<uint64_t>(data[i]) << (8 * i);
-  return value;
-}
+using bytes::checksum;
+using bytes::getLE;
+using bytes::putLE;
 
 }  // namespace
 
@@ -154,7 +146,7 @@ std::vector<uint8_t> Index::serialize() const {
     putLE(out, fingerprints_[slot], 8);
     putLE(out, ids_[slot], 4);
   }
-  putLE(out, XXH3_64bits(out.data(), out.size()), 8);
+  putLE(out, checksum(out.data(), out.size()), 8);
   return out;
 }
 
@@ -180,7 +172,7 @@ Status Index::deserialize(const uint8_t* data, size_t size, Index& out, std::str
                 " bytes; a header for " + std::to_string(count) + " items implies " + std::to_string(expected) + ")");
   }
   const size_t body = size - kChecksumSize;
-  if (getLE(data + body, 8) != XXH3_64bits(data, body)) return fail("checksum mismatch (the data is corrupted)");
+  if (getLE(data + body, 8) != checksum(data, body)) return fail("checksum mismatch (the data is corrupted)");
   // Past the checksum, anything odd is a writer's bug rather than damage; still checked.
   const unsigned maxDistance = data[6];
   if (maxDistance > kMaxDistance) return fail("maxDistance " + std::to_string(maxDistance) + " exceeds 64");

@@ -19,6 +19,13 @@ async function settledJsHeap() {
   return process.memoryUsage().heapUsed;
 }
 
+function idfLifecycle(i) {
+  const idf = sh.learnIdf([`text ${i}`, 'another text', '你好世界']);
+  sh.fingerprint('text', { idf });
+  sh.loadIdf(idf.toBytes()).dispose();
+  idf.dispose();
+}
+
 function indexLifecycle(i) {
   const index = sh.createIndex({ maxDistance: i % 8 });
   index.addAll([BigInt(i), BigInt(i) ^ 3n, 0xffffn]);
@@ -38,6 +45,13 @@ test('100,000 index lifecycles leave both heaps flat', async () => {
   assert.equal(sh.memoryBytes, memoryBefore, 'WASM memory did not grow');
   const jsGrowth = (await settledJsHeap()) - jsBefore;
   assert.ok(jsGrowth < 2 ** 20, `JS heap grew by ${jsGrowth} bytes`);
+});
+
+test('10,000 IDF lifecycles leave the WASM heap flat', () => {
+  for (let i = 0; i < 100; i++) idfLifecycle(i);
+  const before = sh.heapBytesInUse;
+  for (let i = 0; i < 10_000; i++) idfLifecycle(i);
+  assert.equal(sh.heapBytesInUse, before);
 });
 
 test('1,000,000 fingerprint calls leave both heaps flat', async () => {

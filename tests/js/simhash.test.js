@@ -350,3 +350,66 @@ describe('segmenter tokenizer and NFKC', () => {
     assert.throws(() => sh.fingerprintAll([1], { nfkc: true }), /texts\[0\] must be a string/);
   });
 });
+
+describe('IDF weights', () => {
+  const corpus = Array.from({ length: 300 }, (_, i) => `please note that the order number is ${i}`);
+  const a = 'please note that the order number is zebra quartz';
+  const b = 'please note that the order number is violin maple';
+
+  test('rare features weigh more: texts differing only in rare words move apart', () => {
+    const idf = sh.learnIdf(corpus);
+    try {
+      assert.equal(idf.documents, 300);
+      assert.equal(idf.features, 7 + 300);
+      assert.deepEqual(idf.options, { tokenizer: 'auto', wordNgram: 1, charNgram: 2, caseFold: true, weighting: 'tf', nfkc: false });
+      assert.ok(sh.distance(sh.fingerprint(a, { idf }), sh.fingerprint(b, { idf })) > sh.distance(sh.fingerprint(a), sh.fingerprint(b)));
+      assert.deepEqual(sh.fingerprintAll([a, b], { idf }), new BigUint64Array([sh.fingerprint(a, { idf }), sh.fingerprint(b, { idf })]));
+    } finally {
+      idf.dispose();
+    }
+  });
+
+  test('the learned options travel with the weights, NFKC and segmenter included', () => {
+    const idf = sh.learnIdf(['ＡＢＣ　ｄｅｆ', '你妈妈喊你回家吃饭'], { nfkc: true, tokenizer: 'segmenter', weighting: 'binary' });
+    try {
+      assert.equal(idf.options.tokenizer, 'segmenter');
+      assert.equal(sh.fingerprint('ＡＢＣ　ｄｅｆ', { idf }), sh.fingerprint('ABC def', { idf }));
+      const loaded = sh.loadIdf(idf.toBytes());
+      assert.deepEqual(loaded.options, idf.options);
+      assert.equal(sh.fingerprint('你妈妈叫你回家', { idf: loaded }), sh.fingerprint('你妈妈叫你回家', { idf }));
+      loaded.dispose();
+    } finally {
+      idf.dispose();
+    }
+  });
+
+  test('every truncation and byte flip of the bytes is a descriptive Error', () => {
+    const idf = sh.learnIdf(['a b', 'b c']);
+    const bytes = idf.toBytes();
+    idf.dispose();
+    for (let size = 0; size < bytes.length; size++) {
+      assert.throws(() => sh.loadIdf(bytes.slice(0, size)), /^Error: invalid serialized IDF weights: /);
+    }
+    for (let i = 0; i < bytes.length; i++) {
+      const corrupted = bytes.slice();
+      corrupted[i] ^= 0x10;
+      assert.throws(() => sh.loadIdf(corrupted), /invalid serialized IDF weights/);
+    }
+    const restored = sh.loadIdf(bytes);
+    assert.equal(restored.documents, 2);
+    restored.dispose();
+  });
+
+  test('misuse is a clear error and the module keeps working', () => {
+    const idf = sh.learnIdf(corpus);
+    assert.throws(() => sh.fingerprint(a, { idf, weighting: 'binary' }), /options.weighting is binary but the IDF weights were learned with tf/);
+    assert.throws(() => sh.fingerprint(a, { idf: {} }), TypeError);
+    assert.throws(() => sh.learnIdf(corpus, { idf }), TypeError);
+    assert.throws(() => sh.loadIdf([1, 2]), TypeError);
+    idf.dispose();
+    idf.dispose();
+    assert.throws(() => sh.fingerprint(a, { idf }), /options.idf has been disposed/);
+    assert.throws(() => idf.toBytes(), /disposed/);
+    assert.equal(typeof sh.fingerprint(a), 'bigint');
+  });
+});

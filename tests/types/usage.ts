@@ -27,6 +27,15 @@ export async function example(tickets: Ticket[]): Promise<string[]> {
     index.dispose();
   }
 
+  const idf = sh.learnIdf(tickets.map((t) => t.body), { weighting: 'binary', nfkc: true });
+  const weighted: bigint = sh.fingerprint('text', { idf });
+  const restored = sh.loadIdf(idf.toBytes());
+  const learnedWith: 'tf' | 'binary' = restored.options.weighting;
+  restored.dispose();
+  idf.dispose();
+  void weighted;
+  void learnedWith;
+
   const { a, b, distance } = sh.findPairs(all, 3);
   const firstPair: [number, number, number] = [a[0] ?? 0, b[0] ?? 0, distance[0] ?? 0];
   void firstPair;

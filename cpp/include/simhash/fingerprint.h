@@ -45,6 +45,8 @@ uint64_t simhashOfHashes(const uint64_t* hashes, size_t count);
 /// @pre every weight is finite.
 uint64_t simhashOfWeightedHashes(const uint64_t* hashes, const double* weights, size_t count);
 
+class IdfTable;  // idf.h
+
 /// Computes fingerprints, reusing its buffers between calls. Not thread-safe; use one
 /// per thread.
 class Fingerprinter {
@@ -57,9 +59,14 @@ class Fingerprinter {
   /// @pre weights, when given, are finite.
   uint64_t fingerprintTokens(const std::string_view* tokens, const double* weights, size_t count);
 
+  /// Fingerprint with IDF weights: the tokenizer and weighting are idf.options(), and a
+  /// feature weighs idf.weight(hash) per occurrence (tf) or once (binary).
+  uint64_t fingerprint(std::string_view utf8, const IdfTable& idf);
+
  private:
   FeatureExtractor extractor_;
   std::vector<uint64_t> hashes_;
+  std::vector<double> weights_;
 };
 
 /// Convenience wrapper around a temporary Fingerprinter.

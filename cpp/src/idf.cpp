@@ -1,0 +1,152 @@
+#include "simhash/idf.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "bytes.h"
+
+namespace simhash {
+
+using bytes::checksum;
+using bytes::getLE;
+using bytes::putLE;
+
+namespace {
+
+constexpr char kMagic[4] = {'S', 'H', 'I', 'F'};
+constexpr uint64_t kFormatVersion = 1;
+constexpr size_t kHeaderSize = 24;
+constexpr size_t kEntrySize = 12;
+constexpr size_t kChecksumSize = 8;
+
+// ln(x) for x >= 1 from IEEE-754 arithmetic alone (no libm: its results and tables
+// differ between platforms and would cost the WASM build 4 KB): x = m * 2^e with m in
+// [1, 2), ln x = e ln 2 + 2 atanh((m - 1) / (m + 1)), the series summed to below 1e-12.
+double naturalLog(double x) {
+  int exponent = 0;
+  while (x >= 2.0) {
+    x *= 0.5;
+    ++exponent;
+  }
+  const double t = (x - 1.0) / (x + 1.0), t2 = t * t;
+  double term = t, sum = 0.0;
+  for (int k = 1; k < 60; k += 2) {
+    sum += term / k;
+    term *= t2;
+  }
+  return exponent * 0.69314718055994530942 + 2.0 * sum;
+}
+
+uint32_t idfWeight(uint32_t documents, uint32_t documentFrequency) {
+  const double idf = naturalLog((documents + 1.0) / (documentFrequency + 1.0)) + 1.0;
+  return static_cast<uint32_t>(kIdfScale * idf + 0.5);
+}
+
+}  // namespace
+
+uint32_t IdfTable::weight(uint64_t hash) const {
+  const auto it = std::lower_bound(hashes_.begin(), hashes_.end(), hash);
+  return it != hashes_.end() && *it == hash ? weights_[it - hashes_.begin()] : unseenWeight_;
+}
+
+IdfLearner::IdfLearner(const FingerprintOptions& options, uint8_t callerFlags)
+    : options_(options), callerFlags_(callerFlags) {}
+
+void IdfLearner::addDocument(std::string_view utf8) {
+  const std::vector<std::string_view>& features = extractor_.extract(utf8, options_.tokenizer);
+  hashes_.resize(features.size());
+  for (size_t j = 0; j < features.size(); ++j) hashes_[j] = hashFeature(features[j]);
+  std::sort(hashes_.begin(), hashes_.end());
+  hashes_.erase(std::unique(hashes_.begin(), hashes_.end()), hashes_.end());
+  seen_.insert(seen_.end(), hashes_.begin(), hashes_.end());
+  ++documents_;
+}
+
+IdfTable IdfLearner::table() const {
+  IdfTable table;
+  table.options_ = options_;
+  table.callerFlags_ = callerFlags_;
+  table.documents_ = documents_;
+  table.unseenWeight_ = idfWeight(documents_, 0);
+  // Each hash occurs in seen_ once per document containing it: runs of the sorted list
+  // are the document frequencies.
+  std::vector<uint64_t> sorted = seen_;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t i = 0; i < sorted.size();) {
+    size_t end = i + 1;
+    while (end < sorted.size() && sorted[end] == sorted[i]) ++end;
+    table.hashes_.push_back(sorted[i]);
+    table.weights_.push_back(idfWeight(documents_, static_cast<uint32_t>(end - i)));
+    i = end;
+  }
+  return table;
+}
+
+std::vector<uint8_t> IdfTable::serialize() const {
+  std::vector<uint8_t> out(kMagic, kMagic + 4);
+  out.reserve(kHeaderSize + kEntrySize * hashes_.size() + kChecksumSize);
+  putLE(out, kFormatVersion, 2);
+  putLE(out, static_cast<uint8_t>(options_.tokenizer.mode), 1);
+  putLE(out, options_.tokenizer.wordNgram, 1);
+  putLE(out, options_.tokenizer.charNgram, 1);
+  putLE(out, options_.tokenizer.caseFold ? 1 : 0, 1);
+  putLE(out, static_cast<uint8_t>(options_.weighting), 1);
+  putLE(out, callerFlags_, 1);
+  putLE(out, documents_, 4);
+  putLE(out, unseenWeight_, 4);
+  putLE(out, hashes_.size(), 4);
+  for (size_t i = 0; i < hashes_.size(); ++i) {
+    putLE(out, hashes_[i], 8);
+    putLE(out, weights_[i], 4);
+  }
+  putLE(out, checksum(out.data(), out.size()), 8);
+  return out;
+}
+
+Status IdfTable::deserialize(const uint8_t* data, size_t size, IdfTable& out, std::string& error) {
+  auto fail = [&](std::string message) {
+    error = "invalid serialized IDF weights: " + message;
+    return Status::CorruptData;
+  };
+  if (size < kHeaderSize + kChecksumSize) {
+    return fail("truncated (" + std::to_string(size) + " bytes; the smallest table has " +
+                std::to_string(kHeaderSize + kChecksumSize) + ")");
+  }
+  if (std::memcmp(data, kMagic, 4) != 0) return fail("missing the 'SHIF' signature");
+  const uint64_t version = getLE(data + 4, 2);
+  if (version != kFormatVersion) {
+    return fail("format version " + std::to_string(version) + " is not supported (this build reads version " +
+                std::to_string(kFormatVersion) + ")");
+  }
+  const uint64_t count = getLE(data + 20, 4);
+  const uint64_t expected = kHeaderSize + kEntrySize * count + kChecksumSize;
+  if (size != expected) {
+    return fail((size < expected ? "truncated (" : "has trailing bytes (") + std::to_string(size) +
+                " bytes; a header for " + std::to_string(count) + " features implies " + std::to_string(expected) + ")");
+  }
+  const size_t body = size - kChecksumSize;
+  if (getLE(data + body, 8) != checksum(data, body)) return fail("checksum mismatch (the data is corrupted)");
+  // Past the checksum, anything odd is a writer's bug rather than damage; still checked.
+  IdfTable table;
+  table.options_.tokenizer.mode = static_cast<TokenizerMode>(data[6]);
+  table.options_.tokenizer.wordNgram = data[7];
+  table.options_.tokenizer.charNgram = data[8];
+  table.options_.tokenizer.caseFold = data[9] == 1;
+  table.options_.weighting = static_cast<Weighting>(data[10]);
+  table.callerFlags_ = data[11];
+  if (!isValid(table.options_.tokenizer) || data[9] > 1 || data[10] > 1) return fail("unknown tokenizer options");
+  table.documents_ = static_cast<uint32_t>(getLE(data + 12, 4));
+  table.unseenWeight_ = static_cast<uint32_t>(getLE(data + 16, 4));
+  table.hashes_.resize(count);
+  table.weights_.resize(count);
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint8_t* entry = data + kHeaderSize + kEntrySize * i;
+    table.hashes_[i] = getLE(entry, 8);
+    table.weights_[i] = static_cast<uint32_t>(getLE(entry + 8, 4));
+    if (i > 0 && table.hashes_[i] <= table.hashes_[i - 1]) return fail("feature hashes are not in increasing order");
+  }
+  out = std::move(table);
+  return Status::Ok;
+}
+
+}  // namespace simhash
