@@ -5,6 +5,7 @@
 
 #include "blocks.h"
 #include "bytes.h"
+#include "radix.h"
 #include "simhash/hamming.h"
 
 namespace simhash {
@@ -30,6 +31,61 @@ using bytes::putLE;
 
 }  // namespace
 
+namespace detail {
+
+bool SlotOfId::insert(uint32_t id, uint32_t slot) {
+  if (find(id)) return false;
+  if (2 * (size_ + 1) > entries_.size()) grow();  // load factor <= 1/2
+  size_t i = home(id);
+  while (entries_[i].slot != kEmpty) i = (i + 1) & (entries_.size() - 1);
+  entries_[i] = {id, slot};
+  ++size_;
+  return true;
+}
+
+size_t SlotOfId::position(uint32_t id) const {
+  if (entries_.empty()) return kAbsent;
+  for (size_t i = home(id);; i = (i + 1) & (entries_.size() - 1)) {
+    if (entries_[i].slot == kEmpty) return kAbsent;
+    if (entries_[i].id == id) return i;
+  }
+}
+
+uint32_t* SlotOfId::find(uint32_t id) {
+  const size_t i = position(id);
+  return i == kAbsent ? nullptr : &entries_[i].slot;
+}
+
+bool SlotOfId::erase(uint32_t id) {
+  size_t hole = position(id);
+  if (hole == kAbsent) return false;
+  // Backward-shift deletion: pull later entries of the probe run into the hole, so
+  // lookups never need tombstones.
+  const size_t mask = entries_.size() - 1;
+  for (size_t i = (hole + 1) & mask; entries_[i].slot != kEmpty; i = (i + 1) & mask) {
+    const size_t want = home(entries_[i].id);
+    // Move entry i into the hole unless its home lies cyclically in (hole, i].
+    if (((i - want) & mask) >= ((i - hole) & mask)) {
+      entries_[hole] = entries_[i];
+      hole = i;
+    }
+  }
+  entries_[hole].slot = kEmpty;
+  --size_;
+  return true;
+}
+
+void SlotOfId::grow() {
+  std::vector<Entry> old = std::move(entries_);
+  entries_.assign(old.empty() ? 16 : 2 * old.size(), Entry{0, kEmpty});
+  size_ = 0;
+  for (const Entry& e : old) {
+    if (e.slot != kEmpty) insert(e.id, e.slot);
+  }
+}
+
+}  // namespace detail
+
 Index::Index(unsigned maxDistance)
     : maxDistance_(maxDistance), layout_(std::make_unique<BlockLayout>(BlockLayout::choose(0, maxDistance, kIndexMaxTables))) {}
 Index::~Index() = default;
@@ -37,7 +93,7 @@ Index::Index(Index&&) noexcept = default;
 Index& Index::operator=(Index&&) noexcept = default;
 
 Status Index::add(uint64_t fingerprint, uint32_t id) {
-  if (!slotOfId_.emplace(id, static_cast<uint32_t>(fingerprints_.size())).second) return Status::DuplicateId;
+  if (!slotOfId_.insert(id, static_cast<uint32_t>(fingerprints_.size()))) return Status::DuplicateId;
   fingerprints_.push_back(fingerprint);
   ids_.push_back(id);
   alive_.push_back(1);
@@ -52,10 +108,10 @@ Status Index::addWithNewId(uint64_t fingerprint, uint32_t& id) {
 }
 
 bool Index::remove(uint32_t id) {
-  auto it = slotOfId_.find(id);
-  if (it == slotOfId_.end()) return false;
-  alive_[it->second] = 0;
-  slotOfId_.erase(it);
+  const uint32_t* slot = slotOfId_.find(id);
+  if (!slot) return false;
+  alive_[*slot] = 0;
+  slotOfId_.erase(id);
   return true;
 }
 
@@ -81,7 +137,7 @@ void Index::rebuild() {
     if (!alive_[slot]) continue;
     fingerprints_[kept] = fingerprints_[slot];
     ids_[kept] = ids_[slot];
-    slotOfId_[ids_[kept]] = static_cast<uint32_t>(kept);
+    *slotOfId_.find(ids_[kept]) = static_cast<uint32_t>(kept);
     ++kept;
   }
   fingerprints_.resize(kept);
@@ -91,14 +147,12 @@ void Index::rebuild() {
 
   *layout_ = BlockLayout::choose(kept, maxDistance_, kIndexMaxTables);
   tables_.resize(layout_->tableCount());
-  std::vector<std::pair<uint64_t, uint32_t>> keyed(kept);
+  std::vector<KeyedItem> keyed(kept), scratch;
   for (size_t t = 0; t < tables_.size(); ++t) {
-    for (size_t slot = 0; slot < kept; ++slot) {
-      keyed[slot] = {layout_->key(fingerprints_[slot], t), static_cast<uint32_t>(slot)};
-    }
-    std::sort(keyed.begin(), keyed.end());
+    for (size_t slot = 0; slot < kept; ++slot) keyed[slot] = {layout_->key(fingerprints_[slot], t), static_cast<uint32_t>(slot)};
+    radixSort(keyed, scratch, layout_->keyBits(t));  // stable: equal keys stay in slot order
     tables_[t].resize(kept);
-    for (size_t i = 0; i < kept; ++i) tables_[t][i] = keyed[i].second;
+    for (size_t i = 0; i < kept; ++i) tables_[t][i] = keyed[i].item;
     tables_[t].shrink_to_fit();
   }
 }
@@ -127,9 +181,12 @@ void Index::query(uint64_t fingerprint, std::vector<Match>& out) {
     }
   }
   for (size_t slot = indexedSlots_; slot < fingerprints_.size(); ++slot) consider(static_cast<uint32_t>(slot));
-  std::sort(out.begin(), out.end(), [](const Match& x, const Match& y) {
-    return x.distance != y.distance ? x.distance < y.distance : x.id < y.id;
-  });
+  // By distance, then id: one radix sort on (distance << 32) | id.
+  if (out.size() < 2) return;
+  sortKeys_.resize(out.size());
+  for (size_t i = 0; i < out.size(); ++i) sortKeys_[i] = {uint64_t{out[i].distance} << 32 | out[i].id, 0};
+  radixSort(sortKeys_, sortScratch_, 39);
+  for (size_t i = 0; i < out.size(); ++i) out[i] = {static_cast<uint32_t>(sortKeys_[i].key), static_cast<unsigned>(sortKeys_[i].key >> 32)};
 }
 
 std::vector<uint8_t> Index::serialize() const {

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "blocks.h"
+#include "radix.h"
 #include "simhash/hamming.h"
 
 namespace simhash {
@@ -12,26 +13,6 @@ namespace {
 
 // One table is built at a time, so more tables than the index allows cost only time.
 constexpr unsigned kPairsMaxTables = 256;
-
-struct KeyedItem {
-  uint64_t key;
-  uint32_t item;
-};
-
-// LSD radix sort on the low keyBits bits of the keys, 11 bits a pass; stable.
-void radixSort(std::vector<KeyedItem>& items, std::vector<KeyedItem>& scratch, unsigned keyBits) {
-  constexpr unsigned kDigitBits = 11;
-  constexpr size_t kBuckets = size_t{1} << kDigitBits;
-  scratch.resize(items.size());
-  for (unsigned shift = 0; shift < keyBits; shift += kDigitBits) {
-    size_t offsets[kBuckets] = {};
-    for (const KeyedItem& x : items) ++offsets[(x.key >> shift) & (kBuckets - 1)];
-    size_t sum = 0;
-    for (size_t& offset : offsets) sum += std::exchange(offset, sum);
-    for (const KeyedItem& x : items) scratch[offsets[(x.key >> shift) & (kBuckets - 1)]++] = x;
-    items.swap(scratch);
-  }
-}
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <random>
+#include <unordered_map>
 
 #include "random_data.h"
 #include "simhash/hamming.h"
@@ -162,4 +163,31 @@ TEST_CASE("every truncation and every single-byte corruption is rejected", "[ind
   // The target was left as it was.
   CHECK(target.size() == 1);
   CHECK(target.maxDistance() == 5);
+}
+
+TEST_CASE("the id map agrees with std::unordered_map under random inserts and erases", "[index]") {
+  // Backward-shift deletion is easy to get subtly wrong; a small id range forces long
+  // probe runs, collisions and wrap-around.
+  std::mt19937_64 rng(99);
+  simhash::detail::SlotOfId map;
+  std::unordered_map<uint32_t, uint32_t> model;
+  for (uint32_t step = 0; step < 200000; ++step) {
+    const uint32_t id = static_cast<uint32_t>(rng() % 3000) * 64;  // same low bits: clustered homes
+    switch (rng() % 3) {
+      case 0:
+        REQUIRE(map.insert(id, step) == model.emplace(id, step).second);
+        break;
+      case 1:
+        REQUIRE(map.erase(id) == (model.erase(id) == 1));
+        break;
+      default: {
+        const uint32_t* slot = map.find(id);
+        const auto it = model.find(id);
+        REQUIRE((slot != nullptr) == (it != model.end()));
+        if (slot) REQUIRE(*slot == it->second);
+      }
+    }
+    REQUIRE(map.size() == model.size());
+  }
+  for (const auto& [id, slot] : model) REQUIRE(*map.find(id) == slot);
 }

@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "simhash/status.h"
@@ -13,6 +12,34 @@
 namespace simhash {
 
 constexpr unsigned kMaxDistance = 64;
+
+struct KeyedItem;  // internal (radix.h)
+
+namespace detail {
+/// id -> slot, open addressing with linear probing (smaller in WASM than std::unordered_map).
+class SlotOfId {
+ public:
+  size_t size() const { return size_; }
+  /// @return false, changing nothing, when id is present.
+  bool insert(uint32_t id, uint32_t slot);
+  /// @return the slot of id, or nullptr.
+  uint32_t* find(uint32_t id);
+  /// @return whether id was present.
+  bool erase(uint32_t id);
+
+ private:
+  static constexpr uint32_t kEmpty = UINT32_MAX;  // slots never reach it: ids are 32-bit and unique
+  struct Entry {
+    uint32_t id, slot;
+  };
+  static constexpr size_t kAbsent = SIZE_MAX;
+  size_t home(uint32_t id) const { return (id * 0x9E3779B1u) & (entries_.size() - 1); }
+  size_t position(uint32_t id) const;
+  void grow();
+  std::vector<Entry> entries_;
+  size_t size_ = 0;
+};
+}  // namespace detail
 
 struct Match {
   uint32_t id;
@@ -65,11 +92,12 @@ class Index {
   std::vector<uint64_t> fingerprints_;  // by slot
   std::vector<uint32_t> ids_;           // by slot
   std::vector<uint8_t> alive_;          // by slot; removed items stay until a rebuild
-  std::unordered_map<uint32_t, uint32_t> slotOfId_;
+  detail::SlotOfId slotOfId_;
   uint64_t nextId_ = 0;                 // one more than the largest id ever stored
   size_t indexedSlots_ = 0;             // slots below this are in the tables, the rest are scanned
   std::unique_ptr<BlockLayout> layout_;
   std::vector<std::vector<uint32_t>> tables_;  // per table: slots sorted by key
+  std::vector<KeyedItem> sortKeys_, sortScratch_;  // query's sort buffers
 };
 
 }  // namespace simhash
