@@ -1,0 +1,41 @@
+// The demo's Web Worker for large inputs: the same Engine as on the page, off the main
+// thread. Messages in: { id, type: 'analyze', texts, settings } | { id, type: 'group', maxDistance }.
+// Messages out: { id, type: 'progress', progress } | { id, type: 'done', result } |
+// { id, type: 'error', error: { name, message } }. The page cancels by terminating the worker.
+import { init } from 'simhash-wasm';
+import { Engine } from './engine.js';
+
+const engine = init().then((sh) => new Engine(sh));
+
+/** At most one progress message per PROGRESS_MS (and every phase change) reaches the page. */
+const PROGRESS_MS = 50;
+
+self.onmessage = async ({ data }) => {
+  const { id, type } = data;
+  try {
+    const e = await engine;
+    let result;
+    if (type === 'analyze') {
+      let lastPost = 0;
+      let lastPhase = '';
+      result = await e.analyze(data.texts, data.settings, {
+        onProgress: (progress) => {
+          const now = performance.now();
+          if (progress.phase === lastPhase && now - lastPost < PROGRESS_MS && progress.done < progress.total) return;
+          lastPost = now;
+          lastPhase = progress.phase;
+          self.postMessage({ id, type: 'progress', progress });
+        },
+      });
+    } else if (type === 'group') {
+      result = e.group(data.maxDistance);
+    } else {
+      throw new Error(`unknown message type ${type}`);
+    }
+    const transfer = [result.leader.buffer, result.distance.buffer];
+    if (result.histogram) transfer.push(result.histogram.buffer);
+    self.postMessage({ id, type: 'done', result }, transfer);
+  } catch (error) {
+    self.postMessage({ id, type: 'error', error: { name: error?.name ?? 'Error', message: error?.message ?? String(error) } });
+  }
+};

@@ -1,0 +1,366 @@
+// The demo (demo/, `npm run demo`) in headless Chromium: started as `npm run demo` starts it
+// (a Vite build served under the strict CSP), then used as a person would: paste, slider,
+// CSV and JSONL files with a column picker, downloads, a 100,000-line input in the worker
+// with progress and cancel, a narrow screen. Expected groups come from the package in Node.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { launchChromium, watchProblems, STRICT_CSP } from './browser.js';
+import { init } from '../../js/node.js';
+import { generateLines } from '../../demo/generate.js';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const OUTPUT = join(ROOT, 'tests/output');
+const DEFAULT_MAX_DISTANCE = 9; // the slider's initial value in demo/index.html
+
+const LIST = [
+  'The quick brown fox jumps over the lazy dog near the river bank.',
+  'Quarterly revenue grew by four percent, driven by strong sales in Europe.',
+  'The quick brown fox jumps over the lazy dog near the river bank!',
+  'the quick brown fox jumped over the lazy dog near the old river bank.',
+  'Quarterly revenue grew by five percent, driven by strong sales in Asia.',
+  'Water the tomatoes on the balcony every morning before it gets hot.',
+  'Water the tomatoes on the balcony every morning before it gets hot.',
+  'Remember to water the tomatoes on the balcony every morning.',
+  'Our office moves to the new building on Monday; pack your desks.',
+  '我们下周一搬到新大楼办公，请提前收拾好桌子。',
+  '我们下周一搬到新的大楼办公，请提前收拾好桌子！',
+];
+
+let sh;
+let server;
+let url;
+let browser;
+
+before(async () => {
+  sh = await init();
+  server = spawn(process.execPath, [join(ROOT, 'demo/serve.js'), '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  url = await new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`the demo server did not start in 90 s:\n${out}${err}`)), 90_000);
+    server.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = out.match(/http:\/\/[^\s]+\//);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[0]);
+      }
+    });
+    server.stderr.on('data', (chunk) => { err += chunk; });
+    server.on('exit', (code) => reject(new Error(`the demo server exited with ${code}:\n${out}${err}`)));
+  });
+  browser = await launchChromium();
+  mkdirSync(OUTPUT, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill('SIGTERM');
+});
+
+/** A fresh page on the demo, watched for errors and CSP violations. */
+async function openDemo(viewport = { width: 1280, height: 1000 }) {
+  const page = await browser.newPage({ viewport, acceptDownloads: true });
+  const problems = watchProblems(page);
+  await page.addInitScript(() => {
+    window.cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]');
+  return { page, problems };
+}
+
+async function closeDemo({ page, problems }) {
+  assert.deepEqual(await page.evaluate(() => window.cspViolations), [], 'no CSP violations');
+  assert.deepEqual(problems, [], 'no errors in the page');
+  await page.close();
+}
+
+const runs = (page) => page.evaluate(() => Number(document.body.dataset.runs ?? 0));
+
+/** Waits until the page has shown a result after run number `before`. */
+async function settled(page, previous, timeout = 30_000) {
+  await page.waitForFunction((n) => Number(document.body.dataset.runs) > n && document.body.dataset.state !== 'busy', previous, { timeout });
+  return page.evaluate(() => document.body.dataset.state);
+}
+
+async function stats(page) {
+  return page.evaluate(() => Object.fromEntries(['items', 'unique', 'duplicates', 'groups'].map((name) => [name, document.getElementById(`stat-${name}`).textContent])));
+}
+
+/** Groups on the page as item indices, kept item first, with each member's distance badge. */
+async function shownGroups(page) {
+  return page.evaluate(() => [...document.querySelectorAll('#groups .group')].map((group) => [...group.querySelectorAll('.member')].map((m) => ({
+    item: Number(m.dataset.item), badge: m.querySelector('.badge').textContent,
+  }))));
+}
+
+/** What the package's dedup says, as the stats the page shows. */
+async function expected(texts, maxDistance, options) {
+  const { unique, groups } = await sh.dedup(texts, { maxDistance, options });
+  const fmt = (n) => n.toLocaleString('en');
+  return { stats: { items: fmt(texts.length), unique: fmt(unique.length), duplicates: fmt(texts.length - unique.length), groups: fmt(groups.length) }, groups };
+}
+
+test('served under the strict CSP, with no inline script or style', async () => {
+  const response = await fetch(url);
+  assert.equal(response.headers.get('content-security-policy'), STRICT_CSP);
+  const html = await response.text();
+  assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, 'every script is a file');
+  assert.doesNotMatch(html, /<style|\sstyle=/, 'every style is in a file');
+  assert.match(html, /<script type="module" crossorigin src="\.\/assets\/index-[\w-]+\.js">/, 'a Vite production build');
+});
+
+test('pasting a list shows its groups and counts; the slider regroups them live', async () => {
+  const demo = await openDemo();
+  const { page } = demo;
+  let before = await runs(page);
+  await page.fill('#input', LIST.join('\n'));
+  assert.equal(await settled(page, before), 'done');
+
+  const atDefault = await expected(LIST, DEFAULT_MAX_DISTANCE);
+  assert.deepEqual(await stats(page), atDefault.stats);
+  const groups = await shownGroups(page);
+  assert.deepEqual(groups.map((g) => g.map((m) => m.item)), atDefault.groups);
+  const fps = sh.fingerprintAll(LIST);
+  for (const [kept, ...members] of groups) {
+    assert.equal(kept.badge, 'kept');
+    for (const m of members) assert.equal(m.badge, `distance ${sh.distance(fps[kept.item], fps[m.item])}`);
+  }
+  // The kept item first, the differences of a member highlighted against it.
+  const first = page.locator('#groups .group').first();
+  assert.equal(await first.locator('.member.kept .text').textContent(), LIST[0]);
+  const edited = first.locator(`.member[data-item="3"] .text`);
+  assert.equal(await edited.textContent(), 'Thethe quick brown fox jumpsjumped over the lazy dog near the old river bank.');
+  assert.deepEqual(await edited.locator('del').allTextContents(), ['The', 'jumps']);
+  assert.deepEqual((await edited.locator('ins').allTextContents()).map((s) => s.trim()), ['the', 'jumped', 'old']);
+  assert.match(await page.textContent('#timing'), /Analysed in .* on this page/);
+  assert.equal(await page.locator('#histogram .bar').count(), 17, 'a bar per distance 0..16');
+
+  // Keyboard on the slider: Home (0) finds fewer near-duplicates, End (12) more.
+  const duplicatesAt = {};
+  for (const [key, k] of [['Home', 0], ['End', 12]]) {
+    before = await runs(page);
+    await page.focus('#max-distance');
+    await page.keyboard.press(key);
+    await settled(page, before);
+    assert.equal(await page.inputValue('#max-distance'), String(k));
+    assert.equal(await page.textContent('#max-distance-value'), String(k));
+    const want = await expected(LIST, k);
+    assert.deepEqual(await stats(page), want.stats, `counts at max distance ${k}`);
+    assert.deepEqual((await shownGroups(page)).map((g) => g.map((m) => m.item)), want.groups);
+    assert.match(await page.textContent('#timing'), new RegExp(`Regrouped for max distance ${k} in`));
+    duplicatesAt[k] = Number(want.stats.duplicates);
+  }
+  assert.ok(duplicatesAt[0] < Number(atDefault.stats.duplicates) && Number(atDefault.stats.duplicates) < duplicatesAt[12],
+    `duplicates grow with the max distance: ${duplicatesAt[0]}, ${atDefault.stats.duplicates}, ${duplicatesAt[12]}`);
+  before = await runs(page);
+  for (let i = 0; i < 12 - DEFAULT_MAX_DISTANCE; i++) await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction((n) => Number(document.body.dataset.runs) > n && document.body.dataset.state === 'done'
+    && document.getElementById('max-distance-value').textContent === '9', before);
+  assert.deepEqual(await stats(page), atDefault.stats, 'back to where it started');
+
+  // Clicking a histogram bar sets the max distance.
+  before = await runs(page);
+  await page.click('#histogram [data-distance="3"] .hit');
+  await settled(page, before);
+  assert.equal(await page.inputValue('#max-distance'), '3');
+  assert.deepEqual(await stats(page), (await expected(LIST, 3)).stats);
+  before = await runs(page);
+  await page.click(`#histogram [data-distance="${DEFAULT_MAX_DISTANCE}"] .hit`);
+  await settled(page, before);
+
+  // Settings re-fingerprint: case folding off keeps "The"/"the" apart in words mode.
+  before = await runs(page);
+  await page.selectOption('#tokenizer', 'words');
+  await page.uncheck('#case-fold');
+  await page.waitForFunction((n) => Number(document.body.dataset.runs) > n && document.body.dataset.state === 'done'
+    && document.getElementById('code').textContent.includes('caseFold: false'), before);
+  assert.deepEqual(await stats(page), (await expected(LIST, DEFAULT_MAX_DISTANCE, { tokenizer: 'words', caseFold: false })).stats);
+  assert.match(await page.textContent('#code'), /sh\.dedup\(texts, \{\n {2}maxDistance: 9,\n {2}options: \{ tokenizer: 'words', caseFold: false \},/);
+  await closeDemo(demo);
+});
+
+test('a CSV file: pick the column, download the kept records with the header', async () => {
+  const demo = await openDemo();
+  const { page } = demo;
+  const csv = [
+    'id,title,body',
+    '1,"Printer, 2nd floor","The printer on the second floor is jammed again, please send someone to fix it."',
+    '2,Printer,"the printer on the second floor is jammed again; please send someone to fix it!"',
+    '3,VPN,"I cannot connect to the VPN from home since this morning, it says the certificate expired."',
+    '4,"VPN ""again""","Multi-line',
+    'report: I cannot connect to the VPN from home since this morning, it says the certificate expired."',
+    '5,Printer,"Where do we order lunch on Friday, and who pays for it this time?"',
+    '',
+  ].join('\r\n');
+  const titles = ['Printer, 2nd floor', 'Printer', 'VPN', 'VPN "again"', 'Printer'];
+  const bodies = [
+    'The printer on the second floor is jammed again, please send someone to fix it.',
+    'the printer on the second floor is jammed again; please send someone to fix it!',
+    'I cannot connect to the VPN from home since this morning, it says the certificate expired.',
+    'Multi-line\r\nreport: I cannot connect to the VPN from home since this morning, it says the certificate expired.',
+    'Where do we order lunch on Friday, and who pays for it this time?',
+  ];
+  let before = await runs(page);
+  await page.setInputFiles('#file', { name: 'tickets.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await settled(page, before);
+  assert.equal(await page.isVisible('#field'), true, 'a column picker');
+  assert.deepEqual(await page.locator('#field option').allTextContents(), ['id', 'title', 'body']);
+  assert.equal(await page.inputValue('#field'), 'body', 'the column that holds text is picked first');
+  assert.match(await page.textContent('#source'), /tickets\.csv: CSV, 5 records/);
+  assert.deepEqual(await stats(page), (await expected(bodies, DEFAULT_MAX_DISTANCE)).stats);
+
+  before = await runs(page);
+  await page.selectOption('#field', 'title');
+  await settled(page, before);
+  const byTitle = await expected(titles, DEFAULT_MAX_DISTANCE);
+  assert.deepEqual(await stats(page), byTitle.stats);
+  assert.deepEqual((await shownGroups(page)).map((g) => g.map((m) => m.item)), byTitle.groups);
+  assert.ok(byTitle.groups.some((g) => g.includes(1) && g.includes(4)), 'the two records titled "Printer" are together');
+
+  before = await runs(page);
+  await page.selectOption('#field', 'body');
+  await settled(page, before);
+  const byBody = await expected(bodies, DEFAULT_MAX_DISTANCE);
+  assert.deepEqual(await stats(page), byBody.stats);
+  assert.ok(byBody.groups.length >= 1, 'the test data has near-duplicates');
+  assert.match(await page.textContent('#code'), /key: \(record\) => record\.body,/);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  assert.equal(download.suggestedFilename(), 'tickets.dedup.csv');
+  const dropped = new Set(byBody.groups.flatMap((g) => g.slice(1)));
+  const records = csv.trimEnd().split('\r\n');
+  const rawRecords = [records[1], records[2], records[3], `${records[4]}\r\n${records[5]}`, records[6]];
+  const want = [records[0], ...rawRecords.filter((_, i) => !dropped.has(i))].join('\r\n') + '\r\n';
+  assert.equal(readFileSync(await download.path(), 'utf8'), want, 'the header and the kept records, unchanged, CRLF kept');
+  await closeDemo(demo);
+});
+
+test('a JSON Lines file dropped on the page: pick the field, download the kept lines', async () => {
+  const demo = await openDemo();
+  const { page } = demo;
+  const objects = LIST.map((text, i) => ({ id: i + 1, lang: /\p{Script=Han}/u.test(text) ? 'zh' : 'en', text }));
+  const jsonl = objects.map((o) => JSON.stringify(o)).join('\n') + '\n';
+  // Dropped on the input panel this time.
+  const dataTransfer = await page.evaluateHandle((text) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([text], 'posts.jsonl', { type: 'application/x-ndjson' }));
+    return transfer;
+  }, jsonl);
+  const before = await runs(page);
+  await page.dispatchEvent('#drop-zone', 'dragenter', { dataTransfer });
+  assert.equal(await page.getAttribute('#drop-zone', 'class'), 'drop-zone dragging');
+  await page.dispatchEvent('#input', 'drop', { dataTransfer });
+  await settled(page, before);
+  assert.equal(await page.getAttribute('#drop-zone', 'class'), 'drop-zone');
+  assert.match(await page.textContent('#source'), /posts\.jsonl: JSON Lines, 11 records/);
+  assert.deepEqual(await page.locator('#field option').allTextContents(), ['lang', 'text']);
+  assert.equal(await page.inputValue('#field'), 'text');
+  const want = await expected(LIST, DEFAULT_MAX_DISTANCE);
+  assert.deepEqual(await stats(page), want.stats);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  assert.equal(download.suggestedFilename(), 'posts.dedup.jsonl');
+  const dropped = new Set(want.groups.flatMap((g) => g.slice(1)));
+  assert.equal(readFileSync(await download.path(), 'utf8'), jsonl.split('\n').filter((line, i) => line && !dropped.has(i)).join('\n') + '\n');
+  await closeDemo(demo);
+});
+
+test('100,000 lines run in the worker with progress and cancel; the page keeps responding', async () => {
+  const demo = await openDemo();
+  const { page } = demo;
+  const k = 6; // a smaller max distance keeps findPairs short on a busy machine
+  await page.focus('#max-distance');
+  for (let i = 0; i < DEFAULT_MAX_DISTANCE - k; i++) await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.inputValue('#max-distance'), String(k));
+  const lines = generateLines(100_000, 7);
+  const want = await expected(lines, k);
+
+  // The longest gap between timer ticks on the page while the work goes on.
+  await page.evaluate(() => {
+    window.longestGap = 0;
+    let last = performance.now();
+    setInterval(() => {
+      const now = performance.now();
+      window.longestGap = Math.max(window.longestGap, now - last);
+      last = now;
+    }, 20);
+  });
+  // A file on disk: Chromium reads it itself (a buffer would be decoded by script in the page).
+  const file = join(mkdtempSync(join(tmpdir(), 'simhash-demo-')), 'big.txt');
+  writeFileSync(file, lines.join('\n'));
+  let before = await runs(page);
+  await page.setInputFiles('#file', file);
+  await page.waitForFunction(() => {
+    const progress = document.getElementById('progress');
+    return !document.getElementById('progress-box').hidden && progress.hasAttribute('value') && progress.value > 0 && progress.value < 1;
+  }, null, { timeout: 30_000, polling: 10 });
+  assert.match(await page.textContent('#progress-label'), /^Fingerprinting: [\d,]+ of [\d,]+ distinct texts$/);
+  assert.equal(await settled(page, before, 60_000), 'done');
+  assert.deepEqual(await stats(page), want.stats);
+  assert.match(await page.textContent('#timing'), /in a Web Worker/);
+  assert.equal(await page.locator('#groups .group').count(), 50, 'the first 50 groups are shown');
+  const gap = await page.evaluate(() => window.longestGap);
+  console.log(`100,000 lines: ${await page.textContent('#timing')} Longest pause of the page: ${gap.toFixed(0)} ms`);
+  assert.ok(gap < 500, `the page paused for ${gap.toFixed(0)} ms`);
+
+  // A new setting starts a new run in the worker; Cancel stops it at once.
+  before = await runs(page);
+  await page.selectOption('#tokenizer', 'chars');
+  await page.waitForSelector('#progress-box:not([hidden])');
+  await page.click('#cancel');
+  assert.equal(await settled(page, before), 'cancelled');
+  assert.match(await page.textContent('#status'), /^Cancelled/);
+  assert.equal(await page.textContent('#stat-items'), '–');
+  // and "Run again" starts a fresh worker.
+  before = await runs(page);
+  await page.click('#run');
+  assert.equal(await settled(page, before, 60_000), 'done');
+  assert.deepEqual(await stats(page), (await expected(lines, k, { tokenizer: 'chars' })).stats);
+  rmSync(dirname(file), { recursive: true, force: true });
+  await closeDemo(demo);
+});
+
+test('the samples, Intl.Segmenter, a narrow screen, labels and focus; screenshots', async () => {
+  const demo = await openDemo({ width: 1280, height: 1000 });
+  const { page } = demo;
+  let before = await runs(page);
+  await page.click('#sample-en');
+  await settled(page, before);
+  assert.match(await page.textContent('#sample-check'), /^Sample check: \d+ of \d+ planted near-duplicates found; \d+ unrelated items? merged\.$/);
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: join(OUTPUT, 'demo.png') });
+
+  before = await runs(page);
+  await page.click('#sample-zh');
+  await settled(page, before);
+  const chinese = await stats(page);
+  before = await runs(page);
+  await page.selectOption('#tokenizer', 'segmenter');
+  await settled(page, before);
+  assert.equal((await stats(page)).items, chinese.items);
+  assert.ok(Number((await stats(page)).duplicates) > 0, 'Intl.Segmenter words find near-duplicates too');
+  assert.match(await page.textContent('#code'), /options: \{ tokenizer: 'segmenter' \},/);
+
+  // Every control has a label; keyboard focus is visible.
+  const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, button')]
+    .filter((c) => !(c.labels?.length || c.getAttribute('aria-label') || c.textContent.trim()))
+    .map((c) => c.id || c.outerHTML));
+  assert.deepEqual(unlabelled, []);
+  await page.focus('#sample-zh');
+  await page.keyboard.press('Shift+Tab');
+  const focused = await page.evaluate(() => ({ id: document.activeElement.id, outline: getComputedStyle(document.activeElement).outlineStyle }));
+  assert.deepEqual(focused, { id: 'sample-en', outline: 'solid' });
+
+  // A phone-sized screen: nothing wider than the viewport.
+  await page.setViewportSize({ width: 360, height: 800 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(overflow <= 360, `the page is ${overflow} px wide on a 360 px screen`);
+  await page.screenshot({ path: join(OUTPUT, 'demo-narrow.png'), fullPage: false });
+  await closeDemo(demo);
+});
