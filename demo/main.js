@@ -715,7 +715,7 @@ function updateCode() {
   if (s.wordNgram !== 1) options.push(`wordNgram: ${s.wordNgram}`);
   if (s.charNgram !== 2) options.push(`charNgram: ${s.charNgram}`);
   if (!s.caseFold) options.push('caseFold: false');
-  if (s.weighting !== 'tf') options.push(`weighting: '${s.weighting}'`);
+  if (s.weighting !== 'binary') options.push(`weighting: '${s.weighting}'`);
   if (s.nfkc) options.push('nfkc: true');
   const lines = ["import { init } from 'simhash-wasm';", '', 'const sh = await init();', `const { unique, groups } = await sh.dedup(${records ? 'records' : 'texts'}, {`];
   if (field) lines.push(`  key: (record) => ${field},`);

@@ -16,7 +16,7 @@ export interface FingerprintOptions {
   charNgram?: number;
   /** Simple Unicode case folding before tokenizing. Default true. */
   caseFold?: boolean;
-  /** 'tf' (default): a feature seen 3 times weighs 3; 'binary': each distinct feature weighs 1. */
+  /** 'binary' (default): each distinct feature weighs 1; 'tf': a feature seen 3 times weighs 3. */
   weighting?: 'tf' | 'binary';
   /** Unicode NFKC before anything else (full-width → half-width, compatibility forms), done in JS by String.prototype.normalize. Default false. */
   nfkc?: boolean;

@@ -20,7 +20,7 @@ export const DEFAULT_OPTIONS = Object.freeze({
   wordNgram: 1,
   charNgram: 2,
   caseFold: true,
-  weighting: 'tf',
+  weighting: 'binary',
   nfkc: false,
   locale: 'und',
   idf: null,

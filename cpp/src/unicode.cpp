@@ -75,13 +75,14 @@ constexpr FoldRange kFoldRanges[] = {
     {0x10A0, 0x10C5, 0x2D00 - 0x10A0, false}, {0x10C7, 0x10C7, 0x2D27 - 0x10C7, false},
     {0x10CD, 0x10CD, 0x2D2D - 0x10CD, false}, {0x1E00, 0x1E95, 1, true},
     {0x1E9E, 0x1E9E, 0x00DF - 0x1E9E, false}, {0x1EA0, 0x1EFF, 1, true},
-    {0xFF21, 0xFF3A, 32, false},
+    {0xFF10, 0xFF19, 0x30 - 0xFF10, false}, {0xFF21, 0xFF3A, 0x61 - 0xFF21, false},
+    {0xFF41, 0xFF5A, 0x61 - 0xFF41, false},
 };
 
 }  // namespace
 
 char32_t detail::foldCaseByRanges(char32_t cp) {
-  if (cp > 0xFF3A) return cp;
+  if (cp > 0xFF5A) return cp;
   auto it = std::upper_bound(std::begin(kFoldRanges), std::end(kFoldRanges), cp,
                              [](char32_t c, const FoldRange& r) { return c < r.first; });
   if (it == std::begin(kFoldRanges)) return cp;

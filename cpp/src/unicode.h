@@ -60,7 +60,8 @@ inline size_t encodeUtf8(char32_t cp, char* out) {
 
 /// Simple case folding (Unicode CaseFolding.txt, status C and S) restricted to Basic
 /// Latin, Latin-1, Latin Extended-A, Latin Extended Additional, Greek, Cyrillic,
-/// Armenian, Georgian and full-width Latin. Other code points are returned unchanged.
+/// Armenian and Georgian, plus width folding of full-width letters and digits to ASCII
+/// (Ａ, ａ -> a; ０ -> 0; NFKC's mapping). Other code points are returned unchanged.
 inline char32_t foldCase(char32_t cp) {
   if (cp < 0x80) return (cp - 'A' < 26) ? cp + 32 : cp;
   if (cp < 0x10000 && (detail::kBmpPages[cp >> 8] & detail::kNoFolding)) return cp;

@@ -20,11 +20,11 @@ const LIST = [
   'The quick brown fox jumps over the lazy dog near the river bank.',
   'Quarterly revenue grew by four percent, driven by strong sales in Europe.',
   'The quick brown fox jumps over the lazy dog near the river bank!',
-  'the quick brown fox jumped over the lazy dog near the old river bank.',
+  'the quick brown fox jumps over the lazy dog near the old river bank.',
   'Quarterly revenue grew by five percent, driven by strong sales in Asia.',
   'Water the tomatoes on the balcony every morning before it gets hot.',
   'Water the tomatoes on the balcony every morning before it gets hot.',
-  'Remember to water the tomatoes on the balcony every morning.',
+  'Water all the tomatoes on the balcony each morning before the day gets hot.',
   'Our office moves to the new building on Monday; pack your desks.',
   '我们下周一搬到新大楼办公，请提前收拾好桌子。',
   '我们下周一搬到新的大楼办公，请提前收拾好桌子！',
@@ -136,9 +136,9 @@ test('pasting a list shows its groups and counts; the slider regroups them live'
   const first = page.locator('#groups .group').first();
   assert.equal(await first.locator('.member.kept .text').textContent(), LIST[0]);
   const edited = first.locator(`.member[data-item="3"] .text`);
-  assert.equal(await edited.textContent(), 'Thethe quick brown fox jumpsjumped over the lazy dog near the old river bank.');
-  assert.deepEqual(await edited.locator('del').allTextContents(), ['The', 'jumps']);
-  assert.deepEqual((await edited.locator('ins').allTextContents()).map((s) => s.trim()), ['the', 'jumped', 'old']);
+  assert.equal(await edited.textContent(), 'Thethe quick brown fox jumps over the lazy dog near the old river bank.');
+  assert.deepEqual(await edited.locator('del').allTextContents(), ['The']);
+  assert.deepEqual((await edited.locator('ins').allTextContents()).map((s) => s.trim()), ['the', 'old']);
   assert.match(await page.textContent('#timing'), /Analysed in .* on this page/);
   assert.equal(await page.locator('#histogram .bar').count(), 17, 'a bar per distance 0..16');
 

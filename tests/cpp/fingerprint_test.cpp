@@ -61,11 +61,12 @@ TEST_CASE("term frequency: a feature seen three times weighs three", "[fingerpri
   const std::string_view tokens[] = {"a", "b", "b", "b", "c"};
   const std::string_view unique[] = {"a", "b", "c"};
   const double weights[] = {1, 3, 1};
-  CHECK(fingerprint("a b b b c") == fingerprinter.fingerprintTokens(tokens, nullptr, 5));
-  CHECK(fingerprint("a b b b c") == fingerprinter.fingerprintTokens(unique, weights, 3));
-  FingerprintOptions binary;
-  binary.weighting = Weighting::Binary;
-  CHECK(fingerprint("a b b b c", binary) == fingerprinter.fingerprintTokens(unique, nullptr, 3));
+  FingerprintOptions tf;
+  tf.weighting = Weighting::TermFrequency;
+  CHECK(fingerprint("a b b b c", tf) == fingerprinter.fingerprintTokens(tokens, nullptr, 5));
+  CHECK(fingerprint("a b b b c", tf) == fingerprinter.fingerprintTokens(unique, weights, 3));
+  // Binary, the default: each distinct feature once.
+  CHECK(fingerprint("a b b b c") == fingerprinter.fingerprintTokens(unique, nullptr, 3));
 }
 
 TEST_CASE("near-duplicate Chinese sentences land far closer than unrelated texts", "[fingerprint]") {

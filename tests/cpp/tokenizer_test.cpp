@@ -64,13 +64,13 @@ TEST_CASE("chars mode: n-grams over the text with separator runs as one space", 
   CHECK(features("回家 吃", with(TokenizerMode::Chars, 1, 2)) == Features{"回家", "家 ", " 吃"});
 }
 
-TEST_CASE("case folding covers Latin, Greek, Cyrillic and full-width Latin", "[tokenizer][unicode]") {
+TEST_CASE("case folding covers Latin, Greek, Cyrillic, and full-width letters and digits", "[tokenizer][unicode]") {
   using simhash::unicode::foldCase;
   const auto [upper, lower] = GENERATE(table<char32_t, char32_t>({
       {U'A', U'a'}, {U'Z', U'z'}, {U'À', U'à'}, {U'Þ', U'þ'}, {U'Ā', U'ā'}, {U'Ł', U'ł'}, {U'Ÿ', U'ÿ'},
       {U'ſ', U's'}, {U'µ', U'μ'}, {U'Σ', U'σ'}, {U'ς', U'σ'}, {U'Ω', U'ω'}, {U'Ά', U'ά'}, {U'Ώ', U'ώ'},
       {U'Д', U'д'}, {U'Ё', U'ё'}, {U'Я', U'я'}, {U'Ѣ', U'ѣ'}, {U'Ӂ', U'ӂ'}, {U'Ա', U'ա'}, {U'Ḁ', U'ḁ'},
-      {U'ẞ', U'ß'}, {U'Ａ', U'ａ'}, {U'Ⴀ', U'ⴀ'},
+      {U'ẞ', U'ß'}, {U'Ａ', U'a'}, {U'ａ', U'a'}, {U'０', U'0'}, {U'９', U'9'}, {U'Ⴀ', U'ⴀ'},
   }));
   CAPTURE(static_cast<uint32_t>(upper));
   CHECK(foldCase(upper) == lower);

@@ -42,8 +42,8 @@ describe('fingerprints', () => {
   test('options change features as documented', () => {
     assert.equal(sh.fingerprint('Hello World'), sh.fingerprint('hello world'));
     assert.notEqual(sh.fingerprint('Hello World', { caseFold: false }), sh.fingerprint('hello world', { caseFold: false }));
-    assert.equal(sh.fingerprint('a b b b c', { weighting: 'binary' }), sh.fingerprintTokens(['a', 'b', 'c']));
-    assert.equal(sh.fingerprint('a b b b c'), sh.fingerprintTokens(['a', 'b', 'c'], [1, 3, 1]));
+    assert.equal(sh.fingerprint('a b b b c'), sh.fingerprintTokens(['a', 'b', 'c']), 'binary, the default');
+    assert.equal(sh.fingerprint('a b b b c', { weighting: 'tf' }), sh.fingerprintTokens(['a', 'b', 'c'], [1, 3, 1]));
     assert.equal(sh.fingerprintTokens([]), 0n);
   });
 
@@ -325,8 +325,8 @@ describe('segmenter tokenizer and NFKC', () => {
     const words = [...new Intl.Segmenter('und', { granularity: 'word' }).segment(text)].filter((s) => s.isWordLike).map((s) => s.segment);
     assert.ok(words.length > 3, 'Chinese is segmented into words');
     assert.equal(sh.fingerprint(text, { tokenizer: 'segmenter' }), sh.fingerprint(words.join('\x1f'), { tokenizer: 'separated' }));
-    const edited = sh.fingerprint('你妈妈叫你回家吃饭啦，回家罗回家罗', { tokenizer: 'segmenter' });
-    assert.ok(sh.distance(sh.fingerprint(text, { tokenizer: 'segmenter' }), edited) < 16);
+    const [original, edited, unrelated] = sh.fingerprintAll([text, '你妈妈叫你回家吃饭啦，回家罗回家罗', '今天天气很好，我们去公园散步吧'], { tokenizer: 'segmenter' });
+    assert.ok(sh.distance(original, edited) < sh.distance(original, unrelated));
   });
 
   test("'segmenter' handles long texts in pieces and texts without words", () => {
@@ -339,7 +339,9 @@ describe('segmenter tokenizer and NFKC', () => {
 
   test('nfkc folds full-width forms before tokenizing', () => {
     assert.equal(sh.fingerprint('ＡＢＣ　ｄｅｆ！１２３', { nfkc: true }), sh.fingerprint('ABC def!123'));
-    assert.notEqual(sh.fingerprint('ＡＢＣ　ｄｅｆ！１２３'), sh.fingerprint('ABC def!123'));
+    assert.equal(sh.fingerprint('ＡＢＣ　ｄｅｆ！１２３'), sh.fingerprint('ABC def!123'), 'case folding folds full-width letters and digits too');
+    assert.notEqual(sh.fingerprint('ＡＢＣ', { caseFold: false }), sh.fingerprint('ABC', { caseFold: false }));
+    assert.equal(sh.fingerprint('ＡＢＣ', { caseFold: false, nfkc: true }), sh.fingerprint('ABC', { caseFold: false }));
     assert.deepEqual([...sh.fingerprintAll(['ｶﾀｶﾅ', 'カタカナ'], { nfkc: true })].map(sh.toHex), Array(2).fill(sh.toHex(sh.fingerprint('カタカナ'))));
   });
 
@@ -361,7 +363,7 @@ describe('IDF weights', () => {
     try {
       assert.equal(idf.documents, 300);
       assert.equal(idf.features, 7 + 300);
-      assert.deepEqual(idf.options, { tokenizer: 'auto', wordNgram: 1, charNgram: 2, caseFold: true, weighting: 'tf', nfkc: false });
+      assert.deepEqual(idf.options, { tokenizer: 'auto', wordNgram: 1, charNgram: 2, caseFold: true, weighting: 'binary', nfkc: false });
       assert.ok(sh.distance(sh.fingerprint(a, { idf }), sh.fingerprint(b, { idf })) > sh.distance(sh.fingerprint(a), sh.fingerprint(b)));
       assert.deepEqual(sh.fingerprintAll([a, b], { idf }), new BigUint64Array([sh.fingerprint(a, { idf }), sh.fingerprint(b, { idf })]));
     } finally {
@@ -402,7 +404,7 @@ describe('IDF weights', () => {
 
   test('misuse is a clear error and the module keeps working', () => {
     const idf = sh.learnIdf(corpus);
-    assert.throws(() => sh.fingerprint(a, { idf, weighting: 'binary' }), /options.weighting is binary but the IDF weights were learned with tf/);
+    assert.throws(() => sh.fingerprint(a, { idf, weighting: 'tf' }), /options.weighting is tf but the IDF weights were learned with binary/);
     assert.throws(() => sh.fingerprint(a, { idf: {} }), TypeError);
     assert.throws(() => sh.learnIdf(corpus, { idf }), TypeError);
     assert.throws(() => sh.loadIdf([1, 2]), TypeError);

@@ -8,7 +8,7 @@
 
 int main() {
   using simhash::vectors::Vector;
-  const std::string defaults = "mode=auto word=1 char=2 fold=1 weight=tf";
+  const std::string defaults = "mode=auto word=1 char=2 fold=1 weight=binary";
   const std::string longText =
       "It was the best of times, it was the worst of times, it was the age of wisdom, it was the age of "
       "foolishness, it was the epoch of belief, it was the epoch of incredulity, it was the season of Light, "
@@ -22,7 +22,8 @@ int main() {
       {defaults, "The quick brown fox jumped over the lazy dog!", "English, edited"},
       {defaults, longText, "English paragraph"},
       {"mode=auto word=3 char=2 fold=1 weight=tf", longText, "word 3-grams"},
-      {"mode=auto word=1 char=2 fold=1 weight=binary", longText, "binary weighting"},
+      {"mode=auto word=1 char=2 fold=1 weight=tf", longText, "term-frequency weighting"},
+      {"mode=auto word=1 char=2 fold=1 weight=tf", "你妈妈喊你回家吃饭哦，回家罗回家罗", "Chinese, term-frequency weighting"},
       {"mode=words word=2 char=2 fold=1 weight=tf", longText, "words mode, bigrams"},
       {"mode=chars word=1 char=3 fold=1 weight=tf", longText, "chars mode, 3-grams"},
       {"mode=chars word=1 char=5 fold=0 weight=tf", "Case Matters Here", "no case folding"},

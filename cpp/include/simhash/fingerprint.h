@@ -20,18 +20,21 @@ namespace simhash {
 /// Version of the fingerprint definition. Any change to the bits some text and options
 /// produce bumps it, is listed in the README changelog and comes with regenerated golden
 /// vectors (tests/vectors), whose header carries this number.
-///   1: first release.   2: texts without word or CJK features fall back to their characters.
+///   1: first release.
+///   2: texts without word or CJK features fall back to their characters; case folding
+///      also folds full-width letters and digits to ASCII.
 constexpr unsigned kFingerprintFormatVersion = 2;
 
 /// How occurrences of a feature are weighted.
 enum class Weighting : uint8_t {
-  TermFrequency = 0,  ///< every occurrence adds weight 1 (default)
-  Binary = 1          ///< a feature counts once however often it occurs
+  TermFrequency = 0,  ///< every occurrence adds weight 1
+  Binary = 1          ///< a feature counts once however often it occurs (default: measured
+                      ///< better, since repeated stopwords otherwise decide short texts)
 };
 
 struct FingerprintOptions {
   TokenizerOptions tokenizer;
-  Weighting weighting = Weighting::TermFrequency;
+  Weighting weighting = Weighting::Binary;
 };
 
 /// XXH3_64bits(bytes) with seed 0: the hash of one feature.

@@ -4,7 +4,7 @@
 // Text is decoded from UTF-8 as WHATWG's TextDecoder does: each maximal invalid
 // subsequence becomes U+FFFD, so invalid input is deterministic and never read out of
 // bounds. Each code point is then case-folded (unicode.h: simple folding for Latin,
-// Greek, Cyrillic, Armenian, Georgian and full-width Latin) and classified as
+// Greek, Cyrillic, Armenian, Georgian; full-width letters and digits to ASCII) and classified as
 //   - word: letters, digits and combining marks of alphabetic scripts;
 //   - CJK: Han ideographs, kana, Hangul, bopomofo (scripts written without spaces);
 //   - separator: everything else (spaces, punctuation, symbols, emoji, U+FFFD).

@@ -1,0 +1,390 @@
+// simhash-wasm/worker in Node (worker_threads): the same results as the single-threaded API,
+// bit for bit and in order, on random and real text (Debian's fortunes); progress; prompt
+// cancellation that stops the workers running the call; errors; terminate.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { sh, plantedSet, random64 } from './helpers.js';
+import { createPool } from '../../js/worker.js';
+
+const FORTUNES = '/usr/share/games/fortunes';
+const HAS_FORTUNES = existsSync(FORTUNES);
+const NO_FORTUNES = !HAS_FORTUNES && `${FORTUNES} missing (apt-get install fortunes)`;
+const HAS_PROC = existsSync('/proc/self/task');
+/** Threads of this process: a worker_threads worker is one, and goes when it is terminated. */
+const threads = () => readdirSync('/proc/self/task').length;
+
+/** Records of every plain fortunes file (a .dat is an index, a .u8 a symlink), ANSI colours removed. */
+function fortunes() {
+  const records = [];
+  for (const name of readdirSync(FORTUNES).sort()) {
+    const path = join(FORTUNES, name);
+    if (name.endsWith('.dat') || !lstatSync(path).isFile()) continue;
+    for (const record of readFileSync(path, 'utf8').replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').split(/^%$/m)) {
+      if (record.trim()) records.push(record.trim());
+    }
+  }
+  return records;
+}
+
+/** The records, then edited copies of them (a word dropped, repeated or swapped) up to n texts. */
+function withEdits(records, n, seed) {
+  const next = random64(seed);
+  const pick = (count) => Number(next() % BigInt(count));
+  const texts = records.slice(0, n);
+  while (texts.length < n) {
+    const words = records[pick(records.length)].split(' ');
+    for (let edits = 1 + pick(3); edits > 0; edits--) {
+      const at = pick(words.length);
+      const kind = pick(3);
+      if (kind === 0 && words.length > 1) words.splice(at, 1);
+      else if (kind === 1) words.splice(at, 0, words[at]);
+      else words[at] = records[pick(records.length)].split(' ')[0];
+    }
+    texts.push(words.join(' '));
+  }
+  return texts;
+}
+
+/** n random fingerprints (mulberry32), fast to make in bulk. */
+function randomFingerprints(n, seed) {
+  const words = new Uint32Array(n * 2);
+  let state = seed >>> 0;
+  for (let i = 0; i < words.length; i++) {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let z = state;
+    z = Math.imul(z ^ (z >>> 15), z | 1);
+    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+    words[i] = (z ^ (z >>> 14)) >>> 0;
+  }
+  return new BigUint64Array(words.buffer);
+}
+
+/** Seeded texts of every kind the tokenizer meets: words, CJK, emoji, marks, lone surrogates, empty. */
+function randomTexts(count, seed) {
+  const next = random64(seed);
+  const pick = (n) => Number(next() % BigInt(n));
+  const pieces = ['the', 'Cat', 'SAT', 'naïve', 'Straße', 'ΣΊΣΥΦΟΣ', 'мир', '回家', '吃饭哦', 'カタカナ', '한국어',
+    '😀', 'e\u0301', '\ud800', '\udfff', '42', '...', '\t', ' ', '', 'Ａｂｃ', 'ǅ'];
+  const texts = [];
+  for (let i = 0; i < count; i++) {
+    let text = '';
+    for (let n = pick(40); n > 0; n--) text += pieces[pick(pieces.length)] + (pick(3) ? ' ' : '');
+    texts.push(text);
+  }
+  return texts;
+}
+
+function assertSameDedup(actual, expected) {
+  assert.deepEqual(actual.fingerprints, expected.fingerprints);
+  assert.deepEqual(actual.uniqueIndices, expected.uniqueIndices);
+  assert.deepEqual(actual.groups, expected.groups);
+  assert.equal(actual.unique.length, expected.unique.length);
+  for (let i = 0; i < expected.unique.length; i++) assert.equal(actual.unique[i], expected.unique[i]); // the same objects
+}
+
+async function waitFor(condition, ms = 2000) {
+  const end = performance.now() + ms;
+  while (!condition() && performance.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
+  return condition();
+}
+
+/** Time from abort() to the call's rejection, and the rejection. */
+async function abortAndTime(promise, controller, reason) {
+  const start = performance.now();
+  controller.abort(reason);
+  const error = await promise.then(() => null, (e) => e);
+  return { ms: performance.now() - start, error };
+}
+
+let pool;
+let real; // fortunes with edits, 40,000 texts
+
+before(async () => {
+  pool = await createPool({ size: 2 });
+  if (HAS_FORTUNES) real = withEdits(fortunes(), 40_000, 7);
+});
+
+after(() => pool.terminate());
+
+describe('the same results as the single-threaded API', () => {
+  test('fingerprintAll on random texts with every option, across chunk boundaries', async () => {
+    const texts = randomTexts(6000, 1);
+    texts.splice(100, 0, 'long '.repeat(120_000), '長'.repeat(600_000), ''); // each longer than one chunk
+    for (const options of [undefined, { tokenizer: 'chars', charNgram: 3 }, { tokenizer: 'words', wordNgram: 2, caseFold: false, weighting: 'binary' }]) {
+      assert.deepEqual(await pool.fingerprintAll(texts, options), sh.fingerprintAll(texts, options), JSON.stringify(options));
+    }
+    const few = texts.slice(0, 1500); // Intl.Segmenter is slow: fewer texts
+    for (const options of [{ tokenizer: 'segmenter' }, { tokenizer: 'separated', nfkc: true }]) {
+      assert.deepEqual(await pool.fingerprintAll(few, options), sh.fingerprintAll(few, options), JSON.stringify(options));
+    }
+  });
+
+  test('fingerprintAll with IDF weights learned on the calling thread (each worker loads its copy)', async () => {
+    const texts = randomTexts(5000, 11);
+    const weights = [];
+    try {
+      // More weights than a worker keeps at once, each used twice: workers drop and reload them.
+      for (let i = 0; i < 10; i++) weights.push(sh.learnIdf(texts.slice(i * 100, i * 100 + 2000), { tokenizer: i % 2 ? 'words' : 'auto', weighting: 'binary' }));
+      for (const idf of [...weights, ...weights]) {
+        assert.deepEqual(await pool.fingerprintAll(texts, { idf }), sh.fingerprintAll(texts, { idf }));
+      }
+      const idf = weights[1];
+      assert.deepEqual(await pool.dedup(texts, { options: { idf, tokenizer: 'words' } }), await sh.dedup(texts, { options: { idf, tokenizer: 'words' } }));
+    } finally {
+      for (const idf of weights) idf.dispose();
+    }
+  });
+
+  test('dedup of fortunes with edits: leader and components, k = 3 and 9, items with a key', { skip: NO_FORTUNES }, async () => {
+    const items = real.map((text, id) => ({ id, text }));
+    for (const [maxDistance, grouping] of [[3, 'leader'], [9, 'components']]) {
+      const options = { key: (item) => item.text, maxDistance, grouping };
+      const expected = await sh.dedup(items, options);
+      assert.ok(expected.groups.length > 1000, `${expected.groups.length} groups`);
+      assertSameDedup(await pool.dedup(items, options), expected);
+    }
+    const chars = { tokenizer: 'chars', charNgram: 4 };
+    assertSameDedup(await pool.dedup(real, { options: chars }), await sh.dedup(real, { options: chars }));
+  });
+
+  test('dedup with verification (Jaccard of shingles) across the workers, leader and components', { skip: NO_FORTUNES }, async () => {
+    const texts = real.slice(0, 12_000);
+    for (const options of [{ maxDistance: 9, verify: { minJaccard: 0.6 } }, { maxDistance: 12, grouping: 'components', verify: { minJaccard: 0.4, shingle: 5 } }]) {
+      const expected = await sh.dedup(texts, options);
+      const unverified = await sh.dedup(texts, { ...options, verify: undefined });
+      assert.ok(expected.groups.length !== unverified.groups.length || JSON.stringify(expected.groups) !== JSON.stringify(unverified.groups), 'verification changes the groups');
+      const reports = [];
+      assertSameDedup(await pool.dedup(texts, { ...options, onProgress: (p) => reports.push(p) }), expected);
+      const phases = reports.map((r) => r.phase).filter((phase, i, all) => phase !== all[i - 1]);
+      assert.deepEqual(phases, ['fingerprint', 'pairs', 'verify', 'groups']);
+      const last = reports.filter((r) => r.phase === 'verify').at(-1);
+      assert.equal(last.done, last.total);
+    }
+  });
+
+  test('dedup of random texts, many of them identical (empty, one word)', async () => {
+    const texts = randomTexts(20_000, 2);
+    assertSameDedup(await pool.dedup(texts, { maxDistance: 5 }), await sh.dedup(texts, { maxDistance: 5 }));
+  });
+
+  test('findPairs on planted neighbours, from a BigUint64Array (left usable) and from bigints', async () => {
+    const fps = BigUint64Array.from(plantedSet(3000, 9, 3));
+    for (const k of [0, 3, 9]) assert.deepEqual(await pool.findPairs(fps, k), sh.findPairs(fps, k), `k = ${k}`);
+    assert.equal(fps.length, 33_000, 'the caller\'s array is not transferred away');
+    const list = [...fps.subarray(0, 500)];
+    assert.deepEqual(await pool.findPairs(list), sh.findPairs(list));
+  });
+
+  test('empty input', async () => {
+    assert.deepEqual(await pool.fingerprintAll([]), new BigUint64Array(0));
+    assert.deepEqual(await pool.findPairs([]), sh.findPairs([]));
+    assertSameDedup(await pool.dedup([]), await sh.dedup([]));
+  });
+
+  test('size defaults to os.availableParallelism()', async () => {
+    const defaultPool = await createPool();
+    try {
+      assert.equal(defaultPool.size, availableParallelism());
+      assert.deepEqual(await defaultPool.fingerprintAll(['a b c']), sh.fingerprintAll(['a b c']));
+    } finally {
+      await defaultPool.terminate();
+    }
+  });
+});
+
+describe('progress', () => {
+  test('dedup reports each phase in order, fingerprints as chunks finish, at least every 100 ms', { skip: NO_FORTUNES }, async () => {
+    const reports = [];
+    const start = performance.now();
+    await pool.dedup(real, { onProgress: (p) => reports.push({ ...p, at: performance.now() }) });
+    const end = performance.now();
+    const phases = reports.map((r) => r.phase).filter((phase, i, all) => phase !== all[i - 1]);
+    assert.deepEqual(phases, ['fingerprint', 'pairs', 'groups']);
+    const fingerprint = reports.filter((r) => r.phase === 'fingerprint');
+    assert.ok(fingerprint.length >= 20, `${fingerprint.length} fingerprint reports`);
+    assert.ok(fingerprint.every((r, i) => r.total === real.length && (i === 0 || r.done >= fingerprint[i - 1].done)));
+    assert.equal(fingerprint.at(-1).done, real.length);
+    assert.deepEqual(reports.at(-1), { phase: 'groups', done: 1, total: 1, at: reports.at(-1).at });
+    const times = [start, ...reports.map((r) => r.at), end];
+    const gap = Math.max(...times.slice(1).map((t, i) => t - times[i]));
+    assert.ok(gap <= 100, `longest time without a report: ${gap.toFixed(1)} ms`);
+  });
+
+  test('findPairs (one long WASM call) still reports at least every 100 ms', async () => {
+    const fps = randomFingerprints(300_000, 4);
+    const reports = [];
+    const start = performance.now();
+    await pool.findPairs(fps, 6, { onProgress: (p) => reports.push({ ...p, at: performance.now() }) });
+    const end = performance.now();
+    const times = [start, ...reports.map((r) => r.at), end];
+    const gap = Math.max(...times.slice(1).map((t, i) => t - times[i]));
+    assert.ok(end - start > 150, `the search took ${(end - start).toFixed(0)} ms: too short to show repeated reports`);
+    assert.ok(gap <= 100, `longest time without a report: ${gap.toFixed(1)} ms over ${(end - start).toFixed(0)} ms`);
+    assert.deepEqual(reports.at(-1), { phase: 'pairs', done: 1, total: 1, at: reports.at(-1).at });
+    assert.ok(reports.slice(0, -1).every((r) => r.phase === 'pairs' && r.done === 0));
+  });
+
+  test('fingerprintAll reports fingerprints done up to the total', async () => {
+    const texts = randomTexts(10_000, 5);
+    const reports = [];
+    await pool.fingerprintAll(texts, undefined, { onProgress: (p) => reports.push(p) });
+    assert.deepEqual(reports[0], { phase: 'fingerprint', done: 0, total: texts.length });
+    assert.deepEqual(reports.at(-1), { phase: 'fingerprint', done: texts.length, total: texts.length });
+  });
+});
+
+describe('cancellation', () => {
+  const texts = randomTexts(150_000, 6);
+
+  test('an abort while fingerprinting rejects within 100 ms and stops the busy workers; the pool works afterwards', { skip: !HAS_PROC && 'needs /proc' }, async () => {
+    const idle = threads();
+    const controller = new AbortController();
+    let resolveStarted;
+    const started = new Promise((resolve) => { resolveStarted = resolve; });
+    const call = pool.dedup(texts, {
+      signal: controller.signal,
+      onProgress: (p) => { if (p.phase === 'fingerprint' && p.done > 0) resolveStarted(); },
+    });
+    await started;
+    const reason = new Error('stop now');
+    const { ms, error } = await abortAndTime(call, controller, reason);
+    assert.equal(error, reason);
+    assert.ok(ms < 100, `rejected ${ms.toFixed(1)} ms after abort()`);
+    assert.ok(await waitFor(() => threads() < idle), `worker threads: ${threads()} before ${idle}`);
+    const small = texts.slice(0, 3000);
+    assertSameDedup(await pool.dedup(small), await sh.dedup(small));
+  });
+
+  test('an abort during the pair search (one WASM call) rejects within 100 ms', { skip: !HAS_PROC && 'needs /proc' }, async () => {
+    const fps = randomFingerprints(300_000, 8);
+    const idle = threads();
+    const controller = new AbortController();
+    let resolveStarted;
+    const started = new Promise((resolve) => { resolveStarted = resolve; });
+    const call = pool.findPairs(fps, 8, { signal: controller.signal, onProgress: resolveStarted });
+    await started;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const { ms, error } = await abortAndTime(call, controller);
+    assert.equal(error.name, 'AbortError');
+    assert.ok(ms < 100, `rejected ${ms.toFixed(1)} ms after abort()`);
+    assert.ok(await waitFor(() => threads() < idle), 'the worker searching stopped');
+    const few = fps.subarray(0, 2000);
+    assert.deepEqual(await pool.findPairs(few, 3), sh.findPairs(few, 3));
+  });
+
+  test('an already aborted signal rejects with its reason and posts nothing', async () => {
+    const progress = [];
+    const signal = AbortSignal.abort(new Error('too late'));
+    await assert.rejects(pool.dedup(['a'], { signal, onProgress: (p) => progress.push(p) }), /too late/);
+    await assert.rejects(pool.fingerprintAll(['a'], undefined, { signal }), /too late/);
+    await assert.rejects(pool.findPairs([1n], 3, { signal }), /too late/);
+    assert.deepEqual(progress, []);
+  });
+
+  test('cancelling one call leaves an overlapping call on the same workers intact', async () => {
+    const controller = new AbortController();
+    const other = texts.slice(0, 60_000);
+    const cancelled = pool.fingerprintAll(texts, undefined, { signal: controller.signal });
+    const kept = pool.fingerprintAll(other, { tokenizer: 'words' });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    controller.abort();
+    await assert.rejects(cancelled, { name: 'AbortError' });
+    assert.deepEqual(await kept, sh.fingerprintAll(other, { tokenizer: 'words' }));
+  });
+});
+
+describe('errors', () => {
+  test('bad arguments reject with the single-threaded API\'s TypeError or RangeError, before any work', async () => {
+    const cases = [
+      ['dedup items', (api) => api.dedup('x')],
+      ['dedup options', (api) => api.dedup([], null)],
+      ['dedup key', (api) => api.dedup([], { key: 'text' })],
+      ['dedup key result', (api) => api.dedup([{}, {}], { key: (item, i) => (i ? 5 : 'a') })],
+      ['dedup item', (api) => api.dedup(['a', 'b', 3])],
+      ['dedup grouping', (api) => api.dedup([], { grouping: 'x' })],
+      ['dedup maxDistance', (api) => api.dedup([], { maxDistance: 65 })],
+      ['dedup maxDistance type', (api) => api.dedup([], { maxDistance: '3' })],
+      ['dedup fingerprint options', (api) => api.dedup([], { options: { tokenizer: 'x' } })],
+      ['dedup unknown fingerprint option', (api) => api.dedup([], { options: { ngram: 2 } })],
+      ['dedup onProgress', (api) => api.dedup([], { onProgress: 1 })],
+      ['dedup signal', (api) => api.dedup([], { signal: {} })],
+      ['dedup verify', (api) => api.dedup([], { verify: 0.5 })],
+      ['dedup verify minJaccard', (api) => api.dedup([], { verify: { minJaccard: 1.5 } })],
+      ['dedup verify shingle', (api) => api.dedup([], { verify: { minJaccard: 0.5, shingle: 0 } })],
+      ['dedup IDF weights', (api) => api.dedup([], { options: { idf: {} } })],
+      ['fingerprintAll texts', (api) => api.fingerprintAll('abc')],
+      ['fingerprintAll text', (api) => api.fingerprintAll(['a', null])],
+      ['fingerprintAll options', (api) => api.fingerprintAll(['a'], { wordNgram: 17 })],
+      ['findPairs fingerprints', (api) => api.findPairs(new Uint32Array(2))],
+      ['findPairs fingerprint', (api) => api.findPairs([1n, -1n])],
+      ['findPairs fingerprint type', (api) => api.findPairs([1n, 2])],
+      ['findPairs maxDistance', (api) => api.findPairs([1n], 1.5)],
+    ];
+    for (const [name, call] of cases) {
+      const expected = await (async () => call(sh))().then(() => null, (e) => e);
+      assert.ok(expected instanceof TypeError || expected instanceof RangeError, `${name}: the single-threaded API throws`);
+      const actual = await call(pool).then(() => null, (e) => e);
+      assert.ok(actual, `${name}: the pool rejects`);
+      assert.equal(actual.constructor, expected.constructor, `${name}: ${actual.message}`);
+      assert.equal(actual.message, expected.message, name);
+    }
+    const rejected = pool.dedup('x');
+    assert.equal(typeof rejected.then, 'function', 'rejects rather than throws');
+    await rejected.catch(() => {});
+  });
+
+  test('bad task options and pool options name the argument', async () => {
+    await assert.rejects(pool.fingerprintAll([], undefined, { signal: 1 }), { name: 'TypeError', message: 'task.signal must be an AbortSignal, got number' });
+    await assert.rejects(pool.findPairs([], 3, { onProgress: 'no' }), { name: 'TypeError', message: 'task.onProgress must be a function, got string' });
+    await assert.rejects(pool.findPairs([], 3, null), { name: 'TypeError', message: 'task must be an object, got null' });
+    await assert.rejects(createPool({ size: 0 }), { name: 'RangeError', message: 'options.size must be an integer from 1 to 1024, got 0' });
+    await assert.rejects(createPool({ size: 1.5 }), RangeError);
+    await assert.rejects(createPool({ size: '2' }), { name: 'TypeError', message: 'options.size must be a number, got string' });
+    await assert.rejects(createPool({ threads: 2 }), { name: 'TypeError', message: 'options.threads is not an option (known: size, wasmBinary, locateFile)' });
+    await assert.rejects(createPool({ wasmBinary: 'x' }), TypeError);
+    await assert.rejects(createPool({ locateFile: '/x.wasm' }), TypeError);
+    await assert.rejects(createPool(7), { name: 'TypeError', message: 'options must be an object, got number' });
+  });
+
+  test('a .wasm that does not load rejects createPool and leaves no worker running', { skip: !HAS_PROC && 'needs /proc' }, async () => {
+    const before = threads();
+    await assert.rejects(createPool({ size: 2, wasmBinary: new Uint8Array([0, 97, 115, 109, 9, 9, 9, 9]) }));
+    assert.ok(await waitFor(() => threads() <= before), `threads: ${threads()}, before: ${before}`);
+  });
+
+  test('an onProgress that throws rejects the call with its error; the pool works afterwards', async () => {
+    const boom = new Error('progress handler failed');
+    await assert.rejects(pool.dedup(randomTexts(20_000, 9), { onProgress: (p) => { if (p.done > 0) throw boom; } }), boom);
+    assert.deepEqual(await pool.fingerprintAll(['x y']), sh.fingerprintAll(['x y']));
+  });
+});
+
+describe('terminate', () => {
+  test('pending calls reject, later calls reject, workers stop; twice is fine', { skip: !HAS_PROC && 'needs /proc' }, async () => {
+    const before = threads();
+    const own = await createPool({ size: 2 });
+    assert.equal(threads(), before + 2);
+    const pending = own.fingerprintAll(randomTexts(50_000, 10)).then(() => null, (error) => error);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await own.terminate();
+    assert.equal((await pending)?.message, 'this pool has been terminated');
+    await assert.rejects(own.dedup(['a']), { message: 'this pool has been terminated' });
+    await own.terminate();
+    assert.ok(await waitFor(() => threads() === before), `threads: ${threads()}, before: ${before}`);
+  });
+
+  test('an idle pool does not keep Node running', () => {
+    const script = `import { createPool } from ${JSON.stringify(new URL('../../js/worker.js', import.meta.url).href)};
+      const pool = await createPool({ size: 2 });
+      const { groups } = await pool.dedup(['The cat sat.', 'the cat sat!', 'Something else']);
+      console.log(JSON.stringify(groups));`;
+    const env = { ...process.env };
+    delete env.NODE_TEST_CONTEXT; // a child of node --test would otherwise report to it
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000, env });
+    assert.equal(output.trim(), '[[0,1]]');
+  });
+});
