@@ -1,0 +1,79 @@
+// Types of `simhash-wasm/worker`: the single-threaded API of `simhash-wasm` run in a pool of
+// Web Workers (browsers, bundlers) or worker_threads (Node).
+import type { DedupOptions, DedupResult, FingerprintOptions, Pairs, Progress } from './index.js';
+
+export type { DedupOptions, DedupResult, FingerprintOptions, Pairs, Progress } from './index.js';
+
+export interface PoolOptions {
+  /**
+   * Number of workers, 1..1024. Default: `navigator.hardwareConcurrency` in browsers,
+   * `os.availableParallelism()` in Node.
+   */
+  size?: number;
+  /** The bytes of `simhash_core.wasm`; copied to each worker. In Node the pool reads the file itself. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /**
+   * Where to fetch `simhash_core.wasm` from (browsers), when you host it yourself. Called once,
+   * on the calling thread; a relative result is resolved against the page's URL.
+   */
+  locateFile?: (file: string, scriptDirectory: string) => string;
+}
+
+/** Progress and cancellation of one pool call (`fingerprintAll`, `findPairs`). */
+export interface TaskOptions {
+  /**
+   * Called as work proceeds, and at least every 100 ms while the call runs (repeating the
+   * last report during one long WASM call, such as the pair search).
+   * `fingerprintAll` reports phase 'fingerprint'; `findPairs` reports 'pairs' 0/1, then 1/1.
+   */
+  onProgress?: (progress: Progress) => void;
+  /** Aborting rejects the promise at once with the signal's reason and stops the workers running the call. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A pool of workers, each with its own WASM instance. Every method returns the same values,
+ * bit for bit and in the same order, as the method of the same name on `SimHash`. Calls may
+ * overlap; their tasks share the workers first come, first served.
+ */
+export interface SimHashPool {
+  /**
+   * Number of workers. A worker stopped by a cancellation, or replaced because its WASM
+   * memory grew past 64 MiB (it never shrinks), is started again when there is work.
+   */
+  readonly size: number;
+  /**
+   * `SimHash#fingerprintAll` spread across the workers: the strings go to them in chunks
+   * (at most 2048 texts or 512K UTF-16 code units each), the fingerprints come back by
+   * transfer. `options.idf` (weights learned on the calling thread) reaches each worker once,
+   * as `idf.toBytes()`.
+   */
+  fingerprintAll(texts: string[], options?: FingerprintOptions, task?: TaskOptions): Promise<BigUint64Array>;
+  /**
+   * `SimHash#findPairs` in one worker (it is one WASM call). A BigUint64Array argument is
+   * copied, and the copy moves to the worker by transfer: yours stays usable.
+   */
+  findPairs(fingerprints: BigUint64Array | bigint[], maxDistance?: number, task?: TaskOptions): Promise<Pairs>;
+  /**
+   * `SimHash#dedup`, with the same options: fingerprints across the workers, then pairs and
+   * groups in one worker; `verify` checks the pairs across the workers (the pairs of one
+   * connected component in one task, so each text is shingled once). `key` runs on the
+   * calling thread (items never leave it; their texts do). Progress: 'fingerprint' per
+   * finished chunk, 'pairs' 0/1 then 1/1, 'verify' per finished task, 'groups' 1/1, and at
+   * least every 100 ms throughout. Aborting stops the workers running this call.
+   */
+  dedup(items: string[], options?: DedupOptions<string>): Promise<DedupResult<string>>;
+  dedup<T>(items: T[], options: DedupOptions<T> & { key: (item: T, index: number) => string }): Promise<DedupResult<T>>;
+  /** Stops every worker and frees its memory. Pending calls reject; later calls reject. Safe to call twice. */
+  terminate(): Promise<void>;
+  /** `await using pool = await createPool()` where the runtime has explicit resource management. */
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * Starts a pool and resolves once every worker has loaded the WASM module (so a missing or
+ * blocked `.wasm` rejects here). Arguments are checked as in `simhash-wasm`: wrong types
+ * TypeError, out-of-range values RangeError, naming the argument.
+ * In Node, idle workers do not keep the process running; `terminate()` frees them at once.
+ */
+export function createPool(options?: PoolOptions): Promise<SimHashPool>;
