@@ -38,3 +38,8 @@ fi
 cmake --build build/wasm -j "$jobs" >/dev/null
 mkdir -p js/wasm
 cp -p build/wasm/simhash_core.mjs build/wasm/simhash_core.wasm js/wasm/
+# The same module with 32 MB of memory at most, for the out-of-memory tests.
+if [ ! -f build/wasm-capped/CMakeCache.txt ]; then
+  emcmake cmake -S . -B build/wasm-capped -DCMAKE_BUILD_TYPE=Release -DSIMHASH_WASM_MAXIMUM_MEMORY=33554432 >/dev/null
+fi
+cmake --build build/wasm-capped -j "$jobs" >/dev/null

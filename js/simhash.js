@@ -175,7 +175,7 @@ export class IdfWeights {
   /** A versioned, checksummed snapshot; `sh.loadIdf` restores it. */
   toBytes() {
     const { core, handle } = idfEntry(this, 'this');
-    const length = core._idfSerialize(handle);
+    const length = coreCall(() => core._idfSerialize(handle));
     return new Uint8Array(core.HEAPU8.buffer, core._resultAddress(), length).slice();
   }
 
@@ -261,10 +261,33 @@ class Allocations {
   }
 }
 
+/**
+ * What the core throws when an allocation inside it fails: C++ throws std::bad_alloc,
+ * which reaches JS as a bare number (exceptions are not caught inside the WASM build),
+ * and growing the memory past its maximum is a RangeError. Either becomes an Error that
+ * says so; the module stays usable, and the operation that failed did nothing.
+ */
+function asError(error) {
+  if (error instanceof Error && !(error instanceof RangeError && /memory/i.test(error.message))) return error;
+  return new Error('out of WebAssembly memory: the operation was abandoned');
+}
+
+/** Runs a call into the core that allocates inside it. */
+function coreCall(call) {
+  try {
+    return call();
+  } catch (error) {
+    throw asError(error);
+  }
+}
+
+/** Runs a call into the core with its scratch allocations, freeing them afterwards. */
 function withAllocations(core, body) {
   const allocations = new Allocations(core);
   try {
     return body(allocations);
+  } catch (error) {
+    throw asError(error);
   } finally {
     allocations.free();
   }
@@ -390,7 +413,8 @@ class SimHashIndex {
   }
 
   serialize() {
-    const length = this.#core._indexSerialize(this.#live());
+    const handle = this.#live();
+    const length = coreCall(() => this.#core._indexSerialize(handle));
     return new Uint8Array(this.#core.HEAPU8.buffer, this.#core._resultAddress(), length).slice();
   }
 
@@ -493,7 +517,7 @@ export class SimHash {
   createIndex(options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${typeName(options)}`);
     const maxDistance = checkMaxDistance(options.maxDistance, 'options.maxDistance');
-    return new SimHashIndex(this.#core, this.#core._indexCreate(maxDistance));
+    return new SimHashIndex(this.#core, coreCall(() => this.#core._indexCreate(maxDistance)));
   }
 
   /**
@@ -506,12 +530,12 @@ export class SimHash {
     const args = checkOptions(options);
     const flags = (options?.nfkc ? CALLER_FLAG_NFKC : 0) | (options?.tokenizer === 'segmenter' ? CALLER_FLAG_SEGMENTER : 0);
     const core = this.#core;
-    const learner = core._idfLearnerCreate(...args, flags);
+    const learner = coreCall(() => core._idfLearnerCreate(...args, flags));
     try {
       forEachEncodedSlice(core, prepareTexts(texts, options, 'texts'), 'texts', (utf8, offsets, count) => {
         core._idfLearnerAdd(learner, utf8, offsets, count);
       });
-      return new IdfWeights(core, core._idfLearnerTable(learner));
+      return new IdfWeights(core, coreCall(() => core._idfLearnerTable(learner)));
     } finally {
       core._idfLearnerDelete(learner);
     }
@@ -521,7 +545,7 @@ export class SimHash {
   loadIdf(bytes) {
     if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array, got ${typeName(bytes)}`);
     const core = this.#core;
-    const handle = core._idfCreate();
+    const handle = coreCall(() => core._idfCreate());
     const error = withAllocations(core, (mem) => core._idfLoad(handle, mem.copyIn(bytes), bytes.length));
     if (error) {
       core._idfDelete(handle);
@@ -539,7 +563,7 @@ export class SimHash {
   loadIndex(bytes) {
     if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array, got ${typeName(bytes)}`);
     const core = this.#core;
-    const handle = core._indexCreate(0);
+    const handle = coreCall(() => core._indexCreate(0));
     const error = withAllocations(core, (mem) => core._indexLoad(handle, mem.copyIn(bytes), bytes.length));
     if (error) {
       core._indexDelete(handle);

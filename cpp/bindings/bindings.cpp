@@ -5,6 +5,7 @@
 // buffer that JS copies out at once (it stays valid until the next such call). The core never throws, and the
 // JS layer validates every argument first, so no call here can abort the module.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <malloc.h>
 
 #include <cstdlib>
@@ -17,6 +18,26 @@
 #include "simhash/pairs.h"
 
 using namespace emscripten;
+
+// Out of memory. The build does not catch C++ exceptions (that would cost size and speed),
+// so libc++'s operator new would abort the whole module on a failed allocation. Instead
+// the allocation throws a JS Error, which unwinds the WASM stack back to the JS caller:
+// the module stays usable, and the core commits its changes only after allocating
+// (Index::rebuild), so nothing it holds is left half-changed.
+EM_JS(void, throwOutOfMemory, (size_t size), { throw new Error('out of WebAssembly memory allocating ' + size + ' bytes'); });
+
+// Not inlined: LLVM would otherwise fuse malloc and a following memset into a calloc that
+// LTO has already dropped from the link.
+__attribute__((noinline)) void* operator new(size_t size) {
+  if (void* p = std::malloc(size ? size : 1)) return p;
+  throwOutOfMemory(size);
+  __builtin_unreachable();
+}
+void* operator new[](size_t size) { return operator new(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+void operator delete[](void* p, size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -135,6 +156,7 @@ class IndexHandle {
   // Adds count fingerprints; ids is 0 for fresh ids, written back to idsOut.
   // Returns the number added before a duplicate id stopped it (count when all were).
   uint32_t addBatch(uintptr_t fingerprints, uintptr_t ids, uint32_t count, uintptr_t idsOut) {
+    index_.reserveForAdding(count);  // out of memory here adds nothing, so addAll stays all or nothing
     for (uint32_t i = 0; i < count; ++i) {
       const uint64_t fp = at<uint64_t>(fingerprints)[i];
       uint32_t id;

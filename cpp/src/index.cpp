@@ -35,7 +35,7 @@ namespace detail {
 
 bool SlotOfId::insert(uint32_t id, uint32_t slot) {
   if (find(id)) return false;
-  if (2 * (size_ + 1) > entries_.size()) grow();  // load factor <= 1/2
+  reserve(size_ + 1);  // may allocate; nothing has changed yet
   size_t i = home(id);
   while (entries_[i].slot != kEmpty) i = (i + 1) & (entries_.size() - 1);
   entries_[i] = {id, slot};
@@ -75,12 +75,21 @@ bool SlotOfId::erase(uint32_t id) {
   return true;
 }
 
-void SlotOfId::grow() {
-  std::vector<Entry> old = std::move(entries_);
-  entries_.assign(old.empty() ? 16 : 2 * old.size(), Entry{0, kEmpty});
-  size_ = 0;
-  for (const Entry& e : old) {
-    if (e.slot != kEmpty) insert(e.id, e.slot);
+void SlotOfId::reserve(size_t count) {
+  if (2 * count <= entries_.size()) return;  // load factor <= 1/2
+  size_t capacity = entries_.empty() ? 16 : entries_.size();
+  while (capacity < 2 * count) capacity *= 2;
+  rehash(capacity);
+}
+
+void SlotOfId::rehash(size_t capacity) {
+  std::vector<Entry> bigger(capacity, Entry{0, kEmpty});  // the one allocation, before any change
+  bigger.swap(entries_);
+  for (const Entry& e : bigger) {
+    if (e.slot == kEmpty) continue;
+    size_t i = home(e.id);
+    while (entries_[i].slot != kEmpty) i = (i + 1) & (entries_.size() - 1);
+    entries_[i] = e;
   }
 }
 
@@ -92,8 +101,21 @@ Index::~Index() = default;
 Index::Index(Index&&) noexcept = default;
 Index& Index::operator=(Index&&) noexcept = default;
 
+void Index::reserveForAdding(size_t count) {
+  const size_t needed = fingerprints_.size() + count;
+  if (needed > fingerprints_.capacity()) {
+    const size_t capacity = std::max(needed, 2 * fingerprints_.capacity());
+    fingerprints_.reserve(capacity);
+    ids_.reserve(capacity);
+    alive_.reserve(capacity);
+  }
+  slotOfId_.reserve(slotOfId_.size() + count);
+}
+
 Status Index::add(uint64_t fingerprint, uint32_t id) {
-  if (!slotOfId_.insert(id, static_cast<uint32_t>(fingerprints_.size()))) return Status::DuplicateId;
+  if (slotOfId_.find(id)) return Status::DuplicateId;
+  reserveForAdding(1);  // every allocation first: the pushes below cannot fail
+  slotOfId_.insert(id, static_cast<uint32_t>(fingerprints_.size()));
   fingerprints_.push_back(fingerprint);
   ids_.push_back(id);
   alive_.push_back(1);
@@ -131,30 +153,38 @@ void Index::reindexIfDue() {
 }
 
 void Index::rebuild() {
-  // Drop removed items, keeping insertion order.
+  // Everything is built aside and committed at the end without allocating, so a failed
+  // allocation (which in the WASM build unwinds straight back to JS) leaves the index as
+  // it was: consistent, with every item, only not yet reorganised.
   size_t kept = 0;
-  for (size_t slot = 0; slot < fingerprints_.size(); ++slot) {
+  for (size_t slot = 0; slot < fingerprints_.size(); ++slot) kept += alive_[slot];
+  std::vector<uint64_t> fingerprints;
+  std::vector<uint32_t> ids;
+  fingerprints.reserve(kept);
+  ids.reserve(kept);
+  for (size_t slot = 0; slot < fingerprints_.size(); ++slot) {  // removed items dropped, order kept
     if (!alive_[slot]) continue;
-    fingerprints_[kept] = fingerprints_[slot];
-    ids_[kept] = ids_[slot];
-    *slotOfId_.find(ids_[kept]) = static_cast<uint32_t>(kept);
-    ++kept;
+    fingerprints.push_back(fingerprints_[slot]);
+    ids.push_back(ids_[slot]);
   }
-  fingerprints_.resize(kept);
-  ids_.resize(kept);
-  alive_.assign(kept, 1);
-  indexedSlots_ = kept;
-
-  *layout_ = BlockLayout::choose(kept, maxDistance_, kIndexMaxTables);
-  tables_.resize(layout_->tableCount());
+  std::vector<uint8_t> alive(kept, 1);
+  auto layout = std::make_unique<BlockLayout>(BlockLayout::choose(kept, maxDistance_, kIndexMaxTables));
+  std::vector<std::vector<uint32_t>> tables(layout->tableCount());
   std::vector<KeyedItem> keyed(kept), scratch;
-  for (size_t t = 0; t < tables_.size(); ++t) {
-    for (size_t slot = 0; slot < kept; ++slot) keyed[slot] = {layout_->key(fingerprints_[slot], t), static_cast<uint32_t>(slot)};
-    radixSort(keyed, scratch, layout_->keyBits(t));  // stable: equal keys stay in slot order
-    tables_[t].resize(kept);
-    for (size_t i = 0; i < kept; ++i) tables_[t][i] = keyed[i].item;
-    tables_[t].shrink_to_fit();
+  for (size_t t = 0; t < tables.size(); ++t) {
+    for (size_t slot = 0; slot < kept; ++slot) keyed[slot] = {layout->key(fingerprints[slot], t), static_cast<uint32_t>(slot)};
+    radixSort(keyed, scratch, layout->keyBits(t));  // stable: equal keys stay in slot order
+    tables[t].resize(kept);
+    for (size_t i = 0; i < kept; ++i) tables[t][i] = keyed[i].item;
   }
+
+  for (size_t slot = 0; slot < kept; ++slot) *slotOfId_.find(ids[slot]) = static_cast<uint32_t>(slot);
+  fingerprints_.swap(fingerprints);
+  ids_.swap(ids);
+  alive_.swap(alive);
+  layout_.swap(layout);
+  tables_.swap(tables);
+  indexedSlots_ = kept;
 }
 
 void Index::query(uint64_t fingerprint, std::vector<Match>& out) {

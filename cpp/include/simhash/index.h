@@ -22,6 +22,8 @@ class SlotOfId {
   size_t size() const { return size_; }
   /// @return false, changing nothing, when id is present.
   bool insert(uint32_t id, uint32_t slot);
+  /// Room for `count` ids without reallocating.
+  void reserve(size_t count);
   /// @return the slot of id, or nullptr.
   uint32_t* find(uint32_t id);
   /// @return whether id was present.
@@ -35,7 +37,7 @@ class SlotOfId {
   static constexpr size_t kAbsent = SIZE_MAX;
   size_t home(uint32_t id) const { return (id * 0x9E3779B1u) & (entries_.size() - 1); }
   size_t position(uint32_t id) const;
-  void grow();
+  void rehash(size_t capacity);
   std::vector<Entry> entries_;
   size_t size_ = 0;
 };
@@ -67,6 +69,9 @@ class Index {
   /// Stores fp under a fresh id (one more than the largest id ever stored, starting at 0)
   /// and returns it through `id`. @return DuplicateId when the id space is exhausted.
   Status addWithNewId(uint64_t fingerprint, uint32_t& id);
+  /// Makes room for `count` more adds, so that they cannot fail to allocate. An add
+  /// allocates (if at all) before it changes anything; so does a rebuild.
+  void reserveForAdding(size_t count);
   /// @return false when no item has this id.
   bool remove(uint32_t id);
   void clear();
