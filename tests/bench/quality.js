@@ -216,7 +216,7 @@ for (const c of competitorConfigs(sh)) evaluate(c);
 const competitorResults = evaluated.filter((r) => r.fingerprinter.group === 'npm');
 print(table(['library', 'bits', ...sets.flatMap((s) => [`${s.corpus.name} pairs k / F1`, 'coll. k / P / R / F1'])],
   [defaults, recommended, ...competitorResults].map(({ fingerprinter, perCorpus }) => [
-    fingerprinter.group === 'ours' ? `simhash-wasm ${fingerprinter === defaults.fingerprinter ? 'defaults' : 'recommended'}` : fingerprinter.name,
+    fingerprinter.group === 'ours' ? `simhash-wasm ${fingerprinter === defaults.fingerprinter ? 'format-1 defaults' : 'recommended'}` : fingerprinter.name,
     perCorpus[0].bits,
     ...perCorpus.flatMap((r) => {
       const b = bestScore(r.all.slice(0, r.bits === 64 ? PAIR_SEARCH_K + 1 : 13));
@@ -308,7 +308,7 @@ for (const result of [defaults, recommended]) {
   });
 }
 print(table(['configuration', 'corpus', 'length', 'texts', 'best k', 'P', 'R', 'F1', `verified F1, k=${verifyK}`], bucketRows.map((r) => [
-  r.result === defaults ? 'defaults' : 'recommended', r.corpus, LENGTH_BUCKETS[r.bucket].name, r.texts, r.best.k,
+  r.result === defaults ? 'format-1 defaults' : 'recommended', r.corpus, LENGTH_BUCKETS[r.bucket].name, r.texts, r.best.k,
   f3(r.best.precision), f3(r.best.recall), f3(r.best.f1), f3(r.verified?.f1)])));
 
 // ---------------------------------------------------------------------------------------
@@ -363,7 +363,7 @@ print('\n## 11. Summary\n');
   recommended.perCorpus.forEach((r, c) => {
     const cb = bestScore(r.collection);
     const db = bestScore(defaults.perCorpus[c].collection);
-    print(`${r.corpus}: collection F1 ${f3(cb.f1)} at k = ${cb.k} (defaults today: ${f3(db.f1)} at k = ${db.k}); ` +
+    print(`${r.corpus}: collection F1 ${f3(cb.f1)} at k = ${cb.k} (format-1 defaults: ${f3(db.f1)} at k = ${db.k}); ` +
       `labelled pairs F1 ${f3(bestScore(r.all).f1)} at k = ${bestScore(r.all).k}; with verification at k = ${verifyK}: ${f3(r.verified[verifyK].f1)}.`);
   });
 }

@@ -166,7 +166,7 @@ async function best(runs, fn) {
       cores = (used.user + used.system) / 1e6 / wall;
     }
   }
-  return { seconds, result, cores };
+  return { seconds, result, cores, cpu: cores * seconds };
 }
 
 const fmt = {
@@ -220,6 +220,7 @@ try {
     const jsRate = slowMb / js.seconds;
     const simRate = mb / sim.seconds;
     const fastestJs = Math.max(jsRate, simRate);
+    notes.push(`N = ${fmt.n(n)}: CPU time of the process, fingerprints ${one.cpu.toFixed(2)} s on one thread, ${pooled.cpu.toFixed(2)} s in the pool (${fmt.x(pooled.cpu / one.cpu)}).`);
     fingerprintRows.push([fmt.n(n), mb.toFixed(1),
       `${jsRate.toFixed(1)} MB/s${slowN < n ? ` (first ${fmt.n(slowN)})` : ''}`, fmt.rate(mb, sim.seconds),
       fmt.rate(mb, one.seconds), `${fmt.rate(mb, pooled.seconds)} (${pooled.cores.toFixed(1)} cores)`,
@@ -259,6 +260,7 @@ try {
     dedupRows.push([fmt.n(n), show(theirs[1]), show(theirs[0]), fmt.s(oneDedup.seconds), fmt.s(poolDedup.seconds),
       `${fmt.x(fastestTheirs / poolDedup.seconds)}${theirs.some((t) => t.estimated) ? ' (est.)' : ''}`,
       fmt.x(oneDedup.seconds / poolDedup.seconds), poolDedup.result.groups.length.toLocaleString('en')]);
+    notes.push(`N = ${fmt.n(n)}: CPU time of the process, dedup ${oneDedup.cpu.toFixed(2)} s on one thread, ${poolDedup.cpu.toFixed(2)} s in the pool (${fmt.x(poolDedup.cpu / oneDedup.cpu)}).`);
   }
 } finally {
   await pool.terminate();
@@ -270,4 +272,5 @@ console.log('Fingerprinting (MB/s of UTF-8 text; best of several runs; cores = C
 console.log(table(['N', 'MB', 'simhash-js', 'simhash (split /\\W+/)', 'ours, 1 thread', 'ours, pool', '1 thread / fastest JS', 'pool / fastest JS', 'pool speed-up'], fingerprintRows));
 console.log(`\nFull dedup, end to end (fingerprints + pairs + groups; ours k = ${OUR_K} of 64 bits, theirs brute force at k = ${THEIR_K} of 32 bits, up to N = ${fmt.n(BRUTE_MAX)}):\n`);
 console.log(table(['N', 'simhash-js + brute force', 'simhash + brute force', 'ours, 1 thread', 'ours, pool', 'fastest JS / pool', 'pool speed-up', 'groups (ours)'], dedupRows));
+console.log('');
 for (const note of notes) console.log(note);

@@ -125,14 +125,14 @@ export function libraryConfigs(sh) {
   const defaults = FORMAT1_DEFAULTS;
   const norm = 'NFKC+strip punct+collapse ws';
   return [
-    library(sh, 'defaults: auto, wordNgram 1, charNgram 2, tf', defaults),
+    library(sh, 'format-1 defaults: auto, wordNgram 1, charNgram 2, tf', defaults),
     library(sh, 'auto, wordNgram 2', { ...defaults, wordNgram: 2 }),
     library(sh, 'auto, wordNgram 3', { ...defaults, wordNgram: 3 }),
     library(sh, 'auto, charNgram 3', { ...defaults, charNgram: 3 }),
     library(sh, 'chars, charNgram 2', { ...defaults, tokenizer: 'chars', charNgram: 2 }),
     library(sh, 'chars, charNgram 3', { ...defaults, tokenizer: 'chars', charNgram: 3 }),
     library(sh, 'chars, charNgram 4', { ...defaults, tokenizer: 'chars', charNgram: 4 }),
-    library(sh, 'defaults, binary weighting', { ...defaults, weighting: 'binary' }),
+    library(sh, 'current defaults (format 1 + binary weighting)', { ...defaults, weighting: 'binary' }),
     library(sh, 'defaults + NFKC', defaults, normalize.nfkc),
     library(sh, 'defaults + strip punct', defaults, normalize.stripPunctuation),
     library(sh, 'defaults + collapse ws', defaults, normalize.collapseWhitespace),
