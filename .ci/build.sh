@@ -3,6 +3,7 @@
 # WASM module copied into js/wasm/ (what `import 'simhash-wasm'` loads). Incremental.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source .ci/packages.sh
 
 missing=()
 command -v cmake >/dev/null || missing+=(cmake)
@@ -10,17 +11,7 @@ command -v g++ >/dev/null || missing+=(g++)
 command -v em++ >/dev/null || missing+=(emscripten)
 [ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
 [ -f /usr/include/xxhash.h ] || missing+=(libxxhash-dev)
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ]; then
-    echo "build: installing ${missing[*]} with apt-get" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >/dev/null
-    apt-get install -y -qq "${missing[@]}" >/dev/null
-  else
-    echo "build: missing ${missing[*]}. Run: sudo apt-get install -y ${missing[*]}" >&2
-    exit 1
-  fi
-fi
+install_missing build "${missing[@]}"
 
 if [ -f package-lock.json ] && [ ! -d node_modules ] && grep -q '"devDependencies"' package.json; then
   npm ci --no-audit --no-fund --loglevel=error

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Usage: .ci/fuzz.sh [SECONDS]   (npm run fuzz; npm run test:fuzz runs 10 s per target)
+#
+# Builds the libFuzzer targets of tests/fuzz with Clang 14 under ASan + UBSan into
+# build/fuzz (CMakePresets.json: fuzz) and runs each for SECONDS (default 60). The
+# checked-in seeds in tests/fuzz/corpus/<target> are only read; what the fuzzer finds
+# accumulates in build/fuzz/corpus/<target>, so later runs continue from there.
+# Exits 1 when any target crashes, leaks, hangs or fails a check, after naming the input
+# that did it (under build/fuzz/crashes/<target>/) and the command that replays it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source .ci/packages.sh
+
+seconds=${1:-60}
+if ! [[ $seconds =~ ^[1-9][0-9]*$ ]]; then
+  echo "usage: $0 [SECONDS per target, default 60]" >&2
+  exit 2
+fi
+
+# libclang-rt-14-dev has the sanitizer and libFuzzer runtimes and FuzzedDataProvider.h.
+llvm=/usr/lib/llvm-14
+missing=()
+command -v cmake >/dev/null || missing+=(cmake)
+command -v clang++-14 >/dev/null || missing+=(clang-14)
+compgen -G "$llvm/lib/clang/*/lib/linux/libclang_rt.fuzzer-$(uname -m).a" >/dev/null || missing+=(libclang-rt-14-dev)
+compgen -G "$llvm/lib/clang/*/include/fuzzer/FuzzedDataProvider.h" >/dev/null || missing+=(libclang-rt-14-dev)
+[ -f "$llvm/lib/libFuzzer.a" ] || missing+=(libfuzzer-14-dev)
+[ -f /usr/include/xxhash.h ] || missing+=(libxxhash-dev)
+install_missing fuzz "${missing[@]}"
+
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
+
+status=0
+for target in fuzz_fingerprint fuzz_index fuzz_idf; do
+  corpus=build/fuzz/corpus/$target
+  crashes=build/fuzz/crashes/$target
+  log=build/fuzz/logs/$target.log
+  mkdir -p "$corpus" "$crashes" build/fuzz/logs
+  started=build/fuzz/logs/$target.started
+  touch "$started"
+  echo "fuzz: $target for ${seconds}s (log: $log)" >&2
+  # -timeout: one input taking 10 s is a hang; the issue asks for none.
+  if build/fuzz/$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+       -artifact_prefix="$crashes/" "$corpus" "tests/fuzz/corpus/$target" >"$log" 2>&1; then
+    last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+    echo "fuzz: $target ok: $runs runs, $rate exec/s, $(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9A-Za-z]+' <<<"$last")" >&2
+  else
+    status=1
+    echo "fuzz: $target FAILED; end of $log:" >&2
+    grep -vE '^#[0-9]+|^"|Uses: ' "$log" | tail -n 40 >&2
+    found=$(find "$crashes" -type f -newer "$started" | sort)
+    if [ -n "$found" ]; then
+      echo "fuzz: failing input(s); replay with build/fuzz/$target FILE:" >&2
+      echo "$found" | sed 's/^/  /' >&2
+    fi
+  fi
+done
+exit $status

@@ -1,0 +1,19 @@
+# Sourced by the .ci scripts. install_missing WHO PACKAGE... installs the Debian packages
+# named (a script's list of what it found missing) with apt-get when run as root, and
+# otherwise stops with the exact command to run. Without packages it does nothing.
+install_missing() {
+  local who=$1
+  shift
+  [ $# -gt 0 ] || return 0
+  local packages
+  mapfile -t packages < <(printf '%s\n' "$@" | sort -u)
+  if [ "$(id -u)" = 0 ]; then
+    echo "$who: installing ${packages[*]} with apt-get" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    apt-get install -y -qq "${packages[@]}" >/dev/null
+  else
+    echo "$who: missing ${packages[*]}. Run: sudo apt-get update && sudo apt-get install -y ${packages[*]}" >&2
+    exit 1
+  fi
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Usage: .ci/sanitize.sh   (npm run test:asan)
+#
+# Builds the native Catch2 suite with AddressSanitizer + UndefinedBehaviorSanitizer into
+# build/asan (CMakePresets.json: native-asan) and runs it with ctest. Any sanitizer report
+# fails the run. Uses the default C++ compiler (g++); CXX=clang++-14 works too on a
+# fresh build/asan.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source .ci/packages.sh
+
+missing=()
+command -v cmake >/dev/null || missing+=(cmake)
+[ -n "${CXX:-}" ] || command -v g++ >/dev/null || missing+=(g++)
+[ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
+[ -f /usr/include/xxhash.h ] || missing+=(libxxhash-dev)
+install_missing sanitize "${missing[@]}"
+
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake --preset native-asan >/dev/null
+cmake --build --preset native-asan -j "$jobs" >/dev/null
+ctest --preset native-asan -j "$jobs"

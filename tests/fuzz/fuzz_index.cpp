@@ -1,0 +1,272 @@
+// libFuzzer target: the exact index against a brute-force model.
+//
+// Byte 0 picks the mode:
+//   even: LOAD. The rest is handed to Index::deserialize, after two optional repairs
+//         that let the fuzzer get past the integrity checks to what lies behind them:
+//         bit 1 rewrites the item count to fit the length (dropping a partial item),
+//         bit 2 rewrites the checksum. A rejected input must leave the target index
+//         unchanged and explain itself; an accepted one must serialize back to the very
+//         same bytes, and answer every query like a brute-force scan of its items.
+//   odd:  OPS. The rest drives a sequence of add / addWithNewId / remove / query /
+//         clear / serialize+reload operations (FuzzedDataProvider) on an Index and on a
+//         plain list of items; sizes, query results and serialized bytes must agree.
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "reference.h"
+#include "simhash/hamming.h"
+#include "simhash/index.h"
+
+namespace {
+
+using reference::getLE;
+using reference::putLE;
+using simhash::Index;
+using simhash::Match;
+using simhash::Status;
+
+// README "Serialized index format (version 1)".
+constexpr size_t kHeaderSize = 20, kItemSize = 12, kChecksumSize = 8;
+// Bound one input's work to tens of milliseconds under the sanitizers; a serialize and
+// reload round trip costs a few hundred instrumented operations per item, so it is rationed.
+constexpr size_t kMaxModelItems = 1200;
+constexpr size_t kMaxBatch = 400;
+constexpr int kMaxOps = 200;
+constexpr int kMaxReloads = 3;
+
+struct Item {
+  uint32_t id;
+  uint64_t fingerprint;
+};
+
+// What an index of these items (in insertion order) must serialize to, written from the
+// README rather than from index.cpp.
+std::vector<uint8_t> expectedBytes(unsigned maxDistance, uint64_t nextId, const std::vector<Item>& items) {
+  std::vector<uint8_t> out = {'S', 'H', 'I', 'X'};
+  putLE(out, 1, 2);
+  putLE(out, maxDistance, 1);
+  putLE(out, 0, 1);
+  putLE(out, items.size(), 4);
+  putLE(out, nextId, 8);
+  for (const Item& item : items) {
+    putLE(out, item.fingerprint, 8);
+    putLE(out, item.id, 4);
+  }
+  putLE(out, XXH3_64bits(out.data(), out.size()), 8);
+  return out;
+}
+
+std::vector<Match> bruteForce(const std::vector<Item>& items, uint64_t query, unsigned maxDistance) {
+  std::vector<Match> out;
+  for (const Item& item : items) {
+    const unsigned distance = simhash::hammingDistance(query, item.fingerprint);
+    if (distance <= maxDistance) out.push_back({item.id, distance});
+  }
+  std::sort(out.begin(), out.end(), [](const Match& x, const Match& y) {
+    return x.distance != y.distance ? x.distance < y.distance : x.id < y.id;
+  });
+  return out;
+}
+
+void checkQuery(Index& index, const std::vector<Item>& items, uint64_t query) {
+  std::vector<Match> got;
+  index.query(query, got);
+  FUZZ_CHECK(got == bruteForce(items, query, index.maxDistance()));
+}
+
+// fp with `count` pseudo-random bits (derived from seed) flipped; a bit drawn twice flips
+// back, so the distance is at most count. Used to make neighbours near maxDistance.
+uint64_t flipSome(uint64_t fp, unsigned count, uint64_t seed) {
+  for (unsigned i = 0; i < count; ++i) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    fp ^= uint64_t{1} << (seed >> 58);
+  }
+  return fp;
+}
+
+void runLoad(const uint8_t* data, size_t size, uint8_t mode) {
+  std::vector<uint8_t> bytes(data, data + size);
+  reference::repairSerialized(bytes, kHeaderSize, kItemSize, 8, mode & 2, mode & 4);
+
+  // Loading replaces an index that already holds something, which must survive a rejection.
+  Index index(7);
+  FUZZ_CHECK(index.add(0x0123456789ABCDEFull, 42) == Status::Ok);
+  const std::vector<uint8_t> before = index.serialize();
+  std::string error;
+  const Status status = Index::deserialize(bytes.data(), bytes.size(), index, error);
+  if (status != Status::Ok) {
+    FUZZ_CHECK(status == Status::CorruptData);
+    FUZZ_CHECK(error.rfind("invalid serialized index: ", 0) == 0);
+    FUZZ_CHECK(index.serialize() == before);
+    return;
+  }
+
+  // Accepted: the header and items are what the bytes say.
+  FUZZ_CHECK(bytes.size() >= kHeaderSize + kChecksumSize);
+  const size_t count = getLE(bytes.data() + 8, 4);
+  FUZZ_CHECK(bytes.size() == kHeaderSize + kItemSize * count + kChecksumSize);
+  std::vector<Item> items(count);
+  for (size_t i = 0; i < count; ++i) {
+    const uint8_t* item = bytes.data() + kHeaderSize + kItemSize * i;
+    items[i] = {static_cast<uint32_t>(getLE(item + 8, 4)), getLE(item, 8)};
+  }
+  FUZZ_CHECK(index.size() == count);
+  FUZZ_CHECK(index.maxDistance() == bytes[6]);
+  FUZZ_CHECK(index.serialize() == bytes);
+
+  for (size_t i = 0; i < items.size() && i < 32; ++i) {
+    checkQuery(index, items, items[i].fingerprint);
+    checkQuery(index, items, flipSome(items[i].fingerprint, index.maxDistance() % 8 + 1, i));
+    checkQuery(index, items, ~items[i].fingerprint);
+  }
+  checkQuery(index, items, 0);
+  FUZZ_CHECK(index.serialize() == bytes);  // queries may reorganise the tables, never the items
+
+  Index reloaded(0);
+  FUZZ_CHECK(Index::deserialize(bytes.data(), bytes.size(), reloaded, error) == Status::Ok);
+  FUZZ_CHECK(reloaded.serialize() == bytes);
+}
+
+// The index and a list of the items it should hold, in insertion order.
+class OpsRun {
+ public:
+  explicit OpsRun(unsigned maxDistance) : maxDistance_(maxDistance), index_(maxDistance) {}
+
+  void run(FuzzedDataProvider& input) {
+    for (int op = 0; op < kMaxOps && input.remaining_bytes() > 0; ++op) {
+      switch (input.ConsumeIntegralInRange<int>(0, 8)) {
+        case 0: add(fingerprintFrom(input), idFrom(input)); break;
+        case 1: addWithNewId(fingerprintFrom(input)); break;
+        case 2: addBatch(input); break;
+        case 3: remove(idFrom(input)); break;
+        case 4: checkQuery(index_, items_, fingerprintFrom(input)); break;
+        case 5: checkQuery(index_, items_, flipSome(fingerprintFrom(input), maxDistance_ + 1, op)); break;
+        case 6: clear(); break;
+        case 7: if (reloads_++ < kMaxReloads) reload(); break;
+        case 8: FUZZ_CHECK(index_.blockCount() <= 64); break;
+      }
+      FUZZ_CHECK(index_.size() == items_.size());
+    }
+    for (size_t i = 0; i < items_.size() && i < 32; ++i) checkQuery(index_, items_, items_[i].fingerprint);
+    reload();
+  }
+
+ private:
+  // Mostly fingerprints near stored ones, so that queries find something.
+  uint64_t fingerprintFrom(FuzzedDataProvider& input) {
+    const uint8_t how = input.ConsumeIntegral<uint8_t>();
+    if (items_.empty() || how < 64) return input.ConsumeIntegral<uint64_t>();
+    const uint64_t base = items_[how % items_.size()].fingerprint;
+    return flipSome(base, how % (maxDistance_ + 3), input.ConsumeIntegral<uint16_t>());
+  }
+
+  // Mostly small ids, so that duplicates and re-adds after remove are common; also ids at
+  // the top of the range, where the next fresh id runs out.
+  static uint32_t idFrom(FuzzedDataProvider& input) {
+    switch (input.ConsumeIntegralInRange<int>(0, 3)) {
+      case 0: return input.ConsumeIntegralInRange<uint32_t>(0, 15);
+      case 1: return UINT32_MAX - input.ConsumeIntegralInRange<uint32_t>(0, 15);
+      default: return input.ConsumeIntegral<uint32_t>();
+    }
+  }
+
+  void add(uint64_t fingerprint, uint32_t id) {
+    if (items_.size() >= kMaxModelItems) return;
+    const Status status = index_.add(fingerprint, id);
+    if (!ids_.insert(id).second) {
+      FUZZ_CHECK(status == Status::DuplicateId);
+      return;
+    }
+    FUZZ_CHECK(status == Status::Ok);
+    items_.push_back({id, fingerprint});
+    nextId_ = std::max<uint64_t>(nextId_, uint64_t{id} + 1);
+  }
+
+  void addWithNewId(uint64_t fingerprint) {
+    if (items_.size() >= kMaxModelItems) return;
+    uint32_t id = 0;
+    const Status status = index_.addWithNewId(fingerprint, id);
+    if (nextId_ > UINT32_MAX) {
+      FUZZ_CHECK(status == Status::DuplicateId);
+      return;
+    }
+    FUZZ_CHECK(status == Status::Ok);
+    FUZZ_CHECK(id == nextId_);
+    FUZZ_CHECK(ids_.insert(id).second);
+    items_.push_back({id, fingerprint});
+    nextId_ = uint64_t{id} + 1;
+  }
+
+  // Many items at once, clustered around a few centres, so that the index outgrows its
+  // pending list and builds tables, and the tables hold near neighbours.
+  void addBatch(FuzzedDataProvider& input) {
+    const size_t count = input.ConsumeIntegralInRange<size_t>(1, kMaxBatch);
+    const uint64_t centres[4] = {input.ConsumeIntegral<uint64_t>(), input.ConsumeIntegral<uint64_t>(),
+                                 input.ConsumeIntegral<uint64_t>(), input.ConsumeIntegral<uint64_t>()};
+    const bool freshIds = input.ConsumeBool();
+    uint64_t seed = input.ConsumeIntegral<uint64_t>();
+    for (size_t i = 0; i < count; ++i) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      const uint64_t fingerprint = flipSome(centres[i % 4], (seed >> 32) % (maxDistance_ + 3), seed);
+      if (freshIds) {
+        addWithNewId(fingerprint);
+      } else {
+        add(fingerprint, static_cast<uint32_t>(seed >> 40));  // 24-bit ids: occasional duplicates
+      }
+    }
+  }
+
+  void remove(uint32_t id) {
+    const bool stored = ids_.erase(id) == 1;
+    FUZZ_CHECK(index_.remove(id) == stored);
+    if (stored) items_.erase(std::find_if(items_.begin(), items_.end(), [&](const Item& item) { return item.id == id; }));
+  }
+
+  void clear() {
+    index_.clear();
+    items_.clear();
+    ids_.clear();
+    nextId_ = 0;
+  }
+
+  // Serializes, checks the bytes against the format, and continues with the reloaded index.
+  void reload() {
+    const std::vector<uint8_t> bytes = index_.serialize();
+    FUZZ_CHECK(bytes == expectedBytes(maxDistance_, nextId_, items_));
+    Index reloaded(0);
+    std::string error;
+    FUZZ_CHECK(Index::deserialize(bytes.data(), bytes.size(), reloaded, error) == Status::Ok);
+    FUZZ_CHECK(reloaded.serialize() == bytes);
+    index_ = std::move(reloaded);
+  }
+
+  unsigned maxDistance_;
+  Index index_;
+  std::vector<Item> items_;
+  std::unordered_set<uint32_t> ids_;  // the ids of items_
+  uint64_t nextId_ = 0;
+  int reloads_ = 0;
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size < 1) return 0;
+  if ((data[0] & 1) == 0) {
+    runLoad(data + 1, size - 1, data[0]);
+    return 0;
+  }
+  FuzzedDataProvider input(data + 1, size - 1);
+  // Mostly the distances people use, where the index builds tables; any up to 64 as well.
+  const uint8_t distanceByte = input.ConsumeIntegral<uint8_t>();
+  OpsRun ops(distanceByte < 192 ? distanceByte % 17 : distanceByte % (simhash::kMaxDistance + 1));
+  ops.run(input);
+  return 0;
+}

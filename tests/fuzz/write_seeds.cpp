@@ -1,0 +1,116 @@
+// Writes the seed corpora checked in under tests/fuzz/corpus/ (built with -DSIMHASH_FUZZ=ON):
+//   build/fuzz/fuzz_write_seeds tests/fuzz/corpus
+// Seeds only need to be valid starting points; the fuzzer mutates them from there. The
+// input layouts are described at the top of each fuzz_*.cpp and in reference.h.
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "simhash/idf.h"
+#include "simhash/index.h"
+
+namespace {
+
+void write(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out) std::fprintf(stderr, "cannot write %s\n", path.c_str());
+}
+
+// fuzz_fingerprint input: two option bytes, then the text.
+void writeText(const std::string& dir, const std::string& name, uint8_t options0, uint8_t options1,
+               const std::string& text) {
+  std::vector<uint8_t> bytes = {options0, options1};
+  bytes.insert(bytes.end(), text.begin(), text.end());
+  write(dir + "/" + name, bytes);
+}
+
+// fuzz_index LOAD input: an even mode byte without repairs, then the serialized index.
+void writeIndex(const std::string& dir, const std::string& name, const simhash::Index& index) {
+  std::vector<uint8_t> bytes = {0};
+  const std::vector<uint8_t> serialized = index.serialize();
+  bytes.insert(bytes.end(), serialized.begin(), serialized.end());
+  write(dir + "/" + name, bytes);
+}
+
+uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s CORPUS_DIR (with a directory per fuzz target inside)\n", argv[0]);
+    return 2;
+  }
+  const std::string text = std::string(argv[1]) + "/fuzz_fingerprint";
+  // Option byte 0: mode | caseFold << 2 | binary << 3 | (wordNgram - 1) << 4;
+  // byte 1: (charNgram - 1) | weight scale << 4 | raw hashes << 7.
+  writeText(text, "english_auto", 0x04, 0x01, "The quick brown fox jumps over the lazy dog. The DOG sleeps!");
+  writeText(text, "chinese_auto_bigrams", 0x04, 0x21, "你妈妈喊你回家吃饭哦，回家罗回家罗");
+  writeText(text, "mixed_words_trigrams", 0x25, 0x02, "東京タワーは333m、Tokyo Tower ist 333 m hoch; 서울 타워 ΣΊΣΥΦΟΣ ς");
+  writeText(text, "mixed_chars_binary", 0x0E, 0x32, "Ａｂｃ ẞtraße 123 — 日本語のテキスト 😀 Ωmega");
+  writeText(text, "separated_bigrams", 0x17, 0x51, "Hello\x1F, \x1Fworld\x1F\x1F東京\x1F😀 \x1F\xFF");
+  writeText(text, "symbols_fallback", 0x04, 0x61, " 。 👍👍 ... !!!\u3000?? ");
+  writeText(text, "invalid_utf8", 0x04, 0x01,
+            "ok \xC0\xAF \xE0\x80\x80 \xED\xA0\x80 \xF4\x90\x80\x80 \xE4\xB8 中\xFF文 end");
+  writeText(text, "raw_hashes", 0x00, 0x80, std::string(300, '\x01') + std::string(300, '\x00'));
+
+  // fuzz_idf LEARN: an even mode byte, the option header, '\n'-separated documents.
+  const std::string idf = std::string(argv[1]) + "/fuzz_idf";
+  const std::string documents = "the cat sat\nthe dog sat\nthe bird flew\n回家吃饭\n回家罗\n\n!!!";
+  writeText(idf, "learn_auto", 0x00, 0x04, std::string("\x01") + documents);
+  writeText(idf, "learn_chars_binary", 0x00, 0x0E, std::string("\x12") + documents);
+  {
+    // fuzz_idf LOAD: an odd mode byte, the table's length (2 bytes), the table, a text.
+    simhash::FingerprintOptions options;
+    options.tokenizer.wordNgram = 2;
+    simhash::IdfLearner learner(options, 1);
+    for (const char* document : {"the cat sat", "the dog sat", "the cat ran", "回家吃饭"}) learner.addDocument(document);
+    const std::vector<uint8_t> table = learner.table().serialize();
+    std::vector<uint8_t> bytes = {1, static_cast<uint8_t>(table.size()), static_cast<uint8_t>(table.size() >> 8)};
+    bytes.insert(bytes.end(), table.begin(), table.end());
+    const std::string query = "the cat sat on the dog";
+    bytes.insert(bytes.end(), query.begin(), query.end());
+    write(idf + "/load_word_bigrams", bytes);
+  }
+
+  const std::string index = std::string(argv[1]) + "/fuzz_index";
+  writeIndex(index, "empty_k3", simhash::Index(3));
+  {
+    // A few items, ids not in order, a removed one so that the next id is above every stored id.
+    simhash::Index small(3);
+    small.add(0xFFFF0000FFFF0000ull, 7);
+    small.add(0xFFFF0000FFFF0007ull, 2);
+    small.add(0x0123456789ABCDEFull, 100);
+    small.add(0x0123456789ABCDEEull, 101);
+    small.remove(101);
+    small.add(0, 5);
+    writeIndex(index, "small_k3", small);
+  }
+  {
+    // More items than the index keeps pending, so that loading and querying builds tables.
+    simhash::Index clustered(6);
+    uint64_t state = 6;
+    const uint64_t centre = splitmix64(state);
+    for (uint32_t id = 0; id < 300; ++id) {
+      const uint64_t noise = splitmix64(state) & splitmix64(state) & splitmix64(state) & splitmix64(state);
+      clustered.add(centre ^ noise, id * 3);
+    }
+    writeIndex(index, "clustered_k6", clustered);
+  }
+  // OPS inputs: an odd mode byte, then bytes that FuzzedDataProvider turns into operations.
+  for (unsigned length : {64u, 1024u}) {
+    uint64_t state = length;
+    std::vector<uint8_t> bytes = {1};
+    while (bytes.size() < length) bytes.push_back(static_cast<uint8_t>(splitmix64(state)));
+    write(index + "/ops_" + std::to_string(length), bytes);
+  }
+  return 0;
+}
