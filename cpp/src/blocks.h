@@ -41,7 +41,8 @@ class BlockLayout {
   bool isFirstSharedTable(size_t table, uint64_t a, uint64_t b) const {
     const uint64_t diff = a ^ b;
     uint64_t agree = 0;
-    for (unsigned j = 0; j < blockCount_; ++j) agree |= static_cast<uint64_t>((diff & blockMasks_[j]) == 0) << j;
+    // blockCount_ <= 64 always; the bound says so to the compiler too (-Warray-bounds).
+    for (unsigned j = 0; j < blockCount_ && j < 64; ++j) agree |= static_cast<uint64_t>((diff & blockMasks_[j]) == 0) << j;
     // The lexicographically first (b-k)-subset of the agreeing blocks is its b-k lowest.
     uint64_t rest = agree;
     for (unsigned i = blockCount_ - maxDistance_; i > 0; --i) rest &= rest - 1;
