@@ -596,16 +596,7 @@ export class SimHash {
    * YIELD_MS of work.
    */
   async dedup(items, options = {}) {
-    if (!Array.isArray(items)) throw new TypeError(`items must be an array, got ${typeName(items)}`);
-    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${typeName(options)}`);
-    const { key, maxDistance, options: fingerprintOptions, grouping = 'leader', onProgress, signal, verify } = options;
-    if (key !== undefined && typeof key !== 'function') throw new TypeError(`options.key must be a function, got ${typeName(key)}`);
-    if (grouping !== 'leader' && grouping !== 'components') throw new RangeError(`options.grouping must be 'leader' or 'components', got ${String(grouping)}`);
-    if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError(`options.onProgress must be a function, got ${typeName(onProgress)}`);
-    checkSignal(signal);
-    const verifier = verify === undefined ? undefined : checkVerify(verify);
-    const k = checkMaxDistance(maxDistance, 'options.maxDistance');
-    checkOptions(fingerprintOptions);
+    const { key, k, fingerprintOptions, grouping, onProgress, signal, verifier } = checkDedupArguments(items, options);
     const texts = key ? items.map((item, i) => {
       const text = key(item, i);
       if (typeof text !== 'string') throw new TypeError(`options.key must return a string, got ${typeName(text)} for items[${i}]`);
@@ -694,9 +685,24 @@ export class Pacer {
   }
 }
 
+/** Checks dedup's arguments (shared with the worker pool's dedup) and returns them parsed. */
+export function checkDedupArguments(items, options) {
+  if (!Array.isArray(items)) throw new TypeError(`items must be an array, got ${typeName(items)}`);
+  if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${typeName(options)}`);
+  const { key, maxDistance, options: fingerprintOptions, grouping = 'leader', onProgress, signal, verify } = options;
+  if (key !== undefined && typeof key !== 'function') throw new TypeError(`options.key must be a function, got ${typeName(key)}`);
+  if (grouping !== 'leader' && grouping !== 'components') throw new RangeError(`options.grouping must be 'leader' or 'components', got ${String(grouping)}`);
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError(`options.onProgress must be a function, got ${typeName(onProgress)}`);
+  checkSignal(signal);
+  const verifier = verify === undefined ? undefined : checkVerify(verify);
+  const k = checkMaxDistance(maxDistance, 'options.maxDistance');
+  checkOptions(fingerprintOptions);
+  return { key, k, fingerprintOptions, grouping, onProgress, signal, verifier };
+}
+
 const MAX_SHINGLE = 16;
 
-export function checkVerify(verify) {
+function checkVerify(verify) {
   if (verify === null || typeof verify !== 'object') throw new TypeError(`options.verify must be an object, got ${typeName(verify)}`);
   const { minJaccard, shingle = 3 } = verify;
   if (typeof minJaccard !== 'number') throw new TypeError(`options.verify.minJaccard must be a number, got ${typeName(minJaccard)}`);

@@ -10,7 +10,7 @@
 // Cancellation terminates the workers running the job (freeing their memory) and
 // rejects at once; the pool starts new workers when it next has work.
 import {
-  typeName, checkOptions, checkMaxDistance, checkVerify, toFingerprintArray, checkSignal, abortError,
+  typeName, checkOptions, checkMaxDistance, checkDedupArguments, toFingerprintArray, abortError,
 } from './simhash.js';
 
 /** At most this many texts per fingerprint task... */
@@ -493,16 +493,7 @@ class SimHashPool {
    */
   async dedup(items, options = {}) {
     this.#live();
-    if (!Array.isArray(items)) throw new TypeError(`items must be an array, got ${typeName(items)}`);
-    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${typeName(options)}`);
-    const { key, maxDistance, options: fingerprintOptions, grouping = 'leader', onProgress, signal, verify } = options;
-    if (key !== undefined && typeof key !== 'function') throw new TypeError(`options.key must be a function, got ${typeName(key)}`);
-    if (grouping !== 'leader' && grouping !== 'components') throw new RangeError(`options.grouping must be 'leader' or 'components', got ${String(grouping)}`);
-    if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError(`options.onProgress must be a function, got ${typeName(onProgress)}`);
-    checkSignal(signal);
-    const verifier = verify === undefined ? undefined : checkVerify(verify);
-    const k = checkMaxDistance(maxDistance, 'options.maxDistance');
-    checkOptions(fingerprintOptions);
+    const { key, k, fingerprintOptions, grouping, onProgress, signal, verifier } = checkDedupArguments(items, options);
     const job = this.#job(signal, onProgress);
     try {
       const total = items.length;

@@ -1,6 +1,9 @@
 // Shared by the browser tests: Debian's Chromium driven by playwright-core (never a
 // downloaded browser), and a static file server that sends a strict Content-Security-Policy.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -9,6 +12,27 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** No eval of any kind; WebAssembly compilation is the one exception scripts get. */
 export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'";
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+/** Runs a command, returning its stdout; its stderr is in the error when it fails. */
+export function run(command, args, cwd) {
+  return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/**
+ * The package as users get it: `npm pack` of this repository installed (offline: it has no
+ * dependencies) into a new empty project. Returns { work, tarball, project }; remove `work`.
+ */
+export function installPackedPackage(prefix) {
+  const work = mkdtempSync(join(tmpdir(), prefix));
+  const tarball = join(work, run('npm', ['pack', '--silent', '--pack-destination', work], ROOT).trim().split('\n').at(-1));
+  const project = join(work, 'app');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true }));
+  run('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], project);
+  return { work, tarball, project };
+}
 
 export function launchChromium() {
   return chromium.launch({

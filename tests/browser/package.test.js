@@ -3,12 +3,10 @@
 // Chromium under a strict Content-Security-Policy. Also measures what a browser downloads.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { launchChromium, serveDirectory, watchProblems } from './browser.js';
+import { installPackedPackage, launchChromium, run, serveDirectory, watchProblems } from './browser.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const OUTPUT = join(ROOT, 'tests/output');
@@ -40,26 +38,18 @@ const PROGRAM = `
 const EXPECTED_RESULT = `${EXPECTED} [[0,1]] 7`;
 
 let work;
+let tarball;
 let project;
-
-function run(command, args, cwd) {
-  return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
 
 before(() => {
   assert.ok(VECTORS.length >= 3, 'golden vectors with default options exist');
-  work = mkdtempSync(join(tmpdir(), 'simhash-pack-'));
-  const tarball = run('npm', ['pack', '--silent', '--pack-destination', work], ROOT).trim().split('\n').at(-1);
-  project = join(work, 'app');
-  mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true }));
-  run('npm', ['install', '--no-audit', '--no-fund', '--offline', join(work, tarball)], project);
+  ({ work, tarball, project } = installPackedPackage('simhash-pack-'));
 });
 
 after(() => rmSync(work, { recursive: true, force: true }));
 
 test('the tarball holds only what users need', () => {
-  const files = run('tar', ['-tzf', join(work, readdirSync(work).find((f) => f.endsWith('.tgz')))], work).trim().split('\n').sort();
+  const files = run('tar', ['-tzf', tarball], work).trim().split('\n').sort();
   assert.deepEqual(files.filter((f) => !/^package\/(js\/[\w.-]+\.(js|cjs|d\.ts)|js\/wasm\/simhash_core\.(mjs|wasm)|package\.json|README\.md|LICENSE)$/.test(f)), []);
   assert.ok(files.includes('package/js/wasm/simhash_core.wasm'));
   assert.ok(files.includes('package/js/index.d.ts'));

@@ -5,11 +5,9 @@
 // from Node ESM and CommonJS, and from TypeScript with js/worker.d.ts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchChromium, serveDirectory, watchProblems } from './browser.js';
+import { installPackedPackage, launchChromium, run, serveDirectory, watchProblems } from './browser.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const PAGE = join(ROOT, 'tests/browser/pool-page');
@@ -17,17 +15,8 @@ const PAGE = join(ROOT, 'tests/browser/pool-page');
 let work;
 let project;
 
-function run(command, args, cwd) {
-  return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
 before(() => {
-  work = mkdtempSync(join(tmpdir(), 'simhash-pool-'));
-  const tarball = run('npm', ['pack', '--silent', '--pack-destination', work], ROOT).trim().split('\n').at(-1);
-  project = join(work, 'app');
-  mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true }));
-  run('npm', ['install', '--no-audit', '--no-fund', '--offline', join(work, tarball)], project);
+  ({ work, project } = installPackedPackage('simhash-pool-'));
 });
 
 after(() => rmSync(work, { recursive: true, force: true }));
