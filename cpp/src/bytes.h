@@ -1,6 +1,8 @@
 #pragma once
 // Internal: little-endian fields of the serialized formats (index.h, idf.h).
 #include <cstdint>
+#include <cstring>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -22,6 +24,40 @@ inline uint64_t getLE(const uint8_t* data, unsigned bytes) {
 /// per file that includes it.
 inline uint64_t checksum(const uint8_t* data, size_t size) {
   return hashFeature(std::string_view(reinterpret_cast<const char*>(data), size));
+}
+
+/// The layout both formats share: 4-byte magic, u16 version at 4, a header of headerSize
+/// bytes holding a u32 entry count at countOffset, count entries of entrySize bytes, and
+/// a u64 checksum of everything before it.
+struct Envelope {
+  const char* magic;
+  uint64_t version;
+  size_t headerSize, countOffset, entrySize;
+  const char* entries;  ///< what the entries are, for messages
+};
+
+constexpr size_t kChecksumSize = 8;
+
+/// Checks the length, magic, version and checksum of serialized bytes.
+/// @return "" when they hold, else why not. On success `count` is the entry count.
+inline std::string checkEnvelope(const uint8_t* data, size_t size, const Envelope& e, uint64_t& count) {
+  if (size < e.headerSize + kChecksumSize) {
+    return "truncated (" + std::to_string(size) + " bytes; the smallest has " + std::to_string(e.headerSize + kChecksumSize) + ")";
+  }
+  if (std::memcmp(data, e.magic, 4) != 0) return std::string("missing the '") + std::string(e.magic, 4) + "' signature";
+  const uint64_t version = getLE(data + 4, 2);
+  if (version != e.version) {
+    return "format version " + std::to_string(version) + " is not supported (this build reads version " + std::to_string(e.version) + ")";
+  }
+  count = getLE(data + e.countOffset, 4);
+  const uint64_t expected = e.headerSize + e.entrySize * count + kChecksumSize;
+  if (size != expected) {
+    return (size < expected ? "truncated (" : "has trailing bytes (") + std::to_string(size) + " bytes; a header for " +
+           std::to_string(count) + " " + e.entries + " implies " + std::to_string(expected) + ")";
+  }
+  const size_t body = size - kChecksumSize;
+  if (getLE(data + body, 8) != checksum(data, body)) return "checksum mismatch (the data is corrupted)";
+  return "";
 }
 
 }  // namespace simhash::bytes

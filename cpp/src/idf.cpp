@@ -8,6 +8,7 @@
 namespace simhash {
 
 using bytes::checksum;
+using bytes::kChecksumSize;
 using bytes::getLE;
 using bytes::putLE;
 
@@ -17,7 +18,6 @@ constexpr char kMagic[4] = {'S', 'H', 'I', 'F'};
 constexpr uint64_t kFormatVersion = 1;
 constexpr size_t kHeaderSize = 24;
 constexpr size_t kEntrySize = 12;
-constexpr size_t kChecksumSize = 8;
 
 // ln(x) for x >= 1 from IEEE-754 arithmetic alone (no libm: its results and tables
 // differ between platforms and would cost the WASM build 4 KB): x = m * 2^e with m in
@@ -108,24 +108,9 @@ Status IdfTable::deserialize(const uint8_t* data, size_t size, IdfTable& out, st
     error = "invalid serialized IDF weights: " + message;
     return Status::CorruptData;
   };
-  if (size < kHeaderSize + kChecksumSize) {
-    return fail("truncated (" + std::to_string(size) + " bytes; the smallest table has " +
-                std::to_string(kHeaderSize + kChecksumSize) + ")");
-  }
-  if (std::memcmp(data, kMagic, 4) != 0) return fail("missing the 'SHIF' signature");
-  const uint64_t version = getLE(data + 4, 2);
-  if (version != kFormatVersion) {
-    return fail("format version " + std::to_string(version) + " is not supported (this build reads version " +
-                std::to_string(kFormatVersion) + ")");
-  }
-  const uint64_t count = getLE(data + 20, 4);
-  const uint64_t expected = kHeaderSize + kEntrySize * count + kChecksumSize;
-  if (size != expected) {
-    return fail((size < expected ? "truncated (" : "has trailing bytes (") + std::to_string(size) +
-                " bytes; a header for " + std::to_string(count) + " features implies " + std::to_string(expected) + ")");
-  }
-  const size_t body = size - kChecksumSize;
-  if (getLE(data + body, 8) != checksum(data, body)) return fail("checksum mismatch (the data is corrupted)");
+  uint64_t count = 0;
+  const std::string damage = bytes::checkEnvelope(data, size, {kMagic, kFormatVersion, kHeaderSize, 20, kEntrySize, "features"}, count);
+  if (!damage.empty()) return fail(damage);
   // Past the checksum, anything odd is a writer's bug rather than damage; still checked.
   IdfTable table;
   table.options_.tokenizer.mode = static_cast<TokenizerMode>(data[6]);

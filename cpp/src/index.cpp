@@ -23,9 +23,9 @@ constexpr char kMagic[4] = {'S', 'H', 'I', 'X'};
 constexpr uint16_t kFormatVersion = 1;
 constexpr size_t kHeaderSize = 20;
 constexpr size_t kItemSize = 12;
-constexpr size_t kChecksumSize = 8;
 
 using bytes::checksum;
+using bytes::kChecksumSize;
 using bytes::getLE;
 using bytes::putLE;
 
@@ -242,24 +242,9 @@ Status Index::deserialize(const uint8_t* data, size_t size, Index& out, std::str
     error = "invalid serialized index: " + message;
     return Status::CorruptData;
   };
-  if (size < kHeaderSize + kChecksumSize) {
-    return fail("truncated (" + std::to_string(size) + " bytes; the smallest index has " +
-                std::to_string(kHeaderSize + kChecksumSize) + ")");
-  }
-  if (std::memcmp(data, kMagic, 4) != 0) return fail("missing the 'SHIX' signature");
-  const uint64_t version = getLE(data + 4, 2);
-  if (version != kFormatVersion) {
-    return fail("format version " + std::to_string(version) + " is not supported (this build reads version " +
-                std::to_string(kFormatVersion) + ")");
-  }
-  const uint64_t count = getLE(data + 8, 4);
-  const uint64_t expected = kHeaderSize + kItemSize * count + kChecksumSize;
-  if (size != expected) {
-    return fail((size < expected ? "truncated (" : "has trailing bytes (") + std::to_string(size) +
-                " bytes; a header for " + std::to_string(count) + " items implies " + std::to_string(expected) + ")");
-  }
-  const size_t body = size - kChecksumSize;
-  if (getLE(data + body, 8) != checksum(data, body)) return fail("checksum mismatch (the data is corrupted)");
+  uint64_t count = 0;
+  const std::string damage = bytes::checkEnvelope(data, size, {kMagic, kFormatVersion, kHeaderSize, 8, kItemSize, "items"}, count);
+  if (!damage.empty()) return fail(damage);
   // Past the checksum, anything odd is a writer's bug rather than damage; still checked.
   const unsigned maxDistance = data[6];
   if (maxDistance > kMaxDistance) return fail("maxDistance " + std::to_string(maxDistance) + " exceeds 64");
