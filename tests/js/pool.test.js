@@ -185,19 +185,26 @@ describe('the same results as the single-threaded API', () => {
     assertSameDedup(await pool.dedup([]), await sh.dedup([]));
   });
 
-  test('size defaults to os.availableParallelism()', async () => {
+  test('size defaults to os.availableParallelism(); a pool of one worker works too', async () => {
     const defaultPool = await createPool();
+    const single = await createPool({ size: 1 });
     try {
       assert.equal(defaultPool.size, availableParallelism());
       assert.deepEqual(await defaultPool.fingerprintAll(['a b c']), sh.fingerprintAll(['a b c']));
+      assert.equal(single.size, 1);
+      const texts = randomTexts(5000, 12);
+      const [fps, result] = await Promise.all([single.fingerprintAll(texts), single.dedup(texts, { maxDistance: 4 })]);
+      assert.deepEqual(fps, sh.fingerprintAll(texts));
+      assertSameDedup(result, await sh.dedup(texts, { maxDistance: 4 }));
     } finally {
       await defaultPool.terminate();
+      await single.terminate();
     }
   });
 });
 
 describe('progress', () => {
-  test('dedup reports each phase in order, fingerprints as chunks finish, at least every 100 ms', { skip: NO_FORTUNES }, async () => {
+  test('dedup reports each phase in order, fingerprints as chunks finish, at least every 100 ms', { skip: NO_FORTUNES }, async (t) => {
     const reports = [];
     const start = performance.now();
     await pool.dedup(real, { onProgress: (p) => reports.push({ ...p, at: performance.now() }) });
@@ -210,18 +217,20 @@ describe('progress', () => {
     assert.equal(fingerprint.at(-1).done, real.length);
     assert.deepEqual(reports.at(-1), { phase: 'groups', done: 1, total: 1, at: reports.at(-1).at });
     const times = [start, ...reports.map((r) => r.at), end];
-    const gap = Math.max(...times.slice(1).map((t, i) => t - times[i]));
+    const gap = Math.max(...times.slice(1).map((at, i) => at - times[i]));
+    t.diagnostic(`${reports.length} reports, longest gap ${gap.toFixed(1)} ms`);
     assert.ok(gap <= 100, `longest time without a report: ${gap.toFixed(1)} ms`);
   });
 
-  test('findPairs (one long WASM call) still reports at least every 100 ms', async () => {
+  test('findPairs (one long WASM call) still reports at least every 100 ms', async (t) => {
     const fps = randomFingerprints(300_000, 4);
     const reports = [];
     const start = performance.now();
     await pool.findPairs(fps, 6, { onProgress: (p) => reports.push({ ...p, at: performance.now() }) });
     const end = performance.now();
     const times = [start, ...reports.map((r) => r.at), end];
-    const gap = Math.max(...times.slice(1).map((t, i) => t - times[i]));
+    const gap = Math.max(...times.slice(1).map((at, i) => at - times[i]));
+    t.diagnostic(`${reports.length} reports over ${(end - start).toFixed(0)} ms, longest gap ${gap.toFixed(1)} ms`);
     assert.ok(end - start > 150, `the search took ${(end - start).toFixed(0)} ms: too short to show repeated reports`);
     assert.ok(gap <= 100, `longest time without a report: ${gap.toFixed(1)} ms over ${(end - start).toFixed(0)} ms`);
     assert.deepEqual(reports.at(-1), { phase: 'pairs', done: 1, total: 1, at: reports.at(-1).at });
@@ -240,7 +249,7 @@ describe('progress', () => {
 describe('cancellation', () => {
   const texts = randomTexts(150_000, 6);
 
-  test('an abort while fingerprinting rejects within 100 ms and stops the busy workers; the pool works afterwards', { skip: !HAS_PROC && 'needs /proc' }, async () => {
+  test('an abort while fingerprinting rejects within 100 ms and stops the busy workers; the pool works afterwards', { skip: !HAS_PROC && 'needs /proc' }, async (t) => {
     const idle = threads();
     const controller = new AbortController();
     let resolveStarted;
@@ -252,6 +261,7 @@ describe('cancellation', () => {
     await started;
     const reason = new Error('stop now');
     const { ms, error } = await abortAndTime(call, controller, reason);
+    t.diagnostic(`rejected ${ms.toFixed(2)} ms after abort()`);
     assert.equal(error, reason);
     assert.ok(ms < 100, `rejected ${ms.toFixed(1)} ms after abort()`);
     assert.ok(await waitFor(() => threads() < idle), `worker threads: ${threads()} before ${idle}`);
@@ -259,7 +269,7 @@ describe('cancellation', () => {
     assertSameDedup(await pool.dedup(small), await sh.dedup(small));
   });
 
-  test('an abort during the pair search (one WASM call) rejects within 100 ms', { skip: !HAS_PROC && 'needs /proc' }, async () => {
+  test('an abort during the pair search (one WASM call) rejects within 100 ms', { skip: !HAS_PROC && 'needs /proc' }, async (t) => {
     const fps = randomFingerprints(300_000, 8);
     const idle = threads();
     const controller = new AbortController();
@@ -269,6 +279,7 @@ describe('cancellation', () => {
     await started;
     await new Promise((resolve) => setTimeout(resolve, 50));
     const { ms, error } = await abortAndTime(call, controller);
+    t.diagnostic(`rejected ${ms.toFixed(2)} ms after abort()`);
     assert.equal(error.name, 'AbortError');
     assert.ok(ms < 100, `rejected ${ms.toFixed(1)} ms after abort()`);
     assert.ok(await waitFor(() => threads() < idle), 'the worker searching stopped');
