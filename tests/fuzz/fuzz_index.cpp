@@ -1,15 +1,21 @@
-// libFuzzer target: the exact index against a brute-force model.
+// libFuzzer target: the exact index and the pair search against brute force.
 //
 // Byte 0 picks the mode:
-//   even: LOAD. The rest is handed to Index::deserialize, after two optional repairs
+//   bit 0 clear: LOAD. The rest is handed to Index::deserialize, after two optional repairs
 //         that let the fuzzer get past the integrity checks to what lies behind them:
 //         bit 1 rewrites the item count to fit the length (dropping a partial item),
 //         bit 2 rewrites the checksum. A rejected input must leave the target index
 //         unchanged and explain itself; an accepted one must serialize back to the very
 //         same bytes, and answer every query like a brute-force scan of its items.
-//   odd:  OPS. The rest drives a sequence of add / addWithNewId / remove / query /
-//         clear / serialize+reload operations (FuzzedDataProvider) on an Index and on a
-//         plain list of items; sizes, query results and serialized bytes must agree.
+//   bits 0-1 = 01: OPS. The rest drives a sequence of add / addWithNewId / remove /
+//         query / clear / serialize+reload operations (FuzzedDataProvider) on an Index
+//         and on a plain list of items; sizes, query results and serialized bytes must
+//         agree.
+//   bits 0-1 = 11: PAIRS. findPairs over fingerprints from the rest, with the layout it
+//         chooses or one forced (BlockLayout::withBlocks), must equal the brute-force
+//         pairs, and componentLabels must equal the components of those pairs. Forcing
+//         layouts reaches what the index, bounded here to small sizes, never chooses:
+//         keys made of several blocks.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
@@ -20,9 +26,11 @@
 #include <utility>
 #include <vector>
 
+#include "blocks.h"
 #include "reference.h"
 #include "simhash/hamming.h"
 #include "simhash/index.h"
+#include "simhash/pairs.h"
 
 namespace {
 
@@ -40,6 +48,8 @@ constexpr size_t kMaxModelItems = 1200;
 constexpr size_t kMaxBatch = 400;
 constexpr int kMaxOps = 200;
 constexpr int kMaxReloads = 3;
+constexpr size_t kMaxPairsItems = 120;
+constexpr uint64_t kMaxForcedTables = 64;
 
 struct Item {
   uint32_t id;
@@ -255,6 +265,82 @@ class OpsRun {
   int reloads_ = 0;
 };
 
+// Mostly the distances people use, where layouts have tables; any up to 64 as well.
+unsigned distanceFrom(FuzzedDataProvider& input) {
+  const uint8_t byte = input.ConsumeIntegral<uint8_t>();
+  return byte < 192 ? byte % 17 : byte % (simhash::kMaxDistance + 1);
+}
+
+// C(n, k), or cap + 1 once it exceeds cap (before anything could overflow).
+uint64_t binomialCapped(unsigned n, unsigned k, uint64_t cap) {
+  k = std::min(k, n - k);
+  uint64_t result = 1;
+  for (unsigned i = 1; i <= k; ++i) {
+    result = result * (n - k + i) / i;  // C(n - k + i, i): exact at every step
+    if (result > cap) return cap + 1;
+  }
+  return result;
+}
+
+void runPairs(FuzzedDataProvider& input) {
+  const unsigned k = distanceFrom(input);
+  // Clustered fingerprints, so that many pairs lie near the distance limit.
+  std::vector<uint64_t> fps;
+  const size_t count = input.ConsumeIntegralInRange<size_t>(0, kMaxPairsItems);
+  const uint64_t centres[3] = {input.ConsumeIntegral<uint64_t>(), input.ConsumeIntegral<uint64_t>(),
+                               input.ConsumeIntegral<uint64_t>()};
+  uint64_t seed = input.ConsumeIntegral<uint64_t>();
+  for (size_t i = 0; i < count; ++i) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    fps.push_back(flipSome(centres[i % 3], (seed >> 32) % (k + 3), seed));
+  }
+  while (input.remaining_bytes() >= 8 && fps.size() < kMaxPairsItems) fps.push_back(input.ConsumeIntegral<uint64_t>());
+
+  std::vector<simhash::Pair> expected;
+  for (uint32_t a = 0; a < fps.size(); ++a) {
+    for (uint32_t b = a + 1; b < fps.size(); ++b) {
+      const unsigned distance = simhash::hammingDistance(fps[a], fps[b]);
+      if (distance <= k) expected.push_back({a, b, distance});
+    }
+  }
+  FUZZ_CHECK(simhash::findPairs(fps.data(), fps.size(), k) == expected);
+  // Any layout finds the same pairs: b = 0 (the plain scan) or any b > k blocks, here
+  // two picked by the input among those with at most kMaxForcedTables tables.
+  unsigned maxBlocks = k;
+  while (maxBlocks < 64 && binomialCapped(maxBlocks + 1, k, kMaxForcedTables) <= kMaxForcedTables) ++maxBlocks;
+  for (int forced = 0; forced < 2; ++forced) {
+    const unsigned b = input.ConsumeIntegralInRange<unsigned>(k, maxBlocks);
+    const simhash::BlockLayout layout = simhash::BlockLayout::withBlocks(k, b == k ? 0 : b);
+    FUZZ_CHECK(simhash::findPairs(fps.data(), fps.size(), layout) == expected);
+  }
+
+  // Components by graph search from each unlabelled item in increasing order, so the
+  // label is the smallest index in the component.
+  std::vector<std::vector<uint32_t>> neighbours(fps.size());
+  for (const simhash::Pair& p : expected) {
+    neighbours[p.a].push_back(p.b);
+    neighbours[p.b].push_back(p.a);
+  }
+  constexpr uint32_t kUnlabelled = UINT32_MAX;
+  std::vector<uint32_t> labels(fps.size(), kUnlabelled);
+  for (uint32_t first = 0; first < fps.size(); ++first) {
+    if (labels[first] != kUnlabelled) continue;
+    std::vector<uint32_t> pending = {first};
+    labels[first] = first;
+    while (!pending.empty()) {
+      const uint32_t item = pending.back();
+      pending.pop_back();
+      for (uint32_t next : neighbours[item]) {
+        if (labels[next] == kUnlabelled) {
+          labels[next] = first;
+          pending.push_back(next);
+        }
+      }
+    }
+  }
+  FUZZ_CHECK(simhash::componentLabels(fps.size(), expected) == labels);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -264,9 +350,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   FuzzedDataProvider input(data + 1, size - 1);
-  // Mostly the distances people use, where the index builds tables; any up to 64 as well.
-  const uint8_t distanceByte = input.ConsumeIntegral<uint8_t>();
-  OpsRun ops(distanceByte < 192 ? distanceByte % 17 : distanceByte % (simhash::kMaxDistance + 1));
+  if (data[0] & 2) {
+    runPairs(input);
+    return 0;
+  }
+  OpsRun ops(distanceFrom(input));
   ops.run(input);
   return 0;
 }

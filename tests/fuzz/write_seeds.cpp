@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "simhash/idf.h"
@@ -105,12 +106,15 @@ int main(int argc, char** argv) {
     }
     writeIndex(index, "clustered_k6", clustered);
   }
-  // OPS inputs: an odd mode byte, then bytes that FuzzedDataProvider turns into operations.
-  for (unsigned length : {64u, 1024u}) {
-    uint64_t state = length;
-    std::vector<uint8_t> bytes = {1};
-    while (bytes.size() < length) bytes.push_back(static_cast<uint8_t>(splitmix64(state)));
-    write(index + "/ops_" + std::to_string(length), bytes);
+  // OPS (mode byte 1) and PAIRS (mode byte 3) inputs: bytes that FuzzedDataProvider turns
+  // into operations, or into fingerprints and layouts.
+  for (const auto& [name, mode] : {std::pair<const char*, uint8_t>{"ops_", 1}, {"pairs_", 3}}) {
+    for (unsigned length : {64u, 1024u}) {
+      uint64_t state = length + mode;
+      std::vector<uint8_t> bytes = {mode};
+      while (bytes.size() < length) bytes.push_back(static_cast<uint8_t>(splitmix64(state)));
+      write(index + "/" + name + std::to_string(length), bytes);
+    }
   }
   return 0;
 }
