@@ -650,7 +650,7 @@ export function abortError(signal) {
 }
 
 // A macrotask yield that is not clamped to 4 ms like nested setTimeout in browsers.
-const yieldToEventLoop = typeof MessageChannel === 'function'
+export const yieldToEventLoop = typeof MessageChannel === 'function'
   ? () => new Promise((resolve) => {
     const channel = new MessageChannel();
     channel.port1.onmessage = () => {

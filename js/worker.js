@@ -10,7 +10,7 @@
 // Cancellation terminates the workers running the job (freeing their memory) and
 // rejects at once; the pool starts new workers when it next has work.
 import {
-  typeName, checkOptions, checkMaxDistance, checkDedupArguments, toFingerprintArray, abortError,
+  typeName, checkOptions, checkMaxDistance, checkDedupArguments, toFingerprintArray, abortError, yieldToEventLoop,
 } from './simhash.js';
 
 /** At most this many texts per fingerprint task... */
@@ -49,18 +49,6 @@ function nodeModule(name) {
 }
 
 const now = () => performance.now();
-
-// A macrotask yield that is not clamped like nested setTimeout in browsers.
-const yieldToEventLoop = typeof MessageChannel === 'function'
-  ? () => new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  })
-  : () => new Promise((resolve) => setTimeout(resolve, 0));
 
 function rebuildError({ name, message }) {
   const Type = { TypeError, RangeError }[name] ?? Error;
