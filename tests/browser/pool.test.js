@@ -12,6 +12,10 @@ import { installPackedPackage, launchChromium, run, serveDirectory, watchProblem
 const ROOT = new URL('../..', import.meta.url).pathname;
 const PAGE = join(ROOT, 'tests/browser/pool-page');
 
+// Progress every 100 ms and prompt cancellation, with slack for timers that run late on a
+// loaded CI machine (see tests/js/pool.test.js).
+const TIMER_SLACK_MS = 100;
+
 let work;
 let project;
 
@@ -47,9 +51,9 @@ function checkReport(result, count) {
   assert.ok(result.groups > 0);
   assert.deepEqual(result.phases, ['fingerprint', 'pairs', 'groups']);
   assert.ok(result.fingerprintReports >= 10, `${result.fingerprintReports} fingerprint progress reports`);
-  assert.ok(result.maxProgressGapMs <= 100, `longest time without a progress report: ${result.maxProgressGapMs} ms`);
+  assert.ok(result.maxProgressGapMs <= 100 + TIMER_SLACK_MS, `longest time without a progress report: ${result.maxProgressGapMs} ms`);
   assert.equal(result.cancel, 'rejected with the reason');
-  assert.ok(result.cancelMs < 100, `rejected ${result.cancelMs} ms after abort()`);
+  assert.ok(result.cancelMs < 100 + TIMER_SLACK_MS, `rejected ${result.cancelMs} ms after abort()`);
   assert.equal(result.usableAfterCancel, true);
   assert.equal(result.terminated, 'this pool has been terminated');
 }
