@@ -69,6 +69,7 @@ class Fingerprinter {
  private:
   FeatureExtractor extractor_;
   std::vector<uint64_t> hashes_;
+  std::vector<uint64_t> slots_;  ///< binary weighting: the set of hashes seen in this text
   std::vector<double> weights_;
 };
 
