@@ -48,7 +48,7 @@ const std::vector<std::string_view>& FeatureExtractor::extract(std::string_view 
   // lengthens one, tested; an invalid byte becomes the 3-byte U+FFFD), each word or
   // separator run adds at most one space after at least one byte, and every code point,
   // word and run spans at least one input byte.
-  char* const words = atLeast(words_, 4 * size + 1);
+  char* const words = atLeast(words_, 4 * size + 8);  // + 8: the ASCII path stores 8 bytes at a time
   char* const chars = atLeast(chars_, 4 * size + 1);
   uint32_t* const wordStarts = atLeast(wordStarts_, size + 1);
   uint32_t* const charStarts = atLeast(charStarts_, 2 * size + 2);
@@ -77,8 +77,45 @@ const std::vector<std::string_view>& FeatureExtractor::extract(std::string_view 
     charBytes += unicode::encodeUtf8(cp, chars + charBytes);
   };
 
+  // ASCII fast path for the word modes: letters and digits extend a word (folded to lower
+  // case when asked), any other ASCII byte separates. Same result as the general path below,
+  // without decoding, folding and classifying byte by byte (most of English text's cost).
+  const bool wordModes = mode == TokenizerMode::Auto || mode == TokenizerMode::Words;
+  const unsigned foldDelta = options.caseFold ? 32 : 0;
+  static_assert(unicode::kLittleEndian, "load8 reads the first byte into the low bits");
+
   size_t pos = 0;
   while (pos < size) {
+    if (wordModes && text[pos] < 0x80) {
+      unsigned byte = text[pos];
+      if (!unicode::kAsciiWord[byte]) {
+        closeWord();
+        closeRun();
+        ++pos;
+        continue;
+      }
+      closeRun();
+      if (!inWord) wordStarts[wordCount++] = static_cast<uint32_t>(wordBytes);
+      inWord = true;
+      // Eight bytes at a time while they last: copy them folded, stop at the first byte
+      // that is not an ASCII word character (the copy past it is overwritten later).
+      for (;;) {
+        if (pos + 8 > size) {
+          // A non-ASCII byte leaves for the general path.
+          for (; pos < size && unicode::kAsciiWord[byte = text[pos]]; ++pos) {
+            words[wordBytes++] = static_cast<char>(byte + (byte - 'A' < 26u ? foldDelta : 0));
+          }
+          break;
+        }
+        const uint64_t eight = unicode::load8(text + pos);
+        unicode::store8(words + wordBytes, options.caseFold ? unicode::asciiLower8(eight) : eight);
+        const unsigned length = unicode::asciiWordPrefix8(eight);
+        pos += length;
+        wordBytes += length;
+        if (length < 8) break;
+      }
+      continue;
+    }
     const size_t cpStart = pos;
     char32_t cp = unicode::decodeNext(text, size, pos);
     if (options.caseFold) cp = unicode::foldCase(cp);

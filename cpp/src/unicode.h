@@ -3,6 +3,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace simhash::unicode {
 
@@ -73,6 +74,58 @@ inline bool isWhitespace(char32_t cp) {
   if (cp < 0x80) return cp == ' ' || (cp >= 0x09 && cp <= 0x0D);
   return cp == 0x85 || cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 ||
          cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000;
+}
+
+/// 1 for the ASCII word characters (letters and digits), 0 for every other byte value.
+struct AsciiWordTable {
+  uint8_t isWord[256];
+  constexpr AsciiWordTable() : isWord{} {
+    for (unsigned b = 0; b < 128; ++b) isWord[b] = ((b | 0x20) - 'a' < 26u || b - '0' < 10u) ? 1 : 0;
+  }
+  constexpr uint8_t operator[](unsigned byte) const { return isWord[byte]; }
+};
+inline constexpr AsciiWordTable kAsciiWord;
+
+// Eight bytes at once (SIMD within a register): the first byte is the lowest.
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+constexpr bool kLittleEndian = true;
+#else
+constexpr bool kLittleEndian = false;
+#endif
+constexpr uint64_t kEachByte = 0x0101010101010101ull, kHighBits = 0x8080808080808080ull;
+
+inline uint64_t load8(const unsigned char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+inline void store8(char* p, uint64_t v) { std::memcpy(p, &v, 8); }
+
+/// High bit of each byte of the result: that byte of `low7` (every byte < 0x80) is >= c.
+/// No carry crosses bytes: b + 0x80 - c stays below 0x100 for b < 0x80 and c >= 1.
+constexpr uint64_t atLeast8(uint64_t low7, unsigned c) { return (low7 + (0x80 - c) * kEachByte) & kHighBits; }
+
+/// High bit of each byte of the result: that byte of v is an ASCII letter or digit.
+constexpr uint64_t asciiWordBytes8(uint64_t v) {
+  const uint64_t ascii = ~v & kHighBits;
+  const uint64_t low7 = v & ~kHighBits;
+  const uint64_t lower = low7 | 0x20 * kEachByte;  // letters of either case, as lower case
+  const uint64_t letter = atLeast8(lower, 'a') & ~atLeast8(lower, 'z' + 1);
+  const uint64_t digit = atLeast8(low7, '0') & ~atLeast8(low7, '9' + 1);
+  return (letter | digit) & ascii;
+}
+
+/// v with its ASCII capital letters lowered.
+constexpr uint64_t asciiLower8(uint64_t v) {
+  const uint64_t low7 = v & ~kHighBits;
+  const uint64_t upper = atLeast8(low7, 'A') & ~atLeast8(low7, 'Z' + 1) & ~v;
+  return v + (upper >> 2);  // 0x80 >> 2 = 0x20 in each capital's byte; 'Z' + 0x20 < 0x80
+}
+
+/// How many of v's bytes, from the first, are ASCII letters or digits (0..8).
+inline unsigned asciiWordPrefix8(uint64_t v) {
+  const uint64_t stops = ~asciiWordBytes8(v) & kHighBits;
+  return stops == 0 ? 8 : static_cast<unsigned>(__builtin_ctzll(stops)) / 8;
 }
 
 /// See tokenizer.h for what each class contains.
