@@ -22,6 +22,7 @@ Options:
   --word-ngram N     words per feature, 1-16 (default 1)
   --char-ngram N     characters per CJK (or chars) feature, 1-16 (default 2)
   --weighting W      binary (default) or tf
+  --keep-punctuation punctuation separates words instead of being removed
   --groups           write the groups of near-duplicates instead, one JSON object per
                      line: {"group":[{"line":L,"distance":D,"text":T},...]}, kept record first
   --pairs            write every near-duplicate pair instead, one JSON object per line:
@@ -64,6 +65,7 @@ function parseArgs(argv) {
       case '--word-ngram': args.options.wordNgram = takeInteger(++i, arg, 1, 16); break;
       case '--char-ngram': args.options.charNgram = takeInteger(++i, arg, 1, 16); break;
       case '--weighting': args.options.weighting = takeChoice(++i, arg, ['tf', 'binary']); break;
+      case '--keep-punctuation': args.options.stripPunctuation = false; break;
       case '--groups':
       case '--pairs': {
         const output = arg.slice(2);

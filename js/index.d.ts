@@ -16,6 +16,12 @@ export interface FingerprintOptions {
   charNgram?: number;
   /** Simple Unicode case folding before tokenizing. Default true. */
   caseFold?: boolean;
+  /**
+   * Remove punctuation (Unicode general category P) before tokenizing, and whitespace between
+   * two CJK characters, so edits to punctuation and line breaks move no feature
+   * (don't → dont; 你好，\n世界 → 你好世界). Not applied to 'separated'/'segmenter' tokens. Default true.
+   */
+  stripPunctuation?: boolean;
   /** 'binary' (default): each distinct feature weighs 1; 'tf': a feature seen 3 times weighs 3. */
   weighting?: 'tf' | 'binary';
   /** Unicode NFKC before anything else (full-width → half-width, compatibility forms), done in JS by String.prototype.normalize. Default false. */

@@ -20,6 +20,7 @@ export const DEFAULT_OPTIONS = Object.freeze({
   wordNgram: 1,
   charNgram: 2,
   caseFold: true,
+  stripPunctuation: true,
   weighting: 'binary',
   nfkc: false,
   locale: 'und',
@@ -52,7 +53,7 @@ export function checkMaxDistance(value, name = 'maxDistance') {
 }
 
 export function checkOptions(options) {
-  if (options === undefined) return [TOKENIZERS[DEFAULT_OPTIONS.tokenizer], DEFAULT_OPTIONS.wordNgram, DEFAULT_OPTIONS.charNgram, 1, WEIGHTINGS[DEFAULT_OPTIONS.weighting]];
+  if (options === undefined) return [TOKENIZERS[DEFAULT_OPTIONS.tokenizer], DEFAULT_OPTIONS.wordNgram, DEFAULT_OPTIONS.charNgram, tokenizerFlags(DEFAULT_OPTIONS), WEIGHTINGS[DEFAULT_OPTIONS.weighting]];
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`options must be an object, got ${typeName(options)}`);
   }
@@ -63,6 +64,7 @@ export function checkOptions(options) {
   if (!(o.tokenizer in TOKENIZERS)) throw new RangeError(`options.tokenizer must be one of ${Object.keys(TOKENIZERS).join(', ')}, got ${String(o.tokenizer)}`);
   if (!(o.weighting in WEIGHTINGS)) throw new RangeError(`options.weighting must be one of ${Object.keys(WEIGHTINGS).join(', ')}, got ${String(o.weighting)}`);
   if (typeof o.caseFold !== 'boolean') throw new TypeError(`options.caseFold must be a boolean, got ${typeName(o.caseFold)}`);
+  if (typeof o.stripPunctuation !== 'boolean') throw new TypeError(`options.stripPunctuation must be a boolean, got ${typeName(o.stripPunctuation)}`);
   if (typeof o.nfkc !== 'boolean') throw new TypeError(`options.nfkc must be a boolean, got ${typeName(o.nfkc)}`);
   if (typeof o.locale !== 'string') throw new TypeError(`options.locale must be a string, got ${typeName(o.locale)}`);
   if (o.tokenizer === 'segmenter') wordSegmenter(o.locale); // throws when unavailable or the locale is invalid
@@ -76,7 +78,12 @@ export function checkOptions(options) {
       }
     }
   }
-  return [TOKENIZERS[o.tokenizer], o.wordNgram, o.charNgram, o.caseFold ? 1 : 0, WEIGHTINGS[o.weighting]];
+  return [TOKENIZERS[o.tokenizer], o.wordNgram, o.charNgram, tokenizerFlags(o), WEIGHTINGS[o.weighting]];
+}
+
+/** The core's tokenizer flags: bit 0 caseFold, bit 1 stripPunctuation. */
+function tokenizerFlags(o) {
+  return (o.caseFold ? 1 : 0) | (o.stripPunctuation ? 2 : 0);
 }
 
 const segmenters = new Map();
@@ -122,7 +129,7 @@ function segmentWords(text, segmenter) {
 }
 
 // What IDF weights fix about fingerprinting: the features they weigh and how they count.
-const LEARNED_OPTIONS = ['tokenizer', 'wordNgram', 'charNgram', 'caseFold', 'weighting', 'nfkc'];
+const LEARNED_OPTIONS = ['tokenizer', 'wordNgram', 'charNgram', 'caseFold', 'stripPunctuation', 'weighting', 'nfkc'];
 const CALLER_FLAG_NFKC = 1;
 const CALLER_FLAG_SEGMENTER = 2;
 const TOKENIZER_NAMES = ['auto', 'words', 'chars', 'separated'];
@@ -142,12 +149,13 @@ function idfEntry(idf, name) {
 export class IdfWeights {
   constructor(core, handle) {
     const packed = core._idfOptions(handle);
-    const flags = packed >>> 16;
+    const flags = (packed >>> 16) & 0xff;
     const options = {
       tokenizer: flags & CALLER_FLAG_SEGMENTER ? 'segmenter' : TOKENIZER_NAMES[packed & 0xf],
       wordNgram: (packed >>> 4) & 0x1f,
       charNgram: (packed >>> 9) & 0x1f,
       caseFold: Boolean((packed >>> 14) & 1),
+      stripPunctuation: Boolean((packed >>> 24) & 1),
       weighting: (packed >>> 15) & 1 ? 'binary' : 'tf',
       nfkc: Boolean(flags & CALLER_FLAG_NFKC),
     };

@@ -46,13 +46,15 @@ simhash::Fingerprinter& fingerprinter() {
   return instance;
 }
 
-simhash::FingerprintOptions makeOptions(unsigned mode, unsigned wordNgram, unsigned charNgram, bool caseFold,
+// tokenizerFlags: bit 0 caseFold, bit 1 stripPunctuation (as in the serialized IDF format).
+simhash::FingerprintOptions makeOptions(unsigned mode, unsigned wordNgram, unsigned charNgram, unsigned tokenizerFlags,
                                         unsigned weighting) {
   simhash::FingerprintOptions options;
   options.tokenizer.mode = static_cast<simhash::TokenizerMode>(mode);
   options.tokenizer.wordNgram = static_cast<uint8_t>(wordNgram);
   options.tokenizer.charNgram = static_cast<uint8_t>(charNgram);
-  options.tokenizer.caseFold = caseFold;
+  options.tokenizer.caseFold = tokenizerFlags & 1;
+  options.tokenizer.stripPunctuation = tokenizerFlags & 2;
   options.weighting = static_cast<simhash::Weighting>(weighting);
   return options;
 }
@@ -64,8 +66,8 @@ T* at(uintptr_t address) {
 
 // Texts are one UTF-8 buffer and count + 1 byte offsets; out receives count fingerprints.
 void fingerprintBatch(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t out, unsigned mode,
-                      unsigned wordNgram, unsigned charNgram, bool caseFold, unsigned weighting) {
-  const auto options = makeOptions(mode, wordNgram, charNgram, caseFold, weighting);
+                      unsigned wordNgram, unsigned charNgram, unsigned tokenizerFlags, unsigned weighting) {
+  const auto options = makeOptions(mode, wordNgram, charNgram, tokenizerFlags, weighting);
   const uint32_t* bounds = at<uint32_t>(offsets);
   uint64_t* result = at<uint64_t>(out);
   for (uint32_t i = 0; i < count; ++i) {
@@ -92,12 +94,13 @@ void idfLearnerAdd(uintptr_t learner, uintptr_t utf8, uintptr_t offsets, uint32_
   }
 }
 
-// A table's options packed into one number: mode, wordNgram, charNgram, caseFold, weighting, caller flags.
+// A table's options packed into one number: mode, wordNgram, charNgram, caseFold, weighting, caller flags, stripPunctuation.
 uint32_t idfOptions(uintptr_t idf) {
   const simhash::IdfTable& table = *at<simhash::IdfTable>(idf);
   const simhash::FingerprintOptions& o = table.options();
   return static_cast<uint32_t>(o.tokenizer.mode) | uint32_t{o.tokenizer.wordNgram} << 4 | uint32_t{o.tokenizer.charNgram} << 9 |
-         uint32_t{o.tokenizer.caseFold} << 14 | static_cast<uint32_t>(o.weighting) << 15 | uint32_t{table.callerFlags()} << 16;
+         uint32_t{o.tokenizer.caseFold} << 14 | static_cast<uint32_t>(o.weighting) << 15 | uint32_t{table.callerFlags()} << 16 |
+         uint32_t{o.tokenizer.stripPunctuation} << 24;
 }
 
 // Tokens as in fingerprintBatch; weights is 0 or count doubles.
@@ -207,9 +210,9 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_fingerprintTokens", &fingerprintTokens);
   function("_fingerprintBatchIdf", &fingerprintBatchIdf);
   // IDF learners and tables cross as addresses, like indexes.
-  function("_idfLearnerCreate", optional_override([](unsigned mode, unsigned wordNgram, unsigned charNgram, bool caseFold,
+  function("_idfLearnerCreate", optional_override([](unsigned mode, unsigned wordNgram, unsigned charNgram, unsigned tokenizerFlags,
                                                       unsigned weighting, unsigned callerFlags) {
-             return reinterpret_cast<uintptr_t>(new simhash::IdfLearner(makeOptions(mode, wordNgram, charNgram, caseFold, weighting),
+             return reinterpret_cast<uintptr_t>(new simhash::IdfLearner(makeOptions(mode, wordNgram, charNgram, tokenizerFlags, weighting),
                                                                         static_cast<uint8_t>(callerFlags)));
            }));
   function("_idfLearnerAdd", &idfLearnerAdd);

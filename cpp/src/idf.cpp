@@ -89,7 +89,7 @@ std::vector<uint8_t> IdfTable::serialize() const {
   putLE(out, static_cast<uint8_t>(options_.tokenizer.mode), 1);
   putLE(out, options_.tokenizer.wordNgram, 1);
   putLE(out, options_.tokenizer.charNgram, 1);
-  putLE(out, options_.tokenizer.caseFold ? 1 : 0, 1);
+  putLE(out, (options_.tokenizer.caseFold ? 1 : 0) | (options_.tokenizer.stripPunctuation ? 2 : 0), 1);
   putLE(out, static_cast<uint8_t>(options_.weighting), 1);
   putLE(out, callerFlags_, 1);
   putLE(out, documents_, 4);
@@ -116,10 +116,11 @@ Status IdfTable::deserialize(const uint8_t* data, size_t size, IdfTable& out, st
   table.options_.tokenizer.mode = static_cast<TokenizerMode>(data[6]);
   table.options_.tokenizer.wordNgram = data[7];
   table.options_.tokenizer.charNgram = data[8];
-  table.options_.tokenizer.caseFold = data[9] == 1;
+  table.options_.tokenizer.caseFold = data[9] & 1;
+  table.options_.tokenizer.stripPunctuation = data[9] & 2;
   table.options_.weighting = static_cast<Weighting>(data[10]);
   table.callerFlags_ = data[11];
-  if (!isValid(table.options_.tokenizer) || data[9] > 1 || data[10] > 1) return fail("unknown tokenizer options");
+  if (!isValid(table.options_.tokenizer) || data[9] > 3 || data[10] > 1) return fail("unknown tokenizer options");
   table.documents_ = static_cast<uint32_t>(getLE(data + 12, 4));
   table.unseenWeight_ = static_cast<uint32_t>(getLE(data + 16, 4));
   table.hashes_.resize(count);

@@ -41,6 +41,7 @@ const std::vector<std::string_view>& FeatureExtractor::extract(std::string_view 
   const auto* text = reinterpret_cast<const unsigned char*>(utf8.data());
   const size_t size = utf8.size();
   const TokenizerMode mode = options.mode;
+  const bool strip = options.stripPunctuation && mode != TokenizerMode::Separated;
 
   // The loop writes through raw pointers into buffers sized for the worst case: a push_back
   // per byte cost 2x in WASM (libc++'s string checks its short-string flag every time).
@@ -55,20 +56,17 @@ const std::vector<std::string_view>& FeatureExtractor::extract(std::string_view 
   uint32_t* const runEnds = atLeast(runEnds_, size + 1);
   size_t wordBytes = 0, wordCount = 0, charBytes = 0, charCount = 0, runCount = 0;
 
-  bool inWord = false;        // the last code point extended a word of `words`
-  bool pendingSpace = false;  // Chars: a separator run awaits its single space
+  bool inWord = false;  // the last code point kept extended a word of `words`
   auto closeWord = [&] {
     if (inWord) words[wordBytes++] = ' ';
     inWord = false;
   };
-  // Auto: CJK runs are not copied. Folding leaves CJK code points unchanged and valid
-  // UTF-8 re-encodes to itself, so a run's features are slices of the input; runs are
-  // recorded as the input offset of each code point plus one past the run's last byte.
-  size_t runEndByte = 0;
+  // Auto: the code points of each CJK run are copied to `chars`; a run is closed by the
+  // offset one past its last byte, and runEnds holds the index one past that offset.
   auto closeRun = [&] {
     const size_t runStart = runCount == 0 ? 0 : runEnds[runCount - 1];
     if (charCount > runStart) {
-      charStarts[charCount++] = static_cast<uint32_t>(runEndByte);
+      charStarts[charCount++] = static_cast<uint32_t>(charBytes);
       runEnds[runCount++] = static_cast<uint32_t>(charCount);
     }
   };
@@ -76,10 +74,14 @@ const std::vector<std::string_view>& FeatureExtractor::extract(std::string_view 
     charStarts[charCount++] = static_cast<uint32_t>(charBytes);
     charBytes += unicode::encodeUtf8(cp, chars + charBytes);
   };
+  // Chars: a separator run since the last character kept awaits its one space; with
+  // stripPunctuation, a run of whitespace only between two CJK characters gets none.
+  bool pendingSpace = false, pendingWhitespaceOnly = false, lastCjk = false;
 
   // ASCII fast path for the word modes: letters and digits extend a word (folded to lower
-  // case when asked), any other ASCII byte separates. Same result as the general path below,
-  // without decoding, folding and classifying byte by byte (most of English text's cost).
+  // case when asked), other ASCII bytes separate or, as punctuation, are dropped. Same
+  // result as the general path below, without decoding, folding and classifying byte by
+  // byte (most of English text's cost).
   const bool wordModes = mode == TokenizerMode::Auto || mode == TokenizerMode::Words;
   const unsigned foldDelta = options.caseFold ? 32 : 0;
   static_assert(unicode::kLittleEndian, "load8 reads the first byte into the low bits");
@@ -89,9 +91,10 @@ const std::vector<std::string_view>& FeatureExtractor::extract(std::string_view 
     if (wordModes && text[pos] < 0x80) {
       unsigned byte = text[pos];
       if (!unicode::kAsciiWord[byte]) {
-        closeWord();
-        closeRun();
         ++pos;
+        if (strip && unicode::kAsciiPunctuation[byte]) continue;
+        closeWord();
+        if (!(strip && unicode::isWhitespace(byte))) closeRun();
         continue;
       }
       closeRun();
@@ -116,8 +119,9 @@ const std::vector<std::string_view>& FeatureExtractor::extract(std::string_view 
       }
       continue;
     }
-    const size_t cpStart = pos;
     char32_t cp = unicode::decodeNext(text, size, pos);
+    // Removed punctuation joins what is on either side of it: don't -> dont, 你好，世界 -> 你好世界.
+    if (strip && unicode::isPunctuation(cp)) continue;
     if (options.caseFold) cp = unicode::foldCase(cp);
     const CharClass cls = unicode::classify(cp);
 
@@ -131,11 +135,14 @@ const std::vector<std::string_view>& FeatureExtractor::extract(std::string_view 
       }
     } else if (mode == TokenizerMode::Chars) {
       if (cls == CharClass::Separator) {
-        pendingSpace = charCount > 0;
+        if (charCount > 0 && !pendingSpace) pendingSpace = pendingWhitespaceOnly = true;
+        pendingWhitespaceOnly = pendingWhitespaceOnly && unicode::isWhitespace(cp);
         continue;
       }
-      if (pendingSpace) appendChar(' ');
+      const bool cjk = cls == CharClass::Cjk;
+      if (pendingSpace && !(strip && pendingWhitespaceOnly && lastCjk && cjk)) appendChar(' ');
       pendingSpace = false;
+      lastCjk = cjk;
       appendChar(cp);
     } else if (cls == CharClass::Word) {
       closeRun();
@@ -149,11 +156,12 @@ const std::vector<std::string_view>& FeatureExtractor::extract(std::string_view 
       words[wordBytes++] = ' ';
     } else if (cls == CharClass::Cjk) {
       closeWord();
-      charStarts[charCount++] = static_cast<uint32_t>(cpStart);
-      runEndByte = pos;
+      appendChar(cp);
     } else {
       closeWord();
-      closeRun();
+      // With stripPunctuation, whitespace between two CJK characters is dropped: a line
+      // break inside a Chinese sentence does not split its run.
+      if (!(strip && unicode::isWhitespace(cp))) closeRun();
     }
   }
   closeWord();
@@ -169,7 +177,7 @@ const std::vector<std::string_view>& FeatureExtractor::extract(std::string_view 
   } else if (mode == TokenizerMode::Auto) {
     size_t runStart = 0;  // each run's code point offsets end with its end offset
     for (size_t r = 0; r < runCount; ++r) {
-      appendNgrams(features_, utf8.data(), charStarts, runStart, runEnds[r] - 1, options.charNgram, 0);
+      appendNgrams(features_, chars, charStarts, runStart, runEnds[r] - 1, options.charNgram, 0);
       runStart = runEnds[r];
     }
   }

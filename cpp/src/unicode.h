@@ -12,6 +12,7 @@ constexpr char32_t kReplacement = 0xFFFD;
 namespace detail {
 char32_t decodeMultibyte(const unsigned char* text, size_t size, size_t& pos);
 char32_t foldCaseByRanges(char32_t cp);
+bool isPunctuationByRanges(char32_t cp);
 }  // namespace detail
 
 enum class CharClass : uint8_t { Separator = 0, Word = 1, Cjk = 2 };
@@ -21,8 +22,8 @@ CharClass classifyByRanges(char32_t cp);
 // One byte per 256-code-point page of the BMP, derived from the range tables at compile
 // time, so that whole pages of CJK (or Hangul, or symbols) skip both binary searches:
 // kUniformClass set means every code point of the page has class (byte & kClassMask);
-// kNoFolding set means none of them folds.
-constexpr uint8_t kClassMask = 0x3, kUniformClass = 0x4, kNoFolding = 0x8;
+// kNoFolding set means none of them folds; kNoPunctuation, none of them is punctuation.
+constexpr uint8_t kClassMask = 0x3, kUniformClass = 0x4, kNoFolding = 0x8, kNoPunctuation = 0x10;
 extern const std::array<uint8_t, 256> kBmpPages;
 }  // namespace detail
 
@@ -76,16 +77,6 @@ inline bool isWhitespace(char32_t cp) {
          cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000;
 }
 
-/// 1 for the ASCII word characters (letters and digits), 0 for every other byte value.
-struct AsciiWordTable {
-  uint8_t isWord[256];
-  constexpr AsciiWordTable() : isWord{} {
-    for (unsigned b = 0; b < 128; ++b) isWord[b] = ((b | 0x20) - 'a' < 26u || b - '0' < 10u) ? 1 : 0;
-  }
-  constexpr uint8_t operator[](unsigned byte) const { return isWord[byte]; }
-};
-inline constexpr AsciiWordTable kAsciiWord;
-
 // Eight bytes at once (SIMD within a register): the first byte is the lowest.
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 constexpr bool kLittleEndian = true;
@@ -126,6 +117,25 @@ constexpr uint64_t asciiLower8(uint64_t v) {
 inline unsigned asciiWordPrefix8(uint64_t v) {
   const uint64_t stops = ~asciiWordBytes8(v) & kHighBits;
   return stops == 0 ? 8 : static_cast<unsigned>(__builtin_ctzll(stops)) / 8;
+}
+
+/// Byte tables for ASCII: letters and digits (word characters), and punctuation (general
+/// category P: !"#%&'()*,-./:;?@[\]_{}). 0 for every byte value >= 0x80.
+struct AsciiTable {
+  uint8_t member[256];
+  constexpr AsciiTable(const char* members) : member{} {
+    for (; *members; ++members) member[static_cast<unsigned char>(*members)] = 1;
+  }
+  constexpr uint8_t operator[](unsigned byte) const { return member[byte]; }
+};
+inline constexpr AsciiTable kAsciiWord("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+inline constexpr AsciiTable kAsciiPunctuation("!\"#%&'()*,-./:;?@[\\]_{}");
+
+/// Unicode general category P (Pc, Pd, Ps, Pe, Pi, Pf, Po), Unicode 15.0.
+inline bool isPunctuation(char32_t cp) {
+  if (cp < 0x80) return kAsciiPunctuation[cp];
+  if (cp < 0x10000 && (detail::kBmpPages[cp >> 8] & detail::kNoPunctuation)) return false;
+  return detail::isPunctuationByRanges(cp);
 }
 
 /// See tokenizer.h for what each class contains.

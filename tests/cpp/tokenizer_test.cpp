@@ -20,13 +20,19 @@ std::vector<std::string> features(std::string_view text, TokenizerOptions option
   return out;
 }
 
-TokenizerOptions with(TokenizerMode mode, unsigned wordNgram, unsigned charNgram, bool caseFold = true) {
+TokenizerOptions with(TokenizerMode mode, unsigned wordNgram, unsigned charNgram, bool caseFold = true,
+                      bool stripPunctuation = true) {
   TokenizerOptions o;
   o.mode = mode;
   o.wordNgram = static_cast<uint8_t>(wordNgram);
   o.charNgram = static_cast<uint8_t>(charNgram);
   o.caseFold = caseFold;
+  o.stripPunctuation = stripPunctuation;
   return o;
+}
+
+TokenizerOptions keepingPunctuation(TokenizerMode mode = TokenizerMode::Auto, unsigned charNgram = 2) {
+  return with(mode, 1, charNgram, true, false);
 }
 
 using Features = std::vector<std::string>;
@@ -35,7 +41,8 @@ using Features = std::vector<std::string>;
 
 TEST_CASE("auto mode: words are runs of letters and digits, folded", "[tokenizer]") {
   CHECK(features("Hello, World! 42 times...") == Features{"hello", "world", "42", "times"});
-  CHECK(features("don't stop") == Features{"don", "t", "stop"});
+  CHECK(features("don't stop") == Features{"dont", "stop"});  // punctuation is removed
+  CHECK(features("don't stop", keepingPunctuation()) == Features{"don", "t", "stop"});
   CHECK(features("", {}).empty());
   CHECK(features(" ,.!?  ") == Features{",.", ".!", "!?"});  // no word: the characters (fallback)
   CHECK(features("Hello", with(TokenizerMode::Auto, 1, 2, false)) == Features{"Hello"});
@@ -43,7 +50,7 @@ TEST_CASE("auto mode: words are runs of letters and digits, folded", "[tokenizer
 
 TEST_CASE("auto mode: CJK runs become character n-grams", "[tokenizer]") {
   CHECK(features("回家吃饭") == Features{"回家", "家吃", "吃饭"});
-  CHECK(features("回家，吃") == Features{"回家", "吃"});  // a run shorter than n is one feature
+  CHECK(features("回家，吃", keepingPunctuation()) == Features{"回家", "吃"});  // a run shorter than n is one feature
   CHECK(features("你好abc世界") == Features{"abc", "你好", "世界"});  // words first, then CJK
   CHECK(features("こんにちは") == Features{"こん", "んに", "にち", "ちは"});
   CHECK(features("안녕하세요") == Features{"안녕", "녕하", "하세", "세요"});
@@ -59,9 +66,39 @@ TEST_CASE("word n-grams are slices of single-space-joined words", "[tokenizer]")
 }
 
 TEST_CASE("chars mode: n-grams over the text with separator runs as one space", "[tokenizer]") {
-  CHECK(features("Ab, c", with(TokenizerMode::Chars, 1, 3)) == Features{"ab ", "b c"});
+  CHECK(features("Ab, c", keepingPunctuation(TokenizerMode::Chars, 3)) == Features{"ab ", "b c"});
+  CHECK(features("Ab+ c", with(TokenizerMode::Chars, 1, 3)) == Features{"ab ", "b c"});  // a symbol is no punctuation
   CHECK(features("  ab  ", with(TokenizerMode::Chars, 1, 3)) == Features{"ab"});
-  CHECK(features("回家 吃", with(TokenizerMode::Chars, 1, 2)) == Features{"回家", "家 ", " 吃"});
+  CHECK(features("回家 吃", keepingPunctuation(TokenizerMode::Chars)) == Features{"回家", "家 ", " 吃"});
+}
+
+TEST_CASE("stripPunctuation removes punctuation, and whitespace between CJK characters", "[tokenizer]") {
+  CHECK(features("e-mail: Don't (stop)!") == Features{"email", "dont", "stop"});
+  CHECK(features("a+b $5") == Features{"a", "b", "5"});  // symbols still separate
+  CHECK(features("回家，吃饭") == Features{"回家", "家吃", "吃饭"});
+  CHECK(features("回家。\n 「吃饭」") == Features{"回家", "家吃", "吃饭"});
+  CHECK(features("回家 ok 吃饭") == Features{"ok", "回家", "吃饭"});  // a word still ends a run
+  CHECK(features("回家 😀 吃饭") == Features{"回家", "吃饭"});         // so does a symbol
+  CHECK(features("回家，吃饭", keepingPunctuation()) == Features{"回家", "吃饭"});
+  CHECK(features("回家 吃", with(TokenizerMode::Chars, 1, 2)) == Features{"回家", "家吃"});
+  CHECK(features("回家 ， ok", with(TokenizerMode::Chars, 1, 2)) == Features{"回家", "家 ", " o", "ok"});
+  CHECK(features("it's 回，家", with(TokenizerMode::Words, 1, 2)) == Features{"its", "回", "家"});
+  // Separated tokens are the caller's: nothing is removed.
+  CHECK(features("don't\x1f回，家", with(TokenizerMode::Separated, 1, 2)) == Features{"don't", "回，家"});
+  // Punctuation-only texts still fall back to their characters.
+  CHECK(features("。！") == Features{"。！"});
+}
+
+TEST_CASE("punctuation is Unicode general category P", "[unicode]") {
+  using simhash::unicode::isPunctuation;
+  for (char32_t cp : std::u32string(U"!\"#%&'()*,-./:;?@[\\]_{}¡§«¶·»¿、。〃〈〉《》「」『』【】〔〕〜・！＂＃％＆＇（）＊，－．／：；？＠［＼］＿｛｝｡｢｣､･—–‐‘’“”…‰′″‹›※‼⁇⁈⁉")) {
+    CAPTURE(static_cast<uint32_t>(cp));
+    CHECK(isPunctuation(cp));
+  }
+  for (char32_t cp : std::u32string(U"$+<=>^`|~ aZ09é你ア한😀€©°±×÷\x1f\u3000\uFFFD")) {
+    CAPTURE(static_cast<uint32_t>(cp));
+    CHECK_FALSE(isPunctuation(cp));
+  }
 }
 
 TEST_CASE("case folding covers Latin, Greek, Cyrillic, and full-width letters and digits", "[tokenizer][unicode]") {

@@ -140,9 +140,32 @@ inline void appendNgrams(const std::vector<std::string>& sequence, size_t n, std
 // README "Fingerprint specification" step 4 and tokenizer.h (the separated mode).
 inline std::vector<std::string> features(std::string_view text, const simhash::TokenizerOptions& options) {
   using simhash::TokenizerMode;
-  const std::u32string decoded = decodeUtf8(text);
+  const std::u32string original = decodeUtf8(text);
   auto fold = [&](char32_t cp) { return options.caseFold ? simhash::unicode::foldCase(cp) : cp; };
+  auto isCjk = [&](char32_t cp) { return simhash::unicode::classify(fold(cp)) == CharClass::Cjk; };
   std::vector<std::string> out;
+
+  // stripPunctuation (format 3), literally: remove general category P, then whitespace
+  // between two CJK characters.
+  std::u32string decoded = original;
+  if (options.stripPunctuation && options.mode != TokenizerMode::Separated) {
+    std::u32string kept;
+    for (char32_t cp : original) {
+      if (!simhash::unicode::isPunctuation(cp)) kept.push_back(cp);
+    }
+    decoded.clear();
+    for (size_t i = 0; i < kept.size(); ++i) {
+      if (isWhiteSpace(kept[i]) && !decoded.empty() && isCjk(decoded.back())) {
+        size_t next = i;
+        while (next < kept.size() && isWhiteSpace(kept[next])) ++next;
+        if (next < kept.size() && isCjk(kept[next])) {
+          i = next - 1;  // the whole whitespace run goes
+          continue;
+        }
+      }
+      decoded.push_back(kept[i]);
+    }
+  }
 
   if (options.mode == TokenizerMode::Separated) {
     // Tokens are the non-empty runs between U+001F, whatever their characters.
@@ -198,7 +221,7 @@ inline std::vector<std::string> features(std::string_view text, const simhash::T
   // leading and trailing whitespace dropped.
   std::vector<std::string> chars;
   bool spacePending = false;
-  for (char32_t cp : decoded) {
+  for (char32_t cp : original) {
     if (isWhiteSpace(cp)) {
       spacePending = !chars.empty();
       continue;
@@ -213,14 +236,15 @@ inline std::vector<std::string> features(std::string_view text, const simhash::T
 
 // The option header shared by the text targets, two bytes:
 //   byte 0: bits 0-1 mode (auto, words, chars, separated), bit 2 caseFold,
-//           bit 3 binary weighting, bits 4-7 wordNgram - 1
+//           bit 3 binary weighting, bits 4-6 wordNgram - 1, bit 7 punctuation kept
 //   byte 1: bits 0-3 charNgram - 1 (bits 4-7 are left to each target)
 inline simhash::FingerprintOptions optionsFromHeader(uint8_t byte0, uint8_t byte1) {
   simhash::FingerprintOptions options;
   options.tokenizer.mode = static_cast<simhash::TokenizerMode>(byte0 & 3);
   options.tokenizer.caseFold = (byte0 >> 2) & 1;
   options.weighting = ((byte0 >> 3) & 1) ? simhash::Weighting::Binary : simhash::Weighting::TermFrequency;
-  options.tokenizer.wordNgram = static_cast<uint8_t>((byte0 >> 4) + 1);
+  options.tokenizer.wordNgram = static_cast<uint8_t>(((byte0 >> 4) & 7) + 1);
+  options.tokenizer.stripPunctuation = !(byte0 >> 7);
   options.tokenizer.charNgram = static_cast<uint8_t>((byte1 & 15) + 1);
   FUZZ_CHECK(simhash::isValid(options.tokenizer));
   return options;

@@ -8,11 +8,11 @@ const REGENERATE = 'If the fingerprint definition changed on purpose, bump the f
   '`npm run vectors` and document it in the README changelog; otherwise this is a regression.';
 
 function parseOptions(spec) {
-  const names = { mode: 'tokenizer', word: 'wordNgram', char: 'charNgram', fold: 'caseFold', weight: 'weighting' };
+  const names = { mode: 'tokenizer', word: 'wordNgram', char: 'charNgram', fold: 'caseFold', punct: 'stripPunctuation', weight: 'weighting' };
   const options = {};
   for (const pair of spec.split(' ')) {
     const [key, value] = pair.split('=');
-    options[names[key]] = key === 'fold' ? value === '1' : key === 'word' || key === 'char' ? Number(value) : value;
+    options[names[key]] = key === 'fold' ? value === '1' : key === 'punct' ? value === 'strip' : key === 'word' || key === 'char' ? Number(value) : value;
   }
   return options;
 }

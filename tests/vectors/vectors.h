@@ -2,7 +2,7 @@
 // Reads and writes tests/vectors/fingerprints.tsv, the golden fingerprints that the native
 // (Catch2) and WASM (node:test) builds must both reproduce. Line format, tab-separated:
 //   fingerprint (16 hex digits)  options  input bytes (hex)  note
-// options: "mode=auto|words|chars word=N char=N fold=0|1 weight=tf|binary" for text, or
+// options: "mode=auto|words|chars word=N char=N fold=0|1 punct=strip|keep weight=tf|binary" for text, or
 // "tokens" / "tokens=w1,w2,..." for fingerprintTokens, whose input is the tokens joined
 // by the byte 0x1F.
 #include <cstdint>
@@ -72,6 +72,7 @@ inline uint64_t compute(const Vector& v) {
     if (key == "word") options.tokenizer.wordNgram = static_cast<uint8_t>(std::stoi(value));
     if (key == "char") options.tokenizer.charNgram = static_cast<uint8_t>(std::stoi(value));
     if (key == "fold") options.tokenizer.caseFold = value == "1";
+    if (key == "punct") options.tokenizer.stripPunctuation = value == "strip";
     if (key == "weight") options.weighting = value == "tf" ? Weighting::TermFrequency : Weighting::Binary;
   }
   return fingerprinter.fingerprint(v.input, options);

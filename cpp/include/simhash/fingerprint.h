@@ -23,7 +23,9 @@ namespace simhash {
 ///   1: first release.
 ///   2: texts without word or CJK features fall back to their characters; case folding
 ///      also folds full-width letters and digits to ASCII.
-constexpr unsigned kFingerprintFormatVersion = 2;
+///   3: stripPunctuation, on by default: punctuation is removed before tokenizing, and
+///      whitespace between two CJK characters with it.
+constexpr unsigned kFingerprintFormatVersion = 3;
 
 /// How occurrences of a feature are weighted.
 enum class Weighting : uint8_t {

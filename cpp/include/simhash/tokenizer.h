@@ -18,6 +18,10 @@
 //   Separated: the text is already split into tokens, separated by U+001F (for tokenizers
 //          outside the core, such as Intl.Segmenter in the JS layer); each folded token is
 //          a word, whatever its characters, and features are word n-grams as in Words.
+// stripPunctuation (default; not in Separated mode, whose tokens are the caller's): before
+// all this, code points of Unicode general category P are removed (don't -> dont,
+// e-mail -> email), then whitespace (White_Space) between two CJK characters (你好，\n世界 ->
+// 你好世界), so edits to punctuation and line breaks change no feature.
 // A sequence shorter than its n-gram size yields one feature: the whole sequence.
 // Fallback: a text that yields no feature this way (only punctuation, symbols, emoji...)
 // gets the character n-grams (charNgram) of its folded text with every whitespace run as
@@ -40,6 +44,10 @@ struct TokenizerOptions {
   uint8_t wordNgram = 1;  ///< 1..kMaxNgram
   uint8_t charNgram = 2;  ///< 1..kMaxNgram
   bool caseFold = true;
+  /// Auto, Words, Chars (format 3): punctuation is removed before tokenizing, and so is
+  /// whitespace between two CJK characters. Default on: measured better on both corpora
+  /// of the quality benchmark (edits to punctuation and line breaks move no feature).
+  bool stripPunctuation = true;
 };
 
 constexpr unsigned kMaxNgram = 16;
