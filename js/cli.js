@@ -156,7 +156,7 @@ async function showSample() {
   const sh = await init();
   const loaded = performance.now();
   // One-line quotes move more bits per edited word than pages do. On this sample, k = 12
-  // finds 52 of its 57 planted near-duplicates and pairs no unrelated quotes (k = 13: two).
+  // finds 50 of its 57 planted near-duplicates and pairs no unrelated quotes (k = 13: two).
   const maxDistance = 12;
   const result = await sh.dedup(SAMPLE, { maxDistance });
   const done = performance.now();

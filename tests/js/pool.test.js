@@ -226,7 +226,7 @@ describe('progress', () => {
   });
 
   test('findPairs (one long WASM call) still reports at least every 100 ms', async (t) => {
-    const fps = randomFingerprints(300_000, 4);
+    const fps = randomFingerprints(1_000_000, 4); // long enough (over 150 ms) on an idle machine too
     const reports = [];
     const start = performance.now();
     await pool.findPairs(fps, 6, { onProgress: (p) => reports.push({ ...p, at: performance.now() }) });

@@ -363,7 +363,7 @@ describe('IDF weights', () => {
     try {
       assert.equal(idf.documents, 300);
       assert.equal(idf.features, 7 + 300);
-      assert.deepEqual(idf.options, { tokenizer: 'auto', wordNgram: 1, charNgram: 2, caseFold: true, weighting: 'binary', nfkc: false });
+      assert.deepEqual(idf.options, { tokenizer: 'auto', wordNgram: 1, charNgram: 2, caseFold: true, stripPunctuation: true, weighting: 'binary', nfkc: false });
       assert.ok(sh.distance(sh.fingerprint(a, { idf }), sh.fingerprint(b, { idf })) > sh.distance(sh.fingerprint(a), sh.fingerprint(b)));
       assert.deepEqual(sh.fingerprintAll([a, b], { idf }), new BigUint64Array([sh.fingerprint(a, { idf }), sh.fingerprint(b, { idf })]));
     } finally {

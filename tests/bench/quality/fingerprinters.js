@@ -116,7 +116,7 @@ export function low32(f) {
 }
 
 /** The options of fingerprint format 1 (README), spelled out so a change of defaults does not move the baseline. */
-export const FORMAT1_DEFAULTS = Object.freeze({ tokenizer: 'auto', wordNgram: 1, charNgram: 2, caseFold: true, weighting: 'tf' });
+export const FORMAT1_DEFAULTS = Object.freeze({ tokenizer: 'auto', wordNgram: 1, charNgram: 2, caseFold: true, stripPunctuation: false, weighting: 'tf' });
 
 export const NORMALIZED = compose(normalize.nfkc, normalize.stripPunctuation, normalize.collapseWhitespace);
 
@@ -132,7 +132,13 @@ export function libraryConfigs(sh) {
     library(sh, 'chars, charNgram 2', { ...defaults, tokenizer: 'chars', charNgram: 2 }),
     library(sh, 'chars, charNgram 3', { ...defaults, tokenizer: 'chars', charNgram: 3 }),
     library(sh, 'chars, charNgram 4', { ...defaults, tokenizer: 'chars', charNgram: 4 }),
-    library(sh, 'current defaults (format 1 + binary weighting)', { ...defaults, weighting: 'binary' }),
+    library(sh, 'format-2 defaults (format 1 + binary weighting)', { ...defaults, weighting: 'binary' }),
+    // The library's own defaults, whatever they are: options {} and no preprocessing.
+    library(sh, 'library defaults (format 3: binary, stripPunctuation)', {}),
+    library(sh, 'library defaults + NFKC', { nfkc: true }),
+    library(sh, 'library defaults, tf', { weighting: 'tf' }),
+    library(sh, 'library defaults, chars 3', { tokenizer: 'chars', charNgram: 3 }),
+    library(sh, 'library defaults, charNgram 3', { charNgram: 3 }),
     library(sh, 'defaults + NFKC', defaults, normalize.nfkc),
     library(sh, 'defaults + strip punct', defaults, normalize.stripPunctuation),
     library(sh, 'defaults + collapse ws', defaults, normalize.collapseWhitespace),
