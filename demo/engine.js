@@ -27,8 +27,8 @@ export function segmenterAvailable() {
 
 /** The library's fingerprint options of the demo's settings. */
 export function fingerprintOptions(settings) {
-  const { tokenizer, wordNgram, charNgram, caseFold, weighting, nfkc } = settings;
-  return { tokenizer, wordNgram, charNgram, caseFold, weighting, nfkc };
+  const { tokenizer, wordNgram, charNgram, caseFold, stripPunctuation, weighting, nfkc } = settings;
+  return { tokenizer, wordNgram, charNgram, caseFold, stripPunctuation, weighting, nfkc };
 }
 
 function abortError(signal) {

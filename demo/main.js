@@ -25,7 +25,7 @@ const el = {
   inputNote: $('input-note'), inputError: $('input-error'),
   maxDistance: $('max-distance'), maxDistanceValue: $('max-distance-value'),
   tokenizer: $('tokenizer'), tokenizerHelp: $('tokenizer-help'), wordNgram: $('word-ngram'), charNgram: $('char-ngram'),
-  weighting: $('weighting'), caseFold: $('case-fold'), nfkc: $('nfkc'), code: $('code'),
+  weighting: $('weighting'), caseFold: $('case-fold'), stripPunctuation: $('strip-punctuation'), nfkc: $('nfkc'), code: $('code'),
   progressBox: $('progress-box'), progressLabel: $('progress-label'), progress: $('progress'), cancel: $('cancel'),
   items: $('stat-items'), unique: $('stat-unique'), duplicates: $('stat-duplicates'), groupCount: $('stat-groups'),
   status: $('status'), timing: $('timing'), sampleCheck: $('sample-check'), run: $('run'),
@@ -153,6 +153,7 @@ function readSettings() {
     wordNgram: integer(el.wordNgram, 1),
     charNgram: integer(el.charNgram, 2),
     caseFold: el.caseFold.checked,
+    stripPunctuation: el.stripPunctuation.checked,
     weighting: el.weighting.value,
     nfkc: el.nfkc.checked,
   };
@@ -715,6 +716,7 @@ function updateCode() {
   if (s.wordNgram !== 1) options.push(`wordNgram: ${s.wordNgram}`);
   if (s.charNgram !== 2) options.push(`charNgram: ${s.charNgram}`);
   if (!s.caseFold) options.push('caseFold: false');
+  if (!s.stripPunctuation) options.push('stripPunctuation: false');
   if (s.weighting !== 'binary') options.push(`weighting: '${s.weighting}'`);
   if (s.nfkc) options.push('nfkc: true');
   const lines = ["import { init } from 'simhash-wasm';", '', 'const sh = await init();', `const { unique, groups } = await sh.dedup(${records ? 'records' : 'texts'}, {`];
@@ -759,7 +761,7 @@ el.maxDistance.addEventListener('input', () => {
   updateCode();
   regroup();
 });
-for (const control of [el.tokenizer, el.weighting, el.caseFold, el.nfkc]) control.addEventListener('change', settingsChanged);
+for (const control of [el.tokenizer, el.weighting, el.caseFold, el.stripPunctuation, el.nfkc]) control.addEventListener('change', settingsChanged);
 for (const control of [el.wordNgram, el.charNgram]) {
   control.addEventListener('input', () => {
     if (control.checkValidity() && control.value !== '') settingsChanged();

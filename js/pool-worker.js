@@ -17,7 +17,7 @@
 // No top-level await and no static import of Node modules: bundlers build this file for
 // browsers (Vite as an IIFE worker by default).
 import createSimhashCore from './wasm/simhash_core.mjs';
-import { SimHash, leaderGroups, shingles, jaccard } from './simhash.js';
+import { SimHash, leaderGroups, leaderLabels, shingles, jaccard } from './simhash.js';
 
 let core;
 let sh;
@@ -116,6 +116,10 @@ const OPS = {
     return [fingerprints, [fingerprints.buffer]];
   },
   pairs({ fingerprints, maxDistance, grouping }) {
+    if (grouping === 'leader') { // as SimHash#dedup: no pairs materialised
+      const layout = groupLayout(leaderLabels(core, fingerprints, maxDistance));
+      return [{ fingerprints, ...layout }, [fingerprints.buffer, ...layoutTransfer(layout)]];
+    }
     const pairs = sh.findPairs(fingerprints, maxDistance);
     if (!grouping) {
       return [{ fingerprints, ...pairs }, [fingerprints.buffer, pairs.a.buffer, pairs.b.buffer, pairs.distance.buffer]];

@@ -623,10 +623,16 @@ export class SimHash {
       fingerprints.set(this.fingerprintAll(texts.slice(start, end), fingerprintOptions), start);
       await pacer.step('fingerprint', end, total);
     }
-    let pairs = this.findPairs(fingerprints, k);
-    await pacer.step('pairs', 1, 1);
-    if (verifier) pairs = await verifyPairs(pairs, texts, verifier, pacer);
-    const leaderOf = grouping === 'leader' ? leaderGroups(total, pairs) : this.#componentLabels(total, pairs);
+    let leaderOf;
+    if (grouping === 'leader' && !verifier) {
+      leaderOf = leaderLabels(this.#core, fingerprints, k); // no pairs materialised
+      await pacer.step('pairs', 1, 1);
+    } else {
+      let pairs = this.findPairs(fingerprints, k);
+      await pacer.step('pairs', 1, 1);
+      if (verifier) pairs = await verifyPairs(pairs, texts, verifier, pacer);
+      leaderOf = grouping === 'leader' ? leaderGroups(total, pairs) : this.#componentLabels(total, pairs);
+    }
     const result = collectGroups(items, leaderOf, fingerprints);
     await pacer.step('groups', 1, 1, true);
     return result;
@@ -774,6 +780,15 @@ async function verifyPairs(pairs, texts, { minJaccard, shingle }, pacer) {
 }
 
 /** Leader grouping: in order, each item joins the earliest kept item within reach. */
+/** leaderGroups(count, findPairs(fingerprints, k)), computed in one WASM call without the pairs. */
+export function leaderLabels(core, fingerprints, k) {
+  return withAllocations(core, (mem) => {
+    const out = mem.alloc(fingerprints.length * 4);
+    core._leaderLabels(mem.copyIn(fingerprints), fingerprints.length, k, out);
+    return new Uint32Array(core.HEAPU8.buffer, out, fingerprints.length).slice();
+  });
+}
+
 export function leaderGroups(count, pairs) {
   // pairs come sorted by (a, b); bucket them by b so item b sees its earlier neighbours.
   const starts = new Uint32Array(count + 1);

@@ -147,6 +147,12 @@ void componentLabels(uintptr_t a, uintptr_t b, uint32_t pairCount, uint32_t coun
   std::copy(labels.begin(), labels.end(), at<uint32_t>(out));
 }
 
+// out receives count labels: dedup's leader grouping without materialising the pairs.
+void leaderLabels(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, uintptr_t out) {
+  const std::vector<uint32_t> labels = simhash::leaderLabels(at<uint64_t>(fingerprints), count, maxDistance);
+  std::copy(labels.begin(), labels.end(), at<uint32_t>(out));
+}
+
 class IndexHandle {
  public:
   explicit IndexHandle(unsigned maxDistance) : index_(maxDistance) {}
@@ -233,6 +239,7 @@ EMSCRIPTEN_BINDINGS(simhash) {
            }));
   function("_findPairs", &findPairs);
   function("_componentLabels", &componentLabels);
+  function("_leaderLabels", &leaderLabels);
   // The index crosses as its address: Embind's class_ would add ~4 KB of gzipped glue
   // for handle bookkeeping that js/simhash.js does anyway (dispose, FinalizationRegistry).
   function("_indexCreate", optional_override([](unsigned maxDistance) { return reinterpret_cast<uintptr_t>(new IndexHandle(maxDistance)); }));

@@ -68,8 +68,10 @@ class BlockLayout {
 
 struct Pair;
 
-/// findPairs of pairs.h over a given layout rather than the one choose() picks; the
-/// answer is the same for every layout of the same k (tests check it), only the time differs.
+/// findPairs and leaderLabels of pairs.h over a given layout rather than the one choose()
+/// picks; the answer is the same for every layout of the same k (tests check it), only the
+/// time differs.
 std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, const BlockLayout& layout);
+std::vector<uint32_t> leaderLabels(const uint64_t* fingerprints, size_t count, const BlockLayout& layout);
 
 }  // namespace simhash

@@ -1,5 +1,6 @@
 #include "simhash/pairs.h"
 
+#include <algorithm>
 #include <numeric>
 #include <utility>
 
@@ -13,6 +14,9 @@ namespace {
 
 // One table is built at a time, so more tables than the index allows cost only time.
 constexpr unsigned kPairsMaxTables = 256;
+// Leader tables stay resident, like the index's.
+constexpr unsigned kLeaderMaxTables = 64;
+constexpr uint32_t kNone = UINT32_MAX;
 
 }  // namespace
 
@@ -63,6 +67,71 @@ std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, const Bl
   const uint64_t low = (uint64_t{1} << w) - 1;
   for (const KeyedItem& f : found) pairs.push_back({static_cast<uint32_t>(f.key >> w), static_cast<uint32_t>(f.key & low), f.item});
   return pairs;
+}
+
+std::vector<uint32_t> leaderLabels(const uint64_t* fingerprints, size_t count, unsigned maxDistance) {
+  return leaderLabels(fingerprints, count, BlockLayout::choose(count, maxDistance, kLeaderMaxTables));
+}
+
+std::vector<uint32_t> leaderLabels(const uint64_t* fingerprints, size_t count, const BlockLayout& layout) {
+  const unsigned maxDistance = layout.maxDistance();
+  std::vector<uint32_t> leaderOf(count);
+  const size_t tables = layout.tableCount();
+  if (tables == 0) {  // a scan of the leaders so far
+    std::vector<uint32_t> leaders;
+    for (uint32_t j = 0; j < count; ++j) {
+      leaderOf[j] = j;
+      for (uint32_t i : leaders) {  // ascending: the first hit is the earliest leader
+        if (hammingDistance(fingerprints[i], fingerprints[j]) <= maxDistance) {
+          leaderOf[j] = i;
+          break;
+        }
+      }
+      if (leaderOf[j] == j) leaders.push_back(j);
+    }
+    return leaderOf;
+  }
+  // Per table, buckets of leaders chained through `next` (newest first). A bucket is the
+  // table key's low `bucketBits` bits: two fingerprints sharing a key share its bucket,
+  // so every neighbour is still found; others in the bucket are ruled out by distance.
+  // The bits are capped so that the buckets of all tables together number about 4 per item.
+  unsigned bucketBits = 4;
+  while (bucketBits < 32 && (tables << (bucketBits + 1)) <= 4 * count) ++bucketBits;
+  std::vector<unsigned> bits(tables);
+  size_t bucketsTotal = 0;
+  for (size_t t = 0; t < tables; ++t) {
+    bits[t] = std::min(bucketBits, layout.keyBits(t));
+    bucketsTotal += size_t{1} << bits[t];
+  }
+  std::vector<uint32_t> heads(bucketsTotal, kNone);  // newest leader (its rank) per bucket
+  std::vector<uint32_t> next;          // per leader rank and table: the previous leader in that bucket
+  std::vector<uint32_t> leaderItems;   // per leader rank: its item index
+  std::vector<size_t> buckets(tables);
+  for (uint32_t j = 0; j < count; ++j) {
+    const uint64_t fp = fingerprints[j];
+    uint32_t best = kNone;
+    size_t base = 0;
+    for (size_t t = 0; t < tables; ++t) {
+      buckets[t] = base + (layout.key(fp, t) & ((uint64_t{1} << bits[t]) - 1));
+      base += size_t{1} << bits[t];
+      for (uint32_t rank = heads[buckets[t]]; rank != kNone; rank = next[size_t{rank} * tables + t]) {
+        const uint32_t i = leaderItems[rank];
+        if (i < best && hammingDistance(fingerprints[i], fp) <= maxDistance) best = i;
+      }
+    }
+    if (best != kNone) {
+      leaderOf[j] = best;
+      continue;
+    }
+    leaderOf[j] = j;
+    const auto rank = static_cast<uint32_t>(leaderItems.size());
+    leaderItems.push_back(j);
+    for (size_t t = 0; t < tables; ++t) {
+      next.push_back(heads[buckets[t]]);
+      heads[buckets[t]] = rank;
+    }
+  }
+  return leaderOf;
 }
 
 std::vector<uint32_t> componentLabels(size_t count, const std::vector<Pair>& pairs) {

@@ -183,6 +183,11 @@ test('pasting a list shows its groups and counts; the slider regroups them live'
     && document.getElementById('code').textContent.includes('caseFold: false'), before);
   assert.deepEqual(await stats(page), (await expected(LIST, DEFAULT_MAX_DISTANCE, { tokenizer: 'words', caseFold: false })).stats);
   assert.match(await page.textContent('#code'), /sh\.dedup\(texts, \{\n {2}maxDistance: 9,\n {2}options: \{ tokenizer: 'words', caseFold: false \},/);
+  before = await runs(page);
+  await page.uncheck('#strip-punctuation');
+  await page.waitForFunction((n) => Number(document.body.dataset.runs) > n && document.body.dataset.state === 'done'
+    && document.getElementById('code').textContent.includes('stripPunctuation: false'), before);
+  assert.deepEqual(await stats(page), (await expected(LIST, DEFAULT_MAX_DISTANCE, { tokenizer: 'words', caseFold: false, stripPunctuation: false })).stats);
   await closeDemo(demo);
 });
 

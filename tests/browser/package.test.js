@@ -14,7 +14,7 @@ const OUTPUT = join(ROOT, 'tests/output');
 const MAX_GZIP_BYTES = 40 * 1024;
 
 // Golden vectors with default options: what every build must print for these texts.
-const DEFAULT_SPEC = 'mode=auto word=1 char=2 fold=1 weight=binary';
+const DEFAULT_SPEC = 'mode=auto word=1 char=2 fold=1 punct=strip weight=binary';
 const VECTORS = readFileSync(join(ROOT, 'tests/vectors/fingerprints.tsv'), 'utf8').split('\n')
   .filter((line) => line && !line.startsWith('#'))
   .map((line) => line.split('\t'))

@@ -22,7 +22,55 @@ std::vector<Pair> bruteForcePairs(const std::vector<uint64_t>& fps, unsigned k) 
   return out;
 }
 
+// The leader rule, literally: in index order, each item joins the earliest leader within k.
+std::vector<uint32_t> bruteForceLeaders(const std::vector<uint64_t>& fps, unsigned k, size_t& skippedNeighbours) {
+  std::vector<uint32_t> leaderOf(fps.size());
+  for (uint32_t j = 0; j < fps.size(); ++j) {
+    leaderOf[j] = j;
+    bool sawNeighbour = false;
+    for (uint32_t i = 0; i < j; ++i) {
+      if (hammingDistance(fps[i], fps[j]) > k) continue;
+      if (leaderOf[i] == i) {
+        leaderOf[j] = i;
+        skippedNeighbours += sawNeighbour;  // an earlier neighbour that was no leader was passed over
+        break;
+      }
+      sawNeighbour = true;
+    }
+  }
+  return leaderOf;
+}
+
 }  // namespace
+
+TEST_CASE("leaderLabels equals the leader rule applied by brute force", "[pairs]") {
+  const unsigned k = GENERATE(0u, 1u, 3u, 6u, 10u, 16u);
+  const size_t bases = GENERATE(size_t{1}, size_t{50}, size_t{700}, size_t{2500});
+  CAPTURE(k, bases);
+  std::mt19937_64 rng(k * 104729 + bases);
+  std::vector<uint64_t> fps = testing::plantedSet(bases, k + 2, rng);
+  fps.push_back(fps.front());  // an exact duplicate
+  size_t skipped = 0;
+  const std::vector<uint32_t> expected = bruteForceLeaders(fps, k, skipped);
+  REQUIRE(leaderLabels(fps.data(), fps.size(), k) == expected);
+  // With neighbours planted at every distance up to k + 2, some item's earliest neighbour
+  // is itself a follower, so the test tells "earliest leader" from "earliest neighbour".
+  if (bases >= 700 && k >= 1) CHECK(skipped > 0);
+}
+
+TEST_CASE("every block layout gives the same leaders", "[pairs][blocks]") {
+  const unsigned k = GENERATE(0u, 1u, 3u, 6u);
+  std::mt19937_64 rng(k + 29);
+  const std::vector<uint64_t> fps = testing::plantedSet(300, k + 2, rng);
+  size_t skipped = 0;
+  const std::vector<uint32_t> expected = bruteForceLeaders(fps, k, skipped);
+  for (unsigned b = k + 1; b <= std::min(k + 6, 64u); ++b) {
+    CAPTURE(k, b);
+    REQUIRE(leaderLabels(fps.data(), fps.size(), BlockLayout::withBlocks(k, b)) == expected);
+  }
+  REQUIRE(leaderLabels(fps.data(), fps.size(), BlockLayout::withBlocks(k, 0)) == expected);
+  CHECK(leaderLabels(nullptr, 0, k).empty());
+}
 
 TEST_CASE("findPairs equals brute force on planted neighbours", "[pairs]") {
   const unsigned k = GENERATE(0u, 1u, 3u, 6u, 10u);

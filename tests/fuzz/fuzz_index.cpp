@@ -13,7 +13,8 @@
 //         agree.
 //   bits 0-1 = 11: PAIRS. findPairs over fingerprints from the rest, with the layout it
 //         chooses or one forced (BlockLayout::withBlocks), must equal the brute-force
-//         pairs, and componentLabels must equal the components of those pairs. Forcing
+//         pairs, componentLabels the components of those pairs and leaderLabels the
+//         leader rule applied to them, with either layout. Forcing
 //         layouts reaches what the index, bounded here to small sizes, never chooses:
 //         keys made of several blocks.
 #include <fuzzer/FuzzedDataProvider.h>
@@ -339,6 +340,18 @@ void runPairs(FuzzedDataProvider& input) {
     }
   }
   FUZZ_CHECK(simhash::componentLabels(fps.size(), expected) == labels);
+
+  // Leaders: in index order, each item joins the earliest leader among its pairs' partners.
+  std::vector<uint32_t> leaderOf(fps.size());
+  for (uint32_t j = 0; j < fps.size(); ++j) leaderOf[j] = j;
+  for (const simhash::Pair& p : expected) {  // sorted by (a, b): each b sees its partners a ascending
+    if (leaderOf[p.b] == p.b && leaderOf[p.a] == p.a && p.a < p.b) leaderOf[p.b] = p.a;
+  }
+  FUZZ_CHECK(simhash::leaderLabels(fps.data(), fps.size(), k) == leaderOf);
+  for (int forced = 0; forced < 2; ++forced) {
+    const unsigned b = input.ConsumeIntegralInRange<unsigned>(k, maxBlocks);
+    FUZZ_CHECK(simhash::leaderLabels(fps.data(), fps.size(), simhash::BlockLayout::withBlocks(k, b == k ? 0 : b)) == leaderOf);
+  }
 }
 
 }  // namespace

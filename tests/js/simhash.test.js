@@ -246,6 +246,37 @@ describe('dedup', () => {
     assert.deepEqual(result.groups, [[0, 1, 3]]);
   });
 
+  test('leader groups equal the leader rule applied by brute force, at every k around the texts\' distances', async () => {
+    // The sample with edited copies: many near-duplicates, followers and chains.
+    const next = random64(17);
+    const texts = [...SAMPLE];
+    for (let i = 0; i < 600; i++) {
+      const words = SAMPLE[Number(next() % BigInt(SAMPLE.length))].split(' ');
+      words[Number(next() % BigInt(words.length))] = `edit${i % 7}`;
+      texts.push(words.join(' '));
+    }
+    for (const k of [0, 3, 6, 12, 20]) {
+      const { groups, uniqueIndices, fingerprints } = await sh.dedup(texts, { maxDistance: k });
+      const leaderOf = [];
+      let followers = 0;
+      for (let j = 0; j < texts.length; j++) {
+        leaderOf[j] = j;
+        for (let i = 0; i < j; i++) {
+          if (leaderOf[i] === i && sh.distance(fingerprints[i], fingerprints[j]) <= k) {
+            leaderOf[j] = i;
+            followers++;
+            break;
+          }
+        }
+      }
+      assert.deepEqual(uniqueIndices, leaderOf.flatMap((leader, i) => (leader === i ? [i] : [])), `k = ${k}`);
+      const expected = new Map();
+      leaderOf.forEach((leader, i) => { if (leader !== i) expected.set(leader, [...(expected.get(leader) ?? [leader]), i]); });
+      assert.deepEqual(groups, [...expected.values()].sort((x, y) => x[0] - y[0]), `k = ${k}`);
+      if (k >= 3) assert.ok(followers > 0, `k = ${k}: some duplicates`);
+    }
+  });
+
   test('with a key function', async () => {
     const records = items.map((text, id) => ({ id, text }));
     const result = await sh.dedup(records, { key: (r) => r.text });

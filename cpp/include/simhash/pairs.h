@@ -19,6 +19,17 @@ struct Pair {
 /// that no table layout beats a scan. @pre count < 2^32, maxDistance <= 64.
 std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance);
 
+/// Leader grouping (dedup's default): items are taken in index order, and each joins the
+/// earliest *leader* within maxDistance, or becomes a leader itself when there is none.
+/// result[j] is that leader's index (j itself for a leader). Equal to applying the rule to
+/// findPairs' answer, without materialising the pairs: leaders are pairwise more than
+/// maxDistance apart, so each item is looked up among the leaders only, in tables of the
+/// block layout (at most 64, 4 bytes per leader and table, plus the buckets).
+/// Cost: O(n × tables) lookups when duplicates are plentiful, where findPairs pays for
+/// every pair; O(n × leaders) when k is so large that no layout beats a scan.
+/// @pre count < 2^32, maxDistance <= 64.
+std::vector<uint32_t> leaderLabels(const uint64_t* fingerprints, size_t count, unsigned maxDistance);
+
 /// Connected components of the graph with `count` nodes and the given edges: result[i]
 /// is the smallest index of i's component (so an item alone maps to itself).
 std::vector<uint32_t> componentLabels(size_t count, const std::vector<Pair>& pairs);
