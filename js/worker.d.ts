@@ -6,8 +6,8 @@ export type { DedupOptions, DedupResult, FingerprintOptions, Pairs, Progress } f
 
 export interface PoolOptions {
   /**
-   * Number of workers, 1..1024. Default: `navigator.hardwareConcurrency` in browsers,
-   * `os.availableParallelism()` in Node.
+   * Number of workers, 1..1024. Default: `navigator.hardwareConcurrency - 1` (at least 1)
+   * in browsers, leaving a core to the page; `os.availableParallelism()` in Node.
    */
   size?: number;
   /** The bytes of `simhash_core.wasm`; copied to each worker. In Node the pool reads the file itself. */

@@ -77,42 +77,45 @@ uint64_t simhashOfWeightedHashes(const uint64_t* hashes, const double* weights, 
   return fingerprint;
 }
 
-uint64_t Fingerprinter::fingerprint(std::string_view utf8, const FingerprintOptions& options) {
-  const std::vector<std::string_view>& features = extractor_.extract(utf8, options.tokenizer);
+size_t DistinctHashes::collect(const std::vector<std::string_view>& features, bool counting) {
+  // An open-addressing set keyed by the hash's own low bits (XXH3 output is uniform): about
+  // a probe per feature, where sorting the hashes took a fifth of all fingerprinting time.
+  // A slot holds 1 + the index of its hash in hashes_, 0 when empty.
   const size_t count = features.size();
   if (hashes_.size() < count) hashes_.resize(count);
-  uint64_t* const hashes = hashes_.data();
-  if (options.weighting != Weighting::Binary) {
-    for (size_t j = 0; j < count; ++j) hashes[j] = hashFeature(features[j]);
-    return simhashOfHashes(hashes, count);
-  }
-  // Binary weighting counts each distinct hash once. An open-addressing set keyed by the
-  // hash's own low bits (XXH3 output is uniform) keeps the first occurrence of each: about
-  // a probe per feature, where sorting the hashes took a fifth of all fingerprinting time.
-  // The sum does not depend on the order of the hashes.
+  if (counting && counts_.size() < count) counts_.resize(count);
   size_t capacity = 64;
   while (capacity < 2 * count) capacity *= 2;
   if (slots_.size() < capacity) slots_.resize(capacity);
-  uint64_t* const slots = slots_.data();
-  std::fill(slots, slots + capacity, 0);  // 0 marks an empty slot; a hash of 0 is tracked apart
+  uint32_t* const slots = slots_.data();
+  std::fill(slots, slots + capacity, 0);
   const size_t mask = capacity - 1;
   size_t distinct = 0;
-  bool sawZero = false;
   for (size_t j = 0; j < count; ++j) {
     const uint64_t hash = hashFeature(features[j]);
-    if (hash == 0) {
-      if (!sawZero) hashes[distinct++] = 0;
-      sawZero = true;
-      continue;
-    }
     size_t slot = hash & mask;
-    while (slots[slot] != 0 && slots[slot] != hash) slot = (slot + 1) & mask;
+    while (slots[slot] != 0 && hashes_[slots[slot] - 1] != hash) slot = (slot + 1) & mask;
     if (slots[slot] == 0) {
-      slots[slot] = hash;
-      hashes[distinct++] = hash;
+      slots[slot] = static_cast<uint32_t>(++distinct);
+      hashes_[distinct - 1] = hash;
+      if (counting) counts_[distinct - 1] = 0;
     }
+    if (counting) ++counts_[slots[slot] - 1];
   }
-  return simhashOfHashes(hashes, distinct);
+  return distinct;
+}
+
+uint64_t Fingerprinter::fingerprint(std::string_view utf8, const FingerprintOptions& options) {
+  const std::vector<std::string_view>& features = extractor_.extract(utf8, options.tokenizer);
+  if (options.weighting == Weighting::Binary) {
+    // Each distinct hash counts once; the sum does not depend on their order.
+    const size_t distinct = distinct_.collect(features, false);
+    return simhashOfHashes(distinct_.hashes(), distinct);
+  }
+  const size_t count = features.size();
+  if (hashes_.size() < count) hashes_.resize(count);
+  for (size_t j = 0; j < count; ++j) hashes_[j] = hashFeature(features[j]);
+  return simhashOfHashes(hashes_.data(), count);
 }
 
 uint64_t Fingerprinter::fingerprintTokens(const std::string_view* tokens, const double* weights,
@@ -125,22 +128,17 @@ uint64_t Fingerprinter::fingerprintTokens(const std::string_view* tokens, const 
 
 uint64_t Fingerprinter::fingerprint(std::string_view utf8, const IdfTable& idf) {
   const std::vector<std::string_view>& features = extractor_.extract(utf8, idf.options().tokenizer);
-  hashes_.resize(features.size());
-  for (size_t j = 0; j < features.size(); ++j) hashes_[j] = hashFeature(features[j]);
+  const size_t distinct = distinct_.collect(features, true);
+  const uint64_t* const hashes = distinct_.hashes();
+  const uint32_t* const counts = distinct_.counts();
   // One weight per distinct feature: integer-valued doubles, so the sums are exact and
   // the order of addition cannot change a bit.
-  std::sort(hashes_.begin(), hashes_.end());
   const bool perOccurrence = idf.options().weighting == Weighting::TermFrequency;
-  size_t distinct = 0;
-  weights_.clear();
-  for (size_t j = 0; j < hashes_.size();) {
-    size_t end = j + 1;
-    while (end < hashes_.size() && hashes_[end] == hashes_[j]) ++end;
-    hashes_[distinct++] = hashes_[j];
-    weights_.push_back(static_cast<double>(idf.weight(hashes_[j])) * (perOccurrence ? static_cast<double>(end - j) : 1.0));
-    j = end;
+  weights_.resize(distinct);
+  for (size_t d = 0; d < distinct; ++d) {
+    weights_[d] = static_cast<double>(idf.weight(hashes[d])) * (perOccurrence ? static_cast<double>(counts[d]) : 1.0);
   }
-  return simhashOfWeightedHashes(hashes_.data(), weights_.data(), distinct);
+  return simhashOfWeightedHashes(hashes, weights_.data(), distinct);
 }
 
 uint64_t fingerprint(std::string_view utf8, const FingerprintOptions& options) {

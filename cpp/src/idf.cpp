@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "bytes.h"
+#include "radix.h"
 
 namespace simhash {
 
@@ -54,11 +55,8 @@ IdfLearner::IdfLearner(const FingerprintOptions& options, uint8_t callerFlags)
 
 void IdfLearner::addDocument(std::string_view utf8) {
   const std::vector<std::string_view>& features = extractor_.extract(utf8, options_.tokenizer);
-  hashes_.resize(features.size());
-  for (size_t j = 0; j < features.size(); ++j) hashes_[j] = hashFeature(features[j]);
-  std::sort(hashes_.begin(), hashes_.end());
-  hashes_.erase(std::unique(hashes_.begin(), hashes_.end()), hashes_.end());
-  seen_.insert(seen_.end(), hashes_.begin(), hashes_.end());
+  const size_t distinct = distinct_.collect(features, false);
+  seen_.insert(seen_.end(), distinct_.hashes(), distinct_.hashes() + distinct);
   ++documents_;
 }
 
@@ -70,12 +68,13 @@ IdfTable IdfLearner::table() const {
   table.unseenWeight_ = idfWeight(documents_, 0);
   // Each hash occurs in seen_ once per document containing it: runs of the sorted list
   // are the document frequencies.
-  std::vector<uint64_t> sorted = seen_;
-  std::sort(sorted.begin(), sorted.end());
+  std::vector<KeyedItem> sorted(seen_.size()), scratch;
+  for (size_t i = 0; i < seen_.size(); ++i) sorted[i] = {seen_[i], 0};
+  radixSort(sorted, scratch, 64);  // the one sort of the core: no std::sort in the WASM build
   for (size_t i = 0; i < sorted.size();) {
     size_t end = i + 1;
-    while (end < sorted.size() && sorted[end] == sorted[i]) ++end;
-    table.hashes_.push_back(sorted[i]);
+    while (end < sorted.size() && sorted[end].key == sorted[i].key) ++end;
+    table.hashes_.push_back(sorted[i].key);
     table.weights_.push_back(idfWeight(documents_, static_cast<uint32_t>(end - i)));
     i = end;
   }

@@ -1,5 +1,5 @@
 #pragma once
-// Internal: the one sort of the pair search and the index (no comparison sort, which also
+// Internal: the one sort of the pair search, the index and IDF learning (no comparison sort, which also
 // keeps std::sort instantiations out of the WASM build).
 #include <cstddef>
 #include <cstdint>

@@ -65,7 +65,7 @@ class IdfLearner {
   FingerprintOptions options_;
   uint8_t callerFlags_;
   FeatureExtractor extractor_;
-  std::vector<uint64_t> hashes_;
+  DistinctHashes distinct_;
   std::vector<uint64_t> seen_;  ///< each document's distinct feature hashes, appended
   uint32_t documents_ = 0;
 };
