@@ -134,9 +134,9 @@ uint64_t Fingerprinter::fingerprint(std::string_view utf8, const IdfTable& idf) 
   // One weight per distinct feature: integer-valued doubles, so the sums are exact and
   // the order of addition cannot change a bit.
   const bool perOccurrence = idf.options().weighting == Weighting::TermFrequency;
-  weights_.resize(distinct);
+  weights_.clear();  // push_back: libstdc++'s ASan annotations misfire, under Clang, on resize within capacity
   for (size_t d = 0; d < distinct; ++d) {
-    weights_[d] = static_cast<double>(idf.weight(hashes[d])) * (perOccurrence ? static_cast<double>(counts[d]) : 1.0);
+    weights_.push_back(static_cast<double>(idf.weight(hashes[d])) * (perOccurrence ? static_cast<double>(counts[d]) : 1.0));
   }
   return simhashOfWeightedHashes(hashes, weights_.data(), distinct);
 }

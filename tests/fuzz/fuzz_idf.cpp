@@ -74,7 +74,7 @@ std::vector<uint8_t> expectedBytes(const simhash::FingerprintOptions& options, u
   putLE(out, static_cast<uint8_t>(options.tokenizer.mode), 1);
   putLE(out, options.tokenizer.wordNgram, 1);
   putLE(out, options.tokenizer.charNgram, 1);
-  putLE(out, options.tokenizer.caseFold ? 1 : 0, 1);
+  putLE(out, (options.tokenizer.caseFold ? 1 : 0) | (options.tokenizer.stripPunctuation ? 2 : 0), 1);  // tokenizer flags
   putLE(out, static_cast<uint8_t>(options.weighting), 1);
   putLE(out, callerFlags, 1);
   putLE(out, documents, 4);
