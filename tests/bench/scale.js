@@ -12,11 +12,11 @@
 // which is quadratic: it runs up to N = 100k (--brute-max) and is scaled by N^2 beyond,
 // marked "est.". simhash-js fingerprints at 1-3 MB/s, so it runs on at most the first 100k
 // texts (--slow-max) and its rate stands for larger N. `simhash` gets a simple word
-// tokenizer (split on /\W+/, its fastest). Thresholds: k = 3 of 64 bits for ours, k = 2 of
+// tokenizer (split on /\W+/, its fastest). Thresholds: k = 3 of 64 bits for ours (--k), k = 2 of
 // 32 bits for theirs. Figures are the best of several runs (fewer at 1M) of one process on
 // a shared machine: the load average is printed with them.
 //
-// Usage: node tests/bench/scale.js [N ...] [--brute-max=N] [--slow-max=N]
+// Usage: node tests/bench/scale.js [N ...] [--brute-max=N] [--slow-max=N] [--k=K]
 import { createRequire } from 'node:module';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -35,7 +35,7 @@ const SIZES = args.filter((a) => !a.startsWith('--')).map(Number);
 if (SIZES.length === 0) SIZES.push(10_000, 100_000, 1_000_000);
 const BRUTE_MAX = option('brute-max', 100_000);
 const SLOW_MAX = option('slow-max', 100_000);
-const OUR_K = 3;
+const OUR_K = option('k', 3); // short texts need more (README, "Choosing maxDistance"): --k=12 shows what it costs
 const THEIR_K = 2;
 const FORTUNES = '/usr/share/games/fortunes';
 
