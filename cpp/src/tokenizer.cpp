@@ -1,5 +1,7 @@
 #include "simhash/tokenizer.h"
 
+#include <cstring>
+
 #include "unicode.h"
 
 namespace simhash {
@@ -118,6 +120,23 @@ const std::vector<std::string_view>& FeatureExtractor::extract(std::string_view 
         if (length < 8) break;
       }
       continue;
+    }
+    // CJK fast path (Auto): a well-formed 3-byte sequence from a page that is all CJK, with
+    // no folding and no punctuation, is copied as it is. Leads E0 and ED, whose second bytes
+    // have narrower bounds, take the general path.
+    if (mode == TokenizerMode::Auto && pos + 2 < size && text[pos] >= 0xE1 && text[pos] <= 0xEF && text[pos] != 0xED &&
+        (text[pos + 1] & 0xC0) == 0x80 && (text[pos + 2] & 0xC0) == 0x80) {
+      const auto page = static_cast<unsigned>(((text[pos] & 0x0F) << 4) | ((text[pos + 1] & 0x3F) >> 2));
+      constexpr uint8_t kPlainCjk = unicode::detail::kUniformClass | unicode::detail::kNoFolding |
+                                    unicode::detail::kNoPunctuation | static_cast<uint8_t>(CharClass::Cjk);
+      if ((unicode::detail::kBmpPages[page] & (kPlainCjk | unicode::detail::kClassMask)) == kPlainCjk) {
+        closeWord();
+        charStarts[charCount++] = static_cast<uint32_t>(charBytes);
+        std::memcpy(chars + charBytes, text + pos, 3);
+        charBytes += 3;
+        pos += 3;
+        continue;
+      }
     }
     char32_t cp = unicode::decodeNext(text, size, pos);
     // Removed punctuation joins what is on either side of it: don't -> dont, 你好，世界 -> 你好世界.
