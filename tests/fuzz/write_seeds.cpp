@@ -62,6 +62,20 @@ int main(int argc, char** argv) {
   writeText(text, "invalid_utf8", 0x04, 0x01,
             "ok \xC0\xAF \xE0\x80\x80 \xED\xA0\x80 \xF4\x90\x80\x80 \xE4\xB8 中\xFF文 end");
   writeText(text, "raw_hashes", 0x00, 0x80, std::string(300, '\x01') + std::string(300, '\x00'));
+  {
+    // One code point from every 3-byte BMP page (surrogates excepted), with an ASCII word
+    // every 16 pages: each page's class, folding and punctuation flags, the CJK copy path
+    // and the transitions between words and CJK runs.
+    std::string pages;
+    for (unsigned page = 0x08; page <= 0xFF; ++page) {
+      if (page >= 0xD8 && page <= 0xDF) continue;
+      const unsigned cp = page << 8 | 0x41;
+      pages += {static_cast<char>(0xE0 | cp >> 12), static_cast<char>(0x80 | (cp >> 6 & 0x3F)),
+                static_cast<char>(0x80 | (cp & 0x3F))};
+      if (page % 16 == 15) pages += " Ab ";
+    }
+    writeText(text, "bmp_pages_auto", 0x04, 0x01, pages);
+  }
 
   // fuzz_idf LEARN: an even mode byte, the option header, '\n'-separated documents.
   const std::string idf = std::string(argv[1]) + "/fuzz_idf";
