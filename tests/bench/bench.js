@@ -1,16 +1,21 @@
 // `npm run bench`: native vs WASM on the same inputs, in one run, printed as a table.
 //   - fingerprint throughput (MB/s of UTF-8) on English and Chinese lines;
 //   - findPairs on 100k and 1M planted fingerprints at k = 3 and 6 (planted.h describes the set);
+//   - dedup's leader grouping (leaderLabels) on the same sets;
 //   - findPairs with each block count b near the automatic choice, to show what the choice buys.
 // Figures are best of 10 runs for fingerprinting and a single run for findPairs.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sh, random64 as splitmix64 } from '../js/helpers.js';
 import { SAMPLE } from '../../js/sample.js';
+import { leaderLabels } from '../../js/simhash.js';
+import createSimhashCore from '../../js/wasm/simhash_core.mjs';
 
 const NATIVE = new URL('../../build/native/simhash_bench', import.meta.url).pathname;
+// A second instance of the module for the calls SimHash does not expose (leaderLabels).
+const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
 
 /** The same set as planted.h's plantedFingerprints. */
 function plantedFingerprints(n, k, seed) {
@@ -97,6 +102,19 @@ for (const n of [100_000, 1_000_000]) {
     const [pairs, seconds] = time(() => sh.findPairs(fps, k));
     if (pairs.a.length !== nat.pairs) throw new Error(`findPairs n=${n} k=${k}: WASM found ${pairs.a.length}, native ${nat.pairs}`);
     rows.push([`findPairs n=${n.toLocaleString('en')} k=${k} (${nat.blocks} blocks, ${nat.tables} tables, ${nat.pairs} pairs)`,
+      `${nat.seconds.toFixed(3)} s`, `${seconds.toFixed(3)} s`, (seconds / nat.seconds).toFixed(2)]);
+  }
+}
+
+// dedup's leader grouping (SimHash#dedup without verify): the same WASM call it makes.
+for (const n of [100_000, 1_000_000]) {
+  for (const k of [3, 6]) {
+    const [nat] = native('leaders', String(n), String(k), '42');
+    const fps = plantedFingerprints(n, k, 42);
+    const [leaderOf, seconds] = time(() => leaderLabels(core, fps, k));
+    const kept = leaderOf.reduce((count, leader, i) => count + (leader === i), 0);
+    if (kept !== nat.kept) throw new Error(`leaderLabels n=${n} k=${k}: WASM kept ${kept}, native ${nat.kept}`);
+    rows.push([`dedup leader grouping n=${n.toLocaleString('en')} k=${k} (${nat.kept} kept)`,
       `${nat.seconds.toFixed(3)} s`, `${seconds.toFixed(3)} s`, (seconds / nat.seconds).toFixed(2)]);
   }
 }

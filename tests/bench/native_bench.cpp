@@ -58,6 +58,16 @@ int main(int argc, char** argv) {
     const double elapsed = seconds(start);
     std::printf("{\"n\":%zu,\"k\":%u,\"pairs\":%zu,\"seconds\":%.6f,\"blocks\":%u,\"tables\":%zu}\n", n, k, pairs.size(),
                 elapsed, layout.blockCount(), layout.tableCount());
+  } else if (mode == "leaders" && argc == 5) {
+    const size_t n = std::strtoull(argv[2], nullptr, 10);
+    const unsigned k = static_cast<unsigned>(std::atoi(argv[3]));
+    const std::vector<uint64_t> fps = simhash::bench::plantedFingerprints(n, k, std::strtoull(argv[4], nullptr, 10));
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<uint32_t> leaderOf = simhash::leaderLabels(fps.data(), fps.size(), k);
+    const double elapsed = seconds(start);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; ++i) kept += leaderOf[i] == i;
+    std::printf("{\"n\":%zu,\"k\":%u,\"kept\":%zu,\"seconds\":%.6f}\n", n, k, kept, elapsed);
   } else if (mode == "layout") {
     for (unsigned k : {0u, 1u, 3u, 6u, 10u, 16u}) {
       for (size_t n : {size_t{100}, size_t{10000}, size_t{100000}, size_t{1000000}, size_t{100000000}}) {
@@ -67,7 +77,7 @@ int main(int argc, char** argv) {
       }
     }
   } else {
-    std::fprintf(stderr, "usage: simhash_bench fingerprint FILE | pairs N K SEED [B] | layout\n");
+    std::fprintf(stderr, "usage: simhash_bench fingerprint FILE | pairs N K SEED [B] | leaders N K SEED | layout\n");
     return 2;
   }
   return 0;

@@ -72,6 +72,33 @@ TEST_CASE("every block layout gives the same leaders", "[pairs][blocks]") {
   CHECK(leaderLabels(nullptr, 0, k).empty());
 }
 
+TEST_CASE("leaderLabels: neighbours beyond k that look near when folded to 32 bits", "[pairs]") {
+  // The lookup screens leaders by popcount of (x ^ x >> 32) truncated to 32 bits, which
+  // never exceeds the distance; bits flipped in pairs 32 apart cancel there, so these
+  // items pass the screen at distance 0 and must still be rejected by the full distance.
+  const unsigned k = GENERATE(1u, 3u, 6u);
+  CAPTURE(k);
+  std::mt19937_64 rng(k + 71);
+  std::vector<uint64_t> fps;
+  for (int base = 0; base < 400; ++base) {
+    const uint64_t fp = rng();
+    fps.push_back(fp);
+    for (unsigned pairsFlipped = 1; pairsFlipped <= k / 2 + 2; ++pairsFlipped) {
+      uint64_t mask = 0;
+      while (static_cast<unsigned>(__builtin_popcountll(mask)) < 2 * pairsFlipped) {
+        const unsigned bit = rng() % 32;
+        mask |= (uint64_t{1} << bit) | (uint64_t{1} << (bit + 32));
+      }
+      fps.push_back(fp ^ mask);  // distance 2 * pairsFlipped: within k for the first few only
+    }
+  }
+  std::shuffle(fps.begin(), fps.end(), rng);
+  size_t skipped = 0;
+  const std::vector<uint32_t> expected = bruteForceLeaders(fps, k, skipped);
+  REQUIRE(leaderLabels(fps.data(), fps.size(), k) == expected);
+  for (unsigned b = k + 1; b <= k + 3; ++b) REQUIRE(leaderLabels(fps.data(), fps.size(), BlockLayout::withBlocks(k, b)) == expected);
+}
+
 TEST_CASE("findPairs equals brute force on planted neighbours", "[pairs]") {
   const unsigned k = GENERATE(0u, 1u, 3u, 6u, 10u);
   const size_t bases = GENERATE(size_t{1}, size_t{50}, size_t{700}, size_t{2500});

@@ -24,7 +24,7 @@ std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, unsigned
 /// result[j] is that leader's index (j itself for a leader). Equal to applying the rule to
 /// findPairs' answer, without materialising the pairs: leaders are pairwise more than
 /// maxDistance apart, so each item is looked up among the leaders only, in tables of the
-/// block layout (at most 64, 4 bytes per leader and table, plus the buckets).
+/// block layout (at most 64; 8 bytes per item and table, plus 8 per bucket).
 /// Cost: O(n × tables) lookups when duplicates are plentiful, where findPairs pays for
 /// every pair; O(n × leaders) when k is so large that no layout beats a scan.
 /// @pre count < 2^32, maxDistance <= 64.
