@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <numeric>
 #include <utility>
@@ -129,7 +130,9 @@ std::vector<uint32_t> leaderLabels(const uint64_t* fingerprints, size_t count, c
     }
   }
   if (count > SIZE_MAX / tables) throw std::bad_alloc();  // tables * count entries would not be addressable
-  std::vector<uint32_t> folds(tables * count), items(tables * count);
+  // Left uninitialised: only the kept items' entries are ever written or read, and for
+  // inputs full of duplicates most pages are never touched.
+  const std::unique_ptr<uint32_t[]> folds(new uint32_t[tables * count]), items(new uint32_t[tables * count]);
   // The tables' lookups are independent: their buckets, regions and first folds are read in
   // three tight passes, so the cache misses overlap instead of waiting one table's scan each
   // (memory latency, not work, bounds this loop).
