@@ -5,6 +5,7 @@
 //
 // Messages in: { id, op: 'init', wasmBinary?, wasmUrl? } first, then
 //   { id, op: 'fingerprint', texts, options, idf? }              -> BigUint64Array
+//   { id, op: 'fingerprintEncoded', utf8, bounds, options, idf? } -> BigUint64Array (encodeTexts' layout)
 //   { id, op: 'pairs', fingerprints, maxDistance, grouping? }    -> { fingerprints, a, b, distance }
 //                                                                   or, with grouping, { fingerprints, ...layout }
 //   { id, op: 'group', count, a, b, grouping }                   -> layout: { unique, groupStarts, groupItems }
@@ -113,6 +114,10 @@ const layoutTransfer = (layout) => [layout.unique.buffer, layout.groupStarts.buf
 const OPS = {
   fingerprint({ texts, options, idf }) {
     const fingerprints = sh.fingerprintAll(texts, workerOptions(options, idf));
+    return [fingerprints, [fingerprints.buffer]];
+  },
+  fingerprintEncoded({ utf8, bounds, options, idf }) {
+    const fingerprints = sh._fingerprintEncoded(utf8, bounds, workerOptions(options, idf));
     return [fingerprints, [fingerprints.buffer]];
   },
   pairs({ fingerprints, maxDistance, grouping }) {

@@ -199,11 +199,16 @@ export class IdfWeights {
 
 if (Symbol.dispose) IdfWeights.prototype[Symbol.dispose] = IdfWeights.prototype.dispose;
 
+/** Whether the options change texts in JS (NFKC, Intl.Segmenter) before the core sees them. */
+export function preparedInJs(options) {
+  return options?.nfkc === true || options?.tokenizer === 'segmenter';
+}
+
 /** Texts as the core sees them: NFKC-normalized and/or segmented when the options ask for it. */
 function prepareTexts(texts, options, name) {
-  const nfkc = options?.nfkc === true;
-  const segmenter = options?.tokenizer === 'segmenter' ? wordSegmenter(options.locale ?? DEFAULT_OPTIONS.locale) : undefined;
-  if (!nfkc && !segmenter) return texts;
+  if (!preparedInJs(options)) return texts;
+  const nfkc = options.nfkc === true;
+  const segmenter = options.tokenizer === 'segmenter' ? wordSegmenter(options.locale ?? DEFAULT_OPTIONS.locale) : undefined;
   return texts.map((text, i) => {
     if (typeof text !== 'string') throw new TypeError(`${name}[${i}] must be a string, got ${typeName(text)}`);
     const normalized = nfkc ? text.normalize('NFKC') : text;
@@ -307,6 +312,24 @@ function resultWords(core, count) {
 }
 
 const encoder = new TextEncoder();
+
+/**
+ * Texts encoded back to back as UTF-8, as the worker pool sends them: text i is
+ * utf8[bounds[i] .. bounds[i + 1]); the buffer may be longer.
+ */
+export function encodeTexts(texts) {
+  let chars = 0;
+  for (const text of texts) chars += text.length;
+  const utf8 = new Uint8Array(chars * 3); // encodeInto writes at most 3 bytes per UTF-16 unit
+  const bounds = new Uint32Array(texts.length + 1);
+  let written = 0;
+  for (let i = 0; i < texts.length; i++) {
+    bounds[i] = written;
+    written += encoder.encodeInto(texts[i], utf8.subarray(written)).written;
+  }
+  bounds[texts.length] = written;
+  return { utf8, bounds };
+}
 
 /** Encodes strings into one UTF-8 buffer in WASM memory; calls use(utf8, offsets, n) per slice. */
 function forEachEncodedSlice(core, texts, name, use) {
@@ -473,12 +496,32 @@ export class SimHash {
     const prepared = prepareTexts(texts, idf ? { ...options, ...options.idf.options } : options, 'texts');
     const out = new BigUint64Array(texts.length);
     forEachEncodedSlice(core, prepared, 'texts', (utf8, offsets, count, start, mem) => {
-      const result = mem.alloc(count * 8);
-      if (idf) core._fingerprintBatchIdf(utf8, offsets, count, result, idf);
-      else core._fingerprintBatch(utf8, offsets, count, result, ...args);
-      out.set(new BigUint64Array(core.HEAPU8.buffer, result, count), start);
+      out.set(this.#fingerprintBatch(mem, utf8, offsets, count, args, idf), start);
     });
     return out;
+  }
+
+  /**
+   * fingerprintAll of texts that the worker pool's calling thread encoded already: text i is
+   * utf8[bounds[i] .. bounds[i + 1]). Only for options that are not preparedInJs. Internal.
+   */
+  _fingerprintEncoded(utf8, bounds, options) {
+    const args = checkOptions(options);
+    const idf = options?.idf ? this.#idfHandle(options.idf) : 0;
+    const count = bounds.length - 1;
+    return withAllocations(this.#core, (mem) => {
+      const text = mem.copyIn(utf8.subarray(0, bounds[count]));
+      return this.#fingerprintBatch(mem, text, mem.copyIn(bounds), count, args, idf).slice();
+    });
+  }
+
+  /** The core's fingerprints of count encoded texts, as a view into WASM memory allocated from mem. */
+  #fingerprintBatch(mem, utf8, offsets, count, args, idf) {
+    const core = this.#core;
+    const result = mem.alloc(count * 8);
+    if (idf) core._fingerprintBatchIdf(utf8, offsets, count, result, idf);
+    else core._fingerprintBatch(utf8, offsets, count, result, ...args);
+    return new BigUint64Array(core.HEAPU8.buffer, result, count);
   }
 
   fingerprintTokens(tokens, weights) {

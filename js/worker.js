@@ -3,14 +3,17 @@
 //
 // The calling thread only checks arguments, cuts the texts into chunks, and assembles
 // results; every WASM call runs in a worker. Fingerprinting is spread over all workers
-// (a chunk of strings is structured-cloned to a worker, its fingerprints come back by
-// transfer); findPairs and the grouping of dedup are one WASM call and run in one worker,
+// (a chunk of texts is encoded to UTF-8 here, when it is posted, and moves by transfer:
+// structured cloning of strings cost more than encoding them; its fingerprints come back
+// by transfer; texts that NFKC or Intl.Segmenter must change first go as strings, that
+// work being spread too); findPairs and the grouping of dedup are one WASM call and run in one worker,
 // to which the fingerprints move by transfer and from which they come back.
 //
 // Cancellation terminates the workers running the job (freeing their memory) and
 // rejects at once; the pool starts new workers when it next has work.
 import {
   typeName, checkOptions, checkMaxDistance, checkDedupArguments, toFingerprintArray, abortError, yieldToEventLoop,
+  encodeTexts, preparedInJs,
 } from './simhash.js';
 
 /** At most this many texts per fingerprint task... */
@@ -55,6 +58,12 @@ function rebuildError({ name, message }) {
   const error = new Type(message);
   if (error.name !== name) error.name = name;
   return error;
+}
+
+/** A fingerprint task's message with its texts encoded, and the buffers to transfer. */
+function encodedMessage({ id, texts, options }) {
+  const { utf8, bounds } = encodeTexts(texts);
+  return [{ id, op: 'fingerprintEncoded', utf8, bounds, options }, [utf8.buffer, bounds.buffer]];
 }
 
 /** One worker with a uniform interface over Web Workers and worker_threads. */
@@ -370,18 +379,19 @@ class SimHashPool {
         this.#start(best).catch(() => {}); // a failed start rejects the tasks posted after it
       }
       const handle = this.#handles[best];
-      handle.post(task.idf ? { ...task.message, idf: handle.idfMessage(task.idf) } : task.message, task.transfer);
+      const [message, transfer] = task.encode ? encodedMessage(task.message) : [task.message, task.transfer];
+      handle.post(task.idf ? { ...message, idf: handle.idfMessage(task.idf) } : message, transfer);
       handle.tasks.set(task.message.id, task);
       if (task.exclusive) handle.exclusive = true;
     }
   }
 
   /** Queues a task of a job; resolves with the worker's result. */
-  #task(job, message, { transfer = [], exclusive = false, idf } = {}) {
+  #task(job, message, { transfer = [], exclusive = false, idf, encode = false } = {}) {
     return new Promise((resolve, reject) => {
       job.check();
       message.id = this.#nextId++;
-      this.#queue.push({ job, message, transfer, exclusive, idf, resolve, reject });
+      this.#queue.push({ job, message, transfer, exclusive, idf, encode, resolve, reject });
       this.#dispatch();
     });
   }
@@ -395,7 +405,8 @@ class SimHashPool {
       if (!handle) continue;
       const tasks = [...handle.tasks.values()];
       if (!tasks.some((task) => task.job === job)) continue;
-      // Only fingerprint tasks share a worker, and their messages hold no transferred data.
+      // Only fingerprint tasks share a worker, and they keep their strings (encoded anew when
+      // posted again).
       this.#stop(handle, tasks.filter((task) => task.job !== job && !task.init));
     }
     this.#dispatch();
@@ -414,6 +425,7 @@ class SimHashPool {
   async #fingerprint(job, texts, bounds, options) {
     // IdfWeights live in one WASM instance: each worker gets their bytes once and loads its own.
     const idf = options?.idf ? idfBytes(options.idf) : undefined;
+    const encode = !preparedInJs(options?.idf ? { ...options, ...options.idf.options } : options);
     if (options && 'idf' in options) options = { ...options, idf: null };
     const total = texts.length;
     const fingerprints = new BigUint64Array(total);
@@ -422,7 +434,7 @@ class SimHashPool {
     for (let c = 0; c + 1 < bounds.length; c++) {
       const start = bounds[c];
       const end = bounds[c + 1];
-      chunks.push(this.#task(job, { op: 'fingerprint', texts: texts.slice(start, end), options }, { idf }).then((fps) => {
+      chunks.push(this.#task(job, { op: 'fingerprint', texts: texts.slice(start, end), options }, { idf, encode }).then((fps) => {
         fingerprints.set(fps, start);
         done += end - start;
         job.report('fingerprint', done, total);

@@ -117,6 +117,7 @@ describe('the same results as the single-threaded API', () => {
   test('fingerprintAll on random texts with every option, across chunk boundaries', async () => {
     const texts = randomTexts(6000, 1);
     texts.splice(100, 0, 'long '.repeat(120_000), '長'.repeat(600_000), ''); // each longer than one chunk
+    texts.splice(3000, 0, 'lone \uD800 surrogate', '\uDFFF', 'pair 😀 and \uDBFF\uDBFF', 'ＦＵＬＬ　ｗｉｄｔｈ'); // encoded on the calling thread
     for (const options of [undefined, { tokenizer: 'chars', charNgram: 3 }, { tokenizer: 'words', wordNgram: 2, caseFold: false, weighting: 'binary' }]) {
       assert.deepEqual(await pool.fingerprintAll(texts, options), sh.fingerprintAll(texts, options), JSON.stringify(options));
     }
@@ -137,6 +138,10 @@ describe('the same results as the single-threaded API', () => {
       }
       const idf = weights[1];
       assert.deepEqual(await pool.dedup(texts, { options: { idf, tokenizer: 'words' } }), await sh.dedup(texts, { options: { idf, tokenizer: 'words' } }));
+      // Weights learned with NFKC: their texts go to the workers as strings, to be normalized there.
+      weights.push(sh.learnIdf(texts.slice(0, 2000), { nfkc: true }));
+      const nfkcTexts = [...texts.slice(0, 500), 'ﬁne ① ㍻ ｶﾀｶﾅ', 'fine 1 平成 カタカナ'];
+      assert.deepEqual(await pool.fingerprintAll(nfkcTexts, { idf: weights.at(-1) }), sh.fingerprintAll(nfkcTexts, { idf: weights.at(-1) }));
     } finally {
       for (const idf of weights) idf.dispose();
     }
