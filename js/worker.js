@@ -3,10 +3,10 @@
 //
 // The calling thread only checks arguments, cuts the texts into chunks, and assembles
 // results; every WASM call runs in a worker. Fingerprinting is spread over all workers
-// (a chunk of texts is encoded to UTF-8 here, when it is posted, and moves by transfer:
-// structured cloning of strings cost more than encoding them; its fingerprints come back
-// by transfer; texts that NFKC or Intl.Segmenter must change first go as strings, that
-// work being spread too); findPairs and the grouping of dedup are one WASM call and run in one worker,
+// (in Node a chunk of texts is encoded to UTF-8 here, when it is posted, and moves by
+// transfer, which spares the workers decoding strings; browsers get the strings, see
+// ENCODE_CHUNKS; fingerprints come back by transfer; texts that NFKC or Intl.Segmenter must
+// change first always go as strings, that work being spread too); findPairs and the grouping of dedup are one WASM call and run in one worker,
 // to which the fingerprints move by transfer and from which they come back.
 //
 // Cancellation terminates the workers running the job (freeing their memory) and
@@ -45,6 +45,18 @@ const WASM_FILE = 'simhash_core.wasm';
 const WASM_PATH = './wasm/simhash_core.wasm';
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
+
+/**
+ * Whether fingerprint chunks are encoded to UTF-8 on the calling thread (`npm run
+ * bench:transfer`, per 2,048-text chunk on the calling thread): Node posts strings in
+ * 0.1-0.3 ms and encodes them in 1.6-3.1 ms, but the workers then skip decoding and
+ * re-encoding them (pool fingerprinting of 1M texts 1.7x one thread, against 1.5x with
+ * strings); Chromium takes 2.5-3.3 ms to post strings and 5-7 ms to encode and post, on
+ * the thread that draws the page, for no clear gain (the browser pool test's 200,000-item
+ * dedup: 813-1062 ms encoded, 898-1027 ms as strings; tasks over 50 ms in 4 of 6 runs of its
+ * 20,000-item page encoded, 3 of 18 as strings).
+ */
+const ENCODE_CHUNKS = isNode;
 
 /** A Node built-in module, hidden from bundlers (this code never runs in a browser). */
 function nodeModule(name) {
@@ -425,7 +437,7 @@ class SimHashPool {
   async #fingerprint(job, texts, bounds, options) {
     // IdfWeights live in one WASM instance: each worker gets their bytes once and loads its own.
     const idf = options?.idf ? idfBytes(options.idf) : undefined;
-    const encode = !preparedInJs(options?.idf ? { ...options, ...options.idf.options } : options);
+    const encode = ENCODE_CHUNKS && !preparedInJs(options?.idf ? { ...options, ...options.idf.options } : options);
     if (options && 'idf' in options) options = { ...options, idf: null };
     const total = texts.length;
     const fingerprints = new BigUint64Array(total);
