@@ -264,7 +264,9 @@ describe('cancellation', () => {
     const started = new Promise((resolve) => { resolveStarted = resolve; });
     const call = pool.dedup(texts, {
       signal: controller.signal,
-      onProgress: (p) => { if (p.phase === 'fingerprint' && p.done > 0) resolveStarted(); },
+      // Past the start, where the pool posts one chunk per turn of the event loop and a
+      // worker may sit idle for a turn: from then on each worker holds a chunk or two.
+      onProgress: (p) => { if (p.phase === 'fingerprint' && p.done >= p.total / 10) resolveStarted(); },
     });
     await started;
     const reason = new Error('stop now');
