@@ -753,8 +753,9 @@ export async function createPool(options = {}) {
     spawn = () => new Worker(file, { execArgv });
   } else {
     // One core is left to the page: with every core busy in workers, the main thread is
-    // starved and stalls (measured in Chromium on 2 cores: 55-115 ms long tasks at the start
-    // of a 20,000-item dedup with 2 workers, none with 1).
+    // starved (Chromium on 2 cores, the browser pool test: with 2 workers, 50-52 ms tasks in
+    // 2 of 8 runs of its 20,000-item page and the 200,000-item dedup in 811-1040 ms; with 1,
+    // none in 10 runs and 957-1229 ms).
     count ??= Math.max(1, (globalThis.navigator?.hardwareConcurrency || 4) - 1);
     if (locateFile && !wasmBinary) {
       // Functions cannot reach a worker: resolve the URL here, against this page.

