@@ -321,18 +321,19 @@ print(table(['configuration', 'corpus', 'length', 'texts', 'best k', 'P', 'R', '
 
 // ---------------------------------------------------------------------------------------
 print('\n## 9. Texts without features\n');
-print('Fingerprint format 1 gives 0 to every text without features; the second column is what js/wasm does now.\n');
+print('Fingerprint format 1 gives 0 to every text without features; the second column is what js/wasm does now (format 2:\n' +
+  'the characters of texts without word or CJK features; format 4: the empty feature for blank texts).\n');
 {
   const k = bestScore(recommended.perCorpus[0].collection).k;
   const real = sets.flatMap((_, c) => Array.from(asFingerprints64(defaults.perCorpus[c].fingerprints)));
   const report = featurelessReport(sh, real, k);
-  print(table(['text', 'built library (defaults)', 'proposed fallback', 'simhash-js', 'simhash'], report.rows));
+  print(table(['text', 'built library (defaults)', 'alternative fallback', 'simhash-js', 'simhash'], report.rows));
   print(`\nThe built library gives fingerprint 0 to ${report.zeros} of these ${FEATURELESS.length} texts; ${report.todayWithin.length} of ${report.pairs} pairs are within`);
   print(`k = ${k}, i.e. reported as duplicates${report.todayWithin.length ? `: ${report.todayWithin.slice(0, 8).join(' ')}${report.todayWithin.length > 8 ? ' …' : ''}` : ''}.`);
-  print('Proposed fallback (features = the non-space code points after NFKC, or the single feature "" for blank text):');
+  print('Alternative fallback (features = the non-space code points after NFKC, or the single feature "" for blank text):');
   print(`${report.fallbackWithin.length} pairs within k: ${report.fallbackWithin.join(' ')}.`);
-  print(`Fingerprint 0 is within k = ${k} of ${report.nearZero} of ${report.realCount} real texts (those with at most ${k} one-bits);` +
-    ` the fallback's blank fingerprint ${sh.toHex(sh.fingerprintTokens(['']))} is within k of ${report.nearBlankFallback}.`);
+  print(`Fingerprint 0 (blank texts' before format 4) is within k = ${k} of ${report.nearZero} of ${report.realCount} real texts (those with at most ${k} one-bits);` +
+    ` the blank fingerprint ${sh.toHex(sh.fingerprintTokens(['']))} (the empty feature) is within k of ${report.nearBlankFallback}.`);
   print('simhash-js returns 0 for every text of at most 4 UTF-16 units (a lone shingle comes back as a hex string, which');
   print('">>> 0" turns into 0); simhash returns 0 for an empty token list.');
 }

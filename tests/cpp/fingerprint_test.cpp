@@ -39,12 +39,15 @@ TEST_CASE("vectorized accumulation equals the per-bit definition", "[fingerprint
   }
 }
 
-TEST_CASE("ties, empty and whitespace-only input give zero bits", "[fingerprint]") {
+TEST_CASE("ties and no hashes give zero bits; blank texts get the empty feature", "[fingerprint]") {
   CHECK(simhashOfHashes(nullptr, 0) == 0);
   const uint64_t opposite[2] = {0x0123456789ABCDEFull, ~0x0123456789ABCDEFull};
   CHECK(simhashOfHashes(opposite, 2) == 0);
-  CHECK(fingerprint("") == 0);
-  CHECK(fingerprint(" \t\n") == 0);
+  CHECK(fingerprint("") == hashFeature(""));
+  CHECK(fingerprint(" \t\n\u3000") == hashFeature(""));
+  FingerprintOptions separated;
+  separated.tokenizer.mode = TokenizerMode::Separated;
+  CHECK(fingerprint("", separated) == hashFeature(""));
   // Punctuation-only texts fall back to their characters: not 0, and not all alike.
   CHECK(fingerprint("!!! ...") != 0);
   CHECK(hammingDistance(fingerprint("!!! ..."), fingerprint("。")) > 10);

@@ -43,7 +43,7 @@ TEST_CASE("auto mode: words are runs of letters and digits, folded", "[tokenizer
   CHECK(features("Hello, World! 42 times...") == Features{"hello", "world", "42", "times"});
   CHECK(features("don't stop") == Features{"dont", "stop"});  // punctuation is removed
   CHECK(features("don't stop", keepingPunctuation()) == Features{"don", "t", "stop"});
-  CHECK(features("", {}).empty());
+  CHECK(features("", {}) == Features{""});  // blank: the empty feature (format 4)
   CHECK(features(" ,.!?  ") == Features{",.", ".!", "!?"});  // no word: the characters (fallback)
   CHECK(features("Hello", with(TokenizerMode::Auto, 1, 2, false)) == Features{"Hello"});
 }
@@ -203,8 +203,8 @@ TEST_CASE("texts without word or CJK features fall back to their characters", "[
   CHECK(features("。") == std::vector<std::string>{"。"});
   CHECK(features("  !!  ?\t") == std::vector<std::string>{"!!", "! ", " ?"});
   CHECK(features("😀🎉") == std::vector<std::string>{"😀🎉"});
-  CHECK(features(" \t\u3000\n").empty());  // only whitespace: no features, fingerprint 0
-  CHECK(features("").empty());
+  CHECK(features(" \t\u3000\n") == std::vector<std::string>{""});  // blank: one empty feature
+  CHECK(features("") == std::vector<std::string>{""});
   CHECK(features("ok!") == std::vector<std::string>{"ok"});  // a word: no fallback
   options.mode = simhash::TokenizerMode::Chars;
   CHECK(features("- -") == std::vector<std::string>{"- ", " -"});

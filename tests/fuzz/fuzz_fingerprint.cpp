@@ -37,7 +37,8 @@ std::vector<double> makeWeights(std::string_view text, size_t count, unsigned sc
   static constexpr double kScales[8] = {1.0, 1.0 / 3, -0.75, 4.9e-324, 1e-300, 1e306, 0.0, 1e15};
   std::vector<double> weights(count);
   for (size_t j = 0; j < count; ++j) {
-    const int byte = static_cast<signed char>(text[j % text.size()]);  // count > 0, so text is not empty
+    // A blank text (possibly empty) has one feature, the empty one (format 4).
+    const int byte = text.empty() ? 1 : static_cast<signed char>(text[j % text.size()]);
     weights[j] = byte * kScales[scheme];
   }
   return weights;

@@ -231,6 +231,7 @@ inline std::vector<std::string> features(std::string_view text, const simhash::T
     chars.push_back(encodeUtf8(fold(cp)));
   }
   appendNgrams(chars, options.charNgram, "", out);
+  if (chars.empty()) out.emplace_back();  // a blank text: the empty feature (format 4)
   return out;
 }
 

@@ -108,7 +108,8 @@ describe('big and degenerate inputs', () => {
   test('1,000,000 empty strings', () => {
     const fps = sh.fingerprintAll(new Array(1_000_000).fill(''));
     assert.equal(fps.length, 1_000_000);
-    assert.ok(fps.every((fp) => fp === 0n));
+    const blank = sh.fingerprint('');
+    assert.ok(fps.every((fp) => fp === blank));
     stillWorks();
   });
 

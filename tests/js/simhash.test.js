@@ -4,6 +4,8 @@ import { sh, plantedSet, random64, flipBits, disposing } from './helpers.js';
 import { init } from '../../js/node.js';
 import { shingles, jaccard } from '../../js/simhash.js';
 import { SAMPLE } from '../../js/sample.js';
+import { existsSync } from 'node:fs';
+import { FORTUNES_DIR, loadChinese, loadEnglish } from '../bench/quality/corpora.js';
 
 function bruteForcePairs(fps, k) {
   const out = [];
@@ -28,8 +30,24 @@ describe('fingerprints', () => {
     const all = sh.fingerprintAll(texts);
     assert.equal(all.length, texts.length);
     for (let i = 0; i < texts.length; i += 97) assert.equal(all[i], sh.fingerprint(texts[i]));
-    assert.equal(all[texts.length - 2], 0n);
+    assert.equal(all[texts.length - 2], 0x2d06800538d394c2n); // blank: XXH3 of the empty feature
   });
+
+  test('blank texts share one fingerprint, away from real texts and from other featureless ones',
+    { skip: !existsSync(`${FORTUNES_DIR}/chinese`) && 'needs fortunes and fortunes-zh' }, (t) => {
+      const blank = sh.fingerprint('');
+      for (const text of [' ', '\t\n', '\u3000', '\r\n\u00a0']) assert.equal(sh.fingerprint(text), blank, JSON.stringify(text));
+      for (const text of ['。', '！？', '...', '😀', '🎉👍', '♥♥']) assert.ok(sh.distance(sh.fingerprint(text), blank) > 12, text);
+      const fps = sh.fingerprintAll([...loadEnglish().records, ...loadChinese().records]);
+      const within12 = (fp) => fps.reduce((n, x) => n + (sh.distance(x, fp) <= 12 ? 1 : 0), 0);
+      // Fingerprint 0, what blank texts had before format 4, is near texts whose few features
+      // leave most bits tied; the empty feature's hash is as far from them as any text.
+      const nearZero = within12(0n);
+      const nearBlank = within12(blank);
+      t.diagnostic(`within 12 bits, of ${fps.length} fortunes: ${nearZero} of 0, ${nearBlank} of the blank fingerprint`);
+      assert.ok(nearZero >= 5, `${nearZero} of ${fps.length} texts within 12 bits of 0`);
+      assert.ok(nearBlank <= 2, `${nearBlank} of ${fps.length} texts within 12 bits of the blank fingerprint`);
+    });
 
   test('near-duplicate Chinese sentences are close, unrelated ones ~32 bits apart', () => {
     const near = sh.distance(sh.fingerprint('你妈妈喊你回家吃饭哦，回家罗回家罗'), sh.fingerprint('你妈妈叫你回家吃饭啦，回家罗回家罗'));
@@ -365,7 +383,7 @@ describe('segmenter tokenizer and NFKC', () => {
     const fp = sh.fingerprint(long, { tokenizer: 'segmenter' });
     assert.equal(sh.distance(fp, sh.fingerprint(long.slice(0, 60000), { tokenizer: 'segmenter' })) <= 3, true);
     assert.notEqual(sh.fingerprint('!!! ???', { tokenizer: 'segmenter' }), 0n);
-    assert.equal(sh.fingerprint(' \n ', { tokenizer: 'segmenter' }), 0n);
+    assert.equal(sh.fingerprint(' \n ', { tokenizer: 'segmenter' }), sh.fingerprint(''));
   });
 
   test('nfkc folds full-width forms before tokenizing', () => {

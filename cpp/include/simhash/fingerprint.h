@@ -25,7 +25,7 @@ namespace simhash {
 ///      also folds full-width letters and digits to ASCII.
 ///   3: stripPunctuation, on by default: punctuation is removed before tokenizing, and
 ///      whitespace between two CJK characters with it.
-constexpr unsigned kFingerprintFormatVersion = 3;
+constexpr unsigned kFingerprintFormatVersion = 4;
 
 /// How occurrences of a feature are weighted.
 enum class Weighting : uint8_t {

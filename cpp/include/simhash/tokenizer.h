@@ -25,8 +25,8 @@
 // A sequence shorter than its n-gram size yields one feature: the whole sequence.
 // Fallback: a text that yields no feature this way (only punctuation, symbols, emoji...)
 // gets the character n-grams (charNgram) of its folded text with every whitespace run as
-// one U+0020, leading and trailing whitespace dropped. Only texts that are empty or all
-// whitespace have no features.
+// one U+0020, leading and trailing whitespace dropped. Texts that are empty or all
+// whitespace have one feature, the empty byte string (format 4).
 #include <cstdint>
 #include <string>
 #include <string_view>

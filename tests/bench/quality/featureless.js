@@ -1,7 +1,9 @@
 // Texts without features (issue 4, item 5): empty, punctuation-only, emoji-only. Format 1
 // gives every one of them fingerprint 0, so all of them are "identical" to each other, and 0
-// sits within k of any real text whose fingerprint has at most k one-bits. The report shows
-// what the built library does now, next to a proposed fallback and the npm packages.
+// sits within k of any real text whose fingerprint has at most k one-bits. Format 2 gives
+// them the character n-grams of their text, and format 4 gives blank texts the one feature
+// "". The report shows what the built library does, next to an alternative fallback and
+// the npm packages.
 import simhashJsPackage from 'simhash-js';
 import simhashPackage from 'simhash';
 import { autoFeatures } from './fingerprinters.js';
@@ -9,10 +11,10 @@ import { autoFeatures } from './fingerprinters.js';
 export const FEATURELESS = ['', ' ', '。', '！？', '...', '—', '#', '😀', '😀😀😀', '🎉👍', '♥♥', '(ﾉ◕ヮ◕)ﾉ'];
 
 /**
- * The fallback proposed for the library, emulated with fingerprintTokens: when a text has
+ * An alternative fallback, emulated with fingerprintTokens: when a text has
  * no features, its features are its non-space code points after NFKC (so "。" and "！？"
  * differ and "😀" ≈ "😀😀😀"), and a text with none of those (empty or blank) is the single
- * feature "" (a fixed non-zero fingerprint shared only by blank texts).
+ * feature "" (as in the library since format 4).
  */
 export function fallbackFeatures(text) {
   const chars = Array.from(text.normalize('NFKC').replace(/\s+/gu, ''));

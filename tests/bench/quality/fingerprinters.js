@@ -134,7 +134,7 @@ export function libraryConfigs(sh) {
     library(sh, 'chars, charNgram 4', { ...defaults, tokenizer: 'chars', charNgram: 4 }),
     library(sh, 'format-2 defaults (format 1 + binary weighting)', { ...defaults, weighting: 'binary' }),
     // The library's own defaults, whatever they are: options {} and no preprocessing.
-    library(sh, 'library defaults (format 3: binary, stripPunctuation)', {}),
+    library(sh, 'library defaults (format 4: binary, stripPunctuation)', {}),
     library(sh, 'library defaults + NFKC', { nfkc: true }),
     library(sh, 'library defaults, tf', { weighting: 'tf' }),
     library(sh, 'library defaults, chars 3', { tokenizer: 'chars', charNgram: 3 }),
