@@ -199,7 +199,12 @@ export class IdfWeights {
 
 if (Symbol.dispose) IdfWeights.prototype[Symbol.dispose] = IdfWeights.prototype.dispose;
 
-/** Whether the options change texts in JS (NFKC, Intl.Segmenter) before the core sees them. */
+/** The options that shape texts: IDF weights bring the options they were learned with. */
+export function textOptions(options) {
+  return options?.idf ? { ...options, ...options.idf.options } : options;
+}
+
+/** Whether these options (textOptions) change texts in JS (NFKC, Intl.Segmenter) before the core sees them. */
 export function preparedInJs(options) {
   return options?.nfkc === true || options?.tokenizer === 'segmenter';
 }
@@ -322,13 +327,19 @@ export function encodeTexts(texts) {
   for (const text of texts) chars += text.length;
   const utf8 = new Uint8Array(chars * 3); // encodeInto writes at most 3 bytes per UTF-16 unit
   const bounds = new Uint32Array(texts.length + 1);
-  let written = 0;
-  for (let i = 0; i < texts.length; i++) {
-    bounds[i] = written;
-    written += encoder.encodeInto(texts[i], utf8.subarray(written)).written;
-  }
-  bounds[texts.length] = written;
+  writeUtf8(texts, 0, utf8, bounds);
   return { utf8, bounds };
+}
+
+/** Encodes texts[start ..) back to back into utf8 (3 bytes per UTF-16 unit of room); text i ends at bounds[i + 1]. */
+function writeUtf8(texts, start, utf8, bounds) {
+  const count = bounds.length - 1;
+  let written = 0;
+  for (let i = 0; i < count; i++) {
+    bounds[i] = written;
+    written += encoder.encodeInto(texts[start + i], utf8.subarray(written)).written;
+  }
+  bounds[count] = written;
 }
 
 /** Encodes strings into one UTF-8 buffer in WASM memory; calls use(utf8, offsets, n) per slice. */
@@ -348,13 +359,7 @@ function forEachEncodedSlice(core, texts, name, use) {
       const utf8 = mem.alloc(chars * 3); // encodeInto writes at most 3 bytes per UTF-16 unit
       const offsets = mem.alloc((count + 1) * 4);
       const heap = core.HEAPU8;
-      const bounds = new Uint32Array(heap.buffer, offsets, count + 1);
-      let written = 0;
-      for (let i = 0; i < count; i++) {
-        bounds[i] = written;
-        written += encoder.encodeInto(texts[start + i], heap.subarray(utf8 + written, utf8 + chars * 3)).written;
-      }
-      bounds[count] = written;
+      writeUtf8(texts, start, heap.subarray(utf8, utf8 + chars * 3), new Uint32Array(heap.buffer, offsets, count + 1));
       use(utf8, offsets, count, start, mem);
     });
     start = end;
@@ -493,7 +498,7 @@ export class SimHash {
     const args = checkOptions(options);
     const core = this.#core;
     const idf = options?.idf ? this.#idfHandle(options.idf) : 0;
-    const prepared = prepareTexts(texts, idf ? { ...options, ...options.idf.options } : options, 'texts');
+    const prepared = prepareTexts(texts, textOptions(options), 'texts');
     const out = new BigUint64Array(texts.length);
     forEachEncodedSlice(core, prepared, 'texts', (utf8, offsets, count, start, mem) => {
       out.set(this.#fingerprintBatch(mem, utf8, offsets, count, args, idf), start);

@@ -6,14 +6,15 @@
 // (in Node a chunk of texts is encoded to UTF-8 here, when it is posted, and moves by
 // transfer, which spares the workers decoding strings; browsers get the strings, see
 // ENCODE_CHUNKS; fingerprints come back by transfer; texts that NFKC or Intl.Segmenter must
-// change first always go as strings, that work being spread too); findPairs and the grouping of dedup are one WASM call and run in one worker,
-// to which the fingerprints move by transfer and from which they come back.
+// change first always go as strings, that work being spread too). findPairs and the
+// grouping of dedup are one WASM call and run in one worker, to which the fingerprints
+// move by transfer and from which they come back.
 //
 // Cancellation terminates the workers running the job (freeing their memory) and
 // rejects at once; the pool starts new workers when it next has work.
 import {
   typeName, checkOptions, checkMaxDistance, checkDedupArguments, toFingerprintArray, abortError, yieldToEventLoop,
-  encodeTexts, preparedInJs,
+  encodeTexts, preparedInJs, textOptions,
 } from './simhash.js';
 
 /** At most this many texts per fingerprint task... */
@@ -449,7 +450,7 @@ class SimHashPool {
   async #fingerprint(job, texts, bounds, options) {
     // IdfWeights live in one WASM instance: each worker gets their bytes once and loads its own.
     const idf = options?.idf ? idfBytes(options.idf) : undefined;
-    const encode = ENCODE_CHUNKS && !preparedInJs(options?.idf ? { ...options, ...options.idf.options } : options);
+    const encode = ENCODE_CHUNKS && !preparedInJs(textOptions(options));
     if (options && 'idf' in options) options = { ...options, idf: null };
     const total = texts.length;
     const fingerprints = new BigUint64Array(total);
