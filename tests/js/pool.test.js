@@ -4,6 +4,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -208,6 +209,28 @@ describe('the same results as the single-threaded API', () => {
       await defaultPool.terminate();
       await single.terminate();
     }
+  });
+});
+
+describe('the calling thread', () => {
+  test('posts at most one task per turn of the event loop (a chunk can cost a browser 40 ms to post)', async (t) => {
+    // A post in the same task as another, before that task's microtasks ran out, is in the same turn.
+    let postsThisTurn = 0;
+    let most = 0;
+    let posts = 0;
+    const post = Worker.prototype.postMessage;
+    t.after(() => { Worker.prototype.postMessage = post; });
+    Worker.prototype.postMessage = function (...args) {
+      if (postsThisTurn++ === 0) queueMicrotask(() => { postsThisTurn = 0; });
+      most = Math.max(most, postsThisTurn);
+      posts++;
+      return post.apply(this, args);
+    };
+    const texts = randomTexts(20_000, 9);
+    assert.deepEqual(await pool.fingerprintAll(texts), sh.fingerprintAll(texts));
+    Worker.prototype.postMessage = post;
+    assert.ok(posts >= 10, `${posts} posts`);
+    assert.equal(most, 1, `${most} posts in one turn`);
   });
 });
 
