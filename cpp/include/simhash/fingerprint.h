@@ -25,6 +25,8 @@ namespace simhash {
 ///      also folds full-width letters and digits to ASCII.
 ///   3: stripPunctuation, on by default: punctuation is removed before tokenizing, and
 ///      whitespace between two CJK characters with it.
+///   4: blank texts (empty or whitespace only) have one feature, the empty byte string,
+///      instead of none (fingerprint 0).
 constexpr unsigned kFingerprintFormatVersion = 4;
 
 /// How occurrences of a feature are weighted.
