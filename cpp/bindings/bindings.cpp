@@ -16,6 +16,7 @@
 #include "simhash/idf.h"
 #include "simhash/index.h"
 #include "simhash/pairs.h"
+#include "similarity_glue.h"
 
 using namespace emscripten;
 
@@ -256,4 +257,8 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_indexLoad", optional_override([](uintptr_t index, uintptr_t bytes, uint32_t length) {
              return at<IndexHandle>(index)->load(bytes, length);
            }));
+  // Exact similarity of candidate pairs (similarity.h, similarity_glue.h): one call per batch.
+  function("_verifyPairs", &similarity_glue::verifyPairs);
+  function("_pairSimilarities", &similarity_glue::pairSimilarities);
+  function("_similarityRelease", optional_override([] { similarity_glue::sets().clear(); }));
 }
