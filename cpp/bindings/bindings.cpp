@@ -260,5 +260,7 @@ EMSCRIPTEN_BINDINGS(simhash) {
   // Exact similarity of candidate pairs (similarity.h, similarity_glue.h): one call per batch.
   function("_verifyPairs", &similarity_glue::verifyPairs);
   function("_pairSimilarities", &similarity_glue::pairSimilarities);
-  function("_similarityRelease", optional_override([] { similarity_glue::sets().clear(); }));
+  function("_similarityJoin", &similarity_glue::join);
+  function("_similarityResult", optional_override([] { return reinterpret_cast<uintptr_t>(similarity_glue::joined().data()); }));
+  function("_similarityRelease", &similarity_glue::release);
 }

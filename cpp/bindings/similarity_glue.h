@@ -6,6 +6,7 @@
 // until _similarityRelease, which the JS layer calls in a finally block: running out of
 // memory midway unwinds to JS without destructors, and the release still frees it all.
 #include <cstdint>
+#include <vector>
 
 #include "simhash/similarity.h"
 
@@ -14,6 +15,17 @@ namespace similarity_glue {
 inline simhash::ShingleSets& sets() {
   static simhash::ShingleSets instance;
   return instance;
+}
+
+// _similarityJoin's pairs, until _similarityRelease.
+inline std::vector<uint32_t>& joined() {
+  static std::vector<uint32_t> pairs;
+  return pairs;
+}
+
+inline void release() {
+  sets().clear();
+  joined() = {};
 }
 
 template <class T>
@@ -35,6 +47,16 @@ inline void pairSimilarities(uintptr_t utf8, uintptr_t offsets, uint32_t count, 
   sets().buildForPairs(at<char>(utf8), at<uint32_t>(offsets), count, at<uint32_t>(a), at<uint32_t>(b), pairCount);
   for (uint32_t p = 0; p < pairCount; ++p) at<double>(out)[p] = sets().similarity(at<uint32_t>(a)[p], at<uint32_t>(b)[p]);
   sets().clear();
+}
+
+// Every pair i < j of the texts with similarity >= threshold > 0, as (i, j) words at
+// _similarityResult(); returns the pair count.
+inline uint32_t join(uintptr_t utf8, uintptr_t offsets, uint32_t count, double threshold) {
+  release();
+  sets().build(at<char>(utf8), at<uint32_t>(offsets), count);
+  sets().pairsAtLeast(threshold, joined());
+  sets().clear();
+  return static_cast<uint32_t>(joined().size() / 2);
 }
 
 }  // namespace similarity_glue

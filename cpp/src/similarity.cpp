@@ -1,6 +1,7 @@
 #include "simhash/similarity.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "unicode.h"
@@ -155,6 +156,7 @@ struct ShingleSets::Impl {
   // blocks allocated as they fill, so no list is ever copied to grow a buffer.
   std::vector<const uint8_t*> lists;
   std::vector<uint32_t> sizes;
+  std::vector<uint8_t> built;  // 1 for the texts build() was asked for (empty sets included)
   std::vector<std::unique_ptr<uint8_t[]>> blocks;
   size_t blockBytes = 0, blockUsed = 0, blockCapacity = 0;
   // Scratch of build(), held here (and released when it returns) so that clear() frees it
@@ -199,7 +201,8 @@ uint32_t ShingleSets::count() const { return static_cast<uint32_t>(impl_->sizes.
 uint32_t ShingleSets::size(uint32_t i) const { return impl_->sizes[i]; }
 
 size_t ShingleSets::memoryBytes() const {
-  return impl_->blockBytes + impl_->lists.capacity() * sizeof(const uint8_t*) + impl_->sizes.capacity() * sizeof(uint32_t);
+  return impl_->blockBytes + impl_->lists.capacity() * sizeof(const uint8_t*) + impl_->sizes.capacity() * sizeof(uint32_t) +
+         impl_->built.capacity();
 }
 
 void ShingleSets::clear() { *impl_ = Impl(); }
@@ -222,6 +225,7 @@ void ShingleSets::build(const char* utf8, const uint32_t* offsets, uint32_t coun
   m.blockBytes = m.blockUsed = m.blockCapacity = 0;
   m.lists.assign(count, nullptr);
   m.sizes.assign(count, 0);
+  m.built.assign(count, 0);
   auto textOf = [&](uint32_t i) { return std::string_view(utf8 + offsets[i], offsets[i + 1] - offsets[i]); };
   auto wanted = [&](uint32_t i) { return needed == nullptr || needed[i] != 0; };
 
@@ -312,6 +316,7 @@ void ShingleSets::build(const char* utf8, const uint32_t* offsets, uint32_t coun
     }
     m.lists[i] = m.store(bytes.data(), length, preferredBlock);
     m.sizes[i] = static_cast<uint32_t>(codes.size());
+    m.built[i] = 1;
   }
   m.releaseScratch();
 }
@@ -341,6 +346,115 @@ bool ShingleSets::atLeast(uint32_t a, uint32_t b, double threshold) const {
       if (slackB-- == 0) return false;
       y.next();
     }
+  }
+}
+
+void ShingleSets::pairsAtLeast(double threshold, std::vector<uint32_t>& out) const {
+  // Prefix filtering (PPJoin's, Xiao et al. 2008): with every set's shingles ordered
+  // rarest first, two sets of sizes nx >= ny with J >= s share at least L(nx) >= L(ny)
+  // shingles, L(n) = ceil(s n) (the union has at least nx elements), so they share a
+  // shingle among the first n - L(n) + 1 of each. Candidates found through an inverted index
+  // of those prefixes are then decided exactly by atLeast. L is lowered by a margin that
+  // covers the rounding of the double quotient, so no pair that atLeast accepts is missed.
+  const Impl& m = *impl_;
+  const auto count = static_cast<uint32_t>(m.sizes.size());
+  std::vector<uint64_t> found;  // i << 32 | j
+  std::vector<uint32_t> blank;
+  // Every shingle of every built set, decoded.
+  std::vector<uint64_t> all;
+  std::vector<uint32_t> firstOf(count + 1, 0);
+  for (uint32_t i = 0; i < count; ++i) {
+    firstOf[i] = static_cast<uint32_t>(all.size());
+    if (!m.built[i]) continue;
+    if (m.sizes[i] == 0) blank.push_back(i);
+    Cursor c{m.lists[i]};
+    for (uint32_t k = 0; k < m.sizes[i]; ++k) {
+      c.next();
+      all.push_back(c.value);
+    }
+  }
+  firstOf[count] = static_cast<uint32_t>(all.size());
+  // Shingle ranks: rarest first (ties by code).
+  std::vector<uint64_t> distinct(all);
+  std::sort(distinct.begin(), distinct.end());
+  std::vector<uint64_t> byFrequency;
+  size_t unique = 0;
+  for (size_t k = 0; k < distinct.size();) {
+    size_t end = k;
+    while (end < distinct.size() && distinct[end] == distinct[k]) ++end;
+    byFrequency.push_back(uint64_t{static_cast<uint32_t>(end - k)} << 32 | unique);
+    distinct[unique++] = distinct[k];
+    k = end;
+  }
+  distinct.resize(unique);
+  std::sort(byFrequency.begin(), byFrequency.end());
+  std::vector<uint32_t> rankOf(unique);
+  for (size_t r = 0; r < unique; ++r) rankOf[static_cast<uint32_t>(byFrequency[r])] = static_cast<uint32_t>(r);
+  byFrequency = {};
+  std::vector<uint32_t> tokens(all.size());
+  for (size_t k = 0; k < all.size(); ++k) {
+    tokens[k] = rankOf[std::lower_bound(distinct.begin(), distinct.end(), all[k]) - distinct.begin()];
+  }
+  all = {};
+  distinct = {};
+  rankOf = {};
+  std::vector<uint64_t> order;  // non-empty built sets by increasing size: size << 32 | i
+  for (uint32_t i = 0; i < count; ++i) {
+    if (m.built[i] && m.sizes[i]) {
+      std::sort(tokens.begin() + firstOf[i], tokens.begin() + firstOf[i + 1]);
+      order.push_back(uint64_t{m.sizes[i]} << 32 | i);
+    }
+  }
+  std::sort(order.begin(), order.end());
+  auto prefixLength = [&](uint32_t n) {
+    const double least = std::ceil(threshold * n - 1e-6);
+    const auto overlap = static_cast<uint32_t>(std::max(1.0, std::min(least, static_cast<double>(n))));
+    return n - overlap + 1;
+  };
+  // Postings: (set, position in its order) of every prefix shingle indexed so far.
+  std::vector<std::vector<uint64_t>> postings(unique);
+  std::vector<uint32_t> seenBy(count, UINT32_MAX), overlap(count, 0), candidates;
+  constexpr uint32_t kPruned = UINT32_MAX;
+  for (uint64_t entry : order) {
+    const auto x = static_cast<uint32_t>(entry);
+    const uint32_t nx = m.sizes[x], prefix = prefixLength(nx);
+    candidates.clear();
+    for (uint32_t i = 0; i < prefix; ++i) {
+      std::vector<uint64_t>& list = postings[tokens[firstOf[x] + i]];
+      for (uint64_t posting : list) {
+        const auto y = static_cast<uint32_t>(posting >> 32);
+        const auto j = static_cast<uint32_t>(posting);
+        if (seenBy[y] != x) {
+          seenBy[y] = x;
+          overlap[y] = 0;
+          candidates.push_back(y);
+        }
+        if (overlap[y] == kPruned) continue;
+        // Positional filter: the shingles before positions i and j that were not shared
+        // are gone for good; what is left after them bounds the intersection.
+        const uint32_t ny = m.sizes[y];
+        if (overlap[y] + 1 + std::min(nx - i - 1, ny - j - 1) < leastShared(nx, ny, threshold)) {
+          overlap[y] = kPruned;
+        } else {
+          ++overlap[y];
+        }
+      }
+      list.push_back(uint64_t{x} << 32 | i);
+    }
+    for (uint32_t y : candidates) {
+      if (overlap[y] != kPruned && atLeast(x, y, threshold)) found.push_back(x < y ? uint64_t{x} << 32 | y : uint64_t{y} << 32 | x);
+    }
+  }
+  // Empty sets: J(empty, empty) = 1, J(empty, other) = 0.
+  if (threshold <= 1) {
+    for (size_t p = 0; p < blank.size(); ++p) {
+      for (size_t q = p + 1; q < blank.size(); ++q) found.push_back(uint64_t{blank[p]} << 32 | blank[q]);
+    }
+  }
+  std::sort(found.begin(), found.end());
+  for (uint64_t pair : found) {
+    out.push_back(static_cast<uint32_t>(pair >> 32));
+    out.push_back(static_cast<uint32_t>(pair));
   }
 }
 

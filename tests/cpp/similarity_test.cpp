@@ -221,6 +221,18 @@ TEST_CASE("single and batch similarity equal the reference on random texts", "[s
   }
   CHECK(mismatches == 0);
   CHECK_FALSE(sets.atLeast(0, 1, std::nan("")));  // J >= NaN is false, as in JS
+
+  for (double threshold : {0.3, 0.5, 0.8, 1.0}) {
+    std::vector<uint32_t> expected, joined;
+    for (uint32_t i = 0; i < texts.size(); ++i) {
+      for (uint32_t j = i + 1; j < texts.size(); ++j) {
+        if (referenceSimilarity(texts[i], texts[j], options) >= threshold) expected.push_back(i), expected.push_back(j);
+      }
+    }
+    sets.pairsAtLeast(threshold, joined);
+    CAPTURE(threshold);
+    CHECK(joined == expected);
+  }
 }
 
 TEST_CASE("verifyPairs decides J >= threshold and builds only the texts it needs", "[similarity]") {

@@ -53,7 +53,7 @@ double similarity(std::string_view a, std::string_view b, const ShingleOptions& 
 /// comparisons. Storage: the shingles of each text as a sorted list of dense codes
 /// (code points renumbered within the batch, most frequent first), delta-encoded in
 /// LEB128 bytes: about 2 bytes per shingle for alphabetic text (2 per UTF-8 byte), 3 per
-/// CJK bigram (1 per UTF-8 byte), plus 12 bytes per text (8 in WASM); while building, also
+/// CJK bigram (1 per UTF-8 byte), plus 13 bytes per text (9 in WASM); while building, also
 /// a 256 KB code point table and one text's scratch.
 class ShingleSets {
  public:
@@ -91,6 +91,14 @@ class ShingleSets {
 
   /// The similarity of texts a and b (a full merge). @pre a, b < count(), both built.
   double similarity(uint32_t a, uint32_t b) const;
+
+  /// Every pair i < j of built texts with similarity >= threshold (an exact similarity
+  /// join), as i, j appended to out, sorted by (i, j). Prefix filtering (PPJoin) finds the
+  /// candidates, atLeast decides them: the same answer as testing all pairs. Cost: an
+  /// inverted index of every set's rarest shingles (about (1 - s) of each set), 4 bytes per
+  /// shingle of every set decoded, and a merge per candidate; O(N²) merges at worst (sets
+  /// that share rare shingles). For benchmarks and small collections. @pre threshold > 0.
+  void pairsAtLeast(double threshold, std::vector<uint32_t>& out) const;
 
   /// Bytes held now (the sets and the per-text entries), for the memory budget.
   size_t memoryBytes() const;
