@@ -104,7 +104,7 @@ function nearestNeighbours(records, bases, shingles) {
  */
 export function buildDataset(corpus) {
   const { name, records } = corpus;
-  const language = name;
+  const language = corpus.language ?? name; // how edits work: 'english' (words) or 'chinese' (characters)
   const shingles = new ShingleSets();
   const table = new TextTable();
   const pairs = [];
