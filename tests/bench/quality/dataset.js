@@ -108,7 +108,7 @@ export function buildDataset(corpus) {
   const shingles = new ShingleSets();
   const table = new TextTable();
   const pairs = [];
-  const baseRecords = new Random(`${name}/bases`).sampleIndices(records.length, BASES).sort((x, y) => x - y);
+  const baseRecords = new Random(`${name}/bases`).sampleIndices(records.length, corpus.bases ?? BASES).sort((x, y) => x - y);
   const vocab = vocabulary(records);
   const editRng = new Random(`${name}/edits`);
   const ctx = {

@@ -1,0 +1,59 @@
+// `npm run bench:verify`: the speed and memory of exact verification in WASM (the core's
+// _verifyPairs, as dedup calls it: one call per batch of candidates). For each corpus the
+// candidates are the pairs within a radius of js/similarity.js (the real mix of near-
+// duplicates and chance pairs a dedup verifies). Prints, per corpus and threshold, the
+// median of 5 runs: the whole call (building the sets of the texts named, then deciding)
+// per candidate, the deciding alone per candidate (the call minus a build-only call), and
+// the WASM memory the call needed beyond the input (a fresh module each time: its growth).
+import { loadEnglish, loadChinese, loadLongDocuments } from './quality/corpora.js';
+import { loadCore, encodeBatch, verifyPairs } from './quality/exact.js';
+import { candidateRadius } from '../../js/similarity.js';
+import { table } from './quality/table.js';
+
+const RUNS = 5;
+const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+const { core, sh } = await loadCore();
+
+const corpora = [
+  { name: 'english ≤ 300 chars', texts: loadEnglish().records.filter((t) => [...t].length <= 300) },
+  { name: 'chinese ≤ 300 chars', texts: loadChinese().records.filter((t) => [...t].length <= 300) },
+  { name: 'postgres-doc (2-20 KB)', texts: loadLongDocuments().records },
+];
+const rows = [];
+for (const { name, texts } of corpora) {
+  const batch = encodeBatch(texts);
+  const fps = sh.fingerprintAll(texts);
+  const chars = texts.reduce((sum, t) => sum + t.length, 0) / texts.length;
+  for (const s of [0.7, 0.8, 0.9]) {
+    const { a, b } = sh.findPairs(fps, candidateRadius(s));
+    const whole = [];
+    const decide = [];
+    let kept = 0;
+    for (let run = 0; run < RUNS; run++) {
+      let t0 = performance.now();
+      verifyPairs(core, batch, a, b, 2); // no pair reaches 2: the sets are built, every decision is the size filter's
+      const build = performance.now() - t0;
+      t0 = performance.now();
+      const ok = verifyPairs(core, batch, a, b, s);
+      const total = performance.now() - t0;
+      kept = ok.reduce((x, y) => x + y, 0);
+      whole.push(total);
+      decide.push(total - build);
+    }
+    // Memory: a fresh module holding the input, then one verification.
+    const fresh = await loadCore();
+    const inputs = batch.utf8.length + batch.offsets.length * 4 + a.length * 9;
+    const reserve = fresh.core._malloc(inputs); // the input's room, as the caller allocates it
+    fresh.core._free(reserve);
+    const before = fresh.sh.memoryBytes;
+    verifyPairs(fresh.core, batch, a, b, s);
+    const growth = fresh.sh.memoryBytes - before;
+    rows.push([name, texts.length, chars.toFixed(0), batch.utf8.length, s, candidateRadius(s), a.length, kept,
+      median(whole).toFixed(1), ((1000 * median(whole)) / Math.max(1, a.length)).toFixed(3),
+      ((1000 * Math.max(0, median(decide))) / Math.max(1, a.length)).toFixed(3),
+      (growth / batch.utf8.length).toFixed(2)]);
+  }
+}
+console.log(`node tests/bench/verify.js · Node ${process.version} · median of ${RUNS} runs\n`);
+console.log(table(['corpus', 'texts', 'mean chars', 'UTF-8 bytes', 's', 'radius', 'candidates', 'J >= s', 'call ms',
+  'µs/candidate (call)', 'µs/candidate (deciding)', 'memory growth / UTF-8 bytes'], rows));
