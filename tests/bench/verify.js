@@ -3,8 +3,8 @@
 // candidates are the pairs within a radius of js/similarity.js (the real mix of near-
 // duplicates and chance pairs a dedup verifies). Prints, per corpus and threshold, the
 // median of 5 runs: the whole call (building the sets of the texts named, then deciding)
-// per candidate, the deciding alone per candidate (the call minus a build-only call), and
-// the WASM memory the call needed beyond the input (a fresh module each time: its growth).
+// per candidate, and the deciding alone per candidate (the call minus a build-only call).
+// The sets' memory is measured natively (tests/cpp/similarity_test.cpp, README).
 import { loadEnglish, loadChinese, loadLongDocuments } from './quality/corpora.js';
 import { loadCore, encodeBatch, verifyPairs } from './quality/exact.js';
 import { candidateRadius } from '../../js/similarity.js';
@@ -40,20 +40,11 @@ for (const { name, texts } of corpora) {
       whole.push(total);
       decide.push(total - build);
     }
-    // Memory: a fresh module holding the input, then one verification.
-    const fresh = await loadCore();
-    const inputs = batch.utf8.length + batch.offsets.length * 4 + a.length * 9;
-    const reserve = fresh.core._malloc(inputs); // the input's room, as the caller allocates it
-    fresh.core._free(reserve);
-    const before = fresh.sh.memoryBytes;
-    verifyPairs(fresh.core, batch, a, b, s);
-    const growth = fresh.sh.memoryBytes - before;
     rows.push([name, texts.length, chars.toFixed(0), batch.utf8.length, s, candidateRadius(s), a.length, kept,
       median(whole).toFixed(1), ((1000 * median(whole)) / Math.max(1, a.length)).toFixed(3),
-      ((1000 * Math.max(0, median(decide))) / Math.max(1, a.length)).toFixed(3),
-      (growth / batch.utf8.length).toFixed(2)]);
+      ((1000 * Math.max(0, median(decide))) / Math.max(1, a.length)).toFixed(3)]);
   }
 }
 console.log(`node tests/bench/verify.js · Node ${process.version} · median of ${RUNS} runs\n`);
 console.log(table(['corpus', 'texts', 'mean chars', 'UTF-8 bytes', 's', 'radius', 'candidates', 'J >= s', 'call ms',
-  'µs/candidate (call)', 'µs/candidate (deciding)', 'memory growth / UTF-8 bytes'], rows));
+  'µs/candidate (call)', 'µs/candidate (deciding)'], rows));
