@@ -65,7 +65,6 @@ uint64_t exactCode(const char32_t* cps, size_t length) {
   return code;
 }
 
-
 bool isCjk(char32_t cp) { return cp >= 0x80 && unicode::classify(cp) == CharClass::Cjk; }
 
 // Calls emit(start, length) for every shingle of `length` normalized code points, given
