@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "helpers.h"
+#include "similarity_glue.h"
 #include "simhash/fingerprint.h"
 
 using namespace emscripten;
@@ -72,4 +73,11 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_indexLoad", optional_override([](uintptr_t index, uintptr_t bytes, uint32_t length) {
              return at<IndexHandle>(index)->load(bytes, length);
            }));
+
+  // Exact similarity of candidate pairs (similarity.h, similarity_glue.h): one call per batch.
+  function("_verifyPairs", &similarity_glue::verifyPairs);
+  function("_pairSimilarities", &similarity_glue::pairSimilarities);
+  function("_similarityJoin", &similarity_glue::join);
+  function("_similarityResult", optional_override([] { return reinterpret_cast<uintptr_t>(similarity_glue::joined().data()); }));
+  function("_similarityRelease", &similarity_glue::release);
 }
