@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "../../cpp/src/blocks.h"
 #include "planted.h"
 #include "simhash/fingerprint.h"
 #include "simhash/pairs.h"
@@ -47,17 +46,14 @@ int main(int argc, char** argv) {
     }
     std::printf("{\"texts\":%zu,\"bytes\":%zu,\"seconds\":%.6f,\"xor\":\"%016llx\"}\n", lines.size(), bytes, best,
                 static_cast<unsigned long long>(check));
-  } else if (mode == "pairs" && (argc == 5 || argc == 6)) {
+  } else if (mode == "pairs" && argc == 5) {
     const size_t n = std::strtoull(argv[2], nullptr, 10);
     const unsigned k = static_cast<unsigned>(std::atoi(argv[3]));
     const std::vector<uint64_t> fps = simhash::bench::plantedFingerprints(n, k, std::strtoull(argv[4], nullptr, 10));
-    const simhash::BlockLayout layout = argc == 6 ? simhash::BlockLayout::withBlocks(k, static_cast<unsigned>(std::atoi(argv[5])))
-                                                  : simhash::BlockLayout::choose(n, k, 256);
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<simhash::Pair> pairs = simhash::findPairs(fps.data(), fps.size(), layout);
+    const std::vector<simhash::Pair> pairs = simhash::findPairs(fps.data(), fps.size(), k);
     const double elapsed = seconds(start);
-    std::printf("{\"n\":%zu,\"k\":%u,\"pairs\":%zu,\"seconds\":%.6f,\"blocks\":%u,\"tables\":%zu}\n", n, k, pairs.size(),
-                elapsed, layout.blockCount(), layout.tableCount());
+    std::printf("{\"n\":%zu,\"k\":%u,\"pairs\":%zu,\"seconds\":%.6f}\n", n, k, pairs.size(), elapsed);
   } else if (mode == "leaders" && argc == 5) {
     const size_t n = std::strtoull(argv[2], nullptr, 10);
     const unsigned k = static_cast<unsigned>(std::atoi(argv[3]));
@@ -68,14 +64,6 @@ int main(int argc, char** argv) {
     size_t kept = 0;
     for (size_t i = 0; i < n; ++i) kept += leaderOf[i] == i;
     std::printf("{\"n\":%zu,\"k\":%u,\"kept\":%zu,\"seconds\":%.6f}\n", n, k, kept, elapsed);
-  } else if (mode == "layout") {
-    for (unsigned k : {0u, 1u, 3u, 6u, 10u, 16u}) {
-      for (size_t n : {size_t{100}, size_t{10000}, size_t{100000}, size_t{1000000}, size_t{100000000}}) {
-        const simhash::BlockLayout index = simhash::BlockLayout::choose(n, k, 64);
-        std::printf("{\"k\":%u,\"n\":%zu,\"blocks\":%u,\"tables\":%zu,\"keyBits\":%u}\n", k, n, index.blockCount(),
-                    index.tableCount(), index.tableCount() ? index.keyBits(index.tableCount() - 1) : 0);
-      }
-    }
   } else {
     std::fprintf(stderr, "usage: simhash_bench fingerprint FILE | pairs N K SEED [B] | leaders N K SEED | layout\n");
     return 2;

@@ -1,0 +1,170 @@
+#include "partition.h"
+
+#include <cmath>
+
+namespace simhash {
+
+namespace {
+
+// Part counts tried: widths 22 down to 4 bits (keys much longer than log2(n) leave most
+// buckets empty, shorter ones fill each with many items; the model weighs both).
+constexpr unsigned kPartCounts[] = {3, 4, 5, 6, 7, 8, 10, 12, 16};
+constexpr unsigned kConfigs = sizeof(kPartCounts) / sizeof(kPartCounts[0]);
+constexpr unsigned kFlatParts = 3 + 4 + 5 + 6 + 7 + 8 + 10 + 12 + 16;
+constexpr size_t kSample = 512;
+// A part's probe list is at most this long (4 bytes each).
+constexpr double kMaxProbes = 1 << 16;
+
+// Relative costs, in units of one comparison of two fingerprints from contiguous memory
+// (load, xor, popcount, compare), measured on the join and lookup loops of pairs.cpp and
+// index.cpp.
+constexpr double kSortPerItem = 6;    // key twice, count, scatter fingerprint and index
+constexpr double kSortPerBucket = 2;  // clear and sum the directory
+constexpr double kJoinPerProbe = 2;   // one neighbour key of a non-empty bucket: xor, compare, two offsets
+constexpr double kLookupPerProbe = 4; // one neighbour key of a lookup: a directory read that misses cache
+constexpr double kLookupPerCandidate = 4;  // a candidate fetched by slot, not in sequence
+
+unsigned partWidth(unsigned m, unsigned j) { return 64 / m + (j < 64 % m ? 1 : 0); }
+
+double volume(unsigned width, unsigned t) {  // sum of C(width, d) for d <= t
+  double sum = 0, term = 1;
+  for (unsigned d = 0; d <= t && d <= width; ++d) {
+    sum += term;
+    term = term * (width - d) / (d + 1);
+  }
+  return sum;
+}
+
+std::vector<uint32_t> probesOf(unsigned width, unsigned t) {
+  std::vector<uint32_t> probes;
+  probes.reserve(static_cast<size_t>(volume(width, t)));
+  for (unsigned d = 0; d <= t && d <= width; ++d) {
+    if (d == 0) {
+      probes.push_back(0);
+      continue;
+    }
+    // Every width-bit value with d bits set, in increasing order (Gosper's hack).
+    const uint64_t end = uint64_t{1} << width;
+    for (uint64_t v = (uint64_t{1} << d) - 1; v < end;) {
+      probes.push_back(static_cast<uint32_t>(v));
+      const uint64_t c = v & (~v + 1), r = v + c;
+      v = (((r ^ v) >> 2) / c) | r;
+    }
+  }
+  return probes;
+}
+
+}  // namespace
+
+Partition Partition::withThresholds(unsigned k, unsigned m, const std::vector<int>& thresholds) {
+  Partition p;
+  p.maxDistance_ = k;
+  unsigned shift = 0;
+  for (unsigned j = 0; j < m; ++j) {
+    const unsigned width = partWidth(m, j);
+    if (thresholds[j] >= 0) {
+      const unsigned t = static_cast<unsigned>(thresholds[j]);
+      p.parts_.push_back({shift, width, t, ((uint64_t{1} << width) - 1) << shift, probesOf(width, t)});
+    }
+    shift += width;
+  }
+  return p;
+}
+
+Partition Partition::choose(const uint64_t* fingerprints, size_t n, unsigned k, Use use) {
+  const double items = static_cast<double>(n);
+  const double allPairs = items * (items - 1) / 2;
+  Partition scan;
+  scan.maxDistance_ = k;
+  scan.cost_ = use == Use::Join ? allPairs : items;
+  if (n < 2 || k >= 64) return scan;
+
+  // Distance histograms of every part of every config over the sample's pairs.
+  const size_t s = n < kSample ? n : kSample;
+  std::vector<uint64_t> sample(s);
+  for (size_t i = 0; i < s; ++i) sample[i] = fingerprints[i * n / s];  // spread evenly, deterministic
+  unsigned shifts[kFlatParts];
+  uint64_t masks[kFlatParts];
+  for (unsigned c = 0, flat = 0; c < kConfigs; ++c) {
+    for (unsigned j = 0, shift = 0; j < kPartCounts[c]; shift += partWidth(kPartCounts[c], j), ++j, ++flat) {
+      shifts[flat] = shift;
+      masks[flat] = (uint64_t{1} << partWidth(kPartCounts[c], j)) - 1;
+    }
+  }
+  std::vector<uint32_t> histogram(kFlatParts * (kMaxWidth + 1), 0);
+  for (size_t a = 0; a < s; ++a) {
+    for (size_t b = a + 1; b < s; ++b) {
+      const uint64_t diff = sample[a] ^ sample[b];
+      for (unsigned f = 0; f < kFlatParts; ++f) ++histogram[f * (kMaxWidth + 1) + __builtin_popcountll((diff >> shifts[f]) & masks[f])];
+    }
+  }
+  const double samplePairs = static_cast<double>(s) * (s - 1) / 2;
+
+  Partition best = scan;
+  const unsigned budget = k + 1;
+  for (unsigned c = 0, flat = 0; c < kConfigs; flat += kPartCounts[c], ++c) {
+    const unsigned m = kPartCounts[c];
+    // cost[j][t + 1]: part j with threshold t (t = -1 costs nothing).
+    std::vector<std::vector<double>> cost(m);
+    bool tooWide = false;
+    for (unsigned j = 0; j < m; ++j) {
+      const unsigned width = partWidth(m, j);
+      const double buckets = std::ldexp(1.0, static_cast<int>(width));
+      if (use == Use::Probe && buckets > 4 * items + 1024) tooWide = true;  // directory memory
+      cost[j].push_back(0);
+      double hits = 0;
+      for (unsigned t = 0; t <= width && t <= k; ++t) {
+        const double probes = volume(width, t);
+        if (probes > kMaxProbes) break;
+        hits += histogram[(flat + j) * (kMaxWidth + 1) + t];
+        // The fraction of pairs within t in this part: the sample's, unless it is within
+        // noise of what uniform bits give (tiny rates are below a sample's resolution).
+        const double uniform = probes / buckets, expected = uniform * samplePairs;
+        const double rate = s == n || hits > expected + 3 * std::sqrt(expected) + 2 ? hits / samplePairs : uniform;
+        double partCost;
+        if (use == Use::Join) {
+          const double nonEmpty = buckets * -std::expm1(-items / buckets);
+          partCost = kSortPerItem * items + kSortPerBucket * buckets + kJoinPerProbe * nonEmpty * probes + rate * allPairs;
+        } else {
+          partCost = kLookupPerProbe * probes + kLookupPerCandidate * rate * items;
+        }
+        cost[j].push_back(partCost);
+      }
+    }
+    if (tooWide) continue;
+    // total[b]: the least cost of the parts so far using b of the budget (capped at k + 1:
+    // covering more than k + 1 is allowed, only wasteful).
+    const double kInf = HUGE_VAL;
+    std::vector<double> total(budget + 1, kInf);
+    std::vector<std::vector<int>> choice(m, std::vector<int>(budget + 1, -2));
+    std::vector<std::vector<unsigned>> from(m, std::vector<unsigned>(budget + 1, 0));
+    total[0] = 0;
+    for (unsigned j = 0; j < m; ++j) {
+      std::vector<double> next(budget + 1, kInf);
+      for (unsigned b = 0; b <= budget; ++b) {
+        if (total[b] == kInf) continue;
+        for (size_t u = 0; u < cost[j].size(); ++u) {  // u = t + 1
+          const unsigned to = b + u < budget ? static_cast<unsigned>(b + u) : budget;
+          const double value = total[b] + cost[j][u];
+          if (value < next[to]) {
+            next[to] = value;
+            choice[j][to] = static_cast<int>(u) - 1;
+            from[j][to] = b;
+          }
+        }
+      }
+      total.swap(next);
+    }
+    if (!(total[budget] < best.cost_)) continue;
+    std::vector<int> thresholds(m);
+    for (unsigned j = m, b = budget; j-- > 0;) {
+      thresholds[j] = choice[j][b];
+      b = from[j][b];
+    }
+    best = withThresholds(k, m, thresholds);
+    best.cost_ = total[budget];
+  }
+  return best;
+}
+
+}  // namespace simhash
