@@ -85,6 +85,10 @@ void PairSearch::sortPart() {
   }
   for (size_t b = buckets; b > 0; --b) bucketStart_[b] = bucketStart_[b - 1];
   bucketStart_[0] = 0;
+  occupiedBuckets_.clear();
+  for (uint32_t b = 0; b < buckets; ++b) {
+    if (bucketStart_[b] != bucketStart_[b + 1] && (shards_ == 1 || shardOf(b, shards_) == shard_)) occupiedBuckets_.push_back(b);
+  }
 }
 
 bool PairSearch::run(size_t workBudget, std::vector<Pair>* out) {
@@ -120,36 +124,48 @@ bool PairSearch::run(size_t workBudget, std::vector<Pair>* out) {
       if (work >= workBudget) return finish();
       sortPart();
       sorted_ = true;
-      bucket_ = 0;
       probe_ = 0;
+      occupied_ = 0;
       x_ = 0;
       work += 6 * size_t{count_} + 2 * bucketStart_.size();
+      if (work >= workBudget) return finish();
     }
-    const uint32_t buckets = static_cast<uint32_t>(bucketStart_.size() - 1);
     const uint64_t* fps = sortedFingerprints_.data();
     const uint32_t* items = sortedItems_.data();
-    for (; bucket_ < buckets; ++bucket_, probe_ = 0, x_ = 0) {
-      if (work >= workBudget) return finish();
-      ++work;
-      const uint32_t begin = bucketStart_[bucket_], end = bucketStart_[bucket_ + 1];
-      if (begin == end || (shards_ > 1 && shardOf(bucket_, shards_) != shard_)) continue;
-      // This bucket against itself (probe 0) and every bucket of a larger key within the
-      // part's threshold: each bucket pair is visited from its smaller key only.
-      for (; probe_ < part.probes.size(); ++probe_, x_ = 0) {
-        const uint32_t other = bucket_ ^ part.probes[probe_];
-        if (other < bucket_) continue;
+    auto consider = [&](uint32_t x, uint32_t y) {
+      const uint64_t diff = fps[x] ^ fps[y];
+      const unsigned distance = static_cast<unsigned>(__builtin_popcountll(diff));
+      if (distance <= k && partition_->isFirstPart(part_, diff)) emit(items[x], items[y], distance);
+    };
+    // Every occupied bucket of this shard against itself (mask 0) and against each bucket
+    // of a larger key within the part's threshold: each bucket pair is visited once, from
+    // its smaller key. Mask by mask, so that the directory is read in near order.
+    for (; probe_ < part.probes.size(); ++probe_, occupied_ = 0, x_ = 0) {
+      const uint32_t mask = part.probes[probe_];
+      for (; occupied_ < occupiedBuckets_.size(); ++occupied_, x_ = 0) {
+        if (work >= workBudget) return finish();
+        ++work;
+        const uint32_t bucket = occupiedBuckets_[occupied_], other = bucket ^ mask;
+        if (other < bucket) continue;
         const uint32_t otherEnd = bucketStart_[other + 1];
-        const bool self = other == bucket_;
-        if (!self && bucketStart_[other] == otherEnd) continue;
+        if (bucketStart_[other] == otherEnd) continue;
+        const uint32_t begin = bucketStart_[bucket], end = bucketStart_[bucket + 1];
         for (; begin + x_ < end; ++x_) {
           const uint32_t x = begin + x_;
           const uint64_t fa = fps[x];
-          const uint32_t first = self ? x + 1 : bucketStart_[other];
-          for (uint32_t y = first; y < otherEnd; ++y) {
-            const uint64_t diff = fa ^ fps[y];
-            const unsigned distance = static_cast<unsigned>(__builtin_popcountll(diff));
-            if (distance <= k && partition_->isFirstPart(part_, diff)) emit(items[x], items[y], distance);
+          const uint32_t first = mask == 0 ? x + 1 : bucketStart_[other];
+          uint32_t y = first;
+          // Four at a time with one branch: hits are rare, the loop is the join's hot spot.
+          for (; y + 4 <= otherEnd; y += 4) {
+            const bool hit = (__builtin_popcountll(fa ^ fps[y]) <= static_cast<int>(k)) |
+                             (__builtin_popcountll(fa ^ fps[y + 1]) <= static_cast<int>(k)) |
+                             (__builtin_popcountll(fa ^ fps[y + 2]) <= static_cast<int>(k)) |
+                             (__builtin_popcountll(fa ^ fps[y + 3]) <= static_cast<int>(k));
+            if (hit) {
+              for (uint32_t z = y; z < y + 4; ++z) consider(x, z);
+            }
           }
+          for (; y < otherEnd; ++y) consider(x, y);
           work += otherEnd - first + 1;
           if (work >= workBudget) {
             ++x_;
@@ -163,6 +179,7 @@ bool PairSearch::run(size_t workBudget, std::vector<Pair>* out) {
   std::vector<uint64_t>().swap(sortedFingerprints_);
   std::vector<uint32_t>().swap(sortedItems_);
   std::vector<uint32_t>().swap(bucketStart_);
+  std::vector<uint32_t>().swap(occupiedBuckets_);
   done_ = true;
   return finish();
 }

@@ -11,7 +11,9 @@ namespace {
 constexpr unsigned kPartCounts[] = {3, 4, 5, 6, 7, 8, 10, 12, 16};
 constexpr unsigned kConfigs = sizeof(kPartCounts) / sizeof(kPartCounts[0]);
 constexpr unsigned kFlatParts = 3 + 4 + 5 + 6 + 7 + 8 + 10 + 12 + 16;
-constexpr size_t kSample = 512;
+constexpr size_t kSample = 256;
+// Joins of fewer pairs than this scan: choosing would cost more than it could save.
+constexpr double kMinJoinPairs = 1 << 20;
 // A part's probe list is at most this long (4 bytes each).
 constexpr double kMaxProbes = 1 << 16;
 
@@ -20,7 +22,10 @@ constexpr double kMaxProbes = 1 << 16;
 // index.cpp.
 constexpr double kSortPerItem = 6;    // key twice, count, scatter fingerprint and index
 constexpr double kSortPerBucket = 2;  // clear and sum the directory
-constexpr double kJoinPerProbe = 2;   // one neighbour key of a non-empty bucket: xor, compare, two offsets
+// One neighbour key of an occupied bucket (xor, compare, two offsets): cheap while the
+// directory stays in cache; past about 1 MB each mask streams it from memory again.
+constexpr double kJoinPerProbe = 2, kJoinPerProbeUncached = 6;
+constexpr double kCachedBuckets = 1 << 18;
 constexpr double kLookupPerProbe = 4; // one neighbour key of a lookup: a directory read that misses cache
 constexpr double kLookupPerCandidate = 4;  // a candidate fetched by slot, not in sequence
 
@@ -77,40 +82,42 @@ Partition Partition::choose(const uint64_t* fingerprints, size_t n, unsigned k, 
   Partition scan;
   scan.maxDistance_ = k;
   scan.cost_ = use == Use::Join ? allPairs : items;
-  if (n < 2 || k >= 64) return scan;
+  if (n < 2 || k >= 64 || (use == Use::Join && allPairs < kMinJoinPairs)) return scan;
 
   // Distance histograms of every part of every config over the sample's pairs.
   const size_t s = n < kSample ? n : kSample;
   std::vector<uint64_t> sample(s);
   for (size_t i = 0; i < s; ++i) sample[i] = fingerprints[i * n / s];  // spread evenly, deterministic
+  // Lookups need a directory of 2^width buckets per part: at most about 4 per item.
+  auto tooWide = [&](unsigned c) { return use == Use::Probe && std::ldexp(1.0, static_cast<int>(partWidth(kPartCounts[c], 0))) > 4 * items + 1024; };
   unsigned shifts[kFlatParts];
   uint64_t masks[kFlatParts];
-  for (unsigned c = 0, flat = 0; c < kConfigs; ++c) {
-    for (unsigned j = 0, shift = 0; j < kPartCounts[c]; shift += partWidth(kPartCounts[c], j), ++j, ++flat) {
-      shifts[flat] = shift;
-      masks[flat] = (uint64_t{1} << partWidth(kPartCounts[c], j)) - 1;
+  unsigned flatParts = 0;  // the parts of the configs in use, first to last
+  for (unsigned c = 0; c < kConfigs; ++c) {
+    for (unsigned j = 0, shift = 0; j < kPartCounts[c] && !tooWide(c); shift += partWidth(kPartCounts[c], j), ++j, ++flatParts) {
+      shifts[flatParts] = shift;
+      masks[flatParts] = (uint64_t{1} << partWidth(kPartCounts[c], j)) - 1;
     }
   }
   std::vector<uint32_t> histogram(kFlatParts * (kMaxWidth + 1), 0);
   for (size_t a = 0; a < s; ++a) {
     for (size_t b = a + 1; b < s; ++b) {
       const uint64_t diff = sample[a] ^ sample[b];
-      for (unsigned f = 0; f < kFlatParts; ++f) ++histogram[f * (kMaxWidth + 1) + __builtin_popcountll((diff >> shifts[f]) & masks[f])];
+      for (unsigned f = 0; f < flatParts; ++f) ++histogram[f * (kMaxWidth + 1) + __builtin_popcountll((diff >> shifts[f]) & masks[f])];
     }
   }
   const double samplePairs = static_cast<double>(s) * (s - 1) / 2;
 
   Partition best = scan;
   const unsigned budget = k + 1;
-  for (unsigned c = 0, flat = 0; c < kConfigs; flat += kPartCounts[c], ++c) {
+  for (unsigned c = 0, flat = 0; c < kConfigs; ++c) {
+    if (tooWide(c)) continue;
     const unsigned m = kPartCounts[c];
     // cost[j][t + 1]: part j with threshold t (t = -1 costs nothing).
     std::vector<std::vector<double>> cost(m);
-    bool tooWide = false;
     for (unsigned j = 0; j < m; ++j) {
       const unsigned width = partWidth(m, j);
       const double buckets = std::ldexp(1.0, static_cast<int>(width));
-      if (use == Use::Probe && buckets > 4 * items + 1024) tooWide = true;  // directory memory
       cost[j].push_back(0);
       double hits = 0;
       for (unsigned t = 0; t <= width && t <= k; ++t) {
@@ -124,14 +131,14 @@ Partition Partition::choose(const uint64_t* fingerprints, size_t n, unsigned k, 
         double partCost;
         if (use == Use::Join) {
           const double nonEmpty = buckets * -std::expm1(-items / buckets);
-          partCost = kSortPerItem * items + kSortPerBucket * buckets + kJoinPerProbe * nonEmpty * probes + rate * allPairs;
+          partCost = kSortPerItem * items + kSortPerBucket * buckets + (buckets <= kCachedBuckets ? kJoinPerProbe : kJoinPerProbeUncached) * nonEmpty * probes + rate * allPairs;
         } else {
           partCost = kLookupPerProbe * probes + kLookupPerCandidate * rate * items;
         }
         cost[j].push_back(partCost);
       }
     }
-    if (tooWide) continue;
+    flat += m;
     // total[b]: the least cost of the parts so far using b of the budget (capped at k + 1:
     // covering more than k + 1 is allowed, only wasteful).
     const double kInf = HUGE_VAL;

@@ -69,8 +69,8 @@ class PairSearch {
 
   /// Appends the pairs found next (unsorted; a < b in each) to *out, or only counts them
   /// when out is null, until the search is done or about workBudget units are spent.
-  /// @return done(). Memory: 12 bytes per fingerprint and 4 per bucket of the part in
-  /// hand (released when done), besides what *out grows to.
+  /// @return done(). Memory: 12 to 16 bytes per fingerprint and 4 per bucket of the part
+  /// in hand (released when done), besides what *out grows to.
   bool run(size_t workBudget, std::vector<Pair>* out);
   bool done() const { return done_; }
   /// Pairs found so far by this shard.
@@ -90,10 +90,10 @@ class PairSearch {
   double estimatedWork_ = 1, workDone_ = 0;
   size_t found_ = 0;
   bool done_ = false, sorted_ = false;
-  size_t part_ = 0, probe_ = 0;
-  uint32_t bucket_ = 0, x_ = 0, row_ = 0;
+  size_t part_ = 0, probe_ = 0, occupied_ = 0;
+  uint32_t x_ = 0, row_ = 0;
   std::vector<uint64_t> sortedFingerprints_;
-  std::vector<uint32_t> sortedItems_, bucketStart_;
+  std::vector<uint32_t> sortedItems_, bucketStart_, occupiedBuckets_;
 };
 
 /// Leader grouping (dedup's default): items are taken in index order, and each joins the
