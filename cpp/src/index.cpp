@@ -181,9 +181,14 @@ void Index::rebuild() {
     std::vector<uint32_t>& start = tables[p].start;
     start.assign((size_t{1} << partition->part(p).width) + 1, 0);
     tables[p].slots.resize(kept);
+    tables[p].fingerprints.resize(kept);
     for (size_t slot = 0; slot < kept; ++slot) ++start[partition->key(fingerprints[slot], p) + 1];
     for (size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
-    for (size_t slot = 0; slot < kept; ++slot) tables[p].slots[start[partition->key(fingerprints[slot], p)]++] = static_cast<uint32_t>(slot);
+    for (size_t slot = 0; slot < kept; ++slot) {
+      const uint32_t at = start[partition->key(fingerprints[slot], p)]++;
+      tables[p].slots[at] = static_cast<uint32_t>(slot);
+      tables[p].fingerprints[at] = fingerprints[slot];
+    }
     for (size_t b = start.size() - 1; b > 0; --b) start[b] = start[b - 1];
     start[0] = 0;
   }
@@ -214,10 +219,11 @@ void Index::query(uint64_t fingerprint, std::vector<Match>& out) {
     const uint32_t key = partition_->key(fingerprint, p);
     const uint32_t* start = tables_[p].start.data();
     const uint32_t* slots = tables_[p].slots.data();
+    const uint64_t* stored = tables_[p].fingerprints.data();
     for (uint32_t probe : partition_->part(p).probes) {
       const uint32_t bucket = key ^ probe;
       for (uint32_t x = start[bucket], end = start[bucket + 1]; x < end; ++x) {
-        const uint64_t diff = fingerprint ^ fingerprints_[slots[x]];
+        const uint64_t diff = fingerprint ^ stored[x];
         if (static_cast<unsigned>(__builtin_popcountll(diff)) <= maxDistance_ && partition_->isFirstPart(p, diff)) consider(slots[x]);
       }
     }

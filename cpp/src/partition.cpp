@@ -26,8 +26,10 @@ constexpr double kSortPerBucket = 2;  // clear and sum the directory
 // directory stays in cache; past about 1 MB each mask streams it from memory again.
 constexpr double kJoinPerProbe = 2, kJoinPerProbeUncached = 6;
 constexpr double kCachedBuckets = 1 << 18;
-constexpr double kLookupPerProbe = 4; // one neighbour key of a lookup: a directory read that misses cache
-constexpr double kLookupPerCandidate = 4;  // a candidate fetched by slot, not in sequence
+// One neighbour key of a lookup: a directory read and the bucket's first fingerprint,
+// both likely cache misses; the bucket's items are then read in sequence.
+constexpr double kLookupPerProbe = 30;
+constexpr double kLookupPerCandidate = 1;
 
 unsigned partWidth(unsigned m, unsigned j) { return 64 / m + (j < 64 % m ? 1 : 0); }
 

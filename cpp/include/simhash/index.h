@@ -83,10 +83,10 @@ class Index {
   /// items are bucketed by the part's key, and a query reads every bucket whose key lies
   /// within the part's threshold of its own (or scans every item when that is cheaper).
   /// Cost: sum over parts of C(width, <= threshold) bucket reads plus the items in them,
-  /// plus a scan of the items added since the last rebuild (at most 1/16 of the index);
-  /// e.g. 1M uniform items at k = 12: 4 parts of 16 bits, about 1,100 bucket reads.
+  /// plus a scan of the items added since the last rebuild (at most 1/16 of the index).
   /// Memory: per item 12 bytes (fingerprint, id), 1 (alive flag), about 16 (id lookup
-  /// table at load <= 1/2) and 4 per part; per part 4 bytes × 2^width (width <= 24,
+  /// table at load <= 1/2) and 12 per part (slot and fingerprint, at most 16 parts, 4 at
+  /// 1M items); per part 4 bytes × 2^width (width <= 24,
   /// 2^width <= 4 × items + 1024); a rebuild holds the old and new tables at once.
   void query(uint64_t fingerprint, std::vector<Match>& out);
 
@@ -114,6 +114,7 @@ class Index {
   size_t partitionItems_ = 0;           // the item count partition_ was chosen for
   struct Table {
     std::vector<uint32_t> start, slots;  // slots by key; bucket b is slots[start[b], start[b + 1])
+    std::vector<uint64_t> fingerprints;  // the slots' fingerprints, in the same order: a bucket is read in sequence
   };
   std::vector<Table> tables_;            // one per part of partition_
   std::vector<KeyedItem> sortKeys_, sortScratch_;  // query's sort buffers
