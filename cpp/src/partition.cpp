@@ -11,6 +11,7 @@ namespace {
 constexpr unsigned kPartCounts[] = {3, 4, 5, 6, 7, 8, 10, 12, 16};
 constexpr unsigned kConfigs = sizeof(kPartCounts) / sizeof(kPartCounts[0]);
 constexpr unsigned kFlatParts = 3 + 4 + 5 + 6 + 7 + 8 + 10 + 12 + 16;
+constexpr unsigned kMaxBudget = 64;  // k + 1 for k < 64
 constexpr size_t kSample = 256;
 // Joins of fewer pairs than this scan: choosing would cost more than it could save.
 constexpr double kMinJoinPairs = 1 << 20;
@@ -91,7 +92,7 @@ Partition Partition::choose(const uint64_t* fingerprints, size_t n, unsigned k, 
   std::vector<uint64_t> sample(s);
   for (size_t i = 0; i < s; ++i) sample[i] = fingerprints[i * n / s];  // spread evenly, deterministic
   // Lookups need a directory of 2^width buckets per part: at most about 4 per item.
-  auto tooWide = [&](unsigned c) { return use == Use::Probe && std::ldexp(1.0, static_cast<int>(partWidth(kPartCounts[c], 0))) > 4 * items + 1024; };
+  auto tooWide = [&](unsigned c) { return use == Use::Probe && static_cast<double>(uint64_t{1} << partWidth(kPartCounts[c], 0)) > 4 * items + 1024; };
   unsigned shifts[kFlatParts];
   uint64_t masks[kFlatParts];
   unsigned flatParts = 0;  // the parts of the configs in use, first to last
@@ -115,12 +116,14 @@ Partition Partition::choose(const uint64_t* fingerprints, size_t n, unsigned k, 
   for (unsigned c = 0, flat = 0; c < kConfigs; ++c) {
     if (tooWide(c)) continue;
     const unsigned m = kPartCounts[c];
-    // cost[j][t + 1]: part j with threshold t (t = -1 costs nothing).
-    std::vector<std::vector<double>> cost(m);
+    // cost[j][t + 1]: part j with threshold t (t = -1 costs nothing); options[j] of them.
+    double cost[16][kMaxBudget + 1];
+    unsigned options[16];
     for (unsigned j = 0; j < m; ++j) {
       const unsigned width = partWidth(m, j);
-      const double buckets = std::ldexp(1.0, static_cast<int>(width));
-      cost[j].push_back(0);
+      const double buckets = static_cast<double>(uint64_t{1} << width);
+      cost[j][0] = 0;
+      options[j] = 1;
       double hits = 0;
       for (unsigned t = 0; t <= width && t <= k; ++t) {
         const double probes = volume(width, t);
@@ -132,28 +135,28 @@ Partition Partition::choose(const uint64_t* fingerprints, size_t n, unsigned k, 
         const double rate = s == n || hits > expected + 3 * std::sqrt(expected) + 2 ? hits / samplePairs : uniform;
         double partCost;
         if (use == Use::Join) {
-          const double nonEmpty = buckets * -std::expm1(-items / buckets);
-          partCost = kSortPerItem * items + kSortPerBucket * buckets + (buckets <= kCachedBuckets ? kJoinPerProbe : kJoinPerProbeUncached) * nonEmpty * probes + rate * allPairs;
+          const double nonEmpty = items < buckets ? items : buckets;  // occupied buckets, at most
+          partCost = kSortPerItem * items + kSortPerBucket * buckets +
+                     (buckets <= kCachedBuckets ? kJoinPerProbe : kJoinPerProbeUncached) * nonEmpty * probes + rate * allPairs;
         } else {
           partCost = kLookupPerProbe * probes + kLookupPerCandidate * rate * items;
         }
-        cost[j].push_back(partCost);
+        cost[j][options[j]++] = partCost;
       }
     }
     flat += m;
     // total[b]: the least cost of the parts so far using b of the budget (capped at k + 1:
-    // covering more than k + 1 is allowed, only wasteful).
-    const double kInf = HUGE_VAL;
-    std::vector<double> total(budget + 1, kInf);
-    std::vector<std::vector<int>> choice(m, std::vector<int>(budget + 1, -2));
-    std::vector<std::vector<unsigned>> from(m, std::vector<unsigned>(budget + 1, 0));
-    total[0] = 0;
+    // covering more than k + 1 is allowed, only wasteful); choice and from record the way.
+    double total[kMaxBudget + 1], next[kMaxBudget + 1];
+    int choice[16][kMaxBudget + 1];
+    unsigned from[16][kMaxBudget + 1];
+    for (unsigned b = 0; b <= budget; ++b) total[b] = b == 0 ? 0 : HUGE_VAL;
     for (unsigned j = 0; j < m; ++j) {
-      std::vector<double> next(budget + 1, kInf);
+      for (unsigned b = 0; b <= budget; ++b) next[b] = HUGE_VAL;
       for (unsigned b = 0; b <= budget; ++b) {
-        if (total[b] == kInf) continue;
-        for (size_t u = 0; u < cost[j].size(); ++u) {  // u = t + 1
-          const unsigned to = b + u < budget ? static_cast<unsigned>(b + u) : budget;
+        if (total[b] == HUGE_VAL) continue;
+        for (unsigned u = 0; u < options[j]; ++u) {  // u = t + 1
+          const unsigned to = b + u < budget ? b + u : budget;
           const double value = total[b] + cost[j][u];
           if (value < next[to]) {
             next[to] = value;
@@ -162,7 +165,7 @@ Partition Partition::choose(const uint64_t* fingerprints, size_t n, unsigned k, 
           }
         }
       }
-      total.swap(next);
+      for (unsigned b = 0; b <= budget; ++b) total[b] = next[b];
     }
     if (!(total[budget] < best.cost_)) continue;
     std::vector<int> thresholds(m);
