@@ -55,7 +55,7 @@ TEST_CASE("index queries equal brute force on planted neighbours", "[index]") {
     }
   }
   REQUIRE(index.size() == n);
-  if (bases >= 3000) CHECK(index.blockCount() > k);  // large enough for tables, not a scan
+  if (bases >= 3000 && k <= 6) CHECK(index.partCount() > 0);  // large enough for buckets, not a scan
 
   size_t queries = 0;
   for (size_t i = 0; i < n; i += 3) {
