@@ -13,39 +13,24 @@ export function nodeModule(name) {
   return process.getBuiltinModule?.(name) ?? import(/* webpackIgnore: true */ /* @vite-ignore */ name);
 }
 
-const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
-
 /**
- * The Error for a WebAssembly module that could not be loaded from `url` (an absolute URL,
- * or null when the caller passed the bytes): it names the URL, says why when a second
- * request can tell (an HTTP status, or a response that is not WebAssembly, such as an
- * HTML page), and how to fix it. `error` (the glue's own, often a bare abort) is the cause.
+ * The Error for a WebAssembly module that could not be loaded from `url` (absolute; null
+ * when the caller passed the bytes): it names the URL, says why when a second request can
+ * tell (an HTTP status, or a response that is not WebAssembly, such as an HTML page), and
+ * how to fix it. `error`, the glue's own (often a bare abort), is its cause.
  */
 export async function wasmLoadError(error, url) {
-  // The glue's aborts read "Aborted(why). Build with -s ASSERTIONS=1 for more info.", advice
-  // meant for this package's builders; only `why` is kept.
-  const reason = (error instanceof Error ? error.message : String(error))
-    .replace(/^Aborted\((.*)\)\. Build with -s ASSERTIONS=1 for more info\.$/s, '$1');
-  if (url === null) {
-    return new Error(`simhash-wasm: options.wasmBinary is not a WebAssembly module this version can use (${reason}); pass the bytes of this package's js/wasm/simhash_core.wasm`, { cause: error });
+  // The glue's aborts end ". Build with -s ASSERTIONS=1 for more info.", advice meant for
+  // this package's builders.
+  let why = String(error?.message ?? error).replace(/^Aborted\((.*)\)\. Build with.*$/s, '$1');
+  try {
+    const response = await fetch(url);
+    const head = String.fromCharCode(...new Uint8Array(await response.arrayBuffer()).subarray(0, 4));
+    if (!response.ok) why = `HTTP ${response.status}`;
+    else if (head !== '\0asm') why = `not WebAssembly: it starts with ${JSON.stringify(head)}`;
+  } catch {
+    // No url, or no answer: the glue's reason stands.
   }
-  let why = reason;
-  if (typeof fetch === 'function') {
-    try {
-      const response = await fetch(url, { credentials: 'same-origin' });
-      if (!response.ok) {
-        why = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-      } else {
-        const head = new Uint8Array(await response.arrayBuffer(), 0, 4);
-        if (!WASM_MAGIC.every((byte, i) => head[i] === byte)) {
-          why = `the response is not WebAssembly: it starts with ${JSON.stringify(String.fromCharCode(...head))}${response.headers.get('content-type') ? ` and is ${response.headers.get('content-type')}` : ''}`;
-        }
-      }
-    } catch (fetchError) {
-      why = `the request failed: ${fetchError.message}`;
-    }
-  }
-  return new Error(`simhash-wasm: could not load its WebAssembly module from ${url} (${why}). `
-    + 'Serve the package\'s js/wasm/simhash_core.wasm at that URL (bundlers: see "Browsers and bundlers" in the README), '
-    + "or say where it is: init({ locateFile: (file) => '/path/to/' + file }), or pass its bytes: init({ wasmBinary })", { cause: error });
+  return new Error(`simhash-wasm: could not load ${url ?? 'options.wasmBinary'} (${why}); `
+    + 'init({ locateFile }) says where js/wasm/simhash_core.wasm is served, init({ wasmBinary }) passes its bytes', { cause: error });
 }

@@ -22,20 +22,14 @@ export function init(options = {}) {
 async function load(options) {
   // The URL the glue fetches: its own `new URL('simhash_core.wasm', import.meta.url)`, which
   // bundlers rewrite exactly as they rewrite this literal one, or what locateFile says.
-  let url = new URL('./wasm/simhash_core.wasm', import.meta.url).href;
-  const moduleOptions = { ...options };
-  if (options.locateFile) {
-    moduleOptions.locateFile = (file, scriptDirectory) => {
-      const located = options.locateFile(file, scriptDirectory);
-      url = new URL(located, globalThis.location?.href ?? scriptDirectory).href;
-      return located;
-    };
-  }
-  let core;
+  let url = options.wasmBinary ? null : new URL('./wasm/simhash_core.wasm', import.meta.url).href;
+  const { locateFile } = options;
   try {
-    core = await createSimhashCore(moduleOptions);
+    return new SimHash(await createSimhashCore({
+      ...options,
+      ...(locateFile && { locateFile: (file, directory) => (url = new URL(locateFile(file, directory), location.href).href) }),
+    }));
   } catch (error) {
-    throw await wasmLoadError(error, options.wasmBinary ? null : url);
+    throw await wasmLoadError(error, url);
   }
-  return new SimHash(core);
 }
