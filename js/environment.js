@@ -17,7 +17,8 @@ export function nodeModule(name) {
  * The Error for a WebAssembly module that could not be loaded from `url` (absolute; null
  * when the caller passed the bytes): it names the URL, says why when a second request can
  * tell (an HTTP status, or a response that is not WebAssembly, such as an HTML page), and
- * how to fix it. `error`, the glue's own (often a bare abort), is its cause.
+ * how to fix it (the options of init() and createPool()). `error`, the glue's own (often a
+ * bare abort), is its cause.
  */
 export async function wasmLoadError(error, url) {
   // The glue's aborts end ". Build with -s ASSERTIONS=1 for more info.", advice meant for
@@ -32,5 +33,5 @@ export async function wasmLoadError(error, url) {
     // No url, or no answer: the glue's reason stands.
   }
   return new Error(`simhash-wasm: could not load ${url ?? 'options.wasmBinary'} (${why}); `
-    + 'init({ locateFile }) says where js/wasm/simhash_core.wasm is served, init({ wasmBinary }) passes its bytes', { cause: error });
+    + 'options.locateFile says where js/wasm/simhash_core.wasm is served, options.wasmBinary passes its bytes', { cause: error });
 }

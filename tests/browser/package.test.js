@@ -253,7 +253,7 @@ document.getElementById('out').textContent = JSON.stringify(messages);`);
     await page.goto(server.url);
     await page.waitForFunction(() => document.getElementById('out')?.textContent, null, { timeout: 30000 });
     const [missing, html] = JSON.parse(await page.textContent('#out'));
-    const fix = '; init({ locateFile }) says where js/wasm/simhash_core.wasm is served, init({ wasmBinary }) passes its bytes';
+    const fix = '; options.locateFile says where js/wasm/simhash_core.wasm is served, options.wasmBinary passes its bytes';
     assert.equal(missing, `simhash-wasm: could not load ${server.url}lib/wasm/simhash_core.wasm (HTTP 404)${fix}`);
     assert.equal(html, `simhash-wasm: could not load ${server.url}index.html (not WebAssembly: it starts with "<!do")${fix}`);
   } finally {
