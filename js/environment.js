@@ -1,16 +1,18 @@
 // What differs between the places the package runs (browsers, workers, bundlers, Node),
 // in one module that the entries, the pool and its workers import.
 
+// `process` is reached as globalThis.process: a free `process` makes Parcel install and
+// bundle a polyfill for browser builds.
+
 /** Whether this is Node's main thread or a worker_threads worker (not a Web Worker). */
-export const isNode = typeof process === 'object' && typeof process.versions?.node === 'string'
-  && typeof WorkerGlobalScope === 'undefined';
+export const isNode = typeof globalThis.process?.versions?.node === 'string' && typeof WorkerGlobalScope === 'undefined';
 
 /**
  * A Node built-in module. Bundlers building for browsers must not follow it: the name is a
  * variable, and the import carries the ignore comments webpack and Vite honour.
  */
 export function nodeModule(name) {
-  return process.getBuiltinModule?.(name) ?? import(/* webpackIgnore: true */ /* @vite-ignore */ name);
+  return globalThis.process.getBuiltinModule?.(name) ?? import(/* webpackIgnore: true */ /* @vite-ignore */ name);
 }
 
 /**
