@@ -6,6 +6,7 @@
 // Error that says what to do. Also measures what a browser downloads.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -223,7 +224,9 @@ test('esbuild per the README recipe, with the pool', async () => {
   writeFileSync(join(project, 'src/main.js'), `import { init } from 'simhash-wasm';\nimport { createPool } from 'simhash-wasm/worker';\n${POOL_PROGRAM}\ndocument.getElementById('out').textContent = poolResult;`);
   rmSync(join(project, 'dist'), { recursive: true, force: true });
   for (const [command, ...args] of ESBUILD_RECIPE) {
-    run(command === 'esbuild' ? join(TOOLS, '.bin/esbuild') : command, [...args, ...(command === 'esbuild' ? ['--log-level=warning'] : [])], project);
+    const step = spawnSync(command === 'esbuild' ? join(TOOLS, '.bin/esbuild') : command, [...args, '--log-level=warning'].slice(0, command === 'esbuild' ? undefined : -1), { cwd: project, encoding: 'utf8' });
+    assert.equal(step.status, 0, step.stderr);
+    assert.equal(step.stderr, '', `${command}: no warnings`);
   }
   writeFileSync(join(project, 'dist/index.html'), `${PAGE}<script type="module" src="main.js"></script>`);
   const { out, problems } = await pageResult(join(project, 'dist'));
