@@ -16,7 +16,10 @@
 // - Bytes that are not UTF-8, malformed quoting and malformed JSON throw an InputError
 //   naming the line. Nothing is ever replaced silently.
 // - Cost: linear in the input whatever the length of a line or field. A record in progress
-//   is held as the pieces of the chunks it spans, joined once when it ends.
+//   is held as the pieces of the chunks it spans, joined once when it ends; then its bytes
+//   and its text are both in memory until it is returned (CSV fields are slices of the text
+//   where every character is one byte, else decoded again: up to twice the text).
+// - After an InputError the parser is spent: the input is not valid past that line.
 
 /** An input error tied to a line of the input (the CLI exits with status 1). */
 export class InputError extends Error {
