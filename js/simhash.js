@@ -53,7 +53,7 @@ export function checkMaxDistance(value, name = 'maxDistance') {
 }
 
 export function checkOptions(options) {
-  if (options === undefined) return [TOKENIZERS[DEFAULT_OPTIONS.tokenizer], DEFAULT_OPTIONS.wordNgram, DEFAULT_OPTIONS.charNgram, tokenizerFlags(DEFAULT_OPTIONS), WEIGHTINGS[DEFAULT_OPTIONS.weighting]];
+  if (options === undefined) return encodeOptions(DEFAULT_OPTIONS);
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`options must be an object, got ${typeName(options)}`);
   }
@@ -78,12 +78,46 @@ export function checkOptions(options) {
       }
     }
   }
-  return [TOKENIZERS[o.tokenizer], o.wordNgram, o.charNgram, tokenizerFlags(o), WEIGHTINGS[o.weighting]];
+  return encodeOptions(o);
 }
 
-/** The core's tokenizer flags: bit 0 caseFold, bit 1 stripPunctuation. */
-function tokenizerFlags(o) {
-  return (o.caseFold ? 1 : 0) | (o.stripPunctuation ? 2 : 0);
+// The options wire format (cpp/bindings/helpers.h): the serialized IDF header's option
+// bytes 6..11 (tokenizer mode, wordNgram, charNgram, tokenizer flags, weighting, caller
+// flags) as a little-endian 48-bit integer.
+const TOKENIZER_FLAG_CASE_FOLD = 1;
+const TOKENIZER_FLAG_STRIP_PUNCTUATION = 2;
+const CALLER_FLAG_NFKC = 1;
+const CALLER_FLAG_SEGMENTER = 2;
+const TOKENIZER_NAMES = ['auto', 'words', 'chars', 'separated'];
+const WEIGHTING_NAMES = ['tf', 'binary'];
+
+/** Checked, complete options in the wire format. */
+function encodeOptions(o) {
+  const bytes = [
+    TOKENIZERS[o.tokenizer],
+    o.wordNgram,
+    o.charNgram,
+    (o.caseFold ? TOKENIZER_FLAG_CASE_FOLD : 0) | (o.stripPunctuation ? TOKENIZER_FLAG_STRIP_PUNCTUATION : 0),
+    WEIGHTINGS[o.weighting],
+    (o.nfkc ? CALLER_FLAG_NFKC : 0) | (o.tokenizer === 'segmenter' ? CALLER_FLAG_SEGMENTER : 0),
+  ];
+  return bytes.reduceRight((wire, byte) => wire * 256 + byte, 0);
+}
+
+/** The options a wire number encodes (those IDF weights were learned with). */
+function decodeOptions(wire) {
+  const bytes = [];
+  for (let i = 0; i < 6; i++, wire = Math.floor(wire / 256)) bytes.push(wire % 256);
+  const [mode, wordNgram, charNgram, tokenizerFlags, weighting, callerFlags] = bytes;
+  return {
+    tokenizer: callerFlags & CALLER_FLAG_SEGMENTER ? 'segmenter' : TOKENIZER_NAMES[mode],
+    wordNgram,
+    charNgram,
+    caseFold: Boolean(tokenizerFlags & TOKENIZER_FLAG_CASE_FOLD),
+    stripPunctuation: Boolean(tokenizerFlags & TOKENIZER_FLAG_STRIP_PUNCTUATION),
+    weighting: WEIGHTING_NAMES[weighting],
+    nfkc: Boolean(callerFlags & CALLER_FLAG_NFKC),
+  };
 }
 
 const segmenters = new Map();
@@ -130,9 +164,6 @@ function segmentWords(text, segmenter) {
 
 // What IDF weights fix about fingerprinting: the features they weigh and how they count.
 const LEARNED_OPTIONS = ['tokenizer', 'wordNgram', 'charNgram', 'caseFold', 'stripPunctuation', 'weighting', 'nfkc'];
-const CALLER_FLAG_NFKC = 1;
-const CALLER_FLAG_SEGMENTER = 2;
-const TOKENIZER_NAMES = ['auto', 'words', 'chars', 'separated'];
 
 // IdfWeights objects -> { core, handle, options }; handle 0 once disposed.
 const idfEntries = new WeakMap();
@@ -148,17 +179,7 @@ function idfEntry(idf, name) {
 /** Inverse document frequencies learned from a corpus; owns WASM memory: dispose() it. */
 export class IdfWeights {
   constructor(core, handle) {
-    const packed = core._idfOptions(handle);
-    const flags = (packed >>> 16) & 0xff;
-    const options = {
-      tokenizer: flags & CALLER_FLAG_SEGMENTER ? 'segmenter' : TOKENIZER_NAMES[packed & 0xf],
-      wordNgram: (packed >>> 4) & 0x1f,
-      charNgram: (packed >>> 9) & 0x1f,
-      caseFold: Boolean((packed >>> 14) & 1),
-      stripPunctuation: Boolean((packed >>> 24) & 1),
-      weighting: (packed >>> 15) & 1 ? 'binary' : 'tf',
-      nfkc: Boolean(flags & CALLER_FLAG_NFKC),
-    };
+    const options = decodeOptions(core._idfOptions(handle));
     idfEntries.set(this, { core, handle, options });
     idfRegistry.register(this, [core, handle], this);
   }
@@ -525,7 +546,7 @@ export class SimHash {
     const core = this.#core;
     const result = mem.alloc(count * 8);
     if (idf) core._fingerprintBatchIdf(utf8, offsets, count, result, idf);
-    else core._fingerprintBatch(utf8, offsets, count, result, ...args);
+    else core._fingerprintBatch(utf8, offsets, count, result, args);
     return new BigUint64Array(core.HEAPU8.buffer, result, count);
   }
 
@@ -583,10 +604,9 @@ export class SimHash {
   learnIdf(texts, options) {
     if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
     if (options?.idf) throw new TypeError('options.idf cannot be given when learning IDF weights');
-    const args = checkOptions(options);
-    const flags = (options?.nfkc ? CALLER_FLAG_NFKC : 0) | (options?.tokenizer === 'segmenter' ? CALLER_FLAG_SEGMENTER : 0);
+    const wire = checkOptions(options);
     const core = this.#core;
-    const learner = coreCall(() => core._idfLearnerCreate(...args, flags));
+    const learner = coreCall(() => core._idfLearnerCreate(wire));
     try {
       forEachEncodedSlice(core, prepareTexts(texts, options, 'texts'), 'texts', (utf8, offsets, count) => {
         core._idfLearnerAdd(learner, utf8, offsets, count);

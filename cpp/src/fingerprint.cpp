@@ -11,6 +11,28 @@ namespace simhash {
 
 uint64_t hashFeature(std::string_view feature) { return XXH3_64bits(feature.data(), feature.size()); }
 
+void encodeOptions(const FingerprintOptions& options, uint8_t out[kOptionBytes]) {
+  const TokenizerOptions& t = options.tokenizer;
+  out[0] = static_cast<uint8_t>(t.mode);
+  out[1] = t.wordNgram;
+  out[2] = t.charNgram;
+  out[3] = static_cast<uint8_t>((t.caseFold ? 1 : 0) | (t.stripPunctuation ? 2 : 0));
+  out[4] = static_cast<uint8_t>(options.weighting);
+}
+
+bool decodeOptions(const uint8_t in[kOptionBytes], FingerprintOptions& out) {
+  FingerprintOptions options;
+  options.tokenizer.mode = static_cast<TokenizerMode>(in[0]);
+  options.tokenizer.wordNgram = in[1];
+  options.tokenizer.charNgram = in[2];
+  options.tokenizer.caseFold = in[3] & 1;
+  options.tokenizer.stripPunctuation = in[3] & 2;
+  options.weighting = static_cast<Weighting>(in[4]);
+  if (!isValid(options.tokenizer) || in[3] > 3 || in[4] > 1) return false;
+  out = options;
+  return true;
+}
+
 namespace {
 
 // kSpread[v] holds bit t of v in byte t, so one 64-bit add bumps eight byte-wide bit

@@ -85,11 +85,9 @@ std::vector<uint8_t> IdfTable::serialize() const {
   std::vector<uint8_t> out(kMagic, kMagic + 4);
   out.reserve(kHeaderSize + kEntrySize * hashes_.size() + kChecksumSize);
   putLE(out, kFormatVersion, 2);
-  putLE(out, static_cast<uint8_t>(options_.tokenizer.mode), 1);
-  putLE(out, options_.tokenizer.wordNgram, 1);
-  putLE(out, options_.tokenizer.charNgram, 1);
-  putLE(out, (options_.tokenizer.caseFold ? 1 : 0) | (options_.tokenizer.stripPunctuation ? 2 : 0), 1);
-  putLE(out, static_cast<uint8_t>(options_.weighting), 1);
+  uint8_t options[kOptionBytes];
+  encodeOptions(options_, options);
+  out.insert(out.end(), options, options + kOptionBytes);
   putLE(out, callerFlags_, 1);
   putLE(out, documents_, 4);
   putLE(out, unseenWeight_, 4);
@@ -112,14 +110,8 @@ Status IdfTable::deserialize(const uint8_t* data, size_t size, IdfTable& out, st
   if (!damage.empty()) return fail(damage);
   // Past the checksum, anything odd is a writer's bug rather than damage; still checked.
   IdfTable table;
-  table.options_.tokenizer.mode = static_cast<TokenizerMode>(data[6]);
-  table.options_.tokenizer.wordNgram = data[7];
-  table.options_.tokenizer.charNgram = data[8];
-  table.options_.tokenizer.caseFold = data[9] & 1;
-  table.options_.tokenizer.stripPunctuation = data[9] & 2;
-  table.options_.weighting = static_cast<Weighting>(data[10]);
+  if (!decodeOptions(data + 6, table.options_)) return fail("unknown tokenizer options");
   table.callerFlags_ = data[11];
-  if (!isValid(table.options_.tokenizer) || data[9] > 3 || data[10] > 1) return fail("unknown tokenizer options");
   table.documents_ = static_cast<uint32_t>(getLE(data + 12, 4));
   table.unseenWeight_ = static_cast<uint32_t>(getLE(data + 16, 4));
   table.hashes_.resize(count);

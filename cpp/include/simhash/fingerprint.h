@@ -41,6 +41,15 @@ struct FingerprintOptions {
   Weighting weighting = Weighting::Binary;
 };
 
+/// The one byte encoding of FingerprintOptions, shared by the serialized IDF header
+/// (its bytes 6..10) and the JS layer (js/options.js): tokenizer mode, wordNgram,
+/// charNgram, tokenizer flags (bit 0 caseFold, bit 1 stripPunctuation), weighting.
+constexpr size_t kOptionBytes = 5;
+void encodeOptions(const FingerprintOptions& options, uint8_t out[kOptionBytes]);
+/// @return false, leaving `out` unchanged, when the bytes encode no valid options
+/// (unknown mode, flag bit or weighting, n-gram size outside 1..kMaxNgram).
+bool decodeOptions(const uint8_t in[kOptionBytes], FingerprintOptions& out);
+
 /// XXH3_64bits(bytes) with seed 0: the hash of one feature.
 uint64_t hashFeature(std::string_view feature);
 

@@ -1,0 +1,166 @@
+#include "helpers.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include "simhash/fingerprint.h"
+#include "simhash/idf.h"
+#include "simhash/pairs.h"
+
+namespace simhash::bindings {
+
+namespace {
+
+Fingerprinter& fingerprinter() {
+  static Fingerprinter instance;
+  return instance;
+}
+
+struct WireOptions {
+  FingerprintOptions options;
+  uint8_t callerFlags = 0;
+};
+
+// The JS layer checks every option before encoding it, so the bytes always decode.
+WireOptions fromWire(double wire) {
+  const uint64_t bits = static_cast<uint64_t>(wire);
+  uint8_t bytes[kOptionBytes + 1];
+  for (size_t i = 0; i <= kOptionBytes; ++i) bytes[i] = static_cast<uint8_t>(bits >> (8 * i));
+  WireOptions out;
+  decodeOptions(bytes, out.options);
+  out.callerFlags = bytes[kOptionBytes];
+  return out;
+}
+
+std::string_view textAt(uintptr_t utf8, const uint32_t* bounds, uint32_t i) {
+  return {at<char>(utf8) + bounds[i], bounds[i + 1] - bounds[i]};
+}
+
+std::vector<uint32_t>& result() {
+  static std::vector<uint32_t> words;
+  return words;
+}
+
+// Serialized bytes into the result buffer; returns their length.
+uint32_t bytesToResult(const std::vector<uint8_t>& bytes) {
+  std::vector<uint32_t>& words = result();
+  words.resize((bytes.size() + 3) / 4);
+  std::copy(bytes.begin(), bytes.end(), reinterpret_cast<uint8_t*>(words.data()));
+  return static_cast<uint32_t>(bytes.size());
+}
+
+}  // namespace
+
+uintptr_t resultAddress() { return reinterpret_cast<uintptr_t>(result().data()); }
+
+void fingerprintBatch(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t out, double optionsWire) {
+  const FingerprintOptions options = fromWire(optionsWire).options;
+  const uint32_t* bounds = at<uint32_t>(offsets);
+  uint64_t* result = at<uint64_t>(out);
+  for (uint32_t i = 0; i < count; ++i) result[i] = fingerprinter().fingerprint(textAt(utf8, bounds, i), options);
+}
+
+void fingerprintBatchIdf(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t out, uintptr_t idf) {
+  const uint32_t* bounds = at<uint32_t>(offsets);
+  uint64_t* result = at<uint64_t>(out);
+  const IdfTable& table = *at<IdfTable>(idf);
+  for (uint32_t i = 0; i < count; ++i) result[i] = fingerprinter().fingerprint(textAt(utf8, bounds, i), table);
+}
+
+void fingerprintTokens(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t weights, uintptr_t out) {
+  const uint32_t* bounds = at<uint32_t>(offsets);
+  std::vector<std::string_view> tokens(count);
+  for (uint32_t i = 0; i < count; ++i) tokens[i] = textAt(utf8, bounds, i);
+  *at<uint64_t>(out) = fingerprinter().fingerprintTokens(tokens.data(), weights ? at<double>(weights) : nullptr, count);
+}
+
+uintptr_t idfLearnerCreate(double optionsWire) {
+  const WireOptions wire = fromWire(optionsWire);
+  return reinterpret_cast<uintptr_t>(new IdfLearner(wire.options, wire.callerFlags));
+}
+
+void idfLearnerAdd(uintptr_t learner, uintptr_t utf8, uintptr_t offsets, uint32_t count) {
+  const uint32_t* bounds = at<uint32_t>(offsets);
+  for (uint32_t i = 0; i < count; ++i) at<IdfLearner>(learner)->addDocument(textAt(utf8, bounds, i));
+}
+
+uintptr_t idfLearnerTable(uintptr_t learner) { return reinterpret_cast<uintptr_t>(new IdfTable(at<IdfLearner>(learner)->table())); }
+void idfLearnerDelete(uintptr_t learner) { delete at<IdfLearner>(learner); }
+uintptr_t idfCreate() { return reinterpret_cast<uintptr_t>(new IdfTable()); }
+void idfDelete(uintptr_t idf) { delete at<IdfTable>(idf); }
+uint32_t idfDocuments(uintptr_t idf) { return at<IdfTable>(idf)->documents(); }
+uint32_t idfFeatures(uintptr_t idf) { return static_cast<uint32_t>(at<IdfTable>(idf)->features()); }
+
+double idfOptions(uintptr_t idf) {
+  const IdfTable& table = *at<IdfTable>(idf);
+  uint8_t bytes[kOptionBytes];
+  encodeOptions(table.options(), bytes);
+  uint64_t wire = uint64_t{table.callerFlags()} << (8 * kOptionBytes);
+  for (size_t i = 0; i < kOptionBytes; ++i) wire |= uint64_t{bytes[i]} << (8 * i);
+  return static_cast<double>(wire);
+}
+
+uint32_t idfSerialize(uintptr_t idf) { return bytesToResult(at<IdfTable>(idf)->serialize()); }
+
+std::string idfLoad(uintptr_t idf, uintptr_t bytes, uint32_t length) {
+  std::string error;
+  IdfTable::deserialize(at<uint8_t>(bytes), length, *at<IdfTable>(idf), error);
+  return error;
+}
+
+uint32_t findPairs(uintptr_t fingerprints, uint32_t count, unsigned maxDistance) {
+  const std::vector<Pair> pairs = simhash::findPairs(at<uint64_t>(fingerprints), count, maxDistance);
+  std::vector<uint32_t>& words = result();
+  words.resize(3 * pairs.size());
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    words[3 * i] = pairs[i].a;
+    words[3 * i + 1] = pairs[i].b;
+    words[3 * i + 2] = pairs[i].distance;
+  }
+  return static_cast<uint32_t>(pairs.size());
+}
+
+void componentLabels(uintptr_t a, uintptr_t b, uint32_t pairCount, uint32_t count, uintptr_t out) {
+  std::vector<Pair> pairs(pairCount);
+  for (uint32_t i = 0; i < pairCount; ++i) pairs[i] = {at<uint32_t>(a)[i], at<uint32_t>(b)[i], 0};
+  const std::vector<uint32_t> labels = simhash::componentLabels(count, pairs);
+  std::copy(labels.begin(), labels.end(), at<uint32_t>(out));
+}
+
+void leaderLabels(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, uintptr_t out) {
+  const std::vector<uint32_t> labels = simhash::leaderLabels(at<uint64_t>(fingerprints), count, maxDistance);
+  std::copy(labels.begin(), labels.end(), at<uint32_t>(out));
+}
+
+uint32_t IndexHandle::addBatch(uintptr_t fingerprints, uintptr_t ids, uint32_t count, uintptr_t idsOut) {
+  index_.reserveForAdding(count);  // out of memory here adds nothing, so addAll stays all or nothing
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint64_t fp = at<uint64_t>(fingerprints)[i];
+    uint32_t id;
+    const Status status = ids ? index_.add(fp, id = at<uint32_t>(ids)[i]) : index_.addWithNewId(fp, id);
+    if (status != Status::Ok) return i;
+    at<uint32_t>(idsOut)[i] = id;
+  }
+  return count;
+}
+
+uint32_t IndexHandle::query(uintptr_t fingerprint) {
+  index_.query(*at<uint64_t>(fingerprint), matches_);
+  std::vector<uint32_t>& words = result();
+  words.resize(2 * matches_.size());
+  for (size_t i = 0; i < matches_.size(); ++i) {
+    words[2 * i] = matches_[i].id;
+    words[2 * i + 1] = matches_[i].distance;
+  }
+  return static_cast<uint32_t>(matches_.size());
+}
+
+uint32_t IndexHandle::serialize() const { return bytesToResult(index_.serialize()); }
+
+std::string IndexHandle::load(uintptr_t bytes, uint32_t length) {
+  std::string error;
+  Index::deserialize(at<uint8_t>(bytes), length, index_, error);
+  return error;
+}
+
+}  // namespace simhash::bindings
