@@ -115,12 +115,24 @@ function concat(pieces, length) {
   return out;
 }
 
-/** A record's text without its line ending (LF, CRLF, or a CR that ends the input). */
-function withoutEnding(raw) {
-  let end = raw.length;
-  if (raw.charCodeAt(end - 1) === LF) end--;
-  if (raw.charCodeAt(end - 1) === CR) end--;
-  return end === raw.length ? raw : raw.slice(0, end);
+/** Blank records (whitespace only, as String.prototype.trim defines it) fail this test. */
+const NOT_BLANK = /\S/;
+
+/** A record of the lines format; its text is raw without the line ending, made when asked. */
+class LineRecord {
+  constructor(line, raw) {
+    this.line = line;
+    this.raw = raw;
+  }
+
+  /** raw without its line ending (LF, CRLF, or a CR that ends the input). */
+  get text() {
+    const { raw } = this;
+    let end = raw.length;
+    if (raw.charCodeAt(end - 1) === LF) end--;
+    if (raw.charCodeAt(end - 1) === CR) end--;
+    return end === raw.length ? raw : raw.slice(0, end);
+  }
 }
 
 /**
@@ -211,8 +223,26 @@ export class RecordParser {
 
   #scanLines(chunk, out) {
     let start = 0;
-    for (let lf; (lf = chunk.indexOf(LF, start)) !== -1; start = lf + 1) {
-      this.#finish(chunk.subarray(start, lf + 1), out);
+    const first = chunk.indexOf(LF);
+    if (first !== -1 && this.#pendingBytes > 0) { // the record in progress ends here
+      this.#finish(chunk.subarray(0, first + 1), out);
+      start = first + 1;
+    }
+    const last = chunk.lastIndexOf(LF);
+    if (last >= start) {
+      // The whole lines of the chunk are decoded at once and cut in the text: a typed-array
+      // view and a decoder call per line cost several times more. Bytes that are not UTF-8
+      // take the line-by-line path, which names the line.
+      let text = null;
+      try {
+        text = decoder.decode(chunk.subarray(start, last + 1));
+      } catch {
+        for (let lf; (lf = chunk.indexOf(LF, start)) !== -1; start = lf + 1) this.#finish(chunk.subarray(start, lf + 1), out);
+      }
+      if (text !== null) {
+        for (let from = 0, lf; (lf = text.indexOf('\n', from)) !== -1; from = lf + 1) this.#lineRecord(text.slice(from, lf + 1), out);
+        start = last + 1;
+      }
     }
     this.#hold(chunk.subarray(start));
   }
@@ -316,21 +346,46 @@ export class RecordParser {
     const bytes = concat(this.#pieces, this.#pendingBytes + last.length);
     this.#pieces = [];
     this.#pendingBytes = 0;
+    const raw = decode(bytes, this.#line);
+    if (this.#format !== 'csv') {
+      this.#lineRecord(raw, out);
+      return;
+    }
     const line = this.#line;
-    if (this.#format !== 'csv') this.#cursorLine++;
     this.#line = this.#cursorLine;
     const bounds = this.#bounds;
     this.#bounds = [];
     this.#state = FIELD_START;
-
-    const raw = decode(bytes, line);
-    if (raw.trim() === '') {
+    if (!NOT_BLANK.test(raw)) {
       this.blank++;
       return;
     }
-    if (this.#format === 'lines') {
-      out.push({ line, raw, text: withoutEnding(raw) });
-    } else if (this.#format === 'jsonl') {
+    // Where every character is one byte, byte offsets are string offsets: a field is a
+    // slice of raw (sharing its memory) instead of a second decoding.
+    const oneByte = raw.length === bytes.length;
+    const fields = new Array(bounds.length / 3);
+    for (let f = 0; f < fields.length; f++) {
+      const [start, end] = [bounds[3 * f], bounds[3 * f + 1]];
+      const value = oneByte ? raw.slice(start, end) : decoder.decode(bytes.subarray(start, end));
+      fields[f] = bounds[3 * f + 2] ? value.replaceAll('""', '"') : value;
+    }
+    if (this.#headerSeen) {
+      out.push({ line, raw, fields });
+    } else {
+      this.#headerSeen = true;
+      out.push({ line, raw, fields, header: true });
+    }
+  }
+
+  /** A record of the lines or jsonl format: one decoded line, with its ending. */
+  #lineRecord(raw, out) {
+    const line = this.#line;
+    this.#line = ++this.#cursorLine;
+    if (!NOT_BLANK.test(raw)) {
+      this.blank++;
+    } else if (this.#format === 'lines') {
+      out.push(new LineRecord(line, raw));
+    } else {
       let value;
       try {
         value = JSON.parse(raw);
@@ -338,22 +393,6 @@ export class RecordParser {
         throw new InputError(line, `not valid JSON (${error.message})`);
       }
       out.push({ line, raw, value });
-    } else {
-      // Where every character is one byte, byte offsets are string offsets: a field is a
-      // slice of raw (sharing its memory) instead of a second decoding.
-      const oneByte = raw.length === bytes.length;
-      const fields = new Array(bounds.length / 3);
-      for (let f = 0; f < fields.length; f++) {
-        const [start, end] = [bounds[3 * f], bounds[3 * f + 1]];
-        const value = oneByte ? raw.slice(start, end) : decoder.decode(bytes.subarray(start, end));
-        fields[f] = bounds[3 * f + 2] ? value.replaceAll('""', '"') : value;
-      }
-      if (this.#headerSeen) {
-        out.push({ line, raw, fields });
-      } else {
-        this.#headerSeen = true;
-        out.push({ line, raw, fields, header: true });
-      }
     }
   }
 }
