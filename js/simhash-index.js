@@ -1,7 +1,7 @@
 // SimHashIndex: an exact Hamming index that lives in WASM memory; dispose() frees it.
 import { checkFingerprint, checkInteger, checkObject, typeName } from './checks.js';
 import { toFingerprintArray } from './hamming.js';
-import { coreCall, resultBytes, resultWords, withAllocations } from './memory.js';
+import { asError, coreCall, resultBytes, resultWords, withAllocations } from './memory.js';
 import { checkMaxDistance } from './options.js';
 
 // Indexes forgotten without dispose() are freed when collected: [core, address] pairs.
@@ -33,7 +33,18 @@ export class SimHashIndex {
   add(fingerprint, id) {
     checkFingerprint(fingerprint, 'fingerprint');
     if (id !== undefined) checkInteger(id, 'id', 0, 0xffffffff);
-    return this.addAll([fingerprint], id === undefined ? undefined : [id])[0];
+    const handle = this.#live();
+    const low = Number(BigInt.asUintN(32, fingerprint));
+    const high = Number(fingerprint >> 32n);
+    let added;
+    try {
+      added = this.#core._simhash_index_add_one(handle, low, high, id ?? 0, id === undefined ? 0 : 1);
+    } catch (error) {
+      throw asError(error);
+    }
+    if (added === -1) throw new Error(`id ${id} is already stored in this index`);
+    if (added === -2) throw new Error('this index has used up its 2^32 ids');
+    return added;
   }
 
   addAll(fingerprints, ids) {
@@ -68,10 +79,8 @@ export class SimHashIndex {
     checkFingerprint(fingerprint, 'fingerprint');
     const handle = this.#live();
     const core = this.#core;
-    const words = withAllocations(core, (mem) => {
-      const count = core._indexQuery(handle, mem.copyIn(new BigUint64Array([fingerprint])));
-      return resultWords(core, count * 2);
-    });
+    const count = coreCall(() => core._indexQuery(handle, Number(BigInt.asUintN(32, fingerprint)), Number(fingerprint >> 32n)));
+    const words = resultWords(core, count * 2);
     const matches = new Array(words.length / 2);
     for (let i = 0; i < matches.length; i++) matches[i] = { id: words[2 * i], distance: words[2 * i + 1] };
     return matches;

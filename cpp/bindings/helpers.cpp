@@ -67,6 +67,14 @@ void fingerprintBatchIdf(uintptr_t utf8, uintptr_t offsets, uint32_t count, uint
   for (uint32_t i = 0; i < count; ++i) result[i] = fingerprinter().fingerprint(textAt(utf8, bounds, i), table);
 }
 
+void fingerprintOne(uintptr_t utf8, uint32_t length, uintptr_t out, double optionsWire) {
+  *at<uint64_t>(out) = fingerprinter().fingerprint({at<char>(utf8), length}, fromWire(optionsWire).options);
+}
+
+void fingerprintOneIdf(uintptr_t utf8, uint32_t length, uintptr_t out, uintptr_t idf) {
+  *at<uint64_t>(out) = fingerprinter().fingerprint({at<char>(utf8), length}, *at<IdfTable>(idf));
+}
+
 void fingerprintTokens(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t weights, uintptr_t out) {
   const uint32_t* bounds = at<uint32_t>(offsets);
   std::vector<std::string_view> tokens(count);
@@ -120,13 +128,6 @@ uint32_t findPairs(uintptr_t fingerprints, uint32_t count, unsigned maxDistance)
   return static_cast<uint32_t>(pairs.size());
 }
 
-void componentLabels(uintptr_t a, uintptr_t b, uint32_t pairCount, uint32_t count, uintptr_t out) {
-  std::vector<Pair> pairs(pairCount);
-  for (uint32_t i = 0; i < pairCount; ++i) pairs[i] = {at<uint32_t>(a)[i], at<uint32_t>(b)[i], 0};
-  const std::vector<uint32_t> labels = simhash::componentLabels(count, pairs);
-  std::copy(labels.begin(), labels.end(), at<uint32_t>(out));
-}
-
 void leaderLabels(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, uintptr_t out) {
   const std::vector<uint32_t> labels = simhash::leaderLabels(at<uint64_t>(fingerprints), count, maxDistance);
   std::copy(labels.begin(), labels.end(), at<uint32_t>(out));
@@ -144,8 +145,15 @@ uint32_t IndexHandle::addBatch(uintptr_t fingerprints, uintptr_t ids, uint32_t c
   return count;
 }
 
-uint32_t IndexHandle::query(uintptr_t fingerprint) {
-  index_.query(*at<uint64_t>(fingerprint), matches_);
+double IndexHandle::addOne(uint32_t low, uint32_t high, uint32_t id, bool withId) {
+  const uint64_t fp = uint64_t{high} << 32 | low;
+  const Status status = withId ? index_.add(fp, id) : index_.addWithNewId(fp, id);
+  if (status == Status::Ok) return id;
+  return withId ? -1 : -2;
+}
+
+uint32_t IndexHandle::queryOne(uint32_t low, uint32_t high) {
+  index_.query(uint64_t{high} << 32 | low, matches_);
   std::vector<uint32_t>& words = result();
   words.resize(2 * matches_.size());
   for (size_t i = 0; i < matches_.size(); ++i) {
