@@ -29,3 +29,5 @@ for preset in native wasm wasm-capped; do
 done
 mkdir -p js/wasm
 cp -p build/wasm/simhash_core.mjs build/wasm/simhash_core.wasm js/wasm/
+# The CommonJS helpers and .d.cts types, generated from the ES modules (npm pack runs it too).
+node .ci/cjs.js

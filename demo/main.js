@@ -223,8 +223,7 @@ async function loadFile(file) {
   showInputError('');
   el.inputNote.textContent = `Reading ${file.name}…`;
   try {
-    const text = await file.text();
-    const parsed = parse(text, formatOf(file.name));
+    const parsed = parse(new Uint8Array(await file.arrayBuffer()), formatOf(file.name));
     el.input.value = '';
     loadedSample = null;
     setInput({ kind: 'file', name: file.name, parsed, field: guessField(parsed) });
@@ -287,7 +286,7 @@ async function loadLargeSample() {
   el.file.value = '';
   loadedSample = null;
   const lines = make.lines;
-  const parsed = { format: 'lines', eol: '\n', records: lines.map((text, i) => ({ line: i + 1, raw: text, text })), fields: [], blank: 0 };
+  const parsed = parseLines(`${lines.join('\n')}\n`);
   setInput({ kind: 'generated', name: 'generated.txt', parsed, field: undefined });
 }
 

@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 // simhash-wasm command line: near-duplicate removal for Node scripts.
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
+import { once } from 'node:events';
 import { init, DEFAULT_MAX_DISTANCE } from './node.js';
-import { FORMATS, InputError, formatOf, readRecords } from './records.js';
+import { FORMATS, InputError, RecordParser, formatOf, textPicker } from './records.js';
 import { SAMPLE } from './sample.js';
 
 const USAGE = `Usage: simhash-wasm dedup [FILE|-] [options]
        simhash-wasm            (no arguments: dedup a bundled sample and show the groups)
 
-Reads records from FILE, or from standard input with - or no FILE, and writes the records
-that are not near-duplicates of an earlier one, in the input's format and order.
+Reads UTF-8 records from FILE, or from standard input with - or no FILE, and writes the
+records that are not near-duplicates of an earlier one, byte for byte as they came (line
+endings included), in the input's order. A UTF-8 byte order mark is dropped; blank lines
+are not records.
 
 Options:
   --max-distance K   records whose fingerprints differ in at most K of 64 bits are
@@ -27,17 +30,19 @@ Options:
                      line: {"group":[{"line":L,"distance":D,"text":T},...]}, kept record first
   --pairs            write every near-duplicate pair instead, one JSON object per line:
                      {"a":{"line":L,"text":T},"b":{"line":L,"text":T},"distance":D}
+  --progress         report progress on standard error even when it is not a terminal
+                     (one line per second; on a terminal, one line updated in place)
   --help             show this help
 
-Progress goes to standard error when it is a terminal.
-Exit codes: 0 ok, 1 input error (with the line of the bad record), 2 usage error.`;
+Exit codes: 0 ok, 1 input error (with the line of the bad record), 2 usage error,
+3 the work does not fit in memory (e.g. --pairs with more pairs than memory holds).`;
 
 class UsageError extends Error {}
 
 const INTEGER = /^\d+$/;
 
 function parseArgs(argv) {
-  const args = { file: '-', maxDistance: DEFAULT_MAX_DISTANCE, format: undefined, field: 'text', options: {}, output: 'unique' };
+  const args = { file: '-', maxDistance: DEFAULT_MAX_DISTANCE, format: undefined, field: 'text', options: {}, output: 'unique', progress: false };
   const [command, ...rest] = argv;
   if (command !== 'dedup') throw new UsageError(`unknown command "${command}"`);
   const takeValue = (i, name) => {
@@ -66,6 +71,7 @@ function parseArgs(argv) {
       case '--char-ngram': args.options.charNgram = takeInteger(++i, arg, 1, 16); break;
       case '--weighting': args.options.weighting = takeChoice(++i, arg, ['tf', 'binary']); break;
       case '--keep-punctuation': args.options.stripPunctuation = false; break;
+      case '--progress': args.progress = true; break;
       case '--groups':
       case '--pairs': {
         const output = arg.slice(2);
@@ -83,72 +89,180 @@ function parseArgs(argv) {
   return args;
 }
 
-/** Progress on one terminal line of stderr; silent when stderr is not a terminal. */
-function progressReporter() {
-  if (!process.stderr.isTTY) return { show() {}, clear() {} };
-  let last = 0;
+/**
+ * Progress on stderr: on a terminal, one line rewritten at most every 100 ms; elsewhere,
+ * with --progress, a line at most every second and at each new phase; otherwise nothing.
+ */
+function progressReporter(forced) {
+  const tty = Boolean(process.stderr.isTTY);
+  const enabled = tty || forced;
+  let last = -Infinity;
+  let lastPhase;
   return {
-    show(message, force = false) {
+    enabled,
+    /** A report; one that ends a phase (`final`) is always shown. */
+    show(phase, message, final = false) {
+      if (!enabled) return;
       const now = performance.now();
-      if (!force && now - last < 100) return;
+      if (!final && phase === lastPhase && now - last < (tty ? 100 : 1000)) return;
       last = now;
-      process.stderr.write(`\r\x1b[K${message}`);
+      lastPhase = phase;
+      process.stderr.write(tty ? `\r\x1b[K${message}` : `simhash-wasm: ${message}\n`);
     },
-    clear() {
-      process.stderr.write('\r\x1b[K');
+    /** A final line, which stays. */
+    end(message) {
+      if (enabled) process.stderr.write(tty ? `\r\x1b[K${message}\n` : `simhash-wasm: ${message}\n`);
     },
   };
 }
 
-/** Writes lines to stdout in large chunks, honouring backpressure. */
-async function writeLines(lines) {
-  const CHUNK = 1 << 16;
-  for (let start = 0; start < lines.length; start += CHUNK) {
-    const text = `${lines.slice(start, start + CHUNK).join('\n')}\n`;
-    if (!process.stdout.write(text)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+const count = (n) => n.toLocaleString('en');
+const megabytes = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+/** Writes text to stdout in pieces of about 1 MB, honouring backpressure. */
+class Output {
+  #parts = [];
+  #length = 0;
+
+  async write(text) {
+    this.#parts.push(text);
+    this.#length += text.length;
+    if (this.#length >= 1 << 20) await this.flush();
+  }
+
+  async flush() {
+    if (this.#length === 0) return;
+    const text = this.#parts.join('');
+    this.#parts = [];
+    this.#length = 0;
+    if (!process.stdout.write(text)) await once(process.stdout, 'drain');
   }
 }
 
-async function dedupCommand(args) {
-  const progress = progressReporter();
-  const input = args.file === '-' ? process.stdin : createReadStream(args.file);
-  const records = [];
-  let header;
-  for await (const record of readRecords(input, args.format, args.field)) {
-    if (record.header) header = record;
-    else records.push(record);
-    if (records.length % 10000 === 0) progress.show(`read ${records.length.toLocaleString('en')} records`);
+/** The input's records as { line, raw, text }, and the CSV header record. */
+async function readInput(args, progress) {
+  const stdin = args.file === '-';
+  let size;
+  if (!stdin) {
+    try {
+      size = statSync(args.file).size;
+    } catch {
+      // The stream below reports why the file cannot be read.
+    }
   }
-  const sh = await init();
-  const result = await sh.dedup(records, {
-    key: (record) => record.text,
-    maxDistance: args.maxDistance,
-    options: args.options,
-    onProgress: ({ phase, done, total }) => progress.show(`${phase}: ${done.toLocaleString('en')} of ${total.toLocaleString('en')}`),
-  });
-  progress.clear();
+  const parser = new RecordParser(args.format);
+  const records = [];
+  let header = null;
+  let pick = args.format === 'csv' ? undefined : textPicker(args.format, args.field);
+  const take = (batch) => {
+    for (const record of batch) {
+      if (record.header) {
+        header = record;
+        if (!header.fields.includes(args.field)) {
+          throw new InputError(record.line, `the header has no column "${args.field}" (columns: ${header.fields.join(', ')}); pick one with --field`);
+        }
+        pick = textPicker('csv', args.field, header);
+        continue;
+      }
+      const text = pick(record);
+      if (text === undefined) {
+        throw new InputError(record.line, args.format === 'csv'
+          ? `the record has ${record.fields.length} fields, no "${args.field}"`
+          : `expected a JSON string or an object whose "${args.field}" is a string`);
+      }
+      records.push(args.format === 'lines' ? record : { line: record.line, raw: record.raw, text });
+    }
+  };
+  const input = stdin ? process.stdin : createReadStream(args.file, { highWaterMark: 1 << 20 });
+  let bytes = 0;
+  for await (const chunk of input) {
+    bytes += chunk.length;
+    take(parser.push(chunk));
+    progress.show('read', `reading: ${megabytes(bytes)}${size ? ` of ${megabytes(size)}` : ''}, ${count(records.length)} records`);
+  }
+  take(parser.end());
+  progress.show('read', `read ${megabytes(bytes)}, ${count(records.length)} records`, true);
+  return { records, header };
+}
 
-  const { fingerprints } = result;
-  if (args.output === 'groups') {
-    await writeLines(result.groups.map((group) => JSON.stringify({
-      group: group.map((i) => ({ line: records[i].line, distance: sh.distance(fingerprints[group[0]], fingerprints[i]), text: records[i].text })),
-    })));
-  } else if (args.output === 'pairs') {
-    const { a, b, distance } = sh.findPairs(fingerprints, args.maxDistance);
-    const out = new Array(a.length);
+/** Fingerprints in slices, reporting progress between them. */
+function fingerprintAll(sh, texts, options, progress) {
+  const SLICE = 4096;
+  const fingerprints = new BigUint64Array(texts.length);
+  for (let start = 0; start < texts.length; start += SLICE) {
+    const end = Math.min(texts.length, start + SLICE);
+    fingerprints.set(sh.fingerprintAll(texts.slice(start, end), options), start);
+    progress.show('fingerprint', `fingerprint: ${count(end)} of ${count(texts.length)}`, end === texts.length);
+  }
+  return fingerprints;
+}
+
+/** Thrown when the work does not fit in memory; the CLI exits with status 3. */
+class MemoryError extends Error {}
+
+const OUT_OF_MEMORY = /out of WebAssembly memory|Array buffer allocation failed|Invalid (typed )?array length/;
+
+/** A MemoryError for fingerprinting that ran out of memory; other errors unchanged. */
+function outOfMemory(error, records) {
+  if (!OUT_OF_MEMORY.test(error.message)) return error;
+  const longest = records.reduce((max, r) => Math.max(max, r.text.length), 0);
+  return new MemoryError(`fingerprinting ${count(records.length)} records (the longest ${count(longest)} characters) does not fit in memory (${error.message})`);
+}
+
+async function dedupCommand(args) {
+  const progress = progressReporter(args.progress);
+  const { records, header } = await readInput(args, progress);
+  const texts = records.map((record) => record.text);
+  const sh = await init();
+  const out = new Output();
+
+  if (args.output === 'pairs') {
+    let fingerprints;
+    try {
+      fingerprints = fingerprintAll(sh, texts, args.options, progress);
+    } catch (error) {
+      throw outOfMemory(error, records);
+    }
+    progress.show('pairs', `pairs within ${args.maxDistance} bits of ${count(records.length)} records`);
+    let pairs;
+    try {
+      pairs = sh.findPairs(fingerprints, args.maxDistance);
+    } catch (error) {
+      if (!OUT_OF_MEMORY.test(error.message)) throw error;
+      throw new MemoryError(`the pairs within ${args.maxDistance} bits of ${count(records.length)} records do not fit in memory (${error.message}); lower --max-distance, or use --groups, which needs no list of pairs`);
+    }
+    const { a, b, distance } = pairs;
     for (let i = 0; i < a.length; i++) {
       const [x, y] = [records[a[i]], records[b[i]]];
-      out[i] = JSON.stringify({ a: { line: x.line, text: x.text }, b: { line: y.line, text: y.text }, distance: distance[i] });
+      await out.write(`${JSON.stringify({ a: { line: x.line, text: x.text }, b: { line: y.line, text: y.text }, distance: distance[i] })}\n`);
     }
-    if (out.length) await writeLines(out);
+    await out.flush();
+    progress.end(`${count(records.length)} records, ${count(a.length)} pairs`);
+    return;
+  }
+
+  let result;
+  try {
+    result = await sh.dedup(texts, {
+      maxDistance: args.maxDistance,
+      options: args.options,
+      onProgress: ({ phase, done, total }) => progress.show(phase, `${phase}: ${count(done)} of ${count(total)}`, done === total),
+    });
+  } catch (error) {
+    throw outOfMemory(error, records);
+  }
+  const { fingerprints } = result;
+  if (args.output === 'groups') {
+    for (const group of result.groups) {
+      const members = group.map((i) => ({ line: records[i].line, distance: sh.distance(fingerprints[group[0]], fingerprints[i]), text: records[i].text }));
+      await out.write(`${JSON.stringify({ group: members })}\n`);
+    }
   } else {
-    const kept = result.unique.map((record) => record.raw);
-    if (header) kept.unshift(header.raw);
-    if (kept.length) await writeLines(kept);
+    if (header) await out.write(header.raw);
+    for (const i of result.uniqueIndices) await out.write(records[i].raw);
   }
-  if (process.stderr.isTTY) {
-    process.stderr.write(`${records.length.toLocaleString('en')} records, ${result.unique.length.toLocaleString('en')} unique, ${result.groups.length.toLocaleString('en')} groups\n`);
-  }
+  await out.flush();
+  progress.end(`${count(records.length)} records, ${count(result.unique.length)} unique, ${count(result.groups.length)} groups`);
 }
 
 async function showSample() {
@@ -187,6 +301,9 @@ async function main(argv) {
     } else if (error instanceof InputError || error.code === 'ENOENT' || error.code === 'EACCES' || error.code === 'EISDIR') {
       process.stderr.write(`simhash-wasm: ${error instanceof InputError ? '' : 'cannot read input: '}${error.message}\n`);
       process.exitCode = 1;
+    } else if (error instanceof MemoryError) {
+      process.stderr.write(`simhash-wasm: ${error.message}\n`);
+      process.exitCode = 3;
     } else {
       throw error;
     }

@@ -1,4 +1,5 @@
-// Types of the `simhash-wasm` package (every entry: browsers, bundlers, Node ESM and CommonJS).
+// Types of the `simhash-wasm` package (every entry: browsers, bundlers, Node ESM; the build
+// copies them to index.d.cts for CommonJS).
 
 /** How text becomes features. The README's "Fingerprint specification" defines each exactly. */
 export interface FingerprintOptions {
@@ -36,8 +37,18 @@ export interface FingerprintOptions {
   idf?: IdfWeights | null;
 }
 
+/**
+ * The key of `[Symbol.dispose]()` where the TypeScript lib declares `Symbol.dispose`
+ * (lib `esnext.disposable` or later, or @types/node), so `using` works there; elsewhere
+ * no key, and no lib is required. The method exists at runtime wherever the engine has
+ * `Symbol.dispose`.
+ */
+type DisposeKey = SymbolConstructor extends { readonly dispose: infer K extends symbol } ? K : never;
+/** `[Symbol.dispose](): void` where the lib declares `Symbol.dispose` (see DisposeKey). */
+type DisposableWhereTyped = { [K in DisposeKey]: () => void };
+
 /** Inverse document frequencies learned from a corpus. Owns WASM memory: dispose() it. */
-export interface IdfWeights {
+export interface IdfWeights extends DisposableWhereTyped {
   /** The options the weights were learned with, used whenever they fingerprint. */
   readonly options: Required<Omit<FingerprintOptions, 'idf' | 'locale'>>;
   /** Documents learned from. */
@@ -47,13 +58,15 @@ export interface IdfWeights {
   /** A versioned, checksummed snapshot; `sh.loadIdf` restores it. */
   toBytes(): Uint8Array;
   dispose(): void;
-  [Symbol.dispose](): void;
 }
 
 export interface InitOptions {
   /** The bytes of `simhash_core.wasm`, when you load them yourself. */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  /** Where to fetch `simhash_core.wasm` from (browsers), when you host it yourself. */
+  /**
+   * Where to fetch `simhash_core.wasm` from (browsers), when you host it yourself. A file
+   * that cannot be loaded rejects `init()` with an Error naming the URL tried.
+   */
   locateFile?: (file: string, scriptDirectory: string) => string;
 }
 
@@ -112,7 +125,7 @@ export interface DedupResult<T> {
 }
 
 /** An exact index: query() returns every stored fingerprint within maxDistance. Owns WASM memory: dispose() it. */
-export interface SimHashIndex {
+export interface SimHashIndex extends DisposableWhereTyped {
   readonly maxDistance: number;
   readonly size: number;
   /** Stores a fingerprint under `id` (0..2^32-1; assigned when omitted) and returns the id. */
@@ -128,7 +141,6 @@ export interface SimHashIndex {
   serialize(): Uint8Array;
   /** Frees the WASM memory; later calls throw. Safe to call twice. */
   dispose(): void;
-  [Symbol.dispose](): void;
 }
 
 /** The API bound to one loaded WASM module. */
@@ -137,7 +149,10 @@ export interface SimHash {
   fingerprint(text: string, options?: FingerprintOptions): bigint;
   /** Fingerprints of many texts, one WASM call per 4M characters. */
   fingerprintAll(texts: string[], options?: FingerprintOptions): BigUint64Array;
-  /** SimHash of your own features, with optional weights (default 1 each). */
+  /**
+   * SimHash of your own features, with optional weights (default 1 each). The tokens cross
+   * in one call: more than 4,194,304 (4M) UTF-16 code units in all throw a RangeError.
+   */
   fingerprintTokens(tokens: string[], weights?: number[] | Float64Array): bigint;
   /** Number of differing bits, 0..64. */
   distance(a: bigint, b: bigint): number;

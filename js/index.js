@@ -2,6 +2,7 @@
 // glue module (new URL(..., import.meta.url)), which bundlers such as Vite follow.
 import createSimhashCore from './wasm/simhash_core.mjs';
 import { SimHash } from './simhash.js';
+import { wasmLoadError } from './environment.js';
 
 export { DEFAULT_OPTIONS, DEFAULT_MAX_DISTANCE } from './defaults.js';
 export { distance, toHex, fromHex } from './hamming.js';
@@ -9,11 +10,27 @@ export { distance, toHex, fromHex } from './hamming.js';
 let instance;
 
 /**
- * Loads the WASM module once; later calls return the same instance.
- * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, locateFile?: (file: string) => string }} [options]
+ * Loads the WASM module once; later calls return the same instance. A module that cannot
+ * be loaded rejects with an Error naming the URL tried and how to fix it.
+ * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, locateFile?: (file: string, scriptDirectory: string) => string }} [options]
  */
 export function init(options = {}) {
-  instance ??= createSimhashCore({ ...options }).then((core) => new SimHash(core));
+  instance ??= load(options);
   instance.catch(() => { instance = undefined; }); // a failed load may be retried
   return instance;
+}
+
+async function load(options) {
+  // The URL the glue fetches: its own `new URL('simhash_core.wasm', import.meta.url)`, which
+  // bundlers rewrite exactly as they rewrite this literal one, or what locateFile says.
+  let url = options.wasmBinary ? null : new URL('./wasm/simhash_core.wasm', import.meta.url).href;
+  const { locateFile } = options;
+  try {
+    return new SimHash(await createSimhashCore({
+      ...options,
+      ...(locateFile && { locateFile: (file, directory) => (url = new URL(locateFile(file, directory), location.href).href) }),
+    }));
+  } catch (error) {
+    throw await wasmLoadError(error, url);
+  }
 }

@@ -1,9 +1,15 @@
-// CommonJS entry for Node: the implementation is an ES module, reached by a dynamic
-// import (allowed from CommonJS). Loading is asynchronous anyway, so `init()` keeps its
-// shape: `const { init } = require('simhash-wasm'); const sh = await init();`.
+// CommonJS entry for Node. The pure helpers come from js/helpers.cjs, which the build
+// generates from the ES modules that define them (.ci/cjs.js), so both entries run the same
+// code. init() reaches the ES module implementation by a dynamic import (allowed from
+// CommonJS); loading is asynchronous anyway: `const sh = await init();`.
 'use strict';
 
-const entry = import('./node.js');
+const helpers = require('./helpers.cjs');
 
 /** Loads the WASM module once; later calls return the same instance. */
-exports.init = (options) => entry.then((m) => m.init(options));
+exports.init = (options) => import('./node.js').then((entry) => entry.init(options));
+exports.distance = helpers.distance;
+exports.toHex = helpers.toHex;
+exports.fromHex = helpers.fromHex;
+exports.DEFAULT_OPTIONS = helpers.DEFAULT_OPTIONS;
+exports.DEFAULT_MAX_DISTANCE = helpers.DEFAULT_MAX_DISTANCE;

@@ -41,7 +41,7 @@ export function idfForWorkers(idf) {
 
 /** One worker with a uniform interface over Web Workers and worker_threads. */
 class WorkerHandle {
-  constructor(worker, onMessage, onFailure) {
+  constructor(worker, onMessage, onFailure, workerUrl) {
     this.worker = worker;
     this.tasks = new Map(); // id -> task
     this.exclusive = false; // running a task that must not share the worker
@@ -56,7 +56,8 @@ class WorkerHandle {
       worker.onmessage = (event) => onMessage(event.data);
       worker.onerror = (event) => {
         event.preventDefault?.();
-        onFailure(new Error(`simhash-wasm worker failed: ${event.message ?? 'could not load its script'}`));
+        onFailure(new Error(`simhash-wasm: the pool's worker script ${workerUrl} did not start (${event.message || 'it did not load'}); `
+          + 'serve js/pool-worker.js there as a module worker (README "Browsers and bundlers")'));
       };
       worker.onmessageerror = () => onFailure(new Error('simhash-wasm worker sent a message that could not be read'));
     }
@@ -91,14 +92,19 @@ export class Scheduler {
   #nextId = 1;
   #init;
   #spawn;
+  #workerUrl;
   #terminated = false;
   #dispatchScheduled = false;
 
-  /** `init`: the first message of every worker ({ wasmBinary?, wasmUrl? }); `spawn()`: a new worker. */
-  constructor(size, init, spawn) {
+  /**
+   * `init`: the first message of every worker ({ wasmBinary?, wasmUrl? }); `spawn()`: a new
+   * worker; `workerUrl`: where its script is expected, for messages.
+   */
+  constructor(size, init, spawn, workerUrl) {
     this.#size = size;
     this.#init = init;
     this.#spawn = spawn;
+    this.#workerUrl = workerUrl;
     this.#handles = new Array(size).fill(null);
   }
 
@@ -128,7 +134,7 @@ export class Scheduler {
     const ready = new Promise((resolve, reject) => {
       const init = { id, job: null, resolve, reject, init: true };
       handle = new WorkerHandle(this.#spawn(), (message) => this.#onMessage(handle, message),
-        (error) => this.#onFailure(handle, error));
+        (error) => this.#onFailure(handle, error), this.#workerUrl);
       handle.tasks.set(id, init);
       handle.post({ id, op: 'init', ...this.#init }, []);
     });

@@ -17,7 +17,7 @@
 // No top-level await and no static import of Node modules: bundlers build this file for
 // browsers (Vite as an IIFE worker by default).
 import createSimhashCore from './wasm/simhash_core.mjs';
-import { isNode, nodeModule } from './environment.js';
+import { isNode, nodeModule, wasmLoadError } from './environment.js';
 import { fingerprintAll, fingerprintEncoded } from './fingerprints.js';
 import { flatGroups, labelsOfPairs } from './grouping.js';
 import { idfHandle, loadIdf } from './idf.js';
@@ -35,6 +35,8 @@ function load({ wasmBinary, wasmUrl }) {
   if (wasmUrl) moduleOptions.locateFile = () => wasmUrl;
   return createSimhashCore(moduleOptions).then((instance) => {
     core = instance;
+  }, async (error) => {
+    throw await wasmLoadError(error, wasmBinary ? null : wasmUrl ?? new URL('./wasm/simhash_core.wasm', import.meta.url).href);
   });
 }
 

@@ -4,6 +4,16 @@ import type { DedupOptions, DedupResult, FingerprintOptions, Pairs, Progress } f
 
 export type { DedupOptions, DedupResult, FingerprintOptions, Pairs, Progress } from './index.js';
 
+/**
+ * `[Symbol.asyncDispose](): Promise<void>` (so `await using pool = await createPool()`)
+ * where the TypeScript lib declares `Symbol.asyncDispose` (lib `esnext.disposable` or
+ * later, or @types/node); elsewhere nothing, and no lib is required. The method exists at
+ * runtime wherever the engine has `Symbol.asyncDispose`.
+ */
+type AsyncDisposableWhereTyped = {
+  [K in SymbolConstructor extends { readonly asyncDispose: infer K extends symbol } ? K : never]: () => Promise<void>;
+};
+
 export interface PoolOptions {
   /**
    * Number of workers, 1..1024. Default: `navigator.hardwareConcurrency - 1` (at least 1)
@@ -36,7 +46,7 @@ export interface TaskOptions {
  * bit for bit and in the same order, as the method of the same name on `SimHash`. Calls may
  * overlap; their tasks share the workers first come, first served.
  */
-export interface SimHashPool {
+export interface SimHashPool extends AsyncDisposableWhereTyped {
   /**
    * Number of workers. A worker stopped by a cancellation, or replaced because its WASM
    * memory grew past 64 MiB (it never shrinks), is started again when there is work.
@@ -66,8 +76,6 @@ export interface SimHashPool {
   dedup<T>(items: T[], options: DedupOptions<T> & { key: (item: T, index: number) => string }): Promise<DedupResult<T>>;
   /** Stops every worker and frees its memory. Pending calls reject; later calls reject. Safe to call twice. */
   terminate(): Promise<void>;
-  /** `await using pool = await createPool()` where the runtime has explicit resource management. */
-  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /**

@@ -56,10 +56,10 @@ export async function createPool(options) {
     count ??= os.availableParallelism?.() ?? os.cpus().length;
     if (!wasmBinary) {
       const { readFile } = await nodeModule('node:fs/promises');
-      init.wasmBinary = await readFile(new URL(WASM_PATH, import.meta.url));
+      init.wasmBinary = await readFile(new URL(/* webpackIgnore: true */ WASM_PATH, import.meta.url));
     }
-    const file = new URL(WORKER_FILE, import.meta.url);
-    const execArgv = workerExecArgv(process.execArgv);
+    const file = new URL(/* webpackIgnore: true */ WORKER_FILE, import.meta.url);
+    const execArgv = workerExecArgv(globalThis.process.execArgv);
     spawn = () => new Worker(file, { execArgv });
   } else {
     // One core is left to the page: with every core busy in workers, the page's thread is
@@ -72,7 +72,9 @@ export async function createPool(options) {
     }
     spawn = () => new Worker(new URL('./pool-worker.js', import.meta.url), { type: 'module' });
   }
-  const scheduler = new Scheduler(Math.min(count, MAX_SIZE), init, spawn);
+  // Where unbundled code (and esbuild or Rollup output) looks for the worker script, for messages.
+  const workerUrl = new URL(/* webpackIgnore: true */ WORKER_FILE, import.meta.url).href;
+  const scheduler = new Scheduler(Math.min(count, MAX_SIZE), init, spawn, workerUrl);
   await scheduler.startAll();
   return new SimHashPool(scheduler);
 }

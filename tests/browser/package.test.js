@@ -1,15 +1,21 @@
-// Tests the package as users get it: `npm pack`, install the tarball into a fresh project,
-// then use it from Node ESM, Node CommonJS, and a Vite production build in headless
-// Chromium under a strict Content-Security-Policy. Also measures what a browser downloads.
+// Tests the package as users get it: `npm pack`, install the tarball into a fresh project
+// (offline), then use it from Node ESM and CommonJS, from TypeScript 5.x and 7 in CommonJS,
+// Node16 and browser-lib configurations, from a plain <script type="module"> page, and from
+// Vite, webpack 5 (with the pool) and esbuild (per the README's recipe) builds in headless
+// Chromium under a strict Content-Security-Policy; a page whose .wasm is missing gets an
+// Error that says what to do. Also measures what a browser downloads.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { installPackedPackage, launchChromium, run, serveDirectory, watchProblems } from './browser.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const OUTPUT = join(ROOT, 'tests/output');
+const TOOLS = join(ROOT, 'node_modules');
 /** Issue 3's budget for what a browser downloads (JS + WASM), gzipped. */
 const MAX_GZIP_BYTES = 40 * 1024;
 
@@ -36,23 +42,64 @@ const PROGRAM = `
   index.dispose();
   const result = hex + ' ' + JSON.stringify(groups) + ' ' + found;`;
 const EXPECTED_RESULT = `${EXPECTED} [[0,1]] 7`;
+// PROGRAM, then the same fingerprints from a pool of workers.
+const POOL_PROGRAM = `${PROGRAM}
+  const pool = await createPool({ size: 2 });
+  const fromPool = [...await pool.fingerprintAll(texts)].map((fp) => sh.toHex(fp)).join(',');
+  await pool.terminate();
+  const poolResult = result + ' ' + fromPool;`;
+const EXPECTED_POOL_RESULT = `${EXPECTED_RESULT} ${EXPECTED}`;
 
 let work;
 let tarball;
 let project;
+let browser;
 
-before(() => {
+before(async () => {
   assert.ok(VECTORS.length >= 3, 'golden vectors with default options exist');
   ({ work, tarball, project } = installPackedPackage('simhash-pack-'));
+  browser = await launchChromium();
 });
 
-after(() => rmSync(work, { recursive: true, force: true }));
+after(async () => {
+  await browser?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** A directory of the project for one setting, with its own package.json. */
+function setting(name, packageJson = {}) {
+  const dir = join(project, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, ...packageJson }));
+  return dir;
+}
+
+/**
+ * Serves `root`, opens `path` in Chromium and returns the text of #out once the page
+ * writes it, and the page's problems (uncaught errors, console errors, failed requests).
+ */
+async function pageResult(root, path = '') {
+  const server = await serveDirectory(root);
+  const page = await browser.newPage();
+  try {
+    const problems = watchProblems(page);
+    await page.goto(server.url + path);
+    await page.waitForFunction(() => document.getElementById('out')?.textContent, null, { timeout: 30000 });
+    return { out: await page.textContent('#out'), problems };
+  } finally {
+    await page.close();
+    await server.close();
+  }
+}
+
+const PAGE = '<!doctype html><meta charset="utf-8"><title>app</title><output id="out"></output>';
 
 test('the tarball holds only what users need', () => {
   const files = run('tar', ['-tzf', tarball], work).trim().split('\n').sort();
-  assert.deepEqual(files.filter((f) => !/^package\/(js\/[\w.-]+\.(js|cjs|d\.ts)|js\/wasm\/simhash_core\.(mjs|wasm)|package\.json|README\.md|LICENSE)$/.test(f)), []);
-  assert.ok(files.includes('package/js/wasm/simhash_core.wasm'));
-  assert.ok(files.includes('package/js/index.d.ts'));
+  assert.deepEqual(files.filter((f) => !/^package\/(js\/[\w.-]+\.(js|cjs|d\.ts|d\.cts)|js\/wasm\/simhash_core\.(mjs|wasm)|package\.json|README\.md|LICENSE)$/.test(f)), []);
+  for (const file of ['js/wasm/simhash_core.wasm', 'js/index.d.ts', 'js/index.d.cts', 'js/worker.d.cts', 'js/helpers.cjs', 'LICENSE']) {
+    assert.ok(files.includes(`package/${file}`), file);
+  }
 });
 
 test('Node ESM', () => {
@@ -60,10 +107,61 @@ test('Node ESM', () => {
   assert.equal(run('node', ['esm.mjs'], project).trim(), EXPECTED_RESULT);
 });
 
-test('Node CommonJS', () => {
-  writeFileSync(join(project, 'cjs.cjs'), `const { init } = require('simhash-wasm');\n(async () => {${PROGRAM}\nconsole.log(result);})();`);
-  assert.equal(run('node', ['cjs.cjs'], project).trim(), EXPECTED_RESULT);
+test('Node CommonJS: the names of the ES module, and the pool', async () => {
+  writeFileSync(join(project, 'cjs.cjs'), `const { init } = require('simhash-wasm');\nconst { createPool } = require('simhash-wasm/worker');\n(async () => {${POOL_PROGRAM}\nconsole.log(poolResult);})();`);
+  assert.equal(run('node', ['cjs.cjs'], project).trim(), EXPECTED_POOL_RESULT);
+  const required = createRequire(join(project, 'x.cjs'))('simhash-wasm');
+  const imported = await import(join(project, 'node_modules/simhash-wasm/js/node.js'));
+  assert.deepEqual(Object.keys(required).sort(), Object.keys(imported).sort());
+  assert.equal(required.distance(0n, 0xffn), imported.distance(0n, 0xffn));
+  assert.equal(required.toHex(0xabcn), imported.toHex(0xabcn));
+  assert.equal(required.fromHex('ff'), 255n);
+  assert.deepEqual(required.DEFAULT_OPTIONS, imported.DEFAULT_OPTIONS);
+  assert.equal(required.DEFAULT_MAX_DISTANCE, imported.DEFAULT_MAX_DISTANCE);
+  assert.throws(() => required.distance(1, 2n), { name: 'TypeError', message: 'a must be a bigint, got number' });
 });
+
+// A typed program, compiled by each compiler in each configuration and run with Node.
+const TYPED_PROGRAM = `import { init, distance, toHex, DEFAULT_MAX_DISTANCE, type SimHashIndex } from 'simhash-wasm';
+import { createPool } from 'simhash-wasm/worker';
+
+async function main(): Promise<void> {
+  const sh = await init();
+  const texts: string[] = ${JSON.stringify(VECTORS.map((v) => v.text))};
+  const index: SimHashIndex = sh.createIndex();
+  index.add(sh.fingerprint('hello'), 7);
+  const found = index.query(sh.fingerprint('Hello!'))[0]?.id;
+  index.dispose();
+  const pool = await createPool({ size: 1 });
+  const fromPool = await pool.fingerprintAll(texts);
+  await pool.terminate();
+  const hex = [...fromPool].map((fp) => toHex(fp)).join(',');
+  console.log([hex, found, distance(1n, 3n), DEFAULT_MAX_DISTANCE].join(' '));
+}
+void main();
+`;
+const TYPESCRIPT = { 'TypeScript 5': join(TOOLS, 'typescript5/bin/tsc'), 'TypeScript 7': join(TOOLS, 'typescript/bin/tsc') };
+/** Strict, with no @types/node and skipLibCheck false: the package's types must stand alone. */
+const CONFIGURATIONS = {
+  commonjs: [{ type: 'commonjs' }, { module: 'commonjs' }],
+  node16: [{ type: 'commonjs' }, { module: 'node16' }],
+  'browser lib': [{ type: 'module' }, { module: 'es2022', moduleResolution: 'bundler' }],
+};
+for (const [compiler, tsc] of Object.entries(TYPESCRIPT)) {
+  for (const [name, [packageJson, options]] of Object.entries(CONFIGURATIONS)) {
+    test(`${compiler}, ${name}: compiles and runs`, () => {
+      const dir = setting(`ts-${compiler.replace(' ', '')}-${name.replace(' ', '-')}`, packageJson);
+      writeFileSync(join(dir, 'main.ts'), TYPED_PROGRAM);
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+        compilerOptions: { strict: true, target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false, outDir: 'out', ...options },
+        files: ['main.ts'],
+      }));
+      run('node', [tsc, '-p', '.'], dir);
+      writeFileSync(join(dir, 'out/package.json'), JSON.stringify(packageJson));
+      assert.equal(run('node', ['out/main.js'], dir).trim(), `${EXPECTED} 7 1 ${3}`);
+    });
+  }
+}
 
 test('the npx command', () => {
   writeFileSync(join(project, 'lines.txt'), 'The cat sat.\nthe cat sat!\nSomething else\n');
@@ -85,17 +183,85 @@ test('a Vite production build in Chromium, under a strict CSP, within the size b
   assert.ok(sizes.some((s) => s.file.endsWith('.wasm')), 'the .wasm is emitted as an asset');
   assert.ok(total <= MAX_GZIP_BYTES, `${total} B gzipped exceeds ${MAX_GZIP_BYTES}`);
 
-  const server = await serveDirectory(dist);
-  const browser = await launchChromium();
+  const { out, problems } = await pageResult(dist);
+  assert.equal(out, EXPECTED_RESULT);
+  assert.deepEqual(problems, []);
+});
+
+test('a plain <script type="module"> page, with the pool', async () => {
+  writeFileSync(join(project, 'plain.html'), `${PAGE}<script type="module" src="./plain.js"></script>`);
+  writeFileSync(join(project, 'plain.js'), `import { init } from './node_modules/simhash-wasm/js/index.js';\nimport { createPool } from './node_modules/simhash-wasm/js/worker.js';\n${POOL_PROGRAM}\ndocument.getElementById('out').textContent = poolResult;`);
+  const { out, problems } = await pageResult(project, 'plain.html');
+  assert.equal(out, EXPECTED_POOL_RESULT);
+  assert.deepEqual(problems, []);
+});
+
+test('webpack 5 with the pool: no warnings, the results of Node', async () => {
+  const dir = setting('webpack');
+  writeFileSync(join(dir, 'main.js'), `import { init } from 'simhash-wasm';\nimport { createPool } from 'simhash-wasm/worker';\n${POOL_PROGRAM}\ndocument.getElementById('out').textContent = poolResult;`);
+  const webpack = createRequire(import.meta.url)(join(TOOLS, 'webpack'));
+  const stats = await new Promise((resolve, reject) => {
+    webpack({ mode: 'production', context: dir, entry: './main.js', output: { path: join(dir, 'dist') } }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+  const { warnings, errors, assets } = stats.toJson({ all: false, warnings: true, errors: true, assets: true });
+  assert.deepEqual(errors.map((e) => e.message), []);
+  assert.ok(assets.some((a) => a.name.endsWith('.wasm')), 'the .wasm is emitted');
+  writeFileSync(join(dir, 'dist/index.html'), `${PAGE}<script src="main.js"></script>`);
+  const { out, problems } = await pageResult(join(dir, 'dist'));
+  assert.equal(out, EXPECTED_POOL_RESULT);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(warnings.map((w) => `${w.moduleName}: ${w.message}`), []);
+});
+
+// The README's esbuild recipe ("Browsers and bundlers"), as written there.
+const ESBUILD_RECIPE = [
+  ['esbuild', 'src/main.js', 'node_modules/simhash-wasm/js/pool-worker.js', '--bundle', '--format=esm', '--outdir=dist', '--entry-names=[name]'],
+  ['cp', 'node_modules/simhash-wasm/js/wasm/simhash_core.wasm', 'dist/'],
+];
+
+test('esbuild per the README recipe, with the pool', async () => {
+  mkdirSync(join(project, 'src'), { recursive: true });
+  writeFileSync(join(project, 'src/main.js'), `import { init } from 'simhash-wasm';\nimport { createPool } from 'simhash-wasm/worker';\n${POOL_PROGRAM}\ndocument.getElementById('out').textContent = poolResult;`);
+  rmSync(join(project, 'dist'), { recursive: true, force: true });
+  for (const [command, ...args] of ESBUILD_RECIPE) {
+    const [binary, extra] = command === 'esbuild' ? [join(TOOLS, '.bin/esbuild'), ['--log-level=warning']] : [command, []];
+    const step = spawnSync(binary, [...args, ...extra], { cwd: project, encoding: 'utf8' });
+    assert.equal(step.status, 0, step.stderr);
+    assert.equal(step.stderr, '', `${command}: no warnings`);
+  }
+  writeFileSync(join(project, 'dist/index.html'), `${PAGE}<script type="module" src="main.js"></script>`);
+  const { out, problems } = await pageResult(join(project, 'dist'));
+  assert.equal(out, EXPECTED_POOL_RESULT);
+  assert.deepEqual(problems, []);
+});
+
+test('a page whose .wasm cannot be loaded: init() rejects naming the URL and the fix', async () => {
+  const dir = setting('missing');
+  cpSync(join(project, 'node_modules/simhash-wasm/js'), join(dir, 'lib'), { recursive: true });
+  rmSync(join(dir, 'lib/wasm/simhash_core.wasm'));
+  writeFileSync(join(dir, 'index.html'), `${PAGE}<script type="module" src="./main.js"></script>`);
+  writeFileSync(join(dir, 'main.js'), `import { init } from './lib/index.js';
+const messages = [];
+for (const options of [{}, { locateFile: () => '/index.html' }]) {
   try {
-    const page = await browser.newPage();
-    const problems = watchProblems(page);
+    await init(options);
+    messages.push('loaded');
+  } catch (error) {
+    messages.push(error.message);
+  }
+}
+document.getElementById('out').textContent = JSON.stringify(messages);`);
+  const server = await serveDirectory(dir);
+  const page = await browser.newPage();
+  try {
     await page.goto(server.url);
-    await page.waitForFunction(() => document.getElementById('out').textContent !== '', null, { timeout: 20000 });
-    assert.equal(await page.textContent('#out'), EXPECTED_RESULT);
-    assert.deepEqual(problems, []);
+    await page.waitForFunction(() => document.getElementById('out')?.textContent, null, { timeout: 30000 });
+    const [missing, html] = JSON.parse(await page.textContent('#out'));
+    const fix = '; options.locateFile says where js/wasm/simhash_core.wasm is served, options.wasmBinary passes its bytes';
+    assert.equal(missing, `simhash-wasm: could not load ${server.url}lib/wasm/simhash_core.wasm (HTTP 404)${fix}`);
+    assert.equal(html, `simhash-wasm: could not load ${server.url}index.html (not WebAssembly: it starts with "<!do")${fix}`);
   } finally {
-    await browser.close();
+    await page.close();
     await server.close();
   }
 });

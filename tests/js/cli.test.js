@@ -15,6 +15,12 @@ function cli(args, input = '') {
   return { status, stdout, stderr };
 }
 
+/** The CLI with its output as bytes. */
+function cliBytes(args, input) {
+  const { status, stdout, stderr } = spawnSync(process.execPath, [CLI, ...args], { input });
+  return { status, stdout, stderr: stderr.toString() };
+}
+
 function file(name, content) {
   const path = join(dir, name);
   writeFileSync(path, content);
@@ -24,11 +30,32 @@ function file(name, content) {
 const jsonLines = (stdout) => stdout.trim().split('\n').map((line) => JSON.parse(line));
 
 describe('dedup of lines', () => {
-  test('keeps the first of each group, in input order, from stdin', () => {
+  test('keeps the first of each group, in input order, from stdin, line endings unchanged', () => {
     const run = cli(['dedup'], 'The cat sat.\nthe cat sat!\nSomething else\r\nThe cat sat\n');
     assert.equal(run.status, 0, run.stderr);
-    assert.equal(run.stdout, 'The cat sat.\nSomething else\n');
+    assert.equal(run.stdout, 'The cat sat.\nSomething else\r\n');
     assert.equal(run.stderr, '', 'no progress when stderr is not a terminal');
+  });
+
+  test('kept records are written byte for byte: BOM dropped, blank lines skipped, no ending added', () => {
+    const input = Buffer.from('\uFEFFThe cat sat.\r\n\n   \nthe cat sat!\r\n漢字 text \u2028 here\r\nlast line');
+    const run = cliBytes(['dedup'], input);
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(run.stdout, Buffer.from('The cat sat.\r\n漢字 text \u2028 here\r\nlast line'));
+    const groups = jsonLines(cli(['dedup', '--groups'], input).stdout);
+    assert.deepEqual(groups[0].group.map((m) => m.line), [1, 4], 'line numbers count blank lines');
+  });
+
+  test('--progress reports on stderr when it is not a terminal', () => {
+    const run = cli(['dedup', '--progress'], 'a b\nc d\na b\n');
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, 'a b\nc d\n');
+    assert.match(run.stderr, /^simhash-wasm: reading: /m);
+    assert.match(run.stderr, /^simhash-wasm: fingerprint: 3 of 3$/m);
+    assert.match(run.stderr, /^simhash-wasm: 3 records, 2 unique, 1 groups\n$/m);
+    const pairs = cli(['dedup', '--pairs', '--progress'], 'a b\nc d\na b\n');
+    assert.match(pairs.stderr, /^simhash-wasm: pairs within 3 bits of 3 records$/m);
+    assert.match(pairs.stderr, /^simhash-wasm: 3 records, 1 pairs\n$/m);
   });
 
   test('--groups writes JSON lines with line numbers and distances', () => {
@@ -70,11 +97,20 @@ describe('dedup of JSON Lines and CSV', () => {
     const path = file('tickets.csv', 'id,text,n\r\n1,"The cat sat, on the mat",3\r\n2,"the cat sat on the mat!",4\r\n3,"multi\nline ""quoted"" text",5\r\n');
     const run = cli(['dedup', path]);
     assert.equal(run.status, 0, run.stderr);
-    assert.equal(run.stdout, 'id,text,n\n1,"The cat sat, on the mat",3\n3,"multi\nline ""quoted"" text",5\n');
+    assert.equal(run.stdout, 'id,text,n\r\n1,"The cat sat, on the mat",3\r\n3,"multi\nline ""quoted"" text",5\r\n');
     const groups = jsonLines(cli(['dedup', path, '--groups']).stdout);
     assert.deepEqual(groups[0].group.map((m) => m.line), [2, 3]);
     const lines = jsonLines(cli(['dedup', '--format', 'csv', '--field', 'text', '--groups', '--max-distance', '64'], 'text\n"a\nb"\nc\n').stdout);
     assert.deepEqual(lines[0].group.map((m) => [m.line, m.text]), [[2, 'a\nb'], [4, 'c']], 'line numbers count newlines inside quotes');
+  });
+
+  test('a UTF-8 byte order mark (as Excel writes) is not part of the first field', () => {
+    const csv = file('bom.csv', '\uFEFFbody,id\r\nSame words here,1\r\nsame words here!,2\r\n');
+    const run = cli(['dedup', csv, '--field', 'body']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, 'body,id\r\nSame words here,1\r\n');
+    const jsonl = file('bom.jsonl', '\uFEFF{"text":"Same words here"}\n{"text":"same words here!"}\n');
+    assert.equal(cli(['dedup', jsonl]).stdout, '{"text":"Same words here"}\n');
   });
 
   test('--format overrides the extension', () => {
@@ -93,6 +129,10 @@ describe('errors and exit codes', () => {
     ['a stray CSV quote', ['--format', 'csv'], 'text\nab"c\n', /line 2: a quote inside an unquoted field/],
     ['a CSV header without the column', ['--format', 'csv', '--field', 'body'], 'id,text\n1,x\n', /line 1: the header has no column "body" \(columns: id, text\)/],
     ['a short CSV record', ['--format', 'csv'], 'id,text\n1,x\n2\n', /line 3: the record has 1 fields, no "text"/],
+    ['a CR between two quoted fields', ['--format', 'csv'], 'text\n"x"\r"y"\n', /line 2: text after the closing quote of a field/],
+    ['Latin-1 text', [], Buffer.from('caf\u00e9\nna\u00efve\n', 'latin1'), /line 1: not valid UTF-8 \(byte 0xE9 at byte 4 of the line\)/],
+    ['Latin-1 in a CSV field', ['--format', 'csv'], Buffer.concat([Buffer.from('text\n"one\ntwo'), Buffer.from([0xe9]), Buffer.from('"\n')]), /line 3: not valid UTF-8/],
+    ['a binary file', [process.execPath], '', /line \d+: not valid UTF-8/],
   ];
   for (const [name, args, input, message] of inputErrors) {
     test(`${name}: exit 1 with the line`, () => {
@@ -102,6 +142,13 @@ describe('errors and exit codes', () => {
       assert.equal(run.stdout, '');
     });
   }
+
+  test('more pairs than memory holds: one line, exit 3', () => {
+    const run = cli(['dedup', '--pairs', '--max-distance', '0'], 'same text\n'.repeat(100_000));
+    assert.equal(run.status, 3);
+    assert.match(run.stderr, /^simhash-wasm: the pairs within 0 bits of 100,000 records do not fit in memory \(.*\); lower --max-distance, or use --groups, which needs no list of pairs\n$/);
+    assert.equal(run.stdout, '');
+  });
 
   test('a missing file: exit 1', () => {
     const run = cli(['dedup', join(dir, 'missing.txt')]);
@@ -131,7 +178,7 @@ describe('errors and exit codes', () => {
   test('--help documents every option', () => {
     const run = cli(['dedup', '--help']);
     assert.equal(run.status, 0);
-    for (const option of ['--max-distance', '--format', '--field', '--tokenizer', '--word-ngram', '--char-ngram', '--weighting', '--groups', '--pairs', '--help']) {
+    for (const option of ['--max-distance', '--format', '--field', '--tokenizer', '--word-ngram', '--char-ngram', '--weighting', '--groups', '--pairs', '--progress', '--help']) {
       assert.ok(run.stdout.includes(`  ${option}`), option);
     }
     assert.match(run.stdout, /Exit codes: 0 ok, 1 input error/);
