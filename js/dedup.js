@@ -1,32 +1,52 @@
-// dedup on the calling thread: fingerprints a slice at a time, then the pairs or the
-// leader search, optional verification, and the groups, with progress, cancellation and
-// yields between the slices (pacing.js).
+// dedup on the calling thread. Identical texts are collapsed first (a copy joins what its
+// first occurrence joins, under either grouping), so the cost follows the distinct texts.
+// Then, a slice at a time with progress, cancellation and yields (pacing.js):
+//   - by similarity (the default): fingerprints; candidate pairs within the radius that
+//     js/similarity.js calibrates for the threshold (or maxDistance), each verified
+//     exactly in the core as it is found; groups of the verified pairs;
+//   - by fingerprints only (maxDistance without similarity): fingerprints; the leader
+//     search (no pairs listed) or the pairs within maxDistance for components.
 import { checkKnownKeys, typeName } from './checks.js';
 import { fingerprintAll } from './fingerprints.js';
 import { GROUPINGS, dedupResult, flatGroups, labelsOfPairs } from './grouping.js';
+import { coreCall, withEncodedTexts } from './memory.js';
 import { checkMaxDistance, checkOptions } from './options.js';
 import { Pacer, checkSignal } from './pacing.js';
-import { findPairs, leaderLabels } from './pairs.js';
-import { checkVerify, verifyPairs } from './verify.js';
+import { searchLeaders, searchPairs } from './pairs.js';
+import { DEFAULT_SIMILARITY, candidateRadius } from './similarity.js';
 
 /** Items fingerprinted between progress reports, cancellation checks and yields. */
 const DEDUP_SLICE = 4096;
-const DEDUP_OPTIONS = ['key', 'maxDistance', 'options', 'grouping', 'verify', 'onProgress', 'signal'];
+const DEDUP_OPTIONS = ['key', 'similarity', 'maxDistance', 'options', 'grouping', 'onProgress', 'signal'];
 
-/** Checks dedup's arguments (the same for the pool's dedup) and returns them parsed. */
+export function checkSimilarity(value, name) {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${typeName(value)}`);
+  if (!(value > 0 && value <= 1)) throw new RangeError(`${name} must be above 0 and at most 1, got ${value}`);
+  return value;
+}
+
+/**
+ * Checks dedup's arguments (the same for the pool's dedup) and returns them parsed:
+ * `similarity` is 0 in the fingerprint-only mode, `k` the candidate radius otherwise.
+ */
 export function checkDedupArguments(items, options) {
   if (!Array.isArray(items)) throw new TypeError(`items must be an array, got ${typeName(items)}`);
   if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${typeName(options)}`);
+  if ('verify' in options) {
+    throw new TypeError('options.verify is replaced by options.similarity: { similarity: S } keeps the pairs whose exact '
+      + 'similarity reaches S (README "Similarity"), and maxDistance, if given, sets the candidate radius');
+  }
   checkKnownKeys(options, 'options', DEDUP_OPTIONS);
-  const { key, maxDistance, options: fingerprintOptions, grouping = 'leader', onProgress, signal, verify } = options;
+  const { key, maxDistance, options: fingerprintOptions, grouping = 'leader', onProgress, signal } = options;
   if (key !== undefined && typeof key !== 'function') throw new TypeError(`options.key must be a function, got ${typeName(key)}`);
   if (!GROUPINGS.includes(grouping)) throw new RangeError(`options.grouping must be 'leader' or 'components', got ${String(grouping)}`);
   if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError(`options.onProgress must be a function, got ${typeName(onProgress)}`);
   checkSignal(signal, 'options.signal');
-  const verifier = verify === undefined ? undefined : checkVerify(verify);
-  const k = checkMaxDistance(maxDistance, 'options.maxDistance');
   checkOptions(fingerprintOptions);
-  return { key, k, fingerprintOptions, grouping, onProgress, signal, verifier };
+  const fingerprintsOnly = options.similarity === undefined && maxDistance !== undefined;
+  const similarity = fingerprintsOnly ? 0 : checkSimilarity(options.similarity ?? DEFAULT_SIMILARITY, 'options.similarity');
+  const k = maxDistance === undefined ? candidateRadius(similarity) : checkMaxDistance(maxDistance, 'options.maxDistance');
+  return { key, k, similarity, fingerprintOptions, grouping, onProgress, signal };
 }
 
 /** The text of item i: the item itself, or what `key` makes of it. */
@@ -41,30 +61,85 @@ export function itemText(items, key, i) {
   return text;
 }
 
+/**
+ * Identical texts collapsed, with pacer.pause() every 1024 texts: `distinct` the texts in
+ * order of first occurrence, `of[i]` item i's index among them, `first[d]` the first item
+ * of distinct text d.
+ */
+export async function collapseTexts(texts, pacer) {
+  const index = new Map();
+  const distinct = [];
+  const first = [];
+  const of = new Uint32Array(texts.length);
+  for (let i = 0; i < texts.length; i++) {
+    let d = index.get(texts[i]);
+    if (d === undefined) {
+      d = distinct.length;
+      index.set(texts[i], d);
+      distinct.push(texts[i]);
+      first.push(i);
+    }
+    of[i] = d;
+    if ((i & 1023) === 1023) await pacer.pause();
+  }
+  return { distinct, of, first: Uint32Array.from(first) };
+}
+
+/** The fingerprints of the items from those of their distinct texts. */
+export function expandFingerprints({ of }, fingerprints) {
+  const all = new BigUint64Array(of.length);
+  for (let i = 0; i < of.length; i++) all[i] = fingerprints[of[i]];
+  return all;
+}
+
+/**
+ * Labels of distinct texts (leader or components, by similarity or fingerprints only), in
+ * slices with pacer.step('pairs', ...) between them: the search every entry runs, on the
+ * calling thread or in a pool's worker.
+ */
+export async function searchLabels(core, texts, fingerprints, { k, similarity, grouping }, pacer) {
+  if (similarity === 0) {
+    return grouping === 'leader'
+      ? searchLeaders(core, fingerprints, k, pacer, 'pairs')
+      : labelsOfPairs(fingerprints.length, await searchPairs(core, fingerprints, k, pacer, 'pairs'), grouping);
+  }
+  try {
+    // The similarity is of the texts themselves (README "Similarity"), whatever the fingerprint options.
+    withEncodedTexts(core, texts, (utf8, offsets, count) => coreCall(() => core._similarityBuild(utf8, offsets, count)));
+    return grouping === 'leader'
+      ? await searchLeaders(core, fingerprints, k, pacer, 'pairs', similarity)
+      : labelsOfPairs(fingerprints.length, await searchPairs(core, fingerprints, k, pacer, 'pairs', similarity), grouping);
+  } finally {
+    core._similarityRelease();
+  }
+}
+
+/** Item labels from the labels of the distinct texts: a copy joins what its first occurrence joins. */
+export function expandLabels({ of, first }, distinctLabels) {
+  const labels = new Uint32Array(of.length);
+  for (let i = 0; i < of.length; i++) labels[i] = first[distinctLabels[of[i]]];
+  return labels;
+}
+
+
 /** sh.dedup over the core. */
 export async function dedup(core, items, options) {
-  const { key, k, fingerprintOptions, grouping, onProgress, signal, verifier } = checkDedupArguments(items, options);
-  const texts = key || items.some((item) => typeof item !== 'string') ? items.map((_, i) => itemText(items, key, i)) : items;
+  const search = checkDedupArguments(items, options);
+  const { key, fingerprintOptions, onProgress, signal } = search;
+  const texts = new Array(items.length);
+  for (let i = 0; i < items.length; i++) texts[i] = itemText(items, key, i);
   const pacer = new Pacer({ signal, onProgress });
-  const total = texts.length;
-  const fingerprints = new BigUint64Array(total);
-  await pacer.step('fingerprint', 0, total);
-  for (let start = 0; start < total; start += DEDUP_SLICE) {
-    const end = Math.min(total, start + DEDUP_SLICE);
-    fingerprints.set(fingerprintAll(core, texts.slice(start, end), fingerprintOptions), start);
-    await pacer.step('fingerprint', end, total);
+  await pacer.step('fingerprint', 0, texts.length);
+  const collapsed = await collapseTexts(texts, pacer);
+  const { distinct } = collapsed;
+  const fingerprints = new BigUint64Array(distinct.length);
+  for (let start = 0; start < distinct.length; start += DEDUP_SLICE) {
+    const end = Math.min(distinct.length, start + DEDUP_SLICE);
+    fingerprints.set(fingerprintAll(core, distinct.slice(start, end), fingerprintOptions), start);
+    await pacer.step('fingerprint', Math.round((end / distinct.length) * texts.length), texts.length);
   }
-  let labels;
-  if (grouping === 'leader' && !verifier) {
-    labels = leaderLabels(core, fingerprints, k); // no pairs listed
-    await pacer.step('pairs', 1, 1);
-  } else {
-    let pairs = findPairs(core, fingerprints, k);
-    await pacer.step('pairs', 1, 1);
-    if (verifier) pairs = await verifyPairs(pairs, texts, verifier, pacer);
-    labels = labelsOfPairs(total, pairs, grouping);
-  }
+  const labels = expandLabels(collapsed, await searchLabels(core, distinct, fingerprints, search, pacer));
   const result = await dedupResult(items, flatGroups(labels), pacer);
   pacer.report('groups', 1, 1);
-  return { ...result, fingerprints };
+  return { ...result, fingerprints: expandFingerprints(collapsed, fingerprints) };
 }

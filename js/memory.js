@@ -96,6 +96,29 @@ export function copyOut(core, Type, address, count) {
   return new Type(core.HEAPU8.buffer, address, count).slice();
 }
 
+/** An upper bound of a string's UTF-8 length: 1, 2 or 3 bytes per UTF-16 unit. */
+function utf8Bound(text) {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) bytes += c >= 0x800 ? 2 : 1;
+  }
+  return bytes;
+}
+
+/** Encodes every text into one UTF-8 buffer in WASM memory for use(utf8, offsets, count), whatever their size; frees it after. */
+export function withEncodedTexts(core, texts, use) {
+  let bytes = 0;
+  for (const text of texts) bytes += utf8Bound(text);
+  return withAllocations(core, (mem) => {
+    const utf8 = mem.alloc(bytes);
+    const offsets = mem.alloc((texts.length + 1) * 4);
+    const heap = core.HEAPU8;
+    writeUtf8(texts, 0, heap.subarray(utf8, utf8 + bytes), new Uint32Array(heap.buffer, offsets, texts.length + 1));
+    return use(utf8, offsets, texts.length);
+  });
+}
+
 /**
  * Encodes strings into one UTF-8 buffer in WASM memory, at most BATCH_CHARS characters
  * (or one text) at a time; calls use(utf8, offsets, count, start, mem) per slice.

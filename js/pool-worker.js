@@ -6,9 +6,9 @@
 // Messages in: { id, op: 'init', wasmBinary?, wasmUrl? } first, then
 //   { id, op: 'fingerprint', texts, options, idf? }              -> BigUint64Array
 //   { id, op: 'fingerprintEncoded', utf8, bounds, options, idf? } -> BigUint64Array (text.js encodeTexts' layout)
-//   { id, op: 'pairs', fingerprints, maxDistance, grouping? }    -> { fingerprints, a, b, distance }
-//                                                                   or, with grouping, { fingerprints, ...flatGroups }
-//   { id, op: 'verify', texts, a, b, minJaccard, shingle }       -> Uint8Array, 1 where a pair is confirmed
+//   { id, op: 'pairs', fingerprints, maxDistance }               -> { fingerprints, a, b, distance }
+//   { id, op: 'group', fingerprints, texts?, k, similarity, grouping } -> { fingerprints, labels }
+//     (dedup's search over distinct texts: dedup.js searchLabels; texts when similarity > 0)
 // `idf` is { id, bytes?, drop? }: IdfWeights are loaded once per worker from their bytes and
 // kept under the id given by the calling thread, which also says which to drop.
 // Messages out: { id, ok: true, result, memoryBytes } or { id, ok: false, error: { name, message } }.
@@ -19,11 +19,11 @@
 import createSimhashCore from './wasm/simhash_core.mjs';
 import { isNode, nodeModule, wasmLoadError } from './environment.js';
 import { fingerprintAll, fingerprintEncoded } from './fingerprints.js';
-import { flatGroups, labelsOfPairs } from './grouping.js';
+import { searchLabels } from './dedup.js';
 import { idfHandle, loadIdf } from './idf.js';
 import { checkOptions } from './options.js';
-import { findPairs, leaderLabels } from './pairs.js';
-import { markConfirmed } from './verify.js';
+import { Pacer } from './pacing.js';
+import { findPairs } from './pairs.js';
 
 let core;
 let ready;
@@ -53,8 +53,6 @@ function workerOptions(options, idf) {
   return { ...options, idf: weights };
 }
 
-const groupsTransfer = (groups) => [groups.unique.buffer, groups.groupStarts.buffer, groups.groupItems.buffer];
-
 const OPS = {
   fingerprint({ texts, options, idf }) {
     const fingerprints = fingerprintAll(core, texts, workerOptions(options, idf));
@@ -65,23 +63,14 @@ const OPS = {
     const fingerprints = fingerprintEncoded(core, utf8, bounds, checkOptions(o), o?.idf ? idfHandle(o.idf, core, 'options.idf') : 0);
     return [fingerprints, [fingerprints.buffer]];
   },
-  pairs({ fingerprints, maxDistance, grouping }) {
-    if (grouping === 'leader') { // as SimHash#dedup: no pairs listed
-      const groups = flatGroups(leaderLabels(core, fingerprints, maxDistance));
-      return [{ fingerprints, ...groups }, [fingerprints.buffer, ...groupsTransfer(groups)]];
-    }
+  pairs({ fingerprints, maxDistance }) {
     const pairs = findPairs(core, fingerprints, maxDistance);
-    if (!grouping) {
-      return [{ fingerprints, ...pairs }, [fingerprints.buffer, pairs.a.buffer, pairs.b.buffer, pairs.distance.buffer]];
-    }
-    const groups = flatGroups(labelsOfPairs(fingerprints.length, pairs, grouping));
-    return [{ fingerprints, ...groups }, [fingerprints.buffer, ...groupsTransfer(groups)]];
+    return [{ fingerprints, ...pairs }, [fingerprints.buffer, pairs.a.buffer, pairs.b.buffer, pairs.distance.buffer]];
   },
-  // dedup's verification of a slice of the pairs (a and b index `texts`).
-  verify({ texts, a, b, minJaccard, shingle }) {
-    const keep = new Uint8Array(a.length);
-    markConfirmed(texts, a, b, { minJaccard, shingle }, keep, new Array(texts.length));
-    return [keep, [keep.buffer]];
+  // Slices only matter on a page's thread: here they run back to back.
+  async group({ fingerprints, texts, k, similarity, grouping }) {
+    const labels = await searchLabels(core, texts ?? [], fingerprints, { k, similarity, grouping }, new Pacer({ sliceMs: Infinity }));
+    return [{ fingerprints, labels }, [fingerprints.buffer, labels.buffer]];
   },
 };
 
@@ -98,8 +87,8 @@ function handle(message, reply) {
     ready.then(() => reply({ id, ok: true }), (error) => reply({ id, ok: false, error: errorData(error) }));
     return;
   }
-  ready.then(() => {
-    const [result, transfer] = OPS[op](message);
+  ready.then(async () => {
+    const [result, transfer] = await OPS[op](message);
     reply({ id, ok: true, result, memoryBytes: core.HEAPU8.length }, transfer);
   }).catch((error) => reply({ id, ok: false, error: errorData(error) }));
 }

@@ -2,14 +2,13 @@
 // same results bit for bit and in the same order. The calling thread checks arguments,
 // cuts texts into chunks and assembles results; every WASM call runs in a worker.
 import { typeName } from './checks.js';
-import { checkDedupArguments, itemText } from './dedup.js';
+import { checkDedupArguments, collapseTexts, expandFingerprints, expandLabels, itemText } from './dedup.js';
 import { isNode } from './environment.js';
-import { dedupResult, flatGroups, labelsOfPairs } from './grouping.js';
+import { dedupResult, flatGroups } from './grouping.js';
 import { toFingerprintArray } from './hamming.js';
 import { checkMaxDistance, checkOptions, textOptions } from './options.js';
 import { Job, checkTaskOptions } from './pool-job.js';
 import { idfForWorkers } from './pool-scheduler.js';
-import { verifyAcrossWorkers } from './pool-verify.js';
 import { preparedInJs } from './text.js';
 
 /** At most this many texts per fingerprint task... */
@@ -94,7 +93,8 @@ export class SimHashPool {
     }
   }
 
-  async #fingerprint(job, texts, bounds, options) {
+  /** Fingerprints texts across the workers; progress counts `reportTotal` items for all the texts. */
+  async #fingerprint(job, texts, bounds, options, reportTotal = texts.length) {
     // IdfWeights live in one WASM instance: each worker gets their bytes once and loads its own.
     const idf = options?.idf ? idfForWorkers(options.idf) : undefined;
     const encode = ENCODE_CHUNKS && !preparedInJs(textOptions(options));
@@ -110,7 +110,7 @@ export class SimHashPool {
       chunks.push(this.#scheduler.task(job, message, { idf, encode }).then((fps) => {
         fingerprints.set(fps, start);
         done += end - start;
-        job.report('fingerprint', done, total);
+        job.report('fingerprint', done === total ? reportTotal : Math.floor((done / total) * reportTotal), reportTotal);
       }));
     }
     await job.guard(Promise.all(chunks));
@@ -148,33 +148,31 @@ export class SimHashPool {
   }
 
   /**
-   * Near-duplicate groups, identical to SimHash#dedup: fingerprints across the workers, the
-   * pair search (and grouping, without verification) in one, verification across the
-   * workers again, then the groups of the verified pairs here.
+   * Near-duplicate groups, identical to SimHash#dedup: identical texts collapsed here, the
+   * distinct texts fingerprinted across the workers, the search (with its verification by
+   * similarity) in one worker, the groups assembled here.
    */
   async dedup(items, options = {}) {
     this.#live();
-    const { key, k, fingerprintOptions, grouping, onProgress, signal, verifier } = checkDedupArguments(items, options);
+    const search = checkDedupArguments(items, options);
+    const { key, k, similarity, fingerprintOptions, grouping, onProgress, signal } = search;
     return this.#run(signal, onProgress, async (job) => {
-      const total = items.length;
       const pacer = job.pacer();
-      job.report('fingerprint', 0, total);
+      job.report('fingerprint', 0, items.length);
       // The items' texts are checked (and `key` called) a slice at a time: a bad one still
       // rejects before any work is posted, as in SimHash#dedup.
-      const { texts, bounds } = await chunkTexts(items, key, 'items', pacer);
-      const fps = await this.#fingerprint(job, texts, bounds, fingerprintOptions);
+      const { texts } = await chunkTexts(items, key, 'items', pacer);
+      const collapsed = await collapseTexts(texts, pacer);
+      const { distinct } = collapsed;
+      const { bounds } = await chunkTexts(distinct, undefined, 'texts', pacer);
+      const fps = await this.#fingerprint(job, distinct, bounds, fingerprintOptions, items.length);
       job.report('pairs', 0, 1);
-      const message = { op: 'pairs', fingerprints: fps, maxDistance: k, grouping: verifier ? undefined : grouping };
-      const found = await job.guard(this.#scheduler.task(job, message, { transfer: [fps.buffer], exclusive: true }));
+      const message = { op: 'group', fingerprints: fps, texts: similarity > 0 ? distinct : undefined, k, similarity, grouping };
+      const { fingerprints, labels } = await job.guard(this.#scheduler.task(job, message, { transfer: [fps.buffer], exclusive: true }));
       job.report('pairs', 1, 1);
-      let groups = found;
-      if (verifier) {
-        const kept = await verifyAcrossWorkers(this.#scheduler, job, found, texts, verifier);
-        groups = flatGroups(labelsOfPairs(total, kept, grouping));
-      }
-      const result = await dedupResult(items, groups, pacer);
+      const result = await dedupResult(items, flatGroups(expandLabels(collapsed, labels)), pacer);
       job.report('groups', 1, 1);
-      return { ...result, fingerprints: found.fingerprints };
+      return { ...result, fingerprints: expandFingerprints(collapsed, fingerprints) };
     });
   }
 

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "helpers.h"
+#include "searches.h"
 #include "similarity_glue.h"
 #include "simhash/fingerprint.h"
 
@@ -56,6 +57,21 @@ EMSCRIPTEN_BINDINGS(simhash) {
 
   function("_findPairs", &findPairs);
   function("_leaderLabels", &leaderLabels);
+  // The same searches a slice at a time (searches.h).
+  function("_pairSearchCreate", &pairSearchCreate);
+  function("_pairSearchRun", &pairSearchRun);
+  function("_pairSearchProgress", &pairSearchProgress);
+  function("_pairSearchVerify", &pairSearchVerify);
+  function("_pairSearchFound", &pairSearchFound);
+  function("_pairSearchFoundAddress", &pairSearchFoundAddress);
+  function("_pairSearchClear", &pairSearchClear);
+  function("_pairSearchDelete", &pairSearchDelete);
+  function("_leaderSearchCreate", &leaderSearchCreate);
+  function("_leaderSearchRun", &leaderSearchRun);
+  function("_leaderSearchProgress", &leaderSearchProgress);
+  function("_leaderSearchTake", &leaderSearchTake);
+  function("_leaderSearchDelete", &leaderSearchDelete);
+  function("_similarityBuild", &similarityBuild);
 
   // The index crosses as its address: Embind's class_ would add ~4 KB of gzipped glue
   // for handle bookkeeping that js/ does anyway (dispose, FinalizationRegistry).

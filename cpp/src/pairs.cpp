@@ -299,7 +299,7 @@ bool LeaderSearch::runPairs(size_t workBudget) {
   // earliest leader.
   sortPairs(found_);
   for (const Pair& p : found_) {
-    if (leaderOf_[p.a] == p.a && leaderOf_[p.b] == p.b) leaderOf_[p.b] = p.a;
+    if (leaderOf_[p.a] == p.a && leaderOf_[p.b] == p.b && accepts(p.a, p.b)) leaderOf_[p.b] = p.a;
   }
   std::vector<Pair>().swap(found_);
   done_ = true;
@@ -351,7 +351,7 @@ bool LeaderSearch::runLookups(size_t workBudget) {
     if (static_cast<double>(leaders_.size()) <= probeCost_ || parts == 0) {
       // Few leaders so far: scanning them all, in index order, is cheaper than probing.
       for (size_t x = 0; x < leaders_.size(); ++x) {
-        if (hammingDistance(leaderFingerprints_[x], fp) <= k) {
+        if (hammingDistance(leaderFingerprints_[x], fp) <= k && accepts(leaders_[x], j)) {
           best = leaders_[x];
           break;
         }
@@ -368,7 +368,7 @@ bool LeaderSearch::runLookups(size_t workBudget) {
             if (static_cast<unsigned>(__builtin_popcount(folds_[x] ^ folded)) > k) continue;
             const uint32_t i = items_[x];
             if (i >= best) break;  // later entries are later items
-            if (hammingDistance(fingerprints_[i], fp) <= k) {
+            if (hammingDistance(fingerprints_[i], fp) <= k && accepts(i, j)) {
               best = i;
               break;
             }

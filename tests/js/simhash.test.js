@@ -2,8 +2,8 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { sh, plantedSet, random64, flipBits, disposing } from './helpers.js';
 import { init } from '../../js/node.js';
-import { shingles, jaccard } from '../../js/verify.js';
 import { SAMPLE } from '../../js/sample.js';
+import { jaccard } from './similarity-reference.js';
 import { existsSync } from 'node:fs';
 import { FORTUNES_DIR, loadChinese, loadEnglish } from '../bench/quality/corpora.js';
 
@@ -351,41 +351,82 @@ describe('dedup', () => {
   });
 });
 
-describe('dedup with verification', () => {
-  test('shingles and Jaccard are exact', () => {
-    assert.deepEqual([...shingles('Ab  cd', 3)], ['ab ', 'b c', ' cd']);
-    assert.deepEqual([...shingles('  Hi ', 3)], ['hi']);
-    assert.equal(jaccard(shingles('', 3), shingles(' ', 3)), 1);
-    assert.equal(jaccard(new Set(['a', 'b', 'c']), new Set(['b', 'c', 'd'])), 2 / 4);
+describe('dedup by similarity', () => {
+  // The sample with edited copies: near-duplicates, chance neighbours and exact copies.
+  const next = random64(31);
+  const texts = [...SAMPLE, ...SAMPLE.slice(0, 40)];
+  for (let i = 0; i < 500; i++) {
+    const words = SAMPLE[Number(next() % BigInt(SAMPLE.length))].split(' ');
+    words[Number(next() % BigInt(words.length))] = `edit${i % 7}`;
+    texts.push(words.join(' '));
+  }
+
+  test('the default is similarity 0.8 within the calibrated radius, leader grouping', async () => {
+    assert.deepEqual(await sh.dedup(texts), await sh.dedup(texts, { similarity: 0.8 }));
+    assert.deepEqual(await sh.dedup(texts), await sh.dedup(texts, { similarity: 0.8, maxDistance: 16 }));
   });
 
-  test('keeps exactly the candidate pairs whose shingle Jaccard reaches minJaccard', async () => {
-    const texts = SAMPLE.slice(0, 200);
-    const k = 14; // loose on purpose: many candidates, some unrelated
-    const pairs = sh.findPairs(sh.fingerprintAll(texts), k);
-    const expected = [];
-    for (let i = 0; i < pairs.a.length; i++) {
-      if (jaccard(shingles(texts[pairs.a[i]], 3), shingles(texts[pairs.b[i]], 3)) >= 0.5) expected.push([pairs.a[i], pairs.b[i]]);
+  test('leader and component groups equal the rules applied by brute force (the JS reference of the similarity)', async () => {
+    const fps = sh.fingerprintAll(texts);
+    const k = 14;
+    for (const similarity of [0.5, 0.7, 0.9]) {
+      const near = (i, j) => texts[i] === texts[j] || (sh.distance(fps[i], fps[j]) <= k && jaccard(texts[i], texts[j]) >= similarity);
+      // Leader: in order, each item joins the earliest kept item near it.
+      const leaderOf = [];
+      for (let j = 0; j < texts.length; j++) {
+        leaderOf[j] = j;
+        for (let i = 0; i < j; i++) {
+          if (leaderOf[i] === i && near(i, j)) {
+            leaderOf[j] = i;
+            break;
+          }
+        }
+      }
+      const leaderGroups = new Map();
+      leaderOf.forEach((leader, i) => { if (leader !== i) leaderGroups.set(leader, [...(leaderGroups.get(leader) ?? [leader]), i]); });
+      const leaders = await sh.dedup(texts, { similarity, maxDistance: k });
+      assert.deepEqual(leaders.groups, [...leaderGroups.values()].sort((x, y) => x[0] - y[0]), `leader, similarity ${similarity}`);
+      assert.ok(leaders.groups.length > 10, 'some groups');
+      // Components of the near pairs, by a plain union-find.
+      const parent = texts.map((_, i) => i);
+      const find = (x) => (parent[x] === x ? x : (parent[x] = find(parent[x])));
+      const candidates = sh.findPairs(fps, k);
+      for (let p = 0; p < candidates.a.length; p++) {
+        if (near(candidates.a[p], candidates.b[p])) {
+          const [ra, rb] = [find(candidates.a[p]), find(candidates.b[p])];
+          parent[Math.max(ra, rb)] = Math.min(ra, rb);
+        }
+      }
+      const componentGroups = new Map();
+      texts.forEach((_, i) => { const r = find(i); if (r !== i) componentGroups.set(r, [...(componentGroups.get(r) ?? [r]), i]); });
+      const components = await sh.dedup(texts, { similarity, maxDistance: k, grouping: 'components' });
+      assert.deepEqual(components.groups, [...componentGroups.values()].sort((x, y) => x[0] - y[0]), `components, similarity ${similarity}`);
     }
-    assert.ok(expected.length > 0 && expected.length < pairs.a.length, 'verification drops some candidates, keeps some');
-    const phases = new Set();
-    const verified = await sh.dedup(texts, { maxDistance: k, verify: { minJaccard: 0.5 }, grouping: 'components', onProgress: (p) => phases.add(p.phase) });
-    assert.ok(phases.has('verify'));
-    // The groups must be exactly the connected components of the expected pairs.
-    const root = texts.map((_, i) => i);
-    const find = (x) => (root[x] === x ? x : (root[x] = find(root[x])));
-    for (const [a, b] of expected) root[Math.max(find(a), find(b))] = Math.min(find(a), find(b));
-    const components = new Map();
-    texts.forEach((_, i) => components.set(find(i), [...(components.get(find(i)) ?? []), i]));
-    const groups = [...components.values()].filter((g) => g.length > 1).sort((x, y) => x[0] - y[0]);
-    assert.deepEqual(verified.groups, groups);
   });
 
-  test('bad verify options are rejected', async () => {
-    await assert.rejects(sh.dedup([], { verify: { minJaccard: 2 } }), RangeError);
-    await assert.rejects(sh.dedup([], { verify: { minJaccard: '0.5' } }), TypeError);
-    await assert.rejects(sh.dedup([], { verify: { minJaccard: 0.5, shingle: 0 } }), /options.verify.shingle/);
-    await assert.rejects(sh.dedup([], { verify: 0.5 }), /options.verify must be an object/);
+  test('exact copies join what their first occurrence joins, under both groupings and both modes', async () => {
+    const copies = ['alpha beta gamma delta', 'alpha beta gamma delta', 'something else entirely here', 'alpha beta gamma delta'];
+    for (const options of [{}, { maxDistance: 3 }, { grouping: 'components' }, { maxDistance: 3, grouping: 'components' }]) {
+      const { groups, uniqueIndices } = await sh.dedup(copies, options);
+      assert.deepEqual(groups, [[0, 1, 3]], JSON.stringify(options));
+      assert.deepEqual(uniqueIndices, [0, 2]);
+    }
+  });
+
+  test('10,000 identical texts among 10,000 unique ones cost what the distinct texts cost', async () => {
+    const many = [...Array(10000).fill('the same line'), ...Array.from({ length: 10000 }, (_, i) => SAMPLE[i % SAMPLE.length] + ` ${i}`)];
+    for (const options of [{}, { maxDistance: 3 }, { grouping: 'components', maxDistance: 3 }]) {
+      const { groups } = await sh.dedup(many, options);
+      assert.equal(groups[0].length, 10000, JSON.stringify(options));
+    }
+  });
+
+  test('bad similarity options are rejected before any work', async () => {
+    await assert.rejects(sh.dedup([], { similarity: '0.8' }), { name: 'TypeError', message: 'options.similarity must be a number, got string' });
+    for (const bad of [0, -0.1, 1.5, NaN]) await assert.rejects(sh.dedup([], { similarity: bad }), { name: 'RangeError', message: /^options.similarity must be above 0 and at most 1/ });
+    await assert.rejects(sh.dedup([], { verify: { minJaccard: 0.5 } }), { name: 'TypeError', message: /^options.verify is replaced by options.similarity/ });
+    await assert.rejects(sh.dedup([], { simillarity: 0.5 }), { name: 'TypeError', message: /^options.simillarity is not an option \(known: key, similarity, maxDistance/ });
+    assert.equal((await sh.dedup(['a', 'a'])).groups.length, 1, 'the instance keeps working');
   });
 });
 

@@ -130,6 +130,16 @@ class LeaderSearch {
   LeaderSearch(LeaderSearch&&) noexcept;
   LeaderSearch& operator=(LeaderSearch&&) noexcept;
 
+  /// A further test a leader must pass to take an item: with it, each item joins the
+  /// earliest leader within maxDistance for which accept(context, leader, item) is true
+  /// (dedup by similarity: the exact similarity of their texts). Set before run().
+  /// Cost: one call per candidate leader within maxDistance, until one accepts.
+  using Accept = bool (*)(void* context, uint32_t leader, uint32_t item);
+  void setAccept(Accept accept, void* context) {
+    accept_ = accept;
+    acceptContext_ = context;
+  }
+
   /// Works until done or about workBudget units are spent (units and step sizes as in
   /// PairSearch::run). @return done().
   bool run(size_t workBudget);
@@ -145,10 +155,14 @@ class LeaderSearch {
   bool runLookups(size_t workBudget);
   void startLookups(const Partition* partition);
 
+  bool accepts(uint32_t leader, uint32_t item) const { return !accept_ || accept_(acceptContext_, leader, item); }
+
   const uint64_t* fingerprints_;
   uint32_t count_;
   unsigned maxDistance_;
   bool done_ = false;
+  Accept accept_ = nullptr;
+  void* acceptContext_ = nullptr;
   std::vector<uint32_t> leaderOf_;
   // Pair path.
   std::unique_ptr<PairSearch> pairs_;

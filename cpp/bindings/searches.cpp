@@ -1,0 +1,86 @@
+#include "searches.h"
+
+#include <vector>
+
+#include "helpers.h"
+#include "similarity_glue.h"
+#include "simhash/pairs.h"
+
+namespace simhash::bindings {
+
+namespace {
+
+struct PairSearchHandle {
+  PairSearch search;
+  std::vector<Pair> found;
+};
+
+struct LeaderSearchHandle {
+  LeaderSearch search;
+  double similarity;
+};
+
+// LeaderSearch::Accept of a similarity dedup: the texts' sets as built by similarityBuild.
+bool similarEnough(void* handle, uint32_t leader, uint32_t item) {
+  return similarity_glue::sets().atLeast(leader, item, static_cast<LeaderSearchHandle*>(handle)->similarity);
+}
+
+// Found pairs above this many bytes are given back when cleared, not kept for reuse.
+constexpr size_t kKeepFoundBytes = 1 << 20;
+
+}  // namespace
+
+uintptr_t pairSearchCreate(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, unsigned shard, unsigned shards) {
+  return reinterpret_cast<uintptr_t>(new PairSearchHandle{PairSearch(at<uint64_t>(fingerprints), count, maxDistance, shard, shards), {}});
+}
+
+bool pairSearchRun(uintptr_t search, double workBudget) {
+  PairSearchHandle& h = *at<PairSearchHandle>(search);
+  return h.search.run(static_cast<size_t>(workBudget), &h.found);
+}
+
+double pairSearchProgress(uintptr_t search) { return at<PairSearchHandle>(search)->search.progress(); }
+
+uint32_t pairSearchVerify(uintptr_t search, double threshold) {
+  std::vector<Pair>& found = at<PairSearchHandle>(search)->found;
+  const ShingleSets& sets = similarity_glue::sets();
+  size_t kept = 0;
+  for (const Pair& p : found) {
+    if (sets.atLeast(p.a, p.b, threshold)) found[kept++] = p;
+  }
+  found.resize(kept);
+  return static_cast<uint32_t>(kept);
+}
+
+uint32_t pairSearchFound(uintptr_t search) { return static_cast<uint32_t>(at<PairSearchHandle>(search)->found.size()); }
+uintptr_t pairSearchFoundAddress(uintptr_t search) { return reinterpret_cast<uintptr_t>(at<PairSearchHandle>(search)->found.data()); }
+
+void pairSearchClear(uintptr_t search) {
+  std::vector<Pair>& found = at<PairSearchHandle>(search)->found;
+  if (found.capacity() * sizeof(Pair) > kKeepFoundBytes) found = {};
+  else found.clear();
+}
+
+void pairSearchDelete(uintptr_t search) { delete at<PairSearchHandle>(search); }
+
+uintptr_t leaderSearchCreate(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, double similarity) {
+  auto* handle = new LeaderSearchHandle{LeaderSearch(at<uint64_t>(fingerprints), count, maxDistance), similarity};
+  if (similarity > 0) handle->search.setAccept(&similarEnough, handle);
+  return reinterpret_cast<uintptr_t>(handle);
+}
+
+bool leaderSearchRun(uintptr_t search, double workBudget) { return at<LeaderSearchHandle>(search)->search.run(static_cast<size_t>(workBudget)); }
+double leaderSearchProgress(uintptr_t search) { return at<LeaderSearchHandle>(search)->search.progress(); }
+
+void leaderSearchTake(uintptr_t search, uintptr_t out) {
+  const std::vector<uint32_t> labels = at<LeaderSearchHandle>(search)->search.takeLabels();
+  std::copy(labels.begin(), labels.end(), at<uint32_t>(out));
+}
+
+void leaderSearchDelete(uintptr_t search) { delete at<LeaderSearchHandle>(search); }
+
+void similarityBuild(uintptr_t utf8, uintptr_t offsets, uint32_t count) {
+  similarity_glue::sets().build(at<char>(utf8), at<uint32_t>(offsets), count);
+}
+
+}  // namespace simhash::bindings

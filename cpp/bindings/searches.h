@@ -1,0 +1,41 @@
+#pragma once
+// The resumable searches of pairs.h as handles JS drives a slice at a time (dedup on the
+// calling thread yields between slices, reports progress and honours its AbortSignal),
+// with the candidate pairs of a similarity dedup verified as they are found.
+#include <cstdint>
+
+namespace simhash::bindings {
+
+/// A PairSearch over `count` fingerprints at `fingerprints` (which must stay valid until
+/// the handle is deleted), shard `shard` of `shards`, and the pairs it has found since
+/// they were last cleared.
+uintptr_t pairSearchCreate(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, unsigned shard, unsigned shards);
+/// Runs about `workBudget` units (pairs.h); returns whether the search is done.
+bool pairSearchRun(uintptr_t search, double workBudget);
+double pairSearchProgress(uintptr_t search);
+/// Keeps only the found pairs whose texts' similarity reaches `threshold` (texts as built
+/// by similarityBuild); returns how many are kept.
+uint32_t pairSearchVerify(uintptr_t search, double threshold);
+/// The pairs found and kept so far: their count, and their address as (a, b, distance)
+/// uint32 triples (valid until the next call on the handle).
+uint32_t pairSearchFound(uintptr_t search);
+uintptr_t pairSearchFoundAddress(uintptr_t search);
+/// Forgets the found pairs (their memory too, when it is large).
+void pairSearchClear(uintptr_t search);
+void pairSearchDelete(uintptr_t search);
+
+/// A LeaderSearch (dedup's leader grouping) over fingerprints that stay valid until the
+/// handle is deleted; with similarity > 0, a leader takes an item only if their texts (as
+/// built by similarityBuild) reach it.
+uintptr_t leaderSearchCreate(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, double similarity);
+bool leaderSearchRun(uintptr_t search, double workBudget);
+double leaderSearchProgress(uintptr_t search);
+/// Writes the labels (count uint32) to out, once the search is done.
+void leaderSearchTake(uintptr_t search, uintptr_t out);
+void leaderSearchDelete(uintptr_t search);
+
+/// Builds the shingle sets of every text (one UTF-8 buffer and count + 1 offsets, which
+/// need not outlive the call) for pairSearchVerify; similarity_glue's release frees them.
+void similarityBuild(uintptr_t utf8, uintptr_t offsets, uint32_t count);
+
+}  // namespace simhash::bindings
