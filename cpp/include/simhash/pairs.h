@@ -104,11 +104,12 @@ class PairSearch {
 std::vector<uint32_t> leaderLabels(const uint64_t* fingerprints, size_t count, unsigned maxDistance);
 
 /// leaderLabels in resumable slices. It takes one of two paths, both exact:
-/// - few pairs (estimated from a sample: at most 2 × count): a PairSearch, then the
+/// - few pairs (estimated from a sample: at most 24 × count): a PairSearch, then the
 ///   leader rule over the pairs sorted by (a, b) (an item a that is still a leader when
 ///   its pairs come up is final, and the first such a claims each unclaimed b). Cost:
-///   the pair search, plus O(pairs). Memory: 12 bytes per pair (at most 8 × count + 2^16
-///   are kept: past that the search is abandoned for the second path).
+///   the pair search, plus O(pairs). Memory: 12 bytes per pair, 24 while sorting (at
+///   most 24 × count + 2^16 are kept: past that the search is abandoned for the second
+///   path).
 /// - dense near-duplicates: items in index order are looked up among the leaders so far
 ///   (leaders are pairwise more than maxDistance apart, so there are few of them), by a
 ///   scan of the leaders while that is cheaper, else by probing per-part buckets that
