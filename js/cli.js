@@ -3,6 +3,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { init, DEFAULT_MAX_DISTANCE } from './node.js';
+import { DEFAULT_SIMILARITY } from './similarity.js';
 import { FORMATS, InputError, RecordParser, formatOf, textPicker } from './records.js';
 import { SAMPLE } from './sample.js';
 
@@ -15,8 +16,12 @@ endings included), in the input's order. A UTF-8 byte order mark is dropped; bla
 are not records.
 
 Options:
-  --max-distance K   records whose fingerprints differ in at most K of 64 bits are
-                     near-duplicates (0-64, default ${DEFAULT_MAX_DISTANCE}; one-line texts need more, see README)
+  --similarity S     records whose texts' similarity is at least S are near-duplicates
+                     (0 < S <= 1, default ${DEFAULT_SIMILARITY}: the exact Jaccard similarity of
+                     their character shingles, README "Similarity")
+  --max-distance K   the candidate radius: fingerprints within K of 64 bits are compared
+                     (0-64; default calibrated for S). Alone, without --similarity:
+                     records within K bits are near-duplicates, texts unchecked (fast)
   --format F         lines (default), jsonl or csv; guessed from FILE's extension
                      (.jsonl/.ndjson, .csv) when not given
   --field NAME       the JSON field or CSV column holding the text (default "text");
@@ -28,7 +33,8 @@ Options:
   --keep-punctuation punctuation separates words instead of being removed
   --groups           write the groups of near-duplicates instead, one JSON object per
                      line: {"group":[{"line":L,"distance":D,"text":T},...]}, kept record first
-  --pairs            write every near-duplicate pair instead, one JSON object per line:
+  --pairs            write every pair of records whose fingerprints are within
+                     --max-distance (default ${DEFAULT_MAX_DISTANCE}) instead, one JSON object per line:
                      {"a":{"line":L,"text":T},"b":{"line":L,"text":T},"distance":D}
   --progress         report progress on standard error even when it is not a terminal
                      (one line per second; on a terminal, one line updated in place)
@@ -42,7 +48,7 @@ class UsageError extends Error {}
 const INTEGER = /^\d+$/;
 
 function parseArgs(argv) {
-  const args = { file: '-', maxDistance: DEFAULT_MAX_DISTANCE, format: undefined, field: 'text', options: {}, output: 'unique', progress: false };
+  const args = { file: '-', similarity: undefined, maxDistance: undefined, format: undefined, field: 'text', options: {}, output: 'unique', progress: false };
   const [command, ...rest] = argv;
   if (command !== 'dedup') throw new UsageError(`unknown command "${command}"`);
   const takeValue = (i, name) => {
@@ -52,6 +58,11 @@ function parseArgs(argv) {
   const takeInteger = (i, name, min, max) => {
     const value = takeValue(i, name);
     if (!INTEGER.test(value) || Number(value) < min || Number(value) > max) throw new UsageError(`${name} takes an integer from ${min} to ${max}, got "${value}"`);
+    return Number(value);
+  };
+  const takeSimilarity = (i, name) => {
+    const value = takeValue(i, name);
+    if (!/^(0?\.\d+|1(\.0*)?)$/.test(value) || !(Number(value) > 0)) throw new UsageError(`${name} takes a number above 0 and at most 1, got "${value}"`);
     return Number(value);
   };
   const takeChoice = (i, name, choices) => {
@@ -64,6 +75,7 @@ function parseArgs(argv) {
     const arg = rest[i];
     switch (arg) {
       case '--max-distance': args.maxDistance = takeInteger(++i, arg, 0, 64); break;
+      case '--similarity': args.similarity = takeSimilarity(++i, arg); break;
       case '--format': args.format = takeChoice(++i, arg, FORMATS); break;
       case '--field': args.field = takeValue(++i, arg); break;
       case '--tokenizer': args.options.tokenizer = takeChoice(++i, arg, ['auto', 'words', 'chars']); break;
@@ -223,13 +235,14 @@ async function dedupCommand(args) {
     } catch (error) {
       throw outOfMemory(error, records);
     }
-    progress.show('pairs', `pairs within ${args.maxDistance} bits of ${count(records.length)} records`);
+    const maxDistance = args.maxDistance ?? DEFAULT_MAX_DISTANCE;
+    progress.show('pairs', `pairs within ${maxDistance} bits of ${count(records.length)} records`);
     let pairs;
     try {
-      pairs = sh.findPairs(fingerprints, args.maxDistance);
+      pairs = sh.findPairs(fingerprints, maxDistance);
     } catch (error) {
       if (!OUT_OF_MEMORY.test(error.message)) throw error;
-      throw new MemoryError(`the pairs within ${args.maxDistance} bits of ${count(records.length)} records do not fit in memory (${error.message}); lower --max-distance, or use --groups, which needs no list of pairs`);
+      throw new MemoryError(`the pairs within ${maxDistance} bits of ${count(records.length)} records do not fit in memory (${error.message}); lower --max-distance, or use --groups, which needs no list of pairs`);
     }
     const { a, b, distance } = pairs;
     for (let i = 0; i < a.length; i++) {
@@ -244,6 +257,7 @@ async function dedupCommand(args) {
   let result;
   try {
     result = await sh.dedup(texts, {
+      similarity: args.similarity,
       maxDistance: args.maxDistance,
       options: args.options,
       onProgress: ({ phase, done, total }) => progress.show(phase, `${phase}: ${count(done)} of ${count(total)}`, done === total),
@@ -269,12 +283,9 @@ async function showSample() {
   const started = performance.now();
   const sh = await init();
   const loaded = performance.now();
-  // One-line quotes move more bits per edited word than pages do. On this sample, k = 12
-  // finds 50 of its 57 planted near-duplicates and pairs no unrelated quotes (k = 13: two).
-  const maxDistance = 12;
-  const result = await sh.dedup(SAMPLE, { maxDistance });
+  const result = await sh.dedup(SAMPLE);
   const done = performance.now();
-  console.log(`simhash-wasm: ${SAMPLE.length} sample texts, max distance ${maxDistance} bits\n`);
+  console.log(`simhash-wasm: ${SAMPLE.length} sample texts, similarity ${DEFAULT_SIMILARITY} (the default)\n`);
   for (const group of result.groups) {
     console.log(`group of ${group.length}:`);
     for (const i of group) {

@@ -83,7 +83,7 @@ export interface Pairs {
 }
 
 export interface Progress {
-  phase: 'fingerprint' | 'pairs' | 'verify' | 'groups';
+  phase: 'fingerprint' | 'pairs' | 'groups';
   done: number;
   total: number;
 }
@@ -91,24 +91,30 @@ export interface Progress {
 export interface DedupOptions<T> {
   /** The text of an item; required unless the items are strings. */
   key?: (item: T, index: number) => string;
-  /** Inclusive Hamming distance, 0..64. Default 3. */
+  /**
+   * Near-duplicates are pairs whose texts' similarity is at least this, in (0, 1]: the exact
+   * Jaccard similarity of their sets of character shingles after the fingerprint's
+   * normalization (README "Similarity"). Default 0.8 (DEFAULT_SIMILARITY), unless only
+   * maxDistance is given. The fingerprints only choose the candidate pairs.
+   */
+  similarity?: number;
+  /**
+   * Inclusive Hamming distance, 0..64. With similarity (or neither option): the candidate
+   * radius (default: calibrated for the similarity, 16 at 0.8). Alone: the fingerprint-only
+   * mode, where pairs within maxDistance are near-duplicates without any check of the texts
+   * (fast, but short texts and large lists get chance pairs: README "Choosing thresholds").
+   */
   maxDistance?: number;
   /** Fingerprint options for every item. */
   options?: FingerprintOptions;
   /**
-   * 'leader' (default): in order, each item joins the earliest kept item within maxDistance,
-   * so every member is within maxDistance of its group's first item.
-   * 'components': connected components of all pairs (may chain A~B~C with A far from C).
+   * 'leader' (default): in order, each item joins the earliest kept item it is a
+   * near-duplicate of, so every member is a near-duplicate of its group's first item.
+   * 'components': connected components of all near-duplicate pairs (may chain A~B~C with A
+   * far from C).
    */
   grouping?: 'leader' | 'components';
-  /**
-   * Confirms each candidate pair by the exact Jaccard similarity of the two texts' sets of
-   * character shingles (n-grams of code points of the lower-cased text, whitespace runs as
-   * one space) before grouping, so short texts can use a looser maxDistance without false
-   * positives. Pairs below minJaccard are dropped.
-   */
-  verify?: { minJaccard: number; shingle?: number };
-  /** Called as work proceeds: after each slice of fingerprints, after pairs, during verify, after groups. */
+  /** Called as work proceeds: after each slice of fingerprints and of the search, after groups. */
   onProgress?: (progress: Progress) => void;
   /** Aborting rejects the promise with the signal's reason. */
   signal?: AbortSignal;

@@ -65,12 +65,12 @@ export interface SimHashPool extends AsyncDisposableWhereTyped {
    */
   findPairs(fingerprints: BigUint64Array | bigint[], maxDistance?: number, task?: TaskOptions): Promise<Pairs>;
   /**
-   * `SimHash#dedup`, with the same options: fingerprints across the workers, then pairs and
-   * groups in one worker; `verify` checks the pairs across the workers (the pairs of one
-   * connected component in one task, so each text is shingled once). `key` runs on the
-   * calling thread (items never leave it; their texts do). Progress: 'fingerprint' per
-   * finished chunk, 'pairs' 0/1 then 1/1, 'verify' per finished task, 'groups' 1/1, and at
-   * least every 100 ms throughout. Aborting stops the workers running this call.
+   * `SimHash#dedup`, with the same options and results: identical texts collapsed on the
+   * calling thread, fingerprints across the workers, then the search (and its verification
+   * by similarity, for which the distinct texts go to that worker) in one worker. `key` runs
+   * on the calling thread (items never leave it; their texts do). Progress: 'fingerprint' per
+   * finished chunk, 'pairs' 0/1 then 1/1, 'groups' 1/1, and at least every 100 ms
+   * throughout. Aborting stops the workers running this call.
    */
   dedup(items: string[], options?: DedupOptions<string>): Promise<DedupResult<string>>;
   dedup<T>(items: T[], options: DedupOptions<T> & { key: (item: T, index: number) => string }): Promise<DedupResult<T>>;
