@@ -133,15 +133,7 @@ void leaderLabels(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, 
 }
 
 uint32_t IndexHandle::addBatch(uintptr_t fingerprints, uintptr_t ids, uint32_t count, uintptr_t idsOut) {
-  index_.reserveForAdding(count);  // out of memory here adds nothing, so addAll stays all or nothing
-  for (uint32_t i = 0; i < count; ++i) {
-    const uint64_t fp = at<uint64_t>(fingerprints)[i];
-    uint32_t id;
-    const Status status = ids ? index_.add(fp, id = at<uint32_t>(ids)[i]) : index_.addWithNewId(fp, id);
-    if (status != Status::Ok) return i;
-    at<uint32_t>(idsOut)[i] = id;
-  }
-  return count;
+  return static_cast<uint32_t>(index_.addAll(at<uint64_t>(fingerprints), ids ? at<uint32_t>(ids) : nullptr, count, at<uint32_t>(idsOut)));
 }
 
 uint32_t IndexHandle::query(uintptr_t fingerprint) {

@@ -61,8 +61,8 @@ class IndexHandle {
   uint32_t size() const { return static_cast<uint32_t>(index_.size()); }
   void clear() { index_.clear(); }
   bool remove(uint32_t id) { return index_.remove(id); }
-  /// Adds count fingerprints; ids is 0 for fresh ids, written back to idsOut. Returns the
-  /// number added before a duplicate id stopped it (count when all were).
+  /// Index::addAll: ids is 0 for fresh ids; the ids used are written to idsOut. Returns
+  /// count, or the position of the item that stopped it (nothing is stored then).
   uint32_t addBatch(uintptr_t fingerprints, uintptr_t ids, uint32_t count, uintptr_t idsOut);
   /// Matches as (id, distance) pairs in the result buffer; returns the match count.
   uint32_t query(uintptr_t fingerprint);
