@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 #include "bytes.h"
 #include "radix.h"
@@ -54,10 +55,17 @@ IdfLearner::IdfLearner(const FingerprintOptions& options, uint8_t callerFlags)
     : options_(options), callerFlags_(callerFlags) {}
 
 void IdfLearner::addDocument(std::string_view utf8) {
-  const std::vector<std::string_view>& features = extractor_.extract(utf8, options_.tokenizer);
-  const size_t distinct = distinct_.collect(features, false);
-  seen_.insert(seen_.end(), distinct_.hashes(), distinct_.hashes() + distinct);
+  distinct_.clear(false);
+  extractor_.extract(utf8, options_.tokenizer, distinct_);
+  seen_.insert(seen_.end(), distinct_.hashes(), distinct_.hashes() + distinct_.size());
   ++documents_;
+}
+
+void IdfLearner::releaseScratch() {
+  extractor_.~FeatureExtractor();
+  new (&extractor_) FeatureExtractor();
+  distinct_.~DistinctHashes();
+  new (&distinct_) DistinctHashes();
 }
 
 IdfTable IdfLearner::table() const {

@@ -70,6 +70,8 @@ class IdfLearner {
   void addDocument(std::string_view utf8);
   /// The table for the documents so far. Cost: O(distinct features × log).
   IdfTable table() const;
+  /// Frees the tokenizer's scratch buffers (the documents learned from stay).
+  void releaseScratch();
 
  private:
   FingerprintOptions options_;
