@@ -18,19 +18,14 @@ if [ -f package-lock.json ] && [ ! -d node_modules ] && grep -q '"devDependencie
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/native -j "$jobs" >/dev/null
-
 # Debian's Emscripten needs Debian's acorn for its JS optimizer.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
-if [ ! -f build/wasm/CMakeCache.txt ]; then
-  emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
-fi
-cmake --build build/wasm -j "$jobs" >/dev/null
+# The presets of CMakePresets.json: native (core, Catch2, bench), wasm (the module js/
+# loads, and the Catch2 suite for Node), wasm-capped (the module at 32 MB of memory at
+# most, for the out-of-memory tests).
+for preset in native wasm wasm-capped; do
+  [ -f "build/$preset/CMakeCache.txt" ] || cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset" -j "$jobs" >/dev/null
+done
 mkdir -p js/wasm
 cp -p build/wasm/simhash_core.mjs build/wasm/simhash_core.wasm js/wasm/
-# The same module with 32 MB of memory at most, for the out-of-memory tests.
-if [ ! -f build/wasm-capped/CMakeCache.txt ]; then
-  emcmake cmake -S . -B build/wasm-capped -DCMAKE_BUILD_TYPE=Release -DSIMHASH_WASM_MAXIMUM_MEMORY=33554432 >/dev/null
-fi
-cmake --build build/wasm-capped -j "$jobs" >/dev/null

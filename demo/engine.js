@@ -1,9 +1,8 @@
 // The demo's analysis, run on the page for small inputs and in demo/worker.js for large
-// ones. It does what sh.dedup does (fingerprintAll a slice at a time with progress and
-// cancellation, findPairs, then dedup's 'leader' grouping) but keeps the fingerprints and
-// the pairs: the histogram needs the pairs' distances, and the slider regroups from the
-// kept pairs without fingerprinting again. sh.dedup itself would compute the pairs a
-// second time (3.7 s for 100,000 lines at k = 9 on a busy 2-core machine).
+// ones, with the package's public API: fingerprints with progress and cancellation from
+// sh.dedup, the pairs from sh.findPairs, dedup's 'leader' grouping from sh.groupLabels.
+// It keeps the fingerprints and the pairs: the histogram needs the pairs' distances, and
+// the slider regroups from the kept pairs without fingerprinting or searching again.
 
 /** Largest max distance the slider offers. */
 export const SLIDER_MAX = 12;
@@ -29,38 +28,6 @@ export function segmenterAvailable() {
 export function fingerprintOptions(settings) {
   const { tokenizer, wordNgram, charNgram, caseFold, stripPunctuation, weighting, nfkc } = settings;
   return { tokenizer, wordNgram, charNgram, caseFold, stripPunctuation, weighting, nfkc };
-}
-
-function abortError(signal) {
-  return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
-}
-
-const yieldToEventLoop = () => new Promise((resolve) => setTimeout(resolve, 0));
-/** Texts fingerprinted per fingerprintAll call, between progress reports. */
-const SLICE = 4096;
-/** Longest stretch of work between two yields to the event loop. */
-const YIELD_MS = 40;
-
-/** Leader grouping over pairs within k (pairs sorted by a, then b), as dedup's 'leader'. */
-function leaderGroups(count, pairs, k) {
-  const { a, b, distance } = pairs;
-  const starts = new Uint32Array(count + 1);
-  for (let i = 0; i < b.length; i++) if (distance[i] <= k) starts[b[i] + 1]++;
-  for (let i = 0; i < count; i++) starts[i + 1] += starts[i];
-  const earlier = new Uint32Array(starts[count]);
-  const fill = starts.slice(0, count);
-  for (let i = 0; i < b.length; i++) if (distance[i] <= k) earlier[fill[b[i]]++] = a[i];
-  const leader = new Uint32Array(count);
-  for (let item = 0; item < count; item++) {
-    leader[item] = item;
-    for (let p = starts[item]; p < starts[item + 1]; p++) {
-      if (leader[earlier[p]] === earlier[p]) {
-        leader[item] = earlier[p];
-        break;
-      }
-    }
-  }
-  return leader;
 }
 
 export class Engine {
@@ -99,7 +66,6 @@ export class Engine {
       itemDistinct[i] = d;
     }
     ids.clear();
-    if (signal?.aborted) throw abortError(signal);
     const k = settings.maxDistance;
     const timings = [['preparing texts', performance.now() - started]];
 
@@ -111,14 +77,14 @@ export class Engine {
     // One findPairs call gives the groups, the histogram and every smaller max distance.
     onProgress?.({ phase: 'pairs', done: 0, total: 1 });
     if (distinctTexts.length > 5000) { // a long call: let the page show the phase first
-      await yieldToEventLoop();
-      if (signal?.aborted) throw abortError(signal);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      signal?.throwIfAborted();
     }
     mark = performance.now();
     this.#ensurePairs(Math.max(pairsRange(distinctTexts.length, k), k));
     timings.push(['pairs', performance.now() - mark]);
     mark = performance.now();
-    const leader = leaderGroups(distinctTexts.length, this.#state.pairs, k);
+    const leader = this.#sh.groupLabels(distinctTexts.length, this.#state.pairs, { maxDistance: k });
     const result = this.#result(k, leader);
     timings.push(['groups', performance.now() - mark]);
     onProgress?.({ phase: 'groups', done: 1, total: 1 });
@@ -135,7 +101,7 @@ export class Engine {
       timings.push(['pairs', performance.now() - started]);
     }
     const mark = performance.now();
-    const leader = leaderGroups(this.#state.fingerprints.length, this.#state.pairs, k);
+    const leader = this.#sh.groupLabels(this.#state.fingerprints.length, this.#state.pairs, { maxDistance: k });
     timings.push(['groups', performance.now() - mark]);
     return { ...this.#result(k, leader), timings, total: performance.now() - started };
   }
@@ -179,22 +145,13 @@ export class Engine {
     return { maxDistance: k, count, distinct: distinctLeader.length, unique, leader, distance, ...this.#histogram() };
   }
 
-  /** fingerprintAll a slice at a time, with progress, cancellation and yields in between. */
+  /**
+   * The texts' fingerprints, with progress and cancellation: sh.dedup at maxDistance 0 (the
+   * texts are distinct, so its grouping, of identical fingerprints only, costs little).
+   */
   async #fingerprints(texts, settings, onProgress, signal) {
-    const options = fingerprintOptions(settings);
-    const fingerprints = new BigUint64Array(texts.length);
-    onProgress?.({ phase: 'fingerprint', done: 0, total: texts.length });
-    let lastYield = performance.now();
-    for (let start = 0; start < texts.length; start += SLICE) {
-      const end = Math.min(texts.length, start + SLICE);
-      fingerprints.set(this.#sh.fingerprintAll(texts.slice(start, end), options), start);
-      onProgress?.({ phase: 'fingerprint', done: end, total: texts.length });
-      if (performance.now() - lastYield > YIELD_MS) {
-        await yieldToEventLoop();
-        if (signal?.aborted) throw abortError(signal);
-        lastYield = performance.now();
-      }
-    }
+    const progress = onProgress && ((p) => p.phase === 'fingerprint' && onProgress(p));
+    const { fingerprints } = await this.#sh.dedup(texts, { maxDistance: 0, options: fingerprintOptions(settings), onProgress: progress, signal });
     return fingerprints;
   }
 }

@@ -149,6 +149,14 @@ export interface SimHash {
   loadIndex(bytes: Uint8Array): SimHashIndex;
   /** Every pair within maxDistance (default 3), each once. Identical fingerprints are pairs at distance 0. */
   findPairs(fingerprints: BigUint64Array | bigint[], maxDistance?: number): Pairs;
+  /**
+   * dedup's grouping of `count` items from their pairs (as findPairs returns them: sorted by
+   * (a, b)), ignoring pairs beyond `maxDistance` (default 64). Returns one label per item: the
+   * index of the item it is grouped under, itself when kept. 'leader' (default): in index
+   * order, each item joins the earliest kept item it is paired with; 'components': connected
+   * components, labelled by their smallest index. Pure JS, no WASM memory.
+   */
+  groupLabels(count: number, pairs: Pairs, options?: { grouping?: 'leader' | 'components'; maxDistance?: number }): Uint32Array;
   /** Learns IDF weights from your own texts; pass them as `options.idf`. */
   learnIdf(texts: string[], options?: Omit<FingerprintOptions, 'idf'>): IdfWeights;
   /** Restores `idf.toBytes()`; corrupted or truncated bytes throw an Error. */

@@ -3,7 +3,8 @@
 import createSimhashCore from './wasm/simhash_core.mjs';
 import { SimHash } from './simhash.js';
 
-export { DEFAULT_OPTIONS, DEFAULT_MAX_DISTANCE, distance, toHex, fromHex } from './simhash.js';
+export { DEFAULT_OPTIONS, DEFAULT_MAX_DISTANCE } from './defaults.js';
+export { distance, toHex, fromHex } from './hamming.js';
 
 let instance;
 

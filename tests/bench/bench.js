@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sh, random64 as splitmix64 } from '../js/helpers.js';
 import { SAMPLE } from '../../js/sample.js';
-import { leaderLabels } from '../../js/simhash.js';
+import { leaderLabels } from '../../js/pairs.js';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
 
 const NATIVE = new URL('../../build/native/simhash_bench', import.meta.url).pathname;

@@ -7,7 +7,7 @@
 // Usage: node tests/bench/transfer.js
 import { Worker } from 'node:worker_threads';
 import { loadavg } from 'node:os';
-import { encodeTexts } from '../../js/simhash.js';
+import { encodeTexts } from '../../js/text.js';
 import { loadChinese, loadEnglish } from './quality/corpora.js';
 import { launchChromium, serveDirectory } from '../browser/browser.js';
 
@@ -65,7 +65,7 @@ try {
   await page.goto(`${server.url}package.json`); // any document of the server's origin
   await page.evaluate(`globalThis.measure = ${measure}`); // DevTools evaluation, outside the page's CSP
   chromium = await page.evaluate(async ({ chunks, counts }) => {
-    const { encodeTexts } = await import('/js/simhash.js');
+    const { encodeTexts } = await import('/js/text.js');
     const url = URL.createObjectURL(new Blob(['onmessage = () => {};'], { type: 'text/javascript' }));
     return globalThis.measure(chunks, encodeTexts, () => new Worker(url), counts);
   }, { chunks, counts: { warmup: WARMUP, runs: RUNS } });

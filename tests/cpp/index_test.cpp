@@ -38,7 +38,7 @@ TEST_CASE("index queries equal brute force on planted neighbours", "[index]") {
   for (size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<uint32_t>(rng() % 4000000000u);
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  std::shuffle(ids.begin(), ids.end(), rng);
+  testing::shuffle(ids, rng);
   const size_t n = ids.size();
 
   Index index(k);

@@ -92,7 +92,7 @@ TEST_CASE("leaderLabels: neighbours beyond k that look near when folded to 32 bi
       fps.push_back(fp ^ mask);  // distance 2 * pairsFlipped: within k for the first few only
     }
   }
-  std::shuffle(fps.begin(), fps.end(), rng);
+  testing::shuffle(fps, rng);
   size_t skipped = 0;
   const std::vector<uint32_t> expected = bruteForceLeaders(fps, k, skipped);
   REQUIRE(leaderLabels(fps.data(), fps.size(), k) == expected);

@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { sh, plantedSet, random64, flipBits, disposing } from './helpers.js';
 import { init } from '../../js/node.js';
-import { shingles, jaccard } from '../../js/simhash.js';
+import { shingles, jaccard } from '../../js/verify.js';
 import { SAMPLE } from '../../js/sample.js';
 import { existsSync } from 'node:fs';
 import { FORTUNES_DIR, loadChinese, loadEnglish } from '../bench/quality/corpora.js';
@@ -293,6 +293,34 @@ describe('dedup', () => {
       assert.deepEqual(groups, [...expected.values()].sort((x, y) => x[0] - y[0]), `k = ${k}`);
       if (k >= 3) assert.ok(followers > 0, `k = ${k}: some duplicates`);
     }
+  });
+
+  test('groupLabels of the widest pairs regroups at every smaller k as dedup groups, both groupings', async () => {
+    const next = random64(23);
+    const texts = [...SAMPLE];
+    for (let i = 0; i < 300; i++) {
+      const words = SAMPLE[Number(next() % BigInt(SAMPLE.length))].split(' ');
+      words[Number(next() % BigInt(words.length))] = `edit${i % 5}`;
+      texts.push(words.join(' '));
+    }
+    const pairs = sh.findPairs(sh.fingerprintAll(texts), 14);
+    const groupsOf = (labels) => {
+      const members = new Map();
+      labels.forEach((leader, i) => { if (leader !== i) members.set(leader, [...(members.get(leader) ?? [leader]), i]); });
+      return [...members.values()].sort((x, y) => x[0] - y[0]);
+    };
+    for (const grouping of ['leader', 'components']) {
+      for (const k of [0, 3, 8, 14]) {
+        const labels = sh.groupLabels(texts.length, pairs, { maxDistance: k, grouping });
+        assert.ok(labels instanceof Uint32Array && labels.length === texts.length);
+        assert.deepEqual(groupsOf(labels), (await sh.dedup(texts, { maxDistance: k, grouping })).groups, `${grouping}, k = ${k}`);
+      }
+    }
+    assert.throws(() => sh.groupLabels(2, { a: [0], b: [1] }), { name: 'TypeError', message: /^pairs must be/ });
+    assert.throws(() => sh.groupLabels(2, { a: Uint32Array.of(1), b: Uint32Array.of(0) }), { name: 'RangeError', message: 'pairs[0] must have a < b < count, got (1, 0)' });
+    assert.throws(() => sh.groupLabels(3, { a: Uint32Array.of(1, 0), b: Uint32Array.of(2, 1) }), { name: 'RangeError', message: /must be sorted/ });
+    assert.throws(() => sh.groupLabels(2, pairs, { grouping: 'x' }), RangeError);
+    assert.throws(() => sh.groupLabels(2, { a: new Uint32Array(0), b: new Uint32Array(0) }, { depth: 1 }), { name: 'TypeError', message: 'options.depth is not an option (known: grouping, maxDistance)' });
   });
 
   test('with a key function', async () => {

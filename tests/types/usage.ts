@@ -39,6 +39,8 @@ export async function example(tickets: Ticket[]): Promise<string[]> {
   const { a, b, distance } = sh.findPairs(all, 3);
   const firstPair: [number, number, number] = [a[0] ?? 0, b[0] ?? 0, distance[0] ?? 0];
   void firstPair;
+  const labels: Uint32Array = sh.groupLabels(all.length, sh.findPairs(all, 6), { maxDistance: 3, grouping: 'leader' });
+  void labels;
 
   const controller = new AbortController();
   const result: DedupResult<Ticket> = await sh.dedup(tickets, {

@@ -1,0 +1,40 @@
+// Argument checks shared by every module: each names the argument it rejects, so bad
+// input becomes a TypeError/RangeError that says what to fix before anything reaches WASM.
+// No imports, so the CommonJS entry can be generated from this file.
+
+export const U64_MAX = (1n << 64n) - 1n;
+
+/** A value's kind, for messages: 'null', 'an array', 'string', 'Map', ... */
+export function typeName(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? (value.constructor?.name ?? 'an object') : typeof value;
+}
+
+export function checkInteger(value, name, min, max) {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${typeName(value)}`);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
+  }
+  return value;
+}
+
+export function checkFingerprint(value, name) {
+  if (typeof value !== 'bigint') throw new TypeError(`${name} must be a bigint, got ${typeName(value)}`);
+  if (value < 0n || value > U64_MAX) throw new RangeError(`${name} must be an unsigned 64-bit bigint, got ${value}`);
+  return value;
+}
+
+/** An options object: undefined becomes {}, anything but a plain object is a TypeError. */
+export function checkObject(value, name) {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object') throw new TypeError(`${name} must be an object, got ${typeName(value)}`);
+  return value;
+}
+
+/** Rejects keys of an options object that are not in `known`. */
+export function checkKnownKeys(value, name, known) {
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) throw new TypeError(`${name}.${key} is not an option (known: ${known.join(', ')})`);
+  }
+}

@@ -1,0 +1,70 @@
+// Fingerprinting in the core: texts (already as the core sees them, text.js coreTexts)
+// encoded into WASM a slice at a time, one call per slice, results copied out once.
+import { typeName } from './checks.js';
+import { idfHandle } from './idf.js';
+import { BATCH_CHARS, forEachEncodedSlice, withAllocations } from './memory.js';
+import { checkOptions, textOptions } from './options.js';
+import { coreTexts } from './text.js';
+
+/** The core's fingerprints of count encoded texts, as a view into WASM memory allocated from mem. */
+function fingerprintBatch(core, mem, utf8, offsets, count, wire, idf) {
+  const result = mem.alloc(count * 8);
+  if (idf) core._fingerprintBatchIdf(utf8, offsets, count, result, idf);
+  else core._fingerprintBatch(utf8, offsets, count, result, wire);
+  return new BigUint64Array(core.HEAPU8.buffer, result, count);
+}
+
+/** Fingerprints of strings with options in the wire format, or IDF weights' handle (idf, else 0). */
+export function fingerprintTexts(core, texts, wire, idf) {
+  const out = new BigUint64Array(texts.length);
+  forEachEncodedSlice(core, texts, 'texts', (utf8, offsets, count, start, mem) => {
+    out.set(fingerprintBatch(core, mem, utf8, offsets, count, wire, idf), start);
+  });
+  return out;
+}
+
+/** sh.fingerprintAll: checks the arguments, prepares the texts, fingerprints them. */
+export function fingerprintAll(core, texts, options) {
+  if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
+  const wire = checkOptions(options);
+  const idf = options?.idf ? idfHandle(options.idf, core, 'options.idf') : 0;
+  return fingerprintTexts(core, coreTexts(texts, textOptions(options), 'texts'), wire, idf);
+}
+
+/** As fingerprintTexts, for texts encoded already (text.js encodeTexts): text i is utf8[bounds[i] .. bounds[i + 1]). */
+export function fingerprintEncoded(core, utf8, bounds, wire, idf) {
+  const count = bounds.length - 1;
+  return withAllocations(core, (mem) => {
+    const text = mem.copyIn(utf8.subarray(0, bounds[count]));
+    return fingerprintBatch(core, mem, text, mem.copyIn(bounds), count, wire, idf).slice();
+  });
+}
+
+/** The fingerprint of the caller's own features (tokens), optionally weighted. */
+export function fingerprintTokens(core, tokens, weights) {
+  if (!Array.isArray(tokens)) throw new TypeError(`tokens must be an array of strings, got ${typeName(tokens)}`);
+  let weightArray;
+  if (weights !== undefined) {
+    if (!Array.isArray(weights) && !(weights instanceof Float64Array)) {
+      throw new TypeError(`weights must be an array of numbers or a Float64Array, got ${typeName(weights)}`);
+    }
+    if (weights.length !== tokens.length) throw new RangeError(`weights has ${weights.length} entries but tokens has ${tokens.length}`);
+    weightArray = Float64Array.from(weights, (w, i) => {
+      if (typeof w !== 'number') throw new TypeError(`weights[${i}] must be a number, got ${typeName(w)}`);
+      if (!Number.isFinite(w)) throw new RangeError(`weights[${i}] must be finite, got ${w}`);
+      return w;
+    });
+  }
+  // Tokens form one feature list, so they must cross in one slice.
+  const chars = tokens.reduce((sum, t) => sum + (typeof t === 'string' ? t.length : 0), 0);
+  if (chars > BATCH_CHARS) throw new RangeError(`tokens hold ${chars} characters; at most ${BATCH_CHARS} fit one call`);
+  if (tokens.length === 0) return 0n; // no features: every sum is 0, a tie, so every bit is 0
+  let fingerprint = 0n;
+  forEachEncodedSlice(core, tokens, 'tokens', (utf8, offsets, count, _start, mem) => {
+    const weightsAddress = weightArray ? mem.copyIn(weightArray) : 0;
+    const result = mem.alloc(8);
+    core._fingerprintTokens(utf8, offsets, count, weightsAddress, result);
+    fingerprint = new BigUint64Array(core.HEAPU8.buffer, result, 1)[0];
+  });
+  return fingerprint;
+}

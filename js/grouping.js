@@ -1,0 +1,147 @@
+// Groups from pairs or labels, the one pipeline of dedup in every entry (the single-threaded
+// API, the pool and its workers, the demo through sh.groupLabels):
+//   pairs --leaderOfPairs/componentsOfPairs--> labels --flatGroups--> typed arrays
+//   --dedupResult--> { unique, uniqueIndices, groups }.
+// A label is the index of the item an item is grouped under: itself when it is kept.
+import { checkInteger, checkKnownKeys, checkObject, typeName } from './checks.js';
+
+export const GROUPINGS = ['leader', 'components'];
+
+/**
+ * Leader grouping: in index order, each item joins the earliest kept item it is paired
+ * with, or is kept. `pairs` sorted by (a, b), as findPairs returns them; pairs whose
+ * distance exceeds maxDistance (when given) are ignored.
+ */
+export function leaderOfPairs(count, pairs, maxDistance = Infinity) {
+  const { a, b, distance } = pairs;
+  const within = (i) => !distance || distance[i] <= maxDistance;
+  // Bucket the pairs by b, so item b sees its earlier partners in ascending order.
+  const starts = new Uint32Array(count + 1);
+  for (let i = 0; i < b.length; i++) if (within(i)) starts[b[i] + 1]++;
+  for (let i = 0; i < count; i++) starts[i + 1] += starts[i];
+  const earlier = new Uint32Array(starts[count]);
+  const fill = starts.slice(0, count);
+  for (let i = 0; i < b.length; i++) if (within(i)) earlier[fill[b[i]]++] = a[i];
+  const leaderOf = new Uint32Array(count);
+  for (let item = 0; item < count; item++) {
+    leaderOf[item] = item;
+    for (let p = starts[item]; p < starts[item + 1]; p++) {
+      const candidate = earlier[p];
+      if (leaderOf[candidate] === candidate) {
+        leaderOf[item] = candidate;
+        break;
+      }
+    }
+  }
+  return leaderOf;
+}
+
+/** Connected components of the pairs: each item is labelled with its component's smallest index. */
+export function componentsOfPairs(count, pairs, maxDistance = Infinity) {
+  const { a, b, distance } = pairs;
+  const parent = new Uint32Array(count);
+  for (let i = 0; i < count; i++) parent[i] = i;
+  const find = (x) => {
+    while (parent[x] !== x) x = parent[x] = parent[parent[x]]; // path halving
+    return x;
+  };
+  for (let i = 0; i < a.length; i++) {
+    if (distance && distance[i] > maxDistance) continue;
+    const ra = find(a[i]);
+    const rb = find(b[i]);
+    // The smaller index becomes the root, so each root is its component's minimum.
+    if (ra < rb) parent[rb] = ra;
+    else if (rb < ra) parent[ra] = rb;
+  }
+  for (let i = 0; i < count; i++) parent[i] = find(i);
+  return parent;
+}
+
+export function labelsOfPairs(count, pairs, grouping, maxDistance) {
+  return grouping === 'components' ? componentsOfPairs(count, pairs, maxDistance) : leaderOfPairs(count, pairs, maxDistance);
+}
+
+/** sh.groupLabels: checks its arguments, then labelsOfPairs. */
+export function groupLabels(count, pairs, options) {
+  checkInteger(count, 'count', 0, 0xffffffff);
+  if (pairs === null || typeof pairs !== 'object' || !(pairs.a instanceof Uint32Array) || !(pairs.b instanceof Uint32Array)) {
+    throw new TypeError(`pairs must be { a: Uint32Array, b: Uint32Array, distance?: Uint8Array } as findPairs returns, got ${typeName(pairs)}`);
+  }
+  if (pairs.b.length !== pairs.a.length || (pairs.distance !== undefined && pairs.distance.length !== pairs.a.length)) {
+    throw new RangeError('pairs.a, pairs.b and pairs.distance must have the same length');
+  }
+  for (let i = 0; i < pairs.a.length; i++) {
+    if (pairs.a[i] >= pairs.b[i] || pairs.b[i] >= count) throw new RangeError(`pairs[${i}] must have a < b < count, got (${pairs.a[i]}, ${pairs.b[i]})`);
+    if (i > 0 && (pairs.a[i] < pairs.a[i - 1] || (pairs.a[i] === pairs.a[i - 1] && pairs.b[i] <= pairs.b[i - 1]))) {
+      throw new RangeError(`pairs must be sorted by (a, b) without repeats, as findPairs returns them; pairs[${i}] is not`);
+    }
+  }
+  const o = checkObject(options, 'options');
+  checkKnownKeys(o, 'options', ['grouping', 'maxDistance']);
+  const { grouping = 'leader', maxDistance = 64 } = o;
+  if (!GROUPINGS.includes(grouping)) throw new RangeError(`options.grouping must be 'leader' or 'components', got ${String(grouping)}`);
+  checkInteger(maxDistance, 'options.maxDistance', 0, 64);
+  return labelsOfPairs(count, pairs, grouping, maxDistance);
+}
+
+/**
+ * Labels as flat typed arrays (they travel by transfer): the kept items ascending; groups
+ * ordered by kept item, each as kept item then members ascending, group g being
+ * groupItems[groupStarts[g] .. groupStarts[g + 1]). Only groups of two or more.
+ */
+export function flatGroups(labels) {
+  const count = labels.length;
+  const members = new Uint32Array(count); // members per kept item, itself excluded
+  let uniqueCount = 0;
+  for (let i = 0; i < count; i++) {
+    if (labels[i] === i) uniqueCount++;
+    else members[labels[i]]++;
+  }
+  let groupCount = 0;
+  let items = 0;
+  for (let leader = 0; leader < count; leader++) {
+    if (!members[leader]) continue;
+    groupCount++;
+    items += members[leader] + 1;
+  }
+  const unique = new Uint32Array(uniqueCount);
+  const groupStarts = new Uint32Array(groupCount + 1);
+  const groupItems = new Uint32Array(items);
+  const slot = new Uint32Array(count); // where a kept item's next member goes in groupItems
+  for (let leader = 0, g = 0, at = 0; leader < count; leader++) {
+    if (!members[leader]) continue;
+    groupStarts[g++] = at;
+    groupItems[at] = leader;
+    slot[leader] = at + 1;
+    at += members[leader] + 1;
+  }
+  groupStarts[groupCount] = items;
+  for (let i = 0, u = 0; i < count; i++) {
+    if (labels[i] === i) unique[u++] = i;
+    else groupItems[slot[labels[i]]++] = i;
+  }
+  return { unique, groupStarts, groupItems };
+}
+
+/** Result entries (kept items, groups) built between pauses. */
+const RESULT_SLICE = 16384;
+
+/** dedup's plain arrays from flat groups, a slice at a time with pacer.pause() between slices. */
+export async function dedupResult(items, { unique, groupStarts, groupItems }, pacer) {
+  const uniqueIndices = new Array(unique.length);
+  const uniqueItems = new Array(unique.length);
+  const groups = new Array(groupStarts.length - 1);
+  const entries = unique.length + groups.length;
+  for (let from = 0; from < entries; from += RESULT_SLICE) {
+    const to = Math.min(entries, from + RESULT_SLICE);
+    for (let i = from; i < Math.min(to, unique.length); i++) {
+      uniqueIndices[i] = unique[i];
+      uniqueItems[i] = items[unique[i]];
+    }
+    for (let g = Math.max(from, unique.length) - unique.length; g < to - unique.length; g++) {
+      groups[g] = Array.from(groupItems.subarray(groupStarts[g], groupStarts[g + 1]));
+    }
+    if (to < entries) await pacer.pause();
+  }
+  return { unique: uniqueItems, uniqueIndices, groups };
+}

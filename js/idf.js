@@ -1,0 +1,100 @@
+// IDF weights: learned in the core from the caller's corpus, owned through a handle.
+import { typeName } from './checks.js';
+import { coreCall, forEachEncodedSlice, resultBytes, withAllocations } from './memory.js';
+import { coreTexts } from './text.js';
+import { decodeOptions } from './wire.js';
+
+// IdfWeights objects -> { core, handle, options }; handle 0 once disposed.
+const idfEntries = new WeakMap();
+const idfRegistry = new FinalizationRegistry(([core, handle]) => core._idfDelete(handle));
+
+function idfEntry(idf, name) {
+  const entry = idfEntries.get(idf);
+  if (!entry) throw new TypeError(`${name} must be IdfWeights from sh.learnIdf or sh.loadIdf, got ${typeName(idf)}`);
+  if (!entry.handle) throw new Error(`${name} has been disposed`);
+  return entry;
+}
+
+/** The fingerprint options IDF weights were learned with (checks that `idf` is live IdfWeights). */
+export function learnedOptions(idf, name) {
+  return idfEntry(idf, name).options;
+}
+
+/** The core's handle of IDF weights, which must belong to this core. */
+export function idfHandle(idf, core, name) {
+  const entry = idfEntry(idf, name);
+  if (entry.core !== core) throw new Error(`${name} belongs to another instance of the module`);
+  return entry.handle;
+}
+
+/** Inverse document frequencies learned from a corpus; owns WASM memory: dispose() it. */
+export class IdfWeights {
+  constructor(core, handle) {
+    idfEntries.set(this, { core, handle, options: decodeOptions(core._idfOptions(handle)) });
+    idfRegistry.register(this, [core, handle], this);
+  }
+
+  /** The fingerprint options the weights were learned with (and fingerprint with). */
+  get options() {
+    return { ...idfEntry(this, 'this').options };
+  }
+
+  /** Number of documents learned from. */
+  get documents() {
+    const { core, handle } = idfEntry(this, 'this');
+    return core._idfDocuments(handle);
+  }
+
+  /** Number of distinct features with a learned weight. */
+  get features() {
+    const { core, handle } = idfEntry(this, 'this');
+    return core._idfFeatures(handle);
+  }
+
+  /** A versioned, checksummed snapshot; `sh.loadIdf` restores it. */
+  toBytes() {
+    const { core, handle } = idfEntry(this, 'this');
+    return resultBytes(core, coreCall(() => core._idfSerialize(handle)));
+  }
+
+  /** Frees the WASM memory; later use throws. Safe to call twice. */
+  dispose() {
+    const entry = idfEntries.get(this);
+    if (!entry?.handle) return;
+    idfRegistry.unregister(this);
+    entry.core._idfDelete(entry.handle);
+    entry.handle = 0;
+  }
+}
+
+if (Symbol.dispose) IdfWeights.prototype[Symbol.dispose] = IdfWeights.prototype.dispose;
+
+/** Learns weights from texts; `wire` and `options` are the checked options (no idf). */
+export function learnIdf(core, texts, options, wire) {
+  const learner = coreCall(() => core._idfLearnerCreate(wire));
+  try {
+    forEachEncodedSlice(core, coreTexts(texts, options, 'texts'), 'texts', (utf8, offsets, count) => {
+      core._idfLearnerAdd(learner, utf8, offsets, count);
+    });
+    return new IdfWeights(core, coreCall(() => core._idfLearnerTable(learner)));
+  } finally {
+    core._idfLearnerDelete(learner);
+  }
+}
+
+/** Restores `idf.toBytes()`; corrupted or truncated bytes throw an Error. */
+export function loadIdf(core, bytes) {
+  const handle = coreCall(() => core._idfCreate());
+  let error;
+  try {
+    error = withAllocations(core, (mem) => core._idfLoad(handle, mem.copyIn(bytes), bytes.length));
+  } catch (failure) {
+    core._idfDelete(handle);
+    throw failure;
+  }
+  if (error) {
+    core._idfDelete(handle);
+    throw new Error(error);
+  }
+  return new IdfWeights(core, handle);
+}

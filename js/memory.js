@@ -1,0 +1,107 @@
+// WASM memory: scratch allocations freed on every exit path, errors of allocations inside
+// the core, copies out of the result buffer, and texts encoded into WASM in bounded slices.
+import { typeName } from './checks.js';
+import { writeUtf8 } from './text.js';
+
+/** Characters encoded per slice, so the scratch buffer stays bounded. */
+export const BATCH_CHARS = 1 << 22;
+
+/** Owns WASM allocations and frees them all at once. */
+class Allocations {
+  constructor(core) {
+    this.core = core;
+    this.addresses = [];
+  }
+
+  alloc(bytes) {
+    const address = this.core._malloc(Math.max(bytes, 8));
+    if (!address) throw new Error(`out of WebAssembly memory allocating ${bytes} bytes`);
+    this.addresses.push(address);
+    return address;
+  }
+
+  /** Copies a typed array into WASM memory and returns its address. */
+  copyIn(array) {
+    const address = this.alloc(array.byteLength);
+    this.core.HEAPU8.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), address);
+    return address;
+  }
+
+  free() {
+    for (const address of this.addresses) this.core._free(address);
+    this.addresses.length = 0;
+  }
+}
+
+/**
+ * What the core throws when an allocation inside it fails (out_of_memory.cpp throws an
+ * Error; growing the memory past its maximum is a RangeError) becomes an Error that says
+ * so; the module stays usable. Other errors pass unchanged.
+ */
+function asError(error) {
+  if (error instanceof Error && !(error instanceof RangeError && /memory/i.test(error.message))) return error;
+  return new Error('out of WebAssembly memory: the operation was abandoned');
+}
+
+/** Runs a call into the core that allocates inside it. */
+export function coreCall(call) {
+  try {
+    return call();
+  } catch (error) {
+    throw asError(error);
+  }
+}
+
+/** Runs a call into the core with its scratch allocations, freeing them afterwards. */
+export function withAllocations(core, body) {
+  const allocations = new Allocations(core);
+  try {
+    return body(allocations);
+  } catch (error) {
+    throw asError(error);
+  } finally {
+    allocations.free();
+  }
+}
+
+/** The first `count` words of the result buffer (findPairs, query), copied out. */
+export function resultWords(core, count) {
+  return new Uint32Array(core.HEAPU8.buffer, core._resultAddress(), count).slice();
+}
+
+/** The first `length` bytes of the result buffer (serialize), copied out. */
+export function resultBytes(core, length) {
+  return new Uint8Array(core.HEAPU8.buffer, core._resultAddress(), length).slice();
+}
+
+/** `count` values of a typed array type at a WASM address, copied out. */
+export function copyOut(core, Type, address, count) {
+  return new Type(core.HEAPU8.buffer, address, count).slice();
+}
+
+/**
+ * Encodes strings into one UTF-8 buffer in WASM memory, at most BATCH_CHARS characters
+ * (or one text) at a time; calls use(utf8, offsets, count, start, mem) per slice.
+ */
+export function forEachEncodedSlice(core, texts, name, use) {
+  let start = 0;
+  while (start < texts.length) {
+    let chars = 0;
+    let end = start;
+    for (; end < texts.length; end++) {
+      const text = texts[end];
+      if (typeof text !== 'string') throw new TypeError(`${name}[${end}] must be a string, got ${typeName(text)}`);
+      if (end > start && chars + text.length > BATCH_CHARS) break;
+      chars += text.length;
+    }
+    withAllocations(core, (mem) => {
+      const count = end - start;
+      const utf8 = mem.alloc(chars * 3); // encodeInto writes at most 3 bytes per UTF-16 unit
+      const offsets = mem.alloc((count + 1) * 4);
+      const heap = core.HEAPU8;
+      writeUtf8(texts, start, heap.subarray(utf8, utf8 + chars * 3), new Uint32Array(heap.buffer, offsets, count + 1));
+      use(utf8, offsets, count, start, mem);
+    });
+    start = end;
+  }
+}

@@ -1,0 +1,75 @@
+// Long asynchronous jobs on the calling thread: progress reports, yields to the event
+// loop so the page stays responsive, and cancellation by AbortSignal.
+import { typeName } from './checks.js';
+
+/** Longest stretch of work between two yields to the event loop, by default. */
+const YIELD_MS = 40;
+
+export function checkSignal(signal, name) {
+  if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')) {
+    throw new TypeError(`${name} must be an AbortSignal, got ${typeName(signal)}`);
+  }
+}
+
+/** The rejection of an aborted job: the signal's reason, or an AbortError. */
+export function abortError(signal) {
+  return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
+}
+
+// A macrotask yield that is not clamped to 4 ms like nested setTimeout in browsers.
+export const yieldToEventLoop = typeof MessageChannel === 'function'
+  ? () => new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  })
+  : () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * The rhythm of one job: `report` passes progress on, `pause` (called between small units
+ * of work) yields once `sliceMs` of work has passed and throws once the job is cancelled.
+ * Hooks for the pool: `beforeYield` runs before each yield, `guard(promise)` may end a
+ * yield early (a failed job), `check()` throws if the job has failed.
+ */
+export class Pacer {
+  #signal;
+  #onProgress;
+  #sliceMs;
+  #beforeYield;
+  #guard;
+  #check;
+  #lastYield = performance.now();
+
+  constructor({ signal, onProgress, sliceMs = YIELD_MS, beforeYield, guard, check } = {}) {
+    this.#signal = signal;
+    this.#onProgress = onProgress;
+    this.#sliceMs = sliceMs;
+    this.#beforeYield = beforeYield;
+    this.#guard = guard;
+    this.#check = check;
+    if (signal?.aborted) throw abortError(signal);
+  }
+
+  report(phase, done, total) {
+    this.#onProgress?.({ phase, done, total });
+  }
+
+  async pause() {
+    if (performance.now() - this.#lastYield >= this.#sliceMs) {
+      this.#beforeYield?.();
+      await (this.#guard ? this.#guard(yieldToEventLoop()) : yieldToEventLoop());
+      this.#lastYield = performance.now();
+    }
+    this.#check?.();
+    if (this.#signal?.aborted) throw abortError(this.#signal);
+  }
+
+  /** report, then pause. */
+  async step(phase, done, total) {
+    this.report(phase, done, total);
+    await this.pause();
+  }
+}

@@ -1,0 +1,190 @@
+// SimHashPool: the API of SimHash run on the pool's workers (pool-scheduler.js), with the
+// same results bit for bit and in the same order. The calling thread checks arguments,
+// cuts texts into chunks and assembles results; every WASM call runs in a worker.
+import { typeName } from './checks.js';
+import { checkDedupArguments, itemText } from './dedup.js';
+import { isNode } from './environment.js';
+import { dedupResult, flatGroups, labelsOfPairs } from './grouping.js';
+import { toFingerprintArray } from './hamming.js';
+import { checkMaxDistance, checkOptions, textOptions } from './options.js';
+import { Job, checkTaskOptions } from './pool-job.js';
+import { idfForWorkers } from './pool-scheduler.js';
+import { verifyAcrossWorkers } from './pool-verify.js';
+import { preparedInJs } from './text.js';
+
+/** At most this many texts per fingerprint task... */
+const CHUNK_TEXTS = 2048;
+/** ...and at most this many UTF-16 code units: about 10-30 ms of work per task. */
+const CHUNK_CHARS = 1 << 19;
+
+/**
+ * Whether fingerprint chunks are encoded to UTF-8 on the calling thread before they are
+ * posted (README "Worker pool", `npm run bench:transfer`): in Node encoding costs the
+ * calling thread more than posting strings, but the workers then skip decoding them,
+ * which pays overall; in Chromium encoding and posting costs the page's thread about 2x
+ * posting strings, for no clear gain.
+ */
+const ENCODE_CHUNKS = isNode;
+
+/**
+ * The texts of a list, checked (or made by `key`) a slice at a time with pauses, and the
+ * chunk boundaries of its fingerprint tasks.
+ */
+async function chunkTexts(items, key, name, pacer) {
+  const texts = key ? new Array(items.length) : items;
+  const bounds = [0];
+  let chars = 0;
+  for (let i = 0; i < items.length; i++) {
+    let text;
+    if (name === 'items') {
+      text = itemText(items, key, i);
+      if (key) texts[i] = text;
+    } else {
+      text = items[i];
+      if (typeof text !== 'string') throw new TypeError(`${name}[${i}] must be a string, got ${typeName(text)}`);
+    }
+    const start = bounds[bounds.length - 1];
+    if (i > start && (i - start >= CHUNK_TEXTS || chars + text.length > CHUNK_CHARS)) {
+      bounds.push(i);
+      chars = 0;
+    }
+    chars += text.length;
+    if ((i & 1023) === 1023) await pacer.pause();
+  }
+  if (items.length > 0) bounds.push(items.length);
+  return { texts, bounds };
+}
+
+export class SimHashPool {
+  #scheduler;
+  #jobs = new Set();
+
+  constructor(scheduler) {
+    this.#scheduler = scheduler;
+  }
+
+  /** Number of workers (some may be stopped, and are started again when there is work). */
+  get size() {
+    return this.#scheduler.size;
+  }
+
+  #live() {
+    if (this.#scheduler.terminated) throw new Error('this pool has been terminated');
+  }
+
+  #job(signal, onProgress) {
+    const job = new Job(signal, onProgress, (ended, cancel) => {
+      this.#jobs.delete(ended);
+      this.#scheduler.dropJob(ended, cancel);
+    });
+    this.#jobs.add(job);
+    return job;
+  }
+
+  /** Runs `body(job)` as a job: a failure fails the job (stopping its tasks) and rejects. */
+  async #run(signal, onProgress, body) {
+    const job = this.#job(signal, onProgress);
+    try {
+      return await body(job);
+    } catch (error) {
+      job.fail(error);
+      throw job.failed.error;
+    } finally {
+      job.end();
+    }
+  }
+
+  async #fingerprint(job, texts, bounds, options) {
+    // IdfWeights live in one WASM instance: each worker gets their bytes once and loads its own.
+    const idf = options?.idf ? idfForWorkers(options.idf) : undefined;
+    const encode = ENCODE_CHUNKS && !preparedInJs(textOptions(options));
+    if (options && 'idf' in options) options = { ...options, idf: null };
+    const total = texts.length;
+    const fingerprints = new BigUint64Array(total);
+    let done = 0;
+    const chunks = [];
+    for (let c = 0; c + 1 < bounds.length; c++) {
+      const start = bounds[c];
+      const end = bounds[c + 1];
+      const message = { op: 'fingerprint', texts: texts.slice(start, end), options };
+      chunks.push(this.#scheduler.task(job, message, { idf, encode }).then((fps) => {
+        fingerprints.set(fps, start);
+        done += end - start;
+        job.report('fingerprint', done, total);
+      }));
+    }
+    await job.guard(Promise.all(chunks));
+    return fingerprints;
+  }
+
+  /** Fingerprints of many texts, identical to SimHash#fingerprintAll, computed across the workers. */
+  async fingerprintAll(texts, options, task) {
+    this.#live();
+    if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
+    checkOptions(options);
+    const { onProgress, signal } = checkTaskOptions(task);
+    return this.#run(signal, onProgress, async (job) => {
+      job.report('fingerprint', 0, texts.length);
+      const { bounds } = await chunkTexts(texts, undefined, 'texts', job.pacer());
+      return this.#fingerprint(job, texts, bounds, options);
+    });
+  }
+
+  /** Every pair within maxDistance, identical to SimHash#findPairs, computed in one worker. */
+  async findPairs(fingerprints, maxDistance, task) {
+    this.#live();
+    let fps = toFingerprintArray(fingerprints, 'fingerprints');
+    const k = checkMaxDistance(maxDistance);
+    if (fps.length > 0xffffffff) throw new RangeError('fingerprints must hold fewer than 2^32 items');
+    const { onProgress, signal } = checkTaskOptions(task);
+    if (fps === fingerprints) fps = fps.slice(); // the caller's array stays usable; the copy moves
+    return this.#run(signal, onProgress, async (job) => {
+      job.report('pairs', 0, 1);
+      const message = { op: 'pairs', fingerprints: fps, maxDistance: k };
+      const { a, b, distance } = await job.guard(this.#scheduler.task(job, message, { transfer: [fps.buffer], exclusive: true }));
+      job.report('pairs', 1, 1);
+      return { a, b, distance };
+    });
+  }
+
+  /**
+   * Near-duplicate groups, identical to SimHash#dedup: fingerprints across the workers, the
+   * pair search (and grouping, without verification) in one, verification across the
+   * workers again, then the groups of the verified pairs here.
+   */
+  async dedup(items, options = {}) {
+    this.#live();
+    const { key, k, fingerprintOptions, grouping, onProgress, signal, verifier } = checkDedupArguments(items, options);
+    return this.#run(signal, onProgress, async (job) => {
+      const total = items.length;
+      const pacer = job.pacer();
+      job.report('fingerprint', 0, total);
+      // The items' texts are checked (and `key` called) a slice at a time: a bad one still
+      // rejects before any work is posted, as in SimHash#dedup.
+      const { texts, bounds } = await chunkTexts(items, key, 'items', pacer);
+      const fps = await this.#fingerprint(job, texts, bounds, fingerprintOptions);
+      job.report('pairs', 0, 1);
+      const message = { op: 'pairs', fingerprints: fps, maxDistance: k, grouping: verifier ? undefined : grouping };
+      const found = await job.guard(this.#scheduler.task(job, message, { transfer: [fps.buffer], exclusive: true }));
+      job.report('pairs', 1, 1);
+      let groups = found;
+      if (verifier) {
+        const kept = await verifyAcrossWorkers(this.#scheduler, job, found, texts, verifier);
+        groups = flatGroups(labelsOfPairs(total, kept, grouping));
+      }
+      const result = await dedupResult(items, groups, pacer);
+      job.report('groups', 1, 1);
+      return { ...result, fingerprints: found.fingerprints };
+    });
+  }
+
+  /** Stops every worker; pending calls reject, later calls throw. */
+  async terminate() {
+    if (this.#scheduler.terminated) return;
+    const error = new Error('this pool has been terminated');
+    for (const job of [...this.#jobs]) job.fail(error);
+    await this.#scheduler.terminate(error);
+  }
+}
+
+if (Symbol.asyncDispose) SimHashPool.prototype[Symbol.asyncDispose] = SimHashPool.prototype.terminate;

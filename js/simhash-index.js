@@ -1,0 +1,128 @@
+// SimHashIndex: an exact Hamming index that lives in WASM memory; dispose() frees it.
+import { checkFingerprint, checkInteger, checkObject, typeName } from './checks.js';
+import { toFingerprintArray } from './hamming.js';
+import { coreCall, resultBytes, resultWords, withAllocations } from './memory.js';
+import { checkMaxDistance } from './options.js';
+
+// Indexes forgotten without dispose() are freed when collected: [core, address] pairs.
+const indexRegistry = new FinalizationRegistry(([core, address]) => core._indexDelete(address));
+
+export class SimHashIndex {
+  #core;
+  #handle;
+
+  constructor(core, handle) {
+    this.#core = core;
+    this.#handle = handle;
+    indexRegistry.register(this, [core, handle], this);
+  }
+
+  #live() {
+    if (!this.#handle) throw new Error('this index has been disposed');
+    return this.#handle;
+  }
+
+  get maxDistance() {
+    return this.#core._indexMaxDistance(this.#live());
+  }
+
+  get size() {
+    return this.#core._indexSize(this.#live());
+  }
+
+  add(fingerprint, id) {
+    checkFingerprint(fingerprint, 'fingerprint');
+    if (id !== undefined) checkInteger(id, 'id', 0, 0xffffffff);
+    return this.addAll([fingerprint], id === undefined ? undefined : [id])[0];
+  }
+
+  addAll(fingerprints, ids) {
+    const handle = this.#live();
+    const fps = toFingerprintArray(fingerprints, 'fingerprints');
+    let idArray;
+    if (ids !== undefined) {
+      if (!(ids instanceof Uint32Array) && !Array.isArray(ids)) {
+        throw new TypeError(`ids must be a Uint32Array or an array of numbers, got ${typeName(ids)}`);
+      }
+      if (ids.length !== fps.length) throw new RangeError(`ids has ${ids.length} entries but fingerprints has ${fps.length}`);
+      idArray = ids instanceof Uint32Array ? ids : Uint32Array.from(ids, (id, i) => checkInteger(id, `ids[${i}]`, 0, 0xffffffff));
+    }
+    const core = this.#core;
+    return withAllocations(core, (mem) => {
+      const fpAddress = mem.copyIn(fps);
+      const idsAddress = idArray ? mem.copyIn(idArray) : 0;
+      const outAddress = mem.alloc(fps.length * 4);
+      const added = core._indexAddBatch(handle, fpAddress, idsAddress, fps.length, outAddress);
+      const assigned = new Uint32Array(core.HEAPU8.buffer, outAddress, fps.length).slice();
+      if (added < fps.length) {
+        for (let i = 0; i < added; i++) core._indexRemove(handle, assigned[i]); // all or nothing
+        throw idArray
+          ? new Error(`ids[${added}] = ${idArray[added]} is already stored in this index`)
+          : new Error('this index has used up its 2^32 ids');
+      }
+      return assigned;
+    });
+  }
+
+  query(fingerprint) {
+    checkFingerprint(fingerprint, 'fingerprint');
+    const handle = this.#live();
+    const core = this.#core;
+    const words = withAllocations(core, (mem) => {
+      const count = core._indexQuery(handle, mem.copyIn(new BigUint64Array([fingerprint])));
+      return resultWords(core, count * 2);
+    });
+    const matches = new Array(words.length / 2);
+    for (let i = 0; i < matches.length; i++) matches[i] = { id: words[2 * i], distance: words[2 * i + 1] };
+    return matches;
+  }
+
+  remove(id) {
+    checkInteger(id, 'id', 0, 0xffffffff);
+    return this.#core._indexRemove(this.#live(), id);
+  }
+
+  clear() {
+    this.#core._indexClear(this.#live());
+  }
+
+  serialize() {
+    const handle = this.#live();
+    return resultBytes(this.#core, coreCall(() => this.#core._indexSerialize(handle)));
+  }
+
+  dispose() {
+    if (!this.#handle) return;
+    indexRegistry.unregister(this);
+    this.#core._indexDelete(this.#handle);
+    this.#handle = 0;
+  }
+}
+
+// `using index = sh.createIndex()` where the runtime has explicit resource management.
+if (Symbol.dispose) SimHashIndex.prototype[Symbol.dispose] = SimHashIndex.prototype.dispose;
+
+/** sh.createIndex. */
+export function createIndex(core, options) {
+  const o = checkObject(options, 'options');
+  const maxDistance = checkMaxDistance(o.maxDistance, 'options.maxDistance');
+  return new SimHashIndex(core, coreCall(() => core._indexCreate(maxDistance)));
+}
+
+/** sh.loadIndex: restores index.serialize(); corrupted or truncated bytes throw an Error. */
+export function loadIndex(core, bytes) {
+  if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array, got ${typeName(bytes)}`);
+  const handle = coreCall(() => core._indexCreate(0));
+  let error;
+  try {
+    error = withAllocations(core, (mem) => core._indexLoad(handle, mem.copyIn(bytes), bytes.length));
+  } catch (failure) {
+    core._indexDelete(handle);
+    throw failure;
+  }
+  if (error) {
+    core._indexDelete(handle);
+    throw new Error(error);
+  }
+  return new SimHashIndex(core, handle);
+}
