@@ -15,13 +15,17 @@ export function checkVerify(verify) {
   return { minJaccard, shingle };
 }
 
+/** A text as verification sees it: lower-cased, each whitespace run one space, ends trimmed. */
+export function shingleText(text) {
+  return text.toLowerCase().replace(/\s+/gu, ' ').trim();
+}
+
 /**
  * The set of character shingles that verification compares: n-grams of code points of
- * the lower-cased text, each whitespace run one space, ends trimmed; a text shorter
- * than n is one shingle.
+ * shingleText(text); a text shorter than n is one shingle.
  */
 export function shingles(text, n) {
-  const chars = Array.from(text.toLowerCase().replace(/\s+/gu, ' ').trim());
+  const chars = Array.from(shingleText(text));
   const set = new Set();
   if (chars.length <= n) {
     if (chars.length > 0) set.add(chars.join(''));
