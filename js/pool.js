@@ -55,6 +55,16 @@ async function chunkTexts(items, key, name, pacer) {
   return { texts, bounds };
 }
 
+/**
+ * What a call needs of its IDF weights, taken when it is made, so that disposing of them
+ * afterwards changes nothing for the call: their bytes for the workers (idfForWorkers), and
+ * the options with those they were learned with in place of the weights.
+ */
+function takeIdf(options) {
+  if (!options?.idf) return { idf: undefined, options };
+  return { idf: idfForWorkers(options.idf), options: { ...options, ...options.idf.options, idf: null } };
+}
+
 export class SimHashPool {
   #scheduler;
   #jobs = new Set();
@@ -94,9 +104,9 @@ export class SimHashPool {
     }
   }
 
-  async #fingerprint(job, texts, bounds, options) {
+  /** `options` and `idf` as takeIdf made them when the public call was made. */
+  async #fingerprint(job, texts, bounds, options, idf) {
     // IdfWeights live in one WASM instance: each worker gets their bytes once and loads its own.
-    const idf = options?.idf ? idfForWorkers(options.idf) : undefined;
     const encode = ENCODE_CHUNKS && !preparedInJs(textOptions(options));
     if (options && 'idf' in options) options = { ...options, idf: null };
     const total = texts.length;
@@ -123,10 +133,11 @@ export class SimHashPool {
     if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
     checkOptions(options);
     const { onProgress, signal } = checkTaskOptions(task);
+    const { idf, options: taken } = takeIdf(options);
     return this.#run(signal, onProgress, async (job) => {
       job.report('fingerprint', 0, texts.length);
       const { bounds } = await chunkTexts(texts, undefined, 'texts', job.pacer());
-      return this.#fingerprint(job, texts, bounds, options);
+      return this.#fingerprint(job, texts, bounds, taken, idf);
     });
   }
 
@@ -155,6 +166,7 @@ export class SimHashPool {
   async dedup(items, options = {}) {
     this.#live();
     const { key, k, fingerprintOptions, grouping, onProgress, signal, verifier } = checkDedupArguments(items, options);
+    const { idf, options: taken } = takeIdf(fingerprintOptions);
     return this.#run(signal, onProgress, async (job) => {
       const total = items.length;
       const pacer = job.pacer();
@@ -162,7 +174,7 @@ export class SimHashPool {
       // The items' texts are checked (and `key` called) a slice at a time: a bad one still
       // rejects before any work is posted, as in SimHash#dedup.
       const { texts, bounds } = await chunkTexts(items, key, 'items', pacer);
-      const fps = await this.#fingerprint(job, texts, bounds, fingerprintOptions);
+      const fps = await this.#fingerprint(job, texts, bounds, taken, idf);
       job.report('pairs', 0, 1);
       const message = { op: 'pairs', fingerprints: fps, maxDistance: k, grouping: verifier ? undefined : grouping };
       const found = await job.guard(this.#scheduler.task(job, message, { transfer: [fps.buffer], exclusive: true }));
