@@ -1,6 +1,7 @@
 #include "simhash/tokenizer.h"
 
 #include <cstring>
+#include <new>
 
 #include "unicode.h"
 
@@ -15,9 +16,12 @@ bool isValid(const TokenizerOptions& options) {
 
 namespace {
 
+// Sizes are computed in 64 bits: 4 bytes per input byte of a 1.5 GB text do not fit a
+// 32-bit size_t, and must fail as an allocation rather than wrap around.
 template <typename Vector>
-auto* atLeast(Vector& buffer, size_t size) {
-  if (buffer.size() < size) buffer.resize(size);  // grows only: no per-call zero fill
+auto* atLeast(Vector& buffer, uint64_t size) {
+  if (size > buffer.max_size()) throw std::bad_alloc();
+  if (buffer.size() < size) buffer.resize(static_cast<size_t>(size));  // grows only: no per-call zero fill
   return buffer.data();
 }
 
@@ -71,12 +75,13 @@ void FeatureExtractor::extract(std::string_view utf8, const TokenizerOptions& op
   // Chars mode keeps every code point and a space per separator run.
   const bool separated = mode == TokenizerMode::Separated, charsMode = mode == TokenizerMode::Chars;
   const bool autoMode = mode == TokenizerMode::Auto;
+  const uint64_t n = size;
   // + 8: the ASCII path stores 8 bytes at a time.
-  char* const words = atLeast(words_, charsMode ? 8 : (separated ? 4 : 2) * size + 8);
-  char* const chars = atLeast(chars_, charsMode ? 4 * size + 1 : autoMode ? size + 1 : 1);
-  uint32_t* const wordStarts = atLeast(wordStarts_, charsMode ? 1 : size / 2 + 3);
-  uint32_t* const charStarts = atLeast(charStarts_, charsMode ? 2 * size + 2 : autoMode ? 2 * (size / 3) + 3 : 1);
-  uint32_t* const runEnds = atLeast(runEnds_, autoMode ? size / 3 + 2 : 1);
+  char* const words = atLeast(words_, charsMode ? 8 : (separated ? 4 : 2) * n + 8);
+  char* const chars = atLeast(chars_, charsMode ? 4 * n + 1 : autoMode ? n + 1 : 1);
+  uint32_t* const wordStarts = atLeast(wordStarts_, charsMode ? 1 : n / 2 + 3);
+  uint32_t* const charStarts = atLeast(charStarts_, charsMode ? 2 * n + 2 : autoMode ? 2 * (n / 3) + 3 : 1);
+  uint32_t* const runEnds = atLeast(runEnds_, autoMode ? n / 3 + 2 : 1);
   size_t wordBytes = 0, wordCount = 0, charBytes = 0, charCount = 0, runCount = 0;
 
   bool inWord = false;  // the last code point kept extended a word of `words`
@@ -231,8 +236,8 @@ size_t FeatureExtractor::appendFallbackFeatures(std::string_view utf8, const Tok
   // Blank texts get one empty feature: fingerprint 0 lies within k = 12 of texts whose few
   // features leave most bits tied (21 of 37,997 fortunes, npm run bench:quality).
   const auto* text = reinterpret_cast<const unsigned char*>(utf8.data());
-  char* const chars = atLeast(chars_, 4 * utf8.size() + 1);  // 3 bytes and a space per input byte
-  uint32_t* const charStarts = atLeast(charStarts_, 2 * utf8.size() + 2);
+  char* const chars = atLeast(chars_, 4 * uint64_t{utf8.size()} + 1);  // 3 bytes and a space per input byte
+  uint32_t* const charStarts = atLeast(charStarts_, 2 * uint64_t{utf8.size()} + 2);
   size_t charBytes = 0, charCount = 0;
   bool pendingSpace = false;
   for (size_t pos = 0; pos < utf8.size();) {
