@@ -6,7 +6,7 @@ import { fingerprintAll } from './fingerprints.js';
 import { GROUPINGS, dedupResult, flatGroups, labelsOfPairs } from './grouping.js';
 import { checkMaxDistance, checkOptions } from './options.js';
 import { Pacer, checkSignal } from './pacing.js';
-import { exactGroups, findPairs, leaderLabels } from './pairs.js';
+import { exactGroups, expandLabels, findPairs, leaderLabels } from './pairs.js';
 import { checkVerify, shingleText, verifyPairs } from './verify.js';
 
 /** Items fingerprinted between progress reports, cancellation checks and yields. */
@@ -61,14 +61,11 @@ export async function dedup(core, items, options) {
   } else {
     // Items alike in everything the pairs depend on (the fingerprint; with verify, the
     // shingled text too) are grouped as one: cost and memory follow the distinct items.
-    const { groupOf, reps } = exactGroups(fingerprints, verifier ? (i) => shingleText(texts[i]) : undefined);
-    const distinct = BigUint64Array.from(reps, (i) => fingerprints[i]);
-    let pairs = findPairs(core, distinct, k);
+    const alike = exactGroups(fingerprints, verifier ? (i) => shingleText(texts[i]) : undefined);
+    let pairs = findPairs(core, BigUint64Array.from(alike.reps, (i) => fingerprints[i]), k);
     await pacer.step('pairs', 1, 1);
-    if (verifier) pairs = await verifyPairs(pairs, Array.from(reps, (i) => texts[i]), verifier, pacer);
-    const repLabels = labelsOfPairs(reps.length, pairs, grouping);
-    labels = new Uint32Array(total);
-    for (let i = 0; i < total; i++) labels[i] = reps[repLabels[groupOf[i]]];
+    if (verifier) pairs = await verifyPairs(pairs, Array.from(alike.reps, (i) => texts[i]), verifier, pacer);
+    labels = expandLabels(labelsOfPairs(alike.reps.length, pairs, grouping), alike);
   }
   const result = await dedupResult(items, flatGroups(labels), pacer);
   pacer.report('groups', 1, 1);

@@ -24,6 +24,13 @@ export function exactGroups(fingerprints, keyOf) {
   return { groupOf, reps: Uint32Array.from(reps) };
 }
 
+/** Labels of every item from the labels of the groups' first items (exactGroups). */
+export function expandLabels(repLabels, { groupOf, reps }) {
+  const labels = new Uint32Array(groupOf.length);
+  for (let i = 0; i < labels.length; i++) labels[i] = reps[repLabels[groupOf[i]]];
+  return labels;
+}
+
 /**
  * Every pair a < b within k, sorted by (a, b), as three parallel arrays. Equal
  * fingerprints are searched once: the core sees the distinct ones, and their pairs are

@@ -22,7 +22,7 @@ import { fingerprintAll, fingerprintEncoded } from './fingerprints.js';
 import { flatGroups, labelsOfPairs } from './grouping.js';
 import { idfHandle, loadIdf } from './idf.js';
 import { checkOptions } from './options.js';
-import { findPairs, leaderLabels } from './pairs.js';
+import { exactGroups, expandLabels, findPairs, leaderLabels } from './pairs.js';
 import { markConfirmed } from './verify.js';
 
 let core;
@@ -68,11 +68,14 @@ const OPS = {
       const groups = flatGroups(leaderLabels(core, fingerprints, maxDistance));
       return [{ fingerprints, ...groups }, [fingerprints.buffer, ...groupsTransfer(groups)]];
     }
-    const pairs = findPairs(core, fingerprints, maxDistance);
     if (!grouping) {
+      const pairs = findPairs(core, fingerprints, maxDistance);
       return [{ fingerprints, ...pairs }, [fingerprints.buffer, pairs.a.buffer, pairs.b.buffer, pairs.distance.buffer]];
     }
-    const groups = flatGroups(labelsOfPairs(fingerprints.length, pairs, grouping));
+    // Equal fingerprints searched once, as in SimHash#dedup.
+    const alike = exactGroups(fingerprints);
+    const pairs = findPairs(core, BigUint64Array.from(alike.reps, (i) => fingerprints[i]), maxDistance);
+    const groups = flatGroups(expandLabels(labelsOfPairs(alike.reps.length, pairs, grouping), alike));
     return [{ fingerprints, ...groups }, [fingerprints.buffer, ...groupsTransfer(groups)]];
   },
   // dedup's verification of a slice of the pairs (a and b index `texts`).

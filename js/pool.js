@@ -10,7 +10,9 @@ import { checkMaxDistance, checkOptions, textOptions } from './options.js';
 import { Job, checkTaskOptions } from './pool-job.js';
 import { idfForWorkers } from './pool-scheduler.js';
 import { verifyAcrossWorkers } from './pool-verify.js';
+import { exactGroups, expandLabels } from './pairs.js';
 import { preparedInJs } from './text.js';
+import { shingleText } from './verify.js';
 
 /** At most this many texts per fingerprint task... */
 const CHUNK_TEXTS = 2048;
@@ -176,15 +178,22 @@ export class SimHashPool {
       const { texts, bounds } = await chunkTexts(items, key, 'items', pacer);
       const fps = await this.#fingerprint(job, texts, bounds, taken, idf);
       job.report('pairs', 0, 1);
-      const message = { op: 'pairs', fingerprints: fps, maxDistance: k, grouping: verifier ? undefined : grouping };
+      if (verifier) {
+        // Items alike in fingerprint and shingled text are verified once, as in SimHash#dedup.
+        const alike = exactGroups(fps, (i) => shingleText(texts[i]));
+        const message = { op: 'pairs', fingerprints: BigUint64Array.from(alike.reps, (i) => fps[i]), maxDistance: k };
+        const found = await job.guard(this.#scheduler.task(job, message, { transfer: [message.fingerprints.buffer], exclusive: true }));
+        job.report('pairs', 1, 1);
+        const kept = await verifyAcrossWorkers(this.#scheduler, job, found, Array.from(alike.reps, (i) => texts[i]), verifier);
+        const groups = flatGroups(expandLabels(labelsOfPairs(alike.reps.length, kept, grouping), alike));
+        const result = await dedupResult(items, groups, pacer);
+        job.report('groups', 1, 1);
+        return { ...result, fingerprints: fps };
+      }
+      const message = { op: 'pairs', fingerprints: fps, maxDistance: k, grouping };
       const found = await job.guard(this.#scheduler.task(job, message, { transfer: [fps.buffer], exclusive: true }));
       job.report('pairs', 1, 1);
-      let groups = found;
-      if (verifier) {
-        const kept = await verifyAcrossWorkers(this.#scheduler, job, found, texts, verifier);
-        groups = flatGroups(labelsOfPairs(total, kept, grouping));
-      }
-      const result = await dedupResult(items, groups, pacer);
+      const result = await dedupResult(items, found, pacer);
       job.report('groups', 1, 1);
       return { ...result, fingerprints: found.fingerprints };
     });
