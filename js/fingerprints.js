@@ -2,9 +2,15 @@
 // encoded into WASM a slice at a time, one call per slice, results copied out once.
 import { typeName } from './checks.js';
 import { idfHandle } from './idf.js';
-import { BATCH_CHARS, forEachEncodedSlice, withAllocations } from './memory.js';
+import { DEFAULT_OPTIONS } from './defaults.js';
+import { BATCH_CHARS, SINGLE_CALL_BYTES, coreCall, forEachEncodedSlice, singleCallScratch, withAllocations } from './memory.js';
 import { checkOptions, textOptions } from './options.js';
-import { coreTexts } from './text.js';
+import { coreTexts, encodeInto, preparedInJs } from './text.js';
+import { encodeOptions } from './wire.js';
+
+const DEFAULT_WIRE = encodeOptions(DEFAULT_OPTIONS);
+/** Longest text fingerprinted through the single-call scratch buffer (8 bytes hold the result). */
+const SINGLE_CALL_CHARS = Math.floor((SINGLE_CALL_BYTES - 8) / 3);
 
 /** The core's fingerprints of count encoded texts, as a view into WASM memory allocated from mem. */
 function fingerprintBatch(core, mem, utf8, offsets, count, wire, idf) {
@@ -29,6 +35,21 @@ export function fingerprintAll(core, texts, options) {
   const wire = checkOptions(options);
   const idf = options?.idf ? idfHandle(options.idf, core, 'options.idf') : 0;
   return fingerprintTexts(core, coreTexts(texts, textOptions(options), 'texts'), wire, idf);
+}
+
+/** sh.fingerprint: as fingerprintAll of one text, without allocating for short texts. */
+export function fingerprintOne(core, text, options) {
+  if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${typeName(text)}`);
+  const wire = options === undefined ? DEFAULT_WIRE : checkOptions(options);
+  if (text.length > SINGLE_CALL_CHARS || (options !== undefined && preparedInJs(textOptions(options)))) {
+    return fingerprintAll(core, [text], options)[0];
+  }
+  const idf = options?.idf ? idfHandle(options.idf, core, 'options.idf') : 0;
+  const out = singleCallScratch(core);
+  const utf8 = out + 8;
+  const length = encodeInto(text, core.HEAPU8.subarray(utf8, out + SINGLE_CALL_BYTES));
+  coreCall(() => (idf ? core._simhash_fingerprint_one_idf(utf8, length, out, idf) : core._simhash_fingerprint_one(utf8, length, out, wire)));
+  return new BigUint64Array(core.HEAPU8.buffer, out, 1)[0];
 }
 
 /** As fingerprintTexts, for texts encoded already (text.js encodeTexts): text i is utf8[bounds[i] .. bounds[i + 1]). */

@@ -38,7 +38,7 @@ class Allocations {
  * Error; growing the memory past its maximum is a RangeError) becomes an Error that says
  * so; the module stays usable. Other errors pass unchanged.
  */
-function asError(error) {
+export function asError(error) {
   if (error instanceof Error && !(error instanceof RangeError && /memory/i.test(error.message))) return error;
   return new Error('out of WebAssembly memory: the operation was abandoned');
 }
@@ -62,6 +62,23 @@ export function withAllocations(core, body) {
   } finally {
     allocations.free();
   }
+}
+
+// One scratch buffer per module instance for single calls (fingerprint, index.add), kept
+// between calls: allocating per call would cost more than the call's work. Single calls
+// use it only up to SINGLE_CALL_BYTES, so it never holds more.
+export const SINGLE_CALL_BYTES = 1 << 16;
+const scratches = new WeakMap(); // core -> address of SINGLE_CALL_BYTES bytes
+
+/** The single-call scratch buffer's address (SINGLE_CALL_BYTES bytes). */
+export function singleCallScratch(core) {
+  let address = scratches.get(core);
+  if (!address) {
+    address = core._malloc(SINGLE_CALL_BYTES);
+    if (!address) throw new Error(`out of WebAssembly memory allocating ${SINGLE_CALL_BYTES} bytes`);
+    scratches.set(core, address);
+  }
+  return address;
 }
 
 /** The first `count` words of the result buffer (findPairs, query), copied out; a large buffer is then freed. */

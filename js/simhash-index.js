@@ -1,8 +1,10 @@
 // SimHashIndex: an exact Hamming index that lives in WASM memory; dispose() frees it.
 import { checkFingerprint, checkInteger, checkObject, typeName } from './checks.js';
 import { toFingerprintArray } from './hamming.js';
-import { copyOut, coreCall, resultBytes, resultWords, withAllocations } from './memory.js';
+import { asError, copyOut, coreCall, resultBytes, resultWords, withAllocations } from './memory.js';
 import { checkMaxDistance } from './options.js';
+
+const NO_FRESH_ID = 'this index has no fresh id left: it has handed out ids up to 4294967295 (ids chosen by the caller can still be added)';
 
 // Indexes forgotten without dispose() are freed when collected: [core, address] pairs.
 const indexRegistry = new FinalizationRegistry(([core, address]) => core._indexDelete(address));
@@ -33,7 +35,18 @@ export class SimHashIndex {
   add(fingerprint, id) {
     checkFingerprint(fingerprint, 'fingerprint');
     if (id !== undefined) checkInteger(id, 'id', 0, 0xffffffff);
-    return this.#add(BigUint64Array.of(fingerprint), id === undefined ? undefined : Uint32Array.of(id), true)[0];
+    const handle = this.#live();
+    const low = Number(BigInt.asUintN(32, fingerprint));
+    const high = Number(fingerprint >> 32n);
+    let added;
+    try {
+      added = this.#core._simhash_index_add_one(handle, low, high, id ?? 0, id === undefined ? 0 : 1);
+    } catch (error) {
+      throw asError(error);
+    }
+    if (added === -1) throw new Error(`id ${id} is already stored in this index`);
+    if (added === -2) throw new Error(NO_FRESH_ID);
+    return added;
   }
 
   addAll(fingerprints, ids) {
@@ -46,11 +59,11 @@ export class SimHashIndex {
       if (ids.length !== fps.length) throw new RangeError(`ids has ${ids.length} entries but fingerprints has ${fps.length}`);
       idArray = ids instanceof Uint32Array ? ids : Uint32Array.from(ids, (id, i) => checkInteger(id, `ids[${i}]`, 0, 0xffffffff));
     }
-    return this.#add(fps, idArray, false);
+    return this.#add(fps, idArray);
   }
 
   /** Stores fps under ids (fresh ids when undefined), all or nothing (the core undoes a failed batch, id counter included). */
-  #add(fps, ids, single) {
+  #add(fps, ids) {
     const handle = this.#live();
     const core = this.#core;
     return withAllocations(core, (mem) => {
@@ -59,9 +72,8 @@ export class SimHashIndex {
       const outAddress = mem.alloc(fps.length * 4);
       const added = coreCall(() => core._indexAddBatch(handle, fpAddress, idsAddress, fps.length, outAddress));
       if (added === fps.length) return copyOut(core, Uint32Array, outAddress, fps.length);
-      if (!ids) throw new Error('this index has no fresh id left: it has handed out ids up to 4294967295 (ids chosen by the caller can still be added)');
+      if (!ids) throw new Error(NO_FRESH_ID);
       const id = ids[added];
-      if (single) throw new Error(`id ${id} is already stored in this index`);
       const earlier = ids.subarray(0, added).indexOf(id);
       throw new Error(earlier >= 0 ? `ids[${added}] = ${id} repeats ids[${earlier}]` : `ids[${added}] = ${id} is already stored in this index`);
     });
@@ -71,10 +83,8 @@ export class SimHashIndex {
     checkFingerprint(fingerprint, 'fingerprint');
     const handle = this.#live();
     const core = this.#core;
-    const words = withAllocations(core, (mem) => {
-      const count = core._indexQuery(handle, mem.copyIn(new BigUint64Array([fingerprint])));
-      return resultWords(core, count * 2);
-    });
+    const count = coreCall(() => core._indexQuery(handle, Number(BigInt.asUintN(32, fingerprint)), Number(fingerprint >> 32n)));
+    const words = resultWords(core, count * 2);
     const matches = new Array(words.length / 2);
     for (let i = 0; i < matches.length; i++) matches[i] = { id: words[2 * i], distance: words[2 * i + 1] };
     return matches;

@@ -2,7 +2,7 @@
 // arguments and hands the work to the module of its job; bulk data crosses once per batch.
 import { typeName } from './checks.js';
 import { dedup } from './dedup.js';
-import { fingerprintAll, fingerprintTokens } from './fingerprints.js';
+import { fingerprintAll, fingerprintOne, fingerprintTokens } from './fingerprints.js';
 import { groupLabels } from './grouping.js';
 import { distance, fromHex, toFingerprintArray, toHex } from './hamming.js';
 import { learnIdf, loadIdf } from './idf.js';
@@ -33,8 +33,7 @@ export class SimHash {
   }
 
   fingerprint(text, options) {
-    if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${typeName(text)}`);
-    return fingerprintAll(this.#core, [text], options)[0];
+    return fingerprintOne(this.#core, text, options);
   }
 
   fingerprintAll(texts, options) {

@@ -67,13 +67,18 @@ export function coreTexts(texts, options, name) {
 
 const encoder = new TextEncoder();
 
+/** Encodes text into dest (3 bytes per UTF-16 unit of room); returns the bytes written. */
+export function encodeInto(text, dest) {
+  return encoder.encodeInto(text, dest).written;
+}
+
 /** Encodes texts[start ..) back to back into utf8 (3 bytes per UTF-16 unit of room); text i ends at bounds[i + 1]. */
 export function writeUtf8(texts, start, utf8, bounds) {
   const count = bounds.length - 1;
   let written = 0;
   for (let i = 0; i < count; i++) {
     bounds[i] = written;
-    written += encoder.encodeInto(texts[start + i], utf8.subarray(written)).written;
+    written += encodeInto(texts[start + i], utf8.subarray(written));
   }
   bounds[count] = written;
 }

@@ -2,15 +2,32 @@
 // helpers.h (address-level conversions over the core) and out_of_memory.cpp (what a
 // failed allocation does). Raw names carry a leading underscore; js/ wraps them.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <malloc.h>
 
 #include <cstdlib>
 
 #include "helpers.h"
+#include "similarity_glue.h"
 #include "simhash/fingerprint.h"
 
 using namespace emscripten;
 using namespace simhash::bindings;
+
+// Single calls, meant to be made once per item, are raw exports (Module._simhash_*): built
+// without dynamic execution (-sDYNAMIC_EXECUTION=0), Embind's invokers convert arguments in a
+// generic loop that costs several times the work of one call.
+extern "C" {
+EMSCRIPTEN_KEEPALIVE void simhash_fingerprint_one(uintptr_t utf8, uint32_t length, uintptr_t out, double optionsWire) {
+  fingerprintOne(utf8, length, out, optionsWire);
+}
+EMSCRIPTEN_KEEPALIVE void simhash_fingerprint_one_idf(uintptr_t utf8, uint32_t length, uintptr_t out, uintptr_t idf) {
+  fingerprintOneIdf(utf8, length, out, idf);
+}
+EMSCRIPTEN_KEEPALIVE double simhash_index_add_one(uintptr_t index, uint32_t low, uint32_t high, uint32_t id, int withId) {
+  return at<IndexHandle>(index)->addOne(low, high, id, withId != 0);
+}
+}
 
 EMSCRIPTEN_BINDINGS(simhash) {
   function("_malloc", optional_override([](size_t size) { return reinterpret_cast<uintptr_t>(std::malloc(size)); }));
@@ -39,7 +56,6 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_idfLoad", &idfLoad);
 
   function("_findPairs", &findPairs);
-  function("_componentLabels", &componentLabels);
   function("_leaderLabels", &leaderLabels);
 
   // The index crosses as its address: Embind's class_ would add ~4 KB of gzipped glue
@@ -53,9 +69,16 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_indexAddBatch", optional_override([](uintptr_t index, uintptr_t fps, uintptr_t ids, uint32_t count, uintptr_t idsOut) {
              return at<IndexHandle>(index)->addBatch(fps, ids, count, idsOut);
            }));
-  function("_indexQuery", optional_override([](uintptr_t index, uintptr_t fp) { return at<IndexHandle>(index)->query(fp); }));
+  function("_indexQuery", optional_override([](uintptr_t index, uint32_t low, uint32_t high) { return at<IndexHandle>(index)->queryOne(low, high); }));
   function("_indexSerialize", optional_override([](uintptr_t index) { return at<IndexHandle>(index)->serialize(); }));
   function("_indexLoad", optional_override([](uintptr_t index, uintptr_t bytes, uint32_t length) {
              return at<IndexHandle>(index)->load(bytes, length);
            }));
+
+  // Exact similarity of candidate pairs (similarity.h, similarity_glue.h): one call per batch.
+  function("_verifyPairs", &similarity_glue::verifyPairs);
+  function("_pairSimilarities", &similarity_glue::pairSimilarities);
+  function("_similarityJoin", &similarity_glue::join);
+  function("_similarityResult", optional_override([] { return reinterpret_cast<uintptr_t>(similarity_glue::joined().data()); }));
+  function("_similarityRelease", &similarity_glue::release);
 }

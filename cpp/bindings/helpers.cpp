@@ -103,6 +103,18 @@ void fingerprintBatchIdf(uintptr_t utf8, uintptr_t offsets, uint32_t count, uint
   call.keepScratch = smallTexts;
 }
 
+void fingerprintOne(uintptr_t utf8, uint32_t length, uintptr_t out, double optionsWire) {
+  FingerprinterCall call;
+  *at<uint64_t>(out) = call.fingerprinter.fingerprint({at<char>(utf8), length}, fromWire(optionsWire).options);
+  call.keepScratch = small(length);
+}
+
+void fingerprintOneIdf(uintptr_t utf8, uint32_t length, uintptr_t out, uintptr_t idf) {
+  FingerprinterCall call;
+  *at<uint64_t>(out) = call.fingerprinter.fingerprint({at<char>(utf8), length}, *at<IdfTable>(idf));
+  call.keepScratch = small(length);
+}
+
 void fingerprintTokens(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t weights, uintptr_t out) {
   const uint32_t* bounds = at<uint32_t>(offsets);
   std::vector<std::string_view> tokens(count);
@@ -171,13 +183,6 @@ uint32_t findPairs(uintptr_t fingerprints, uint32_t count, unsigned maxDistance)
   return static_cast<uint32_t>(pairs.size());
 }
 
-void componentLabels(uintptr_t a, uintptr_t b, uint32_t pairCount, uint32_t count, uintptr_t out) {
-  std::vector<Pair> pairs(pairCount);
-  for (uint32_t i = 0; i < pairCount; ++i) pairs[i] = {at<uint32_t>(a)[i], at<uint32_t>(b)[i], 0};
-  const std::vector<uint32_t> labels = simhash::componentLabels(count, pairs);
-  std::copy(labels.begin(), labels.end(), at<uint32_t>(out));
-}
-
 void leaderLabels(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, uintptr_t out) {
   const std::vector<uint32_t> labels = simhash::leaderLabels(at<uint64_t>(fingerprints), count, maxDistance);
   std::copy(labels.begin(), labels.end(), at<uint32_t>(out));
@@ -187,14 +192,21 @@ uint32_t IndexHandle::addBatch(uintptr_t fingerprints, uintptr_t ids, uint32_t c
   return static_cast<uint32_t>(index_.addAll(at<uint64_t>(fingerprints), ids ? at<uint32_t>(ids) : nullptr, count, at<uint32_t>(idsOut)));
 }
 
-uint32_t IndexHandle::query(uintptr_t fingerprint) {
+double IndexHandle::addOne(uint32_t low, uint32_t high, uint32_t id, bool withId) {
+  const uint64_t fp = uint64_t{high} << 32 | low;
+  const Status status = withId ? index_.add(fp, id) : index_.addWithNewId(fp, id);
+  if (status == Status::Ok) return id;
+  return withId ? -1 : -2;
+}
+
+uint32_t IndexHandle::queryOne(uint32_t low, uint32_t high) {
   struct Release {
     std::vector<Match>& matches;
     ~Release() {
       if (!smallBuffer(matches.capacity() * sizeof(Match))) std::vector<Match>().swap(matches);
     }
   } release{matches_};
-  index_.query(*at<uint64_t>(fingerprint), matches_);
+  index_.query(uint64_t{high} << 32 | low, matches_);
   std::vector<uint32_t>& words = result();
   words.resize(2 * matches_.size());
   for (size_t i = 0; i < matches_.size(); ++i) {

@@ -33,6 +33,9 @@ void resultRelease();
 void fingerprintBatch(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t out, double optionsWire);
 /// As fingerprintBatch, with the tokenizer, weighting and weights of an IDF table.
 void fingerprintBatchIdf(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t out, uintptr_t idf);
+/// Single calls: one text of `length` bytes at utf8; the fingerprint goes to out (8 bytes).
+void fingerprintOne(uintptr_t utf8, uint32_t length, uintptr_t out, double optionsWire);
+void fingerprintOneIdf(uintptr_t utf8, uint32_t length, uintptr_t out, uintptr_t idf);
 /// One fingerprint of count tokens; weights is 0 or count doubles.
 void fingerprintTokens(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t weights, uintptr_t out);
 
@@ -53,8 +56,6 @@ std::string idfLoad(uintptr_t idf, uintptr_t bytes, uint32_t length);
 
 /// Pairs as triples (a, b, distance) in the result buffer; returns the pair count.
 uint32_t findPairs(uintptr_t fingerprints, uint32_t count, unsigned maxDistance);
-/// Component label per item into out, from pairs given as (a, b) index arrays.
-void componentLabels(uintptr_t a, uintptr_t b, uint32_t pairCount, uint32_t count, uintptr_t out);
 /// out receives count labels: dedup's leader grouping without materialising the pairs.
 void leaderLabels(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, uintptr_t out);
 
@@ -70,8 +71,13 @@ class IndexHandle {
   /// Index::addAll: ids is 0 for fresh ids; the ids used are written to idsOut. Returns
   /// count, or the position of the item that stopped it (nothing is stored then).
   uint32_t addBatch(uintptr_t fingerprints, uintptr_t ids, uint32_t count, uintptr_t idsOut);
-  /// Matches as (id, distance) pairs in the result buffer; returns the match count.
-  uint32_t query(uintptr_t fingerprint);
+  /// Adds one fingerprint (given as its low and high 32 bits) under `id`, or under a fresh
+  /// id when withId is false. Returns the id, or -1 when the id is taken, -2 when the
+  /// index has no fresh id left.
+  double addOne(uint32_t low, uint32_t high, uint32_t id, bool withId);
+  /// Matches of a fingerprint (given as its low and high 32 bits) as (id, distance) pairs
+  /// in the result buffer; returns the match count.
+  uint32_t queryOne(uint32_t low, uint32_t high);
   /// The serialized bytes in the result buffer; returns their length in bytes.
   uint32_t serialize() const;
   /// Replaces this index; returns "" on success or the reason the bytes were rejected.

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "blocks.h"
+#include "partition.h"
 #include "bytes.h"
 #include "radix.h"
 #include "simhash/hamming.h"
@@ -12,9 +12,10 @@ namespace simhash {
 
 namespace {
 
-// The tables stay resident, so they are capped harder than in findPairs: at most 64
-// tables of 4 bytes per item.
-constexpr unsigned kIndexMaxTables = 64;
+// A partition chosen for n items is kept until the item count leaves [n / 2, 2n]:
+// choosing costs a sample's worth of work, which rebuilds of a growing index would
+// otherwise repeat at every 1/16 of growth.
+constexpr size_t kRechooseFactor = 2;
 // Unindexed items are scanned by every query; they are folded into the tables once
 // there are more than this many, or 1/16 of the stored items.
 constexpr size_t kMinPendingForReindex = 256;
@@ -96,7 +97,7 @@ void SlotOfId::rehash(size_t capacity) {
 }  // namespace detail
 
 Index::Index(unsigned maxDistance)
-    : maxDistance_(maxDistance), layout_(std::make_unique<BlockLayout>(BlockLayout::choose(0, maxDistance, kIndexMaxTables))) {}
+    : maxDistance_(maxDistance), partition_(std::make_unique<Partition>(Partition::choose(nullptr, 0, maxDistance, Partition::Use::Probe))) {}
 Index::~Index() = default;
 Index::Index(Index&&) noexcept = default;
 Index& Index::operator=(Index&&) noexcept = default;
@@ -167,9 +168,9 @@ void Index::clear() {
   nextId_ = nextId;
 }
 
-unsigned Index::blockCount() {
+size_t Index::partCount() {
   reindexIfDue();
-  return layout_->blockCount();
+  return partition_->partCount();
 }
 
 void Index::reindexIfDue() {
@@ -196,21 +197,36 @@ void Index::rebuild() {
     ids.push_back(ids_[slot]);
   }
   std::vector<uint8_t> alive(kept, 1);
-  auto layout = std::make_unique<BlockLayout>(BlockLayout::choose(kept, maxDistance_, kIndexMaxTables));
-  std::vector<std::vector<uint32_t>> tables(layout->tableCount());
-  std::vector<KeyedItem> keyed(kept), scratch;
-  for (size_t t = 0; t < tables.size(); ++t) {
-    for (size_t slot = 0; slot < kept; ++slot) keyed[slot] = {layout->key(fingerprints[slot], t), static_cast<uint32_t>(slot)};
-    radixSort(keyed, scratch, layout->keyBits(t));  // stable: equal keys stay in slot order
-    tables[t].resize(kept);
-    for (size_t i = 0; i < kept; ++i) tables[t][i] = keyed[i].item;
+  std::unique_ptr<Partition> partition;
+  if (kept < 2 || kept > kRechooseFactor * partitionItems_ || kept < partitionItems_ / kRechooseFactor || partitionItems_ < 2) {
+    partition = std::make_unique<Partition>(Partition::choose(fingerprints.data(), kept, maxDistance_, Partition::Use::Probe));
+  } else {
+    partition = std::make_unique<Partition>(*partition_);
+  }
+  // Per part, a counting sort of the slots by key: bucket b holds slots[start[b], start[b + 1]).
+  std::vector<Table> tables(partition->partCount());
+  for (size_t p = 0; p < tables.size(); ++p) {
+    std::vector<uint32_t>& start = tables[p].start;
+    start.assign((size_t{1} << partition->part(p).width) + 1, 0);
+    tables[p].slots.resize(kept);
+    tables[p].fingerprints.resize(kept);
+    for (size_t slot = 0; slot < kept; ++slot) ++start[partition->key(fingerprints[slot], p) + 1];
+    for (size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+    for (size_t slot = 0; slot < kept; ++slot) {
+      const uint32_t at = start[partition->key(fingerprints[slot], p)]++;
+      tables[p].slots[at] = static_cast<uint32_t>(slot);
+      tables[p].fingerprints[at] = fingerprints[slot];
+    }
+    for (size_t b = start.size() - 1; b > 0; --b) start[b] = start[b - 1];
+    start[0] = 0;
   }
 
   for (size_t slot = 0; slot < kept; ++slot) *slotOfId_.find(ids[slot]) = static_cast<uint32_t>(slot);
   fingerprints_.swap(fingerprints);
   ids_.swap(ids);
   alive_.swap(alive);
-  layout_.swap(layout);
+  partition_.swap(partition);
+  partitionItems_ = kept;
   tables_.swap(tables);
   indexedSlots_ = kept;
 }
@@ -222,19 +238,21 @@ void Index::query(uint64_t fingerprint, std::vector<Match>& out) {
     const unsigned distance = hammingDistance(fingerprint, fingerprints_[slot]);
     if (distance <= maxDistance_ && alive_[slot]) out.push_back({ids_[slot], distance});
   };
-  if (layout_->blockCount() == 0) {
+  if (partition_->partCount() == 0) {
     for (uint32_t slot = 0; slot < indexedSlots_; ++slot) consider(slot);
   }
-  for (size_t t = 0; t < tables_.size(); ++t) {
-    const uint64_t key = layout_->key(fingerprint, t);
-    const std::vector<uint32_t>& table = tables_[t];
-    auto first = std::partition_point(table.begin(), table.end(), [&](uint32_t slot) {
-      return layout_->key(fingerprints_[slot], t) < key;
-    });
-    for (auto it = first; it != table.end() && layout_->key(fingerprints_[*it], t) == key; ++it) {
-      const uint64_t stored = fingerprints_[*it];
-      if (hammingDistance(fingerprint, stored) <= maxDistance_ && layout_->isFirstSharedTable(t, fingerprint, stored)) {
-        consider(*it);
+  // Every bucket within each part's threshold of the query's key; a stored item is taken
+  // only from the first part where it is within threshold, so it is reported once.
+  for (size_t p = 0; p < tables_.size(); ++p) {
+    const uint32_t key = partition_->key(fingerprint, p);
+    const uint32_t* start = tables_[p].start.data();
+    const uint32_t* slots = tables_[p].slots.data();
+    const uint64_t* stored = tables_[p].fingerprints.data();
+    for (uint32_t probe : partition_->part(p).probes) {
+      const uint32_t bucket = key ^ probe;
+      for (uint32_t x = start[bucket], end = start[bucket + 1]; x < end; ++x) {
+        const uint64_t diff = fingerprint ^ stored[x];
+        if (static_cast<unsigned>(__builtin_popcountll(diff)) <= maxDistance_ && partition_->isFirstPart(p, diff)) consider(slots[x]);
       }
     }
   }

@@ -7,170 +7,397 @@
 #include <numeric>
 #include <utility>
 
-#include "blocks.h"
-#include "radix.h"
+#include "partition.h"
 #include "simhash/hamming.h"
 
 namespace simhash {
 
 namespace {
 
-// One table is built at a time, so more tables than the index allows cost only time.
-constexpr unsigned kPairsMaxTables = 256;
-// Leader tables stay resident, like the index's.
-constexpr unsigned kLeaderMaxTables = 64;
 constexpr uint32_t kNone = UINT32_MAX;
+constexpr size_t kUnlimited = SIZE_MAX;
+
+// Shard of a bucket: chunks of 16 buckets spread by a multiplicative hash, so shards get
+// similar shares even where occupied buckets cluster.
+unsigned shardOf(uint32_t bucket, unsigned shards) { return ((bucket >> 4) * 2654435761u >> 8) % shards; }
+
+// Pairs within maxDistance among a sample of up to 512 items spread over the input, scaled
+// to all pairs.
+double estimatedPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance) {
+  const size_t s = std::min<size_t>(count, 512);
+  double hits = 0;
+  for (size_t a = 0; a < s; ++a) {
+    const uint64_t fa = fingerprints[a * count / s];
+    for (size_t b = a + 1; b < s; ++b) hits += hammingDistance(fa, fingerprints[b * count / s]) <= maxDistance;
+  }
+  if (s < 2) return 0;
+  const double n = static_cast<double>(count);
+  return hits * (n * (n - 1)) / (static_cast<double>(s) * (s - 1));
+}
 
 }  // namespace
 
-std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance) {
-  return findPairs(fingerprints, count, BlockLayout::choose(count, maxDistance, kPairsMaxTables));
+PairSearch::PairSearch(const uint64_t* fingerprints, size_t count, unsigned maxDistance, unsigned shard, unsigned shards)
+    : fingerprints_(fingerprints),
+      count_(static_cast<uint32_t>(count)),
+      maxDistance_(maxDistance),
+      shard_(shard),
+      shards_(shards),
+      partition_(std::make_unique<Partition>(Partition::choose(fingerprints, count, maxDistance, Partition::Use::Join))) {
+  estimatedWork_ = std::max(1.0, partition_->estimatedCost() / shards);
+  done_ = count < 2;
 }
 
-std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, const BlockLayout& layout) {
-  const unsigned maxDistance = layout.maxDistance();
-  std::vector<Pair> pairs;
-  if (layout.blockCount() == 0) {
-    for (uint32_t a = 0; a < count; ++a) {
-      for (uint32_t b = a + 1; b < count; ++b) {
-        const unsigned distance = hammingDistance(fingerprints[a], fingerprints[b]);
-        if (distance <= maxDistance) pairs.push_back({a, b, distance});
+PairSearch::PairSearch(const uint64_t* fingerprints, size_t count, const Partition& partition, unsigned shard, unsigned shards)
+    : fingerprints_(fingerprints),
+      count_(static_cast<uint32_t>(count)),
+      maxDistance_(partition.maxDistance()),
+      shard_(shard),
+      shards_(shards),
+      partition_(std::make_unique<Partition>(partition)) {
+  estimatedWork_ = std::max(1.0, static_cast<double>(count) * count / 2 / shards);
+  done_ = count < 2;
+}
+
+PairSearch::~PairSearch() = default;
+PairSearch::PairSearch(PairSearch&&) noexcept = default;
+PairSearch& PairSearch::operator=(PairSearch&&) noexcept = default;
+
+size_t PairSearch::partCount() const { return partition_->partCount(); }
+
+double PairSearch::progress() const { return done_ ? 1.0 : std::min(0.99, workDone_ / estimatedWork_); }
+
+void PairSearch::sortPart() {
+  // Counting sort by the part's key: bucketStart_ first counts (shifted by one), then
+  // serves as the write cursor, which leaves each bucket's end where its start was.
+  const Partition::Part& part = partition_->part(part_);
+  const size_t buckets = size_t{1} << part.width;
+  std::vector<uint32_t>().swap(bucketStart_);  // the previous part's directory goes before the next is made
+  bucketStart_.assign(buckets + 1, 0);
+  sortedFingerprints_.resize(count_);
+  sortedItems_.resize(count_);
+  for (uint32_t i = 0; i < count_; ++i) ++bucketStart_[partition_->key(fingerprints_[i], part_) + 1];
+  for (size_t b = 1; b <= buckets; ++b) bucketStart_[b] += bucketStart_[b - 1];
+  for (uint32_t i = 0; i < count_; ++i) {
+    const uint32_t at = bucketStart_[partition_->key(fingerprints_[i], part_)]++;
+    sortedFingerprints_[at] = fingerprints_[i];
+    sortedItems_[at] = i;  // items of a bucket stay in index order
+  }
+  for (size_t b = buckets; b > 0; --b) bucketStart_[b] = bucketStart_[b - 1];
+  bucketStart_[0] = 0;
+  occupiedBuckets_.clear();
+  for (uint32_t b = 0; b < buckets; ++b) {
+    if (bucketStart_[b] != bucketStart_[b + 1] && (shards_ == 1 || shardOf(b, shards_) == shard_)) occupiedBuckets_.push_back(b);
+  }
+}
+
+bool PairSearch::run(size_t workBudget, std::vector<Pair>* out) {
+  if (done_) return true;
+  const unsigned k = maxDistance_;
+  size_t work = 0;
+  auto emit = [&](uint32_t a, uint32_t b, unsigned distance) {
+    ++found_;
+    if (out) out->push_back(a < b ? Pair{a, b, distance} : Pair{b, a, distance});
+  };
+  auto finish = [&] {
+    workDone_ += static_cast<double>(work);
+    return done_;
+  };
+
+  if (partition_->partCount() == 0) {  // a scan of all pairs, rows dealt round-robin to the shards
+    for (; row_ < count_ && work < workBudget; ++row_) {
+      if (row_ % shards_ != shard_) continue;
+      const uint64_t fa = fingerprints_[row_];
+      for (uint32_t b = row_ + 1; b < count_; ++b) {
+        const unsigned distance = hammingDistance(fa, fingerprints_[b]);
+        if (distance <= k) emit(row_, b, distance);
       }
+      work += count_ - row_;
     }
-    return pairs;  // already in (a, b) order
+    done_ = row_ >= count_;
+    return finish();
   }
 
-  // Pairs are collected as keys (a << w) | b with w bits per index, so the radix sort that
-  // builds the tables also puts them in (a, b) order: no comparison sort is needed (and
-  // none is linked into the WASM build, which keeps it smaller).
-  unsigned w = 1;
-  while (w < 32 && (uint64_t{1} << w) < count) ++w;
-  std::vector<KeyedItem> items(count), scratch, found;
-  for (size_t t = 0; t < layout.tableCount(); ++t) {
-    for (uint32_t i = 0; i < count; ++i) items[i] = {layout.key(fingerprints[i], t), i};
-    radixSort(items, scratch, layout.keyBits(t));  // stable: items of a run stay in index order
-    for (size_t runStart = 0; runStart < count;) {
-      size_t runEnd = runStart + 1;
-      while (runEnd < count && items[runEnd].key == items[runStart].key) ++runEnd;
-      for (size_t x = runStart; x < runEnd; ++x) {
-        const uint64_t fa = fingerprints[items[x].item];
-        for (size_t y = x + 1; y < runEnd; ++y) {
-          const uint64_t fb = fingerprints[items[y].item];
-          const unsigned distance = hammingDistance(fa, fb);
-          if (distance <= maxDistance && layout.isFirstSharedTable(t, fa, fb)) {
-            found.push_back({(uint64_t{items[x].item} << w) | items[y].item, distance});  // x < y: index order
+  for (; part_ < partition_->partCount(); ++part_, sorted_ = false) {
+    const Partition::Part& part = partition_->part(part_);
+    if (!sorted_) {
+      if (work >= workBudget) return finish();
+      sortPart();
+      sorted_ = true;
+      probe_ = 0;
+      occupied_ = 0;
+      x_ = 0;
+      work += 6 * size_t{count_} + 2 * bucketStart_.size();
+      if (work >= workBudget) return finish();
+    }
+    const uint64_t* fps = sortedFingerprints_.data();
+    const uint32_t* items = sortedItems_.data();
+    auto consider = [&](uint32_t x, uint32_t y) {
+      const uint64_t diff = fps[x] ^ fps[y];
+      const unsigned distance = static_cast<unsigned>(__builtin_popcountll(diff));
+      if (distance <= k && partition_->isFirstPart(part_, diff)) emit(items[x], items[y], distance);
+    };
+    // Every occupied bucket of this shard against itself (mask 0) and against each bucket
+    // of a larger key within the part's threshold: each bucket pair is visited once, from
+    // its smaller key. Mask by mask, so that the directory is read in near order.
+    for (; probe_ < part.probes.size(); ++probe_, occupied_ = 0, x_ = 0) {
+      const uint32_t mask = part.probes[probe_];
+      for (; occupied_ < occupiedBuckets_.size(); ++occupied_, x_ = 0) {
+        if (work >= workBudget) return finish();
+        ++work;
+        const uint32_t bucket = occupiedBuckets_[occupied_], other = bucket ^ mask;
+        if (other < bucket) continue;
+        const uint32_t otherEnd = bucketStart_[other + 1];
+        if (bucketStart_[other] == otherEnd) continue;
+        const uint32_t begin = bucketStart_[bucket], end = bucketStart_[bucket + 1];
+        for (; begin + x_ < end; ++x_) {
+          const uint32_t x = begin + x_;
+          const uint64_t fa = fps[x];
+          const uint32_t first = mask == 0 ? x + 1 : bucketStart_[other];
+          uint32_t y = first;
+          // Four at a time with one branch: hits are rare, the loop is the join's hot spot.
+          for (; y + 4 <= otherEnd; y += 4) {
+            const bool hit = (__builtin_popcountll(fa ^ fps[y]) <= static_cast<int>(k)) |
+                             (__builtin_popcountll(fa ^ fps[y + 1]) <= static_cast<int>(k)) |
+                             (__builtin_popcountll(fa ^ fps[y + 2]) <= static_cast<int>(k)) |
+                             (__builtin_popcountll(fa ^ fps[y + 3]) <= static_cast<int>(k));
+            if (hit) {
+              for (uint32_t z = y; z < y + 4; ++z) consider(x, z);
+            }
+          }
+          for (; y < otherEnd; ++y) consider(x, y);
+          work += otherEnd - first + 1;
+          if (work >= workBudget) {
+            ++x_;
+            return finish();
           }
         }
       }
-      runStart = runEnd;
     }
   }
-  radixSort(found, scratch, 2 * w);
-  pairs.reserve(found.size());
-  const uint64_t low = (uint64_t{1} << w) - 1;
-  for (const KeyedItem& f : found) pairs.push_back({static_cast<uint32_t>(f.key >> w), static_cast<uint32_t>(f.key & low), f.item});
+  // Done: give the scratch back.
+  std::vector<uint64_t>().swap(sortedFingerprints_);
+  std::vector<uint32_t>().swap(sortedItems_);
+  std::vector<uint32_t>().swap(bucketStart_);
+  std::vector<uint32_t>().swap(occupiedBuckets_);
+  done_ = true;
+  return finish();
+}
+
+void sortPairs(std::vector<Pair>& pairs) {
+  if (pairs.size() < 2) return;
+  uint32_t largest = 0;
+  for (const Pair& p : pairs) largest = std::max(largest, p.b);
+  unsigned bits = 1;
+  while (bits < 32 && (uint64_t{1} << bits) <= largest) ++bits;
+  constexpr unsigned kDigitBits = 11;
+  constexpr size_t kDigits = size_t{1} << kDigitBits;
+  std::vector<Pair> scratch(pairs.size());
+  // LSD: b's digits, then a's; each pass stable.
+  for (int field = 0; field < 2; ++field) {
+    for (unsigned shift = 0; shift < bits; shift += kDigitBits) {
+      auto digit = [&](const Pair& p) { return ((field == 0 ? p.b : p.a) >> shift) & (kDigits - 1); };
+      std::vector<size_t> offsets(kDigits, 0);
+      for (const Pair& p : pairs) ++offsets[digit(p)];
+      size_t sum = 0;
+      for (size_t& offset : offsets) sum += std::exchange(offset, sum);
+      for (const Pair& p : pairs) scratch[offsets[digit(p)]++] = p;
+      pairs.swap(scratch);
+    }
+  }
+}
+
+std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance) {
+  std::vector<Pair> pairs;
+  PairSearch(fingerprints, count, maxDistance).run(kUnlimited, &pairs);
+  sortPairs(pairs);
   return pairs;
 }
 
-std::vector<uint32_t> leaderLabels(const uint64_t* fingerprints, size_t count, unsigned maxDistance) {
-  return leaderLabels(fingerprints, count, BlockLayout::choose(count, maxDistance, kLeaderMaxTables));
+size_t findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance, size_t maxPairs, std::vector<Pair>& out) {
+  std::vector<Pair>().swap(out);
+  PairSearch search(fingerprints, count, maxDistance);
+  std::vector<Pair> pairs;
+  bool keeping = maxPairs > 0;
+  // Each unit of work finds at most one pair and a step at most `count`, so a slice of
+  // maxPairs - size units cannot take the list past maxPairs + count.
+  while (!search.done()) {
+    const size_t room = keeping ? maxPairs - std::min(maxPairs, pairs.size()) : kUnlimited;
+    search.run(std::max<size_t>(room, 1), keeping ? &pairs : nullptr);
+    if (keeping && pairs.size() > maxPairs) {
+      keeping = false;
+      std::vector<Pair>().swap(pairs);
+    }
+  }
+  if (keeping) {
+    sortPairs(pairs);
+    out.swap(pairs);
+  }
+  return search.pairsFound();
 }
 
-std::vector<uint32_t> leaderLabels(const uint64_t* fingerprints, size_t count, const BlockLayout& layout) {
-  const unsigned maxDistance = layout.maxDistance();
-  std::vector<uint32_t> leaderOf(count);
-  const size_t tables = layout.tableCount();
-  if (tables == 0) {  // a scan of the leaders so far
-    std::vector<uint32_t> leaders;
-    for (uint32_t j = 0; j < count; ++j) {
-      leaderOf[j] = j;
-      for (uint32_t i : leaders) {  // ascending: the first hit is the earliest leader
-        if (hammingDistance(fingerprints[i], fingerprints[j]) <= maxDistance) {
-          leaderOf[j] = i;
-          break;
-        }
-      }
-      if (leaderOf[j] == j) leaders.push_back(j);
-    }
-    return leaderOf;
+std::vector<uint32_t> leaderLabels(const uint64_t* fingerprints, size_t count, unsigned maxDistance) {
+  LeaderSearch search(fingerprints, count, maxDistance);
+  while (!search.run(kUnlimited)) {
   }
-  // Per table, the leaders are kept in buckets (the table key's low `bits[t]` bits: two
-  // fingerprints sharing a key share its bucket, so every neighbour is still found), each
-  // bucket a contiguous region sized by a first pass that counts every item's bucket, filled
-  // in index order. A lookup reads its bucket's region front to back, so the first leader
-  // within maxDistance is the table's earliest, and the region's folded fingerprints
-  // (4 bytes each, 16 to a cache line) rule out almost every other leader without touching
-  // its fingerprint: popcount(fold(x ^ y)) <= popcount(x ^ y). Chained buckets, before,
-  // cost a cache miss per leader visited (12x slower at n = 1M, k = 6).
-  unsigned bucketBits = 4;
-  while (bucketBits < 32 && (tables << (bucketBits + 1)) <= 4 * count) ++bucketBits;
-  std::vector<unsigned> bits(tables);
-  std::vector<size_t> firstBucket(tables + 1, 0);
-  for (size_t t = 0; t < tables; ++t) {
-    bits[t] = std::min(bucketBits, layout.keyBits(t));
-    firstBucket[t + 1] = firstBucket[t] + (size_t{1} << bits[t]);
-  }
-  auto bucketOf = [&](uint64_t fp, size_t t) {
-    return firstBucket[t] + static_cast<size_t>(layout.key(fp, t) & ((uint64_t{1} << bits[t]) - 1));
-  };
-  auto fold = [](uint64_t fp) { return static_cast<uint32_t>(fp ^ (fp >> 32)); };
+  return search.takeLabels();
+}
 
-  // Region of bucket b: entries [begin, end) of its table's slice (count entries at t * count).
-  struct Region {
-    uint32_t begin, end;
-  };
-  std::vector<Region> regions(firstBucket[tables], Region{0, 0});
-  for (size_t t = 0; t < tables; ++t) {
-    for (size_t j = 0; j < count; ++j) ++regions[bucketOf(fingerprints[j], t)].end;
-    uint32_t offset = 0;
-    for (size_t b = firstBucket[t]; b < firstBucket[t + 1]; ++b) {
-      const uint32_t size = regions[b].end;
-      regions[b] = {offset, offset};
-      offset += size;
-    }
+LeaderSearch::LeaderSearch(const uint64_t* fingerprints, size_t count, unsigned maxDistance)
+    : fingerprints_(fingerprints), count_(static_cast<uint32_t>(count)), maxDistance_(maxDistance) {
+  leaderOf_.resize(count);
+  std::iota(leaderOf_.begin(), leaderOf_.end(), 0u);
+  const double n = static_cast<double>(count);
+  if (estimatedPairs(fingerprints, count, maxDistance) <= 2 * n) {
+    pairs_ = std::make_unique<PairSearch>(fingerprints, count, maxDistance);
+    maxFound_ = 8 * size_t{count_} + 65536;
+  } else {
+    startLookups(nullptr);
   }
-  if (count > SIZE_MAX / tables) throw std::bad_alloc();  // tables * count entries would not be addressable
-  // Left uninitialised: only the kept items' entries are ever written or read, and for
-  // inputs full of duplicates most pages are never touched.
-  const std::unique_ptr<uint32_t[]> folds(new uint32_t[tables * count]), items(new uint32_t[tables * count]);
-  // The tables' lookups are independent: their buckets, regions and first folds are read in
-  // three tight passes, so the cache misses overlap instead of waiting one table's scan each
-  // (memory latency, not work, bounds this loop).
-  std::vector<size_t> bucket(tables);
-  std::vector<Region> span(tables);
-  std::vector<uint32_t> firstFold(tables);
-  for (uint32_t j = 0; j < count; ++j) {
-    const uint64_t fp = fingerprints[j];
-    const uint32_t folded = fold(fp);
-    for (size_t t = 0; t < tables; ++t) bucket[t] = bucketOf(fp, t);
-    for (size_t t = 0; t < tables; ++t) span[t] = regions[bucket[t]];
-    for (size_t t = 0; t < tables; ++t) firstFold[t] = span[t].begin < span[t].end ? folds[t * count + span[t].begin] : ~folded;
+}
+
+LeaderSearch::LeaderSearch(const uint64_t* fingerprints, size_t count, unsigned maxDistance, Path path, const Partition* lookupPartition)
+    : fingerprints_(fingerprints), count_(static_cast<uint32_t>(count)), maxDistance_(maxDistance) {
+  leaderOf_.resize(count);
+  std::iota(leaderOf_.begin(), leaderOf_.end(), 0u);
+  if (path == Path::Pairs) {
+    pairs_ = std::make_unique<PairSearch>(fingerprints, count, maxDistance);
+    maxFound_ = SIZE_MAX - 1;
+  } else {
+    startLookups(lookupPartition);
+  }
+}
+
+LeaderSearch::~LeaderSearch() = default;
+LeaderSearch::LeaderSearch(LeaderSearch&&) noexcept = default;
+LeaderSearch& LeaderSearch::operator=(LeaderSearch&&) noexcept = default;
+
+double LeaderSearch::progress() const {
+  if (done_) return 1.0;
+  if (pairs_) return 0.9 * pairs_->progress();
+  return count_ ? 0.99 * next_ / count_ : 0.0;
+}
+
+bool LeaderSearch::run(size_t workBudget) {
+  if (done_) return true;
+  return pairs_ ? runPairs(workBudget) : runLookups(workBudget);
+}
+
+bool LeaderSearch::runPairs(size_t workBudget) {
+  if (!pairs_->done()) {
+    pairs_->run(std::min(workBudget, maxFound_ - std::min(maxFound_, found_.size()) + 1), &found_);
+    if (found_.size() > maxFound_) {  // far more pairs than sampled: the lookup path is cheaper
+      std::vector<Pair>().swap(found_);
+      pairs_.reset();
+      startLookups(nullptr);
+      return false;
+    }
+    if (!pairs_->done()) return false;
+  }
+  // In (a, b) order every pair (i, a) with i < a comes before the pairs of a, so when a's
+  // pairs come up, whether a is a leader is settled; the first leader to reach b is b's
+  // earliest leader.
+  sortPairs(found_);
+  for (const Pair& p : found_) {
+    if (leaderOf_[p.a] == p.a && leaderOf_[p.b] == p.b) leaderOf_[p.b] = p.a;
+  }
+  std::vector<Pair>().swap(found_);
+  done_ = true;
+  return true;
+}
+
+void LeaderSearch::startLookups(const Partition* partition) {
+  partition_ = std::make_unique<Partition>(partition ? *partition : Partition::choose(fingerprints_, count_, maxDistance_, Partition::Use::Probe));
+  probeCost_ = partition_->estimatedCost();
+  const size_t parts = partition_->partCount();
+  firstBucket_.assign(parts + 1, 0);
+  for (size_t p = 0; p < parts; ++p) firstBucket_[p + 1] = firstBucket_[p] + (uint32_t{1} << partition_->part(p).width);
+  if (parts > 0 && count_ > SIZE_MAX / parts) throw std::bad_alloc();
+  regions_.assign(firstBucket_[parts], Region{0, 0});
+  // Left uninitialised: only the leaders' entries are ever written or read, and for
+  // inputs full of near-duplicates most pages are never touched.
+  folds_.reset(new uint32_t[parts * count_]);
+  items_.reset(new uint32_t[parts * count_]);
+}
+
+bool LeaderSearch::runLookups(size_t workBudget) {
+  const Partition& partition = *partition_;
+  const size_t parts = partition.partCount();
+  const unsigned k = maxDistance_;
+  size_t work = 0;
+  auto bucketOf = [&](uint64_t fp, size_t p) { return firstBucket_[p] + partition.key(fp, p); };
+  if (!counted_) {
+    // Each bucket's region is sized by how many items fall in it, leaders or not, and
+    // filled in index order: a region read front to back meets earlier leaders first.
+    for (size_t p = 0; p < parts; ++p) {
+      for (uint32_t j = 0; j < count_; ++j) ++regions_[bucketOf(fingerprints_[j], p)].end;
+      uint32_t offset = 0;
+      for (uint32_t b = firstBucket_[p]; b < firstBucket_[p + 1]; ++b) {
+        const uint32_t size = regions_[b].end;
+        regions_[b] = {offset, offset};
+        offset += size;
+      }
+    }
+    counted_ = true;
+    work += parts * size_t{count_};
+  }
+  // Folded fingerprints (4 bytes, 16 to a cache line) rule out almost every leader in a
+  // bucket without touching its fingerprint: popcount(fold(x ^ y)) <= popcount(x ^ y).
+  auto fold = [](uint64_t fp) { return static_cast<uint32_t>(fp ^ (fp >> 32)); };
+  for (; next_ < count_ && work < workBudget; ++next_) {
+    const uint32_t j = next_;
+    const uint64_t fp = fingerprints_[j];
     uint32_t best = kNone;
-    for (size_t t = 0; t < tables; ++t) {
-      const size_t slice = t * count;
-      for (size_t x = slice + span[t].begin, end = slice + span[t].end; x < end; ++x) {
-        const uint32_t candidate = x == slice + span[t].begin ? firstFold[t] : folds[x];
-        if (static_cast<unsigned>(__builtin_popcount(candidate ^ folded)) > maxDistance) continue;
-        const uint32_t i = items[x];
-        if (i >= best) break;  // later entries are later items
-        if (hammingDistance(fingerprints[i], fp) <= maxDistance) {
-          best = i;
+    if (static_cast<double>(leaders_.size()) <= probeCost_ || parts == 0) {
+      // Few leaders so far: scanning them all, in index order, is cheaper than probing.
+      for (size_t x = 0; x < leaders_.size(); ++x) {
+        if (hammingDistance(leaderFingerprints_[x], fp) <= k) {
+          best = leaders_[x];
           break;
         }
       }
+      work += leaders_.size() + 1;
+    } else {
+      const uint32_t folded = fold(fp);
+      for (size_t p = 0; p < parts; ++p) {
+        const uint32_t key = partition.key(fp, p);
+        const size_t slice = p * size_t{count_};
+        for (uint32_t probe : partition.part(p).probes) {
+          const Region region = regions_[firstBucket_[p] + (key ^ probe)];
+          for (size_t x = slice + region.begin, end = slice + region.end; x < end; ++x) {
+            if (static_cast<unsigned>(__builtin_popcount(folds_[x] ^ folded)) > k) continue;
+            const uint32_t i = items_[x];
+            if (i >= best) break;  // later entries are later items
+            if (hammingDistance(fingerprints_[i], fp) <= k) {
+              best = i;
+              break;
+            }
+          }
+        }
+      }
+      work += static_cast<size_t>(probeCost_) + 1;
     }
     if (best != kNone) {
-      leaderOf[j] = best;
+      leaderOf_[j] = best;
       continue;
     }
-    leaderOf[j] = j;
-    for (size_t t = 0; t < tables; ++t) {
-      const size_t x = t * count + regions[bucket[t]].end++;
-      folds[x] = folded;
-      items[x] = j;
+    leaders_.push_back(j);
+    leaderFingerprints_.push_back(fp);
+    for (size_t p = 0; p < parts; ++p) {
+      const size_t x = p * size_t{count_} + regions_[bucketOf(fp, p)].end++;
+      folds_[x] = fold(fp);
+      items_[x] = j;
     }
   }
-  return leaderOf;
+  if (next_ < count_) return false;
+  partition_.reset();
+  std::vector<Region>().swap(regions_);
+  folds_.reset();
+  items_.reset();
+  std::vector<uint32_t>().swap(leaders_);
+  std::vector<uint64_t>().swap(leaderFingerprints_);
+  done_ = true;
+  return true;
 }
 
 std::vector<uint32_t> componentLabels(size_t count, const std::vector<Pair>& pairs) {

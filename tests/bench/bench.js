@@ -1,11 +1,17 @@
 // `npm run bench`: native vs WASM on the same inputs, in one run, printed as a table.
 //   - fingerprint throughput (MB/s of UTF-8) on English and Chinese lines;
-//   - findPairs on 100k and 1M planted fingerprints at k = 3 and 6 (planted.h describes the set);
-//   - dedup's leader grouping (leaderLabels) on the same sets;
-//   - findPairs with each block count b near the automatic choice, to show what the choice buys.
-// Figures are best of 10 runs for fingerprinting and a single run for findPairs.
+//   - findPairs and dedup's leader grouping (leaderLabels) at k = 3, 6, 8, 10, 12, 16 on
+//     N = 100k and 1M fingerprints of two kinds: uniform random with planted neighbours
+//     (planted.h describes the set) and real text (Debian fortunes, every distinct record
+//     then copies with 1-3 word edits, as tests/bench/scale.js makes them; exact duplicate
+//     fingerprints collapsed first, as dedup does), with the pair or kept counts, the
+//     partition chosen, and the ratio to a plain scan of all pairs (estimated from the
+//     time per pair of a scan of 1,400 items, in the same build).
+// Figures are best of 10 runs for fingerprinting and a single run for the searches.
+// Usage: node tests/bench/bench.js [SIZES [KS [KINDS]]], e.g. 100000 3,6,12 planted
+//   (defaults: 100000,1000000  3,6,8,10,12,16  planted,fortunes).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, lstatSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sh, random64 as splitmix64 } from '../js/helpers.js';
@@ -64,10 +70,13 @@ function native(...args) {
   return execFileSync(NATIVE, args, { encoding: 'utf8' }).trim().split('\n').map((line) => JSON.parse(line));
 }
 
+/** [result, wall seconds, CPU seconds of this process] (CPU time is what a busy machine distorts least). */
 function time(fn) {
   const start = performance.now();
+  const cpu = process.cpuUsage();
   const result = fn();
-  return [result, (performance.now() - start) / 1000];
+  const used = process.cpuUsage(cpu);
+  return [result, (performance.now() - start) / 1000, (used.user + used.system) / 1e6];
 }
 
 const rows = [];
@@ -95,28 +104,102 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-for (const n of [100_000, 1_000_000]) {
-  for (const k of [3, 6]) {
-    const [nat] = native('pairs', String(n), String(k), '42');
-    const fps = plantedFingerprints(n, k, 42);
-    const [pairs, seconds] = time(() => sh.findPairs(fps, k));
-    if (pairs.a.length !== nat.pairs) throw new Error(`findPairs n=${n} k=${k}: WASM found ${pairs.a.length}, native ${nat.pairs}`);
-    rows.push([`findPairs n=${n.toLocaleString('en')} k=${k} (${nat.blocks} blocks, ${nat.tables} tables, ${nat.pairs} pairs)`,
-      `${nat.seconds.toFixed(3)} s`, `${seconds.toFixed(3)} s`, (seconds / nat.seconds).toFixed(2)]);
+const [SIZES = '100000,1000000', KS = '3,6,8,10,12,16', KINDS = 'planted,fortunes'] = process.argv.slice(2);
+const FORTUNES = '/usr/share/games/fortunes';
+
+/** Fortunes fingerprints: the distinct records in a seeded order, then copies of random records with 1-3 word edits (scale.js's texts). */
+function fortuneFingerprints(n) {
+  const set = new Set();
+  for (const name of readdirSync(FORTUNES).sort()) {
+    const path = join(FORTUNES, name);
+    if (name.endsWith('.dat') || !lstatSync(path).isFile()) continue;
+    for (const record of readFileSync(path, 'utf8').replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').split(/^%$/m)) {
+      if (record.trim()) set.add(record.trim());
+    }
+  }
+  const records = [...set];
+  const next = splitmix64(2024);
+  const pick = (count) => Number(next() % BigInt(count));
+  for (let i = records.length - 1; i > 0; i--) {
+    const j = pick(i + 1);
+    [records[i], records[j]] = [records[j], records[i]];
+  }
+  const words = records.map((r) => r.split(' '));
+  const texts = records.slice(0, n);
+  while (texts.length < n) {
+    const copy = words[pick(words.length)].slice();
+    for (let edits = 1 + pick(3); edits > 0; edits--) {
+      const at = pick(copy.length);
+      const kind = pick(3);
+      if (kind === 0 && copy.length > 1) copy.splice(at, 1);
+      else if (kind === 1) copy.splice(at, 0, copy[at]);
+      else copy[at] = words[pick(words.length)][0];
+    }
+    texts.push(copy.join(' '));
+  }
+  const fps = sh.fingerprintAll(texts);
+  return new BigUint64Array(new Set(fps)); // exact duplicates collapsed, first occurrence order
+}
+
+const [{ secondsPerPair: nativeScan }] = native('scan');
+const wasmScan = (() => {
+  const fps = plantedFingerprints(1400, 0, 1);
+  let best = Infinity;
+  for (let run = 0; run < 20; run++) best = Math.min(best, time(() => sh.findPairs(fps, 3))[2]);
+  return best / (1400 * 1399 / 2);
+})();
+const ratio = (n, seconds, perPair) => `${((n * (n - 1) / 2) * perPair / seconds).toFixed(0)}x`;
+
+// The index at k = 12 (and 3) on 1M planted fingerprints: build (addAll and the first query, which builds
+// the tables) and the mean of 2,000 queries (half stored items, half random).
+const indexRows = [];
+if (!process.env.SKIP_INDEX) {
+  for (const k of [3, 12]) {
+    const fps = plantedFingerprints(1_000_000, k, 42);
+    const index = sh.createIndex({ maxDistance: k });
+    const next = splitmix64(9);
+    const queries = Array.from({ length: 2000 }, (_, i) => (i % 2 ? fps[i * 499] : next()));
+    const [, buildSeconds, buildCpu] = time(() => {
+      index.addAll(fps);
+      index.query(queries[0]);
+    });
+    const [found, querySeconds, queryCpu] = time(() => queries.reduce((sum, q) => sum + index.query(q).length, 0));
+    index.dispose();
+    indexRows.push(`  k=${k}: build ${buildSeconds.toFixed(3)} / ${buildCpu.toFixed(3)} s, query ${(querySeconds / queries.length * 1e6).toFixed(1)} / ${(queryCpu / queries.length * 1e6).toFixed(1)} us (${found} matches in ${queries.length} queries)`);
+    process.stderr.write(`${indexRows.at(-1)}\n`);
   }
 }
 
-// dedup's leader grouping (SimHash#dedup without verify): the same WASM call it makes.
-for (const n of [100_000, 1_000_000]) {
-  for (const k of [3, 6]) {
-    const [nat] = native('leaders', String(n), String(k), '42');
-    const fps = plantedFingerprints(n, k, 42);
-    const [leaderOf, seconds] = time(() => leaderLabels(core, fps, k));
-    const kept = leaderOf.reduce((count, leader, i) => count + (leader === i), 0);
-    if (kept !== nat.kept) throw new Error(`leaderLabels n=${n} k=${k}: WASM kept ${kept}, native ${nat.kept}`);
-    rows.push([`dedup leader grouping n=${n.toLocaleString('en')} k=${k} (${nat.kept} kept)`,
-      `${nat.seconds.toFixed(3)} s`, `${seconds.toFixed(3)} s`, (seconds / nat.seconds).toFixed(2)]);
+const searchRows = [];
+const dir2 = mkdtempSync(join(tmpdir(), 'simhash-bench-'));
+try {
+  for (const kind of KINDS.split(',')) {
+    for (const n of SIZES.split(',').map(Number)) {
+      const realFps = kind === 'fortunes' ? fortuneFingerprints(n) : null;
+      const file = join(dir2, 'fps.bin');
+      if (realFps) writeFileSync(file, new Uint8Array(realFps.buffer));
+      for (const k of KS.split(',').map(Number)) {
+        const fps = realFps ?? plantedFingerprints(n, k, 42);
+        const args = realFps ? [file, String(k)] : [String(n), String(k), '42'];
+        const [nat] = native(realFps ? 'pairs-file' : 'pairs', ...args);
+        const [pairs, seconds, cpu] = time(() => sh.findPairs(fps, k));
+        if (pairs.a.length !== nat.pairs) throw new Error(`findPairs ${kind} n=${n} k=${k}: WASM found ${pairs.a.length}, native ${nat.pairs}`);
+        const [natLeaders] = native(realFps ? 'leaders-file' : 'leaders', ...args);
+        const [leaderOf, leaderSeconds, leaderCpu] = time(() => leaderLabels(core, fps, k));
+        const kept = leaderOf.reduce((count, leader, i) => count + (leader === i), 0);
+        if (kept !== natLeaders.kept) throw new Error(`leaderLabels ${kind} n=${n} k=${k}: WASM kept ${kept}, native ${natLeaders.kept}`);
+        const row = [kind, fps.length.toLocaleString('en'), k, nat.partition, nat.pairs.toLocaleString('en'),
+          `${nat.seconds.toFixed(3)} / ${nat.cpu.toFixed(3)} s (${ratio(fps.length, nat.cpu, nativeScan)})`,
+          `${seconds.toFixed(3)} / ${cpu.toFixed(3)} s (${ratio(fps.length, cpu, wasmScan)})`,
+          `${natLeaders.kept.toLocaleString('en')} (${natLeaders.path})`, `${natLeaders.seconds.toFixed(3)} / ${natLeaders.cpu.toFixed(3)} s`,
+          `${leaderSeconds.toFixed(3)} / ${leaderCpu.toFixed(3)} s`];
+        searchRows.push(row);
+        process.stderr.write(`${row.join(' | ')}\n`);
+      }
+    }
   }
+} finally {
+  rmSync(dir2, { recursive: true, force: true });
 }
 
 const header = ['benchmark', 'native', 'WASM (Node ' + process.versions.node + ')', 'WASM/native time'];
@@ -126,18 +209,12 @@ console.log(line(header));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const row of rows) console.log(line(row));
 
-// The effect of b: the same search with every block count near the chosen one.
-console.log('\nEffect of the block count b on native findPairs (n = 100,000 planted; * = the automatic choice):');
-for (const k of [3, 6]) {
-  const [chosen] = native('pairs', '100000', String(k), '42');
-  for (let b = k + 1; b <= k + 4; b++) {
-    const [forced] = native('pairs', '100000', String(k), '42', String(b));
-    if (forced.pairs !== chosen.pairs) throw new Error(`findPairs k=${k} b=${b} found ${forced.pairs} pairs, not ${chosen.pairs}`);
-    console.log(`  k=${k} b=${String(b).padStart(2)}: ${String(forced.tables).padStart(3)} tables, ${forced.seconds.toFixed(3)} s${b === chosen.blocks ? ' *' : ''}`);
-  }
-}
-
-console.log('\nBlock layout chosen for the index (k, n -> blocks b, tables C(b,k), key bits of the narrowest table):');
-for (const l of native('layout')) {
-  console.log(`  k=${String(l.k).padStart(2)} n=${l.n.toLocaleString('en').padStart(11)}: ${l.blocks ? `b=${l.blocks}, ${l.tables} tables, ${l.keyBits}-bit keys` : 'linear scan'}`);
-}
+console.log(`\nfindPairs and leader grouping (one run each, wall / CPU seconds; in brackets the speed-up over a plain scan of all pairs, estimated at ${(nativeScan * 1e9).toFixed(2)} ns native and ${(wasmScan * 1e9).toFixed(2)} ns WASM per pair):`);
+const searchHeader = ['data', 'n', 'k', 'partition (bits<=threshold)', 'pairs', 'findPairs native', 'findPairs WASM', 'kept (path)', 'leaders native', 'leaders WASM'];
+const searchWidths = searchHeader.map((h, i) => Math.max(h.length, ...searchRows.map((r) => String(r[i]).length)));
+const searchLine = (cells) => `| ${cells.map((c, i) => String(c).padEnd(searchWidths[i])).join(' | ')} |`;
+console.log(searchLine(searchHeader));
+console.log(`|${searchWidths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+for (const row of searchRows) console.log(searchLine(row));
+console.log('\nIndex of 1,000,000 planted fingerprints, WASM (wall / CPU):');
+for (const row of indexRows) console.log(row);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the corpora of the quality benchmark (tests/bench/quality.js) when missing:
 # Debian's `fortunes` (English quotes; it pulls in `fortunes-min`) and `fortunes-zh`
-# (its `chinese` file), both under /usr/share/games/fortunes. As root it runs apt-get;
+# (its `chinese` file), both under /usr/share/games/fortunes, and `postgresql-doc-15`
+# (its HTML manual: the long documents of the similarity benchmarks, quality/corpora.js).
+# As root it runs apt-get;
 # otherwise it prints the command to run and exits 1. Also used by `npm run test:js`
 # (the worker-pool tests dedup real fortunes).
 set -euo pipefail
@@ -10,5 +12,6 @@ dir=/usr/share/games/fortunes
 missing=()
 [ -f "$dir/computers" ] || missing+=(fortunes) # one of the category files of `fortunes`
 [ -f "$dir/chinese" ] || missing+=(fortunes-zh)
+[ -f /usr/share/doc/postgresql-doc-15/html/index.html ] || missing+=(postgresql-doc-15)
 source "$(dirname "$0")/../../.ci/packages.sh"
 install_missing fetch-corpora "${missing[@]}"

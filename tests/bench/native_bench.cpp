@@ -1,17 +1,20 @@
 // Native half of `npm run bench` (tests/bench/bench.js runs it and prints the table):
 //   simhash_bench fingerprint FILE   fingerprint every line of FILE, best of 10 runs
-//   simhash_bench pairs N K SEED [B] findPairs over the planted set bench.js also uses,
-//                                    with the chosen block layout or with B blocks
-//   simhash_bench layout             the block layout chosen for each N and k
+//   simhash_bench pairs N K SEED     findPairs over the planted set bench.js also uses
+//   simhash_bench pairs-file FILE K  findPairs over FILE's fingerprints (little-endian u64)
+//   simhash_bench leaders N K SEED   leaderLabels over the planted set
+//   simhash_bench leaders-file FILE K
+//   simhash_bench scan               seconds per pair of a plain scan (findPairs of 1,400 items)
 // Prints one JSON object per line.
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
 
-#include "../../cpp/src/blocks.h"
+#include "../../cpp/src/partition.h"
 #include "planted.h"
 #include "simhash/fingerprint.h"
 #include "simhash/pairs.h"
@@ -20,6 +23,54 @@ namespace {
 
 double seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+std::vector<uint64_t> readFingerprints(const char* path) {
+  std::ifstream file(path, std::ios::binary);
+  std::vector<uint64_t> fps;
+  unsigned char bytes[8];
+  while (file.read(reinterpret_cast<char*>(bytes), 8)) {
+    uint64_t fp = 0;
+    for (int i = 7; i >= 0; --i) fp = fp << 8 | bytes[i];
+    fps.push_back(fp);
+  }
+  return fps;
+}
+
+// The partition findPairs chooses, as width/threshold per probed part ("scan" for none).
+std::string describe(const std::vector<uint64_t>& fps, unsigned k, simhash::Partition::Use use) {
+  const simhash::Partition p = simhash::Partition::choose(fps.data(), fps.size(), k, use);
+  std::string out;
+  for (size_t i = 0; i < p.partCount(); ++i) {
+    out += (i ? " " : "") + std::to_string(p.part(i).width) + "b<=" + std::to_string(p.part(i).threshold);
+  }
+  return out.empty() ? "scan" : out;
+}
+
+double cpuSeconds(std::clock_t since) { return static_cast<double>(std::clock() - since) / CLOCKS_PER_SEC; }
+
+void pairs(const std::vector<uint64_t>& fps, unsigned k) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::clock_t cpu = std::clock();
+  const std::vector<simhash::Pair> found = simhash::findPairs(fps.data(), fps.size(), k);
+  const double elapsed = seconds(start), used = cpuSeconds(cpu);
+  std::printf("{\"n\":%zu,\"k\":%u,\"pairs\":%zu,\"seconds\":%.6f,\"cpu\":%.6f,\"partition\":\"%s\"}\n", fps.size(), k, found.size(), elapsed, used,
+              describe(fps, k, simhash::Partition::Use::Join).c_str());
+}
+
+void leaders(const std::vector<uint64_t>& fps, unsigned k) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::clock_t cpu = std::clock();
+  simhash::LeaderSearch search(fps.data(), fps.size(), k);
+  const bool viaPairs = search.usesPairs();
+  while (!search.run(SIZE_MAX)) {
+  }
+  const std::vector<uint32_t> leaderOf = search.takeLabels();
+  const double elapsed = seconds(start), used = cpuSeconds(cpu);
+  size_t kept = 0;
+  for (size_t i = 0; i < leaderOf.size(); ++i) kept += leaderOf[i] == i;
+  std::printf("{\"n\":%zu,\"k\":%u,\"kept\":%zu,\"seconds\":%.6f,\"cpu\":%.6f,\"path\":\"%s\"}\n", fps.size(), k, kept, elapsed, used,
+              viaPairs ? "pairs" : "lookups");
 }
 
 }  // namespace
@@ -47,37 +98,28 @@ int main(int argc, char** argv) {
     }
     std::printf("{\"texts\":%zu,\"bytes\":%zu,\"seconds\":%.6f,\"xor\":\"%016llx\"}\n", lines.size(), bytes, best,
                 static_cast<unsigned long long>(check));
-  } else if (mode == "pairs" && (argc == 5 || argc == 6)) {
-    const size_t n = std::strtoull(argv[2], nullptr, 10);
+  } else if (mode == "pairs" && argc == 5) {
     const unsigned k = static_cast<unsigned>(std::atoi(argv[3]));
-    const std::vector<uint64_t> fps = simhash::bench::plantedFingerprints(n, k, std::strtoull(argv[4], nullptr, 10));
-    const simhash::BlockLayout layout = argc == 6 ? simhash::BlockLayout::withBlocks(k, static_cast<unsigned>(std::atoi(argv[5])))
-                                                  : simhash::BlockLayout::choose(n, k, 256);
-    const auto start = std::chrono::steady_clock::now();
-    const std::vector<simhash::Pair> pairs = simhash::findPairs(fps.data(), fps.size(), layout);
-    const double elapsed = seconds(start);
-    std::printf("{\"n\":%zu,\"k\":%u,\"pairs\":%zu,\"seconds\":%.6f,\"blocks\":%u,\"tables\":%zu}\n", n, k, pairs.size(),
-                elapsed, layout.blockCount(), layout.tableCount());
+    pairs(simhash::bench::plantedFingerprints(std::strtoull(argv[2], nullptr, 10), k, std::strtoull(argv[4], nullptr, 10)), k);
+  } else if (mode == "pairs-file" && argc == 4) {
+    pairs(readFingerprints(argv[2]), static_cast<unsigned>(std::atoi(argv[3])));
   } else if (mode == "leaders" && argc == 5) {
-    const size_t n = std::strtoull(argv[2], nullptr, 10);
     const unsigned k = static_cast<unsigned>(std::atoi(argv[3]));
-    const std::vector<uint64_t> fps = simhash::bench::plantedFingerprints(n, k, std::strtoull(argv[4], nullptr, 10));
-    const auto start = std::chrono::steady_clock::now();
-    const std::vector<uint32_t> leaderOf = simhash::leaderLabels(fps.data(), fps.size(), k);
-    const double elapsed = seconds(start);
-    size_t kept = 0;
-    for (size_t i = 0; i < n; ++i) kept += leaderOf[i] == i;
-    std::printf("{\"n\":%zu,\"k\":%u,\"kept\":%zu,\"seconds\":%.6f}\n", n, k, kept, elapsed);
-  } else if (mode == "layout") {
-    for (unsigned k : {0u, 1u, 3u, 6u, 10u, 16u}) {
-      for (size_t n : {size_t{100}, size_t{10000}, size_t{100000}, size_t{1000000}, size_t{100000000}}) {
-        const simhash::BlockLayout index = simhash::BlockLayout::choose(n, k, 64);
-        std::printf("{\"k\":%u,\"n\":%zu,\"blocks\":%u,\"tables\":%zu,\"keyBits\":%u}\n", k, n, index.blockCount(),
-                    index.tableCount(), index.tableCount() ? index.keyBits(index.tableCount() - 1) : 0);
-      }
+    leaders(simhash::bench::plantedFingerprints(std::strtoull(argv[2], nullptr, 10), k, std::strtoull(argv[4], nullptr, 10)), k);
+  } else if (mode == "leaders-file" && argc == 4) {
+    leaders(readFingerprints(argv[2]), static_cast<unsigned>(std::atoi(argv[3])));
+  } else if (mode == "scan") {
+    // Below 2^20 pairs findPairs scans; the best of 20 runs over 1,400 uniform items.
+    const std::vector<uint64_t> fps = simhash::bench::plantedFingerprints(1400, 0, 1);
+    double best = 1e9;
+    for (int run = 0; run < 20; ++run) {
+      const std::clock_t cpu = std::clock();
+      simhash::findPairs(fps.data(), fps.size(), 3);
+      best = std::min(best, cpuSeconds(cpu));
     }
+    std::printf("{\"secondsPerPair\":%.4e}\n", best / (1400.0 * 1399 / 2));
   } else {
-    std::fprintf(stderr, "usage: simhash_bench fingerprint FILE | pairs N K SEED [B] | leaders N K SEED | layout\n");
+    std::fprintf(stderr, "usage: simhash_bench fingerprint FILE | pairs N K SEED | pairs-file FILE K | leaders N K SEED | leaders-file FILE K | scan\n");
     return 2;
   }
   return 0;

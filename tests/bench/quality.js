@@ -9,6 +9,9 @@
 //                neighbours, 5 random records): P/R/F1 per k, per edit type, per length;
 //   collection - every corpus record plus every variant through findPairs, every reported
 //                pair labelled: the precision a real dedup of ~24,000 (English) texts sees.
+// Sections 12-14 (similarity-quality.js) score dedup by exact similarity on natural
+// collections (every pair of a real corpus, truth from an exact similarity join) and on the
+// planted ones, with the PostgreSQL manual as a third, long-document corpus.
 // Deterministic: all sampling is seeded (quality/random.js); only timings vary.
 import { mkdirSync, writeFileSync, copyFileSync, statSync } from 'node:fs';
 import { init } from '../../js/node.js';
@@ -23,6 +26,8 @@ import { plantedCollection, evaluateCollection, affordableMaxK, inBucket, asFing
 import { featurelessReport, FEATURELESS } from './quality/featureless.js';
 import { histogramSvg } from './quality/histogram-svg.js';
 import { table, f3, f2, pct } from './quality/table.js';
+import { similarityReport } from './similarity-quality.js';
+import { loadCore } from './quality/exact.js';
 
 const COMMAND = 'node tests/bench/quality.js';
 const OUTPUT = new URL('../output/', import.meta.url);
@@ -376,6 +381,10 @@ print('\n## 11. Summary\n');
       `labelled pairs F1 ${f3(bestScore(r.all).f1)} at k = ${bestScore(r.all).k}; with verification at k = ${verifyK}: ${f3(r.verified[verifyK].f1)}.`);
   });
 }
+
+// ---------------------------------------------------------------------------------------
+// Sections 12-14: dedup by similarity (issue 13), natural and planted protocols.
+await similarityReport(print, await loadCore());
 
 // ---------------------------------------------------------------------------------------
 const svgPanels = sets.map((_, c) => [defaults, recommended].map((result) => {

@@ -33,13 +33,14 @@ TEST_CASE("index queries equal brute force on planted neighbours", "[index]") {
   const size_t bases = GENERATE(size_t{3}, size_t{200}, size_t{3000});
   CAPTURE(k, bases);
   std::mt19937_64 rng(k * 1000 + bases);
-  const std::vector<uint64_t> fps = testing::plantedSet(bases, k + 2, rng);
+  std::vector<uint64_t> fps = testing::plantedSet(bases, k + 2, rng);
   std::vector<uint32_t> ids(fps.size());
   for (size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<uint32_t>(rng() % 4000000000u);
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   testing::shuffle(ids, rng);
   const size_t n = ids.size();
+  fps.resize(n);  // random ids can collide: the index holds one item per distinct id
 
   Index index(k);
   std::vector<Match> got;
@@ -55,7 +56,7 @@ TEST_CASE("index queries equal brute force on planted neighbours", "[index]") {
     }
   }
   REQUIRE(index.size() == n);
-  if (bases >= 3000) CHECK(index.blockCount() > k);  // large enough for tables, not a scan
+  if (bases >= 3000 && k <= 6) CHECK(index.partCount() > 0);  // large enough for buckets, not a scan
 
   size_t queries = 0;
   for (size_t i = 0; i < n; i += 3) {

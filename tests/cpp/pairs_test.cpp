@@ -3,8 +3,9 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <random>
+#include <string>
 
-#include "blocks.h"
+#include "partition.h"
 #include "random_data.h"
 #include "simhash/hamming.h"
 
@@ -41,38 +42,167 @@ std::vector<uint32_t> bruteForceLeaders(const std::vector<uint64_t>& fps, unsign
   return leaderOf;
 }
 
+enum class Data { Uniform, BiasedBits, Clustered, Duplicates };
+
+const char* nameOf(Data data) {
+  switch (data) {
+    case Data::Uniform: return "uniform";
+    case Data::BiasedBits: return "biased bits";
+    case Data::Clustered: return "clustered";
+    case Data::Duplicates: return "duplicates";
+  }
+  return "";
+}
+
+// About `bases` × (planted + 1) fingerprints, each base followed by neighbours at every
+// distance in [k - 2, k + 2] (clamped to 0..64) and shuffled, so every distance around k
+// occurs. The bases are:
+// - Uniform: uniform random;
+// - BiasedBits: the high 40 bits set with probability 7/8 each (real SimHash bits are
+//   skewed: many fingerprints share most of some parts, crowding their buckets);
+// - Clustered: within 2k + 4 bits of one of 8 centres;
+// - Duplicates: uniform, each repeated 4 times.
+std::vector<uint64_t> makeSet(Data data, size_t bases, unsigned k, std::mt19937_64& rng) {
+  std::vector<uint64_t> centres(8);
+  for (uint64_t& c : centres) c = rng();
+  std::vector<uint64_t> fps;
+  for (size_t i = 0; i < bases; ++i) {
+    uint64_t base = rng();
+    if (data == Data::BiasedBits) base |= (rng() | rng() | rng()) << 24;
+    if (data == Data::Clustered) base = testing::flipBits(centres[i % 8], static_cast<unsigned>(rng() % (2 * k + 5)), rng);
+    fps.push_back(base);
+    if (data == Data::Duplicates) fps.insert(fps.end(), 3, base);
+    for (unsigned d = k < 2 ? 0 : k - 2; d <= std::min(k + 2, 64u); ++d) fps.push_back(testing::flipBits(base, d, rng));
+  }
+  std::shuffle(fps.begin(), fps.end(), rng);
+  return fps;
+}
+
+// Thresholds summing to k + 1 over m parts, dealt round-robin (parts past k + 1 get -1).
+Partition dealt(unsigned k, unsigned m) {
+  std::vector<int> t(m, -1);
+  for (unsigned i = 0; i <= k; ++i) ++t[i % m];
+  return Partition::withThresholds(k, m, t);
+}
+
+std::vector<Pair> runInSlices(PairSearch& search, size_t budget) {
+  std::vector<Pair> pairs;
+  size_t calls = 0;
+  while (!search.run(budget, &pairs)) ++calls;
+  CHECK(search.progress() == 1.0);
+  sortPairs(pairs);
+  return pairs;
+}
+
 }  // namespace
 
-TEST_CASE("leaderLabels equals the leader rule applied by brute force", "[pairs]") {
-  const unsigned k = GENERATE(0u, 1u, 3u, 6u, 10u, 16u);
-  const size_t bases = GENERATE(size_t{1}, size_t{50}, size_t{700}, size_t{2500});
-  CAPTURE(k, bases);
-  std::mt19937_64 rng(k * 104729 + bases);
-  std::vector<uint64_t> fps = testing::plantedSet(bases, k + 2, rng);
-  fps.push_back(fps.front());  // an exact duplicate
+TEST_CASE("findPairs and leaderLabels and components equal brute force at every k from 0 to 24", "[pairs]") {
+  const unsigned k = GENERATE(range(0u, 25u));
+  const Data data = GENERATE(Data::Uniform, Data::BiasedBits, Data::Clustered, Data::Duplicates);
+  CAPTURE(k, nameOf(data));
+  std::mt19937_64 rng(k * 7919 + static_cast<unsigned>(data));
+  const std::vector<uint64_t> fps = makeSet(data, 150, k, rng);
+  const std::vector<Pair> expected = bruteForcePairs(fps, k);
+  REQUIRE(findPairs(fps.data(), fps.size(), k) == expected);
   size_t skipped = 0;
-  const std::vector<uint32_t> expected = bruteForceLeaders(fps, k, skipped);
-  REQUIRE(leaderLabels(fps.data(), fps.size(), k) == expected);
-  // With neighbours planted at every distance up to k + 2, some item's earliest neighbour
-  // is itself a follower, so the test tells "earliest leader" from "earliest neighbour".
-  if (bases >= 700 && k >= 1) CHECK(skipped > 0);
-}
-
-TEST_CASE("every block layout gives the same leaders", "[pairs][blocks]") {
-  const unsigned k = GENERATE(0u, 1u, 3u, 6u);
-  std::mt19937_64 rng(k + 29);
-  const std::vector<uint64_t> fps = testing::plantedSet(300, k + 2, rng);
-  size_t skipped = 0;
-  const std::vector<uint32_t> expected = bruteForceLeaders(fps, k, skipped);
-  for (unsigned b = k + 1; b <= std::min(k + 6, 64u); ++b) {
-    CAPTURE(k, b);
-    REQUIRE(leaderLabels(fps.data(), fps.size(), BlockLayout::withBlocks(k, b)) == expected);
+  const std::vector<uint32_t> leaders = bruteForceLeaders(fps, k, skipped);
+  REQUIRE(leaderLabels(fps.data(), fps.size(), k) == leaders);
+  // Both leader paths, whatever the sample would pick.
+  for (auto path : {LeaderSearch::Path::Pairs, LeaderSearch::Path::Lookups}) {
+    LeaderSearch search(fps.data(), fps.size(), k, path);
+    while (!search.run(500)) {
+    }
+    REQUIRE(search.takeLabels() == leaders);
   }
-  REQUIRE(leaderLabels(fps.data(), fps.size(), BlockLayout::withBlocks(k, 0)) == expected);
-  CHECK(leaderLabels(nullptr, 0, k).empty());
+  // Forced partitions reach what choose() does not pick at this size: every part count,
+  // thresholds from -1 up.
+  for (unsigned m : {3u, 4u, 5u, 8u, 16u}) {
+    CAPTURE(m);
+    const Partition partition = dealt(k, m);
+    PairSearch search(fps.data(), fps.size(), partition);
+    REQUIRE(runInSlices(search, 300) == expected);
+    LeaderSearch lookups(fps.data(), fps.size(), k, LeaderSearch::Path::Lookups, &partition);
+    lookups.run(SIZE_MAX);
+    REQUIRE(lookups.takeLabels() == leaders);
+  }
+  // Every planted distance k-2..k (those within k) occurs.
+  std::vector<bool> distances(k + 1, false);
+  for (const Pair& p : expected) distances[p.distance] = true;
+  for (unsigned d = k < 2 ? 0 : k - 2; d <= k; ++d) CHECK(distances[d]);
 }
 
-TEST_CASE("leaderLabels: neighbours beyond k that look near when folded to 32 bits", "[pairs]") {
+TEST_CASE("chosen partitions on larger sets equal brute force", "[pairs]") {
+  const unsigned k = GENERATE(0u, 3u, 6u, 8u, 10u, 12u, 16u);
+  const Data data = GENERATE(Data::Uniform, Data::BiasedBits, Data::Clustered);
+  CAPTURE(k, nameOf(data));
+  std::mt19937_64 rng(k * 104729 + static_cast<unsigned>(data));
+  const std::vector<uint64_t> fps = makeSet(data, 1200, k, rng);  // about 7,000 items
+  const std::vector<Pair> expected = bruteForcePairs(fps, k);
+  PairSearch probe(fps.data(), fps.size(), k);
+  CAPTURE(probe.partCount());
+  REQUIRE(findPairs(fps.data(), fps.size(), k) == expected);
+  size_t skipped = 0;
+  const std::vector<uint32_t> leaders = bruteForceLeaders(fps, k, skipped);
+  REQUIRE(leaderLabels(fps.data(), fps.size(), k) == leaders);
+  LeaderSearch lookups(fps.data(), fps.size(), k, LeaderSearch::Path::Lookups);
+  lookups.run(SIZE_MAX);
+  REQUIRE(lookups.takeLabels() == leaders);
+  // With neighbours planted at every distance around k, some item's earliest neighbour is
+  // itself a follower, so the test tells "earliest leader" from "earliest neighbour".
+  if (k >= 1) CHECK(skipped > 0);
+  CHECK(componentLabels(fps.size(), findPairs(fps.data(), fps.size(), k)) == componentLabels(fps.size(), expected));
+}
+
+TEST_CASE("shards are disjoint and together equal findPairs and slices resume exactly", "[pairs]") {
+  const unsigned k = GENERATE(0u, 3u, 8u, 12u, 24u);
+  const unsigned shards = GENERATE(1u, 2u, 3u, 7u);
+  const size_t budget = GENERATE(size_t{1}, size_t{1000}, SIZE_MAX);
+  CAPTURE(k, shards, budget);
+  std::mt19937_64 rng(k + 100 * shards);
+  const std::vector<uint64_t> fps = makeSet(Data::Clustered, 400, k, rng);
+  const std::vector<Pair> expected = findPairs(fps.data(), fps.size(), k);
+  REQUIRE(expected == bruteForcePairs(fps, k));
+  std::vector<Pair> all;
+  for (unsigned s = 0; s < shards; ++s) {
+    PairSearch search(fps.data(), fps.size(), k, s, shards);
+    std::vector<Pair> part = runInSlices(search, budget);
+    CHECK(search.pairsFound() == part.size());
+    all.insert(all.end(), part.begin(), part.end());
+  }
+  sortPairs(all);
+  REQUIRE(all == expected);  // no pair twice, none missing
+}
+
+TEST_CASE("findPairs with maxPairs stores at most that many and counts them all", "[pairs]") {
+  std::vector<uint64_t> fps(3000, 0x1234);  // 4,498,500 pairs at distance 0
+  for (size_t i = 0; i < 100; ++i) fps.push_back(i * 0x9E3779B97F4A7C15ull);
+  const size_t total = 3000 * 2999 / 2 + bruteForcePairs(std::vector<uint64_t>(fps.begin() + 3000, fps.end()), 3).size();
+  std::vector<Pair> out;
+  CHECK(findPairs(fps.data(), fps.size(), 3, 1000, out) == total);
+  CHECK(out.empty());
+  CHECK(findPairs(fps.data(), fps.size(), 3, 0, out) == total);
+  CHECK(out.empty());
+  CHECK(findPairs(fps.data(), fps.size(), 3, total, out) == total);
+  CHECK(out.size() == total);
+  CHECK(std::is_sorted(out.begin(), out.end(), [](const Pair& x, const Pair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }));
+}
+
+TEST_CASE("leaderLabels on dense near-duplicates takes the lookup path", "[pairs]") {
+  std::mt19937_64 rng(3);
+  const unsigned k = GENERATE(3u, 12u);
+  std::vector<uint64_t> fps;
+  const uint64_t centre = rng();
+  for (int i = 0; i < 4000; ++i) fps.push_back(testing::flipBits(centre, static_cast<unsigned>(rng() % (k + 3)), rng));
+  LeaderSearch search(fps.data(), fps.size(), k);
+  CHECK_FALSE(search.usesPairs());
+  size_t skipped = 0;
+  const std::vector<uint32_t> expected = bruteForceLeaders(fps, k, skipped);
+  while (!search.run(777)) {
+  }
+  CHECK(search.takeLabels() == expected);
+}
+
+TEST_CASE("leaderLabels with neighbours beyond k that look near when folded to 32 bits", "[pairs]") {
   // The lookup screens leaders by popcount of (x ^ x >> 32) truncated to 32 bits, which
   // never exceeds the distance; bits flipped in pairs 32 apart cancel there, so these
   // items pass the screen at distance 0 and must still be rejected by the full distance.
@@ -96,43 +226,20 @@ TEST_CASE("leaderLabels: neighbours beyond k that look near when folded to 32 bi
   size_t skipped = 0;
   const std::vector<uint32_t> expected = bruteForceLeaders(fps, k, skipped);
   REQUIRE(leaderLabels(fps.data(), fps.size(), k) == expected);
-  for (unsigned b = k + 1; b <= k + 3; ++b) REQUIRE(leaderLabels(fps.data(), fps.size(), BlockLayout::withBlocks(k, b)) == expected);
-}
-
-TEST_CASE("findPairs equals brute force on planted neighbours", "[pairs]") {
-  const unsigned k = GENERATE(0u, 1u, 3u, 6u, 10u);
-  const size_t bases = GENERATE(size_t{1}, size_t{50}, size_t{700}, size_t{2500});
-  CAPTURE(k, bases);
-  std::mt19937_64 rng(k * 7919 + bases);
-  std::vector<uint64_t> fps = testing::plantedSet(bases, k + 2, rng);
-  fps.push_back(fps.front());  // an exact duplicate
-  const std::vector<Pair> expected = bruteForcePairs(fps, k);
-  const std::vector<Pair> got = findPairs(fps.data(), fps.size(), k);
-  CHECK(got.size() == expected.size());
-  REQUIRE(got == expected);
-  // Every planted distance 0..k occurs, so the test covers the boundary.
-  std::vector<bool> distances(k + 1, false);
-  for (const Pair& p : got) distances[p.distance] = true;
-  for (unsigned d = 0; d <= k; ++d) CHECK(distances[d]);
-}
-
-TEST_CASE("every block layout finds the same pairs as brute force", "[pairs][blocks]") {
-  // The automatic choice depends on n; forcing each b checks the layouts it could pick.
-  const unsigned k = GENERATE(0u, 1u, 3u, 6u);
-  std::mt19937_64 rng(k + 11);
-  const std::vector<uint64_t> fps = testing::plantedSet(300, k + 2, rng);
-  const std::vector<Pair> expected = bruteForcePairs(fps, k);
-  for (unsigned b = k + 1; b <= std::min(k + 6, 64u); ++b) {
-    CAPTURE(k, b);
-    REQUIRE(findPairs(fps.data(), fps.size(), BlockLayout::withBlocks(k, b)) == expected);
+  for (unsigned m : {3u, 4u, 8u}) {
+    const Partition partition = dealt(k, m);
+    LeaderSearch lookups(fps.data(), fps.size(), k, LeaderSearch::Path::Lookups, &partition);
+    lookups.run(SIZE_MAX);
+    REQUIRE(lookups.takeLabels() == expected);
   }
-  REQUIRE(findPairs(fps.data(), fps.size(), BlockLayout::withBlocks(k, 0)) == expected);
 }
 
 TEST_CASE("findPairs on no or one fingerprint", "[pairs]") {
   const uint64_t one = 5;
   CHECK(findPairs(nullptr, 0, 3).empty());
   CHECK(findPairs(&one, 1, 3).empty());
+  CHECK(leaderLabels(nullptr, 0, 3).empty());
+  CHECK(leaderLabels(&one, 1, 3) == std::vector<uint32_t>{0});
 }
 
 TEST_CASE("identical fingerprints are all reported, each pair once", "[pairs]") {

@@ -11,12 +11,13 @@
 //         query / clear / serialize+reload operations (FuzzedDataProvider) on an Index
 //         and on a plain list of items; sizes, query results and serialized bytes must
 //         agree.
-//   bits 0-1 = 11: PAIRS. findPairs over fingerprints from the rest, with the layout it
-//         chooses or one forced (BlockLayout::withBlocks), must equal the brute-force
-//         pairs, componentLabels the components of those pairs and leaderLabels the
-//         leader rule applied to them, with either layout. Forcing
-//         layouts reaches what the index, bounded here to small sizes, never chooses:
-//         keys made of several blocks.
+//   bits 0-1 = 11: PAIRS. findPairs over fingerprints from the rest, with the partition
+//         it chooses or one forced (Partition::withThresholds, part count and thresholds
+//         from the input), in slices and shards, must equal the brute-force pairs;
+//         findPairs with maxPairs must count them; componentLabels must give the
+//         components of those pairs and leaderLabels (both of its paths) the leader rule
+//         applied to them. Forcing partitions reaches what choose() never picks at these
+//         small sizes (it scans).
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
@@ -27,7 +28,7 @@
 #include <utility>
 #include <vector>
 
-#include "blocks.h"
+#include "partition.h"
 #include "reference.h"
 #include "simhash/hamming.h"
 #include "simhash/index.h"
@@ -50,7 +51,6 @@ constexpr size_t kMaxBatch = 400;
 constexpr int kMaxOps = 200;
 constexpr int kMaxReloads = 3;
 constexpr size_t kMaxPairsItems = 120;
-constexpr uint64_t kMaxForcedTables = 64;
 
 struct Item {
   uint32_t id;
@@ -161,7 +161,7 @@ class OpsRun {
         case 5: checkQuery(index_, items_, flipSome(fingerprintFrom(input), maxDistance_ + 1, op)); break;
         case 6: clear(); break;
         case 7: if (reloads_++ < kMaxReloads) reload(); break;
-        case 8: FUZZ_CHECK(index_.blockCount() <= 64); break;
+        case 8: FUZZ_CHECK(index_.partCount() <= 16); break;
       }
       FUZZ_CHECK(index_.size() == items_.size());
     }
@@ -273,15 +273,23 @@ unsigned distanceFrom(FuzzedDataProvider& input) {
   return byte < 192 ? byte % 17 : byte % (simhash::kMaxDistance + 1);
 }
 
-// C(n, k), or cap + 1 once it exceeds cap (before anything could overflow).
-uint64_t binomialCapped(unsigned n, unsigned k, uint64_t cap) {
-  k = std::min(k, n - k);
-  uint64_t result = 1;
-  for (unsigned i = 1; i <= k; ++i) {
-    result = result * (n - k + i) / i;  // C(n - k + i, i): exact at every step
-    if (result > cap) return cap + 1;
+// A partition of m parts (4..16) with thresholds from the input, each at most 3 (so probe
+// lists stay short), summing to at least k + 1. @pre k < 64.
+simhash::Partition forcedPartition(FuzzedDataProvider& input, unsigned k) {
+  const unsigned m = input.ConsumeIntegralInRange<unsigned>(std::max(4u, (k + 4) / 4), 16);
+  std::vector<int> thresholds(m, -1);
+  unsigned budget = 0;
+  for (unsigned j = 0; j < m; ++j) {
+    thresholds[j] = input.ConsumeIntegralInRange<int>(-1, 3);
+    budget += static_cast<unsigned>(thresholds[j] + 1);
   }
-  return result;
+  for (unsigned j = 0; budget < k + 1; j = (j + 1) % m) {  // top up round-robin
+    if (thresholds[j] < 3) {
+      ++thresholds[j];
+      ++budget;
+    }
+  }
+  return simhash::Partition::withThresholds(k, m, thresholds);
 }
 
 void runPairs(FuzzedDataProvider& input) {
@@ -306,14 +314,25 @@ void runPairs(FuzzedDataProvider& input) {
     }
   }
   FUZZ_CHECK(simhash::findPairs(fps.data(), fps.size(), k) == expected);
-  // Any layout finds the same pairs: b = 0 (the plain scan) or any b > k blocks, here
-  // two picked by the input among those with at most kMaxForcedTables tables.
-  unsigned maxBlocks = k;
-  while (maxBlocks < 64 && binomialCapped(maxBlocks + 1, k, kMaxForcedTables) <= kMaxForcedTables) ++maxBlocks;
-  for (int forced = 0; forced < 2; ++forced) {
-    const unsigned b = input.ConsumeIntegralInRange<unsigned>(k, maxBlocks);
-    const simhash::BlockLayout layout = simhash::BlockLayout::withBlocks(k, b == k ? 0 : b);
-    FUZZ_CHECK(simhash::findPairs(fps.data(), fps.size(), layout) == expected);
+  std::vector<simhash::Pair> bounded;
+  const size_t maxPairs = input.ConsumeIntegralInRange<size_t>(0, expected.size() + 1);
+  FUZZ_CHECK(simhash::findPairs(fps.data(), fps.size(), k, maxPairs, bounded) == expected.size());
+  FUZZ_CHECK(expected.size() <= maxPairs ? bounded == expected : bounded.empty());
+  // Any partition finds the same pairs, in any slices, split into any shards (up to
+  // k = 63: thresholds of at most 3 in 16 parts cover 64).
+  const bool forcible = k < 64;
+  for (int forced = 0; forced < 2 && forcible; ++forced) {
+    const simhash::Partition partition = forcedPartition(input, k);
+    const unsigned shards = input.ConsumeIntegralInRange<unsigned>(1, 4);
+    const size_t budget = input.ConsumeIntegralInRange<size_t>(1, 2000);
+    std::vector<simhash::Pair> found;
+    for (unsigned shard = 0; shard < shards; ++shard) {
+      simhash::PairSearch search(fps.data(), fps.size(), partition, shard, shards);
+      while (!search.run(budget, &found)) {
+      }
+    }
+    simhash::sortPairs(found);
+    FUZZ_CHECK(found == expected);
   }
 
   // Components by graph search from each unlabelled item in increasing order, so the
@@ -349,9 +368,13 @@ void runPairs(FuzzedDataProvider& input) {
     if (leaderOf[p.b] == p.b && leaderOf[p.a] == p.a && p.a < p.b) leaderOf[p.b] = p.a;
   }
   FUZZ_CHECK(simhash::leaderLabels(fps.data(), fps.size(), k) == leaderOf);
-  for (int forced = 0; forced < 2; ++forced) {
-    const unsigned b = input.ConsumeIntegralInRange<unsigned>(k, maxBlocks);
-    FUZZ_CHECK(simhash::leaderLabels(fps.data(), fps.size(), simhash::BlockLayout::withBlocks(k, b == k ? 0 : b)) == leaderOf);
+  for (auto path : {simhash::LeaderSearch::Path::Pairs, simhash::LeaderSearch::Path::Lookups}) {
+    const simhash::Partition partition = forcible ? forcedPartition(input, k) : simhash::Partition::choose(nullptr, 0, k, simhash::Partition::Use::Probe);
+    simhash::LeaderSearch search(fps.data(), fps.size(), k, path, forcible && input.ConsumeBool() ? &partition : nullptr);
+    const size_t budget = input.ConsumeIntegralInRange<size_t>(1, 2000);
+    while (!search.run(budget)) {
+    }
+    FUZZ_CHECK(search.takeLabels() == leaderOf);
   }
 }
 

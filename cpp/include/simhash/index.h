@@ -49,7 +49,7 @@ struct Match {
   bool operator==(const Match& o) const { return id == o.id && distance == o.distance; }
 };
 
-class BlockLayout;
+class Partition;
 
 class Index {
  public:
@@ -91,10 +91,20 @@ class Index {
 
   /// Appends every stored item within maxDistance of fp to `out` (cleared first), sorted by
   /// distance, then id. May reorganise the tables first (amortized over the adds).
+  /// How: the 64 bits are split into parts with per-part thresholds (partition.h, chosen
+  /// by a cost model from the stored fingerprints at each rebuild); per part, the stored
+  /// items are bucketed by the part's key, and a query reads every bucket whose key lies
+  /// within the part's threshold of its own (or scans every item when that is cheaper).
+  /// Cost: sum over parts of C(width, <= threshold) bucket reads plus the items in them,
+  /// plus a scan of the items added since the last rebuild (at most 1/16 of the index).
+  /// Memory: per item 12 bytes (fingerprint, id), 1 (alive flag), about 16 (id lookup
+  /// table at load <= 1/2) and 12 per part (slot and fingerprint, at most 16 parts, 4 at
+  /// 1M items); per part 4 bytes × 2^width (width <= 24,
+  /// 2^width <= 4 × items + 1024); a rebuild holds the old and new tables at once.
   void query(uint64_t fingerprint, std::vector<Match>& out);
 
-  /// Block count of the layout in use (0 = linear scan), for tests and benchmarks.
-  unsigned blockCount();
+  /// Parts of the partition in use (0 = linear scan), for tests and benchmarks.
+  size_t partCount();
 
   /// The versioned byte format (README "Serialized index format"): header, items, checksum.
   std::vector<uint8_t> serialize() const;
@@ -113,8 +123,13 @@ class Index {
   detail::SlotOfId slotOfId_;
   uint64_t nextId_ = 0;                 // one more than the largest id handed out (fresh ids are >= it)
   size_t indexedSlots_ = 0;             // slots below this are in the tables, the rest are scanned
-  std::unique_ptr<BlockLayout> layout_;
-  std::vector<std::vector<uint32_t>> tables_;  // per table: slots sorted by key
+  std::unique_ptr<Partition> partition_;
+  size_t partitionItems_ = 0;           // the item count partition_ was chosen for
+  struct Table {
+    std::vector<uint32_t> start, slots;  // slots by key; bucket b is slots[start[b], start[b + 1])
+    std::vector<uint64_t> fingerprints;  // the slots' fingerprints, in the same order: a bucket is read in sequence
+  };
+  std::vector<Table> tables_;            // one per part of partition_
   std::vector<KeyedItem> sortKeys_, sortScratch_;  // query's sort buffers
 };
 

@@ -2,6 +2,7 @@
 // Bulk near-duplicate search over a list of fingerprints.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace simhash {
@@ -14,21 +15,158 @@ struct Pair {
 
 /// Every pair i < j with hammingDistance(fps[i], fps[j]) <= maxDistance, each once,
 /// sorted by (a, b). Exact: equal to the brute-force answer. Identical fingerprints are
-/// pairs at distance 0. Cost: for each table of the block layout (blocks.h), a radix
-/// sort of n keys and a scan of the runs of equal keys; O(n²) only when k is so large
-/// that no table layout beats a scan. @pre count < 2^32, maxDistance <= 64.
+/// pairs at distance 0, so n copies of one fingerprint make n(n-1)/2 pairs: callers
+/// collapse exact duplicates first, or bound the output with the overload below.
+/// Cost: a PairSearch run to the end, then sortPairs. Memory: 12 bytes per pair, twice
+/// while sorting, plus the search's 12 bytes per fingerprint.
+/// @pre count < 2^32, maxDistance <= 64.
 std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance);
+
+/// As above, bounded: returns the number of pairs within maxDistance. When it is at most
+/// maxPairs, `out` holds them, sorted; otherwise `out` is left empty and the search still
+/// runs to the end to count them (maxPairs = 0 counts without storing any). Memory
+/// never exceeds what maxPairs + count pairs take, whatever the input.
+/// @pre count < 2^32, maxDistance <= 64.
+size_t findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance, size_t maxPairs, std::vector<Pair>& out);
+
+/// Sorts pairs by (a, b) (LSD radix sort on the indices; stable). Cost: O(pairs), one
+/// scratch copy. The union of a PairSearch's shards, sorted, equals findPairs.
+void sortPairs(std::vector<Pair>& pairs);
+
+class Partition;
+
+/// The exact pair search behind findPairs, in resumable slices and disjoint shards.
+///
+/// How it works: the 64 bits are split into parts with per-part thresholds t_i (the
+/// general pigeonhole principle, GPH: any pair within k is within t_i in some part i),
+/// chosen by a cost model from the data (Partition::choose). One part at a time, the
+/// items are counting-sorted by the part's key; every bucket is then compared block-wise
+/// with itself and with each bucket whose key lies within t_i of its own, and a pair is
+/// reported only from the first part whose threshold it meets, so each pair comes out
+/// exactly once and nothing remembers what was reported. When no partition beats it,
+/// the search is a plain scan of all pairs.
+///
+/// Slices: run() stops once it has spent about workBudget units (one unit is about one
+/// comparison of two fingerprints: roughly 1-2 ns native, 2-4 ns WASM); a step is never
+/// cut, and the largest step is O(count) units (one fingerprint against one bucket, or
+/// one counting sort of all fingerprints by a part key), so a budget of 10^7 keeps a
+/// call to tens of milliseconds. Shards: shard s of S takes a fixed, disjoint share of
+/// the buckets (of the scan's rows when there are no parts); the union of the S shards'
+/// pairs is exactly findPairs' answer, so S workers that each hold all fingerprints can
+/// split the search (each one still sorts every part: O(count) per part and shard).
+class PairSearch {
+ public:
+  /// Chooses the partition at once (Partition::choose: O(512² × 71) work at most, a few
+  /// ms). @pre `fingerprints` stays valid and unchanged while run() is called;
+  /// count < 2^32; maxDistance <= 64; shard < shards.
+  PairSearch(const uint64_t* fingerprints, size_t count, unsigned maxDistance, unsigned shard = 0, unsigned shards = 1);
+  /// The same search over a given partition rather than the chosen one (tests and
+  /// benchmarks: the answer is the same for every partition of the same k).
+  PairSearch(const uint64_t* fingerprints, size_t count, const Partition& partition, unsigned shard = 0, unsigned shards = 1);
+  ~PairSearch();
+  PairSearch(PairSearch&&) noexcept;
+  PairSearch& operator=(PairSearch&&) noexcept;
+
+  /// Appends the pairs found next (unsorted; a < b in each) to *out, or only counts them
+  /// when out is null, until the search is done or about workBudget units are spent.
+  /// @return done(). Memory: 12 to 16 bytes per fingerprint and 4 per bucket of the part
+  /// in hand (released when done), besides what *out grows to.
+  bool run(size_t workBudget, std::vector<Pair>* out);
+  bool done() const { return done_; }
+  /// Pairs found so far by this shard.
+  size_t pairsFound() const { return found_; }
+  /// Fraction of the estimated work done, in [0, 1]; 1 once done().
+  double progress() const;
+  /// Parts of the partition in use (0 = a plain scan), for tests and benchmarks.
+  size_t partCount() const;
+
+ private:
+  void sortPart();
+
+  const uint64_t* fingerprints_;
+  uint32_t count_;
+  unsigned maxDistance_, shard_, shards_;
+  std::unique_ptr<Partition> partition_;
+  double estimatedWork_ = 1, workDone_ = 0;
+  size_t found_ = 0;
+  bool done_ = false, sorted_ = false;
+  size_t part_ = 0, probe_ = 0, occupied_ = 0;
+  uint32_t x_ = 0, row_ = 0;
+  std::vector<uint64_t> sortedFingerprints_;
+  std::vector<uint32_t> sortedItems_, bucketStart_, occupiedBuckets_;
+};
 
 /// Leader grouping (dedup's default): items are taken in index order, and each joins the
 /// earliest *leader* within maxDistance, or becomes a leader itself when there is none.
-/// result[j] is that leader's index (j itself for a leader). Equal to applying the rule to
-/// findPairs' answer, without materialising the pairs: leaders are pairwise more than
-/// maxDistance apart, so each item is looked up among the leaders only, in tables of the
-/// block layout (at most 64; 8 bytes per item and table, plus 8 per bucket).
-/// Cost: O(n × tables) lookups when duplicates are plentiful, where findPairs pays for
-/// every pair; O(n × leaders) when k is so large that no layout beats a scan.
+/// result[j] is that leader's index (j itself for a leader). Exact: equal to applying the
+/// rule to findPairs' answer. Cost and memory: those of LeaderSearch.
 /// @pre count < 2^32, maxDistance <= 64.
 std::vector<uint32_t> leaderLabels(const uint64_t* fingerprints, size_t count, unsigned maxDistance);
+
+/// leaderLabels in resumable slices. It takes one of two paths, both exact:
+/// - few pairs (estimated from a sample: at most 2 × count): a PairSearch, then the
+///   leader rule over the pairs sorted by (a, b) (an item a that is still a leader when
+///   its pairs come up is final, and the first such a claims each unclaimed b). Cost:
+///   the pair search, plus O(pairs). Memory: 12 bytes per pair (at most 8 × count + 2^16
+///   are kept: past that the search is abandoned for the second path).
+/// - dense near-duplicates: items in index order are looked up among the leaders so far
+///   (leaders are pairwise more than maxDistance apart, so there are few of them), by a
+///   scan of the leaders while that is cheaper, else by probing per-part buckets that
+///   hold the leaders (Partition::Use::Probe). Cost: O(count × min(leaders, probes)).
+///   Memory: 8 bytes per item and part, 8 per bucket, 12 per leader.
+/// A worker pool parallelises the first path by sharding its PairSearch (each worker
+/// returns its pairs; the caller sorts their union with sortPairs and applies the rule,
+/// O(pairs)); the second is sequential, but cheap exactly where the first is not.
+class LeaderSearch {
+ public:
+  /// Estimates the pair count from a sample and picks the path (a few ms at most).
+  /// @pre as PairSearch's.
+  LeaderSearch(const uint64_t* fingerprints, size_t count, unsigned maxDistance);
+  /// For tests and benchmarks: the pair path (over the chosen partition) or the lookup
+  /// path over `lookupPartition` (null: the chosen one), whatever the sample says.
+  enum class Path { Pairs, Lookups };
+  LeaderSearch(const uint64_t* fingerprints, size_t count, unsigned maxDistance, Path path, const Partition* lookupPartition = nullptr);
+  ~LeaderSearch();
+  LeaderSearch(LeaderSearch&&) noexcept;
+  LeaderSearch& operator=(LeaderSearch&&) noexcept;
+
+  /// Works until done or about workBudget units are spent (units and step sizes as in
+  /// PairSearch::run). @return done().
+  bool run(size_t workBudget);
+  bool done() const { return done_; }
+  double progress() const;
+  /// The labels once done() (moved out: call once).
+  std::vector<uint32_t> takeLabels() { return std::move(leaderOf_); }
+  /// True while the pair path is in use (for tests and benchmarks).
+  bool usesPairs() const { return pairs_ != nullptr; }
+
+ private:
+  bool runPairs(size_t workBudget);
+  bool runLookups(size_t workBudget);
+  void startLookups(const Partition* partition);
+
+  const uint64_t* fingerprints_;
+  uint32_t count_;
+  unsigned maxDistance_;
+  bool done_ = false;
+  std::vector<uint32_t> leaderOf_;
+  // Pair path.
+  std::unique_ptr<PairSearch> pairs_;
+  std::vector<Pair> found_;
+  size_t maxFound_ = 0;
+  // Lookup path.
+  std::unique_ptr<Partition> partition_;
+  double probeCost_ = 0;
+  uint32_t next_ = 0;
+  bool counted_ = false;
+  std::vector<uint32_t> firstBucket_, leaders_;
+  std::vector<uint64_t> leaderFingerprints_;
+  struct Region {
+    uint32_t begin, end;
+  };
+  std::vector<Region> regions_;
+  std::unique_ptr<uint32_t[]> folds_, items_;
+};
 
 /// Connected components of the graph with `count` nodes and the given edges: result[i]
 /// is the smallest index of i's component (so an item alone maps to itself).

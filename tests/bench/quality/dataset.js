@@ -104,11 +104,11 @@ function nearestNeighbours(records, bases, shingles) {
  */
 export function buildDataset(corpus) {
   const { name, records } = corpus;
-  const language = name;
+  const language = corpus.language ?? name; // how edits work: 'english' (words) or 'chinese' (characters)
   const shingles = new ShingleSets();
   const table = new TextTable();
   const pairs = [];
-  const baseRecords = new Random(`${name}/bases`).sampleIndices(records.length, BASES).sort((x, y) => x - y);
+  const baseRecords = new Random(`${name}/bases`).sampleIndices(records.length, corpus.bases ?? BASES).sort((x, y) => x - y);
   const vocab = vocabulary(records);
   const editRng = new Random(`${name}/edits`);
   const ctx = {

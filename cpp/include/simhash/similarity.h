@@ -1,0 +1,123 @@
+#pragma once
+// The exact similarity of two texts, and its verification over batches of candidate pairs.
+//
+// Definition (README, "Similarity"):
+//   1. Normalize as the fingerprint does: decode UTF-8 as WHATWG's TextDecoder does (an
+//      invalid subsequence is one U+FFFD); remove every code point of general category P;
+//      fold case (unicode.h: simple folding of the alphabetic scripts, full-width letters
+//      and digits to ASCII); then every run of whitespace (White_Space) that lies between
+//      two CJK characters is removed, every other run becomes one U+0020, and leading and
+//      trailing whitespace is dropped.
+//   2. Shingles of the normalized code points c[0..L): position i starts a window of
+//      n(i) code points, n(i) = ShingleOptions::cjk when c[i] is CJK (Han, kana, Hangul,
+//      bopomofo: the tokenizer's class) and ShingleOptions::alphabetic otherwise (letters,
+//      digits, spaces, symbols). Every window that fits is a shingle. When no shingle ends
+//      at the last code point, one more is added: from the first position whose window
+//      does not fit to the end. So a text shorter than its window sizes is one shingle,
+//      itself, every code point is in some shingle, and the empty text has none.
+//   3. similarity(a, b) = |A ∩ B| / |A ∪ B| of the two SETS of shingles (as strings),
+//      computed as the double nearest that quotient; 1 when both sets are empty.
+// Exact: shingles are compared as code point strings (no hashing, no estimate).
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace simhash {
+
+/// Window sizes in code points, by the script of the window's first code point.
+/// Defaults chosen by tests/bench/shingles.js (README, "Similarity"): character 3-grams
+/// for alphabetic text, bigrams in CJK text, where a replaced character then breaks two
+/// shingles instead of three.
+struct ShingleOptions {
+  uint8_t alphabetic = 3;  ///< 1..kMaxShingle
+  uint8_t cjk = 2;         ///< 1..kMaxShingle
+};
+
+/// Windows of at most 3 code points (21 bits each) have exact 63-bit codes.
+constexpr unsigned kMaxShingle = 3;
+
+/// @return true when both sizes are within 1..kMaxShingle.
+bool isValid(const ShingleOptions& options);
+
+/// Step 1 of the definition: the normalized text as code points, written to out
+/// (cleared first). Cost O(bytes).
+void normalizeForSimilarity(std::string_view utf8, std::vector<char32_t>& out);
+
+/// The similarity of two texts, building both shingle sets. For one pair; batches use
+/// ShingleSets. Cost O(L log L) in the texts' lengths. @pre isValid(options)
+double similarity(std::string_view a, std::string_view b, const ShingleOptions& options = {});
+
+/// Shingle sets of a batch of texts, each built once and kept compact, for many exact
+/// comparisons. Storage: the shingles of each text as a sorted list of dense codes
+/// (code points renumbered within the batch, most frequent first), delta-encoded in
+/// LEB128 bytes: about 2 bytes per shingle for alphabetic text (2 per UTF-8 byte), 3 per
+/// CJK bigram (1 per UTF-8 byte), plus 13 bytes per text (9 in WASM); while building, also
+/// a 256 KB code point table and one text's scratch.
+class ShingleSets {
+ public:
+  ShingleSets();
+  ~ShingleSets();
+  ShingleSets(const ShingleSets&) = delete;
+  ShingleSets& operator=(const ShingleSets&) = delete;
+
+  /// Builds the sets of texts [0, count): text i is utf8[offsets[i], offsets[i + 1]).
+  /// Only the texts with needed[i] != 0 are built (all when needed is null); others are
+  /// empty sets, not to be compared. The buffer need not outlive the call.
+  /// Cost O(total bytes + Σ L log L). @pre isValid(options), offsets non-decreasing.
+  void build(const char* utf8, const uint32_t* offsets, uint32_t count, const ShingleOptions& options = {},
+             const uint8_t* needed = nullptr);
+
+  /// As build, for the texts that pairs (a[p], b[p]) name. @pre a[p], b[p] < count.
+  void buildForPairs(const char* utf8, const uint32_t* offsets, uint32_t count, const uint32_t* a, const uint32_t* b,
+                     size_t pairCount, const ShingleOptions& options = {});
+
+  /// Frees every byte held, scratch of an interrupted build included (in WASM, running out
+  /// of memory unwinds to JS without destructors: a long-lived instance cleared in a
+  /// finally block then leaks nothing).
+  void clear();
+
+  uint32_t count() const;
+  /// Number of distinct shingles of text i.
+  uint32_t size(uint32_t i) const;
+
+  /// similarity(text a, text b) >= threshold, exactly as the double quotient compares.
+  /// Stops as soon as the answer is known: a size filter first (J >= s needs
+  /// min(|A|, |B|) >= the least intersection reaching s), then a merge that ends once the
+  /// intersection reaches that count or can no longer reach it.
+  /// Cost O(|A| + |B|) at most. @pre a, b < count(), both built.
+  bool atLeast(uint32_t a, uint32_t b, double threshold) const;
+
+  /// The similarity of texts a and b (a full merge). @pre a, b < count(), both built.
+  double similarity(uint32_t a, uint32_t b) const;
+
+  /// Every pair i < j of built texts with similarity >= threshold (an exact similarity
+  /// join), as i, j appended to out, sorted by (i, j). Prefix filtering (PPJoin) finds the
+  /// candidates, atLeast decides them: the same answer as testing all pairs. Cost: an
+  /// inverted index of every set's rarest shingles (about (1 - s) of each set), 4 bytes per
+  /// shingle of every set decoded, and a merge per candidate; O(N²) merges at worst (sets
+  /// that share rare shingles). For benchmarks and small collections. @pre threshold > 0.
+  void pairsAtLeast(double threshold, std::vector<uint32_t>& out) const;
+
+  /// Bytes held now (the sets and the per-text entries), for the memory budget.
+  size_t memoryBytes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// One call for a batch: builds the sets of the texts named by the pairs (each once), then
+/// out[p] = 1 if similarity(a[p], b[p]) >= threshold, else 0. Texts as in ShingleSets::build.
+/// Cost: building the needed sets, plus at most O(|A| + |B|) per pair (usually far less).
+/// Extra memory: the needed texts' sets (see ShingleSets), plus count bytes.
+/// @pre isValid(options), a[p], b[p] < count.
+void verifyPairs(const char* utf8, const uint32_t* offsets, uint32_t count, const uint32_t* a, const uint32_t* b,
+                 size_t pairCount, double threshold, uint8_t* out, const ShingleOptions& options = {});
+
+/// As verifyPairs, with out[p] = similarity(a[p], b[p]) (a full merge per pair).
+void pairSimilarities(const char* utf8, const uint32_t* offsets, uint32_t count, const uint32_t* a, const uint32_t* b,
+                      size_t pairCount, double* out, const ShingleOptions& options = {});
+
+}  // namespace simhash

@@ -1,0 +1,522 @@
+#include "simhash/similarity.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "unicode.h"
+
+namespace simhash {
+
+using unicode::CharClass;
+
+bool isValid(const ShingleOptions& options) {
+  return options.alphabetic >= 1 && options.alphabetic <= kMaxShingle && options.cjk >= 1 && options.cjk <= kMaxShingle;
+}
+
+void normalizeForSimilarity(std::string_view utf8, std::vector<char32_t>& out) {
+  // Written through a pointer into a buffer of the worst-case size (a code point per
+  // byte): push_back per code point costs about twice as much in WASM.
+  out.resize(utf8.size());
+  char32_t* const normalized = out.data();
+  size_t length = 0;
+  const auto* text = reinterpret_cast<const unsigned char*>(utf8.data());
+  const size_t size = utf8.size();
+  bool pendingSpace = false;  // whitespace since the last code point kept, which is not the first
+  bool lastCjk = false;
+  for (size_t pos = 0; pos < size;) {
+    char32_t cp = text[pos];
+    if (cp < 0x80) {
+      ++pos;
+      if (unicode::kAsciiPunctuation[cp]) continue;
+      if (unicode::isWhitespace(cp)) {
+        pendingSpace = length > 0;
+        continue;
+      }
+      if (pendingSpace) normalized[length++] = ' ';  // an ASCII character is never CJK
+      pendingSpace = lastCjk = false;
+      normalized[length++] = cp - 'A' < 26 ? cp + 32 : cp;
+      continue;
+    }
+    cp = unicode::decodeNext(text, size, pos);
+    // Punctuation goes first, so whitespace on both sides of a removed mark is one run.
+    if (unicode::isPunctuation(cp)) continue;
+    if (unicode::isWhitespace(cp)) {
+      pendingSpace = length > 0;
+      continue;
+    }
+    cp = unicode::foldCase(cp);
+    const bool cjk = unicode::classify(cp) == CharClass::Cjk;
+    if (pendingSpace && !(lastCjk && cjk)) normalized[length++] = ' ';
+    pendingSpace = false;
+    lastCjk = cjk;
+    normalized[length++] = cp;
+  }
+  out.resize(length);
+}
+
+namespace {
+
+// Exact code of a window of 1..3 code points: each position holds its code point + 1 in
+// 21 bits (0 = no code point), so windows of different lengths never share a code.
+uint64_t exactCode(const char32_t* cps, size_t length) {
+  uint64_t code = 0;
+  for (size_t k = 0; k < length; ++k) code |= uint64_t{cps[k] + 1} << (21 * k);
+  return code;
+}
+
+bool isCjk(char32_t cp) { return cp >= 0x80 && unicode::classify(cp) == CharClass::Cjk; }
+
+// Calls emit(start, length) for every shingle of `length` normalized code points, given
+// which are CJK (the definition's step 2).
+template <class Emit>
+void forEachShingle(size_t length, const ShingleOptions& options, const uint8_t* cjk, Emit emit) {
+  bool lastCovered = false;
+  size_t firstUnfit = length;
+  for (size_t i = 0; i < length; ++i) {
+    const size_t n = cjk[i] ? options.cjk : options.alphabetic;
+    if (i + n <= length) {
+      emit(i, n);
+      lastCovered |= i + n == length;
+    } else if (firstUnfit == length) {
+      firstUnfit = i;
+    }
+  }
+  if (length > 0 && !lastCovered) emit(firstUnfit, length - firstUnfit);
+}
+
+// The least intersection t with t / (na + nb - t) >= threshold, as doubles compare (the
+// quotient grows with t); min(na, nb) + 1 when none reaches it. @pre na + nb > 0.
+uint32_t leastShared(uint32_t na, uint32_t nb, double threshold) {
+  const uint32_t most = std::min(na, nb);
+  const double total = static_cast<double>(na) + nb;
+  auto reaches = [&](uint32_t t) { return static_cast<double>(t) / (total - t) >= threshold; };
+  if (!(threshold > 0)) return reaches(0) ? 0 : most + 1;  // NaN never reaches
+  if (threshold > 1) return most + 1;
+  double estimate = threshold * total / (1 + threshold);
+  uint32_t t = estimate >= most ? most : static_cast<uint32_t>(estimate);
+  while (t > 0 && reaches(t - 1)) --t;
+  while (t <= most && !reaches(t)) ++t;
+  return t;
+}
+
+// Reads a list of LEB128 deltas.
+struct Cursor {
+  const uint8_t* p;
+  uint64_t value = 0;
+  void next() {
+    uint64_t delta = *p++;
+    if (delta & 0x80) {
+      delta &= 0x7F;
+      unsigned shift = 7;
+      uint8_t byte;
+      do {
+        byte = *p++;
+        delta |= uint64_t{byte & 0x7Fu} << shift;
+        shift += 7;
+      } while (byte & 0x80);
+    }
+    value += delta;
+  }
+};
+
+}  // namespace
+
+double similarity(std::string_view a, std::string_view b, const ShingleOptions& options) {
+  std::vector<uint64_t> sets[2];
+  std::vector<char32_t> cps;
+  std::vector<uint8_t> cjk;
+  const std::string_view texts[2] = {a, b};
+  for (int s = 0; s < 2; ++s) {
+    normalizeForSimilarity(texts[s], cps);
+    cjk.resize(cps.size());
+    for (size_t i = 0; i < cps.size(); ++i) cjk[i] = isCjk(cps[i]);
+    forEachShingle(cps.size(), options, cjk.data(),
+                   [&](size_t start, size_t length) { sets[s].push_back(exactCode(cps.data() + start, length)); });
+    std::sort(sets[s].begin(), sets[s].end());
+    sets[s].erase(std::unique(sets[s].begin(), sets[s].end()), sets[s].end());
+  }
+  size_t shared = 0;
+  for (size_t i = 0, j = 0; i < sets[0].size() && j < sets[1].size();) {
+    if (sets[0][i] == sets[1][j]) {
+      ++shared, ++i, ++j;
+    } else if (sets[0][i] < sets[1][j]) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  const size_t total = sets[0].size() + sets[1].size();
+  return total == 0 ? 1.0 : static_cast<double>(shared) / static_cast<double>(total - shared);
+}
+
+struct ShingleSets::Impl {
+  // Each built text's list: its first byte and its number of shingles. Lists live in
+  // blocks allocated as they fill, so no list is ever copied to grow a buffer.
+  std::vector<const uint8_t*> lists;
+  std::vector<uint32_t> sizes;
+  std::vector<uint8_t> built;  // 1 for the texts build() was asked for (empty sets included)
+  std::vector<std::unique_ptr<uint8_t[]>> blocks;
+  size_t blockBytes = 0, blockUsed = 0, blockCapacity = 0;
+  // Scratch of build(), held here (and released when it returns) so that clear() frees it
+  // too: in WASM an out-of-memory error unwinds without running destructors.
+  std::vector<uint8_t> needed;
+  std::vector<uint32_t> bmp;
+  std::vector<char32_t> cps;
+  std::vector<uint32_t> numbers;
+  std::vector<uint8_t> cjk, bytes;
+  std::vector<uint64_t> astral, codes, table;
+
+  void releaseScratch() {
+    needed = {};
+    bmp = {};
+    astral = {};
+    cps = {};
+    numbers = {};
+    cjk = {};
+    bytes = {};
+    codes = {};
+    table = {};
+  }
+
+  const uint8_t* store(const uint8_t* bytes, size_t length, size_t preferredBlock) {
+    if (length == 0) return nullptr;  // an empty set's list is never read
+    if (blockCapacity - blockUsed < length) {
+      blockCapacity = std::max(length, preferredBlock);
+      blocks.emplace_back(new uint8_t[blockCapacity]);
+      blockBytes += blockCapacity;
+      blockUsed = 0;
+    }
+    uint8_t* at = blocks.back().get() + blockUsed;
+    std::memcpy(at, bytes, length);
+    blockUsed += length;
+    return at;
+  }
+};
+
+ShingleSets::ShingleSets() : impl_(new Impl) {}
+ShingleSets::~ShingleSets() = default;
+
+uint32_t ShingleSets::count() const { return static_cast<uint32_t>(impl_->sizes.size()); }
+uint32_t ShingleSets::size(uint32_t i) const { return impl_->sizes[i]; }
+
+size_t ShingleSets::memoryBytes() const {
+  return impl_->blockBytes + impl_->lists.capacity() * sizeof(const uint8_t*) + impl_->sizes.capacity() * sizeof(uint32_t) +
+         impl_->built.capacity();
+}
+
+void ShingleSets::clear() { *impl_ = Impl(); }
+
+void ShingleSets::buildForPairs(const char* utf8, const uint32_t* offsets, uint32_t count, const uint32_t* a,
+                                const uint32_t* b, size_t pairCount, const ShingleOptions& options) {
+  clear();
+  impl_->needed.assign(count, 0);
+  for (size_t p = 0; p < pairCount; ++p) impl_->needed[a[p]] = impl_->needed[b[p]] = 1;
+  build(utf8, offsets, count, options, impl_->needed.data());
+}
+
+void ShingleSets::build(const char* utf8, const uint32_t* offsets, uint32_t count, const ShingleOptions& options,
+                        const uint8_t* needed) {
+  Impl& m = *impl_;
+  if (needed != m.needed.data()) m = Impl();
+  m.lists.clear();
+  m.sizes.clear();
+  m.blocks.clear();
+  m.blockBytes = m.blockUsed = m.blockCapacity = 0;
+  m.lists.assign(count, nullptr);
+  m.sizes.assign(count, 0);
+  m.built.assign(count, 0);
+  auto textOf = [&](uint32_t i) { return std::string_view(utf8 + offsets[i], offsets[i + 1] - offsets[i]); };
+  auto wanted = [&](uint32_t i) { return needed == nullptr || needed[i] != 0; };
+
+  // Pass 1: how often each code point occurs, so the most frequent get the smallest
+  // numbers. Dense numbers (1..R) make a text's sorted codes close together, which is what
+  // keeps their deltas to one or two bytes; the 21-bit exact codes would need 5 to 8.
+  std::vector<uint32_t>& bmp = m.bmp;  // counts, then each code point's number << 1 | CJK
+  bmp.assign(0x10000, 0);
+  // Beyond the BMP, every occurrence; then each distinct code point and its entry, as
+  // astral[k] << 32 | entry. (64-bit keys throughout, so one std::sort serves all: size.)
+  std::vector<uint64_t>& astral = m.astral;
+  std::vector<char32_t>& cps = m.cps;
+  size_t neededBytes = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!wanted(i)) continue;
+    neededBytes += offsets[i + 1] - offsets[i];
+    normalizeForSimilarity(textOf(i), cps);
+    for (char32_t cp : cps) {
+      if (cp < 0x10000) ++bmp[cp];
+      else astral.push_back(cp);
+    }
+  }
+  std::sort(astral.begin(), astral.end());
+  // Code points by falling count (ties by code point): (2^32 - 1 - count) << 32 | cp.
+  std::vector<uint64_t>& byCount = m.codes;
+  byCount.clear();
+  for (char32_t cp = 0; cp < 0x10000; ++cp) {
+    if (bmp[cp]) byCount.push_back(uint64_t{~bmp[cp]} << 32 | cp);
+  }
+  size_t distinctAstral = 0;
+  for (size_t k = 0; k < astral.size();) {
+    size_t end = k;
+    while (end < astral.size() && astral[end] == astral[k]) ++end;
+    byCount.push_back(uint64_t{~static_cast<uint32_t>(end - k)} << 32 | astral[k]);
+    astral[distinctAstral++] = astral[k];
+    k = end;
+  }
+  astral.resize(distinctAstral);
+  std::sort(byCount.begin(), byCount.end());
+  auto astralAt = [&](char32_t cp) { return std::lower_bound(astral.begin(), astral.end(), uint64_t{cp} << 32) - astral.begin(); };
+  for (uint64_t& entry : astral) entry <<= 32;
+  for (size_t r = 0; r < byCount.size(); ++r) {
+    const auto cp = static_cast<char32_t>(byCount[r]);
+    const uint32_t entry = static_cast<uint32_t>(r + 1) << 1 | (isCjk(cp) ? 1 : 0);
+    if (cp < 0x10000) bmp[cp] = entry;
+    else astral[astralAt(cp)] |= entry;
+  }
+  const uint64_t base = byCount.size() + 1;  // < 2^21, so base^3 < 2^63
+
+  // Pass 2: each text's codes, sorted and deduplicated, stored as deltas. A window's code
+  // is r0 + base r1 + base² r2 (r = its code points' numbers, 0 past its end): injective,
+  // and bigrams (r2 = 0) stay below base², close together.
+  const size_t preferredBlock = std::min<size_t>(std::max<size_t>(neededBytes / 4, 4096), size_t{1} << 20);
+  std::vector<uint32_t>& numbers = m.numbers;
+  std::vector<uint8_t>& cjk = m.cjk;
+  std::vector<uint64_t>& codes = m.codes;
+  std::vector<uint8_t>& bytes = m.bytes;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!wanted(i)) continue;
+    normalizeForSimilarity(textOf(i), cps);
+    numbers.resize(cps.size());
+    cjk.resize(cps.size());
+    for (size_t k = 0; k < cps.size(); ++k) {
+      const char32_t cp = cps[k];
+      const auto entry = static_cast<uint32_t>(cp < 0x10000 ? bmp[cp] : astral[astralAt(cp)]);
+      numbers[k] = entry >> 1;
+      cjk[k] = entry & 1;
+    }
+    // A long text's distinct codes are collected first (an open-addressing set; no code is
+    // 0, since r0 >= 1), and only those are sorted: long documents repeat most of their
+    // shingles (8 KB of the PostgreSQL manual has about 1,500 distinct ones), and sorting
+    // them all cost 2.7x more. Short texts are sorted whole and deduplicated after.
+    codes.clear();
+    const bool hashed = cps.size() >= 256;
+    size_t slots = 16;
+    while (hashed && slots < 2 * cps.size()) slots *= 2;
+    std::vector<uint64_t>& table = m.table;
+    if (hashed) table.assign(slots, 0);
+    const unsigned shift = 64 - static_cast<unsigned>(__builtin_ctzll(slots));
+    forEachShingle(cps.size(), options, cjk.data(), [&](size_t start, size_t length) {
+      uint64_t code = 0;
+      for (size_t k = length; k-- > 0;) code = code * base + numbers[start + k];
+      if (!hashed) {
+        codes.push_back(code);
+        return;
+      }
+      for (size_t slot = (code * 0x9E3779B97F4A7C15ull) >> shift;; slot = (slot + 1) & (slots - 1)) {
+        if (table[slot] == code) return;
+        if (table[slot] == 0) {
+          table[slot] = code;
+          codes.push_back(code);
+          return;
+        }
+      }
+    });
+    std::sort(codes.begin(), codes.end());
+    if (!hashed) codes.erase(std::unique(codes.begin(), codes.end()), codes.end());
+    bytes.resize(codes.size() * 9);  // LEB128 of a 63-bit delta: at most 9 bytes
+    size_t length = 0;
+    uint64_t previous = 0;
+    for (uint64_t code : codes) {
+      uint64_t delta = code - previous;
+      previous = code;
+      while (delta >= 0x80) {
+        bytes[length++] = static_cast<uint8_t>(delta | 0x80);
+        delta >>= 7;
+      }
+      bytes[length++] = static_cast<uint8_t>(delta);
+    }
+    m.lists[i] = m.store(bytes.data(), length, preferredBlock);
+    m.sizes[i] = static_cast<uint32_t>(codes.size());
+    m.built[i] = 1;
+  }
+  m.releaseScratch();
+}
+
+bool ShingleSets::atLeast(uint32_t a, uint32_t b, double threshold) const {
+  const uint32_t na = impl_->sizes[a], nb = impl_->sizes[b];
+  if (na + nb == 0) return 1.0 >= threshold;
+  const uint32_t need = leastShared(na, nb, threshold);
+  if (need == 0) return true;
+  if (need > std::min(na, nb)) return false;
+  // Each element of a list is either shared or skipped; a list with more than (size -
+  // need) skipped can no longer reach need. Until one of the two ends the answer, both
+  // lists have an element left, so the loop needs no bounds checks.
+  uint32_t slackA = na - need, slackB = nb - need, shared = 0;
+  Cursor x{impl_->lists[a]}, y{impl_->lists[b]};
+  x.next();
+  y.next();
+  for (;;) {
+    if (x.value == y.value) {
+      if (++shared == need) return true;
+      x.next();
+      y.next();
+    } else if (x.value < y.value) {
+      if (slackA-- == 0) return false;
+      x.next();
+    } else {
+      if (slackB-- == 0) return false;
+      y.next();
+    }
+  }
+}
+
+void ShingleSets::pairsAtLeast(double threshold, std::vector<uint32_t>& out) const {
+  // Prefix filtering (PPJoin's, Xiao et al. 2008): with every set's shingles ordered
+  // rarest first, two sets of sizes nx >= ny with J >= s share at least L(nx) >= L(ny)
+  // shingles, L(n) = ceil(s n) (the union has at least nx elements), so they share a
+  // shingle among the first n - L(n) + 1 of each. Candidates found through an inverted index
+  // of those prefixes are then decided exactly by atLeast. L is lowered by a margin that
+  // covers the rounding of the double quotient, so no pair that atLeast accepts is missed.
+  const Impl& m = *impl_;
+  const auto count = static_cast<uint32_t>(m.sizes.size());
+  std::vector<uint64_t> found;  // i << 32 | j
+  std::vector<uint32_t> blank;
+  // Every shingle of every built set, decoded.
+  std::vector<uint64_t> all;
+  std::vector<uint32_t> firstOf(count + 1, 0);
+  for (uint32_t i = 0; i < count; ++i) {
+    firstOf[i] = static_cast<uint32_t>(all.size());
+    if (!m.built[i]) continue;
+    if (m.sizes[i] == 0) blank.push_back(i);
+    Cursor c{m.lists[i]};
+    for (uint32_t k = 0; k < m.sizes[i]; ++k) {
+      c.next();
+      all.push_back(c.value);
+    }
+  }
+  firstOf[count] = static_cast<uint32_t>(all.size());
+  // Shingle ranks: rarest first (ties by code).
+  std::vector<uint64_t> distinct(all);
+  std::sort(distinct.begin(), distinct.end());
+  std::vector<uint64_t> byFrequency;
+  size_t unique = 0;
+  for (size_t k = 0; k < distinct.size();) {
+    size_t end = k;
+    while (end < distinct.size() && distinct[end] == distinct[k]) ++end;
+    byFrequency.push_back(uint64_t{static_cast<uint32_t>(end - k)} << 32 | unique);
+    distinct[unique++] = distinct[k];
+    k = end;
+  }
+  distinct.resize(unique);
+  std::sort(byFrequency.begin(), byFrequency.end());
+  std::vector<uint32_t> rankOf(unique);
+  for (size_t r = 0; r < unique; ++r) rankOf[static_cast<uint32_t>(byFrequency[r])] = static_cast<uint32_t>(r);
+  byFrequency = {};
+  std::vector<uint32_t> tokens(all.size());
+  for (size_t k = 0; k < all.size(); ++k) {
+    tokens[k] = rankOf[std::lower_bound(distinct.begin(), distinct.end(), all[k]) - distinct.begin()];
+  }
+  all = {};
+  distinct = {};
+  rankOf = {};
+  std::vector<uint64_t> order;  // non-empty built sets by increasing size: size << 32 | i
+  for (uint32_t i = 0; i < count; ++i) {
+    if (m.built[i] && m.sizes[i]) {
+      std::sort(tokens.begin() + firstOf[i], tokens.begin() + firstOf[i + 1]);
+      order.push_back(uint64_t{m.sizes[i]} << 32 | i);
+    }
+  }
+  std::sort(order.begin(), order.end());
+  auto prefixLength = [&](uint32_t n) {
+    const double least = std::ceil(threshold * n - 1e-6);
+    const auto overlap = static_cast<uint32_t>(std::max(1.0, std::min(least, static_cast<double>(n))));
+    return n - overlap + 1;
+  };
+  // Postings: (set, position in its order) of every prefix shingle indexed so far.
+  std::vector<std::vector<uint64_t>> postings(unique);
+  std::vector<uint32_t> seenBy(count, UINT32_MAX), overlap(count, 0), candidates;
+  constexpr uint32_t kPruned = UINT32_MAX;
+  for (uint64_t entry : order) {
+    const auto x = static_cast<uint32_t>(entry);
+    const uint32_t nx = m.sizes[x], prefix = prefixLength(nx);
+    candidates.clear();
+    for (uint32_t i = 0; i < prefix; ++i) {
+      std::vector<uint64_t>& list = postings[tokens[firstOf[x] + i]];
+      for (uint64_t posting : list) {
+        const auto y = static_cast<uint32_t>(posting >> 32);
+        const auto j = static_cast<uint32_t>(posting);
+        if (seenBy[y] != x) {
+          seenBy[y] = x;
+          overlap[y] = 0;
+          candidates.push_back(y);
+        }
+        if (overlap[y] == kPruned) continue;
+        // Positional filter: the shingles before positions i and j that were not shared
+        // are gone for good; what is left after them bounds the intersection.
+        const uint32_t ny = m.sizes[y];
+        if (overlap[y] + 1 + std::min(nx - i - 1, ny - j - 1) < leastShared(nx, ny, threshold)) {
+          overlap[y] = kPruned;
+        } else {
+          ++overlap[y];
+        }
+      }
+      list.push_back(uint64_t{x} << 32 | i);
+    }
+    for (uint32_t y : candidates) {
+      if (overlap[y] != kPruned && atLeast(x, y, threshold)) found.push_back(x < y ? uint64_t{x} << 32 | y : uint64_t{y} << 32 | x);
+    }
+  }
+  // Empty sets: J(empty, empty) = 1, J(empty, other) = 0.
+  if (threshold <= 1) {
+    for (size_t p = 0; p < blank.size(); ++p) {
+      for (size_t q = p + 1; q < blank.size(); ++q) found.push_back(uint64_t{blank[p]} << 32 | blank[q]);
+    }
+  }
+  std::sort(found.begin(), found.end());
+  for (uint64_t pair : found) {
+    out.push_back(static_cast<uint32_t>(pair >> 32));
+    out.push_back(static_cast<uint32_t>(pair));
+  }
+}
+
+double ShingleSets::similarity(uint32_t a, uint32_t b) const {
+  const uint32_t na = impl_->sizes[a], nb = impl_->sizes[b];
+  if (na + nb == 0) return 1.0;
+  Cursor x{impl_->lists[a]}, y{impl_->lists[b]};
+  uint32_t leftA = na, leftB = nb, shared = 0;
+  if (leftA && leftB) {
+    x.next();
+    y.next();
+    for (;;) {
+      if (x.value == y.value) {
+        ++shared;
+        if (--leftA == 0 || --leftB == 0) break;
+        x.next();
+        y.next();
+      } else if (x.value < y.value) {
+        if (--leftA == 0) break;
+        x.next();
+      } else {
+        if (--leftB == 0) break;
+        y.next();
+      }
+    }
+  }
+  return static_cast<double>(shared) / (static_cast<double>(na) + nb - shared);
+}
+
+void verifyPairs(const char* utf8, const uint32_t* offsets, uint32_t count, const uint32_t* a, const uint32_t* b,
+                 size_t pairCount, double threshold, uint8_t* out, const ShingleOptions& options) {
+  ShingleSets sets;
+  sets.buildForPairs(utf8, offsets, count, a, b, pairCount, options);
+  for (size_t p = 0; p < pairCount; ++p) out[p] = sets.atLeast(a[p], b[p], threshold);
+}
+
+void pairSimilarities(const char* utf8, const uint32_t* offsets, uint32_t count, const uint32_t* a, const uint32_t* b,
+                      size_t pairCount, double* out, const ShingleOptions& options) {
+  ShingleSets sets;
+  sets.buildForPairs(utf8, offsets, count, a, b, pairCount, options);
+  for (size_t p = 0; p < pairCount; ++p) out[p] = sets.similarity(a[p], b[p]);
+}
+
+}  // namespace simhash
