@@ -212,7 +212,7 @@ function fingerprintAll(sh, texts, options, progress) {
 /** Thrown when the work does not fit in memory; the CLI exits with status 3. */
 class MemoryError extends Error {}
 
-const OUT_OF_MEMORY = /out of WebAssembly memory|Array buffer allocation failed|Invalid (typed )?array length/;
+const OUT_OF_MEMORY = /out of WebAssembly memory|Array buffer allocation failed|Invalid (typed )?array length|would produce \d+ pairs/;
 
 /** A MemoryError for fingerprinting that ran out of memory; other errors unchanged. */
 function outOfMemory(error, records) {

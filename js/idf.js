@@ -11,7 +11,7 @@ const idfRegistry = new FinalizationRegistry(([core, handle]) => core._idfDelete
 function idfEntry(idf, name) {
   const entry = idfEntries.get(idf);
   if (!entry) throw new TypeError(`${name} must be IdfWeights from sh.learnIdf or sh.loadIdf, got ${typeName(idf)}`);
-  if (!entry.handle) throw new Error(`${name} has been disposed`);
+  if (!entry.handle) throw new Error(name === 'this' ? 'these IDF weights have been disposed' : `${name} has been disposed`);
   return entry;
 }
 

@@ -81,14 +81,18 @@ export function singleCallScratch(core) {
   return address;
 }
 
-/** The first `count` words of the result buffer (findPairs, query), copied out. */
+/** The first `count` words of the result buffer (findPairs, query), copied out; a large buffer is then freed. */
 export function resultWords(core, count) {
-  return new Uint32Array(core.HEAPU8.buffer, core._resultAddress(), count).slice();
+  const words = new Uint32Array(core.HEAPU8.buffer, core._resultAddress(), count).slice();
+  core._resultRelease();
+  return words;
 }
 
-/** The first `length` bytes of the result buffer (serialize), copied out. */
+/** The first `length` bytes of the result buffer (serialize), copied out; a large buffer is then freed. */
 export function resultBytes(core, length) {
-  return new Uint8Array(core.HEAPU8.buffer, core._resultAddress(), length).slice();
+  const bytes = new Uint8Array(core.HEAPU8.buffer, core._resultAddress(), length).slice();
+  core._resultRelease();
+  return bytes;
 }
 
 /** `count` values of a typed array type at a WASM address, copied out. */

@@ -54,6 +54,16 @@ async function chunkTexts(items, key, name, pacer) {
   return { texts, bounds };
 }
 
+/**
+ * What a call needs of its IDF weights, taken when it is made, so that disposing of them
+ * afterwards changes nothing for the call: their bytes for the workers (idfForWorkers), and
+ * the options with those they were learned with in place of the weights.
+ */
+function takeIdf(options) {
+  if (!options?.idf) return { idf: undefined, options };
+  return { idf: idfForWorkers(options.idf), options: { ...options, ...options.idf.options, idf: null } };
+}
+
 export class SimHashPool {
   #scheduler;
   #jobs = new Set();
@@ -94,9 +104,8 @@ export class SimHashPool {
   }
 
   /** Fingerprints texts across the workers; progress counts `reportTotal` items for all the texts. */
-  async #fingerprint(job, texts, bounds, options, reportTotal = texts.length) {
+  async #fingerprint(job, texts, bounds, { options, idf }, reportTotal = texts.length) {
     // IdfWeights live in one WASM instance: each worker gets their bytes once and loads its own.
-    const idf = options?.idf ? idfForWorkers(options.idf) : undefined;
     const encode = ENCODE_CHUNKS && !preparedInJs(textOptions(options));
     if (options && 'idf' in options) options = { ...options, idf: null };
     const total = texts.length;
@@ -123,10 +132,11 @@ export class SimHashPool {
     if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
     checkOptions(options);
     const { onProgress, signal } = checkTaskOptions(task);
+    const taken = takeIdf(options);
     return this.#run(signal, onProgress, async (job) => {
       job.report('fingerprint', 0, texts.length);
       const { bounds } = await chunkTexts(texts, undefined, 'texts', job.pacer());
-      return this.#fingerprint(job, texts, bounds, options);
+      return this.#fingerprint(job, texts, bounds, taken);
     });
   }
 
@@ -156,6 +166,7 @@ export class SimHashPool {
     this.#live();
     const search = checkDedupArguments(items, options);
     const { key, k, similarity, fingerprintOptions, grouping, onProgress, signal } = search;
+    const taken = takeIdf(fingerprintOptions);
     return this.#run(signal, onProgress, async (job) => {
       const pacer = job.pacer();
       job.report('fingerprint', 0, items.length);
@@ -165,7 +176,7 @@ export class SimHashPool {
       const collapsed = await collapseTexts(texts, pacer);
       const { distinct } = collapsed;
       const { bounds } = await chunkTexts(distinct, undefined, 'texts', pacer);
-      const fps = await this.#fingerprint(job, distinct, bounds, fingerprintOptions, items.length);
+      const fps = await this.#fingerprint(job, distinct, bounds, taken, items.length);
       job.report('pairs', 0, 1);
       const message = { op: 'group', fingerprints: fps, texts: similarity > 0 ? distinct : undefined, k, similarity, grouping };
       const { fingerprints, labels } = await job.guard(this.#scheduler.task(job, message, { transfer: [fps.buffer], exclusive: true }));

@@ -1,8 +1,10 @@
 // SimHashIndex: an exact Hamming index that lives in WASM memory; dispose() frees it.
 import { checkFingerprint, checkInteger, checkObject, typeName } from './checks.js';
 import { toFingerprintArray } from './hamming.js';
-import { asError, coreCall, resultBytes, resultWords, withAllocations } from './memory.js';
+import { asError, copyOut, coreCall, resultBytes, resultWords, withAllocations } from './memory.js';
 import { checkMaxDistance } from './options.js';
+
+const NO_FRESH_ID = 'this index has no fresh id left: it has handed out ids up to 4294967295 (ids chosen by the caller can still be added)';
 
 // Indexes forgotten without dispose() are freed when collected: [core, address] pairs.
 const indexRegistry = new FinalizationRegistry(([core, address]) => core._indexDelete(address));
@@ -43,12 +45,11 @@ export class SimHashIndex {
       throw asError(error);
     }
     if (added === -1) throw new Error(`id ${id} is already stored in this index`);
-    if (added === -2) throw new Error('this index has used up its 2^32 ids');
+    if (added === -2) throw new Error(NO_FRESH_ID);
     return added;
   }
 
   addAll(fingerprints, ids) {
-    const handle = this.#live();
     const fps = toFingerprintArray(fingerprints, 'fingerprints');
     let idArray;
     if (ids !== undefined) {
@@ -58,20 +59,23 @@ export class SimHashIndex {
       if (ids.length !== fps.length) throw new RangeError(`ids has ${ids.length} entries but fingerprints has ${fps.length}`);
       idArray = ids instanceof Uint32Array ? ids : Uint32Array.from(ids, (id, i) => checkInteger(id, `ids[${i}]`, 0, 0xffffffff));
     }
+    return this.#add(fps, idArray);
+  }
+
+  /** Stores fps under ids (fresh ids when undefined), all or nothing (the core undoes a failed batch, id counter included). */
+  #add(fps, ids) {
+    const handle = this.#live();
     const core = this.#core;
     return withAllocations(core, (mem) => {
       const fpAddress = mem.copyIn(fps);
-      const idsAddress = idArray ? mem.copyIn(idArray) : 0;
+      const idsAddress = ids ? mem.copyIn(ids) : 0;
       const outAddress = mem.alloc(fps.length * 4);
-      const added = core._indexAddBatch(handle, fpAddress, idsAddress, fps.length, outAddress);
-      const assigned = new Uint32Array(core.HEAPU8.buffer, outAddress, fps.length).slice();
-      if (added < fps.length) {
-        for (let i = 0; i < added; i++) core._indexRemove(handle, assigned[i]); // all or nothing
-        throw idArray
-          ? new Error(`ids[${added}] = ${idArray[added]} is already stored in this index`)
-          : new Error('this index has used up its 2^32 ids');
-      }
-      return assigned;
+      const added = coreCall(() => core._indexAddBatch(handle, fpAddress, idsAddress, fps.length, outAddress));
+      if (added === fps.length) return copyOut(core, Uint32Array, outAddress, fps.length);
+      if (!ids) throw new Error(NO_FRESH_ID);
+      const id = ids[added];
+      const earlier = ids.subarray(0, added).indexOf(id);
+      throw new Error(earlier >= 0 ? `ids[${added}] = ${id} repeats ids[${earlier}]` : `ids[${added}] = ${id} is already stored in this index`);
     });
   }
 

@@ -3,7 +3,7 @@
 // (freeing their memory) and rejects at once; the pool starts new workers when it next has
 // work.
 import { checkKnownKeys, checkObject, typeName } from './checks.js';
-import { isNode, nodeModule } from './environment.js';
+import { isNode, nodeModule, nodeWorkerOptions, spawnNodeWorker } from './environment.js';
 import { SimHashPool } from './pool.js';
 import { Scheduler } from './pool-scheduler.js';
 
@@ -15,20 +15,6 @@ const POOL_OPTIONS = ['size', 'wasmBinary', 'locateFile'];
 const WORKER_FILE = './pool-worker.js';
 const WASM_FILE = 'simhash_core.wasm';
 const WASM_PATH = './wasm/simhash_core.wasm';
-
-/**
- * The parent's Node options minus those about the parent's own entry (`node --input-type=module
- * -e ...` would make the worker refuse its file); the rest, e.g. memory limits, carry over.
- */
-function workerExecArgv(execArgv) {
-  const out = [];
-  for (let i = 0; i < execArgv.length; i++) {
-    const arg = execArgv[i];
-    if (['--input-type', '-e', '--eval', '-p', '--print'].includes(arg)) i++;
-    else if (!/^--(input-type|eval|print)=/.test(arg)) out.push(arg);
-  }
-  return out;
-}
 
 /**
  * Starts a pool of `size` workers (default: the number of logical cores in Node, one less
@@ -59,8 +45,8 @@ export async function createPool(options) {
       init.wasmBinary = await readFile(new URL(/* webpackIgnore: true */ WASM_PATH, import.meta.url));
     }
     const file = new URL(/* webpackIgnore: true */ WORKER_FILE, import.meta.url);
-    const execArgv = workerExecArgv(globalThis.process.execArgv);
-    spawn = () => new Worker(file, { execArgv });
+    const workerOptions = nodeWorkerOptions(globalThis.process.execArgv);
+    spawn = () => spawnNodeWorker(Worker, file, workerOptions);
   } else {
     // One core is left to the page: with every core busy in workers, the page's thread is
     // starved (README "Worker pool": long tasks with 2 workers on 2 cores).

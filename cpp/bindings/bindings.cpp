@@ -34,6 +34,7 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_malloc", optional_override([](size_t size) { return reinterpret_cast<uintptr_t>(std::malloc(size)); }));
   function("_free", optional_override([](uintptr_t address) { std::free(reinterpret_cast<void*>(address)); }));
   function("_resultAddress", &resultAddress);
+  function("_resultRelease", &resultRelease);
   function("_formatVersion", optional_override([] { return simhash::kFingerprintFormatVersion; }));
   // Bytes malloc has handed out and not taken back: what leak tests watch.
   function("_heapInUse", optional_override([] { return static_cast<uint32_t>(mallinfo().uordblks); }));

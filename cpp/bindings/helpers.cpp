@@ -11,10 +11,27 @@ namespace simhash::bindings {
 
 namespace {
 
-Fingerprinter& fingerprinter() {
-  static Fingerprinter instance;
+Fingerprinter*& fingerprinter() {
+  static Fingerprinter* instance = new Fingerprinter;
   return instance;
 }
+
+// Scratch is kept between calls while they handle texts of up to 64 KB (2 MB of scratch
+// at most, reused); a call with a longer text, or one that fails, frees it when it ends,
+// and so does a result buffer or match list beyond 1 MB: little stays allocated between
+// calls whatever they were.
+bool small(size_t bytes) { return bytes <= (size_t{1} << 16); }
+bool smallBuffer(size_t bytes) { return bytes <= (size_t{1} << 20); }
+
+struct FingerprinterCall {
+  Fingerprinter& fingerprinter = *bindings::fingerprinter();
+  bool keepScratch = false;  // set when the call has ended with small texts only
+  ~FingerprinterCall() {
+    if (keepScratch) return;
+    delete &fingerprinter;
+    bindings::fingerprinter() = new Fingerprinter;
+  }
+};
 
 struct WireOptions {
   FingerprintOptions options;
@@ -53,33 +70,58 @@ uint32_t bytesToResult(const std::vector<uint8_t>& bytes) {
 
 uintptr_t resultAddress() { return reinterpret_cast<uintptr_t>(result().data()); }
 
+void resultRelease() {
+  std::vector<uint32_t>& words = result();
+  if (!smallBuffer(words.capacity() * sizeof(uint32_t))) std::vector<uint32_t>().swap(words);
+}
+
 void fingerprintBatch(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t out, double optionsWire) {
   const FingerprintOptions options = fromWire(optionsWire).options;
   const uint32_t* bounds = at<uint32_t>(offsets);
   uint64_t* result = at<uint64_t>(out);
-  for (uint32_t i = 0; i < count; ++i) result[i] = fingerprinter().fingerprint(textAt(utf8, bounds, i), options);
+  FingerprinterCall call;
+  bool smallTexts = true;
+  for (uint32_t i = 0; i < count; ++i) {
+    const std::string_view text = textAt(utf8, bounds, i);
+    smallTexts = smallTexts && small(text.size());
+    result[i] = call.fingerprinter.fingerprint(text, options);
+  }
+  call.keepScratch = smallTexts;
 }
 
 void fingerprintBatchIdf(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t out, uintptr_t idf) {
   const uint32_t* bounds = at<uint32_t>(offsets);
   uint64_t* result = at<uint64_t>(out);
   const IdfTable& table = *at<IdfTable>(idf);
-  for (uint32_t i = 0; i < count; ++i) result[i] = fingerprinter().fingerprint(textAt(utf8, bounds, i), table);
+  FingerprinterCall call;
+  bool smallTexts = true;
+  for (uint32_t i = 0; i < count; ++i) {
+    const std::string_view text = textAt(utf8, bounds, i);
+    smallTexts = smallTexts && small(text.size());
+    result[i] = call.fingerprinter.fingerprint(text, table);
+  }
+  call.keepScratch = smallTexts;
 }
 
 void fingerprintOne(uintptr_t utf8, uint32_t length, uintptr_t out, double optionsWire) {
-  *at<uint64_t>(out) = fingerprinter().fingerprint({at<char>(utf8), length}, fromWire(optionsWire).options);
+  FingerprinterCall call;
+  *at<uint64_t>(out) = call.fingerprinter.fingerprint({at<char>(utf8), length}, fromWire(optionsWire).options);
+  call.keepScratch = small(length);
 }
 
 void fingerprintOneIdf(uintptr_t utf8, uint32_t length, uintptr_t out, uintptr_t idf) {
-  *at<uint64_t>(out) = fingerprinter().fingerprint({at<char>(utf8), length}, *at<IdfTable>(idf));
+  FingerprinterCall call;
+  *at<uint64_t>(out) = call.fingerprinter.fingerprint({at<char>(utf8), length}, *at<IdfTable>(idf));
+  call.keepScratch = small(length);
 }
 
 void fingerprintTokens(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t weights, uintptr_t out) {
   const uint32_t* bounds = at<uint32_t>(offsets);
   std::vector<std::string_view> tokens(count);
   for (uint32_t i = 0; i < count; ++i) tokens[i] = textAt(utf8, bounds, i);
-  *at<uint64_t>(out) = fingerprinter().fingerprintTokens(tokens.data(), weights ? at<double>(weights) : nullptr, count);
+  FingerprinterCall call;
+  *at<uint64_t>(out) = call.fingerprinter.fingerprintTokens(tokens.data(), weights ? at<double>(weights) : nullptr, count);
+  call.keepScratch = small(count);
 }
 
 uintptr_t idfLearnerCreate(double optionsWire) {
@@ -89,7 +131,20 @@ uintptr_t idfLearnerCreate(double optionsWire) {
 
 void idfLearnerAdd(uintptr_t learner, uintptr_t utf8, uintptr_t offsets, uint32_t count) {
   const uint32_t* bounds = at<uint32_t>(offsets);
-  for (uint32_t i = 0; i < count; ++i) at<IdfLearner>(learner)->addDocument(textAt(utf8, bounds, i));
+  struct Call {  // as FingerprinterCall
+    IdfLearner& idf;
+    bool keepScratch = false;
+    ~Call() {
+      if (!keepScratch) idf.releaseScratch();
+    }
+  } call{*at<IdfLearner>(learner)};
+  bool smallTexts = true;
+  for (uint32_t i = 0; i < count; ++i) {
+    const std::string_view text = textAt(utf8, bounds, i);
+    smallTexts = smallTexts && small(text.size());
+    call.idf.addDocument(text);
+  }
+  call.keepScratch = smallTexts;
 }
 
 uintptr_t idfLearnerTable(uintptr_t learner) { return reinterpret_cast<uintptr_t>(new IdfTable(at<IdfLearner>(learner)->table())); }
@@ -134,15 +189,7 @@ void leaderLabels(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, 
 }
 
 uint32_t IndexHandle::addBatch(uintptr_t fingerprints, uintptr_t ids, uint32_t count, uintptr_t idsOut) {
-  index_.reserveForAdding(count);  // out of memory here adds nothing, so addAll stays all or nothing
-  for (uint32_t i = 0; i < count; ++i) {
-    const uint64_t fp = at<uint64_t>(fingerprints)[i];
-    uint32_t id;
-    const Status status = ids ? index_.add(fp, id = at<uint32_t>(ids)[i]) : index_.addWithNewId(fp, id);
-    if (status != Status::Ok) return i;
-    at<uint32_t>(idsOut)[i] = id;
-  }
-  return count;
+  return static_cast<uint32_t>(index_.addAll(at<uint64_t>(fingerprints), ids ? at<uint32_t>(ids) : nullptr, count, at<uint32_t>(idsOut)));
 }
 
 double IndexHandle::addOne(uint32_t low, uint32_t high, uint32_t id, bool withId) {
@@ -153,6 +200,12 @@ double IndexHandle::addOne(uint32_t low, uint32_t high, uint32_t id, bool withId
 }
 
 uint32_t IndexHandle::queryOne(uint32_t low, uint32_t high) {
+  struct Release {
+    std::vector<Match>& matches;
+    ~Release() {
+      if (!smallBuffer(matches.capacity() * sizeof(Match))) std::vector<Match>().swap(matches);
+    }
+  } release{matches_};
   index_.query(uint64_t{high} << 32 | low, matches_);
   std::vector<uint32_t>& words = result();
   words.resize(2 * matches_.size());

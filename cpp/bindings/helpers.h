@@ -5,7 +5,10 @@
 //
 // Texts cross as one UTF-8 buffer and count + 1 uint32 byte offsets (text i is
 // utf8[offsets[i] .. offsets[i + 1])). Results of unknown size go to one module-wide
-// result buffer that JS copies out at once; it stays valid until the next such call.
+// result buffer that JS copies out at once, then gives back (resultRelease); it stays
+// valid until the next such call. Scratch stays between calls that handle texts of up to
+// 64 KB; what a call grows beyond that is freed when it ends, failed calls included, so a
+// few MB at most stay allocated between calls.
 // Fingerprint options cross as one number, optionsWire: the serialized IDF header's
 // option bytes 6..11 as a little-endian 48-bit integer (fingerprint.h kOptionBytes, then
 // the caller flags byte), exactly representable in a JS number.
@@ -23,6 +26,9 @@ T* at(uintptr_t address) {
 }
 
 uintptr_t resultAddress();
+/// Frees the result buffer if it is large (JS calls it once it has copied a result out);
+/// a small one stays for reuse.
+void resultRelease();
 
 void fingerprintBatch(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t out, double optionsWire);
 /// As fingerprintBatch, with the tokenizer, weighting and weights of an IDF table.
@@ -62,8 +68,8 @@ class IndexHandle {
   uint32_t size() const { return static_cast<uint32_t>(index_.size()); }
   void clear() { index_.clear(); }
   bool remove(uint32_t id) { return index_.remove(id); }
-  /// Adds count fingerprints; ids is 0 for fresh ids, written back to idsOut. Returns the
-  /// number added before a duplicate id stopped it (count when all were).
+  /// Index::addAll: ids is 0 for fresh ids; the ids used are written to idsOut. Returns
+  /// count, or the position of the item that stopped it (nothing is stored then).
   uint32_t addBatch(uintptr_t fingerprints, uintptr_t ids, uint32_t count, uintptr_t idsOut);
   /// Adds one fingerprint (given as its low and high 32 bits) under `id`, or under a fresh
   /// id when withId is false. Returns the id, or -1 when the id is taken, -2 when the

@@ -88,7 +88,33 @@ uint64_t simhashOfHashes(const uint64_t* hashes, size_t count) {
   return fingerprint;
 }
 
-uint64_t simhashOfWeightedHashes(const uint64_t* hashes, const double* weights, size_t count) {
+uint64_t simhashOfCountedHashes(const uint64_t* hashes, const uint32_t* counts, size_t count) {
+  // As simhashOfHashes, a hash adding its count to the byte counters at once: a count of c
+  // is c occurrences, so the result is simhashOfHashes over every occurrence.
+  uint64_t totals[64] = {}, occurrences = 0, lanes[8] = {};
+  unsigned inLanes = 0;  // occurrences in the byte counters, at most 255
+  auto spill = [&] {
+    for (unsigned i = 0; i < 64; ++i) totals[i] += (lanes[i / 8] >> (8 * (i % 8))) & 0xFF;
+    std::fill(lanes, lanes + 8, 0);
+    inLanes = 0;
+  };
+  for (size_t f = 0; f < count; ++f) {
+    occurrences += counts[f];
+    for (uint32_t left = counts[f]; left > 0;) {
+      const unsigned take = std::min<uint32_t>(left, 255 - inLanes);
+      for (unsigned j = 0; j < 8; ++j) lanes[j] += kSpread.rows[(hashes[f] >> (8 * j)) & 0xFF] * take;
+      inLanes += take;
+      left -= take;
+      if (inLanes == 255) spill();
+    }
+  }
+  spill();
+  uint64_t fingerprint = 0;
+  for (unsigned i = 0; i < 64; ++i) fingerprint |= static_cast<uint64_t>(2 * totals[i] > occurrences) << i;
+  return fingerprint;
+}
+
+[[gnu::noinline]] uint64_t simhashOfWeightedHashes(const uint64_t* hashes, const double* weights, size_t count) {
   alignas(16) double sums[64] = {};
   for (size_t f = 0; f < count; ++f) {
     const double plus = weights[f], minus = -weights[f];
@@ -99,45 +125,61 @@ uint64_t simhashOfWeightedHashes(const uint64_t* hashes, const double* weights, 
   return fingerprint;
 }
 
-size_t DistinctHashes::collect(const std::vector<std::string_view>& features, bool counting) {
-  // An open-addressing set keyed by the hash's own low bits (XXH3 output is uniform): about
-  // a probe per feature, where sorting the hashes took a fifth of all fingerprinting time.
-  // A slot holds 1 + the index of its hash in hashes_, 0 when empty.
-  const size_t count = features.size();
-  if (hashes_.size() < count) hashes_.resize(count);
-  if (counting && counts_.size() < count) counts_.resize(count);
-  size_t capacity = 64;
-  while (capacity < 2 * count) capacity *= 2;
+void DistinctHashes::clear(bool counting) {
+  counting_ = counting;
+  size_ = 0;
+  capacity_ = 0;
+  grow(64);
+}
+
+[[gnu::noinline]] void DistinctHashes::grow(size_t capacity) {
+  // Slots are rebuilt from hashes_ in a table of the new size.
   if (slots_.size() < capacity) slots_.resize(capacity);
   uint32_t* const slots = slots_.data();
   std::fill(slots, slots + capacity, 0);
+  capacity_ = capacity;
   const size_t mask = capacity - 1;
-  size_t distinct = 0;
+  for (size_t d = 0; d < size_; ++d) {
+    size_t slot = hashes_[d] & mask;
+    while (slots[slot] != 0) slot = (slot + 1) & mask;
+    slots[slot] = static_cast<uint32_t>(d + 1);
+  }
+}
+
+void DistinctHashes::take(const std::string_view* features, size_t count) {
+  // An open-addressing set keyed by the hash's own low bits (XXH3 output is uniform): about
+  // a probe per feature, where sorting the hashes took a fifth of all fingerprinting time.
+  // Room for the batch to be all new, first: the loop does not check.
+  const size_t most = size_ + count;
+  size_t capacity = capacity_;
+  while (capacity < 2 * most) capacity *= 2;
+  if (hashes_.size() < most) hashes_.resize(std::max(most, 2 * hashes_.size()));
+  if (counting_ && counts_.size() < most) counts_.resize(std::max(most, 2 * counts_.size()));
+  if (capacity != capacity_) grow(capacity);
+  uint32_t* const slots = slots_.data();
+  uint64_t* const hashes = hashes_.data();
+  const size_t mask = capacity_ - 1;
+  size_t distinct = size_;
   for (size_t j = 0; j < count; ++j) {
     const uint64_t hash = hashFeature(features[j]);
     size_t slot = hash & mask;
-    while (slots[slot] != 0 && hashes_[slots[slot] - 1] != hash) slot = (slot + 1) & mask;
+    while (slots[slot] != 0 && hashes[slots[slot] - 1] != hash) slot = (slot + 1) & mask;
     if (slots[slot] == 0) {
       slots[slot] = static_cast<uint32_t>(++distinct);
-      hashes_[distinct - 1] = hash;
-      if (counting) counts_[distinct - 1] = 0;
+      hashes[distinct - 1] = hash;
+      if (counting_) counts_[distinct - 1] = 0;
     }
-    if (counting) ++counts_[slots[slot] - 1];
+    if (counting_) ++counts_[slots[slot] - 1];
   }
-  return distinct;
+  size_ = distinct;
 }
 
 uint64_t Fingerprinter::fingerprint(std::string_view utf8, const FingerprintOptions& options) {
-  const std::vector<std::string_view>& features = extractor_.extract(utf8, options.tokenizer);
-  if (options.weighting == Weighting::Binary) {
-    // Each distinct hash counts once; the sum does not depend on their order.
-    const size_t distinct = distinct_.collect(features, false);
-    return simhashOfHashes(distinct_.hashes(), distinct);
-  }
-  const size_t count = features.size();
-  if (hashes_.size() < count) hashes_.resize(count);
-  for (size_t j = 0; j < count; ++j) hashes_[j] = hashFeature(features[j]);
-  return simhashOfHashes(hashes_.data(), count);
+  const bool perOccurrence = options.weighting == Weighting::TermFrequency;
+  distinct_.clear(perOccurrence);
+  extractor_.extract(utf8, options.tokenizer, distinct_);
+  if (!perOccurrence) return simhashOfHashes(distinct_.hashes(), distinct_.size());  // each distinct hash once
+  return simhashOfCountedHashes(distinct_.hashes(), distinct_.counts(), distinct_.size());
 }
 
 uint64_t Fingerprinter::fingerprintTokens(const std::string_view* tokens, const double* weights,
@@ -149,8 +191,9 @@ uint64_t Fingerprinter::fingerprintTokens(const std::string_view* tokens, const 
 }
 
 uint64_t Fingerprinter::fingerprint(std::string_view utf8, const IdfTable& idf) {
-  const std::vector<std::string_view>& features = extractor_.extract(utf8, idf.options().tokenizer);
-  const size_t distinct = distinct_.collect(features, true);
+  distinct_.clear(true);
+  extractor_.extract(utf8, idf.options().tokenizer, distinct_);
+  const size_t distinct = distinct_.size();
   const uint64_t* const hashes = distinct_.hashes();
   const uint32_t* const counts = distinct_.counts();
   // One weight per distinct feature: integer-valued doubles, so the sums are exact and

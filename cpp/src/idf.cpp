@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 #include "bytes.h"
 #include "radix.h"
@@ -54,10 +55,17 @@ IdfLearner::IdfLearner(const FingerprintOptions& options, uint8_t callerFlags)
     : options_(options), callerFlags_(callerFlags) {}
 
 void IdfLearner::addDocument(std::string_view utf8) {
-  const std::vector<std::string_view>& features = extractor_.extract(utf8, options_.tokenizer);
-  const size_t distinct = distinct_.collect(features, false);
-  seen_.insert(seen_.end(), distinct_.hashes(), distinct_.hashes() + distinct);
+  distinct_.clear(false);
+  extractor_.extract(utf8, options_.tokenizer, distinct_);
+  seen_.insert(seen_.end(), distinct_.hashes(), distinct_.hashes() + distinct_.size());
   ++documents_;
+}
+
+void IdfLearner::releaseScratch() {
+  extractor_.~FeatureExtractor();
+  new (&extractor_) FeatureExtractor();
+  distinct_.~DistinctHashes();
+  new (&distinct_) DistinctHashes();
 }
 
 IdfTable IdfLearner::table() const {
@@ -109,11 +117,28 @@ Status IdfTable::deserialize(const uint8_t* data, size_t size, IdfTable& out, st
   const std::string damage = bytes::checkEnvelope(data, size, {kMagic, kFormatVersion, kHeaderSize, 20, kEntrySize, "features"}, count);
   if (!damage.empty()) return fail(damage);
   // Past the checksum, anything odd is a writer's bug rather than damage; still checked.
+  // Every field is held to what IdfLearner::table() can write.
   IdfTable table;
   if (!decodeOptions(data + 6, table.options_)) return fail("unknown tokenizer options");
   table.callerFlags_ = data[11];
-  table.documents_ = static_cast<uint32_t>(getLE(data + 12, 4));
+  if (table.callerFlags_ > kCallerFlagsKnown) {
+    return fail("caller flags " + std::to_string(table.callerFlags_) + " has bits other than 1 (NFKC) and 2 (segmenter)");
+  }
+  if ((table.callerFlags_ & kCallerFlagSegmenter) && table.options_.tokenizer.mode != TokenizerMode::Separated) {
+    return fail("the segmenter flag is set but the tokenizer mode is not 'separated'");
+  }
+  const uint32_t n = table.documents_ = static_cast<uint32_t>(getLE(data + 12, 4));
+  // Every document has at least one feature (a blank one the empty feature).
+  if ((n == 0) != (count == 0)) {
+    return fail(std::to_string(n) + " documents cannot have " + std::to_string(count) + " features");
+  }
   table.unseenWeight_ = static_cast<uint32_t>(getLE(data + 16, 4));
+  if (table.unseenWeight_ != idfWeight(n, 0)) {
+    return fail("the weight of unseen features is " + std::to_string(table.unseenWeight_) + ", not " +
+                std::to_string(idfWeight(n, 0)) + " as for " + std::to_string(n) + " documents");
+  }
+  // A feature is in 1..n documents; the weight falls as that number grows.
+  const uint32_t lightest = idfWeight(n, n), heaviest = idfWeight(n, 1);
   table.hashes_.resize(count);
   table.weights_.resize(count);
   for (uint64_t i = 0; i < count; ++i) {
@@ -121,6 +146,10 @@ Status IdfTable::deserialize(const uint8_t* data, size_t size, IdfTable& out, st
     table.hashes_[i] = getLE(entry, 8);
     table.weights_[i] = static_cast<uint32_t>(getLE(entry + 8, 4));
     if (i > 0 && table.hashes_[i] <= table.hashes_[i - 1]) return fail("feature hashes are not in increasing order");
+    if (table.weights_[i] < lightest || table.weights_[i] > heaviest) {
+      return fail("feature " + std::to_string(i) + " weighs " + std::to_string(table.weights_[i]) + ", outside " +
+                  std::to_string(lightest) + ".." + std::to_string(heaviest) + " for " + std::to_string(n) + " documents");
+    }
   }
   out = std::move(table);
   return Status::Ok;

@@ -120,14 +120,38 @@ Status Index::add(uint64_t fingerprint, uint32_t id) {
   fingerprints_.push_back(fingerprint);
   ids_.push_back(id);
   alive_.push_back(1);
-  nextId_ = std::max<uint64_t>(nextId_, uint64_t{id} + 1);
   return Status::Ok;
 }
 
 Status Index::addWithNewId(uint64_t fingerprint, uint32_t& id) {
-  if (nextId_ > UINT32_MAX) return Status::DuplicateId;
-  id = static_cast<uint32_t>(nextId_);
-  return add(fingerprint, id);
+  // Ids a caller stored at or above the counter are stepped over, each once: the counter
+  // only moves up.
+  uint64_t next = nextId_;
+  while (next <= UINT32_MAX && slotOfId_.find(static_cast<uint32_t>(next))) ++next;
+  if (next > UINT32_MAX) return Status::DuplicateId;
+  const Status status = add(fingerprint, static_cast<uint32_t>(next));
+  if (status != Status::Ok) return status;
+  id = static_cast<uint32_t>(next);
+  nextId_ = next + 1;
+  return Status::Ok;
+}
+
+size_t Index::addAll(const uint64_t* fingerprints, const uint32_t* ids, size_t count, uint32_t* idsOut) {
+  reserveForAdding(count);  // the adds below cannot fail to allocate
+  const size_t slots = fingerprints_.size();
+  const uint64_t nextId = nextId_;
+  for (size_t i = 0; i < count; ++i) {
+    const Status status = ids ? add(fingerprints[i], idsOut[i] = ids[i]) : addWithNewId(fingerprints[i], idsOut[i]);
+    if (status == Status::Ok) continue;
+    // Undo: the batch's items are the last slots (no rebuild runs in between).
+    for (size_t j = 0; j < i; ++j) slotOfId_.erase(idsOut[j]);
+    fingerprints_.resize(slots);
+    ids_.resize(slots);
+    alive_.resize(slots);
+    nextId_ = nextId;
+    return i;
+  }
+  return count;
 }
 
 bool Index::remove(uint32_t id) {
@@ -138,7 +162,11 @@ bool Index::remove(uint32_t id) {
   return true;
 }
 
-void Index::clear() { *this = Index(maxDistance_); }
+void Index::clear() {
+  const uint64_t nextId = nextId_;
+  *this = Index(maxDistance_);
+  nextId_ = nextId;
+}
 
 size_t Index::partCount() {
   reindexIfDue();
@@ -275,10 +303,10 @@ Status Index::deserialize(const uint8_t* data, size_t size, Index& out, std::str
       return fail("id " + std::to_string(getLE(item + 8, 4)) + " appears twice");
     }
   }
+  // Files from before the counter ignored caller ids hold one more than the largest id
+  // ever stored: read with today's meaning, they hand out the same ids as they did.
   const uint64_t nextId = getLE(data + 12, 8);
-  if (nextId < index.nextId_ || nextId > uint64_t{UINT32_MAX} + 1) {
-    return fail("next id " + std::to_string(nextId) + " is not above every stored id");
-  }
+  if (nextId > uint64_t{UINT32_MAX} + 1) return fail("next id " + std::to_string(nextId) + " exceeds 2^32");
   index.nextId_ = nextId;
   out = std::move(index);
   return Status::Ok;

@@ -1,6 +1,7 @@
 #include "simhash/tokenizer.h"
 
 #include <cstring>
+#include <new>
 
 #include "unicode.h"
 
@@ -15,47 +16,72 @@ bool isValid(const TokenizerOptions& options) {
 
 namespace {
 
-// Appends n-grams of consecutive units of `buffer`: unit i spans [starts[i], starts[i+1])
-// minus `trailing` bytes (the space that follows each word). An n-gram is one slice.
-void appendNgrams(std::vector<std::string_view>& out, const char* buffer, const uint32_t* starts,
-                  size_t first, size_t end, unsigned n, unsigned trailing) {
-  if (first == end) return;
-  const size_t units = end - first;
-  const size_t count = units < n ? 1 : units - n + 1;
-  const size_t span = units < n ? units : n;
-  for (size_t i = first; i < first + count; ++i) {
-    const size_t begin = starts[i];
-    const size_t stop = starts[i + span] - trailing;
-    out.emplace_back(buffer + begin, stop - begin);
-  }
-}
-
+// Sizes are computed in 64 bits: 4 bytes per input byte of a 1.5 GB text do not fit a
+// 32-bit size_t, and must fail as an allocation rather than wrap around.
 template <typename Vector>
-auto* atLeast(Vector& buffer, size_t size) {
-  if (buffer.size() < size) buffer.resize(size);  // grows only: no per-call zero fill
+auto* atLeast(Vector& buffer, uint64_t size) {
+  if (size > buffer.max_size()) throw std::bad_alloc();
+  if (buffer.size() < size) buffer.resize(static_cast<size_t>(size));  // grows only: no per-call zero fill
   return buffer.data();
 }
 
+class Collector final : public FeatureSink {
+ public:
+  void take(const std::string_view* features, size_t count) override { all.insert(all.end(), features, features + count); }
+  std::vector<std::string> all;
+};
+
 }  // namespace
 
-const std::vector<std::string_view>& FeatureExtractor::extract(std::string_view utf8,
-                                                               const TokenizerOptions& options) {
+// Appends n-grams of consecutive units of `buffer`: unit i spans [starts[i], starts[i+1])
+// minus `trailing` bytes (the space that follows each word). An n-gram is one slice.
+size_t FeatureExtractor::appendNgrams(const char* buffer, const uint32_t* starts, size_t first, size_t end,
+                                      unsigned n, unsigned trailing, size_t filled, FeatureSink& sink) {
+  if (first == end) return filled;
+  const size_t units = end - first;
+  const size_t count = units < n ? 1 : units - n + 1;
+  const size_t span = units < n ? units : n;
+  std::string_view* const out = features_.data();
+  for (size_t i = first; i < first + count; ++i) {
+    const size_t begin = starts[i];
+    const size_t stop = starts[i + span] - trailing;
+    out[filled++] = std::string_view(buffer + begin, stop - begin);
+    if (filled == kBatch) {
+      sink.take(out, kBatch);
+      filled = 0;
+    }
+  }
+  return filled;
+}
+
+std::vector<std::string> FeatureExtractor::extract(std::string_view utf8, const TokenizerOptions& options) {
+  Collector collector;
+  extract(utf8, options, collector);
+  return std::move(collector.all);
+}
+
+void FeatureExtractor::extract(std::string_view utf8, const TokenizerOptions& options, FeatureSink& sink) {
   const auto* text = reinterpret_cast<const unsigned char*>(utf8.data());
   const size_t size = utf8.size();
   const TokenizerMode mode = options.mode;
   const bool strip = options.stripPunctuation && mode != TokenizerMode::Separated;
 
-  // The loop writes through raw pointers into buffers sized for the worst case: a push_back
-  // per byte cost 2x in WASM (libc++'s string checks its short-string flag every time).
-  // Bounds: a code point's folded UTF-8 is at most 3 bytes per input byte (folding never
-  // lengthens one, tested; an invalid byte becomes the 3-byte U+FFFD), each word or
-  // separator run adds at most one space after at least one byte, and every code point,
-  // word and run spans at least one input byte.
-  char* const words = atLeast(words_, 4 * size + 8);  // + 8: the ASCII path stores 8 bytes at a time
-  char* const chars = atLeast(chars_, 4 * size + 1);
-  uint32_t* const wordStarts = atLeast(wordStarts_, size + 1);
-  uint32_t* const charStarts = atLeast(charStarts_, 2 * size + 2);
-  uint32_t* const runEnds = atLeast(runEnds_, size + 1);
+  // The loop writes through raw pointers into buffers sized for the worst case of the mode:
+  // a push_back per byte cost 2x in WASM (libc++'s string checks its short-string flag
+  // every time). Bounds: folding never lengthens a code point's UTF-8 (tested), and an
+  // invalid byte becomes the 3-byte U+FFFD, a separator except in separated mode; a word
+  // is followed by one space and by at least one input byte before the next; a CJK code
+  // point spans at least 3 input bytes, and so does a CJK run (closed by one more offset).
+  // Chars mode keeps every code point and a space per separator run.
+  const bool separated = mode == TokenizerMode::Separated, charsMode = mode == TokenizerMode::Chars;
+  const bool autoMode = mode == TokenizerMode::Auto;
+  const uint64_t n = size;
+  // + 8: the ASCII path stores 8 bytes at a time.
+  char* const words = atLeast(words_, charsMode ? 8 : (separated ? 4 : 2) * n + 8);
+  char* const chars = atLeast(chars_, charsMode ? 4 * n + 1 : autoMode ? n + 1 : 1);
+  uint32_t* const wordStarts = atLeast(wordStarts_, charsMode ? 1 : n / 2 + 3);
+  uint32_t* const charStarts = atLeast(charStarts_, charsMode ? 2 * n + 2 : autoMode ? 2 * (n / 3) + 3 : 1);
+  uint32_t* const runEnds = atLeast(runEnds_, autoMode ? n / 3 + 2 : 1);
   size_t wordBytes = 0, wordCount = 0, charBytes = 0, charCount = 0, runCount = 0;
 
   bool inWord = false;  // the last code point kept extended a word of `words`
@@ -186,32 +212,32 @@ const std::vector<std::string_view>& FeatureExtractor::extract(std::string_view 
   closeWord();
   if (mode == TokenizerMode::Auto) closeRun();
 
-  features_.clear();
+  atLeast(features_, kBatch);
   wordStarts[wordCount] = static_cast<uint32_t>(wordBytes);
-  appendNgrams(features_, words, wordStarts, 0, wordCount, options.wordNgram, 1);
+  size_t filled = appendNgrams(words, wordStarts, 0, wordCount, options.wordNgram, 1, 0, sink);
 
   if (mode == TokenizerMode::Chars) {
     charStarts[charCount] = static_cast<uint32_t>(charBytes);
-    appendNgrams(features_, chars, charStarts, 0, charCount, options.charNgram, 0);
+    filled = appendNgrams(chars, charStarts, 0, charCount, options.charNgram, 0, filled, sink);
   } else if (mode == TokenizerMode::Auto) {
     size_t runStart = 0;  // each run's code point offsets end with its end offset
     for (size_t r = 0; r < runCount; ++r) {
-      appendNgrams(features_, chars, charStarts, runStart, runEnds[r] - 1, options.charNgram, 0);
+      filled = appendNgrams(chars, charStarts, runStart, runEnds[r] - 1, options.charNgram, 0, filled, sink);
       runStart = runEnds[r];
     }
   }
-  if (features_.empty()) appendFallbackFeatures(utf8, options);
-  return features_;
+  if (wordCount == 0 && charCount == 0) filled = appendFallbackFeatures(utf8, options, sink);
+  if (filled > 0) sink.take(features_.data(), filled);
 }
 
-void FeatureExtractor::appendFallbackFeatures(std::string_view utf8, const TokenizerOptions& options) {
+size_t FeatureExtractor::appendFallbackFeatures(std::string_view utf8, const TokenizerOptions& options, FeatureSink& sink) {
   // Punctuation-only or emoji-only texts would otherwise all get fingerprint 0 and look
   // like duplicates of each other: their characters, whitespace aside, become the features.
   // Blank texts get one empty feature: fingerprint 0 lies within k = 12 of texts whose few
   // features leave most bits tied (21 of 37,997 fortunes, npm run bench:quality).
   const auto* text = reinterpret_cast<const unsigned char*>(utf8.data());
-  char* const chars = chars_.data();  // sized by extract() for 3 bytes and a space per input byte
-  uint32_t* const charStarts = charStarts_.data();
+  char* const chars = atLeast(chars_, 4 * uint64_t{utf8.size()} + 1);  // 3 bytes and a space per input byte
+  uint32_t* const charStarts = atLeast(charStarts_, 2 * uint64_t{utf8.size()} + 2);
   size_t charBytes = 0, charCount = 0;
   bool pendingSpace = false;
   for (size_t pos = 0; pos < utf8.size();) {
@@ -230,8 +256,11 @@ void FeatureExtractor::appendFallbackFeatures(std::string_view utf8, const Token
     charBytes += unicode::encodeUtf8(cp, chars + charBytes);
   }
   charStarts[charCount] = static_cast<uint32_t>(charBytes);
-  appendNgrams(features_, chars, charStarts, 0, charCount, options.charNgram, 0);
-  if (charCount == 0) features_.emplace_back(chars, 0);
+  if (charCount == 0) {
+    features_[0] = std::string_view(chars, 0);
+    return 1;
+  }
+  return appendNgrams(chars, charStarts, 0, charCount, options.charNgram, 0, 0, sink);
 }
 
 }  // namespace simhash

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "bytes.h"
 #include "simhash/hamming.h"
 
 using namespace simhash;
@@ -86,5 +87,65 @@ TEST_CASE("IDF tables round-trip and reject every truncation and byte flip", "[i
     CAPTURE(i);
     CHECK(IdfTable::deserialize(corrupted.data(), corrupted.size(), loaded, error) == Status::CorruptData);
     CHECK(error.rfind("invalid serialized IDF weights: ", 0) == 0);
+  }
+}
+
+namespace {
+
+// bytes with fields rewritten and the checksum recomputed: what a buggy writer, not
+// damage, would produce.
+std::vector<uint8_t> rewritten(std::vector<uint8_t> bytes, size_t offset, uint64_t value, unsigned width) {
+  for (unsigned i = 0; i < width; ++i) bytes[offset + i] = static_cast<uint8_t>(value >> (8 * i));
+  const uint64_t sum = bytes::checksum(bytes.data(), bytes.size() - 8);
+  for (unsigned i = 0; i < 8; ++i) bytes[bytes.size() - 8 + i] = static_cast<uint8_t>(sum >> (8 * i));
+  return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("IDF tables the learner cannot produce are rejected, field by field", "[idf][serialize]") {
+  FingerprintOptions options;  // auto mode
+  const IdfTable idf = learn({"one two three", "two three four", "three"}, options);
+  const std::vector<uint8_t> bytes = idf.serialize();
+  REQUIRE(idf.documents() == 3);
+  REQUIRE(idf.unseenWeight() == 611);  // floor(256 * (ln(4 / 1) + 1) + 0.5)
+  // Header: options at 6..10, caller flags 11, documents 12, unseen weight 16, count 20;
+  // entries from 24: hash (8 bytes), weight (4). Weights for 3 documents: 256..433.
+  auto [offset, value, width, message] = GENERATE(table<size_t, uint64_t, unsigned, std::string>({
+      {11, 255, 1, "caller flags 255 has bits other than 1 (NFKC) and 2 (segmenter)"},
+      {11, 4, 1, "caller flags 4 has bits other than 1 (NFKC) and 2 (segmenter)"},
+      {11, 2, 1, "the segmenter flag is set but the tokenizer mode is not 'separated'"},
+      {12, 0, 4, "0 documents cannot have 4 features"},
+      {16, 0, 4, "the weight of unseen features is 0, not 611 as for 3 documents"},
+      {16, 4294967295u, 4, "the weight of unseen features is 4294967295, not 611 as for 3 documents"},
+      {16, 610, 4, "the weight of unseen features is 610, not 611 as for 3 documents"},
+      {24 + 8, 255, 4, "feature 0 weighs 255, outside 256..433 for 3 documents"},
+      {24 + 8, 434, 4, "feature 0 weighs 434, outside 256..433 for 3 documents"},
+      {24 + 12 + 8, 0, 4, "feature 1 weighs 0, outside 256..433 for 3 documents"},
+  }));
+  CAPTURE(offset, value);
+  IdfTable loaded;
+  std::string error;
+  CHECK(IdfTable::deserialize(bytes.data(), bytes.size(), loaded, error) == Status::Ok);
+  const std::vector<uint8_t> bad = rewritten(bytes, offset, value, width);
+  CHECK(IdfTable::deserialize(bad.data(), bad.size(), loaded, error) == Status::CorruptData);
+  CHECK(error == "invalid serialized IDF weights: " + message);
+  CHECK(loaded.serialize() == bytes);  // untouched by the rejected bytes
+}
+
+TEST_CASE("IDF tables of every kind the learner makes load", "[idf][serialize]") {
+  FingerprintOptions separated;
+  separated.tokenizer.mode = TokenizerMode::Separated;
+  for (uint8_t flags = 0; flags <= kCallerFlagsKnown; ++flags) {
+    for (const std::vector<std::string>& corpus : {std::vector<std::string>{}, {""}, {"a", "a"}, {"x y", "z", " "}}) {
+      IdfLearner learner(separated, flags);
+      for (const std::string& text : corpus) learner.addDocument(text);
+      const std::vector<uint8_t> bytes = learner.table().serialize();
+      IdfTable loaded;
+      std::string error;
+      CAPTURE(flags, corpus.size());
+      CHECK(IdfTable::deserialize(bytes.data(), bytes.size(), loaded, error) == Status::Ok);
+      CHECK(error.empty());
+    }
   }
 }

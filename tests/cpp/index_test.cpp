@@ -5,6 +5,7 @@
 #include <random>
 #include <unordered_map>
 
+#include "bytes.h"
 #include "random_data.h"
 #include "simhash/hamming.h"
 
@@ -79,23 +80,128 @@ TEST_CASE("index queries equal brute force on planted neighbours", "[index]") {
   }
 }
 
-TEST_CASE("ids: duplicates are refused, fresh ids follow the largest", "[index]") {
+TEST_CASE("ids: duplicates are refused, fresh ids follow those handed out", "[index][ids]") {
   Index index(3);
   CHECK(index.add(1, 10) == Status::Ok);
   CHECK(index.add(2, 10) == Status::DuplicateId);
   CHECK(index.size() == 1);
-  uint32_t id = 0;
+  uint32_t id = 99;
   CHECK(index.addWithNewId(3, id) == Status::Ok);
-  CHECK(id == 11);
-  CHECK(index.remove(11));
+  CHECK(id == 0);  // a caller's id does not move the counter
   CHECK(index.addWithNewId(3, id) == Status::Ok);
-  CHECK(id == 12);  // a removed id is not handed out again
+  CHECK(id == 1);
+  CHECK(index.remove(1));
+  CHECK(index.addWithNewId(3, id) == Status::Ok);
+  CHECK(id == 2);  // a removed id is not handed out again
+  CHECK(index.add(4, 3) == Status::Ok);
+  CHECK(index.add(4, 4) == Status::Ok);
+  CHECK(index.addWithNewId(5, id) == Status::Ok);
+  CHECK(id == 5);  // ids a caller stored at the counter are stepped over
   CHECK(index.add(4, UINT32_MAX) == Status::Ok);
-  CHECK(index.addWithNewId(5, id) == Status::DuplicateId);
+  CHECK(index.addWithNewId(5, id) == Status::Ok);
+  CHECK(id == 6);
+  CHECK(index.remove(UINT32_MAX));
+  CHECK(index.addWithNewId(5, id) == Status::Ok);
+  CHECK(id == 7);
+}
+
+TEST_CASE("ids: clear() keeps the counter", "[index][ids]") {
+  Index index(3);
+  uint32_t id = 0;
+  for (int i = 0; i < 3; ++i) REQUIRE(index.addWithNewId(1, id) == Status::Ok);
   index.clear();
   CHECK(index.size() == 0);
   CHECK(index.addWithNewId(5, id) == Status::Ok);
+  CHECK(id == 3);
+}
+
+TEST_CASE("ids: the last id can be handed out, then they are used up", "[index][ids]") {
+  Index index(3);
+  CHECK(index.add(1, UINT32_MAX - 1) == Status::Ok);
+  std::vector<uint8_t> bytes = index.serialize();
+  // A counter of 2^32 - 2, written by hand with the checksum recomputed.
+  for (unsigned i = 0; i < 8; ++i) bytes[12 + i] = static_cast<uint8_t>((uint64_t{UINT32_MAX} - 1) >> (8 * i));
+  const uint64_t sum = bytes::checksum(bytes.data(), bytes.size() - 8);
+  for (unsigned i = 0; i < 8; ++i) bytes[bytes.size() - 8 + i] = static_cast<uint8_t>(sum >> (8 * i));
+  std::string error;
+  REQUIRE(Index::deserialize(bytes.data(), bytes.size(), index, error) == Status::Ok);
+  uint32_t id = 0;
+  CHECK(index.addWithNewId(2, id) == Status::Ok);
+  CHECK(id == UINT32_MAX);  // UINT32_MAX - 1 is stored, so it is stepped over
+  CHECK(index.addWithNewId(3, id) == Status::DuplicateId);
+  CHECK(index.size() == 2);
+  index.remove(UINT32_MAX);
+  CHECK(index.addWithNewId(3, id) == Status::DuplicateId);  // handed out once already
+  CHECK(index.add(3, 7) == Status::Ok);  // caller ids still work
+}
+
+TEST_CASE("ids: a failed addAll changes nothing, the counter included", "[index][ids]") {
+  Index index(3);
+  uint32_t id = 0;
+  REQUIRE(index.add(5, 7) == Status::Ok);
+  const uint32_t fresh[2] = {};
+  uint32_t out[3] = {};
+  const uint64_t fps[3] = {1, 2, 3};
+  const uint32_t clash[2] = {4000000000u, 7};
+  CHECK(index.addAll(fps, clash, 2, out) == 1);
+  const uint32_t twice[3] = {20, 21, 20};
+  CHECK(index.addAll(fps, twice, 3, out) == 2);  // a duplicate within the batch
+  CHECK(index.size() == 1);
+  CHECK(index.addWithNewId(3, id) == Status::Ok);
   CHECK(id == 0);
+  CHECK(index.addAll(fps, fresh, 2, out) == 0);  // id 0 is stored
+  CHECK(index.addAll(fps, nullptr, 3, out) == 3);
+  CHECK(std::vector<uint32_t>(out, out + 3) == std::vector<uint32_t>{1, 2, 3});
+  CHECK(index.size() == 5);
+  std::vector<Match> got;
+  index.query(1, got);
+  CHECK(got == std::vector<Match>{{1, 0}, {0, 1}, {3, 1}, {7, 1}, {2, 2}});
+  CHECK(index.serialize() == [&] {
+    Index same(3);
+    uint32_t ignored = 0;
+    same.add(5, 7);
+    for (uint64_t fp : {3, 1, 2, 3}) same.addWithNewId(fp, ignored);
+    return same.serialize();
+  }());
+}
+
+TEST_CASE("ids: the counter survives serialize and deserialize", "[index][ids][serialize]") {
+  Index index(3);
+  uint32_t id = 0;
+  index.add(1, UINT32_MAX);  // a caller id at the top does not use the ids up
+  index.addWithNewId(2, id);
+  index.addWithNewId(2, id);
+  index.clear();
+  index.add(1, 100);
+  const std::vector<uint8_t> bytes = index.serialize();
+  Index restored(0);
+  std::string error;
+  REQUIRE(Index::deserialize(bytes.data(), bytes.size(), restored, error) == Status::Ok);
+  CHECK(restored.addWithNewId(3, id) == Status::Ok);
+  CHECK(id == 2);
+}
+
+TEST_CASE("ids: files whose next id is above every stored id load as before", "[index][ids][serialize]") {
+  // Before the counter ignored caller ids, files held one more than the largest id ever
+  // stored; a fresh id after loading is that number, as it was.
+  Index index(3);
+  index.add(1, 41);
+  std::vector<uint8_t> bytes = index.serialize();
+  for (unsigned i = 0; i < 8; ++i) bytes[12 + i] = static_cast<uint8_t>(uint64_t{42} >> (8 * i));
+  const uint64_t sum = bytes::checksum(bytes.data(), bytes.size() - 8);
+  for (unsigned i = 0; i < 8; ++i) bytes[bytes.size() - 8 + i] = static_cast<uint8_t>(sum >> (8 * i));
+  Index restored(0);
+  std::string error;
+  REQUIRE(Index::deserialize(bytes.data(), bytes.size(), restored, error) == Status::Ok);
+  uint32_t id = 0;
+  CHECK(restored.addWithNewId(3, id) == Status::Ok);
+  CHECK(id == 42);
+  // A next id past 2^32 says so.
+  for (unsigned i = 0; i < 8; ++i) bytes[12 + i] = static_cast<uint8_t>((uint64_t{UINT32_MAX} + 2) >> (8 * i));
+  const uint64_t sum2 = bytes::checksum(bytes.data(), bytes.size() - 8);
+  for (unsigned i = 0; i < 8; ++i) bytes[bytes.size() - 8 + i] = static_cast<uint8_t>(sum2 >> (8 * i));
+  CHECK(Index::deserialize(bytes.data(), bytes.size(), restored, error) == Status::CorruptData);
+  CHECK(error == "invalid serialized index: next id 4294967297 exceeds 2^32");
 }
 
 TEST_CASE("every stored item is found by its own fingerprint, duplicates included", "[index]") {

@@ -1,10 +1,12 @@
 #include "simhash/tokenizer.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "../fuzz/reference.h"
 #include "unicode.h"
 
 using simhash::FeatureExtractor;
@@ -238,4 +240,60 @@ TEST_CASE("invalid bytes never overflow the scratch buffers", "[tokenizer]") {
   const auto& views = extractor.extract(tokens, options);
   REQUIRE(views.size() == 64);
   CHECK(std::string(views[63]) == fffd);
+}
+
+TEST_CASE("long texts give the features of the definition, in order", "[tokenizer][long]") {
+  // Many batches of features, very long words and CJK runs, every mode, n-grams of every
+  // size: the features equal the reference's (tests/fuzz/reference.h), in order, and fit
+  // the buffers sized for the mode (ASan checks the writes).
+  std::mt19937_64 rng(5);
+  const std::vector<std::string> pieces = {"word", "Ünïcödé", "你好世界", "、", " ", "\n", "don't", "x",
+                                           "😀", "\xff", "\x1f", "ＡＢＣ", "...", "日本語のテキスト", "  "};
+  auto randomText = [&](size_t bytes) {
+    std::string text;
+    while (text.size() < bytes) text += pieces[rng() % pieces.size()];
+    return text;
+  };
+  const size_t segment = 32768;
+  std::vector<std::string> texts = {randomText(3 * segment + 17), std::string(2 * segment + 5, 'q') + " tail",
+                                    "head " + std::string(segment + 3, 'Q'), randomText(segment - 1) + std::string(300, 'z')};
+  std::string cjk;
+  while (cjk.size() < 2 * segment + 100) cjk += "漢字かな";
+  texts.push_back(cjk);
+  texts.push_back("a " + cjk + " b");
+  std::string emoji;  // no word or CJK feature: the fallback, over several segments
+  while (emoji.size() < 2 * segment + 50) emoji += "😀 !";
+  texts.push_back(emoji);
+  FeatureExtractor extractor;
+  for (const std::string& text : texts) {
+    for (auto mode : {TokenizerMode::Auto, TokenizerMode::Words, TokenizerMode::Chars, TokenizerMode::Separated}) {
+      for (unsigned n : {1u, 2u, 3u, 16u}) {
+        const TokenizerOptions options = with(mode, n, n);
+        std::vector<std::string> got = extractor.extract(text, options);
+        std::vector<std::string> want = reference::features(text, options);
+        CAPTURE(text.size(), static_cast<int>(mode), n);
+        CHECK(got.size() == want.size());
+        CHECK(got == want);
+      }
+    }
+  }
+}
+
+TEST_CASE("features are handed over in batches", "[tokenizer][long]") {
+  FeatureExtractor extractor;
+  struct Count final : simhash::FeatureSink {
+    size_t features = 0, batches = 0;
+    void take(const std::string_view*, size_t count) override {
+      CHECK(count <= FeatureExtractor::kBatch);
+      features += count;
+      ++batches;
+    }
+  } count;
+  std::string text;
+  while (text.size() < 1 << 19) text += "lorem ipsum 你好世界 dolor. ";
+  extractor.extract(text, TokenizerOptions{}, count);
+  CHECK(count.features == reference::features(text, TokenizerOptions{}).size());
+  CHECK(count.batches == (count.features + FeatureExtractor::kBatch - 1) / FeatureExtractor::kBatch);
+  extractor = FeatureExtractor();  // frees the scratch
+  CHECK(extractor.extract("still works", TokenizerOptions{}) == std::vector<std::string>{"still", "works"});
 }

@@ -84,7 +84,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   const std::vector<std::string> expected = reference::features(text, options.tokenizer);
   simhash::FeatureExtractor extractor;
-  const std::vector<std::string_view>& features = extractor.extract(text, options.tokenizer);
+  const std::vector<std::string> features = extractor.extract(text, options.tokenizer);
   FUZZ_CHECK(features.size() == expected.size());
   for (size_t j = 0; j < features.size(); ++j) FUZZ_CHECK(features[j] == expected[j]);
 

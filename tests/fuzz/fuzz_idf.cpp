@@ -96,7 +96,8 @@ simhash::Fingerprinter& reusedFingerprinter() {
 void runLearn(const uint8_t* data, size_t size) {
   if (size < 2) return;
   const simhash::FingerprintOptions options = reference::optionsFromHeader(data[0], data[1]);
-  const auto callerFlags = static_cast<uint8_t>(data[1] >> 4);
+  // Caller flags as the JS layer sets them: the segmenter only in separated mode.
+  const auto callerFlags = static_cast<uint8_t>((data[1] >> 4) & (options.tokenizer.mode == simhash::TokenizerMode::Separated ? 3 : 1));
   std::vector<std::string_view> documents;
   const std::string_view rest(reinterpret_cast<const char*>(data) + 2, size - 2);
   for (size_t start = 0;;) {

@@ -196,20 +196,22 @@ class OpsRun {
       return;
     }
     FUZZ_CHECK(status == Status::Ok);
-    items_.push_back({id, fingerprint});
-    nextId_ = std::max<uint64_t>(nextId_, uint64_t{id} + 1);
+    items_.push_back({id, fingerprint});  // a caller's id does not move the counter
   }
 
   void addWithNewId(uint64_t fingerprint) {
     if (items_.size() >= kMaxModelItems) return;
     uint32_t id = 0;
     const Status status = index_.addWithNewId(fingerprint, id);
-    if (nextId_ > UINT32_MAX) {
+    // The smallest id not stored at or above the counter.
+    uint64_t next = nextId_;
+    while (next <= UINT32_MAX && ids_.count(static_cast<uint32_t>(next))) ++next;
+    if (next > UINT32_MAX) {
       FUZZ_CHECK(status == Status::DuplicateId);
       return;
     }
     FUZZ_CHECK(status == Status::Ok);
-    FUZZ_CHECK(id == nextId_);
+    FUZZ_CHECK(id == next);
     FUZZ_CHECK(ids_.insert(id).second);
     items_.push_back({id, fingerprint});
     nextId_ = uint64_t{id} + 1;
@@ -243,8 +245,7 @@ class OpsRun {
   void clear() {
     index_.clear();
     items_.clear();
-    ids_.clear();
-    nextId_ = 0;
+    ids_.clear();  // the counter stays
   }
 
   // Serializes, checks the bytes against the format, and continues with the reloaded index.

@@ -52,6 +52,11 @@ test('an index grown past memory', () => {
 
 test('more pairs than memory holds', () => {
   const same = new BigUint64Array(20_000).fill(7n); // 200 million pairs at distance 0
-  assert.throws(() => sh.findPairs(same, 0), OUT_OF_MEMORY);
+  assert.throws(() => sh.findPairs(same, 0), { name: 'RangeError', message: /findPairs would produce 199990000 pairs/ });
+  // Distinct fingerprints whose pairs outgrow the 32 MB of this build: every pair at k = 64.
+  const distinct = BigUint64Array.from({ length: 3000 }, (_, i) => BigInt(i) * 0x9e3779b97f4a7c15n & ((1n << 64n) - 1n));
+  const before = sh.heapBytesInUse;
+  assert.throws(() => sh.findPairs(distinct, 64), OUT_OF_MEMORY);
+  assert.equal(sh.heapBytesInUse, before, 'the failed call freed what it had allocated');
   stillWorks();
 });

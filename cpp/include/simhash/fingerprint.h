@@ -56,6 +56,9 @@ uint64_t hashFeature(std::string_view feature);
 /// SimHash of feature hashes, each with weight 1. Cost: O(count), branch-free, vectorized.
 uint64_t simhashOfHashes(const uint64_t* hashes, size_t count);
 
+/// simhashOfHashes of a list in which hashes[f] occurs counts[f] times. Cost: O(count).
+uint64_t simhashOfCountedHashes(const uint64_t* hashes, const uint32_t* counts, size_t count);
+
 /// SimHash of feature hashes with per-feature weights. Sums are IEEE-754 doubles added
 /// in input order (no contraction), so results are identical on every platform.
 /// @pre every weight is finite.
@@ -63,26 +66,32 @@ uint64_t simhashOfWeightedHashes(const uint64_t* hashes, const double* weights, 
 
 class IdfTable;  // idf.h
 
-/// The distinct feature hashes of one text, and how often each occurs. Reuses its buffers
-/// between calls; not thread-safe.
-class DistinctHashes {
+/// The distinct feature hashes of one text, and how often each occurs, collected from the
+/// extractor's batches. Reuses its buffers between texts; not thread-safe.
+class DistinctHashes final : public FeatureSink {
  public:
-  /// Hashes each feature (hashFeature) and keeps the first occurrence of each hash: hashes()
-  /// holds them in order of first occurrence, and with `counting`, counts()[i] is how often
-  /// hashes()[i] occurred. Cost: about one probe of an open-addressing set per feature.
-  /// @return the number of distinct hashes; the arrays stay valid until the next call.
-  size_t collect(const std::vector<std::string_view>& features, bool counting);
+  /// Starts an empty set; with `counting`, counts() says how often each hash occurred.
+  void clear(bool counting);
+  /// Hashes each feature (hashFeature) and keeps the first occurrence of each hash, in order
+  /// of first occurrence. Cost: about one probe of an open-addressing set per feature.
+  void take(const std::string_view* features, size_t count) override;
+  size_t size() const { return size_; }
   const uint64_t* hashes() const { return hashes_.data(); }
   const uint32_t* counts() const { return counts_.data(); }
 
  private:
+  void grow(size_t capacity);
+
   std::vector<uint64_t> hashes_;
   std::vector<uint32_t> counts_;
   std::vector<uint32_t> slots_;  ///< 1 + the index of a hash in hashes_, 0 when empty
+  size_t size_ = 0, capacity_ = 0;
+  bool counting_ = false;
 };
 
 /// Computes fingerprints, reusing its buffers between calls. Not thread-safe; use one
-/// per thread.
+/// per thread. Memory: about 20 bytes per distinct feature of the longest text, plus the
+/// extractor's (tokenizer.h); assigning a new Fingerprinter frees it all.
 class Fingerprinter {
  public:
   /// Fingerprint of UTF-8 text (invalid bytes are decoded as U+FFFD, see tokenizer.h).
@@ -96,6 +105,7 @@ class Fingerprinter {
   /// Fingerprint with IDF weights: the tokenizer and weighting are idf.options(), and a
   /// feature weighs idf.weight(hash) per occurrence (tf) or once (binary).
   uint64_t fingerprint(std::string_view utf8, const IdfTable& idf);
+
 
  private:
   FeatureExtractor extractor_;

@@ -21,6 +21,12 @@ namespace simhash {
 
 constexpr double kIdfScale = 256;
 
+/// Caller flags the JS layer sets (IdfTable::callerFlags): bit 0 NFKC, bit 1 Intl.Segmenter,
+/// whose tokens reach the core in TokenizerMode::Separated.
+constexpr uint8_t kCallerFlagNfkc = 1;
+constexpr uint8_t kCallerFlagSegmenter = 2;
+constexpr uint8_t kCallerFlagsKnown = kCallerFlagNfkc | kCallerFlagSegmenter;
+
 /// Learned weights: feature hash -> integer weight, plus the options the features came from.
 class IdfTable {
  public:
@@ -31,14 +37,17 @@ class IdfTable {
   size_t features() const { return hashes_.size(); }
   /// Options the weights were learned with; fingerprints must use the same tokenizer.
   const FingerprintOptions& options() const { return options_; }
-  /// Stored and compared, never interpreted: preprocessing a caller applied before the
-  /// core saw the text (the JS layer: bit 0 NFKC, bit 1 Intl.Segmenter).
+  /// Preprocessing a caller applied before the core saw the text (kCallerFlag*): stored and
+  /// compared, never applied by the core.
   uint8_t callerFlags() const { return callerFlags_; }
 
   /// Versioned, checksummed bytes (README "Serialized IDF format").
   std::vector<uint8_t> serialize() const;
   /// @return Ok, or CorruptData with a reason in `error` for truncated, damaged or
-  /// inconsistent bytes; `out` is untouched then.
+  /// inconsistent bytes; `out` is untouched then. Accepted are exactly the tables an
+  /// IdfLearner can produce, field by field: known options and caller flags (the
+  /// segmenter flag only with TokenizerMode::Separated), no features iff no documents,
+  /// the unseen weight of N documents, each weight within those of 1..N documents.
   static Status deserialize(const uint8_t* data, size_t size, IdfTable& out, std::string& error);
 
  private:
@@ -55,11 +64,14 @@ class IdfTable {
 /// feature of each document until table() is built.
 class IdfLearner {
  public:
-  /// @pre isValid(options.tokenizer)
+  /// @pre isValid(options.tokenizer); callerFlags <= kCallerFlagsKnown, with
+  /// kCallerFlagSegmenter only in TokenizerMode::Separated.
   explicit IdfLearner(const FingerprintOptions& options, uint8_t callerFlags = 0);
   void addDocument(std::string_view utf8);
   /// The table for the documents so far. Cost: O(distinct features × log).
   IdfTable table() const;
+  /// Frees the tokenizer's scratch buffers (the documents learned from stay).
+  void releaseScratch();
 
  private:
   FingerprintOptions options_;

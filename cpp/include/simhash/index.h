@@ -63,17 +63,30 @@ class Index {
   /// Number of stored items.
   size_t size() const { return slotOfId_.size(); }
 
+  // Ids. A fresh id is the smallest id that no stored item holds and that is above every
+  // id this index has handed out before (0 first): ids a caller chooses never move that
+  // counter, a failed call leaves it as it was, clear() keeps it (an index never hands
+  // out an id twice), and serialize()/deserialize() carry it.
+
   /// Stores fp under a caller-chosen id. @return DuplicateId if id is already stored.
   /// Cost: amortized O(tables), the tables are updated in batches at the next query.
   Status add(uint64_t fingerprint, uint32_t id);
-  /// Stores fp under a fresh id (one more than the largest id ever stored, starting at 0)
-  /// and returns it through `id`. @return DuplicateId when the id space is exhausted.
+  /// Stores fp under a fresh id and returns it through `id`. @return DuplicateId, storing
+  /// nothing, when every id above those handed out is stored or 2^32 ids have been.
   Status addWithNewId(uint64_t fingerprint, uint32_t& id);
+  /// Stores count fingerprints, all or nothing: fingerprints[i] under ids[i], or under a
+  /// fresh id when `ids` is null, written to idsOut[i] either way.
+  /// @return count when all were stored. Otherwise the position of the first that could
+  /// not be (its id is stored, by an earlier item of the batch too, or the fresh ids are
+  /// used up); nothing was stored then and the id counter is as it was. Out of memory
+  /// (thrown by the allocator) happens before anything changes.
+  size_t addAll(const uint64_t* fingerprints, const uint32_t* ids, size_t count, uint32_t* idsOut);
   /// Makes room for `count` more adds, so that they cannot fail to allocate. An add
   /// allocates (if at all) before it changes anything; so does a rebuild.
   void reserveForAdding(size_t count);
   /// @return false when no item has this id.
   bool remove(uint32_t id);
+  /// Removes every item; the id counter stays (fresh ids go on from where they were).
   void clear();
 
   /// Appends every stored item within maxDistance of fp to `out` (cleared first), sorted by
@@ -108,7 +121,7 @@ class Index {
   std::vector<uint32_t> ids_;           // by slot
   std::vector<uint8_t> alive_;          // by slot; removed items stay until a rebuild
   detail::SlotOfId slotOfId_;
-  uint64_t nextId_ = 0;                 // one more than the largest id ever stored
+  uint64_t nextId_ = 0;                 // one more than the largest id handed out (fresh ids are >= it)
   size_t indexedSlots_ = 0;             // slots below this are in the tables, the rest are scanned
   std::unique_ptr<Partition> partition_;
   size_t partitionItems_ = 0;           // the item count partition_ was chosen for

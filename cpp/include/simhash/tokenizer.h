@@ -27,6 +27,7 @@
 // gets the character n-grams (charNgram) of its folded text with every whitespace run as
 // one U+0020, leading and trailing whitespace dropped. Texts that are empty or all
 // whitespace have one feature, the empty byte string (format 4).
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -55,16 +56,36 @@ constexpr unsigned kMaxNgram = 16;
 /// @return true when the n-gram sizes are within 1..kMaxNgram and the mode is known.
 bool isValid(const TokenizerOptions& options);
 
+/// Receives features as FeatureExtractor produces them, a batch at a time.
+class FeatureSink {
+ public:
+  /// The views are valid during the call only.
+  virtual void take(const std::string_view* features, size_t count) = 0;
+
+ protected:
+  ~FeatureSink() = default;
+};
+
 /// Splits text into features. Reuses its buffers between calls; not thread-safe.
 class FeatureExtractor {
  public:
-  /// @pre isValid(options)
-  /// @return the features: word features in text order, then CJK ones in text order; the views stay valid until the next call.
-  /// Cost: O(text length × n-gram size).
-  const std::vector<std::string_view>& extract(std::string_view utf8, const TokenizerOptions& options);
+  /// Features are handed over kBatch at a time, so none is stored for long.
+  static constexpr size_t kBatch = 4096;
+
+  /// Hands every feature of the text to `sink`: word features in text order, then CJK ones
+  /// in text order. @pre isValid(options).
+  /// Cost: O(text length × n-gram size). Memory: buffers of about 9 bytes per input byte
+  /// (mode auto; 3 in words, 6 in chars and 7 in separated mode, 10 for the fallback),
+  /// kept for reuse; assigning a new FeatureExtractor frees them.
+  void extract(std::string_view utf8, const TokenizerOptions& options, FeatureSink& sink);
+  /// Every feature of the text, copied, in the order above: for tests and tools.
+  std::vector<std::string> extract(std::string_view utf8, const TokenizerOptions& options);
 
  private:
-  void appendFallbackFeatures(std::string_view utf8, const TokenizerOptions& options);
+  /// Adds n-grams to features_[filled..), handing over each full batch; returns the new fill.
+  size_t appendNgrams(const char* buffer, const uint32_t* starts, size_t first, size_t end, unsigned n,
+                      unsigned trailing, size_t filled, FeatureSink& sink);
+  size_t appendFallbackFeatures(std::string_view utf8, const TokenizerOptions& options, FeatureSink& sink);
 
   std::string words_;                ///< folded words, each followed by one space
   std::vector<uint32_t> wordStarts_; ///< byte offset of each word in words_
@@ -72,7 +93,7 @@ class FeatureExtractor {
   std::vector<uint32_t> charStarts_; ///< Chars: byte offset of each code point in chars_;
                                      ///< Auto: input offset of each CJK code point, each run closed by its end offset
   std::vector<uint32_t> runEnds_;    ///< Auto: index into charStarts_ one past each run's end offset
-  std::vector<std::string_view> features_;
+  std::vector<std::string_view> features_;  ///< kBatch slots for features not yet handed over
 };
 
 }  // namespace simhash
