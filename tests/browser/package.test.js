@@ -16,8 +16,12 @@ import { installPackedPackage, launchChromium, run, serveDirectory, watchProblem
 const ROOT = new URL('../..', import.meta.url).pathname;
 const OUTPUT = join(ROOT, 'tests/output');
 const TOOLS = join(ROOT, 'node_modules');
-/** Issue 3's budget for what a browser downloads (JS + WASM), gzipped. */
-const MAX_GZIP_BYTES = 40 * 1024;
+/**
+ * The budget for what a browser downloads (JS + WASM), gzipped: 40 KB before the exact
+ * similarity verification (+4.0 KB of WASM), memory that comes back after failures and
+ * large calls (+2.1 KB), the sliced searches and the similarity dedup (README "Install").
+ */
+const MAX_GZIP_BYTES = 52 * 1024;
 
 // Golden vectors with default options: what every build must print for these texts.
 const DEFAULT_SPEC = 'mode=auto word=1 char=2 fold=1 punct=strip weight=binary';
