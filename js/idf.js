@@ -1,6 +1,6 @@
 // IDF weights: learned in the core from the caller's corpus, owned through a handle.
 import { typeName } from './checks.js';
-import { coreCall, forEachEncodedSlice, resultBytes, withAllocations } from './memory.js';
+import { coreCall, forEachEncodedSlice, loadHandle, resultBytes } from './memory.js';
 import { coreTexts } from './text.js';
 import { decodeOptions } from './wire.js';
 
@@ -84,17 +84,6 @@ export function learnIdf(core, texts, options, wire) {
 
 /** Restores `idf.toBytes()`; corrupted or truncated bytes throw an Error. */
 export function loadIdf(core, bytes) {
-  const handle = coreCall(() => core._idfCreate());
-  let error;
-  try {
-    error = withAllocations(core, (mem) => core._idfLoad(handle, mem.copyIn(bytes), bytes.length));
-  } catch (failure) {
-    core._idfDelete(handle);
-    throw failure;
-  }
-  if (error) {
-    core._idfDelete(handle);
-    throw new Error(error);
-  }
+  const handle = loadHandle(core, bytes, () => core._idfCreate(), (h, address, length) => core._idfLoad(h, address, length), (h) => core._idfDelete(h));
   return new IdfWeights(core, handle);
 }

@@ -81,6 +81,27 @@ export function singleCallScratch(core) {
   return address;
 }
 
+/**
+ * A handle made by create() and filled by load(handle, bytes address, length), which
+ * returns '' or why the bytes were rejected: the handle, or an Error after deleting it
+ * (also when loading fails for want of memory).
+ */
+export function loadHandle(core, bytes, create, load, remove) {
+  const handle = coreCall(create);
+  let error;
+  try {
+    error = withAllocations(core, (mem) => load(handle, mem.copyIn(bytes), bytes.length));
+  } catch (failure) {
+    remove(handle);
+    throw failure;
+  }
+  if (error) {
+    remove(handle);
+    throw new Error(error);
+  }
+  return handle;
+}
+
 /** The first `count` words of the result buffer (findPairs, query), copied out; a large buffer is then freed. */
 export function resultWords(core, count) {
   const words = new Uint32Array(core.HEAPU8.buffer, core._resultAddress(), count).slice();

@@ -1,7 +1,7 @@
 // SimHashIndex: an exact Hamming index that lives in WASM memory; dispose() frees it.
 import { checkFingerprint, checkInteger, checkObject, typeName } from './checks.js';
 import { toFingerprintArray } from './hamming.js';
-import { asError, copyOut, coreCall, resultBytes, resultWords, withAllocations } from './memory.js';
+import { asError, copyOut, coreCall, loadHandle, resultBytes, resultWords, withAllocations } from './memory.js';
 import { checkMaxDistance } from './options.js';
 
 const NO_FRESH_ID = 'this index has no fresh id left: it has handed out ids up to 4294967295 (ids chosen by the caller can still be added)';
@@ -125,17 +125,6 @@ export function createIndex(core, options) {
 /** sh.loadIndex: restores index.serialize(); corrupted or truncated bytes throw an Error. */
 export function loadIndex(core, bytes) {
   if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array, got ${typeName(bytes)}`);
-  const handle = coreCall(() => core._indexCreate(0));
-  let error;
-  try {
-    error = withAllocations(core, (mem) => core._indexLoad(handle, mem.copyIn(bytes), bytes.length));
-  } catch (failure) {
-    core._indexDelete(handle);
-    throw failure;
-  }
-  if (error) {
-    core._indexDelete(handle);
-    throw new Error(error);
-  }
+  const handle = loadHandle(core, bytes, () => core._indexCreate(0), (h, address, length) => core._indexLoad(h, address, length), (h) => core._indexDelete(h));
   return new SimHashIndex(core, handle);
 }

@@ -75,8 +75,12 @@ void resultRelease() {
   if (!smallBuffer(words.capacity() * sizeof(uint32_t))) std::vector<uint32_t>().swap(words);
 }
 
-void fingerprintBatch(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t out, double optionsWire) {
-  const FingerprintOptions options = fromWire(optionsWire).options;
+namespace {
+
+// Fingerprints count texts with `how` (options or an IDF table); the scratch stays for the
+// next call when every text was small.
+template <class How>
+void fingerprintTexts(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t out, const How& how) {
   const uint32_t* bounds = at<uint32_t>(offsets);
   uint64_t* result = at<uint64_t>(out);
   FingerprinterCall call;
@@ -84,23 +88,19 @@ void fingerprintBatch(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr
   for (uint32_t i = 0; i < count; ++i) {
     const std::string_view text = textAt(utf8, bounds, i);
     smallTexts = smallTexts && small(text.size());
-    result[i] = call.fingerprinter.fingerprint(text, options);
+    result[i] = call.fingerprinter.fingerprint(text, how);
   }
   call.keepScratch = smallTexts;
 }
 
+}  // namespace
+
+void fingerprintBatch(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t out, double optionsWire) {
+  fingerprintTexts(utf8, offsets, count, out, fromWire(optionsWire).options);
+}
+
 void fingerprintBatchIdf(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t out, uintptr_t idf) {
-  const uint32_t* bounds = at<uint32_t>(offsets);
-  uint64_t* result = at<uint64_t>(out);
-  const IdfTable& table = *at<IdfTable>(idf);
-  FingerprinterCall call;
-  bool smallTexts = true;
-  for (uint32_t i = 0; i < count; ++i) {
-    const std::string_view text = textAt(utf8, bounds, i);
-    smallTexts = smallTexts && small(text.size());
-    result[i] = call.fingerprinter.fingerprint(text, table);
-  }
-  call.keepScratch = smallTexts;
+  fingerprintTexts(utf8, offsets, count, out, *at<IdfTable>(idf));
 }
 
 void fingerprintOne(uintptr_t utf8, uint32_t length, uintptr_t out, double optionsWire) {
