@@ -94,7 +94,7 @@ export interface DedupOptions<T> {
   /**
    * Near-duplicates are pairs whose texts' similarity is at least this, in (0, 1]: the exact
    * Jaccard similarity of their sets of character shingles after the fingerprint's
-   * normalization (README "Similarity"). Default 0.8 (DEFAULT_SIMILARITY), unless only
+   * normalization (README "Similarity"). Default 0.8, unless only
    * maxDistance is given. The fingerprints only choose the candidate pairs.
    */
   similarity?: number;
