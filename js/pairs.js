@@ -23,14 +23,14 @@ export const MAX_PAIRS = 2 ** 27;
 
 /**
  * Items with equal fingerprints, collapsed: reps[g] is the first item of group g, groupOf[i]
- * the group of item i. With `keyOf`, items also need equal keys to share a group.
+ * the group of item i.
  */
-export function exactGroups(fingerprints, keyOf) {
+function exactGroups(fingerprints) {
   const groupOf = new Uint32Array(fingerprints.length);
   const reps = [];
   const seen = new Map();
   for (let i = 0; i < fingerprints.length; i++) {
-    const key = keyOf ? `${fingerprints[i]}:${keyOf(i)}` : fingerprints[i];
+    const key = fingerprints[i];
     let group = seen.get(key);
     if (group === undefined) {
       seen.set(key, (group = reps.length));
