@@ -1,23 +1,41 @@
 // The demo's analysis, run on the page for small inputs and in demo/worker.js for large
 // ones, with the package's public API: fingerprints with progress and cancellation from
-// sh.dedup, the pairs from sh.findPairs, dedup's 'leader' grouping from sh.groupLabels.
-// It keeps the fingerprints and the pairs: the histogram needs the pairs' distances, and
-// the slider regroups from the kept pairs without fingerprinting or searching again.
+// sh.dedup, the pairs from sh.findPairs, their exact similarities from sh.similarities,
+// dedup's 'leader' grouping from sh.groupLabels. It keeps the fingerprints, the pairs and
+// their similarities: the histogram needs the pairs' distances, and the sliders regroup
+// from what is kept without fingerprinting or searching again.
+//
+// A view is what decides near-duplicates, as dedup's options do:
+//   { by: 'similarity', similarity }  candidates within candidateRadius(similarity) bits,
+//                                     kept if their exact similarity reaches it (dedup's default);
+//   { by: 'distance', maxDistance }   fingerprints within maxDistance (the fingerprint-only mode).
+import { candidateRadius } from 'simhash-wasm';
 
-/** Largest max distance the slider offers. */
+/** Largest max distance the distance slider offers. */
 export const SLIDER_MAX = 12;
+/** Lowest similarity the similarity slider offers (its candidate radius is 21 bits). */
+export const SIMILARITY_MIN = 0.6;
 /** The histogram shows pair distances 0..HISTOGRAM_MAX. */
 export const HISTOGRAM_MAX = 16;
 
+/** The Hamming radius whose pairs a view needs. */
+export function viewRadius(view) {
+  return view.by === 'similarity' ? candidateRadius(view.similarity) : view.maxDistance;
+}
+
+export function sameView(x, y) {
+  return x.by === y.by && (x.by === 'similarity' ? x.similarity === y.similarity : x.maxDistance === y.maxDistance);
+}
+
 /**
  * Widest distance whose pairs are computed up front, from the number of distinct texts:
- * findPairs at k=16 is a scan of all pairs, fine for a few thousand items; at 100,000 even
- * k=12 takes seconds, so large inputs compute only what the slider asks for.
+ * findPairs at k = 16-21 is a scan of all pairs, fine for a few thousand items; at 100,000
+ * even k = 12 takes seconds, so large inputs compute only what the view asks for.
  */
-export function pairsRange(distinct, maxDistance) {
-  if (distinct <= 5000) return HISTOGRAM_MAX;
-  if (distinct <= 20000) return SLIDER_MAX;
-  return maxDistance;
+export function pairsRange(distinct, radius) {
+  if (distinct <= 5000) return Math.max(HISTOGRAM_MAX, candidateRadius(SIMILARITY_MIN));
+  if (distinct <= 20000) return Math.max(SLIDER_MAX, radius);
+  return radius;
 }
 
 export function segmenterAvailable() {
@@ -39,7 +57,7 @@ export class Engine {
   }
 
   /**
-   * Fingerprints `texts` and groups them within settings.maxDistance. Identical texts are
+   * Fingerprints `texts` and groups them as settings.view says. Identical texts are
    * fingerprinted once and grouped with their first copy (so a log of many equal lines
    * costs no more than its distinct lines, and their pairs are counted, not listed).
    */
@@ -66,44 +84,63 @@ export class Engine {
       itemDistinct[i] = d;
     }
     ids.clear();
-    const k = settings.maxDistance;
+    const { view } = settings;
+    const k = viewRadius(view);
     const timings = [['preparing texts', performance.now() - started]];
 
     let mark = performance.now();
     const fingerprints = await this.#fingerprints(distinctTexts, settings, onProgress, signal);
     timings.push(['fingerprints', performance.now() - mark]);
-    this.#state = { count, itemDistinct, firstItem: Uint32Array.from(firstItem), copies: Uint32Array.from(copies), fingerprints, pairs: null, pairsK: -1 };
+    this.#state = {
+      count, itemDistinct, firstItem: Uint32Array.from(firstItem), copies: Uint32Array.from(copies), distinctTexts, fingerprints,
+      pairs: null, pairsK: -1, similarities: null,
+    };
 
-    // One findPairs call gives the groups, the histogram and every smaller max distance.
-    onProgress?.({ phase: 'pairs', done: 0, total: 1 });
-    if (distinctTexts.length > 5000) { // a long call: let the page show the phase first
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      signal?.throwIfAborted();
+    // A long call: let the page show its phase first.
+    const phase = async (name) => {
+      onProgress?.({ phase: name, done: 0, total: 1 });
+      if (distinctTexts.length > 5000) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        signal?.throwIfAborted();
+      }
+    };
+    // One findPairs call gives the groups, the histogram and every smaller radius.
+    await phase('pairs');
+    mark = performance.now();
+    this.#ensurePairs(pairsRange(distinctTexts.length, k));
+    timings.push(['pairs', performance.now() - mark]);
+    if (view.by === 'similarity') {
+      await phase('similarities');
+      mark = performance.now();
+      this.#ensureSimilarities();
+      timings.push(['similarities', performance.now() - mark]);
     }
     mark = performance.now();
-    this.#ensurePairs(Math.max(pairsRange(distinctTexts.length, k), k));
-    timings.push(['pairs', performance.now() - mark]);
-    mark = performance.now();
-    const leader = this.#sh.groupLabels(distinctTexts.length, this.#state.pairs, { maxDistance: k });
-    const result = this.#result(k, leader);
+    const result = this.#result(view);
     timings.push(['groups', performance.now() - mark]);
     onProgress?.({ phase: 'groups', done: 1, total: 1 });
     return { ...result, timings, total: performance.now() - started };
   }
 
-  /** Regroups the analysed items within k, computing wider pairs only when needed. */
-  group(k) {
+  /** Regroups the analysed items for a view, computing wider pairs or similarities only when needed. */
+  group(view) {
     if (!this.#state) throw new Error('nothing has been analysed');
     const started = performance.now();
     const timings = [];
-    if (k > this.#state.pairsK) {
-      this.#ensurePairs(k);
-      timings.push(['pairs', performance.now() - started]);
+    let mark = started;
+    if (viewRadius(view) > this.#state.pairsK) {
+      this.#ensurePairs(viewRadius(view));
+      timings.push(['pairs', performance.now() - mark]);
     }
-    const mark = performance.now();
-    const leader = this.#sh.groupLabels(this.#state.fingerprints.length, this.#state.pairs, { maxDistance: k });
+    if (view.by === 'similarity' && !this.#state.similarities) {
+      mark = performance.now();
+      this.#ensureSimilarities();
+      timings.push(['similarities', performance.now() - mark]);
+    }
+    mark = performance.now();
+    const result = this.#result(view);
     timings.push(['groups', performance.now() - mark]);
-    return { ...this.#result(k, leader), timings, total: performance.now() - started };
+    return { ...result, timings, total: performance.now() - started };
   }
 
   #ensurePairs(k) {
@@ -111,6 +148,13 @@ export class Engine {
     if (state.pairsK >= k) return;
     state.pairs = this.#sh.findPairs(state.fingerprints, k);
     state.pairsK = k;
+    state.similarities = null;
+  }
+
+  /** The exact similarity of every kept pair, in one call (shingling each text named once). */
+  #ensureSimilarities() {
+    const state = this.#state;
+    state.similarities ??= this.#sh.similarities(state.distinctTexts, state.pairs);
   }
 
   /** Item pairs per distance: pairs of distinct texts weigh copies × copies; copies pair at 0. */
@@ -125,24 +169,37 @@ export class Engine {
     return { histogram, histogramMax: Math.min(pairsK, HISTOGRAM_MAX) };
   }
 
-  /** Per item: the item it is grouped under (itself when kept) and its distance to it. */
-  #result(k, distinctLeader) {
-    const { count, itemDistinct, firstItem, fingerprints } = this.#state;
-    const sh = this.#sh;
+  /**
+   * Per item: the item it is grouped under (itself when kept), and its distance and (by
+   * similarity) its similarity to it; copies of a text are at distance 0, similarity 1.
+   */
+  #result(view) {
+    const { count, itemDistinct, firstItem, fingerprints, pairs, similarities } = this.#state;
+    const k = viewRadius(view);
+    const bySimilarity = view.by === 'similarity';
+    const options = bySimilarity ? { maxDistance: k, similarity: view.similarity, similarities } : { maxDistance: k };
+    const distinctLeader = this.#sh.groupLabels(fingerprints.length, pairs, options);
     const distinctDistance = new Uint8Array(distinctLeader.length);
-    for (let d = 0; d < distinctLeader.length; d++) {
-      if (distinctLeader[d] !== d) distinctDistance[d] = sh.distance(fingerprints[d], fingerprints[distinctLeader[d]]);
+    const distinctSimilarity = new Float64Array(distinctLeader.length).fill(1);
+    for (let p = 0; p < pairs.a.length; p++) {
+      const b = pairs.b[p];
+      if (distinctLeader[b] !== pairs.a[p]) continue; // not the pair that joined b to its group
+      distinctDistance[b] = pairs.distance[p];
+      if (bySimilarity) distinctSimilarity[b] = similarities[p];
     }
     const leader = new Uint32Array(count);
     const distance = new Uint8Array(count);
+    const similarity = bySimilarity ? new Float64Array(count) : null;
     let unique = 0;
     for (let i = 0; i < count; i++) {
       const d = itemDistinct[i];
       leader[i] = firstItem[distinctLeader[d]];
-      distance[i] = distinctDistance[d];
+      const copy = distinctLeader[d] === d; // grouped under its own first occurrence
+      distance[i] = copy ? 0 : distinctDistance[d];
+      if (similarity) similarity[i] = copy ? 1 : distinctSimilarity[d];
       if (leader[i] === i) unique++;
     }
-    return { maxDistance: k, count, distinct: distinctLeader.length, unique, leader, distance, ...this.#histogram() };
+    return { view, radius: k, count, distinct: distinctLeader.length, unique, leader, distance, similarity, ...this.#histogram() };
   }
 
   /**

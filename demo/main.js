@@ -1,7 +1,7 @@
 // The demo page: input (paste, file, samples), settings, and the results of the analysis,
 // which runs on this page for small inputs and in a Web Worker (worker.js) for large ones.
 import { init } from 'simhash-wasm';
-import { Engine, SLIDER_MAX, HISTOGRAM_MAX, segmenterAvailable } from './engine.js';
+import { Engine, SLIDER_MAX, SIMILARITY_MIN, HISTOGRAM_MAX, sameView, segmenterAvailable, viewRadius } from './engine.js';
 import { formatOf, parse, parseLines, guessField, textsOf, serialize } from './formats.js';
 import { diff } from './diff.js';
 import './style.css';
@@ -23,7 +23,9 @@ const el = {
   source: $('source'), sourceName: $('source-name'), sourceClear: $('source-clear'),
   fieldRow: $('field-row'), fieldLabel: $('field-label'), field: $('field'),
   inputNote: $('input-note'), inputError: $('input-error'),
-  maxDistance: $('max-distance'), maxDistanceValue: $('max-distance-value'),
+  bySimilarity: $('by-similarity'), byDistance: $('by-distance'),
+  similarity: $('similarity'), similarityValue: $('similarity-value'), similaritySlider: $('similarity-slider'),
+  maxDistance: $('max-distance'), maxDistanceValue: $('max-distance-value'), distanceSlider: $('distance-slider'),
   tokenizer: $('tokenizer'), tokenizerHelp: $('tokenizer-help'), wordNgram: $('word-ngram'), charNgram: $('char-ngram'),
   weighting: $('weighting'), caseFold: $('case-fold'), stripPunctuation: $('strip-punctuation'), nfkc: $('nfkc'), code: $('code'),
   progressBox: $('progress-box'), progressLabel: $('progress-label'), progress: $('progress'), cancel: $('cancel'),
@@ -37,6 +39,9 @@ const number = new Intl.NumberFormat('en');
 const fmt = (n) => number.format(n);
 const ms = (t) => (t >= 1000 ? `${(t / 1000).toFixed(2)} s` : `${Math.max(t, 0.1).toFixed(t < 10 ? 1 : 0)} ms`);
 const plural = (n, one, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
+const percent = (s) => `${Math.round(s * 100)}%`;
+/** What a view groups by, in words: 'similarity ≥ 80%', 'max distance 9'. */
+const describeView = (view) => (view.by === 'similarity' ? `similarity ≥ ${percent(view.similarity)}` : `max distance ${view.maxDistance}`);
 
 function setState(state) {
   document.body.dataset.state = state;
@@ -56,8 +61,8 @@ class PageRunner {
     return (await pageEngine).analyze(texts, settings, { onProgress, signal: this.#controller.signal });
   }
 
-  async group(maxDistance) {
-    return (await pageEngine).group(maxDistance);
+  async group(view) {
+    return (await pageEngine).group(view);
   }
 
   cancel() {
@@ -110,9 +115,9 @@ class WorkerRunner {
     return this.#call({ type: 'analyze', texts, settings }, onProgress);
   }
 
-  group(maxDistance) {
+  group(view) {
     if (!this.#worker) return Promise.reject(new Error('the worker was stopped'));
-    return this.#call({ type: 'group', maxDistance });
+    return this.#call({ type: 'group', view });
   }
 
   #fail(error) {
@@ -142,13 +147,29 @@ let input = null;
 /** The sample in the text area, while it is unchanged: { text, planted }. */
 let loadedSample = null;
 
+/** The view the controls ask for (engine.js): by similarity or by fingerprint distance. */
+function currentView() {
+  return el.byDistance.checked
+    ? { by: 'distance', maxDistance: Number(el.maxDistance.value) }
+    : { by: 'similarity', similarity: Number(el.similarity.value) };
+}
+
+/** Sets the controls to a view (after a cancelled regrouping). */
+function showView(view) {
+  el.byDistance.checked = view.by === 'distance';
+  el.bySimilarity.checked = view.by === 'similarity';
+  if (view.by === 'distance') el.maxDistance.value = String(view.maxDistance);
+  else el.similarity.value = String(view.similarity);
+  updateViewControls();
+}
+
 function readSettings() {
   const integer = (control, fallback) => {
     const value = Number.parseInt(control.value, 10);
     return Number.isInteger(value) ? Math.min(16, Math.max(1, value)) : fallback;
   };
   return {
-    maxDistance: Number(el.maxDistance.value),
+    view: currentView(),
     tokenizer: el.tokenizer.value,
     wordNgram: integer(el.wordNgram, 1),
     charNgram: integer(el.charNgram, 2),
@@ -322,7 +343,8 @@ function showProgress(label, fraction) {
 
 function describeProgress({ phase, done, total }, settings) {
   if (phase === 'fingerprint') return [`Fingerprinting: ${fmt(done)} of ${plural(total, 'distinct text')}`, total ? done / total : 0];
-  if (phase === 'pairs') return [`Finding every pair within ${settings.maxDistance} bits…`, null];
+  if (phase === 'pairs') return [`Finding every pair within ${viewRadius(settings.view)} bits…`, null];
+  if (phase === 'similarities') return ['Checking the similarity of each pair…', null];
   return ['Grouping…', null];
 }
 
@@ -362,7 +384,7 @@ async function analyzeNow() {
     el.progressBox.hidden = true;
     analysis = { input: current, settings, runner, result, timings: result.timings, total: result.total, regrouped: null };
     render();
-    if (Number(el.maxDistance.value) !== result.maxDistance) regroup();
+    if (!sameView(currentView(), result.view)) regroup();
   } catch (error) {
     if (my !== job) return;
     running = null;
@@ -376,11 +398,11 @@ async function analyzeNow() {
 
 let regrouping = false;
 
-/** Regroups the current analysis for the slider's max distance; coalesces fast moves. */
+/** Regroups the current analysis for the controls' view; coalesces fast moves. */
 async function regroup() {
-  const k = Number(el.maxDistance.value);
+  const view = currentView();
   if (!analysis || running?.kind === 'analyze' || regrouping) return;
-  if (k === analysis.result.maxDistance) return;
+  if (sameView(view, analysis.result.view)) return;
   const { runner } = analysis;
   if (runner === workerRunner && !workerRunner.alive) { // the worker was cancelled: start over
     analyzeNow();
@@ -390,10 +412,11 @@ async function regroup() {
   const my = ++job;
   running = { kind: 'group', runner };
   setState('busy');
+  const k = viewRadius(view);
   const slow = runner === workerRunner && k > analysis.result.histogramMax;
   progressTimer = setTimeout(() => showProgress(`Finding every pair within ${k} bits…`, null), slow ? 0 : PROGRESS_DELAY_MS);
   try {
-    const result = await runner.group(k);
+    const result = await runner.group(view);
     if (my !== job) return; // cancelled (cancel() has restored the page) or replaced
     analysis.result = result;
     analysis.regrouped = result;
@@ -408,7 +431,7 @@ async function regroup() {
       running = null;
       clearTimeout(progressTimer);
       el.progressBox.hidden = true;
-      if (analysis && Number(el.maxDistance.value) !== analysis.result.maxDistance) regroup(); // the slider moved meanwhile
+      if (analysis && !sameView(currentView(), analysis.result.view)) regroup(); // the controls moved meanwhile
     }
   }
 }
@@ -419,10 +442,9 @@ function cancel() {
   job++;
   stopRunning();
   if (wasGroup && analysis) {
-    el.maxDistance.value = analysis.result.maxDistance;
-    updateDistanceLabel();
+    showView(analysis.result.view);
     render();
-    el.status.textContent = `Cancelled; showing max distance ${analysis.result.maxDistance}.`;
+    el.status.textContent = `Cancelled; showing ${describeView(analysis.result.view)}.`;
     return;
   }
   analysis = null;
@@ -451,7 +473,7 @@ function renderEmpty() {
   el.download.disabled = true;
   el.groups.replaceChildren();
   el.more.hidden = true;
-  drawHistogram(null, -1, Number(el.maxDistance.value));
+  drawHistogram(null, -1, currentView());
   updateCode();
   setState('idle');
   document.body.dataset.runs = ++runs;
@@ -466,7 +488,7 @@ function showStopped(message, isError = false) {
   el.groups.replaceChildren();
   el.more.hidden = true;
   el.run.hidden = false;
-  drawHistogram(null, -1, Number(el.maxDistance.value));
+  drawHistogram(null, -1, currentView());
   setState(isError ? 'error' : 'cancelled');
   if (isError) console.error(message);
   document.body.dataset.runs = ++runs;
@@ -492,15 +514,15 @@ function render() {
   groupList = collectGroups(result.leader);
   setStats(result.count, result.unique, groupList.length);
   const duplicates = result.count - result.unique;
-  el.status.textContent = `${plural(result.count, 'item')}: ${fmt(result.unique)} unique, ${plural(duplicates, 'near-duplicate')} in ${plural(groupList.length, 'group')} at max distance ${result.maxDistance}.`;
+  el.status.textContent = `${plural(result.count, 'item')}: ${fmt(result.unique)} unique, ${plural(duplicates, 'near-duplicate')} in ${plural(groupList.length, 'group')} at ${describeView(result.view)}.`;
   const parts = analysis.timings.map(([label, t]) => `${label} ${ms(t)}`).join(', ');
   let timing = `Analysed in ${ms(analysis.total)} ${runner.where} (${parts}).`;
   if (analysis.regrouped) {
-    timing += ` Regrouped for max distance ${result.maxDistance} in ${ms(analysis.regrouped.total)}.`;
+    timing += ` Regrouped for ${describeView(result.view)} in ${ms(analysis.regrouped.total)}.`;
   }
   el.timing.textContent = timing;
   renderSampleCheck(current, result);
-  drawHistogram(result.histogram, result.histogramMax, result.maxDistance);
+  drawHistogram(result.histogram, result.histogramMax, result.view);
   el.download.disabled = false;
   el.download.textContent = `Download ${plural(result.unique, 'kept record')} (.${extensionOf(current)})`;
   el.groups.replaceChildren();
@@ -509,7 +531,7 @@ function render() {
   if (groupList.length === 0) {
     const li = document.createElement('li');
     li.className = 'empty';
-    li.textContent = 'No near-duplicates at this max distance.';
+    li.textContent = `No near-duplicates at ${describeView(result.view)}.`;
     el.groups.append(li);
   }
   el.run.hidden = true;
@@ -552,7 +574,9 @@ function showMoreGroups() {
     members.className = 'members';
     const keptText = current.texts[group[0]];
     group.slice(0, MEMBERS_SHOWN).forEach((item, position) => {
-      const row = memberRow(records[item], current.texts[item], position === 0 ? null : result.distance[item], keptText);
+      const row = position === 0
+        ? memberRow(records[item], current.texts[item], null, keptText)
+        : memberRow(records[item], current.texts[item], { distance: result.distance[item], similarity: result.similarity?.[item] }, keptText);
       row.dataset.item = item;
       members.append(row);
     });
@@ -571,20 +595,32 @@ function showMoreGroups() {
   el.more.textContent = `Show more groups (${fmt(groupList.length - shownGroups)} left)`;
 }
 
-function memberRow(record, text, distance, keptText) {
+/** A group's row: the kept item (`to` null), or a member with its distance and similarity `to` the kept item. */
+function memberRow(record, text, to, keptText) {
   const li = document.createElement('li');
-  li.className = distance === null ? 'member kept' : 'member';
+  li.className = to === null ? 'member kept' : 'member';
   const meta = document.createElement('div');
   meta.className = 'meta';
   const badge = document.createElement('span');
-  badge.className = distance === null ? 'badge kept' : 'badge';
-  badge.textContent = distance === null ? 'kept' : `distance ${distance}`;
+  badge.className = to === null ? 'badge kept' : 'badge';
+  if (to === null) badge.textContent = 'kept';
+  else if (to.similarity === undefined) badge.textContent = `distance ${to.distance}`;
+  else {
+    badge.textContent = `${percent(to.similarity)} similar`;
+    badge.title = `similarity ${to.similarity.toFixed(4)}, fingerprint distance ${to.distance}`;
+  }
   const where = document.createElement('span');
   where.textContent = `line ${fmt(record.line)}`;
   meta.append(badge, where);
+  if (to?.similarity !== undefined) {
+    const bits = document.createElement('span');
+    bits.className = 'muted';
+    bits.textContent = `distance ${to.distance}`;
+    meta.append(bits);
+  }
   const body = document.createElement('p');
   body.className = 'text';
-  if (distance === null) {
+  if (to === null) {
     body.textContent = text;
   } else {
     const ops = diff(keptText, text);
@@ -624,11 +660,16 @@ function compact(n, room) {
   return new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 }).format(n);
 }
 
-let lastHistogram = [null, -1, 9];
+let lastHistogram = [null, -1, { by: 'distance', maxDistance: 9 }];
 
-/** Bars of pair counts per distance 0..HISTOGRAM_MAX, split at the max distance; one SVG unit is one CSS pixel. */
-function drawHistogram(histogram, histogramMax, k) {
-  lastHistogram = [histogram, histogramMax, k];
+/**
+ * Bars of pair counts per distance 0..HISTOGRAM_MAX, split at the view's radius (its max
+ * distance, or the candidate radius of its similarity); one SVG unit is one CSS pixel.
+ */
+function drawHistogram(histogram, histogramMax, view) {
+  lastHistogram = [histogram, histogramMax, view];
+  const k = viewRadius(view);
+  const bySimilarity = view.by === 'similarity';
   const width = Math.max(280, Math.round(el.histogram.getBoundingClientRect().width) || 600);
   const height = 190;
   const top = 22;
@@ -668,14 +709,17 @@ function drawHistogram(histogram, histogramMax, k) {
     nodes.push(g);
   }
   nodes.push(svg('line', { class: 'baseline', x1: left, x2: width - left, y1: top + plot + 0.5, y2: top + plot + 0.5 }));
-  const split = left + (k + 1) * step;
+  const split = left + (Math.min(k, HISTOGRAM_MAX) + 1) * step;
   nodes.push(svg('line', { class: 'threshold', x1: split, x2: split, y1: 4, y2: top + plot }));
-  const labelX = split + 100 > width ? split - 96 : split + 4;
-  nodes.push(svg('text', { class: 'threshold-label', x: labelX.toFixed(1), y: 14 }, `max distance ${k}`));
+  const thresholdLabel = bySimilarity ? `candidate radius ${k}` : `max distance ${k}`;
+  const labelX = split + 130 > width ? split - 126 : split + 4;
+  nodes.push(svg('text', { class: 'threshold-label', x: labelX.toFixed(1), y: 14 }, thresholdLabel));
   el.histogram.setAttribute('viewBox', `0 0 ${width} ${height}`);
   el.histogram.replaceChildren(...nodes);
   el.histogramSummary.textContent = histogram
-    ? `Pairs per distance in bits: ${summary.join(', ')}. Pairs at distance ${k} or less are near-duplicates.`
+    ? `Pairs per distance in bits: ${summary.join(', ')}. ${bySimilarity
+      ? `Pairs at distance ${k} or less are candidates; those at ${describeView(view)} are near-duplicates.`
+      : `Pairs at distance ${k} or less are near-duplicates.`}`
     : 'No pairs yet.';
   el.histogramNote.textContent = histogram && histogramMax < HISTOGRAM_MAX
     ? `Hatched: distances above ${histogramMax} are not computed yet for an input this large (finding every pair within 12 bits of 100,000 texts takes seconds); moving the slider up computes them.`
@@ -720,7 +764,8 @@ function updateCode() {
   if (s.nfkc) options.push('nfkc: true');
   const lines = ["import { init } from 'simhash-wasm';", '', 'const sh = await init();', `const { unique, groups } = await sh.dedup(${records ? 'records' : 'texts'}, {`];
   if (field) lines.push(`  key: (record) => ${field},`);
-  lines.push(`  maxDistance: ${s.maxDistance},`);
+  if (s.view.by === 'similarity') lines.push(`  similarity: ${s.view.similarity},`);
+  else lines.push(`  maxDistance: ${s.view.maxDistance},`);
   if (options.length) lines.push(`  options: { ${options.join(', ')} },`);
   lines.push('});', '// unique: the kept items; groups: item indices, kept item first');
   el.code.textContent = lines.join('\n');
@@ -729,9 +774,20 @@ function updateCode() {
 // ---------------------------------------------------------------------------------------
 // Controls
 
-function updateDistanceLabel() {
+/** The slider of the chosen view shown, and its value written out. */
+function updateViewControls() {
   el.maxDistanceValue.value = el.maxDistance.value;
   el.maxDistanceValue.textContent = el.maxDistance.value;
+  el.similarityValue.value = percent(Number(el.similarity.value));
+  el.similarityValue.textContent = percent(Number(el.similarity.value));
+  el.similaritySlider.hidden = el.byDistance.checked;
+  el.distanceSlider.hidden = !el.byDistance.checked;
+}
+
+function viewChanged() {
+  updateViewControls();
+  updateCode();
+  regroup();
 }
 
 const TOKENIZER_HELP = {
@@ -755,11 +811,9 @@ function settingsChanged() {
 }
 
 el.maxDistance.max = String(SLIDER_MAX);
-el.maxDistance.addEventListener('input', () => {
-  updateDistanceLabel();
-  updateCode();
-  regroup();
-});
+el.similarity.min = String(SIMILARITY_MIN);
+for (const control of [el.maxDistance, el.similarity]) control.addEventListener('input', viewChanged);
+for (const control of [el.bySimilarity, el.byDistance]) control.addEventListener('change', viewChanged);
 for (const control of [el.tokenizer, el.weighting, el.caseFold, el.stripPunctuation, el.nfkc]) control.addEventListener('change', settingsChanged);
 for (const control of [el.wordNgram, el.charNgram]) {
   control.addEventListener('input', () => {
@@ -801,6 +855,7 @@ el.sort.addEventListener('change', () => {
 el.histogram.addEventListener('click', (event) => {
   const bin = event.target.closest?.('[data-distance]');
   if (!bin) return;
+  el.byDistance.checked = true;
   el.maxDistance.value = String(Math.min(SLIDER_MAX, Number(bin.dataset.distance)));
   el.maxDistance.dispatchEvent(new Event('input'));
 });
@@ -833,7 +888,7 @@ new ResizeObserver(() => {
   resizeFrame = requestAnimationFrame(() => drawHistogram(...lastHistogram));
 }).observe(el.histogram);
 
-updateDistanceLabel();
+updateViewControls();
 updateTokenizerControls();
 pageEngine.then(
   () => {

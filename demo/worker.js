@@ -1,5 +1,6 @@
 // The demo's Web Worker for large inputs: the same Engine as on the page, off the main
-// thread. Messages in: { id, type: 'analyze', texts, settings } | { id, type: 'group', maxDistance }.
+// thread. Messages in: { id, type: 'analyze', texts, settings } | { id, type: 'group', view }
+// (engine.js: views).
 // Messages out: { id, type: 'progress', progress } | { id, type: 'done', result } |
 // { id, type: 'error', error: { name, message } }. The page cancels by terminating the worker.
 import { init } from 'simhash-wasm';
@@ -28,11 +29,12 @@ self.onmessage = async ({ data }) => {
         },
       });
     } else if (type === 'group') {
-      result = e.group(data.maxDistance);
+      result = e.group(data.view);
     } else {
       throw new Error(`unknown message type ${type}`);
     }
     const transfer = [result.leader.buffer, result.distance.buffer];
+    if (result.similarity) transfer.push(result.similarity.buffer);
     if (result.histogram) transfer.push(result.histogram.buffer);
     self.postMessage({ id, type: 'done', result }, transfer);
   } catch (error) {

@@ -13,17 +13,11 @@ import { coreCall, withEncodedTexts } from './memory.js';
 import { checkMaxDistance, checkOptions } from './options.js';
 import { Pacer, checkSignal } from './pacing.js';
 import { searchLeaders, searchPairs } from './pairs.js';
-import { DEFAULT_SIMILARITY, candidateRadius } from './similarity.js';
+import { DEFAULT_SIMILARITY, candidateRadius, checkSimilarity } from './similarity.js';
 
 /** Items fingerprinted between progress reports, cancellation checks and yields. */
 const DEDUP_SLICE = 4096;
 const DEDUP_OPTIONS = ['key', 'similarity', 'maxDistance', 'options', 'grouping', 'onProgress', 'signal'];
-
-export function checkSimilarity(value, name) {
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${typeName(value)}`);
-  if (!(value > 0 && value <= 1)) throw new RangeError(`${name} must be above 0 and at most 1, got ${value}`);
-  return value;
-}
 
 /**
  * Checks dedup's arguments (the same for the pool's dedup) and returns them parsed:

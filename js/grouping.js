@@ -4,6 +4,7 @@
 //   --dedupResult--> { unique, uniqueIndices, groups }.
 // A label is the index of the item an item is grouped under: itself when it is kept.
 import { checkInteger, checkKnownKeys, checkObject, typeName } from './checks.js';
+import { checkSimilarity } from './similarity.js';
 
 export const GROUPINGS = ['leader', 'components'];
 
@@ -61,9 +62,11 @@ export function labelsOfPairs(count, pairs, grouping, maxDistance) {
   return grouping === 'components' ? componentsOfPairs(count, pairs, maxDistance) : leaderOfPairs(count, pairs, maxDistance);
 }
 
-/** sh.groupLabels: checks its arguments, then labelsOfPairs. */
-export function groupLabels(count, pairs, options) {
-  checkInteger(count, 'count', 0, 0xffffffff);
+/**
+ * Checks pairs { a: Uint32Array, b: Uint32Array, distance?: Uint8Array } (as findPairs
+ * returns them): arrays of one length, every index below `count` (named `countName`).
+ */
+export function checkPairIndices(pairs, count, countName) {
   if (pairs === null || typeof pairs !== 'object' || !(pairs.a instanceof Uint32Array) || !(pairs.b instanceof Uint32Array)) {
     throw new TypeError(`pairs must be { a: Uint32Array, b: Uint32Array, distance?: Uint8Array } as findPairs returns, got ${typeName(pairs)}`);
   }
@@ -71,17 +74,41 @@ export function groupLabels(count, pairs, options) {
     throw new RangeError('pairs.a, pairs.b and pairs.distance must have the same length');
   }
   for (let i = 0; i < pairs.a.length; i++) {
-    if (pairs.a[i] >= pairs.b[i] || pairs.b[i] >= count) throw new RangeError(`pairs[${i}] must have a < b < count, got (${pairs.a[i]}, ${pairs.b[i]})`);
+    if (pairs.a[i] >= count || pairs.b[i] >= count) throw new RangeError(`pairs[${i}] must name items below ${countName} (${count}), got (${pairs.a[i]}, ${pairs.b[i]})`);
+  }
+}
+
+/** The pairs i with keep(i), as a new pairs object. */
+function pairsWhere(pairs, keep) {
+  const kept = [];
+  for (let i = 0; i < pairs.a.length; i++) if (keep(i)) kept.push(i);
+  const pick = (array) => array && array.constructor.from(kept, (i) => array[i]);
+  return { a: pick(pairs.a), b: pick(pairs.b), distance: pick(pairs.distance) };
+}
+
+/** sh.groupLabels: checks its arguments, then labelsOfPairs. */
+export function groupLabels(count, pairs, options) {
+  checkInteger(count, 'count', 0, 0xffffffff);
+  checkPairIndices(pairs, count, 'count');
+  for (let i = 0; i < pairs.a.length; i++) {
+    if (pairs.a[i] >= pairs.b[i]) throw new RangeError(`pairs[${i}] must have a < b, got (${pairs.a[i]}, ${pairs.b[i]})`);
     if (i > 0 && (pairs.a[i] < pairs.a[i - 1] || (pairs.a[i] === pairs.a[i - 1] && pairs.b[i] <= pairs.b[i - 1]))) {
       throw new RangeError(`pairs must be sorted by (a, b) without repeats, as findPairs returns them; pairs[${i}] is not`);
     }
   }
   const o = checkObject(options, 'options');
-  checkKnownKeys(o, 'options', ['grouping', 'maxDistance']);
-  const { grouping = 'leader', maxDistance = 64 } = o;
+  checkKnownKeys(o, 'options', ['grouping', 'maxDistance', 'similarity', 'similarities']);
+  const { grouping = 'leader', maxDistance = 64, similarity, similarities } = o;
   if (!GROUPINGS.includes(grouping)) throw new RangeError(`options.grouping must be 'leader' or 'components', got ${String(grouping)}`);
   checkInteger(maxDistance, 'options.maxDistance', 0, 64);
-  return labelsOfPairs(count, pairs, grouping, maxDistance);
+  if ((similarity === undefined) !== (similarities === undefined)) {
+    throw new TypeError('options.similarity and options.similarities go together: the threshold and the similarity of each pair (sh.similarities)');
+  }
+  if (similarity === undefined) return labelsOfPairs(count, pairs, grouping, maxDistance);
+  checkSimilarity(similarity, 'options.similarity');
+  if (!(similarities instanceof Float64Array)) throw new TypeError(`options.similarities must be a Float64Array, got ${typeName(similarities)}`);
+  if (similarities.length !== pairs.a.length) throw new RangeError(`options.similarities must have one value per pair (${pairs.a.length}), got ${similarities.length}`);
+  return labelsOfPairs(count, pairsWhere(pairs, (i) => similarities[i] >= similarity), grouping, maxDistance);
 }
 
 /**

@@ -82,6 +82,19 @@ export interface Pairs {
   distance: Uint8Array;
 }
 
+export interface GroupLabelsOptions {
+  grouping?: 'leader' | 'components';
+  /** Pairs beyond this distance are ignored (default 64). */
+  maxDistance?: number;
+  /**
+   * With `similarities` (one value per pair, as sh.similarities returns them): pairs below
+   * this similarity are ignored. So groupLabels(n, findPairs(fps, candidateRadius(s)),
+   * { similarity: s, similarities }) equals dedup's labels at { similarity: s }.
+   */
+  similarity?: number;
+  similarities?: Float64Array;
+}
+
 export interface Progress {
   phase: 'fingerprint' | 'pairs' | 'groups';
   done: number;
@@ -177,7 +190,18 @@ export interface SimHash {
    * order, each item joins the earliest kept item it is paired with; 'components': connected
    * components, labelled by their smallest index. Pure JS, no WASM memory.
    */
-  groupLabels(count: number, pairs: Pairs, options?: { grouping?: 'leader' | 'components'; maxDistance?: number }): Uint32Array;
+  groupLabels(count: number, pairs: Pairs, options?: GroupLabelsOptions): Uint32Array;
+  /**
+   * The exact similarity of two texts (README "Similarity"): the Jaccard similarity of their
+   * sets of character shingles after the fingerprint's normalization, in [0, 1].
+   */
+  similarity(a: string, b: string): number;
+  /**
+   * The exact similarity of texts[pairs.a[i]] and texts[pairs.b[i]] for every pair i, in one
+   * call (each text named by a pair is shingled once). With findPairs and groupLabels, this
+   * regroups a list at any similarity without searching again: see GroupLabelsOptions.
+   */
+  similarities(texts: string[], pairs: { a: Uint32Array; b: Uint32Array }): Float64Array;
   /** Learns IDF weights from your own texts; pass them as `options.idf`. */
   learnIdf(texts: string[], options?: Omit<FingerprintOptions, 'idf'>): IdfWeights;
   /** Restores `idf.toBytes()`; corrupted or truncated bytes throw an Error. */
@@ -198,6 +222,13 @@ export function init(options?: InitOptions): Promise<SimHash>;
 
 export const DEFAULT_OPTIONS: Readonly<Required<Omit<FingerprintOptions, 'idf'>> & { idf: null }>;
 export const DEFAULT_MAX_DISTANCE: number;
+/** The similarity dedup uses when neither similarity nor maxDistance is given: 0.8. */
+export const DEFAULT_SIMILARITY: number;
+/**
+ * The Hamming radius (of 64 bits) whose pairs dedup takes as candidates for a similarity
+ * threshold in (0, 1] (README "Choosing thresholds": 16 at 0.8); a RangeError outside it.
+ */
+export function candidateRadius(similarity: number): number;
 export function distance(a: bigint, b: bigint): number;
 export function toHex(fingerprint: bigint): string;
 export function fromHex(hex: string): bigint;

@@ -131,7 +131,7 @@ function utf8Bound(text) {
   return bytes;
 }
 
-/** Encodes every text into one UTF-8 buffer in WASM memory for use(utf8, offsets, count), whatever their size; frees it after. */
+/** Encodes every text into one UTF-8 buffer in WASM memory for use(utf8, offsets, count, mem), whatever their size; frees it after. */
 export function withEncodedTexts(core, texts, use) {
   let bytes = 0;
   for (const text of texts) bytes += utf8Bound(text);
@@ -140,7 +140,7 @@ export function withEncodedTexts(core, texts, use) {
     const offsets = mem.alloc((texts.length + 1) * 4);
     const heap = core.HEAPU8;
     writeUtf8(texts, 0, heap.subarray(utf8, utf8 + bytes), new Uint32Array(heap.buffer, offsets, texts.length + 1));
-    return use(utf8, offsets, texts.length);
+    return use(utf8, offsets, texts.length, mem);
   });
 }
 

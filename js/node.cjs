@@ -13,3 +13,5 @@ exports.toHex = helpers.toHex;
 exports.fromHex = helpers.fromHex;
 exports.DEFAULT_OPTIONS = helpers.DEFAULT_OPTIONS;
 exports.DEFAULT_MAX_DISTANCE = helpers.DEFAULT_MAX_DISTANCE;
+exports.DEFAULT_SIMILARITY = helpers.DEFAULT_SIMILARITY;
+exports.candidateRadius = helpers.candidateRadius;

@@ -8,6 +8,7 @@ import { wasmLoadError } from './environment.js';
 
 export { DEFAULT_OPTIONS, DEFAULT_MAX_DISTANCE } from './defaults.js';
 export { distance, toHex, fromHex } from './hamming.js';
+export { DEFAULT_SIMILARITY, candidateRadius } from './similarity.js';
 
 let instance;
 

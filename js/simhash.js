@@ -9,6 +9,7 @@ import { learnIdf, loadIdf } from './idf.js';
 import { checkMaxDistance, checkOptions } from './options.js';
 import { findPairs } from './pairs.js';
 import { createIndex, loadIndex } from './simhash-index.js';
+import { similarities, similarity } from './similarities.js';
 
 export class SimHash {
   #core;
@@ -83,6 +84,16 @@ export class SimHash {
   findPairs(fingerprints, maxDistance) {
     const fps = toFingerprintArray(fingerprints, 'fingerprints');
     return findPairs(this.#core, fps, checkMaxDistance(maxDistance));
+  }
+
+  /** The exact similarity of two texts (README "Similarity"), in [0, 1]. */
+  similarity(a, b) {
+    return similarity(this.#core, a, b);
+  }
+
+  /** The exact similarity of each pair (a[i], b[i]) of the texts, in one call. */
+  similarities(texts, pairs) {
+    return similarities(this.#core, texts, pairs);
   }
 
   /** Group labels of `count` items from their pairs (dedup's grouping rules), without WASM. */

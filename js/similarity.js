@@ -1,11 +1,14 @@
 // The similarity threshold and the Hamming radius that serves it as a candidate filter.
-// Pure functions, no WASM: the integrator's dedup, CLI, pool and demo share this table.
+// Pure functions, no WASM: dedup, the CLI, the pool and the public candidateRadius share
+// this table.
 //
 // The similarity of two texts is the Jaccard similarity of their sets of character shingles
 // after the fingerprint's normalization (README "Similarity"; computed exactly by the core,
 // cpp/include/simhash/similarity.h). SimHash distance only approximates it, so dedup takes
 // the pairs within candidateRadius(s) as candidates and keeps those whose exact similarity
 // is >= s.
+
+import { typeName } from './checks.js';
 
 /**
  * [similarity, radius] rows, similarity ascending: at radius r, at least 99% of the pairs
@@ -33,13 +36,20 @@ export const RADIUS_TABLE = Object.freeze([
 /** The similarity dedup uses by default (README "Detection quality": both protocols). */
 export const DEFAULT_SIMILARITY = 0.8;
 
+/** A similarity threshold: a number above 0 and at most 1. */
+export function checkSimilarity(value, name) {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${typeName(value)}`);
+  if (!(value > 0 && value <= 1)) throw new RangeError(`${name} must be above 0 and at most 1, got ${value}`);
+  return value;
+}
+
 /**
- * The Hamming radius (of 64 bits) to take as candidates for similarity threshold s,
+ * The Hamming radius (of 64 bits) dedup takes as candidates for similarity threshold s,
  * 0 < s <= 1: the radius of the table's largest similarity not above s (a lower threshold
  * needs a larger radius); below the table's first row, 64 (every pair: no filter).
- * The caller checks s (a number in (0, 1]).
  */
 export function candidateRadius(similarity) {
+  checkSimilarity(similarity, 'similarity');
   let radius = 64;
   for (const [s, r] of RADIUS_TABLE) if (s <= similarity) radius = r;
   return radius;

@@ -91,12 +91,13 @@ EMSCRIPTEN_BINDINGS(simhash) {
              return at<IndexHandle>(index)->load(bytes, length);
            }));
 
-  // Exact similarity of candidate pairs in batches, and the exact similarity join: the
+  // The exact similarity of given pairs of texts in one call (sh.similarities).
+  function("_pairSimilarities", &similarity_glue::pairSimilarities);
+  // Verification of candidate pairs in batches, and the exact similarity join: the
   // benchmarks' ground truth (tests/bench/quality/exact.js). Only test builds declare them
   // (CMake SIMHASH_WASM_BENCH_BINDINGS), so the shipped module does not carry them.
 #ifdef SIMHASH_WASM_BENCH_BINDINGS
   function("_verifyPairs", &similarity_glue::verifyPairs);
-  function("_pairSimilarities", &similarity_glue::pairSimilarities);
   function("_similarityJoin", &similarity_glue::join);
   function("_similarityResult", optional_override([] { return reinterpret_cast<uintptr_t>(similarity_glue::joined().data()); }));
 #endif

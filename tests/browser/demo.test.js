@@ -1,6 +1,6 @@
 // The demo (demo/, `npm run demo`) in headless Chromium: started as `npm run demo` starts it
-// (a Vite build served under the strict CSP), then used as a person would: paste, slider,
-// CSV and JSONL files with a column picker, downloads, a 100,000-line input in the worker
+// (a Vite build served under the strict CSP), then used as a person would: paste, the
+// similarity and distance sliders, CSV and JSONL files with a column picker, downloads, a 100,000-line input in the worker
 // with progress and cancel, a narrow screen. Expected groups come from the package in Node.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +14,8 @@ import { generateLines } from '../../demo/generate.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const OUTPUT = join(ROOT, 'tests/output');
-const DEFAULT_MAX_DISTANCE = 9; // the slider's initial value in demo/index.html
+const DEFAULT_MAX_DISTANCE = 9; // the distance slider's initial value in demo/index.html
+const DEFAULT_VIEW = { similarity: 0.8 }; // the page groups as dedup does by default
 
 const LIST = [
   'The quick brown fox jumps over the lazy dog near the river bank.',
@@ -100,9 +101,9 @@ async function shownGroups(page) {
   }))));
 }
 
-/** What the package's dedup says, as the stats the page shows. */
-async function expected(texts, maxDistance, options) {
-  const { unique, groups } = await sh.dedup(texts, { maxDistance, options });
+/** What the package's dedup says for a view ({ similarity } or { maxDistance }), as the stats the page shows. */
+async function expected(texts, view, options) {
+  const { unique, groups } = await sh.dedup(texts, { ...view, options });
   const fmt = (n) => n.toLocaleString('en');
   return { stats: { items: fmt(texts.length), unique: fmt(unique.length), duplicates: fmt(texts.length - unique.length), groups: fmt(groups.length) }, groups };
 }
@@ -116,14 +117,65 @@ test('served under the strict CSP, with no inline script or style', async () => 
   assert.match(html, /<script type="module" crossorigin src="\.\/assets\/index-[\w-]+\.js">/, 'a Vite production build');
 });
 
-test('pasting a list shows its groups and counts; the slider regroups them live', async () => {
+test('by similarity (the default): the groups of dedup\'s defaults, each member\'s similarity; the slider regroups live', async () => {
   const demo = await openDemo();
   const { page } = demo;
+  assert.equal(await page.isChecked('#by-similarity'), true);
+  assert.equal(await page.isVisible('#max-distance'), false, 'the distance slider is for the fingerprint-only view');
+  let before = await runs(page);
+  await page.fill('#input', LIST.join('\n'));
+  assert.equal(await settled(page, before), 'done');
+  const atDefault = await expected(LIST, DEFAULT_VIEW);
+  assert.deepEqual(await stats(page), atDefault.stats);
+  const groups = await shownGroups(page);
+  assert.deepEqual(groups.map((g) => g.map((m) => m.item)), atDefault.groups);
+  assert.ok(atDefault.groups.length >= 3, 'the list has near-duplicates at 0.8');
+  for (const [kept, ...members] of groups) {
+    assert.equal(kept.badge, 'kept');
+    for (const m of members) assert.equal(m.badge, `${Math.round(sh.similarity(LIST[kept.item], LIST[m.item]) * 100)}% similar`);
+  }
+  assert.match(await page.textContent('#status'), /at similarity ≥ 80%\.$/);
+  assert.match(await page.textContent('#code'), /sh\.dedup\(texts, \{\n {2}similarity: 0\.8,\n\}\);/);
+  assert.match(await page.textContent('#histogram'), /candidate radius 16/);
+
+  // Keyboard on the slider: End (100%) keeps only equal shingle sets, Home (60%) finds more.
+  const duplicatesAt = {};
+  for (const [key, s] of [['End', 1], ['Home', 0.6], ['ArrowRight', 0.65]]) {
+    before = await runs(page);
+    await page.focus('#similarity');
+    await page.keyboard.press(key);
+    await settled(page, before);
+    assert.equal(Number(await page.inputValue('#similarity')), s);
+    assert.equal(await page.textContent('#similarity-value'), `${Math.round(s * 100)}%`);
+    const want = await expected(LIST, { similarity: s });
+    assert.deepEqual(await stats(page), want.stats, `counts at similarity ${s}`);
+    assert.deepEqual((await shownGroups(page)).map((g) => g.map((m) => m.item)), want.groups, `groups at similarity ${s}`);
+    assert.match(await page.textContent('#timing'), new RegExp(`Regrouped for similarity ≥ ${Math.round(s * 100)}% in`));
+    duplicatesAt[s] = Number(want.stats.duplicates);
+  }
+  assert.ok(duplicatesAt[1] < Number(atDefault.stats.duplicates) && Number(atDefault.stats.duplicates) < duplicatesAt[0.6],
+    `duplicates fall as the similarity rises: ${duplicatesAt[0.6]}, ${atDefault.stats.duplicates}, ${duplicatesAt[1]}`);
+
+  // A histogram bar switches to the fingerprint-only view at that distance.
+  before = await runs(page);
+  await page.click('#histogram [data-distance="3"] .hit');
+  await settled(page, before);
+  assert.equal(await page.isChecked('#by-distance'), true);
+  assert.equal(await page.inputValue('#max-distance'), '3');
+  assert.deepEqual(await stats(page), (await expected(LIST, { maxDistance: 3 })).stats);
+  await closeDemo(demo);
+});
+
+test('by fingerprint distance: groups and counts; the slider regroups them live', async () => {
+  const demo = await openDemo();
+  const { page } = demo;
+  await page.check('#by-distance');
+  assert.equal(await page.isVisible('#similarity'), false);
   let before = await runs(page);
   await page.fill('#input', LIST.join('\n'));
   assert.equal(await settled(page, before), 'done');
 
-  const atDefault = await expected(LIST, DEFAULT_MAX_DISTANCE);
+  const atDefault = await expected(LIST, { maxDistance: DEFAULT_MAX_DISTANCE });
   assert.deepEqual(await stats(page), atDefault.stats);
   const groups = await shownGroups(page);
   assert.deepEqual(groups.map((g) => g.map((m) => m.item)), atDefault.groups);
@@ -151,7 +203,7 @@ test('pasting a list shows its groups and counts; the slider regroups them live'
     await settled(page, before);
     assert.equal(await page.inputValue('#max-distance'), String(k));
     assert.equal(await page.textContent('#max-distance-value'), String(k));
-    const want = await expected(LIST, k);
+    const want = await expected(LIST, { maxDistance: k });
     assert.deepEqual(await stats(page), want.stats, `counts at max distance ${k}`);
     assert.deepEqual((await shownGroups(page)).map((g) => g.map((m) => m.item)), want.groups);
     assert.match(await page.textContent('#timing'), new RegExp(`Regrouped for max distance ${k} in`));
@@ -170,7 +222,7 @@ test('pasting a list shows its groups and counts; the slider regroups them live'
   await page.click('#histogram [data-distance="3"] .hit');
   await settled(page, before);
   assert.equal(await page.inputValue('#max-distance'), '3');
-  assert.deepEqual(await stats(page), (await expected(LIST, 3)).stats);
+  assert.deepEqual(await stats(page), (await expected(LIST, { maxDistance: 3 })).stats);
   before = await runs(page);
   await page.click(`#histogram [data-distance="${DEFAULT_MAX_DISTANCE}"] .hit`);
   await settled(page, before);
@@ -181,13 +233,13 @@ test('pasting a list shows its groups and counts; the slider regroups them live'
   await page.uncheck('#case-fold');
   await page.waitForFunction((n) => Number(document.body.dataset.runs) > n && document.body.dataset.state === 'done'
     && document.getElementById('code').textContent.includes('caseFold: false'), before);
-  assert.deepEqual(await stats(page), (await expected(LIST, DEFAULT_MAX_DISTANCE, { tokenizer: 'words', caseFold: false })).stats);
+  assert.deepEqual(await stats(page), (await expected(LIST, { maxDistance: DEFAULT_MAX_DISTANCE }, { tokenizer: 'words', caseFold: false })).stats);
   assert.match(await page.textContent('#code'), /sh\.dedup\(texts, \{\n {2}maxDistance: 9,\n {2}options: \{ tokenizer: 'words', caseFold: false \},/);
   before = await runs(page);
   await page.uncheck('#strip-punctuation');
   await page.waitForFunction((n) => Number(document.body.dataset.runs) > n && document.body.dataset.state === 'done'
     && document.getElementById('code').textContent.includes('stripPunctuation: false'), before);
-  assert.deepEqual(await stats(page), (await expected(LIST, DEFAULT_MAX_DISTANCE, { tokenizer: 'words', caseFold: false, stripPunctuation: false })).stats);
+  assert.deepEqual(await stats(page), (await expected(LIST, { maxDistance: DEFAULT_MAX_DISTANCE }, { tokenizer: 'words', caseFold: false, stripPunctuation: false })).stats);
   await closeDemo(demo);
 });
 
@@ -219,12 +271,12 @@ test('a CSV file: pick the column, download the kept records with the header', a
   assert.deepEqual(await page.locator('#field option').allTextContents(), ['id', 'title', 'body']);
   assert.equal(await page.inputValue('#field'), 'body', 'the column that holds text is picked first');
   assert.match(await page.textContent('#source'), /tickets\.csv: CSV, 5 records/);
-  assert.deepEqual(await stats(page), (await expected(bodies, DEFAULT_MAX_DISTANCE)).stats);
+  assert.deepEqual(await stats(page), (await expected(bodies, DEFAULT_VIEW)).stats);
 
   before = await runs(page);
   await page.selectOption('#field', 'title');
   await settled(page, before);
-  const byTitle = await expected(titles, DEFAULT_MAX_DISTANCE);
+  const byTitle = await expected(titles, DEFAULT_VIEW);
   assert.deepEqual(await stats(page), byTitle.stats);
   assert.deepEqual((await shownGroups(page)).map((g) => g.map((m) => m.item)), byTitle.groups);
   assert.ok(byTitle.groups.some((g) => g.includes(1) && g.includes(4)), 'the two records titled "Printer" are together');
@@ -232,7 +284,7 @@ test('a CSV file: pick the column, download the kept records with the header', a
   before = await runs(page);
   await page.selectOption('#field', 'body');
   await settled(page, before);
-  const byBody = await expected(bodies, DEFAULT_MAX_DISTANCE);
+  const byBody = await expected(bodies, DEFAULT_VIEW);
   assert.deepEqual(await stats(page), byBody.stats);
   assert.ok(byBody.groups.length >= 1, 'the test data has near-duplicates');
   assert.match(await page.textContent('#code'), /key: \(record\) => record\.body,/);
@@ -267,7 +319,7 @@ test('a JSON Lines file dropped on the page: pick the field, download the kept l
   assert.match(await page.textContent('#source'), /posts\.jsonl: JSON Lines, 11 records/);
   assert.deepEqual(await page.locator('#field option').allTextContents(), ['lang', 'text']);
   assert.equal(await page.inputValue('#field'), 'text');
-  const want = await expected(LIST, DEFAULT_MAX_DISTANCE);
+  const want = await expected(LIST, DEFAULT_VIEW);
   assert.deepEqual(await stats(page), want.stats);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
   assert.equal(download.suggestedFilename(), 'posts.dedup.jsonl');
@@ -280,11 +332,12 @@ test('100,000 lines run in the worker with progress and cancel; the page keeps r
   const demo = await openDemo();
   const { page } = demo;
   const k = 6; // a smaller max distance keeps findPairs short on a busy machine
+  await page.check('#by-distance');
   await page.focus('#max-distance');
   for (let i = 0; i < DEFAULT_MAX_DISTANCE - k; i++) await page.keyboard.press('ArrowLeft');
   assert.equal(await page.inputValue('#max-distance'), String(k));
   const lines = generateLines(100_000, 7);
-  const want = await expected(lines, k);
+  const want = await expected(lines, { maxDistance: k });
 
   // The longest gap between timer ticks on the page while the work goes on.
   await page.evaluate(() => {
@@ -326,7 +379,7 @@ test('100,000 lines run in the worker with progress and cancel; the page keeps r
   before = await runs(page);
   await page.click('#run');
   assert.equal(await settled(page, before, 60_000), 'done');
-  assert.deepEqual(await stats(page), (await expected(lines, k, { tokenizer: 'chars' })).stats);
+  assert.deepEqual(await stats(page), (await expected(lines, { maxDistance: k }, { tokenizer: 'chars' })).stats);
   rmSync(dirname(file), { recursive: true, force: true });
   await closeDemo(demo);
 });

@@ -317,10 +317,11 @@ describe('dedup', () => {
       }
     }
     assert.throws(() => sh.groupLabels(2, { a: [0], b: [1] }), { name: 'TypeError', message: /^pairs must be/ });
-    assert.throws(() => sh.groupLabels(2, { a: Uint32Array.of(1), b: Uint32Array.of(0) }), { name: 'RangeError', message: 'pairs[0] must have a < b < count, got (1, 0)' });
+    assert.throws(() => sh.groupLabels(2, { a: Uint32Array.of(1), b: Uint32Array.of(0) }), { name: 'RangeError', message: 'pairs[0] must have a < b, got (1, 0)' });
+    assert.throws(() => sh.groupLabels(2, { a: Uint32Array.of(0), b: Uint32Array.of(2) }), { name: 'RangeError', message: 'pairs[0] must name items below count (2), got (0, 2)' });
     assert.throws(() => sh.groupLabels(3, { a: Uint32Array.of(1, 0), b: Uint32Array.of(2, 1) }), { name: 'RangeError', message: /must be sorted/ });
     assert.throws(() => sh.groupLabels(2, pairs, { grouping: 'x' }), RangeError);
-    assert.throws(() => sh.groupLabels(2, { a: new Uint32Array(0), b: new Uint32Array(0) }, { depth: 1 }), { name: 'TypeError', message: 'options.depth is not an option (known: grouping, maxDistance)' });
+    assert.throws(() => sh.groupLabels(2, { a: new Uint32Array(0), b: new Uint32Array(0) }, { depth: 1 }), { name: 'TypeError', message: 'options.depth is not an option (known: grouping, maxDistance, similarity, similarities)' });
   });
 
   test('with a key function', async () => {

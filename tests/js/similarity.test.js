@@ -71,3 +71,67 @@ test('out of memory during verification is a catchable Error; the module still a
   const small = encodeBatch(['hello world', 'hello world!']);
   assert.deepEqual(Array.from(verifyPairs(core, small, Uint32Array.of(0), Uint32Array.of(1), 1)), [1]);
 });
+
+test('sh.similarity and sh.similarities equal the JS reference; bad input is rejected before WASM', async () => {
+  const { sh } = await import('./helpers.js');
+  const a = [];
+  const b = [];
+  for (let i = 0; i < TEXTS.length; i++) for (let j = 0; j < TEXTS.length; j++) a.push(i), b.push(j);
+  sh.similarities(TEXTS, { a: Uint32Array.of(0), b: Uint32Array.of(1) }); // the module's one ShingleSets
+  const before = sh.heapBytesInUse;
+  const got = sh.similarities(TEXTS, { a: Uint32Array.from(a), b: Uint32Array.from(b) });
+  assert.ok(got instanceof Float64Array && got.length === a.length);
+  got.forEach((s, p) => assert.equal(s, jaccard(TEXTS[a[p]], TEXTS[b[p]]), `${JSON.stringify(TEXTS[a[p]])} vs ${JSON.stringify(TEXTS[b[p]])}`));
+  assert.equal(sh.similarity('Hello, World!', 'hello world'), 1);
+  assert.equal(sh.similarity('天下没有不散的宴席。', '天下没有不散之宴席'), jaccard('天下没有不散的宴席。', '天下没有不散之宴席'));
+  assert.deepEqual(sh.similarities(['x'], { a: new Uint32Array(0), b: new Uint32Array(0) }), new Float64Array(0));
+  assert.equal(sh.heapBytesInUse, before, 'nothing kept after the calls');
+
+  assert.throws(() => sh.similarity('a', 1), { name: 'TypeError', message: 'b must be a string, got number' });
+  assert.throws(() => sh.similarities('ab', { a: Uint32Array.of(0), b: Uint32Array.of(1) }), { name: 'TypeError', message: 'texts must be an array of strings, got string' });
+  assert.throws(() => sh.similarities(['a', null], { a: Uint32Array.of(0), b: Uint32Array.of(1) }), { name: 'TypeError', message: 'texts[1] must be a string, got null' });
+  assert.throws(() => sh.similarities(['a', 'b'], { a: [0], b: [1] }), { name: 'TypeError', message: /^pairs must be/ });
+  assert.throws(() => sh.similarities(['a', 'b'], { a: Uint32Array.of(0), b: Uint32Array.of(0, 1) }), RangeError);
+  assert.throws(() => sh.similarities(['a', 'b'], { a: Uint32Array.of(0), b: Uint32Array.of(2) }), { name: 'RangeError', message: 'pairs[0] must name items below texts.length (2), got (0, 2)' });
+  assert.equal(sh.heapBytesInUse, before, 'bad input allocated nothing');
+  assert.equal(sh.similarity('abc', 'abd'), jaccard('abc', 'abd'), 'still answers');
+});
+
+test('groupLabels over findPairs at candidateRadius(s) with the pairs\' similarities groups as dedup at s, both groupings', async () => {
+  const { sh, random64 } = await import('./helpers.js');
+  const { SAMPLE } = await import('../../js/sample.js');
+  const { candidateRadius: publicRadius, DEFAULT_SIMILARITY: publicDefault } = await import('../../js/node.js');
+  assert.equal(publicRadius, candidateRadius, 'the package exports the rule dedup uses');
+  assert.equal(publicDefault, DEFAULT_SIMILARITY);
+  assert.throws(() => publicRadius(0), { name: 'RangeError', message: 'similarity must be above 0 and at most 1, got 0' });
+  assert.throws(() => publicRadius('0.8'), { name: 'TypeError', message: 'similarity must be a number, got string' });
+  const next = random64(29);
+  const pick = (n) => Number(next() % BigInt(n));
+  const texts = [...SAMPLE];
+  for (let i = 0; i < 400; i++) {
+    const words = SAMPLE[pick(SAMPLE.length)].split(' ');
+    for (let e = 1 + pick(3); e > 0; e--) words[pick(words.length)] = `edit${i % 7}`;
+    texts.push(words.join(' '));
+  }
+  texts.push(texts[5], texts[400]); // copies
+  const fps = sh.fingerprintAll(texts);
+  const widest = sh.findPairs(fps, candidateRadius(0.6));
+  const similarities = sh.similarities(texts, widest);
+  const groupsOf = (labels) => {
+    const members = new Map();
+    labels.forEach((leader, i) => { if (leader !== i) members.set(leader, [...(members.get(leader) ?? [leader]), i]); });
+    return [...members.values()].sort((x, y) => x[0] - y[0]);
+  };
+  for (const grouping of ['leader', 'components']) {
+    for (const s of [0.6, 0.7, 0.8, 0.9, 1]) {
+      const labels = sh.groupLabels(texts.length, widest, { maxDistance: candidateRadius(s), similarity: s, similarities, grouping });
+      const { groups } = await sh.dedup(texts, { similarity: s, grouping });
+      assert.deepEqual(groupsOf(labels), groups, `${grouping}, s = ${s}`);
+      if (s <= 0.9) assert.ok(groups.length > 10, `${grouping}, s = ${s}: near-duplicates found (${groups.length} groups)`);
+    }
+  }
+  assert.throws(() => sh.groupLabels(texts.length, widest, { similarity: 0.8 }), { name: 'TypeError', message: /go together/ });
+  assert.throws(() => sh.groupLabels(texts.length, widest, { similarity: 0, similarities }), RangeError);
+  assert.throws(() => sh.groupLabels(texts.length, widest, { similarity: 0.8, similarities: Array.from(similarities) }), { name: 'TypeError', message: 'options.similarities must be a Float64Array, got an array' });
+  assert.throws(() => sh.groupLabels(texts.length, widest, { similarity: 0.8, similarities: similarities.subarray(1) }), RangeError);
+});

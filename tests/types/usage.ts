@@ -1,6 +1,6 @@
 // A typed use of the package, checked by `tsc --noEmit --strict` in the test suite: the
 // declarations in js/index.d.ts must describe how the README uses the API.
-import { init, toHex, DEFAULT_MAX_DISTANCE, type DedupResult, type FingerprintOptions, type SimHashIndex } from 'simhash-wasm';
+import { init, toHex, candidateRadius, DEFAULT_MAX_DISTANCE, DEFAULT_SIMILARITY, type DedupResult, type FingerprintOptions, type SimHashIndex } from 'simhash-wasm';
 
 interface Ticket {
   id: string;
@@ -41,6 +41,13 @@ export async function example(tickets: Ticket[]): Promise<string[]> {
   void firstPair;
   const labels: Uint32Array = sh.groupLabels(all.length, sh.findPairs(all, 6), { maxDistance: 3, grouping: 'leader' });
   void labels;
+  const texts = tickets.map((t) => t.body);
+  const candidates = sh.findPairs(sh.fingerprintAll(texts), candidateRadius(0.9));
+  const similarities: Float64Array = sh.similarities(texts, candidates);
+  const bySimilarity: Uint32Array = sh.groupLabels(texts.length, candidates, { similarity: 0.9, similarities, grouping: 'components' });
+  const closeness: number = sh.similarity(texts[0] ?? '', texts[1] ?? '') * DEFAULT_SIMILARITY;
+  void bySimilarity;
+  void closeness;
 
   const controller = new AbortController();
   const result: DedupResult<Ticket> = await sh.dedup(tickets, {

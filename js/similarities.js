@@ -1,0 +1,32 @@
+// The exact similarity of given pairs of texts (README "Similarity"), computed by the core
+// in one call: the texts encoded once, each text named by a pair shingled once.
+import { typeName } from './checks.js';
+import { checkPairIndices } from './grouping.js';
+import { copyOut, coreCall, withEncodedTexts } from './memory.js';
+
+/** similarity(texts[a[i]], texts[b[i]]) for every pair i, as sh.similarities. */
+export function similarities(core, texts, pairs) {
+  if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
+  for (let i = 0; i < texts.length; i++) {
+    if (typeof texts[i] !== 'string') throw new TypeError(`texts[${i}] must be a string, got ${typeName(texts[i])}`);
+  }
+  checkPairIndices(pairs, texts.length, 'texts.length');
+  const { a, b } = pairs;
+  if (a.length === 0) return new Float64Array(0);
+  try {
+    return withEncodedTexts(core, texts, (utf8, offsets, count, mem) => {
+      const out = mem.alloc(a.length * 8); // malloc aligns to 8 bytes at least
+      coreCall(() => core._pairSimilarities(utf8, offsets, count, mem.copyIn(a), mem.copyIn(b), a.length, out));
+      return copyOut(core, Float64Array, out, a.length);
+    });
+  } finally {
+    core._similarityRelease();
+  }
+}
+
+/** The similarity of two texts, as sh.similarity. */
+export function similarity(core, x, y) {
+  if (typeof x !== 'string') throw new TypeError(`a must be a string, got ${typeName(x)}`);
+  if (typeof y !== 'string') throw new TypeError(`b must be a string, got ${typeName(y)}`);
+  return similarities(core, [x, y], { a: Uint32Array.of(0), b: Uint32Array.of(1) })[0];
+}
