@@ -145,10 +145,10 @@ export function withEncodedTexts(core, texts, use) {
 }
 
 /**
- * Encodes strings into one UTF-8 buffer in WASM memory, at most BATCH_CHARS characters
+ * Encodes strings into one UTF-8 buffer in WASM memory, at most sliceChars characters
  * (or one text) at a time; calls use(utf8, offsets, count, start, mem) per slice.
  */
-export function forEachEncodedSlice(core, texts, name, use) {
+export function forEachEncodedSlice(core, texts, name, use, sliceChars = BATCH_CHARS) {
   let start = 0;
   while (start < texts.length) {
     let chars = 0;
@@ -156,7 +156,7 @@ export function forEachEncodedSlice(core, texts, name, use) {
     for (; end < texts.length; end++) {
       const text = texts[end];
       if (typeof text !== 'string') throw new TypeError(`${name}[${end}] must be a string, got ${typeName(text)}`);
-      if (end > start && chars + text.length > BATCH_CHARS) break;
+      if (end > start && chars + text.length > sliceChars) break;
       chars += text.length;
     }
     withAllocations(core, (mem) => {

@@ -141,7 +141,7 @@ export function sortPairs(count, pairs) {
 /**
  * The pairs within k, a slice at a time (`pacer.step(phase, ...)` between slices, with
  * progress in thousandths), sorted. With `similarity`, only the pairs whose texts (built
- * by the caller with _similarityBuild) reach it are kept.
+ * by the caller with _similarityCount and _similarityAdd) reach it are kept.
  */
 export async function searchPairs(core, fingerprints, k, pacer, phase, similarity = 0) {
   const chunks = [];
@@ -171,7 +171,7 @@ export async function searchPairs(core, fingerprints, k, pacer, phase, similarit
 /**
  * leaderLabels a slice at a time, with `pacer.step(phase, ...)` between slices. With
  * `similarity`, a kept item takes an item only if their texts (built by the caller with
- * _similarityBuild) reach it.
+ * _similarityCount and _similarityAdd) reach it.
  */
 export async function searchLeaders(core, fingerprints, k, pacer, phase, similarity = 0) {
   let labels;

@@ -72,7 +72,8 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_leaderSearchProgress", &leaderSearchProgress);
   function("_leaderSearchTake", &leaderSearchTake);
   function("_leaderSearchDelete", &leaderSearchDelete);
-  function("_similarityBuild", &similarityBuild);
+  function("_similarityCount", &similarityCount);
+  function("_similarityAdd", &similarityAdd);
 
   // The index crosses as its address: Embind's class_ would add ~4 KB of gzipped glue
   // for handle bookkeeping that js/ does anyway (dispose, FinalizationRegistry).

@@ -20,7 +20,7 @@ struct LeaderSearchHandle {
   double similarity;
 };
 
-// LeaderSearch::Accept of a similarity dedup: the texts' sets as built by similarityBuild.
+// LeaderSearch::Accept of a similarity dedup: the texts' sets as built by similarityCount and similarityAdd.
 bool similarEnough(void* handle, uint32_t leader, uint32_t item) {
   return similarity_glue::sets().atLeast(leader, item, static_cast<LeaderSearchHandle*>(handle)->similarity);
 }
@@ -79,8 +79,12 @@ void leaderSearchTake(uintptr_t search, uintptr_t out) {
 
 void leaderSearchDelete(uintptr_t search) { delete at<LeaderSearchHandle>(search); }
 
-void similarityBuild(uintptr_t utf8, uintptr_t offsets, uint32_t count) {
-  similarity_glue::sets().build(at<char>(utf8), at<uint32_t>(offsets), count);
+void similarityCount(uintptr_t utf8, uintptr_t offsets, uint32_t count) {
+  similarity_glue::sets().countTexts(at<char>(utf8), at<uint32_t>(offsets), count);
+}
+
+void similarityAdd(uintptr_t utf8, uintptr_t offsets, uint32_t count) {
+  similarity_glue::sets().addTexts(at<char>(utf8), at<uint32_t>(offsets), count);
 }
 
 }  // namespace simhash::bindings

@@ -14,7 +14,7 @@ uintptr_t pairSearchCreate(uintptr_t fingerprints, uint32_t count, unsigned maxD
 bool pairSearchRun(uintptr_t search, double workBudget);
 double pairSearchProgress(uintptr_t search);
 /// Keeps only the found pairs whose texts' similarity reaches `threshold` (texts as built
-/// by similarityBuild); returns how many are kept.
+/// by similarityCount and similarityAdd); returns how many are kept.
 uint32_t pairSearchVerify(uintptr_t search, double threshold);
 /// The pairs found and kept so far: their count, and their address as (a, b, distance)
 /// uint32 triples (valid until the next call on the handle).
@@ -26,7 +26,7 @@ void pairSearchDelete(uintptr_t search);
 
 /// A LeaderSearch (dedup's leader grouping) over fingerprints that stay valid until the
 /// handle is deleted; with similarity > 0, a leader takes an item only if their texts (as
-/// built by similarityBuild) reach it.
+/// built by similarityCount and similarityAdd) reach it.
 uintptr_t leaderSearchCreate(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, double similarity);
 bool leaderSearchRun(uintptr_t search, double workBudget);
 double leaderSearchProgress(uintptr_t search);
@@ -34,8 +34,11 @@ double leaderSearchProgress(uintptr_t search);
 void leaderSearchTake(uintptr_t search, uintptr_t out);
 void leaderSearchDelete(uintptr_t search);
 
-/// Builds the shingle sets of every text (one UTF-8 buffer and count + 1 offsets, which
-/// need not outlive the call) for pairSearchVerify; similarity_glue's release frees them.
-void similarityBuild(uintptr_t utf8, uintptr_t offsets, uint32_t count);
+/// Builds the shingle sets of the texts a slice at a time (each slice one UTF-8 buffer and
+/// count + 1 offsets, which need not outlive the call): similarityCount for every slice,
+/// then similarityAdd for the same slices in order (ShingleSets::countTexts, addTexts),
+/// for pairSearchVerify and leaderSearchCreate; similarity_glue's release frees them.
+void similarityCount(uintptr_t utf8, uintptr_t offsets, uint32_t count);
+void similarityAdd(uintptr_t utf8, uintptr_t offsets, uint32_t count);
 
 }  // namespace simhash::bindings

@@ -158,19 +158,25 @@ struct ShingleSets::Impl {
   std::vector<uint8_t> built;  // 1 for the texts build() was asked for (empty sets included)
   std::vector<std::unique_ptr<uint8_t[]>> blocks;
   size_t blockBytes = 0, blockUsed = 0, blockCapacity = 0;
-  // Scratch of build(), held here (and released when it returns) so that clear() frees it
-  // too: in WASM an out-of-memory error unwinds without running destructors.
-  std::vector<uint8_t> needed;
+  // The code point numbering, from countTexts to clear(): while counting, bmp holds each
+  // BMP code point's count and astral (cp << 32 | count) sorted by cp; once numbered
+  // (the first addTexts), bmp holds each code point's number << 1 | CJK, and astral
+  // (cp << 32 | the same), still sorted by cp.
   std::vector<uint32_t> bmp;
+  std::vector<uint64_t> astral;
+  ShingleOptions options;
+  bool numbered = false;
+  uint64_t base = 0;  // one more than the largest number
+  size_t countedBytes = 0, countedTexts = 0;
+  // Scratch, held here (and released when a call returns) so that clear() frees it too:
+  // in WASM an out-of-memory error unwinds to JS, and the caller's clear() then frees all.
+  std::vector<uint8_t> needed;
   std::vector<char32_t> cps;
   std::vector<uint32_t> numbers;
   std::vector<uint8_t> cjk, bytes;
-  std::vector<uint64_t> astral, codes, table;
+  std::vector<uint64_t> codes, table;
 
   void releaseScratch() {
-    needed = {};
-    bmp = {};
-    astral = {};
     cps = {};
     numbers = {};
     cjk = {};
@@ -192,6 +198,33 @@ struct ShingleSets::Impl {
     blockUsed += length;
     return at;
   }
+
+  size_t astralAt(char32_t cp) const {
+    return std::lower_bound(astral.begin(), astral.end(), uint64_t{cp} << 32) - astral.begin();
+  }
+
+  // The most frequent code points get the smallest numbers. Dense numbers (1..R) make a
+  // text's sorted codes close together, which is what keeps their deltas to one or two
+  // bytes; the 21-bit exact codes would need 5 to 8.
+  void number() {
+    if (bmp.empty()) bmp.assign(0x10000, 0);
+    // Code points by falling count (ties by code point): (2^32 - 1 - count) << 32 | cp.
+    std::vector<uint64_t>& byCount = codes;
+    byCount.clear();
+    for (char32_t cp = 0; cp < 0x10000; ++cp) {
+      if (bmp[cp]) byCount.push_back(uint64_t{~bmp[cp]} << 32 | cp);
+    }
+    for (uint64_t entry : astral) byCount.push_back(uint64_t{~static_cast<uint32_t>(entry)} << 32 | (entry >> 32));
+    std::sort(byCount.begin(), byCount.end());
+    for (size_t r = 0; r < byCount.size(); ++r) {
+      const auto cp = static_cast<char32_t>(byCount[r]);
+      const uint32_t entry = static_cast<uint32_t>(r + 1) << 1 | (isCjk(cp) ? 1 : 0);
+      if (cp < 0x10000) bmp[cp] = entry;
+      else astral[astralAt(cp)] = uint64_t{cp} << 32 | entry;
+    }
+    base = byCount.size() + 1;  // < 2^21, so base^3 < 2^63
+    numbered = true;
+  }
 };
 
 ShingleSets::ShingleSets() : impl_(new Impl) {}
@@ -202,7 +235,7 @@ uint32_t ShingleSets::size(uint32_t i) const { return impl_->sizes[i]; }
 
 size_t ShingleSets::memoryBytes() const {
   return impl_->blockBytes + impl_->lists.capacity() * sizeof(const uint8_t*) + impl_->sizes.capacity() * sizeof(uint32_t) +
-         impl_->built.capacity();
+         impl_->built.capacity() + impl_->bmp.capacity() * sizeof(uint32_t) + impl_->astral.capacity() * sizeof(uint64_t);
 }
 
 void ShingleSets::clear() { *impl_ = Impl(); }
@@ -218,79 +251,78 @@ void ShingleSets::buildForPairs(const char* utf8, const uint32_t* offsets, uint3
 void ShingleSets::build(const char* utf8, const uint32_t* offsets, uint32_t count, const ShingleOptions& options,
                         const uint8_t* needed) {
   Impl& m = *impl_;
-  if (needed != m.needed.data()) m = Impl();
-  m.lists.clear();
-  m.sizes.clear();
-  m.blocks.clear();
-  m.blockBytes = m.blockUsed = m.blockCapacity = 0;
-  m.lists.assign(count, nullptr);
-  m.sizes.assign(count, 0);
-  m.built.assign(count, 0);
-  auto textOf = [&](uint32_t i) { return std::string_view(utf8 + offsets[i], offsets[i + 1] - offsets[i]); };
-  auto wanted = [&](uint32_t i) { return needed == nullptr || needed[i] != 0; };
+  std::vector<uint8_t> kept;
+  if (needed == m.needed.data()) kept.swap(m.needed);  // buildForPairs' mask outlives the reset
+  clear();
+  m.needed.swap(kept);
+  countTexts(utf8, offsets, count, options, needed);
+  addTexts(utf8, offsets, count, needed);
+  m.needed = {};
+  m.bmp = {};
+  m.astral = {};
+}
 
-  // Pass 1: how often each code point occurs, so the most frequent get the smallest
-  // numbers. Dense numbers (1..R) make a text's sorted codes close together, which is what
-  // keeps their deltas to one or two bytes; the 21-bit exact codes would need 5 to 8.
-  std::vector<uint32_t>& bmp = m.bmp;  // counts, then each code point's number << 1 | CJK
-  bmp.assign(0x10000, 0);
-  // Beyond the BMP, every occurrence; then each distinct code point and its entry, as
-  // astral[k] << 32 | entry. (64-bit keys throughout, so one std::sort serves all: size.)
-  std::vector<uint64_t>& astral = m.astral;
-  std::vector<char32_t>& cps = m.cps;
-  size_t neededBytes = 0;
+void ShingleSets::countTexts(const char* utf8, const uint32_t* offsets, uint32_t count, const ShingleOptions& options,
+                             const uint8_t* needed) {
+  Impl& m = *impl_;
+  if (m.bmp.empty()) {
+    m.bmp.assign(0x10000, 0);
+    m.options = options;
+  }
+  const size_t astralBefore = m.astral.size();
   for (uint32_t i = 0; i < count; ++i) {
-    if (!wanted(i)) continue;
-    neededBytes += offsets[i + 1] - offsets[i];
-    normalizeForSimilarity(textOf(i), cps);
-    for (char32_t cp : cps) {
-      if (cp < 0x10000) ++bmp[cp];
-      else astral.push_back(cp);
+    if (needed != nullptr && needed[i] == 0) continue;
+    m.countedBytes += offsets[i + 1] - offsets[i];
+    ++m.countedTexts;
+    normalizeForSimilarity(std::string_view(utf8 + offsets[i], offsets[i + 1] - offsets[i]), m.cps);
+    for (char32_t cp : m.cps) {
+      if (cp < 0x10000) ++m.bmp[cp];
+      else m.astral.push_back(uint64_t{cp} << 32 | 1);
     }
   }
-  std::sort(astral.begin(), astral.end());
-  // Code points by falling count (ties by code point): (2^32 - 1 - count) << 32 | cp.
-  std::vector<uint64_t>& byCount = m.codes;
-  byCount.clear();
-  for (char32_t cp = 0; cp < 0x10000; ++cp) {
-    if (bmp[cp]) byCount.push_back(uint64_t{~bmp[cp]} << 32 | cp);
+  // Merge this slice's astral occurrences into the sorted (cp << 32 | count) entries.
+  if (m.astral.size() > astralBefore) {
+    std::sort(m.astral.begin(), m.astral.end());
+    size_t distinct = 0;
+    for (size_t k = 0; k < m.astral.size();) {
+      uint64_t entry = m.astral[k];
+      for (++k; k < m.astral.size() && (m.astral[k] >> 32) == (entry >> 32); ++k) entry += static_cast<uint32_t>(m.astral[k]);
+      m.astral[distinct++] = entry;
+    }
+    m.astral.resize(distinct);
   }
-  size_t distinctAstral = 0;
-  for (size_t k = 0; k < astral.size();) {
-    size_t end = k;
-    while (end < astral.size() && astral[end] == astral[k]) ++end;
-    byCount.push_back(uint64_t{~static_cast<uint32_t>(end - k)} << 32 | astral[k]);
-    astral[distinctAstral++] = astral[k];
-    k = end;
-  }
-  astral.resize(distinctAstral);
-  std::sort(byCount.begin(), byCount.end());
-  auto astralAt = [&](char32_t cp) { return std::lower_bound(astral.begin(), astral.end(), uint64_t{cp} << 32) - astral.begin(); };
-  for (uint64_t& entry : astral) entry <<= 32;
-  for (size_t r = 0; r < byCount.size(); ++r) {
-    const auto cp = static_cast<char32_t>(byCount[r]);
-    const uint32_t entry = static_cast<uint32_t>(r + 1) << 1 | (isCjk(cp) ? 1 : 0);
-    if (cp < 0x10000) bmp[cp] = entry;
-    else astral[astralAt(cp)] |= entry;
-  }
-  const uint64_t base = byCount.size() + 1;  // < 2^21, so base^3 < 2^63
+  m.releaseScratch();
+}
 
-  // Pass 2: each text's codes, sorted and deduplicated, stored as deltas. A window's code
-  // is r0 + base r1 + base² r2 (r = its code points' numbers, 0 past its end): injective,
+void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t count, const uint8_t* needed) {
+  Impl& m = *impl_;
+  if (!m.numbered) m.number();
+  // Each text's codes, sorted and deduplicated, stored as deltas. A window's code is
+  // r0 + base r1 + base² r2 (r = its code points' numbers, 0 past its end): injective,
   // and bigrams (r2 = 0) stay below base², close together.
-  const size_t preferredBlock = std::min<size_t>(std::max<size_t>(neededBytes / 4, 4096), size_t{1} << 20);
+  const size_t first = m.sizes.size();
+  const size_t total = std::max(first + count, m.countedTexts);
+  m.lists.reserve(total);
+  m.sizes.reserve(total);
+  m.built.reserve(total);
+  m.lists.resize(first + count, nullptr);
+  m.sizes.resize(first + count, 0);
+  m.built.resize(first + count, 0);
+  const size_t preferredBlock = std::min<size_t>(std::max<size_t>(m.countedBytes / 4, 4096), size_t{1} << 20);
+  const uint64_t base = m.base;
+  std::vector<char32_t>& cps = m.cps;
   std::vector<uint32_t>& numbers = m.numbers;
   std::vector<uint8_t>& cjk = m.cjk;
   std::vector<uint64_t>& codes = m.codes;
   std::vector<uint8_t>& bytes = m.bytes;
   for (uint32_t i = 0; i < count; ++i) {
-    if (!wanted(i)) continue;
-    normalizeForSimilarity(textOf(i), cps);
+    if (needed != nullptr && needed[i] == 0) continue;
+    normalizeForSimilarity(std::string_view(utf8 + offsets[i], offsets[i + 1] - offsets[i]), cps);
     numbers.resize(cps.size());
     cjk.resize(cps.size());
     for (size_t k = 0; k < cps.size(); ++k) {
       const char32_t cp = cps[k];
-      const auto entry = static_cast<uint32_t>(cp < 0x10000 ? bmp[cp] : astral[astralAt(cp)]);
+      const auto entry = static_cast<uint32_t>(cp < 0x10000 ? m.bmp[cp] : m.astral[m.astralAt(cp)]);
       numbers[k] = entry >> 1;
       cjk[k] = entry & 1;
     }
@@ -305,7 +337,7 @@ void ShingleSets::build(const char* utf8, const uint32_t* offsets, uint32_t coun
     std::vector<uint64_t>& table = m.table;
     if (hashed) table.assign(slots, 0);
     const unsigned shift = 64 - static_cast<unsigned>(__builtin_ctzll(slots));
-    forEachShingle(cps.size(), options, cjk.data(), [&](size_t start, size_t length) {
+    forEachShingle(cps.size(), m.options, cjk.data(), [&](size_t start, size_t length) {
       uint64_t code = 0;
       for (size_t k = length; k-- > 0;) code = code * base + numbers[start + k];
       if (!hashed) {
@@ -335,9 +367,9 @@ void ShingleSets::build(const char* utf8, const uint32_t* offsets, uint32_t coun
       }
       bytes[length++] = static_cast<uint8_t>(delta);
     }
-    m.lists[i] = m.store(bytes.data(), length, preferredBlock);
-    m.sizes[i] = static_cast<uint32_t>(codes.size());
-    m.built[i] = 1;
+    m.lists[first + i] = m.store(bytes.data(), length, preferredBlock);
+    m.sizes[first + i] = static_cast<uint32_t>(codes.size());
+    m.built[first + i] = 1;
   }
   m.releaseScratch();
 }

@@ -3,8 +3,8 @@
 //   - fingerprint throughput, MB/s of UTF-8 text;
 //   - a full dedup, end to end: fingerprints + every pair within the threshold + groups
 //     (ours: sh.dedup and pool.dedup; results checked equal between the two).
-// Texts: every record of Debian's `fortunes` (all plain files of /usr/share/games/fortunes,
-// ANSI colours removed), in a seeded order, then copies with 1-3 word edits up to N.
+// Texts: every record of Debian's `fortunes` in a seeded order, then copies with 1-3 word
+// edits up to N (fortune-texts.js).
 //
 // The pure-JS packages have no search, so their dedup is their fingerprints (time above)
 // plus the fastest exact search open to their users: brute force over the 32-bit
@@ -18,10 +18,9 @@
 //
 // Usage: node tests/bench/scale.js [N ...] [--brute-max=N] [--slow-max=N] [--k=K]
 import { createRequire } from 'node:module';
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { join } from 'node:path';
-import { sh, random64 } from '../js/helpers.js';
+import { sh } from '../js/helpers.js';
+import { makeTexts } from './fortune-texts.js';
 import { createPool } from '../../js/worker.js';
 
 const require = createRequire(import.meta.url);
@@ -37,48 +36,10 @@ const BRUTE_MAX = option('brute-max', 100_000);
 const SLOW_MAX = option('slow-max', 100_000);
 const OUR_K = option('k', 3); // short texts need more (README, "Choosing maxDistance"): --k=12 shows what it costs
 const THEIR_K = 2;
-const FORTUNES = '/usr/share/games/fortunes';
 
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
 
 // ---------------------------------------------------------------- texts
-
-function fortunes() {
-  const records = new Set();
-  for (const name of readdirSync(FORTUNES).sort()) {
-    const path = join(FORTUNES, name);
-    if (name.endsWith('.dat') || !lstatSync(path).isFile()) continue;
-    for (const record of readFileSync(path, 'utf8').replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').split(/^%$/m)) {
-      if (record.trim()) records.add(record.trim());
-    }
-  }
-  return [...records];
-}
-
-/** The distinct records in a seeded order, then copies of random records with 1-3 word edits. */
-function makeTexts(n) {
-  const next = random64(2024);
-  const pick = (count) => Number(next() % BigInt(count));
-  const records = fortunes();
-  for (let i = records.length - 1; i > 0; i--) {
-    const j = pick(i + 1);
-    [records[i], records[j]] = [records[j], records[i]];
-  }
-  const words = records.map((r) => r.split(' '));
-  const texts = records.slice(0, n);
-  while (texts.length < n) {
-    const copy = words[pick(words.length)].slice();
-    for (let edits = 1 + pick(3); edits > 0; edits--) {
-      const at = pick(copy.length);
-      const kind = pick(3);
-      if (kind === 0 && copy.length > 1) copy.splice(at, 1); // a word dropped
-      else if (kind === 1) copy.splice(at, 0, copy[at]); // a word repeated
-      else copy[at] = words[pick(words.length)][0]; // a word replaced
-    }
-    texts.push(copy.join(' '));
-  }
-  return { texts, records: records.length };
-}
 
 // ---------------------------------------------------------------- the pure-JS packages
 

@@ -235,6 +235,54 @@ TEST_CASE("single and batch similarity equal the reference on random texts", "[s
   }
 }
 
+TEST_CASE("sets built a slice of texts at a time equal the sets built at once", "[similarity]") {
+  const auto slice = GENERATE(as<size_t>{}, 1, 7, 64, 1000);
+  CAPTURE(slice);
+  std::mt19937 rng(41);
+  std::vector<std::string> texts;
+  const char* const astral[] = {"\xF0\x9F\x99\x82", "\xF0\xA0\x80\x80", "\xF0\x9F\x98\x80"};  // 🙂, U+20000, 😀
+  for (int i = 0; i < 300; ++i) {
+    std::string text = randomText(rng, std::uniform_int_distribution<size_t>(0, 30)(rng));
+    if (i % 5 == 0) text += astral[i % 3];
+    texts.push_back(text);
+  }
+  const Batch batch(texts);
+  const auto count = static_cast<uint32_t>(texts.size());
+  std::vector<uint8_t> needed(count);
+  for (uint32_t i = 0; i < count; ++i) needed[i] = i % 4 != 3;
+  for (const uint8_t* mask : {static_cast<const uint8_t*>(nullptr), static_cast<const uint8_t*>(needed.data())}) {
+    ShingleSets once, sliced;
+    once.build(batch.utf8.data(), batch.offsets.data(), count, {}, mask);
+    // Each slice's texts rebased to their own buffer, as the JS layer encodes them.
+    auto forEachSlice = [&](auto use) {
+      for (uint32_t start = 0; start < count; start += static_cast<uint32_t>(slice)) {
+        const uint32_t end = std::min<uint32_t>(count, start + static_cast<uint32_t>(slice));
+        const Batch part(std::vector<std::string>(texts.begin() + start, texts.begin() + end));
+        use(part, end - start, mask ? mask + start : nullptr);
+      }
+    };
+    forEachSlice([&](const Batch& part, uint32_t n, const uint8_t* m) { sliced.countTexts(part.utf8.data(), part.offsets.data(), n, {}, m); });
+    forEachSlice([&](const Batch& part, uint32_t n, const uint8_t* m) { sliced.addTexts(part.utf8.data(), part.offsets.data(), n, m); });
+    REQUIRE(sliced.count() == count);
+    size_t mismatches = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+      if (mask && !mask[i]) continue;
+      if (sliced.size(i) != once.size(i)) ++mismatches;
+      for (uint32_t j = 0; j < count; j += 1 + (i + j) % 5) {
+        if (mask && !mask[j]) continue;
+        if (sliced.similarity(i, j) != once.similarity(i, j) || sliced.similarity(i, j) != referenceSimilarity(texts[i], texts[j])) {
+          ++mismatches;
+          CAPTURE(texts[i], texts[j], once.similarity(i, j), sliced.similarity(i, j));
+          CHECK(sliced.similarity(i, j) == once.similarity(i, j));
+        }
+      }
+    }
+    CHECK(mismatches == 0);
+    sliced.clear();
+    CHECK(sliced.memoryBytes() == 0);
+  }
+}
+
 TEST_CASE("verifyPairs decides J >= threshold and builds only the texts it needs", "[similarity]") {
   const std::vector<std::string> texts = {
       "The quick brown fox jumps over the lazy dog.", "The quick brown fox jumped over the lazy dog!",

@@ -69,6 +69,18 @@ class ShingleSets {
   void build(const char* utf8, const uint32_t* offsets, uint32_t count, const ShingleOptions& options = {},
              const uint8_t* needed = nullptr);
 
+  /// The same sets built a slice of texts at a time, so that only one slice of text need be
+  /// in memory: countTexts for every slice (it numbers the code points by frequency), then
+  /// addTexts for the same slices in the same order; the sets are numbered 0, 1, ... in the
+  /// order their texts were added, and equal those build() makes of all the texts at once.
+  /// Between the passes the sets also hold a 256 KB code point table (until clear()).
+  /// @pre for countTexts: clear() since the last addTexts; isValid(options) (the first
+  /// call's options hold for all). @pre for addTexts: each added text (needed[i] != 0, or
+  /// all when needed is null) was counted.
+  void countTexts(const char* utf8, const uint32_t* offsets, uint32_t count, const ShingleOptions& options = {},
+                  const uint8_t* needed = nullptr);
+  void addTexts(const char* utf8, const uint32_t* offsets, uint32_t count, const uint8_t* needed = nullptr);
+
   /// As build, for the texts that pairs (a[p], b[p]) name. @pre a[p], b[p] < count.
   void buildForPairs(const char* utf8, const uint32_t* offsets, uint32_t count, const uint32_t* a, const uint32_t* b,
                      size_t pairCount, const ShingleOptions& options = {});

@@ -1,0 +1,86 @@
+// `npm run bench:dedup`: dedup at the library's defaults (similarity 0.8, leader grouping)
+// on short texts, the use of issue "similarity dedup": every record of Debian's fortunes,
+// then copies with 1-3 word edits (fortune-texts.js), N = 100k and 1M by default. For one
+// thread and for the worker pool (2 workers on this machine unless --pool=N), it prints
+// the wall time and the phases seen through onProgress (fingerprints; the shingle sets,
+// built before the search's first report (in the pool, inside the search column); the
+// search with its verification; the result), the
+// pairs within the candidate radius (an upper bound of the candidates verified: leader
+// grouping verifies an item only against kept items), and how much the WASM memory grew in
+// a fresh module (its peak: memory only grows) against the UTF-8 size of the texts.
+// Usage: node tests/bench/dedup.js [N ...] [--pool=WORKERS] [--runs=R]
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import createSimhashCore from '../../js/wasm/simhash_core.mjs';
+import { SimHash } from '../../js/simhash.js';
+import { candidateRadius, DEFAULT_SIMILARITY } from '../../js/similarity.js';
+import { createPool } from '../../js/worker.js';
+import { makeTexts } from './fortune-texts.js';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const SIZES = args.filter((a) => !a.startsWith('--')).map(Number);
+if (SIZES.length === 0) SIZES.push(100_000, 1_000_000);
+const RUNS = option('runs', 3);
+const wasmBinary = readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url));
+const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
+const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+
+/** One timed dedup: wall time and the phase boundaries seen through onProgress (ms from the start). */
+async function timedDedup(run, texts) {
+  const marks = {};
+  const start = performance.now();
+  const result = await run(texts, {
+    onProgress: ({ phase, done, total }) => {
+      const now = performance.now() - start;
+      if (phase === 'fingerprint' && done === total) marks.fingerprinted ??= now;
+      if (phase === 'pairs') marks.searching ??= now;
+      if (phase === 'groups') marks.grouped ??= now;
+    },
+  });
+  const total = performance.now() - start;
+  return { result, total, ...marks };
+}
+
+const loadBefore = loadavg()[0];
+const texts = makeTexts(Math.max(...SIZES)).texts;
+const pool = await createPool(args.some((a) => a.startsWith('--pool=')) ? { size: option('pool', 2) } : {});
+const rows = [];
+try {
+  for (const n of SIZES) {
+    const slice = texts.slice(0, n);
+    const bytes = slice.reduce((sum, t) => sum + Buffer.byteLength(t), 0);
+    // A fresh module per N: its memory growth is the dedup's peak.
+    const sh = new SimHash(await createSimhashCore({ wasmBinary }));
+    const memoryBefore = sh.memoryBytes;
+    const one = [];
+    const pooled = [];
+    for (let r = 0; r < RUNS; r++) {
+      one.push(await timedDedup((t, o) => sh.dedup(t, o), slice));
+      log(`N = ${n}: one thread ${s(one.at(-1).total)}`);
+      pooled.push(await timedDedup((t, o) => pool.dedup(t, o), slice));
+      log(`N = ${n}: pool ${s(pooled.at(-1).total)}`);
+    }
+    const growth = sh.memoryBytes - memoryBefore;
+    const { result } = one[0];
+    if (JSON.stringify(result.groups) !== JSON.stringify(pooled[0].result.groups)) throw new Error(`N = ${n}: pool and one thread differ`);
+    const fingerprints = [...new Set(result.fingerprints)];
+    const radius = candidateRadius(DEFAULT_SIMILARITY);
+    const withinRadius = sh.findPairs(BigUint64Array.from(fingerprints), radius).a.length;
+    const phase = (runs, from, to) => s(median(runs.map((x) => x[to] - (from ? x[from] : 0))));
+    for (const [who, runs] of [['one thread', one], [`pool (${pool.size} workers)`, pooled]]) {
+      rows.push([n.toLocaleString('en'), who, s(median(runs.map((x) => x.total))), phase(runs, null, 'fingerprinted'),
+        phase(runs, 'fingerprinted', 'searching'), phase(runs, 'searching', 'grouped'), phase(runs, 'grouped', 'total')]);
+    }
+    rows.push([n.toLocaleString('en'), `${result.unique.length.toLocaleString('en')} kept, ${result.groups.length.toLocaleString('en')} groups; `
+      + `${withinRadius.toLocaleString('en')} pairs of distinct fingerprints within ${radius} bits; WASM memory +${(growth / 2 ** 20).toFixed(0)} MiB `
+      + `(${(growth / bytes).toFixed(2)}× the ${(bytes / 2 ** 20).toFixed(0)} MiB of UTF-8)`, '', '', '', '', '']);
+  }
+} finally {
+  await pool.terminate();
+}
+console.log(`dedup at the defaults (similarity ${DEFAULT_SIMILARITY}), medians of ${RUNS} runs; load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after\n`);
+console.log('| N | where | total | fingerprints | shingle sets | search + verification | result |');
+console.log('|---|---|---|---|---|---|---|');
+for (const row of rows) console.log(`| ${row.join(' | ')} |`);

@@ -1,0 +1,45 @@
+// The short texts of the scale benchmarks: every record of Debian's `fortunes` (all plain
+// files of /usr/share/games/fortunes, ANSI colours removed), in a seeded order, then copies
+// of random records with 1-3 word edits up to the number asked for.
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { random64 } from '../js/helpers.js';
+
+const FORTUNES = '/usr/share/games/fortunes';
+
+function fortunes() {
+  const records = new Set();
+  for (const name of readdirSync(FORTUNES).sort()) {
+    const path = join(FORTUNES, name);
+    if (name.endsWith('.dat') || !lstatSync(path).isFile()) continue;
+    for (const record of readFileSync(path, 'utf8').replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').split(/^%$/m)) {
+      if (record.trim()) records.add(record.trim());
+    }
+  }
+  return [...records];
+}
+
+/** The distinct records in a seeded order, then copies of random records with 1-3 word edits. */
+export function makeTexts(n) {
+  const next = random64(2024);
+  const pick = (count) => Number(next() % BigInt(count));
+  const records = fortunes();
+  for (let i = records.length - 1; i > 0; i--) {
+    const j = pick(i + 1);
+    [records[i], records[j]] = [records[j], records[i]];
+  }
+  const words = records.map((r) => r.split(' '));
+  const texts = records.slice(0, n);
+  while (texts.length < n) {
+    const copy = words[pick(words.length)].slice();
+    for (let edits = 1 + pick(3); edits > 0; edits--) {
+      const at = pick(copy.length);
+      const kind = pick(3);
+      if (kind === 0 && copy.length > 1) copy.splice(at, 1); // a word dropped
+      else if (kind === 1) copy.splice(at, 0, copy[at]); // a word repeated
+      else copy[at] = words[pick(words.length)][0]; // a word replaced
+    }
+    texts.push(copy.join(' '));
+  }
+  return { texts, records: records.length };
+}
