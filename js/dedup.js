@@ -9,7 +9,7 @@
 import { checkKnownKeys, typeName } from './checks.js';
 import { fingerprintAll } from './fingerprints.js';
 import { GROUPINGS, dedupResult, flatGroups, labelsOfPairs } from './grouping.js';
-import { coreCall, forEachEncodedSlice } from './memory.js';
+import { coreCall, forEachEncodedSliceAsync } from './memory.js';
 import { checkMaxDistance, checkOptions } from './options.js';
 import { Pacer, checkSignal } from './pacing.js';
 import { searchLeaders, searchPairs } from './pairs.js';
@@ -17,8 +17,11 @@ import { DEFAULT_SIMILARITY, candidateRadius, checkSimilarity } from './similari
 
 /** Items fingerprinted between progress reports, cancellation checks and yields. */
 const DEDUP_SLICE = 4096;
-/** Characters of text in WASM memory at once while the shingle sets are built (3 MB at most). */
-const SETS_SLICE_CHARS = 1 << 20;
+/**
+ * Characters of text in WASM memory at once while the shingle sets are built (768 KB at
+ * most): about 20-40 ms of work per call in WASM for short texts.
+ */
+const SETS_SLICE_CHARS = 1 << 18;
 const DEDUP_OPTIONS = ['key', 'similarity', 'maxDistance', 'options', 'grouping', 'onProgress', 'signal'];
 
 /**
@@ -103,9 +106,11 @@ export async function searchLabels(core, texts, fingerprints, { k, similarity, g
     // The similarity is of the texts themselves (README "Similarity"), whatever the fingerprint
     // options. The sets are built a slice of texts at a time (two passes: the code points are
     // numbered by frequency first), so the texts' UTF-8 is never all in WASM memory at once.
+    // Progress of the 'pairs' phase stays at 0 meanwhile: the search reports from there.
     core._similarityRelease();
     for (const pass of ['_similarityCount', '_similarityAdd']) {
-      forEachEncodedSlice(core, texts, 'texts', (utf8, offsets, count) => coreCall(() => core[pass](utf8, offsets, count)), SETS_SLICE_CHARS);
+      const use = (utf8, offsets, count) => coreCall(() => core[pass](utf8, offsets, count));
+      await forEachEncodedSliceAsync(core, texts, 'texts', use, () => pacer.step('pairs', 0, 1000), SETS_SLICE_CHARS);
     }
     return grouping === 'leader'
       ? await searchLeaders(core, fingerprints, k, pacer, 'pairs', similarity)

@@ -144,11 +144,8 @@ export function withEncodedTexts(core, texts, use) {
   });
 }
 
-/**
- * Encodes strings into one UTF-8 buffer in WASM memory, at most sliceChars characters
- * (or one text) at a time; calls use(utf8, offsets, count, start, mem) per slice.
- */
-export function forEachEncodedSlice(core, texts, name, use, sliceChars = BATCH_CHARS) {
+/** The slices [start, end) of texts, of at most sliceChars UTF-16 units (or one text), and their units; checks each text. */
+function* textSlices(texts, name, sliceChars) {
   let start = 0;
   while (start < texts.length) {
     let chars = 0;
@@ -159,14 +156,35 @@ export function forEachEncodedSlice(core, texts, name, use, sliceChars = BATCH_C
       if (end > start && chars + text.length > sliceChars) break;
       chars += text.length;
     }
-    withAllocations(core, (mem) => {
-      const count = end - start;
-      const utf8 = mem.alloc(chars * 3); // encodeInto writes at most 3 bytes per UTF-16 unit
-      const offsets = mem.alloc((count + 1) * 4);
-      const heap = core.HEAPU8;
-      writeUtf8(texts, start, heap.subarray(utf8, utf8 + chars * 3), new Uint32Array(heap.buffer, offsets, count + 1));
-      use(utf8, offsets, count, start, mem);
-    });
+    yield [start, end, chars];
     start = end;
+  }
+}
+
+/** Encodes texts[start, end) (chars UTF-16 units) into WASM memory for use(utf8, offsets, count, start, mem). */
+function withEncodedSlice(core, texts, [start, end, chars], use) {
+  withAllocations(core, (mem) => {
+    const count = end - start;
+    const utf8 = mem.alloc(chars * 3); // encodeInto writes at most 3 bytes per UTF-16 unit
+    const offsets = mem.alloc((count + 1) * 4);
+    const heap = core.HEAPU8;
+    writeUtf8(texts, start, heap.subarray(utf8, utf8 + chars * 3), new Uint32Array(heap.buffer, offsets, count + 1));
+    use(utf8, offsets, count, start, mem);
+  });
+}
+
+/**
+ * Encodes strings into one UTF-8 buffer in WASM memory, at most sliceChars characters
+ * (or one text) at a time; calls use(utf8, offsets, count, start, mem) per slice.
+ */
+export function forEachEncodedSlice(core, texts, name, use, sliceChars = BATCH_CHARS) {
+  for (const slice of textSlices(texts, name, sliceChars)) withEncodedSlice(core, texts, slice, use);
+}
+
+/** As forEachEncodedSlice, awaiting between(end) after each slice (a pacer's pause, with progress). */
+export async function forEachEncodedSliceAsync(core, texts, name, use, between, sliceChars = BATCH_CHARS) {
+  for (const slice of textSlices(texts, name, sliceChars)) {
+    withEncodedSlice(core, texts, slice, use);
+    await between(slice[1]);
   }
 }

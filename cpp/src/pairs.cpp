@@ -289,8 +289,21 @@ bool LeaderSearch::run(size_t workBudget) {
 
 bool LeaderSearch::runPairs(size_t workBudget) {
   if (!pairs_->done()) {
-    pairs_->run(std::min(workBudget, maxFound_ - std::min(maxFound_, found_.size()) + 1), &found_);
-    if (found_.size() > maxFound_) {  // far more pairs than sampled: the lookup path is cheaper
+    const size_t before = found_.size();
+    pairs_->run(std::min(workBudget, maxFound_ - std::min(maxFound_, candidates_) + 1), &found_);
+    candidates_ += found_.size() - before;
+    // A pair the acceptance test rejects can never join its items, so only accepted pairs
+    // are kept: memory follows the near-duplicates, not the candidates (each candidate is
+    // then tested once, where the leader rule alone would test only those whose first item
+    // is a leader).
+    if (accept_) {
+      size_t kept = before;
+      for (size_t i = before; i < found_.size(); ++i) {
+        if (accepts(found_[i].a, found_[i].b)) found_[kept++] = found_[i];
+      }
+      found_.resize(kept);
+    }
+    if (candidates_ > maxFound_) {  // far more pairs than sampled: the lookup path is cheaper
       std::vector<Pair>().swap(found_);
       pairs_.reset();
       startLookups(nullptr);
@@ -303,7 +316,7 @@ bool LeaderSearch::runPairs(size_t workBudget) {
   // earliest leader.
   sortPairs(found_);
   for (const Pair& p : found_) {
-    if (leaderOf_[p.a] == p.a && leaderOf_[p.b] == p.b && accepts(p.a, p.b)) leaderOf_[p.b] = p.a;
+    if (leaderOf_[p.a] == p.a && leaderOf_[p.b] == p.b) leaderOf_[p.b] = p.a;
   }
   std::vector<Pair>().swap(found_);
   done_ = true;

@@ -131,6 +131,42 @@ TEST_CASE("findPairs and leaderLabels and components equal brute force at every 
   for (unsigned d = k < 2 ? 0 : k - 2; d <= k; ++d) CHECK(distances[d]);
 }
 
+TEST_CASE("leader search with an acceptance test equals the rule with the test, on both paths", "[pairs]") {
+  // An item joins the earliest leader within k that the test accepts. The test here is a
+  // fixed pseudo-random relation of the pair (about 2 in 3 accepted), as a similarity is.
+  const unsigned k = GENERATE(0u, 3u, 8u, 12u, 16u);
+  const Data data = GENERATE(Data::Uniform, Data::Clustered, Data::Duplicates);
+  CAPTURE(k, nameOf(data));
+  std::mt19937_64 rng(k * 131 + static_cast<unsigned>(data));
+  const std::vector<uint64_t> fps = makeSet(data, 150, k, rng);
+  const auto accept = [](void*, uint32_t leader, uint32_t item) { return (leader * 2654435761u ^ item * 40503u) % 3 != 0; };
+  std::vector<uint32_t> expected(fps.size());
+  for (uint32_t j = 0; j < fps.size(); ++j) {
+    expected[j] = j;
+    for (uint32_t i = 0; i < j; ++i) {
+      if (hammingDistance(fps[i], fps[j]) <= k && expected[i] == i && accept(nullptr, i, j)) {
+        expected[j] = i;
+        break;
+      }
+    }
+  }
+  size_t joined = 0;
+  for (uint32_t j = 0; j < fps.size(); ++j) joined += expected[j] != j;
+  CHECK(joined > 0);
+  for (auto path : {LeaderSearch::Path::Pairs, LeaderSearch::Path::Lookups}) {
+    LeaderSearch search(fps.data(), fps.size(), k, path);
+    search.setAccept(accept, nullptr);
+    while (!search.run(300)) {
+    }
+    REQUIRE(search.takeLabels() == expected);
+  }
+  LeaderSearch chosen(fps.data(), fps.size(), k);
+  chosen.setAccept(accept, nullptr);
+  while (!chosen.run(SIZE_MAX)) {
+  }
+  REQUIRE(chosen.takeLabels() == expected);
+}
+
 TEST_CASE("chosen partitions on larger sets equal brute force", "[pairs]") {
   const unsigned k = GENERATE(0u, 3u, 6u, 8u, 10u, 12u, 16u);
   const Data data = GENERATE(Data::Uniform, Data::BiasedBits, Data::Clustered);

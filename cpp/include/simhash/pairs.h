@@ -167,7 +167,8 @@ class LeaderSearch {
   std::vector<uint32_t> leaderOf_;
   // Pair path.
   std::unique_ptr<PairSearch> pairs_;
-  std::vector<Pair> found_;
+  std::vector<Pair> found_;  // with an acceptance test, the accepted pairs only
+  size_t candidates_ = 0;    // pairs the search has reported
   size_t maxFound_ = 0;
   // Lookup path.
   std::unique_ptr<Partition> partition_;
