@@ -2,11 +2,10 @@
 // on short texts, the use of issue "similarity dedup": every record of Debian's fortunes,
 // then copies with 1-3 word edits (fortune-texts.js), N = 100k and 1M by default. For one
 // thread and for the worker pool (2 workers on this machine unless --pool=N), it prints
-// the wall time and the phases seen through onProgress (fingerprints; the shingle sets,
-// built before the search's first report (in the pool, inside the search column); the
-// search with its verification; the result), the
-// pairs within the candidate radius (an upper bound of the candidates verified: leader
-// grouping verifies an item only against kept items), and how much the WASM memory grew in
+// the wall time and the phases seen through onProgress (fingerprints; the search: the
+// shingle sets built, the candidates found and verified, the groups labelled; the result),
+// the pairs of distinct fingerprints within the candidate radius (the candidates; leader
+// grouping may verify fewer), and how much the WASM memory of the one-thread runs grew in
 // a fresh module (its peak: memory only grows) against the UTF-8 size of the texts.
 // Usage: node tests/bench/dedup.js [N ...] [--pool=WORKERS] [--runs=R]
 import { readFileSync } from 'node:fs';
@@ -35,7 +34,6 @@ async function timedDedup(run, texts) {
     onProgress: ({ phase, done, total }) => {
       const now = performance.now() - start;
       if (phase === 'fingerprint' && done === total) marks.fingerprinted ??= now;
-      if (phase === 'pairs') marks.searching ??= now;
       if (phase === 'groups') marks.grouped ??= now;
     },
   });
@@ -71,16 +69,16 @@ try {
     const phase = (runs, from, to) => s(median(runs.map((x) => x[to] - (from ? x[from] : 0))));
     for (const [who, runs] of [['one thread', one], [`pool (${pool.size} workers)`, pooled]]) {
       rows.push([n.toLocaleString('en'), who, s(median(runs.map((x) => x.total))), phase(runs, null, 'fingerprinted'),
-        phase(runs, 'fingerprinted', 'searching'), phase(runs, 'searching', 'grouped'), phase(runs, 'grouped', 'total')]);
+        phase(runs, 'fingerprinted', 'grouped'), phase(runs, 'grouped', 'total')]);
     }
     rows.push([n.toLocaleString('en'), `${result.unique.length.toLocaleString('en')} kept, ${result.groups.length.toLocaleString('en')} groups; `
       + `${withinRadius.toLocaleString('en')} pairs of distinct fingerprints within ${radius} bits; WASM memory +${(growth / 2 ** 20).toFixed(0)} MiB `
-      + `(${(growth / bytes).toFixed(2)}× the ${(bytes / 2 ** 20).toFixed(0)} MiB of UTF-8)`, '', '', '', '', '']);
+      + `(${(growth / bytes).toFixed(2)}× the ${(bytes / 2 ** 20).toFixed(0)} MiB of UTF-8)`, '', '', '', '']);
   }
 } finally {
   await pool.terminate();
 }
 console.log(`dedup at the defaults (similarity ${DEFAULT_SIMILARITY}), medians of ${RUNS} runs; load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after\n`);
-console.log('| N | where | total | fingerprints | shingle sets | search + verification | result |');
-console.log('|---|---|---|---|---|---|---|');
+console.log('| N | where | total | fingerprints | search (sets, candidates, verification) | result |');
+console.log('|---|---|---|---|---|---|');
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);
