@@ -103,12 +103,20 @@ export async function searchLabels(core, texts, fingerprints, { k, similarity, g
       ? searchLeaders(core, fingerprints, k, pacer, 'pairs')
       : labelsOfPairs(fingerprints.length, await searchPairs(core, fingerprints, k, pacer, 'pairs'), grouping);
   }
+  return withSimilarity(core, texts, async () => (grouping === 'leader'
+    ? searchLeaders(core, fingerprints, k, pacer, 'pairs', similarity)
+    : labelsOfPairs(fingerprints.length, await searchPairs(core, fingerprints, k, pacer, 'pairs', similarity), grouping)));
+}
+
+/**
+ * Runs `body()` with the texts' shingle sets built in the core for verification by
+ * similarity (_similarityBuild), released on every exit.
+ */
+export async function withSimilarity(core, texts, body) {
   try {
     // The similarity is of the texts themselves (README "Similarity"), whatever the fingerprint options.
     withEncodedTexts(core, texts, (utf8, offsets, count) => coreCall(() => core._similarityBuild(utf8, offsets, count)));
-    return grouping === 'leader'
-      ? await searchLeaders(core, fingerprints, k, pacer, 'pairs', similarity)
-      : labelsOfPairs(fingerprints.length, await searchPairs(core, fingerprints, k, pacer, 'pairs', similarity), grouping);
+    return await body();
   } finally {
     core._similarityRelease();
   }

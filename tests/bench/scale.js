@@ -16,13 +16,20 @@
 // 32 bits for theirs. Figures are the best of several runs (fewer at 1M) of one process on
 // a shared machine: the load average is printed with them.
 //
-// Usage: node tests/bench/scale.js [N ...] [--brute-max=N] [--slow-max=N] [--k=K]
+// Then the pool's speed-up on the search itself, one thread and the pool alternately in
+// one process (median of --pool-runs runs each, 3 by default): findPairs over N uniform
+// fingerprints with planted neighbours (planted.js) at k = --pairs-k (10 by default), and
+// dedup of the texts at the default similarity (leader grouping), with the pair and group
+// counts.
+//
+// Usage: node tests/bench/scale.js [N ...] [--brute-max=N] [--slow-max=N] [--k=K] [--pairs-k=K] [--pool-runs=R]
 import { createRequire } from 'node:module';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { sh, random64 } from '../js/helpers.js';
 import { createPool } from '../../js/worker.js';
+import { plantedFingerprints } from './planted.js';
 
 const require = createRequire(import.meta.url);
 process.noDeprecation = true; // `simhash` calls new Buffer(), which Node warns about once
@@ -37,6 +44,8 @@ const BRUTE_MAX = option('brute-max', 100_000);
 const SLOW_MAX = option('slow-max', 100_000);
 const OUR_K = option('k', 3); // short texts need more (README, "Choosing maxDistance"): --k=12 shows what it costs
 const THEIR_K = 2;
+const PAIRS_K = option('pairs-k', 10);
+const POOL_RUNS = option('pool-runs', 3);
 const FORTUNES = '/usr/share/games/fortunes';
 
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
@@ -193,7 +202,23 @@ const pool = await createPool();
 const poolStartMs = performance.now() - startPool;
 log(`pool of ${pool.size} workers started in ${poolStartMs.toFixed(0)} ms`);
 
+/** Medians (seconds) of `runs` runs of each of two calls, alternately, and their last results. */
+async function alternate(runs, first, second) {
+  const times = [[], []];
+  const results = [];
+  for (let r = 0; r < runs; r++) {
+    for (const [i, fn] of [first, second].entries()) {
+      const start = performance.now();
+      results[i] = await fn();
+      times[i].push((performance.now() - start) / 1000);
+    }
+  }
+  const median = (list) => list.sort((x, y) => x - y)[Math.floor(list.length / 2)];
+  return { one: median(times[0]), pool: median(times[1]), results, all: times };
+}
+
 const fingerprintRows = [];
+const poolRows = [];
 const dedupRows = [];
 const notes = [];
 const searchSeconds = {}; // package -> { n, seconds } of its largest brute-force search
@@ -261,6 +286,21 @@ try {
       `${fmt.x(fastestTheirs / poolDedup.seconds)}${theirs.some((t) => t.estimated) ? ' (est.)' : ''}`,
       fmt.x(oneDedup.seconds / poolDedup.seconds), poolDedup.result.groups.length.toLocaleString('en')]);
     notes.push(`N = ${fmt.n(n)}: CPU time of the process, dedup ${oneDedup.cpu.toFixed(2)} s on one thread, ${poolDedup.cpu.toFixed(2)} s in the pool (${fmt.x(poolDedup.cpu / oneDedup.cpu)}).`);
+
+    // The pool's speed-up on the search: findPairs on planted fingerprints, dedup at the default similarity.
+    const fps = plantedFingerprints(n, PAIRS_K, 42);
+    const pairs = await alternate(POOL_RUNS, () => sh.findPairs(fps, PAIRS_K), () => pool.findPairs(fps, PAIRS_K));
+    for (const key of ['a', 'b', 'distance']) {
+      if (!pairs.results[0][key].every((v, i) => v === pairs.results[1][key][i])) throw new Error(`N=${n}: pool and single-threaded pairs differ`);
+    }
+    log(`  findPairs k = ${PAIRS_K}: 1 thread ${pairs.all[0].map(fmt.s).join(', ')}; pool ${pairs.all[1].map(fmt.s).join(', ')}`);
+    poolRows.push([fmt.n(n), `findPairs, uniform + planted, k = ${PAIRS_K}`, fmt.s(pairs.one), fmt.s(pairs.pool), fmt.x(pairs.one / pairs.pool),
+      `${pairs.results[0].a.length.toLocaleString('en')} pairs`]);
+    const similar = await alternate(POOL_RUNS, () => sh.dedup(texts), () => pool.dedup(texts));
+    if (JSON.stringify(similar.results[0].groups) !== JSON.stringify(similar.results[1].groups)) throw new Error(`N=${n}: pool and single-threaded similarity groups differ`);
+    log(`  dedup by similarity: 1 thread ${similar.all[0].map(fmt.s).join(', ')}; pool ${similar.all[1].map(fmt.s).join(', ')}`);
+    poolRows.push([fmt.n(n), 'dedup, fortunes with edits, default similarity', fmt.s(similar.one), fmt.s(similar.pool), fmt.x(similar.one / similar.pool),
+      `${similar.results[0].groups.length.toLocaleString('en')} groups`]);
   }
 } finally {
   await pool.terminate();
@@ -272,5 +312,7 @@ console.log('Fingerprinting (MB/s of UTF-8 text; best of several runs; cores = C
 console.log(table(['N', 'MB', 'simhash-js', 'simhash (split /\\W+/)', 'ours, 1 thread', 'ours, pool', '1 thread / fastest JS', 'pool / fastest JS', 'pool speed-up'], fingerprintRows));
 console.log(`\nFull dedup, end to end (fingerprints + pairs + groups; ours k = ${OUR_K} of 64 bits, theirs brute force at k = ${THEIR_K} of 32 bits, up to N = ${fmt.n(BRUTE_MAX)}):\n`);
 console.log(table(['N', 'simhash-js + brute force', 'simhash + brute force', 'ours, 1 thread', 'ours, pool', 'fastest JS / pool', 'pool speed-up', 'groups (ours)'], dedupRows));
+console.log(`\nThe pool's speed-up on the search (median of ${POOL_RUNS} runs each, one thread and the pool alternately):\n`);
+console.log(table(['N', 'call', 'ours, 1 thread', 'ours, pool', 'pool speed-up', 'found'], poolRows));
 console.log('');
 for (const note of notes) console.log(note);

@@ -1,0 +1,101 @@
+// The pool's pair search split across its workers: each worker runs one shard of the
+// core's PairSearch (pairs.h: shard s of S takes a fixed, disjoint share of the buckets,
+// and the union of the S shards' pairs is every pair), and the calling thread joins,
+// sorts and groups the pairs a slice at a time with the job's pacer, so the page's thread
+// never runs one long task.
+import { labelSteps } from './grouping.js';
+import { runStepsPaced } from './pacing.js';
+import { concatWords, exactGroupSteps, expandPairs, sortPairsSteps, splitTriples } from './pairs.js';
+
+/**
+ * Candidate pairs past which a leader grouping leaves the sharded pair search for one
+ * worker's LeaderSearch: the bound LeaderSearch's own pair path keeps (pairs.h, 24 per
+ * fingerprint plus 2^16), past which its lookup path costs less than listing the pairs.
+ */
+const leaderMaxCandidates = (count) => 24 * count + 65536;
+
+/**
+ * The (a, b, distance) words of every pair within k, in no particular order, found by the
+ * pool's workers, one shard each; verified by similarity (each worker builds the texts'
+ * shingle sets) when `similarity` is above 0. Progress: 'pairs' in thousandths of the
+ * shards' work. Null when the shards' candidates (before verification) pass
+ * `maxCandidates`.
+ */
+async function shardedWords(scheduler, job, fingerprints, k, { texts, similarity = 0, maxCandidates = Infinity } = {}) {
+  const shards = scheduler.size;
+  const done = new Float64Array(shards);
+  let reported = 0;
+  const tasks = [];
+  for (let shard = 0; shard < shards; shard++) {
+    const fps = fingerprints.slice(); // each worker holds all fingerprints; the copy moves
+    const message = { op: 'pairShard', fingerprints: fps, maxDistance: k, shard, shards, texts, similarity, maxCandidates: maxCandidates / shards };
+    const onProgress = (progress) => {
+      done[shard] = progress;
+      let sum = 0;
+      for (const d of done) sum += d;
+      const thousandths = Math.floor((sum / shards) * 1000);
+      if (thousandths <= reported) return;
+      reported = thousandths;
+      try {
+        job.report('pairs', thousandths, 1000);
+      } catch {
+        // an onProgress that throws has failed the job with its error
+      }
+    };
+    tasks.push(scheduler.task(job, message, { transfer: [fps.buffer], exclusive: true, onProgress }));
+  }
+  const results = await job.guard(Promise.all(tasks));
+  if (results.some((result) => !result.words)) return null;
+  let length = 0;
+  for (const result of results) length += result.words.length;
+  return concatWords(results.map((result) => result.words), length);
+}
+
+/** (a, b, distance) words as sorted pairs, a slice at a time. */
+function sortedPairs(count, words, pacer) {
+  return runStepsPaced(sortPairsSteps(count, splitTriples(words, words.length / 3)), pacer);
+}
+
+/**
+ * SimHash#findPairs across the pool's workers: identical fingerprints collapsed here (as
+ * pairs.js findPairs does, with its MAX_PAIRS bound when they are expanded), the distinct
+ * ones searched in shards, the union sorted here.
+ */
+export async function poolPairs(scheduler, job, fingerprints, k) {
+  const pacer = job.pacer();
+  const { groupOf, reps } = await runStepsPaced(exactGroupSteps(fingerprints), pacer);
+  const distinct = reps.length === fingerprints.length ? fingerprints : BigUint64Array.from(reps, (i) => fingerprints[i]);
+  const words = await shardedWords(scheduler, job, distinct, k);
+  if (distinct === fingerprints) return sortedPairs(fingerprints.length, words, pacer);
+  return expandPairs(groupOf, reps.length, words);
+}
+
+/**
+ * dedup's labels of the distinct texts (dedup.js searchLabels' answer) from a search split
+ * across the workers, or null when one worker's search is the better plan:
+ * - a pool of one worker: sharding gains nothing;
+ * - components: the pairs (verified in the workers) joined here;
+ * - leader: the rule is sequential, so the workers list the pairs and the rule runs here
+ *   (grouping.js leaderOfPairs over the pairs sorted by (a, b): exactly LeaderSearch's
+ *   answer). That pays only where LeaderSearch itself would list the pairs: it estimates
+ *   their number from a sample and takes its lookup path for dense near-duplicates, which
+ *   lists none. So one worker asks LeaderSearch which path it takes (a few ms); on the
+ *   lookup path, or when the shards find more candidates than leaderMaxCandidates (the
+ *   sample underestimated them), null: one worker runs LeaderSearch.
+ */
+export async function poolLabels(scheduler, job, fingerprints, texts, { k, similarity, grouping }, pacer) {
+  if (scheduler.size < 2) return null;
+  const count = fingerprints.length;
+  const verified = { texts: similarity > 0 ? texts : undefined, similarity };
+  if (grouping === 'components') {
+    const words = await shardedWords(scheduler, job, fingerprints, k, verified);
+    // Components do not depend on the pairs' order.
+    return runStepsPaced(labelSteps(count, splitTriples(words, words.length / 3), 'components'), pacer);
+  }
+  const fps = fingerprints.slice();
+  const path = await job.guard(scheduler.task(job, { op: 'leaderPath', fingerprints: fps, maxDistance: k }, { transfer: [fps.buffer] }));
+  if (!path.pairs) return null;
+  const words = await shardedWords(scheduler, job, fingerprints, k, { ...verified, maxCandidates: leaderMaxCandidates(count) });
+  if (!words) return null;
+  return runStepsPaced(labelSteps(count, await sortedPairs(count, words, pacer), 'leader'), pacer);
+}
