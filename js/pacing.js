@@ -75,7 +75,7 @@ export class Pacer {
 }
 
 /** Iterations of a stepped loop between two yields of its generator (runSteps, runStepsPaced). */
-export const STEP_ITERATIONS = 1 << 16;
+export const STEP_ITERATIONS = 1 << 14;
 
 /** Runs a generator of work (yielding every STEP_ITERATIONS or so) to its end; returns its result. */
 export function runSteps(steps) {

@@ -23,6 +23,7 @@
 // counts.
 //
 // Usage: node tests/bench/scale.js [N ...] [--brute-max=N] [--slow-max=N] [--k=K] [--pairs-k=K] [--pool-runs=R]
+//   [--pool-only] (only the pool's speed-up on the search)
 import { createRequire } from 'node:module';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -46,6 +47,7 @@ const OUR_K = option('k', 3); // short texts need more (README, "Choosing maxDis
 const THEIR_K = 2;
 const PAIRS_K = option('pairs-k', 10);
 const POOL_RUNS = option('pool-runs', 3);
+const POOL_ONLY = args.includes('--pool-only');
 const FORTUNES = '/usr/share/games/fortunes';
 
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
@@ -229,63 +231,65 @@ try {
     const runs = runsFor(n);
     log(`N = ${n.toLocaleString('en')} (${mb.toFixed(1)} MB)`);
 
-    // Fingerprints.
-    const one = await best(runs, () => sh.fingerprintAll(texts));
-    log(`  ours, 1 thread: ${fmt.s(one.seconds)}`);
-    const pooled = await best(runs, () => pool.fingerprintAll(texts));
-    log(`  ours, pool: ${fmt.s(pooled.seconds)} (${pooled.cores.toFixed(2)} cores)`);
-    if (!one.result.every((fp, i) => fp === pooled.result[i])) throw new Error(`N=${n}: pool and single-threaded fingerprints differ`);
-    const sim = await best(n >= 1e6 ? 1 : Math.min(runs, 3), () => fingerprintSimhash(texts));
-    log(`  simhash: ${fmt.s(sim.seconds)}`);
-    const slowN = Math.min(n, SLOW_MAX);
-    const slowTexts = texts.slice(0, slowN);
-    const slowMb = slowTexts.reduce((sum, t) => sum + Buffer.byteLength(t), 0) / 1e6;
-    const js = await best(slowN >= 100_000 ? 1 : 2, () => fingerprintSimhashJs(slowTexts));
-    log(`  simhash-js (${slowN} texts): ${fmt.s(js.seconds)}`);
-    const jsRate = slowMb / js.seconds;
-    const simRate = mb / sim.seconds;
-    const fastestJs = Math.max(jsRate, simRate);
-    notes.push(`N = ${fmt.n(n)}: CPU time of the process, fingerprints ${one.cpu.toFixed(2)} s on one thread, ${pooled.cpu.toFixed(2)} s in the pool (${fmt.x(pooled.cpu / one.cpu)}).`);
-    fingerprintRows.push([fmt.n(n), mb.toFixed(1),
-      `${jsRate.toFixed(1)} MB/s${slowN < n ? ` (first ${fmt.n(slowN)})` : ''}`, fmt.rate(mb, sim.seconds),
-      fmt.rate(mb, one.seconds), `${fmt.rate(mb, pooled.seconds)} (${pooled.cores.toFixed(1)} cores)`,
-      fmt.x(mb / one.seconds / fastestJs), fmt.x(mb / pooled.seconds / fastestJs), fmt.x(one.seconds / pooled.seconds)]);
+    if (!POOL_ONLY) {
+      // Fingerprints.
+      const one = await best(runs, () => sh.fingerprintAll(texts));
+      log(`  ours, 1 thread: ${fmt.s(one.seconds)}`);
+      const pooled = await best(runs, () => pool.fingerprintAll(texts));
+      log(`  ours, pool: ${fmt.s(pooled.seconds)} (${pooled.cores.toFixed(2)} cores)`);
+      if (!one.result.every((fp, i) => fp === pooled.result[i])) throw new Error(`N=${n}: pool and single-threaded fingerprints differ`);
+      const sim = await best(n >= 1e6 ? 1 : Math.min(runs, 3), () => fingerprintSimhash(texts));
+      log(`  simhash: ${fmt.s(sim.seconds)}`);
+      const slowN = Math.min(n, SLOW_MAX);
+      const slowTexts = texts.slice(0, slowN);
+      const slowMb = slowTexts.reduce((sum, t) => sum + Buffer.byteLength(t), 0) / 1e6;
+      const js = await best(slowN >= 100_000 ? 1 : 2, () => fingerprintSimhashJs(slowTexts));
+      log(`  simhash-js (${slowN} texts): ${fmt.s(js.seconds)}`);
+      const jsRate = slowMb / js.seconds;
+      const simRate = mb / sim.seconds;
+      const fastestJs = Math.max(jsRate, simRate);
+      notes.push(`N = ${fmt.n(n)}: CPU time of the process, fingerprints ${one.cpu.toFixed(2)} s on one thread, ${pooled.cpu.toFixed(2)} s in the pool (${fmt.x(pooled.cpu / one.cpu)}).`);
+      fingerprintRows.push([fmt.n(n), mb.toFixed(1),
+        `${jsRate.toFixed(1)} MB/s${slowN < n ? ` (first ${fmt.n(slowN)})` : ''}`, fmt.rate(mb, sim.seconds),
+        fmt.rate(mb, one.seconds), `${fmt.rate(mb, pooled.seconds)} (${pooled.cores.toFixed(1)} cores)`,
+        fmt.x(mb / one.seconds / fastestJs), fmt.x(mb / pooled.seconds / fastestJs), fmt.x(one.seconds / pooled.seconds)]);
 
-    // Full dedup.
-    const oneDedup = await best(runs, () => sh.dedup(texts, { maxDistance: OUR_K }));
-    log(`  dedup ours, 1 thread: ${fmt.s(oneDedup.seconds)}`);
-    const poolDedup = await best(runs, () => pool.dedup(texts, { maxDistance: OUR_K }));
-    log(`  dedup ours, pool: ${fmt.s(poolDedup.seconds)}`);
-    if (JSON.stringify(oneDedup.result.groups) !== JSON.stringify(poolDedup.result.groups)) throw new Error(`N=${n}: pool and single-threaded groups differ`);
-    // Their dedup: their fingerprint time above plus a brute-force leader search over those
-    // fingerprints (measured), or, past --brute-max, the largest search scaled by N^2 (est.).
-    const theirs = [];
-    for (const [name, fps, fpSeconds] of [['simhash', sim.result, sim.seconds], ['simhash-js', slowN === n ? js.result : null, mb / jsRate]]) {
-      if (fps && n <= BRUTE_MAX) {
-        const start = performance.now();
-        const groups = bruteForceGroups(fps, THEIR_K);
-        const seconds = (performance.now() - start) / 1000;
-        searchSeconds[name] = { n, seconds };
-        log(`  ${name} brute-force leader search: ${fmt.s(seconds)} (${groups.length} groups)`);
-        theirs.push({ name, seconds: fpSeconds + seconds, estimated: false });
-      } else {
-        if (!searchSeconds[name]) {
-          const sample = (name === 'simhash' ? fingerprintSimhash : fingerprintSimhashJs)(texts.slice(0, 20_000));
+      // Full dedup.
+      const oneDedup = await best(runs, () => sh.dedup(texts, { maxDistance: OUR_K }));
+      log(`  dedup ours, 1 thread: ${fmt.s(oneDedup.seconds)}`);
+      const poolDedup = await best(runs, () => pool.dedup(texts, { maxDistance: OUR_K }));
+      log(`  dedup ours, pool: ${fmt.s(poolDedup.seconds)}`);
+      if (JSON.stringify(oneDedup.result.groups) !== JSON.stringify(poolDedup.result.groups)) throw new Error(`N=${n}: pool and single-threaded groups differ`);
+      // Their dedup: their fingerprint time above plus a brute-force leader search over those
+      // fingerprints (measured), or, past --brute-max, the largest search scaled by N^2 (est.).
+      const theirs = [];
+      for (const [name, fps, fpSeconds] of [['simhash', sim.result, sim.seconds], ['simhash-js', slowN === n ? js.result : null, mb / jsRate]]) {
+        if (fps && n <= BRUTE_MAX) {
           const start = performance.now();
-          bruteForceGroups(sample, THEIR_K);
-          searchSeconds[name] = { n: sample.length, seconds: (performance.now() - start) / 1000 };
+          const groups = bruteForceGroups(fps, THEIR_K);
+          const seconds = (performance.now() - start) / 1000;
+          searchSeconds[name] = { n, seconds };
+          log(`  ${name} brute-force leader search: ${fmt.s(seconds)} (${groups.length} groups)`);
+          theirs.push({ name, seconds: fpSeconds + seconds, estimated: false });
+        } else {
+          if (!searchSeconds[name]) {
+            const sample = (name === 'simhash' ? fingerprintSimhash : fingerprintSimhashJs)(texts.slice(0, 20_000));
+            const start = performance.now();
+            bruteForceGroups(sample, THEIR_K);
+            searchSeconds[name] = { n: sample.length, seconds: (performance.now() - start) / 1000 };
+          }
+          const measured = searchSeconds[name];
+          theirs.push({ name, seconds: fpSeconds + measured.seconds * (n / measured.n) ** 2, estimated: true });
         }
-        const measured = searchSeconds[name];
-        theirs.push({ name, seconds: fpSeconds + measured.seconds * (n / measured.n) ** 2, estimated: true });
       }
+      const long = (seconds) => (seconds >= 7200 ? `${(seconds / 3600).toFixed(1)} h` : seconds >= 120 ? `${(seconds / 60).toFixed(0)} min` : `${seconds.toFixed(0)} s`);
+      const show = (t) => (t.estimated ? `≈ ${long(t.seconds)} (est.)` : fmt.s(t.seconds));
+      const fastestTheirs = Math.min(...theirs.map((t) => t.seconds));
+      dedupRows.push([fmt.n(n), show(theirs[1]), show(theirs[0]), fmt.s(oneDedup.seconds), fmt.s(poolDedup.seconds),
+        `${fmt.x(fastestTheirs / poolDedup.seconds)}${theirs.some((t) => t.estimated) ? ' (est.)' : ''}`,
+        fmt.x(oneDedup.seconds / poolDedup.seconds), poolDedup.result.groups.length.toLocaleString('en')]);
+      notes.push(`N = ${fmt.n(n)}: CPU time of the process, dedup ${oneDedup.cpu.toFixed(2)} s on one thread, ${poolDedup.cpu.toFixed(2)} s in the pool (${fmt.x(poolDedup.cpu / oneDedup.cpu)}).`);
     }
-    const long = (seconds) => (seconds >= 7200 ? `${(seconds / 3600).toFixed(1)} h` : seconds >= 120 ? `${(seconds / 60).toFixed(0)} min` : `${seconds.toFixed(0)} s`);
-    const show = (t) => (t.estimated ? `≈ ${long(t.seconds)} (est.)` : fmt.s(t.seconds));
-    const fastestTheirs = Math.min(...theirs.map((t) => t.seconds));
-    dedupRows.push([fmt.n(n), show(theirs[1]), show(theirs[0]), fmt.s(oneDedup.seconds), fmt.s(poolDedup.seconds),
-      `${fmt.x(fastestTheirs / poolDedup.seconds)}${theirs.some((t) => t.estimated) ? ' (est.)' : ''}`,
-      fmt.x(oneDedup.seconds / poolDedup.seconds), poolDedup.result.groups.length.toLocaleString('en')]);
-    notes.push(`N = ${fmt.n(n)}: CPU time of the process, dedup ${oneDedup.cpu.toFixed(2)} s on one thread, ${poolDedup.cpu.toFixed(2)} s in the pool (${fmt.x(poolDedup.cpu / oneDedup.cpu)}).`);
 
     // The pool's speed-up on the search: findPairs on planted fingerprints, dedup at the default similarity.
     const fps = plantedFingerprints(n, PAIRS_K, 42);
@@ -308,10 +312,12 @@ try {
 
 console.log(`Texts: ${records.toLocaleString('en')} distinct fortunes records, then edited copies; Node ${process.versions.node}, ${availableParallelism()} logical cores, pool of ${availableParallelism()} workers (started in ${poolStartMs.toFixed(0)} ms, not counted below).`);
 console.log(`Load average (1 min) before: ${loadBefore[0].toFixed(2)}, after: ${loadavg()[0].toFixed(2)}.\n`);
-console.log('Fingerprinting (MB/s of UTF-8 text; best of several runs; cores = CPU time / wall time of the process):\n');
-console.log(table(['N', 'MB', 'simhash-js', 'simhash (split /\\W+/)', 'ours, 1 thread', 'ours, pool', '1 thread / fastest JS', 'pool / fastest JS', 'pool speed-up'], fingerprintRows));
-console.log(`\nFull dedup, end to end (fingerprints + pairs + groups; ours k = ${OUR_K} of 64 bits, theirs brute force at k = ${THEIR_K} of 32 bits, up to N = ${fmt.n(BRUTE_MAX)}):\n`);
-console.log(table(['N', 'simhash-js + brute force', 'simhash + brute force', 'ours, 1 thread', 'ours, pool', 'fastest JS / pool', 'pool speed-up', 'groups (ours)'], dedupRows));
+if (!POOL_ONLY) {
+  console.log('Fingerprinting (MB/s of UTF-8 text; best of several runs; cores = CPU time / wall time of the process):\n');
+  console.log(table(['N', 'MB', 'simhash-js', 'simhash (split /\\W+/)', 'ours, 1 thread', 'ours, pool', '1 thread / fastest JS', 'pool / fastest JS', 'pool speed-up'], fingerprintRows));
+  console.log(`\nFull dedup, end to end (fingerprints + pairs + groups; ours k = ${OUR_K} of 64 bits, theirs brute force at k = ${THEIR_K} of 32 bits, up to N = ${fmt.n(BRUTE_MAX)}):\n`);
+  console.log(table(['N', 'simhash-js + brute force', 'simhash + brute force', 'ours, 1 thread', 'ours, pool', 'fastest JS / pool', 'pool speed-up', 'groups (ours)'], dedupRows));
+}
 console.log(`\nThe pool's speed-up on the search (median of ${POOL_RUNS} runs each, one thread and the pool alternately):\n`);
 console.log(table(['N', 'call', 'ours, 1 thread', 'ours, pool', 'pool speed-up', 'found'], poolRows));
 console.log('');

@@ -425,13 +425,12 @@ describe('cancellation', () => {
 
   test('an abort during the pair search rejects within 100 ms', { skip: !HAS_PROC && 'needs /proc' }, async (t) => {
     const fps = randomFingerprints(300_000, 8);
-    const idle = threads();
     const controller = new AbortController();
     let resolveStarted;
     const started = new Promise((resolve) => { resolveStarted = resolve; });
-    const call = pool.findPairs(fps, 8, { signal: controller.signal, onProgress: resolveStarted });
-    await started;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const call = pool.findPairs(fps, 8, { signal: controller.signal, onProgress: (p) => { if (p.done > 0) resolveStarted(); } });
+    await started; // the workers are searching
+    const idle = threads();
     const { ms, error } = await abortAndTime(call, controller);
     t.diagnostic(`rejected ${ms.toFixed(2)} ms after abort()`);
     assert.equal(error.name, 'AbortError');
