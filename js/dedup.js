@@ -9,7 +9,7 @@
 import { checkKnownKeys, typeName } from './checks.js';
 import { fingerprintAll } from './fingerprints.js';
 import { GROUPINGS, dedupResult, flatGroups, labelsOfPairs } from './grouping.js';
-import { coreCall, withEncodedTexts } from './memory.js';
+import { coreCall, withAllocations, withEncodedTexts } from './memory.js';
 import { checkMaxDistance, checkOptions } from './options.js';
 import { Pacer, checkSignal } from './pacing.js';
 import { searchLeaders, searchPairs } from './pairs.js';
@@ -95,7 +95,7 @@ export function expandFingerprints({ of }, fingerprints) {
 /**
  * Labels of distinct texts (leader or components, by similarity or fingerprints only), in
  * slices with pacer.step('pairs', ...) between them: the search every entry runs, on the
- * calling thread or in a pool's worker.
+ * calling thread or in a pool's worker. `texts` as withSimilarity takes them.
  */
 export async function searchLabels(core, texts, fingerprints, { k, similarity, grouping }, pacer) {
   if (similarity === 0) {
@@ -110,12 +110,15 @@ export async function searchLabels(core, texts, fingerprints, { k, similarity, g
 
 /**
  * Runs `body()` with the texts' shingle sets built in the core for verification by
- * similarity (_similarityBuild), released on every exit.
+ * similarity (_similarityBuild), released on every exit. `texts`: strings, or the UTF-8
+ * bytes of the texts end to end with their bounds (text.js encodeTexts' layout).
  */
 export async function withSimilarity(core, texts, body) {
   try {
     // The similarity is of the texts themselves (README "Similarity"), whatever the fingerprint options.
-    withEncodedTexts(core, texts, (utf8, offsets, count) => coreCall(() => core._similarityBuild(utf8, offsets, count)));
+    const build = (utf8, offsets, count) => coreCall(() => core._similarityBuild(utf8, offsets, count));
+    if (Array.isArray(texts)) withEncodedTexts(core, texts, build);
+    else withAllocations(core, (mem) => build(mem.copyIn(texts.utf8), mem.copyIn(texts.bounds), texts.bounds.length - 1));
     return await body();
   } finally {
     core._similarityRelease();

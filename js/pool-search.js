@@ -5,6 +5,7 @@
 // never runs one long task.
 import { labelSteps } from './grouping.js';
 import { runStepsPaced } from './pacing.js';
+import { encodeInto } from './text.js';
 import { concatWords, exactGroupSteps, expandPairs, sortPairsSteps, splitTriples } from './pairs.js';
 
 /**
@@ -15,9 +16,37 @@ import { concatWords, exactGroupSteps, expandPairs, sortPairsSteps, splitTriples
 const leaderMaxCandidates = (count) => 24 * count + 65536;
 
 /**
+ * Texts encoded to UTF-8 end to end (text.js encodeTexts' layout, trimmed), a slice at a
+ * time: what the workers verify similarity against. Encoded once, each worker gets a copy
+ * of the bytes by transfer (copyTexts), where posting the strings would clone them for
+ * each worker in one long task of the calling thread.
+ */
+export async function encodeTextsPaced(texts, pacer) {
+  let chars = 0;
+  for (const text of texts) chars += text.length;
+  const utf8 = new Uint8Array(chars * 3); // encodeInto writes at most 3 bytes per UTF-16 unit
+  const bounds = new Uint32Array(texts.length + 1);
+  let written = 0;
+  for (let i = 0; i < texts.length; i++) {
+    bounds[i] = written;
+    written += encodeInto(texts[i], utf8.subarray(written));
+    if ((i & 1023) === 1023) await pacer.pause();
+  }
+  bounds[texts.length] = written;
+  return { utf8: utf8.slice(0, written), bounds };
+}
+
+/** A copy of encoded texts for one task, and its buffers to transfer. */
+export function copyTexts(encoded) {
+  if (!encoded) return [undefined, []];
+  const copy = { utf8: encoded.utf8.slice(), bounds: encoded.bounds.slice() };
+  return [copy, [copy.utf8.buffer, copy.bounds.buffer]];
+}
+
+/**
  * The (a, b, distance) words of every pair within k, in no particular order, found by the
- * pool's workers, one shard each; verified by similarity (each worker builds the texts'
- * shingle sets) when `similarity` is above 0. Progress: 'pairs' in thousandths of the
+ * pool's workers, one shard each; verified by similarity (each worker builds the shingle
+ * sets of `texts`, encodeTextsPaced's) when `similarity` is above 0. Progress: 'pairs' in thousandths of the
  * shards' work. Null when the shards' candidates (before verification) pass
  * `maxCandidates`.
  */
@@ -28,7 +57,8 @@ async function shardedWords(scheduler, job, fingerprints, k, { texts, similarity
   const tasks = [];
   for (let shard = 0; shard < shards; shard++) {
     const fps = fingerprints.slice(); // each worker holds all fingerprints; the copy moves
-    const message = { op: 'pairShard', fingerprints: fps, maxDistance: k, shard, shards, texts, similarity, maxCandidates: maxCandidates / shards };
+    const [textsCopy, textBuffers] = copyTexts(texts);
+    const message = { op: 'pairShard', fingerprints: fps, maxDistance: k, shard, shards, texts: textsCopy, similarity, maxCandidates: maxCandidates / shards };
     const onProgress = (progress) => {
       done[shard] = progress;
       let sum = 0;
@@ -42,7 +72,7 @@ async function shardedWords(scheduler, job, fingerprints, k, { texts, similarity
         // an onProgress that throws has failed the job with its error
       }
     };
-    tasks.push(scheduler.task(job, message, { transfer: [fps.buffer], exclusive: true, onProgress }));
+    tasks.push(scheduler.task(job, message, { transfer: [fps.buffer, ...textBuffers], exclusive: true, onProgress }));
   }
   const results = await job.guard(Promise.all(tasks));
   if (results.some((result) => !result.words)) return null;
@@ -72,7 +102,8 @@ export async function poolPairs(scheduler, job, fingerprints, k) {
 
 /**
  * dedup's labels of the distinct texts (dedup.js searchLabels' answer) from a search split
- * across the workers, or null when one worker's search is the better plan:
+ * across the workers, or null when one worker's search is the better plan (`texts`:
+ * encodeTextsPaced's, when similarity is above 0):
  * - a pool of one worker: sharding gains nothing;
  * - components: the pairs (verified in the workers) joined here;
  * - leader: the rule is sequential, so the workers list the pairs and the rule runs here

@@ -7,7 +7,8 @@
 //   { id, op: 'fingerprint', texts, options, idf? }              -> BigUint64Array
 //   { id, op: 'fingerprintEncoded', utf8, bounds, options, idf? } -> BigUint64Array (text.js encodeTexts' layout)
 //   { id, op: 'group', fingerprints, texts?, k, similarity, grouping } -> { fingerprints, labels }
-//     (dedup's search over distinct texts: dedup.js searchLabels; texts when similarity > 0),
+//     (dedup's search over distinct texts: dedup.js searchLabels; texts when similarity > 0,
+//     as { utf8, bounds }: pool-search.js encodeTextsPaced),
 //     with progress messages { id, progress } (thousandths done) after each slice
 //   { id, op: 'pairShard', fingerprints, maxDistance, shard, shards, texts?, similarity, maxCandidates }
 //     -> { words, candidates } (pairs.js searchShard: one shard's pairs, verified by

@@ -9,7 +9,7 @@ import { toFingerprintArray } from './hamming.js';
 import { checkMaxDistance, checkOptions, textOptions } from './options.js';
 import { Job, checkTaskOptions } from './pool-job.js';
 import { idfForWorkers } from './pool-scheduler.js';
-import { poolLabels, poolPairs } from './pool-search.js';
+import { copyTexts, encodeTextsPaced, poolLabels, poolPairs } from './pool-search.js';
 import { preparedInJs } from './text.js';
 
 /** At most this many texts per fingerprint task... */
@@ -179,7 +179,8 @@ export class SimHashPool {
       const { bounds } = await chunkTexts(distinct, undefined, 'texts', pacer);
       const fps = await this.#fingerprint(job, distinct, bounds, taken, items.length);
       job.report('pairs', 0, 1000);
-      const labels = await poolLabels(this.#scheduler, job, fps, distinct, search, pacer) ?? await this.#groupInOneWorker(job, fps, distinct, search);
+      const encoded = similarity > 0 ? await encodeTextsPaced(distinct, pacer) : undefined;
+      const labels = await poolLabels(this.#scheduler, job, fps, encoded, search, pacer) ?? await this.#groupInOneWorker(job, fps, encoded, search);
       job.report('pairs', 1000, 1000);
       const result = await dedupResult(items, flatGroups(expandLabels(collapsed, labels)), pacer);
       job.report('groups', 1, 1);
@@ -187,10 +188,11 @@ export class SimHashPool {
     });
   }
 
-  /** dedup's labels of the distinct texts from dedup.js searchLabels in one worker, with its progress. */
-  async #groupInOneWorker(job, fingerprints, texts, { k, similarity, grouping }) {
+  /** dedup's labels of the distinct texts (`encoded` by encodeTextsPaced when similarity is above 0) from dedup.js searchLabels in one worker, with its progress. */
+  async #groupInOneWorker(job, fingerprints, encoded, { k, similarity, grouping }) {
     const fps = fingerprints.slice(); // the calling thread keeps its fingerprints; the copy moves
-    const message = { op: 'group', fingerprints: fps, texts: similarity > 0 ? texts : undefined, k, similarity, grouping };
+    const [texts, textBuffers] = copyTexts(encoded);
+    const message = { op: 'group', fingerprints: fps, texts, k, similarity, grouping };
     const onProgress = (thousandths) => {
       try {
         job.report('pairs', thousandths, 1000);
@@ -198,7 +200,7 @@ export class SimHashPool {
         // an onProgress that throws has failed the job with its error
       }
     };
-    return (await job.guard(this.#scheduler.task(job, message, { transfer: [fps.buffer], exclusive: true, onProgress }))).labels;
+    return (await job.guard(this.#scheduler.task(job, message, { transfer: [fps.buffer, ...textBuffers], exclusive: true, onProgress }))).labels;
   }
 
   /** Stops every worker; pending calls reject, later calls throw. */
