@@ -10,10 +10,25 @@ import { concatWords, exactGroupSteps, expandPairs, sortPairsSteps, splitTriples
 
 /**
  * Candidate pairs past which a leader grouping leaves the sharded pair search for one
- * worker's LeaderSearch: the bound LeaderSearch's own pair path keeps (pairs.h, 24 per
- * fingerprint plus 2^16), past which its lookup path costs less than listing the pairs.
+ * worker's LeaderSearch: the bound of LeaderSearch's own pair path (pairs.h, 24 per
+ * fingerprint plus 2^16, past which its lookup path costs less than listing the pairs),
+ * times `spread` (leaderSpread).
  */
-const leaderMaxCandidates = (count) => 24 * count + 65536;
+const leaderMaxCandidates = (count, spread) => 24 * spread * count + 65536;
+
+/**
+ * How many times LeaderSearch's pair bound the pool's leader grouping allows. By
+ * fingerprints only, 1: the pairs are kept, in the workers and then on the calling thread,
+ * so memory stays within what LeaderSearch's pair path may take. By similarity, the
+ * number of workers: candidates are verified a slice at a time in the workers and only
+ * the verified pairs are kept, and the pair path's work (the join and one verification
+ * per candidate) is shared by the workers, while the lookup path runs in one; so the
+ * break-even LeaderSearch puts at 24 pairs per item moves to about 24 per item per
+ * worker. Measured in WASM on 191k distinct fortunes with edits at similarity 0.8
+ * (radius 16, 32 candidates per item, where LeaderSearch takes its lookup path): lookups
+ * 18.3 s; the pair path with verification 19.1 s as one shard, 10.6 s and 9.0 s as two.
+ */
+const leaderSpread = (scheduler, similarity) => (similarity > 0 ? scheduler.size : 1);
 
 /**
  * Texts encoded to UTF-8 end to end (text.js encodeTexts' layout, trimmed), a slice at a
@@ -108,11 +123,12 @@ export async function poolPairs(scheduler, job, fingerprints, k) {
  * - components: the pairs (verified in the workers) joined here;
  * - leader: the rule is sequential, so the workers list the pairs and the rule runs here
  *   (grouping.js leaderOfPairs over the pairs sorted by (a, b): exactly LeaderSearch's
- *   answer). That pays only where LeaderSearch itself would list the pairs: it estimates
- *   their number from a sample and takes its lookup path for dense near-duplicates, which
- *   lists none. So one worker asks LeaderSearch which path it takes (a few ms); on the
- *   lookup path, or when the shards find more candidates than leaderMaxCandidates (the
- *   sample underestimated them), null: one worker runs LeaderSearch.
+ *   answer). That pays only where the pairs are few enough: LeaderSearch estimates their
+ *   number from a sample and takes its lookup path for dense near-duplicates, which lists
+ *   none. So one worker asks LeaderSearch which path it takes (a few ms), scaled by
+ *   leaderSpread; on the lookup path, or when the shards find more candidates than
+ *   leaderMaxCandidates (the sample underestimated them), null: one worker runs
+ *   LeaderSearch.
  */
 export async function poolLabels(scheduler, job, fingerprints, texts, { k, similarity, grouping }, pacer) {
   if (scheduler.size < 2) return null;
@@ -123,10 +139,14 @@ export async function poolLabels(scheduler, job, fingerprints, texts, { k, simil
     // Components do not depend on the pairs' order.
     return runStepsPaced(labelSteps(count, splitTriples(words, words.length / 3), 'components'), pacer);
   }
-  const fps = fingerprints.slice();
+  // LeaderSearch estimates the pairs from a sample: on every spread-th fingerprint it
+  // takes the pair path when the pairs of all of them are at most about
+  // 24 * spread * count (a subset of count / spread items holds 1 / spread^2 of them).
+  const spread = leaderSpread(scheduler, similarity);
+  const fps = spread > 1 ? fingerprints.filter((_, i) => i % spread === 0) : fingerprints.slice();
   const path = await job.guard(scheduler.task(job, { op: 'leaderPath', fingerprints: fps, maxDistance: k }, { transfer: [fps.buffer] }));
   if (!path.pairs) return null;
-  const words = await shardedWords(scheduler, job, fingerprints, k, { ...verified, maxCandidates: leaderMaxCandidates(count) });
+  const words = await shardedWords(scheduler, job, fingerprints, k, { ...verified, maxCandidates: leaderMaxCandidates(count, spread) });
   if (!words) return null;
   return runStepsPaced(labelSteps(count, await sortedPairs(count, words, pacer), 'leader'), pacer);
 }
