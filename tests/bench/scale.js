@@ -20,10 +20,10 @@
 // one process (median of --pool-runs runs each, 3 by default): findPairs over N uniform
 // fingerprints with planted neighbours (planted.js) at k = --pairs-k (10 by default), and
 // dedup of the texts at the default similarity (leader grouping), with the pair and group
-// counts.
+// counts (the dedup up to N = --pool-dedup-max, 1M by default).
 //
 // Usage: node tests/bench/scale.js [N ...] [--brute-max=N] [--slow-max=N] [--k=K] [--pairs-k=K] [--pool-runs=R]
-//   [--pool-only] (only the pool's speed-up on the search)
+//   [--pool-dedup-max=N] [--pool-only] (only the pool's speed-up on the search)
 import { createRequire } from 'node:module';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -48,6 +48,7 @@ const THEIR_K = 2;
 const PAIRS_K = option('pairs-k', 10);
 const POOL_RUNS = option('pool-runs', 3);
 const POOL_ONLY = args.includes('--pool-only');
+const POOL_DEDUP_MAX = option('pool-dedup-max', 1_000_000);
 const FORTUNES = '/usr/share/games/fortunes';
 
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
@@ -300,6 +301,7 @@ try {
     log(`  findPairs k = ${PAIRS_K}: 1 thread ${pairs.all[0].map(fmt.s).join(', ')}; pool ${pairs.all[1].map(fmt.s).join(', ')}`);
     poolRows.push([fmt.n(n), `findPairs, uniform + planted, k = ${PAIRS_K}`, fmt.s(pairs.one), fmt.s(pairs.pool), fmt.x(pairs.one / pairs.pool),
       `${pairs.results[0].a.length.toLocaleString('en')} pairs`]);
+    if (n > POOL_DEDUP_MAX) continue;
     const similar = await alternate(POOL_RUNS, () => sh.dedup(texts), () => pool.dedup(texts));
     if (JSON.stringify(similar.results[0].groups) !== JSON.stringify(similar.results[1].groups)) throw new Error(`N=${n}: pool and single-threaded similarity groups differ`);
     log(`  dedup by similarity: 1 thread ${similar.all[0].map(fmt.s).join(', ')}; pool ${similar.all[1].map(fmt.s).join(', ')}`);

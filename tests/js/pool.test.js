@@ -10,6 +10,8 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { sh, plantedSet, random64 } from './helpers.js';
 import { createPool } from '../../js/worker.js';
+import createSimhashCore from '../../js/wasm/simhash_core.mjs';
+import { searchShard, sortPairs, splitTriples } from '../../js/pairs.js';
 
 const FORTUNES = '/usr/share/games/fortunes';
 const HAS_FORTUNES = existsSync(FORTUNES);
@@ -256,6 +258,22 @@ describe('the search split across the workers', () => {
     });
     assert.ok(ops.filter((op) => op === 'pairShard').length >= 3 * 5 * 6, 'each worker searched a shard');
     assert.ok(!ops.includes('group'));
+  });
+
+  test('the shards a worker runs: their union is findPairs\' answer; past maxCandidates a shard gives up (the leader fallback)', async () => {
+    const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
+    const fps = BigUint64Array.from(plantedSet(800, 12, 25));
+    for (const k of [2, 7, 12]) {
+      for (const shards of [1, 2, 3, 5]) {
+        let words = [];
+        for (let shard = 0; shard < shards; shard++) words = words.concat(Array.from((await searchShard(core, fps, k, shard, shards, {}, () => {})).words));
+        assert.deepEqual(sortPairs(fps.length, splitTriples(words, words.length / 3)), sh.findPairs(fps, k), `k = ${k}, ${shards} shards`);
+      }
+    }
+    const all = (await searchShard(core, fps, 12, 0, 1, {}, () => {})).candidates;
+    assert.deepEqual(await searchShard(core, fps, 12, 0, 1, { maxCandidates: all }, () => {}).then((r) => r.words.length / 3), all);
+    const past = await searchShard(core, fps, 12, 0, 1, { maxCandidates: all - 1 }, () => {});
+    assert.equal(past.words, null);
   });
 
   test('findPairs: past 2^27 pairs the RangeError of SimHash#findPairs; the pool works afterwards', async () => {
