@@ -205,19 +205,26 @@ const pool = await createPool();
 const poolStartMs = performance.now() - startPool;
 log(`pool of ${pool.size} workers started in ${poolStartMs.toFixed(0)} ms`);
 
-/** Medians (seconds) of `runs` runs of each of two calls, alternately, and their last results. */
+/**
+ * Medians of `runs` runs of each of two calls, alternately: wall seconds (one, pool), CPU
+ * seconds of the process, worker threads included (oneCpu, poolCpu), and the last results.
+ */
 async function alternate(runs, first, second) {
   const times = [[], []];
+  const cpu = [[], []];
   const results = [];
   for (let r = 0; r < runs; r++) {
     for (const [i, fn] of [first, second].entries()) {
+      const used = process.cpuUsage();
       const start = performance.now();
       results[i] = await fn();
       times[i].push((performance.now() - start) / 1000);
+      const { user, system } = process.cpuUsage(used);
+      cpu[i].push((user + system) / 1e6);
     }
   }
-  const median = (list) => list.sort((x, y) => x - y)[Math.floor(list.length / 2)];
-  return { one: median(times[0]), pool: median(times[1]), results, all: times };
+  const median = (list) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)];
+  return { one: median(times[0]), pool: median(times[1]), oneCpu: median(cpu[0]), poolCpu: median(cpu[1]), results, all: times };
 }
 
 const fingerprintRows = [];
@@ -300,13 +307,13 @@ try {
     }
     log(`  findPairs k = ${PAIRS_K}: 1 thread ${pairs.all[0].map(fmt.s).join(', ')}; pool ${pairs.all[1].map(fmt.s).join(', ')}`);
     poolRows.push([fmt.n(n), `findPairs, uniform + planted, k = ${PAIRS_K}`, fmt.s(pairs.one), fmt.s(pairs.pool), fmt.x(pairs.one / pairs.pool),
-      `${pairs.results[0].a.length.toLocaleString('en')} pairs`]);
+      fmt.s(pairs.oneCpu), fmt.s(pairs.poolCpu), `${pairs.results[0].a.length.toLocaleString('en')} pairs`]);
     if (n > POOL_DEDUP_MAX) continue;
     const similar = await alternate(POOL_RUNS, () => sh.dedup(texts), () => pool.dedup(texts));
     if (JSON.stringify(similar.results[0].groups) !== JSON.stringify(similar.results[1].groups)) throw new Error(`N=${n}: pool and single-threaded similarity groups differ`);
     log(`  dedup by similarity: 1 thread ${similar.all[0].map(fmt.s).join(', ')}; pool ${similar.all[1].map(fmt.s).join(', ')}`);
     poolRows.push([fmt.n(n), 'dedup, fortunes with edits, default similarity', fmt.s(similar.one), fmt.s(similar.pool), fmt.x(similar.one / similar.pool),
-      `${similar.results[0].groups.length.toLocaleString('en')} groups`]);
+      fmt.s(similar.oneCpu), fmt.s(similar.poolCpu), `${similar.results[0].groups.length.toLocaleString('en')} groups`]);
   }
 } finally {
   await pool.terminate();
@@ -320,7 +327,7 @@ if (!POOL_ONLY) {
   console.log(`\nFull dedup, end to end (fingerprints + pairs + groups; ours k = ${OUR_K} of 64 bits, theirs brute force at k = ${THEIR_K} of 32 bits, up to N = ${fmt.n(BRUTE_MAX)}):\n`);
   console.log(table(['N', 'simhash-js + brute force', 'simhash + brute force', 'ours, 1 thread', 'ours, pool', 'fastest JS / pool', 'pool speed-up', 'groups (ours)'], dedupRows));
 }
-console.log(`\nThe pool's speed-up on the search (median of ${POOL_RUNS} runs each, one thread and the pool alternately):\n`);
-console.log(table(['N', 'call', 'ours, 1 thread', 'ours, pool', 'pool speed-up', 'found'], poolRows));
+console.log(`\nThe pool's speed-up on the search (median of ${POOL_RUNS} runs each, one thread and the pool alternately; CPU: of the process, workers included):\n`);
+console.log(table(['N', 'call', 'ours, 1 thread', 'ours, pool', 'pool speed-up', 'CPU, 1 thread', 'CPU, pool', 'found'], poolRows));
 console.log('');
 for (const note of notes) console.log(note);
