@@ -39,31 +39,40 @@ const leaderSpread = (scheduler, similarity) => (similarity > 0 ? scheduler.size
 export async function encodeTextsPaced(texts, pacer) {
   let chars = 0;
   for (const text of texts) chars += text.length;
-  const utf8 = new Uint8Array(chars * 3); // encodeInto writes at most 3 bytes per UTF-16 unit
+  let utf8 = new Uint8Array(chars + 1024); // exact for ASCII; grown when a text may not fit
   const bounds = new Uint32Array(texts.length + 1);
   let written = 0;
   for (let i = 0; i < texts.length; i++) {
+    const room = texts[i].length * 3; // encodeInto writes at most 3 bytes per UTF-16 unit
+    if (utf8.length - written < room) {
+      const grown = new Uint8Array(Math.max(written + room, Math.ceil(utf8.length * 1.5)));
+      grown.set(utf8.subarray(0, written));
+      utf8 = grown;
+    }
     bounds[i] = written;
     written += encodeInto(texts[i], utf8.subarray(written));
     if ((i & 1023) === 1023) await pacer.pause();
   }
   bounds[texts.length] = written;
-  return { utf8: utf8.slice(0, written), bounds };
+  return { utf8: utf8.subarray(0, written), bounds };
 }
 
-/** A copy of encoded texts for one task, and its buffers to transfer. */
-export function copyTexts(encoded) {
+/**
+ * Encoded texts for one task and the buffers to transfer: a copy, or with `move` the texts
+ * themselves (they are then unusable here).
+ */
+export function copyTexts(encoded, move = false) {
   if (!encoded) return [undefined, []];
-  const copy = { utf8: encoded.utf8.slice(), bounds: encoded.bounds.slice() };
-  return [copy, [copy.utf8.buffer, copy.bounds.buffer]];
+  const texts = move ? encoded : { utf8: encoded.utf8.slice(), bounds: encoded.bounds.slice() };
+  return [texts, [texts.utf8.buffer, texts.bounds.buffer]];
 }
 
 /**
  * The (a, b, distance) words of every pair within k, in no particular order, found by the
  * pool's workers, one shard each; verified by similarity (each worker builds the shingle
- * sets of `texts`, encodeTextsPaced's) when `similarity` is above 0. Progress: 'pairs' in thousandths of the
- * shards' work. Null when the shards' candidates (before verification) pass
- * `maxCandidates`.
+ * sets of `texts`, encodeTextsPaced's) when `similarity` is above 0. Progress: 'pairs' in
+ * thousandths of the shards' work. Null when the shards' candidates (before verification)
+ * pass `maxCandidates`.
  */
 async function shardedWords(scheduler, job, fingerprints, k, { texts, similarity = 0, maxCandidates = Infinity } = {}) {
   const shards = scheduler.size;
