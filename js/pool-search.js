@@ -105,6 +105,17 @@ async function shardedWords(scheduler, job, fingerprints, k, { texts, similarity
   return concatWords(results.map((result) => result.words), length);
 }
 
+/** Fingerprints 0, n, 2n, ... copied through their 32-bit halves (no BigInt made). */
+function everyNth(fingerprints, n) {
+  const halves = new Uint32Array(fingerprints.buffer, fingerprints.byteOffset, 2 * fingerprints.length);
+  const out = new Uint32Array(2 * Math.ceil(fingerprints.length / n));
+  for (let i = 0, j = 0; i < fingerprints.length; i += n, j += 2) {
+    out[j] = halves[2 * i];
+    out[j + 1] = halves[2 * i + 1];
+  }
+  return new BigUint64Array(out.buffer);
+}
+
 /** (a, b, distance) words as sorted pairs, a slice at a time. */
 function sortedPairs(count, words, pacer) {
   return runStepsPaced(sortPairsSteps(count, splitTriples(words, words.length / 3)), pacer);
@@ -152,7 +163,7 @@ export async function poolLabels(scheduler, job, fingerprints, texts, { k, simil
   // takes the pair path when the pairs of all of them are at most about
   // 24 * spread * count (a subset of count / spread items holds 1 / spread^2 of them).
   const spread = leaderSpread(scheduler, similarity);
-  const fps = spread > 1 ? fingerprints.filter((_, i) => i % spread === 0) : fingerprints.slice();
+  const fps = spread > 1 ? everyNth(fingerprints, spread) : fingerprints.slice();
   const path = await job.guard(scheduler.task(job, { op: 'leaderPath', fingerprints: fps, maxDistance: k }, { transfer: [fps.buffer] }));
   if (!path.pairs) return null;
   const words = await shardedWords(scheduler, job, fingerprints, k, { ...verified, maxCandidates: leaderMaxCandidates(count, spread) });
