@@ -9,7 +9,7 @@
 import { checkKnownKeys, typeName } from './checks.js';
 import { fingerprintAll } from './fingerprints.js';
 import { GROUPINGS, dedupResult, flatGroups, labelsOfPairs } from './grouping.js';
-import { coreCall, forEachEncodedSliceAsync } from './memory.js';
+import { coreCall, forEachEncodedSliceAsync, forEachByteSliceAsync } from './memory.js';
 import { checkMaxDistance, checkOptions } from './options.js';
 import { Pacer, checkSignal } from './pacing.js';
 import { searchLeaders, searchPairs } from './pairs.js';
@@ -94,7 +94,7 @@ export function expandFingerprints({ of }, fingerprints) {
 /**
  * Labels of distinct texts (leader or components, by similarity or fingerprints only), in
  * slices with pacer.step('pairs', ...) between them: the search every entry runs, on the
- * calling thread or in a pool's worker.
+ * calling thread or in a pool's worker. `texts` as withSimilarity takes them.
  */
 export async function searchLabels(core, texts, fingerprints, { k, similarity, grouping }, pacer) {
   if (similarity === 0) {
@@ -102,19 +102,31 @@ export async function searchLabels(core, texts, fingerprints, { k, similarity, g
       ? searchLeaders(core, fingerprints, k, pacer, 'pairs')
       : labelsOfPairs(fingerprints.length, await searchPairs(core, fingerprints, k, pacer, 'pairs'), grouping);
   }
+  // Progress of the 'pairs' phase stays at 0 while the sets are built: the search reports from there.
+  return withSimilarity(core, texts, async () => (grouping === 'leader'
+    ? searchLeaders(core, fingerprints, k, pacer, 'pairs', similarity)
+    : labelsOfPairs(fingerprints.length, await searchPairs(core, fingerprints, k, pacer, 'pairs', similarity), grouping)),
+  () => pacer.step('pairs', 0, 1000));
+}
+
+/**
+ * Runs `body()` with the texts' shingle sets built in the core for verification by
+ * similarity (_similarityCount, _similarityAdd), released on every exit, awaiting
+ * `between()` after each slice of texts. `texts`: strings, or the UTF-8 bytes of the texts
+ * end to end with their bounds (text.js encodeTexts' layout).
+ */
+export async function withSimilarity(core, texts, body, between = async () => {}) {
   try {
     // The similarity is of the texts themselves (README "Similarity"), whatever the fingerprint
     // options. The sets are built a slice of texts at a time (two passes: the code points are
     // numbered by frequency first), so the texts' UTF-8 is never all in WASM memory at once.
-    // Progress of the 'pairs' phase stays at 0 meanwhile: the search reports from there.
     core._similarityRelease();
     for (const pass of ['_similarityCount', '_similarityAdd']) {
       const use = (utf8, offsets, count) => coreCall(() => core[pass](utf8, offsets, count));
-      await forEachEncodedSliceAsync(core, texts, 'texts', use, () => pacer.step('pairs', 0, 1000), SETS_SLICE_CHARS);
+      if (Array.isArray(texts)) await forEachEncodedSliceAsync(core, texts, 'texts', use, between, SETS_SLICE_CHARS);
+      else await forEachByteSliceAsync(core, texts, use, between, 3 * SETS_SLICE_CHARS);
     }
-    return grouping === 'leader'
-      ? await searchLeaders(core, fingerprints, k, pacer, 'pairs', similarity)
-      : labelsOfPairs(fingerprints.length, await searchPairs(core, fingerprints, k, pacer, 'pairs', similarity), grouping);
+    return await body();
   } finally {
     core._similarityRelease();
   }

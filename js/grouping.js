@@ -4,9 +4,12 @@
 //   --dedupResult--> { unique, uniqueIndices, groups }.
 // A label is the index of the item an item is grouped under: itself when it is kept.
 import { checkInteger, checkKnownKeys, checkObject, typeName } from './checks.js';
+import { STEP_ITERATIONS, runSteps } from './pacing.js';
 import { checkSimilarity } from './similarity.js';
 
 export const GROUPINGS = ['leader', 'components'];
+
+const STEP_MASK = STEP_ITERATIONS - 1;
 
 /**
  * Leader grouping: in index order, each item joins the earliest kept item it is paired
@@ -14,15 +17,26 @@ export const GROUPINGS = ['leader', 'components'];
  * distance exceeds maxDistance (when given) are ignored.
  */
 export function leaderOfPairs(count, pairs, maxDistance = Infinity) {
+  return runSteps(leaderSteps(count, pairs, maxDistance));
+}
+
+/** leaderOfPairs as a generator of work for runSteps or runStepsPaced (pacing.js). */
+function* leaderSteps(count, pairs, maxDistance) {
   const { a, b, distance } = pairs;
   const within = (i) => !distance || distance[i] <= maxDistance;
   // Bucket the pairs by b, so item b sees its earlier partners in ascending order.
   const starts = new Uint32Array(count + 1);
-  for (let i = 0; i < b.length; i++) if (within(i)) starts[b[i] + 1]++;
+  for (let i = 0; i < b.length; i++) {
+    if (within(i)) starts[b[i] + 1]++;
+    if ((i & STEP_MASK) === STEP_MASK) yield;
+  }
   for (let i = 0; i < count; i++) starts[i + 1] += starts[i];
   const earlier = new Uint32Array(starts[count]);
   const fill = starts.slice(0, count);
-  for (let i = 0; i < b.length; i++) if (within(i)) earlier[fill[b[i]]++] = a[i];
+  for (let i = 0; i < b.length; i++) {
+    if (within(i)) earlier[fill[b[i]]++] = a[i];
+    if ((i & STEP_MASK) === STEP_MASK) yield;
+  }
   const leaderOf = new Uint32Array(count);
   for (let item = 0; item < count; item++) {
     leaderOf[item] = item;
@@ -33,12 +47,18 @@ export function leaderOfPairs(count, pairs, maxDistance = Infinity) {
         break;
       }
     }
+    if ((item & STEP_MASK) === STEP_MASK) yield;
   }
   return leaderOf;
 }
 
 /** Connected components of the pairs: each item is labelled with its component's smallest index. */
 export function componentsOfPairs(count, pairs, maxDistance = Infinity) {
+  return runSteps(componentSteps(count, pairs, maxDistance));
+}
+
+/** componentsOfPairs as a generator of work for runSteps or runStepsPaced (pacing.js). */
+function* componentSteps(count, pairs, maxDistance) {
   const { a, b, distance } = pairs;
   const parent = new Uint32Array(count);
   for (let i = 0; i < count; i++) parent[i] = i;
@@ -47,6 +67,7 @@ export function componentsOfPairs(count, pairs, maxDistance = Infinity) {
     return x;
   };
   for (let i = 0; i < a.length; i++) {
+    if ((i & STEP_MASK) === STEP_MASK) yield;
     if (distance && distance[i] > maxDistance) continue;
     const ra = find(a[i]);
     const rb = find(b[i]);
@@ -54,12 +75,20 @@ export function componentsOfPairs(count, pairs, maxDistance = Infinity) {
     if (ra < rb) parent[rb] = ra;
     else if (rb < ra) parent[ra] = rb;
   }
-  for (let i = 0; i < count; i++) parent[i] = find(i);
+  for (let i = 0; i < count; i++) {
+    parent[i] = find(i);
+    if ((i & STEP_MASK) === STEP_MASK) yield;
+  }
   return parent;
 }
 
 export function labelsOfPairs(count, pairs, grouping, maxDistance) {
-  return grouping === 'components' ? componentsOfPairs(count, pairs, maxDistance) : leaderOfPairs(count, pairs, maxDistance);
+  return runSteps(labelSteps(count, pairs, grouping, maxDistance));
+}
+
+/** labelsOfPairs as a generator of work for runSteps or runStepsPaced (pacing.js). */
+export function labelSteps(count, pairs, grouping, maxDistance = Infinity) {
+  return grouping === 'components' ? componentSteps(count, pairs, maxDistance) : leaderSteps(count, pairs, maxDistance);
 }
 
 /**

@@ -73,3 +73,23 @@ export class Pacer {
     await this.pause();
   }
 }
+
+/** Iterations of a stepped loop between two yields of its generator (runSteps, runStepsPaced). */
+export const STEP_ITERATIONS = 1 << 14;
+
+/** Runs a generator of work (yielding every STEP_ITERATIONS or so) to its end; returns its result. */
+export function runSteps(steps) {
+  for (;;) {
+    const { done, value } = steps.next();
+    if (done) return value;
+  }
+}
+
+/** runSteps with pacer.pause() at each yield: long work on the calling thread, cut into slices. */
+export async function runStepsPaced(steps, pacer) {
+  for (;;) {
+    const { done, value } = steps.next();
+    if (done) return value;
+    await pacer.pause();
+  }
+}

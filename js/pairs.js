@@ -2,11 +2,12 @@
 // leaderLabels), or a slice at a time with pauses between (searchPairs, searchLeaders),
 // each slice about SLICE_WORK units of the core's work (pairs.h: 2-4 ns each in WASM).
 import { coreCall, copyOut, resultWords, withAllocations } from './memory.js';
+import { STEP_ITERATIONS, runSteps } from './pacing.js';
 
 const SLICE_WORK = 1e7;
 
 /** (a, b, distance) uint32 triples as three arrays. */
-function splitTriples(words, count) {
+export function splitTriples(words, count) {
   const a = new Uint32Array(count);
   const b = new Uint32Array(count);
   const distance = new Uint8Array(count);
@@ -25,20 +26,46 @@ export const MAX_PAIRS = 2 ** 27;
  * Items with equal fingerprints, collapsed: reps[g] is the first item of group g, groupOf[i]
  * the group of item i.
  */
-function exactGroups(fingerprints) {
-  const groupOf = new Uint32Array(fingerprints.length);
-  const reps = [];
-  const seen = new Map();
-  for (let i = 0; i < fingerprints.length; i++) {
-    const key = fingerprints[i];
-    let group = seen.get(key);
-    if (group === undefined) {
-      seen.set(key, (group = reps.length));
-      reps.push(i);
+export function exactGroups(fingerprints) {
+  return runSteps(exactGroupSteps(fingerprints));
+}
+
+/**
+ * exactGroups as a generator of work for runSteps or runStepsPaced (pacing.js): an open
+ * addressing table of item indices over the fingerprints' two 32-bit halves, which makes
+ * no BigInt (a Map of them costs about 20x more and pauses for its collections).
+ */
+export function* exactGroupSteps(fingerprints) {
+  const n = fingerprints.length;
+  const halves = new Uint32Array(fingerprints.buffer, fingerprints.byteOffset, 2 * n);
+  const bits = Math.max(4, 32 - Math.clz32(2 * n)); // a table at most half full
+  const mask = 2 ** bits - 1;
+  const slots = new Int32Array(mask + 1).fill(-1); // slot -> group
+  const groupOf = new Uint32Array(n);
+  const reps = new Uint32Array(n);
+  let groups = 0;
+  for (let i = 0; i < n; i++) {
+    const low = halves[2 * i];
+    const high = halves[2 * i + 1];
+    let slot = (Math.imul(low ^ Math.imul(high, 0x85ebca6b), 0x9e3779b1) >>> (32 - bits)) & mask;
+    for (;;) {
+      const group = slots[slot];
+      if (group < 0) {
+        slots[slot] = groups;
+        reps[groups] = i;
+        groupOf[i] = groups++;
+        break;
+      }
+      const rep = reps[group];
+      if (halves[2 * rep] === low && halves[2 * rep + 1] === high) {
+        groupOf[i] = group;
+        break;
+      }
+      slot = (slot + 1) & mask;
     }
-    groupOf[i] = group;
+    if ((i & (STEP_ITERATIONS - 1)) === STEP_ITERATIONS - 1) yield;
   }
-  return { groupOf, reps: Uint32Array.from(reps) };
+  return { groupOf, reps: reps.slice(0, groups) };
 }
 
 /**
@@ -56,7 +83,7 @@ export function findPairs(core, fingerprints, k) {
 }
 
 /** The pairs of every item from the pairs (g, h, distance) of their groups. */
-function expandPairs(groupOf, groups, words) {
+export function expandPairs(groupOf, groups, words) {
   const n = groupOf.length;
   // Members of each group in ascending order.
   const sizes = new Uint32Array(groups + 1);
@@ -123,19 +150,80 @@ export function leaderLabels(core, fingerprints, k) {
 
 /** Pairs sorted by (a, b): two stable counting passes, by b then by a. */
 export function sortPairs(count, pairs) {
+  return runSteps(sortPairsSteps(count, pairs));
+}
+
+/** sortPairs as a generator of work for runSteps or runStepsPaced (pacing.js). */
+export function* sortPairsSteps(count, pairs) {
   let { a, b, distance } = pairs;
+  const n = a.length;
   for (const key of ['b', 'a']) {
     const keys = key === 'a' ? a : b;
     const starts = new Uint32Array(count + 1);
-    for (let i = 0; i < keys.length; i++) starts[keys[i] + 1]++;
-    for (let i = 0; i < count; i++) starts[i + 1] += starts[i];
-    const order = new Uint32Array(keys.length);
-    for (let i = 0; i < keys.length; i++) order[starts[keys[i]]++] = i;
-    a = order.map((i) => a[i]);
-    b = order.map((i) => b[i]);
-    distance = Uint8Array.from(order, (i) => distance[i]);
+    for (let i = 0; i < n; i++) {
+      starts[keys[i] + 1]++;
+      if ((i & (STEP_ITERATIONS - 1)) === STEP_ITERATIONS - 1) yield;
+    }
+    for (let i = 0; i < count; i++) {
+      starts[i + 1] += starts[i];
+      if ((i & (STEP_ITERATIONS - 1)) === STEP_ITERATIONS - 1) yield;
+    }
+    const nextA = new Uint32Array(n);
+    const nextB = new Uint32Array(n);
+    const nextDistance = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const at = starts[keys[i]]++;
+      nextA[at] = a[i];
+      nextB[at] = b[i];
+      nextDistance[at] = distance[i];
+      if ((i & (STEP_ITERATIONS - 1)) === STEP_ITERATIONS - 1) yield;
+    }
+    [a, b, distance] = [nextA, nextB, nextDistance];
   }
   return { a, b, distance };
+}
+
+/**
+ * The pairs within k of shard `shard` of `shards` (pairs.h PairSearch), a slice at a time
+ * with `await step(progress)` between slices (progress in [0, 1]), as (a, b, distance)
+ * uint32 triples in the order found. With `similarity`, only the pairs whose texts (built
+ * by the caller with _similarityBuild) reach it are kept. `candidates` counts the pairs
+ * within k before verification; once it passes `maxCandidates` the search stops and
+ * `words` is null.
+ */
+async function collectPairs(core, fingerprints, k, { shard = 0, shards = 1, similarity = 0, maxCandidates = Infinity }, step) {
+  const chunks = [];
+  let total = 0;
+  let candidates = 0;
+  await withSearch(core, fingerprints, (fps) => core._pairSearchCreate(fps, fingerprints.length, k, shard, shards), '_pairSearchDelete', async (search) => {
+    for (let done = false; !done;) {
+      done = coreCall(() => core._pairSearchRun(search, SLICE_WORK));
+      candidates += core._pairSearchFound(search);
+      if (candidates > maxCandidates) return;
+      if (similarity > 0) coreCall(() => core._pairSearchVerify(search, similarity));
+      const found = core._pairSearchFound(search);
+      if (found > 0) {
+        chunks.push(copyOut(core, Uint32Array, core._pairSearchFoundAddress(search), found * 3));
+        total += found;
+      }
+      core._pairSearchClear(search);
+      await step(core._pairSearchProgress(search));
+    }
+  });
+  if (candidates > maxCandidates) return { words: null, candidates };
+  return { words: concatWords(chunks, total * 3), candidates };
+}
+
+/** Uint32Arrays end to end. */
+export function concatWords(chunks, length) {
+  if (chunks.length === 1) return chunks[0];
+  const words = new Uint32Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    words.set(chunk, at);
+    at += chunk.length;
+  }
+  return words;
 }
 
 /**
@@ -144,28 +232,24 @@ export function sortPairs(count, pairs) {
  * by the caller with _similarityCount and _similarityAdd) reach it are kept.
  */
 export async function searchPairs(core, fingerprints, k, pacer, phase, similarity = 0) {
-  const chunks = [];
-  let total = 0;
-  await withSearch(core, fingerprints, (fps) => core._pairSearchCreate(fps, fingerprints.length, k, 0, 1), '_pairSearchDelete', async (search) => {
-    for (let done = false; !done;) {
-      done = coreCall(() => core._pairSearchRun(search, SLICE_WORK));
-      if (similarity > 0) coreCall(() => core._pairSearchVerify(search, similarity));
-      const found = core._pairSearchFound(search);
-      if (found > 0) {
-        chunks.push(copyOut(core, Uint32Array, core._pairSearchFoundAddress(search), found * 3));
-        total += found;
-        core._pairSearchClear(search);
-      }
-      await pacer.step(phase, Math.round(core._pairSearchProgress(search) * 1000), 1000);
-    }
-  });
-  const words = new Uint32Array(total * 3);
-  let at = 0;
-  for (const chunk of chunks) {
-    words.set(chunk, at);
-    at += chunk.length;
-  }
-  return sortPairs(fingerprints.length, splitTriples(words, total));
+  const { words } = await collectPairs(core, fingerprints, k, { similarity }, (progress) => pacer.step(phase, Math.round(progress * 1000), 1000));
+  return sortPairs(fingerprints.length, splitTriples(words, words.length / 3));
+}
+
+/**
+ * One shard of the pair search run to the end (a pool's worker: js/pool-search.js), with
+ * `onSlice(progress)` after each slice: collectPairs' { words, candidates }.
+ */
+export function searchShard(core, fingerprints, k, shard, shards, { similarity = 0, maxCandidates = Infinity }, onSlice) {
+  return collectPairs(core, fingerprints, k, { shard, shards, similarity, maxCandidates }, onSlice);
+}
+
+/** Whether LeaderSearch takes its pair path on these fingerprints (pairs.h; a few ms). */
+export function leaderUsesPairs(core, fingerprints, k) {
+  let usesPairs = false;
+  return withSearch(core, fingerprints, (fps) => core._leaderSearchCreate(fps, fingerprints.length, k, 0), '_leaderSearchDelete', (search) => {
+    usesPairs = core._leaderSearchUsesPairs(search);
+  }).then(() => usesPairs);
 }
 
 /**

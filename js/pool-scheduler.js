@@ -143,9 +143,13 @@ export class Scheduler {
     return ready;
   }
 
-  #onMessage(handle, { id, ok, result, error, memoryBytes }) {
+  #onMessage(handle, { id, ok, result, error, memoryBytes, progress }) {
     const task = handle.tasks.get(id);
     if (!task) return;
+    if (progress !== undefined) {
+      task.onProgress?.(progress);
+      return;
+    }
     handle.tasks.delete(id);
     if (task.exclusive) handle.exclusive = false;
     if (memoryBytes) handle.memoryBytes = memoryBytes;
@@ -218,13 +222,14 @@ export class Scheduler {
   /**
    * Queues a task of a job; resolves with the worker's result. `exclusive`: the worker runs
    * nothing else meanwhile; `idf`: idfForWorkers' weights; `encode`: a fingerprint task
-   * whose texts are encoded to UTF-8 when posted.
+   * whose texts are encoded to UTF-8 when posted; `onProgress(progress)`: what the worker
+   * reports while it runs the task.
    */
-  task(job, message, { transfer = [], exclusive = false, idf, encode = false } = {}) {
+  task(job, message, { transfer = [], exclusive = false, idf, encode = false, onProgress } = {}) {
     return new Promise((resolve, reject) => {
       job.check();
       message.id = this.#nextId++;
-      this.#queue.push({ job, message, transfer, exclusive, idf, encode, resolve, reject });
+      this.#queue.push({ job, message, transfer, exclusive, idf, encode, onProgress, resolve, reject });
       this.#dispatch();
     });
   }

@@ -6,12 +6,19 @@
 // Messages in: { id, op: 'init', wasmBinary?, wasmUrl? } first, then
 //   { id, op: 'fingerprint', texts, options, idf? }              -> BigUint64Array
 //   { id, op: 'fingerprintEncoded', utf8, bounds, options, idf? } -> BigUint64Array (text.js encodeTexts' layout)
-//   { id, op: 'pairs', fingerprints, maxDistance }               -> { fingerprints, a, b, distance }
 //   { id, op: 'group', fingerprints, texts?, k, similarity, grouping } -> { fingerprints, labels }
-//     (dedup's search over distinct texts: dedup.js searchLabels; texts when similarity > 0)
+//     (dedup's search over distinct texts: dedup.js searchLabels; texts when similarity > 0,
+//     as { utf8, bounds }: pool-search.js encodeTextsPaced),
+//     with progress messages { id, progress } (thousandths done) after each slice
+//   { id, op: 'pairShard', fingerprints, maxDistance, shard, shards, texts?, similarity, maxCandidates }
+//     -> { words, candidates } (pairs.js searchShard: one shard's pairs, verified by
+//     similarity when it is above 0; words null past maxCandidates), with progress
+//     messages { id, progress } (the shard's fraction done) after each slice
+//   { id, op: 'leaderPath', fingerprints, maxDistance } -> { pairs } (pairs.js leaderUsesPairs)
 // `idf` is { id, bytes?, drop? }: IdfWeights are loaded once per worker from their bytes and
 // kept under the id given by the calling thread, which also says which to drop.
-// Messages out: { id, ok: true, result, memoryBytes } or { id, ok: false, error: { name, message } }.
+// Messages out: { id, ok: true, result, memoryBytes } or { id, ok: false, error: { name, message } },
+// and before them, for some ops, { id, progress }.
 // Typed arrays travel by transfer both ways.
 //
 // No top-level await and no static import of Node modules: bundlers build this file for
@@ -19,11 +26,11 @@
 import createSimhashCore from './wasm/simhash_core.mjs';
 import { isNode, nodeModule, wasmLoadError } from './environment.js';
 import { fingerprintAll, fingerprintEncoded } from './fingerprints.js';
-import { searchLabels } from './dedup.js';
+import { searchLabels, withSimilarity } from './dedup.js';
 import { idfHandle, loadIdf } from './idf.js';
 import { checkOptions } from './options.js';
 import { Pacer } from './pacing.js';
-import { findPairs } from './pairs.js';
+import { leaderUsesPairs, searchShard } from './pairs.js';
 
 let core;
 let ready;
@@ -63,14 +70,19 @@ const OPS = {
     const fingerprints = fingerprintEncoded(core, utf8, bounds, checkOptions(o), o?.idf ? idfHandle(o.idf, core, 'options.idf') : 0);
     return [fingerprints, [fingerprints.buffer]];
   },
-  pairs({ fingerprints, maxDistance }) {
-    const pairs = findPairs(core, fingerprints, maxDistance);
-    return [{ fingerprints, ...pairs }, [fingerprints.buffer, pairs.a.buffer, pairs.b.buffer, pairs.distance.buffer]];
-  },
-  // Slices only matter on a page's thread: here they run back to back.
-  async group({ fingerprints, texts, k, similarity, grouping }) {
-    const labels = await searchLabels(core, texts ?? [], fingerprints, { k, similarity, grouping }, new Pacer({ sliceMs: Infinity }));
+  // Slices only matter on a page's thread: here they run back to back, each reporting progress in thousandths.
+  async group({ fingerprints, texts, k, similarity, grouping }, progress) {
+    const pacer = new Pacer({ sliceMs: Infinity, onProgress: ({ done, total }) => progress(Math.floor((done / total) * 1000)) });
+    const labels = await searchLabels(core, texts ?? [], fingerprints, { k, similarity, grouping }, pacer);
     return [{ fingerprints, labels }, [fingerprints.buffer, labels.buffer]];
+  },
+  async pairShard({ fingerprints, maxDistance, shard, shards, texts, similarity, maxCandidates }, progress) {
+    const search = () => searchShard(core, fingerprints, maxDistance, shard, shards, { similarity, maxCandidates }, progress);
+    const result = similarity > 0 ? await withSimilarity(core, texts, search) : await search();
+    return [result, result.words ? [result.words.buffer] : []];
+  },
+  async leaderPath({ fingerprints, maxDistance }) {
+    return [{ pairs: await leaderUsesPairs(core, fingerprints, maxDistance) }, []];
   },
 };
 
@@ -88,7 +100,7 @@ function handle(message, reply) {
     return;
   }
   ready.then(async () => {
-    const [result, transfer] = await OPS[op](message);
+    const [result, transfer] = await OPS[op](message, (progress) => reply({ id, progress }));
     reply({ id, ok: true, result, memoryBytes: core.HEAPU8.length }, transfer);
   }).catch((error) => reply({ id, ok: false, error: errorData(error) }));
 }

@@ -9,6 +9,7 @@ import { toFingerprintArray } from './hamming.js';
 import { checkMaxDistance, checkOptions, textOptions } from './options.js';
 import { Job, checkTaskOptions } from './pool-job.js';
 import { idfForWorkers } from './pool-scheduler.js';
+import { copyTexts, encodeTextsPaced, poolLabels, poolPairs } from './pool-search.js';
 import { preparedInJs } from './text.js';
 
 /** At most this many texts per fingerprint task... */
@@ -140,27 +141,27 @@ export class SimHashPool {
     });
   }
 
-  /** Every pair within maxDistance, identical to SimHash#findPairs, computed in one worker. */
+  /** Every pair within maxDistance, identical to SimHash#findPairs, searched across the workers (pool-search.js). */
   async findPairs(fingerprints, maxDistance, task) {
     this.#live();
     let fps = toFingerprintArray(fingerprints, 'fingerprints');
     const k = checkMaxDistance(maxDistance);
     if (fps.length > 0xffffffff) throw new RangeError('fingerprints must hold fewer than 2^32 items');
     const { onProgress, signal } = checkTaskOptions(task);
-    if (fps === fingerprints) fps = fps.slice(); // the caller's array stays usable; the copy moves
+    if (fps === fingerprints) fps = fps.slice(); // what the caller does with its array meanwhile changes nothing
     return this.#run(signal, onProgress, async (job) => {
-      job.report('pairs', 0, 1);
-      const message = { op: 'pairs', fingerprints: fps, maxDistance: k };
-      const { a, b, distance } = await job.guard(this.#scheduler.task(job, message, { transfer: [fps.buffer], exclusive: true }));
-      job.report('pairs', 1, 1);
-      return { a, b, distance };
+      job.report('pairs', 0, 1000);
+      const pairs = await poolPairs(this.#scheduler, job, fps, k);
+      job.report('pairs', 1000, 1000);
+      return pairs;
     });
   }
 
   /**
    * Near-duplicate groups, identical to SimHash#dedup: identical texts collapsed here, the
    * distinct texts fingerprinted across the workers, the search (with its verification by
-   * similarity) in one worker, the groups assembled here.
+   * similarity) split across the workers or in one (pool-search.js poolLabels), the groups
+   * assembled here.
    */
   async dedup(items, options = {}) {
     this.#live();
@@ -177,14 +178,32 @@ export class SimHashPool {
       const { distinct } = collapsed;
       const { bounds } = await chunkTexts(distinct, undefined, 'texts', pacer);
       const fps = await this.#fingerprint(job, distinct, bounds, taken, items.length);
-      job.report('pairs', 0, 1);
-      const message = { op: 'group', fingerprints: fps, texts: similarity > 0 ? distinct : undefined, k, similarity, grouping };
-      const { fingerprints, labels } = await job.guard(this.#scheduler.task(job, message, { transfer: [fps.buffer], exclusive: true }));
-      job.report('pairs', 1, 1);
+      job.report('pairs', 0, 1000);
+      const encoded = similarity > 0 ? await encodeTextsPaced(distinct, pacer) : undefined;
+      const labels = await poolLabels(this.#scheduler, job, fps, encoded, search, pacer) ?? await this.#groupInOneWorker(job, fps, encoded, search);
+      job.report('pairs', 1000, 1000);
       const result = await dedupResult(items, flatGroups(expandLabels(collapsed, labels)), pacer);
       job.report('groups', 1, 1);
-      return { ...result, fingerprints: expandFingerprints(collapsed, fingerprints) };
+      return { ...result, fingerprints: expandFingerprints(collapsed, fps) };
     });
+  }
+
+  /**
+   * dedup's labels of the distinct texts from dedup.js searchLabels in one worker, with its
+   * progress (`encoded`: encodeTextsPaced's texts when similarity is above 0).
+   */
+  async #groupInOneWorker(job, fingerprints, encoded, { k, similarity, grouping }) {
+    const fps = fingerprints.slice(); // the calling thread keeps its fingerprints; the copy moves
+    const [texts, textBuffers] = copyTexts(encoded, true); // the last use of the texts here
+    const message = { op: 'group', fingerprints: fps, texts, k, similarity, grouping };
+    const onProgress = (thousandths) => {
+      try {
+        job.report('pairs', thousandths, 1000);
+      } catch {
+        // an onProgress that throws has failed the job with its error
+      }
+    };
+    return (await job.guard(this.#scheduler.task(job, message, { transfer: [fps.buffer, ...textBuffers], exclusive: true, onProgress }))).labels;
   }
 
   /** Stops every worker; pending calls reject, later calls throw. */

@@ -34,7 +34,8 @@ export interface TaskOptions {
   /**
    * Called as work proceeds, and at least every 100 ms while the call runs (repeating the
    * last report during one long WASM call, such as the pair search).
-   * `fingerprintAll` reports phase 'fingerprint'; `findPairs` reports 'pairs' 0/1, then 1/1.
+   * `fingerprintAll` reports phase 'fingerprint'; `findPairs` reports 'pairs' in thousandths
+   * (done of total 1000) as the workers search, ending with 1000/1000.
    */
   onProgress?: (progress: Progress) => void;
   /** Aborting rejects the promise at once with the signal's reason and stops the workers running the call. */
@@ -60,17 +61,22 @@ export interface SimHashPool extends AsyncDisposableWhereTyped {
    */
   fingerprintAll(texts: string[], options?: FingerprintOptions, task?: TaskOptions): Promise<BigUint64Array>;
   /**
-   * `SimHash#findPairs` in one worker (it is one WASM call). A BigUint64Array argument is
-   * copied, and the copy moves to the worker by transfer: yours stays usable.
+   * `SimHash#findPairs` split across the workers: identical fingerprints are collapsed on
+   * the calling thread, each worker searches a disjoint shard of the distinct ones (a copy
+   * of them moves to it by transfer), and their union is sorted and expanded on the calling
+   * thread, a slice at a time. A BigUint64Array argument is copied first: yours stays usable.
    */
   findPairs(fingerprints: BigUint64Array | bigint[], maxDistance?: number, task?: TaskOptions): Promise<Pairs>;
   /**
    * `SimHash#dedup`, with the same options and results: identical texts collapsed on the
-   * calling thread, fingerprints across the workers, then the search (and its verification
-   * by similarity, for which the distinct texts go to that worker) in one worker. `key` runs
-   * on the calling thread (items never leave it; their texts do). Progress: 'fingerprint' per
-   * finished chunk, 'pairs' 0/1 then 1/1, 'groups' 1/1, and at least every 100 ms
-   * throughout. Aborting stops the workers running this call.
+   * calling thread, fingerprints across the workers, then the pair search (and its
+   * verification by similarity, for which the distinct texts go to the workers) split
+   * across the workers, with the groups formed on the calling thread a slice at a time;
+   * the leader grouping runs in one worker instead when its search would not list pairs
+   * (dense near-duplicates, README "Worker pool"), and so does every search in a pool of
+   * one worker. `key` runs on the calling thread (items never leave it; their texts do).
+   * Progress: 'fingerprint' per finished chunk, 'pairs' in thousandths (of 1000), 'groups'
+   * 1/1, and at least every 100 ms throughout. Aborting stops the workers running this call.
    */
   dedup(items: string[], options?: DedupOptions<string>): Promise<DedupResult<string>>;
   dedup<T>(items: T[], options: DedupOptions<T> & { key: (item: T, index: number) => string }): Promise<DedupResult<T>>;

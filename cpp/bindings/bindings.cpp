@@ -71,6 +71,7 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_leaderSearchRun", &leaderSearchRun);
   function("_leaderSearchProgress", &leaderSearchProgress);
   function("_leaderSearchTake", &leaderSearchTake);
+  function("_leaderSearchUsesPairs", &leaderSearchUsesPairs);
   function("_leaderSearchDelete", &leaderSearchDelete);
   function("_similarityCount", &similarityCount);
   function("_similarityAdd", &similarityAdd);

@@ -77,6 +77,8 @@ void leaderSearchTake(uintptr_t search, uintptr_t out) {
   std::copy(labels.begin(), labels.end(), at<uint32_t>(out));
 }
 
+bool leaderSearchUsesPairs(uintptr_t search) { return at<LeaderSearchHandle>(search)->search.usesPairs(); }
+
 void leaderSearchDelete(uintptr_t search) { delete at<LeaderSearchHandle>(search); }
 
 void similarityCount(uintptr_t utf8, uintptr_t offsets, uint32_t count) {

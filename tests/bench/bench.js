@@ -17,33 +17,12 @@ import { join } from 'node:path';
 import { sh, random64 as splitmix64 } from '../js/helpers.js';
 import { SAMPLE } from '../../js/sample.js';
 import { leaderLabels } from '../../js/pairs.js';
+import { plantedFingerprints } from './planted.js';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
 
 const NATIVE = new URL('../../build/native/simhash_bench', import.meta.url).pathname;
 // A second instance of the module for the calls SimHash does not expose (leaderLabels).
 const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
-
-/** The same set as planted.h's plantedFingerprints. */
-function plantedFingerprints(n, k, seed) {
-  const next = splitmix64(seed);
-  const fps = new BigUint64Array(n);
-  for (let i = 0; i < n; i++) {
-    if (i % 10 === 9) {
-      const flips = Math.floor(i / 10) % (k + 1);
-      let mask = 0n;
-      let bits = 0;
-      while (bits < flips) {
-        const bit = 1n << (next() % 64n);
-        if (!(mask & bit)) bits++;
-        mask |= bit;
-      }
-      fps[i] = fps[i - 1] ^ mask;
-    } else {
-      fps[i] = next();
-    }
-  }
-  return fps;
-}
 
 /** Lines of 20-40 words (English) or 30-60 characters (Chinese) drawn from the sample. */
 function corpus(language, lines) {

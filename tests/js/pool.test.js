@@ -10,6 +10,8 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { sh, plantedSet, random64 } from './helpers.js';
 import { createPool } from '../../js/worker.js';
+import createSimhashCore from '../../js/wasm/simhash_core.mjs';
+import { searchShard, sortPairs, splitTriples } from '../../js/pairs.js';
 
 const FORTUNES = '/usr/share/games/fortunes';
 const HAS_FORTUNES = existsSync(FORTUNES);
@@ -209,6 +211,145 @@ describe('the same results as the single-threaded API', () => {
   });
 });
 
+describe('the search split across the workers', () => {
+  const pools = {}; // size -> pool
+  before(async () => {
+    for (const size of [1, 2, 3]) pools[size] = await createPool({ size });
+  });
+  after(() => Promise.all(Object.values(pools).map((p) => p.terminate())));
+
+  /** The ops the pool posts while `body` runs. */
+  async function postedOps(t, body) {
+    const ops = [];
+    const post = Worker.prototype.postMessage;
+    t.after(() => { Worker.prototype.postMessage = post; });
+    Worker.prototype.postMessage = function (message, ...rest) {
+      ops.push(message.op);
+      return post.call(this, message, ...rest);
+    };
+    try {
+      await body();
+    } finally {
+      Worker.prototype.postMessage = post;
+    }
+    return ops;
+  }
+
+  /** Fingerprints whose high 40 bits take 6 values (crowded buckets), with planted neighbours. */
+  function skewedFingerprints(n, seed) {
+    const next = random64(seed);
+    const heads = Array.from({ length: 6 }, () => next() & ~0xffffffn);
+    const fps = new BigUint64Array(n);
+    for (let i = 0; i < n; i++) fps[i] = i % 7 === 6 ? fps[i - 1] ^ (1n << (next() % 64n)) ^ (1n << (next() % 64n)) : heads[Number(next() % 6n)] | (next() & 0xffffffn);
+    return fps;
+  }
+
+  test('findPairs: every k around the planted distances, with and without duplicates, uniform and skewed, pools of 1-3', async (t) => {
+    const planted = BigUint64Array.from(plantedSet(1500, 13, 21)); // neighbours at every distance 0..13
+    const duplicated = BigUint64Array.from([...planted.subarray(0, 4000), ...planted.subarray(0, 500), 7n, 7n, 7n]);
+    const skewed = skewedFingerprints(6000, 22);
+    const ops = await postedOps(t, async () => {
+      for (const [name, fps] of [['planted', planted], ['duplicated', duplicated], ['skewed', skewed]]) {
+        for (const k of [0, 3, 6, 10, 12]) {
+          const expected = sh.findPairs(fps, k);
+          for (const size of [1, 2, 3]) assert.deepEqual(await pools[size].findPairs(fps, k), expected, `${name}, k = ${k}, ${size} workers`);
+        }
+      }
+    });
+    assert.ok(ops.filter((op) => op === 'pairShard').length >= 3 * 5 * 6, 'each worker searched a shard');
+    assert.ok(!ops.includes('group'));
+  });
+
+  test('the shards a worker runs: their union is findPairs\' answer; past maxCandidates a shard gives up (the leader fallback)', async () => {
+    const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
+    const fps = BigUint64Array.from(plantedSet(800, 12, 25));
+    for (const k of [2, 7, 12]) {
+      for (const shards of [1, 2, 3, 5]) {
+        let words = [];
+        for (let shard = 0; shard < shards; shard++) words = words.concat(Array.from((await searchShard(core, fps, k, shard, shards, {}, () => {})).words));
+        assert.deepEqual(sortPairs(fps.length, splitTriples(words, words.length / 3)), sh.findPairs(fps, k), `k = ${k}, ${shards} shards`);
+      }
+    }
+    const all = (await searchShard(core, fps, 12, 0, 1, {}, () => {})).candidates;
+    assert.deepEqual(await searchShard(core, fps, 12, 0, 1, { maxCandidates: all }, () => {}).then((r) => r.words.length / 3), all);
+    const past = await searchShard(core, fps, 12, 0, 1, { maxCandidates: all - 1 }, () => {});
+    assert.equal(past.words, null);
+  });
+
+  test('findPairs: past 2^27 pairs the RangeError of SimHash#findPairs; the pool works afterwards', async () => {
+    const fps = new BigUint64Array(16_385).fill(42n); // 16,385 * 16,384 / 2 pairs, just over 2^27
+    const expected = (() => {
+      try {
+        sh.findPairs(fps, 0);
+      } catch (error) {
+        return error;
+      }
+      return null;
+    })();
+    assert.ok(expected instanceof RangeError);
+    for (const size of [1, 2]) {
+      await assert.rejects(pools[size].findPairs(fps, 0), { name: 'RangeError', message: expected.message });
+      assert.deepEqual(await pools[size].findPairs(fps.subarray(0, 100), 0), sh.findPairs(fps.subarray(0, 100), 0));
+    }
+  });
+
+  test('dedup of random texts, both groupings, by fingerprints and by similarity, pools of 1-3', async () => {
+    const texts = randomTexts(6000, 23);
+    for (const options of [{ maxDistance: 5 }, { maxDistance: 12, grouping: 'components' }, {}, { grouping: 'components' }, { similarity: 0.5, maxDistance: 14 }]) {
+      const expected = await sh.dedup(texts, options);
+      for (const size of [1, 2, 3]) assertSameDedup(await pools[size].dedup(texts, options), expected);
+    }
+  });
+
+  test('dedup of fortunes with edits, both groupings, by fingerprints and by similarity, pools of 1-3', { skip: NO_FORTUNES }, async (t) => {
+    const texts = real.slice(0, 15_000);
+    const ops = await postedOps(t, async () => {
+      for (const options of [{}, { grouping: 'components' }, { maxDistance: 9 }, { maxDistance: 6, grouping: 'components' }, { similarity: 0.7 }]) {
+        const expected = await sh.dedup(texts, options);
+        assert.ok(expected.groups.length > 200, `${expected.groups.length} groups`);
+        for (const size of [1, 2, 3]) assertSameDedup(await pools[size].dedup(texts, options), expected);
+      }
+    });
+    assert.ok(ops.includes('pairShard') && ops.includes('leaderPath'));
+  });
+
+  test('dedup, leader grouping of dense near-duplicates: one worker runs LeaderSearch, which lists no pairs', async (t) => {
+    const texts = [];
+    for (let i = 0; i < 6000; i++) texts.push(`Order ${i % 97} of customer ${i % 13}: shipped to the warehouse on day ${i % 31}, status ok`);
+    for (const options of [{ maxDistance: 24 }, { similarity: 0.5, maxDistance: 24 }]) {
+      const expected = await sh.dedup(texts, options);
+      const ops = await postedOps(t, async () => assertSameDedup(await pools[2].dedup(texts, options), expected));
+      assert.ok(ops.includes('leaderPath') && ops.includes('group') && !ops.includes('pairShard'), ops.filter((op) => op !== 'fingerprintEncoded').join(' '));
+    }
+    const expected = await sh.dedup(texts, { maxDistance: 24, grouping: 'components' });
+    assertSameDedup(await pools[2].dedup(texts, { maxDistance: 24, grouping: 'components' }), expected);
+  });
+
+  test('dedup: progress in thousandths through the pair phase; an abort there rejects at once and stops the workers', { skip: !HAS_PROC && 'needs /proc' }, async (t) => {
+    const texts = randomTexts(30_000, 24);
+    const reports = [];
+    await pools[2].dedup(texts, { maxDistance: 12, grouping: 'components', onProgress: (p) => reports.push(p) });
+    const pairs = reports.filter((r) => r.phase === 'pairs');
+    assert.ok(pairs.every((r, i) => r.total === 1000 && (i === 0 || r.done >= pairs[i - 1].done)));
+    assert.deepEqual(pairs.at(-1), { phase: 'pairs', done: 1000, total: 1000 });
+    t.diagnostic(`${pairs.length} pair reports`);
+
+    const controller = new AbortController();
+    let resolveStarted;
+    const started = new Promise((resolve) => { resolveStarted = resolve; });
+    const call = pools[2].dedup(texts, { maxDistance: 12, signal: controller.signal, onProgress: (p) => { if (p.phase === 'pairs' && p.done > 0) resolveStarted(); } });
+    await started;
+    const searching = threads(); // a worker idle since its memory grew is stopped, and restarted for work
+    const { ms, error } = await abortAndTime(call, controller);
+    t.diagnostic(`rejected ${ms.toFixed(2)} ms after abort()`);
+    assert.equal(error.name, 'AbortError');
+    assert.ok(ms < 100 + TIMER_SLACK_MS, `rejected ${ms.toFixed(1)} ms after abort()`);
+    assert.ok(await waitFor(() => threads() < searching), 'the workers searching stopped');
+    const small = texts.slice(0, 3000);
+    assertSameDedup(await pools[2].dedup(small, { maxDistance: 12 }), await sh.dedup(small, { maxDistance: 12 }));
+  });
+});
+
 describe('the calling thread', () => {
   test('posts at most one task per turn of the event loop (a chunk can cost a browser 40 ms to post)', async (t) => {
     // A post in the same task as another, before that task's microtasks ran out, is in the same turn.
@@ -250,7 +391,7 @@ describe('progress', () => {
     assert.ok(gap <= 100 + TIMER_SLACK_MS, `longest time without a report: ${gap.toFixed(1)} ms`);
   });
 
-  test('findPairs (one long WASM call) still reports at least every 100 ms', async (t) => {
+  test('findPairs reports the workers\' progress at least every 100 ms', async (t) => {
     const fps = randomFingerprints(1_000_000, 4); // long enough (over 150 ms) on an idle machine too
     const reports = [];
     const start = performance.now();
@@ -261,8 +402,9 @@ describe('progress', () => {
     t.diagnostic(`${reports.length} reports over ${(end - start).toFixed(0)} ms, longest gap ${gap.toFixed(1)} ms`);
     assert.ok(end - start > 150, `the search took ${(end - start).toFixed(0)} ms: too short to show repeated reports`);
     assert.ok(gap <= 100 + TIMER_SLACK_MS, `longest time without a report: ${gap.toFixed(1)} ms over ${(end - start).toFixed(0)} ms`);
-    assert.deepEqual(reports.at(-1), { phase: 'pairs', done: 1, total: 1, at: reports.at(-1).at });
-    assert.ok(reports.slice(0, -1).every((r) => r.phase === 'pairs' && r.done === 0));
+    assert.deepEqual(reports.at(-1), { phase: 'pairs', done: 1000, total: 1000, at: reports.at(-1).at });
+    assert.ok(reports.every((r, i) => r.phase === 'pairs' && r.total === 1000 && (i === 0 || r.done >= reports[i - 1].done)));
+    assert.ok(reports.some((r) => r.done > 0 && r.done < 1000), 'reports as the workers search');
   });
 
   test('fingerprintAll reports fingerprints done up to the total', async () => {
@@ -299,15 +441,14 @@ describe('cancellation', () => {
     assertSameDedup(await pool.dedup(small), await sh.dedup(small));
   });
 
-  test('an abort during the pair search (one WASM call) rejects within 100 ms', { skip: !HAS_PROC && 'needs /proc' }, async (t) => {
+  test('an abort during the pair search rejects within 100 ms', { skip: !HAS_PROC && 'needs /proc' }, async (t) => {
     const fps = randomFingerprints(300_000, 8);
-    const idle = threads();
     const controller = new AbortController();
     let resolveStarted;
     const started = new Promise((resolve) => { resolveStarted = resolve; });
-    const call = pool.findPairs(fps, 8, { signal: controller.signal, onProgress: resolveStarted });
-    await started;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const call = pool.findPairs(fps, 8, { signal: controller.signal, onProgress: (p) => { if (p.done > 0) resolveStarted(); } });
+    await started; // the workers are searching
+    const idle = threads();
     const { ms, error } = await abortAndTime(call, controller);
     t.diagnostic(`rejected ${ms.toFixed(2)} ms after abort()`);
     assert.equal(error.name, 'AbortError');

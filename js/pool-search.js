@@ -1,0 +1,172 @@
+// The pool's pair search split across its workers: each worker runs one shard of the
+// core's PairSearch (pairs.h: shard s of S takes a fixed, disjoint share of the buckets,
+// and the union of the S shards' pairs is every pair), and the calling thread joins,
+// sorts and groups the pairs a slice at a time with the job's pacer, so the page's thread
+// never runs one long task.
+import { labelSteps } from './grouping.js';
+import { runStepsPaced } from './pacing.js';
+import { encodeInto } from './text.js';
+import { concatWords, exactGroupSteps, expandPairs, sortPairsSteps, splitTriples } from './pairs.js';
+
+/**
+ * Candidate pairs past which a leader grouping leaves the sharded pair search for one
+ * worker's LeaderSearch: the bound of LeaderSearch's own pair path (pairs.h, 24 per
+ * fingerprint plus 2^16, past which its lookup path costs less than listing the pairs),
+ * times `spread` (leaderSpread).
+ */
+const leaderMaxCandidates = (count, spread) => 24 * spread * count + 65536;
+
+/**
+ * How many times LeaderSearch's pair bound the pool's leader grouping allows. By
+ * fingerprints only, 1: the pairs are kept, in the workers and then on the calling thread,
+ * so memory stays within what LeaderSearch's pair path may take. By similarity, the
+ * number of workers: candidates are verified a slice at a time in the workers and only
+ * the verified pairs are kept, and the pair path's work (the join and one verification
+ * per candidate) is shared by the workers, while the lookup path runs in one; so the
+ * break-even LeaderSearch puts at 24 pairs per item moves to about 24 per item per
+ * worker. Measured in WASM on 191k distinct fortunes with edits at similarity 0.8
+ * (radius 16, 32 candidates per item, where LeaderSearch takes its lookup path): lookups
+ * 18.3 s; the pair path with verification 19.1 s as one shard, 10.6 s and 9.0 s as two.
+ */
+const leaderSpread = (scheduler, similarity) => (similarity > 0 ? scheduler.size : 1);
+
+/**
+ * Texts encoded to UTF-8 end to end (text.js encodeTexts' layout, trimmed), a slice at a
+ * time: what the workers verify similarity against. Encoded once, each worker gets a copy
+ * of the bytes by transfer (copyTexts), where posting the strings would clone them for
+ * each worker in one long task of the calling thread.
+ */
+export async function encodeTextsPaced(texts, pacer) {
+  let chars = 0;
+  for (const text of texts) chars += text.length;
+  let utf8 = new Uint8Array(chars + 1024); // exact for ASCII; grown when a text may not fit
+  const bounds = new Uint32Array(texts.length + 1);
+  let written = 0;
+  for (let i = 0; i < texts.length; i++) {
+    const room = texts[i].length * 3; // encodeInto writes at most 3 bytes per UTF-16 unit
+    if (utf8.length - written < room) {
+      const grown = new Uint8Array(Math.max(written + room, Math.ceil(utf8.length * 1.5)));
+      grown.set(utf8.subarray(0, written));
+      utf8 = grown;
+    }
+    bounds[i] = written;
+    written += encodeInto(texts[i], utf8.subarray(written));
+    if ((i & 1023) === 1023) await pacer.pause();
+  }
+  bounds[texts.length] = written;
+  return { utf8: utf8.subarray(0, written), bounds };
+}
+
+/**
+ * Encoded texts for one task and the buffers to transfer: a copy, or with `move` the texts
+ * themselves (they are then unusable here).
+ */
+export function copyTexts(encoded, move = false) {
+  if (!encoded) return [undefined, []];
+  const texts = move ? encoded : { utf8: encoded.utf8.slice(), bounds: encoded.bounds.slice() };
+  return [texts, [texts.utf8.buffer, texts.bounds.buffer]];
+}
+
+/**
+ * The (a, b, distance) words of every pair within k, in no particular order, found by the
+ * pool's workers, one shard each; verified by similarity (each worker builds the shingle
+ * sets of `texts`, encodeTextsPaced's) when `similarity` is above 0. Progress: 'pairs' in
+ * thousandths of the shards' work. Null when the shards' candidates (before verification)
+ * pass `maxCandidates`.
+ */
+async function shardedWords(scheduler, job, fingerprints, k, { texts, similarity = 0, maxCandidates = Infinity } = {}) {
+  const shards = scheduler.size;
+  const done = new Float64Array(shards);
+  let reported = 0;
+  const tasks = [];
+  for (let shard = 0; shard < shards; shard++) {
+    const fps = fingerprints.slice(); // each worker holds all fingerprints; the copy moves
+    const [textsCopy, textBuffers] = copyTexts(texts);
+    const message = { op: 'pairShard', fingerprints: fps, maxDistance: k, shard, shards, texts: textsCopy, similarity, maxCandidates: maxCandidates / shards };
+    const onProgress = (progress) => {
+      done[shard] = progress;
+      let sum = 0;
+      for (const d of done) sum += d;
+      const thousandths = Math.floor((sum / shards) * 1000);
+      if (thousandths <= reported) return;
+      reported = thousandths;
+      try {
+        job.report('pairs', thousandths, 1000);
+      } catch {
+        // an onProgress that throws has failed the job with its error
+      }
+    };
+    tasks.push(scheduler.task(job, message, { transfer: [fps.buffer, ...textBuffers], exclusive: true, onProgress }));
+  }
+  const results = await job.guard(Promise.all(tasks));
+  if (results.some((result) => !result.words)) return null;
+  let length = 0;
+  for (const result of results) length += result.words.length;
+  return concatWords(results.map((result) => result.words), length);
+}
+
+/** Fingerprints 0, n, 2n, ... copied through their 32-bit halves (no BigInt made). */
+function everyNth(fingerprints, n) {
+  const halves = new Uint32Array(fingerprints.buffer, fingerprints.byteOffset, 2 * fingerprints.length);
+  const out = new Uint32Array(2 * Math.ceil(fingerprints.length / n));
+  for (let i = 0, j = 0; i < fingerprints.length; i += n, j += 2) {
+    out[j] = halves[2 * i];
+    out[j + 1] = halves[2 * i + 1];
+  }
+  return new BigUint64Array(out.buffer);
+}
+
+/** (a, b, distance) words as sorted pairs, a slice at a time. */
+function sortedPairs(count, words, pacer) {
+  return runStepsPaced(sortPairsSteps(count, splitTriples(words, words.length / 3)), pacer);
+}
+
+/**
+ * SimHash#findPairs across the pool's workers: identical fingerprints collapsed here (as
+ * pairs.js findPairs does, with its MAX_PAIRS bound when they are expanded), the distinct
+ * ones searched in shards, the union sorted here.
+ */
+export async function poolPairs(scheduler, job, fingerprints, k) {
+  const pacer = job.pacer();
+  const { groupOf, reps } = await runStepsPaced(exactGroupSteps(fingerprints), pacer);
+  const distinct = reps.length === fingerprints.length ? fingerprints : BigUint64Array.from(reps, (i) => fingerprints[i]);
+  const words = await shardedWords(scheduler, job, distinct, k);
+  if (distinct === fingerprints) return sortedPairs(fingerprints.length, words, pacer);
+  return expandPairs(groupOf, reps.length, words);
+}
+
+/**
+ * dedup's labels of the distinct texts (dedup.js searchLabels' answer) from a search split
+ * across the workers, or null when one worker's search is the better plan (`texts`:
+ * encodeTextsPaced's, when similarity is above 0):
+ * - a pool of one worker: sharding gains nothing;
+ * - components: the pairs (verified in the workers) joined here;
+ * - leader: the rule is sequential, so the workers list the pairs and the rule runs here
+ *   (grouping.js leaderOfPairs over the pairs sorted by (a, b): exactly LeaderSearch's
+ *   answer). That pays only where the pairs are few enough: LeaderSearch estimates their
+ *   number from a sample and takes its lookup path for dense near-duplicates, which lists
+ *   none. So one worker asks LeaderSearch which path it takes (a few ms), scaled by
+ *   leaderSpread; on the lookup path, or when the shards find more candidates than
+ *   leaderMaxCandidates (the sample underestimated them), null: one worker runs
+ *   LeaderSearch.
+ */
+export async function poolLabels(scheduler, job, fingerprints, texts, { k, similarity, grouping }, pacer) {
+  if (scheduler.size < 2) return null;
+  const count = fingerprints.length;
+  const verified = { texts: similarity > 0 ? texts : undefined, similarity };
+  if (grouping === 'components') {
+    const words = await shardedWords(scheduler, job, fingerprints, k, verified);
+    // Components do not depend on the pairs' order.
+    return runStepsPaced(labelSteps(count, splitTriples(words, words.length / 3), 'components'), pacer);
+  }
+  // LeaderSearch estimates the pairs from a sample: on every spread-th fingerprint it
+  // takes the pair path when the pairs of all of them are at most about
+  // 24 * spread * count (a subset of count / spread items holds 1 / spread^2 of them).
+  const spread = leaderSpread(scheduler, similarity);
+  const fps = spread > 1 ? everyNth(fingerprints, spread) : fingerprints.slice();
+  const path = await job.guard(scheduler.task(job, { op: 'leaderPath', fingerprints: fps, maxDistance: k }, { transfer: [fps.buffer] }));
+  if (!path.pairs) return null;
+  const words = await shardedWords(scheduler, job, fingerprints, k, { ...verified, maxCandidates: leaderMaxCandidates(count, spread) });
+  if (!words) return null;
+  return runStepsPaced(labelSteps(count, await sortedPairs(count, words, pacer), 'leader'), pacer);
+}
