@@ -187,7 +187,7 @@ export function* sortPairsSteps(count, pairs) {
  * The pairs within k of shard `shard` of `shards` (pairs.h PairSearch), a slice at a time
  * with `await step(progress)` between slices (progress in [0, 1]), as (a, b, distance)
  * uint32 triples in the order found. With `similarity`, only the pairs whose texts (built
- * by the caller with _similarityBuild) reach it are kept. `candidates` counts the pairs
+ * by the caller with _similarityCount and _similarityAdd) reach it are kept. `candidates` counts the pairs
  * within k before verification; once it passes `maxCandidates` the search stops and
  * `words` is null.
  */
