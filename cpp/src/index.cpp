@@ -6,19 +6,20 @@
 #include "partition.h"
 #include "bytes.h"
 #include "radix.h"
-#include "simhash/hamming.h"
 
 namespace simhash {
 
 namespace {
 
-// A partition chosen for n items is kept until the item count leaves [n / 2, 2n]:
-// choosing costs a sample's worth of work, which rebuilds of a growing index would
-// otherwise repeat at every 1/16 of growth.
-constexpr size_t kRechooseFactor = 2;
-// Unindexed items are scanned by every query; they are folded into the tables once
-// there are more than this many, or 1/16 of the stored items.
-constexpr size_t kMinPendingForReindex = 256;
+// Items added since the last reorganisation are scanned by every query; they become a
+// level once a query finds more than this many. Small enough that the scan stays a minor
+// part of a query, large enough that levels are few (log2(items / this) + 1 at most).
+constexpr size_t kBufferItems = 256;
+// Removed items are dropped when their level is merged; all levels are rebuilt into one
+// once they outnumber the stored items (and this many).
+constexpr size_t kMinDeadForRebuild = 256;
+// Partitions are kept per floor(log2(level size)); 2^63 bounds every size.
+constexpr size_t kSizeClasses = 64;
 
 constexpr char kMagic[4] = {'S', 'H', 'I', 'X'};
 constexpr uint16_t kFormatVersion = 1;
@@ -96,8 +97,7 @@ void SlotOfId::rehash(size_t capacity) {
 
 }  // namespace detail
 
-Index::Index(unsigned maxDistance)
-    : maxDistance_(maxDistance), partition_(std::make_unique<Partition>(Partition::choose(nullptr, 0, maxDistance, Partition::Use::Probe))) {}
+Index::Index(unsigned maxDistance) : maxDistance_(maxDistance), partitions_(kSizeClasses) {}
 Index::~Index() = default;
 Index::Index(Index&&) noexcept = default;
 Index& Index::operator=(Index&&) noexcept = default;
@@ -170,93 +170,137 @@ void Index::clear() {
 
 size_t Index::partCount() {
   reindexIfDue();
-  return partition_->partCount();
+  return levels_.empty() ? 0 : levels_[0].partition->partCount();
 }
 
 void Index::reindexIfDue() {
   const size_t live = size();
-  const size_t pending = fingerprints_.size() - indexedSlots_;
   const size_t dead = fingerprints_.size() - live;
-  const size_t threshold = std::max(kMinPendingForReindex, live / 16);
-  if (pending > threshold || dead > std::max(kMinPendingForReindex, live)) rebuild();
+  if (dead > std::max(kMinDeadForRebuild, live)) {
+    mergeFrom(0);
+    return;
+  }
+  size_t merged = fingerprints_.size() - indexedSlots_;
+  if (merged <= kBufferItems) return;
+  // Binary counter: the buffer takes along every newer level no larger than what it has
+  // gathered, so each level is more than the sum of all newer ones.
+  size_t first = levels_.size();
+  while (first > 0 && levels_[first - 1].end - levels_[first - 1].begin <= merged) {
+    --first;
+    merged += levels_[first].end - levels_[first].begin;
+  }
+  mergeFrom(first);
 }
 
-void Index::rebuild() {
-  // Everything is built aside and committed at the end without allocating, so a failed
-  // allocation (which in the WASM build unwinds straight back to JS) leaves the index as
-  // it was: consistent, with every item, only not yet reorganised.
+const Partition& Index::partitionFor(const uint64_t* fingerprints, size_t count) {
+  // A level's partition depends on its size and its data's bit statistics; choosing costs
+  // a sample's worth of work (milliseconds), which merges of small levels would repeat
+  // thousands of times. The data's statistics change slowly, so one partition per size
+  // class, chosen from the first level of that class, serves every later one.
+  size_t sizeClass = 0;
+  while ((count >> sizeClass) > 1) ++sizeClass;
+  std::unique_ptr<Partition>& partition = partitions_[sizeClass];
+  if (!partition) partition = std::make_unique<Partition>(Partition::choose(fingerprints, count, maxDistance_, Partition::Use::Probe));
+  return *partition;
+}
+
+void Index::mergeFrom(size_t level) {
+  // Levels level.. and the buffer, i.e. slots [begin, end), become one level. Everything
+  // is built aside and committed at the end without allocating, so a failed allocation
+  // (which in the WASM build unwinds straight back to JS) leaves the index as it was:
+  // consistent, with every item, only not yet reorganised.
+  const size_t begin = level < levels_.size() ? levels_[level].begin : indexedSlots_;
+  const size_t end = fingerprints_.size();
   size_t kept = 0;
-  for (size_t slot = 0; slot < fingerprints_.size(); ++slot) kept += alive_[slot];
-  std::vector<uint64_t> fingerprints;
-  std::vector<uint32_t> ids;
-  fingerprints.reserve(kept);
-  ids.reserve(kept);
-  for (size_t slot = 0; slot < fingerprints_.size(); ++slot) {  // removed items dropped, order kept
-    if (!alive_[slot]) continue;
-    fingerprints.push_back(fingerprints_[slot]);
-    ids.push_back(ids_[slot]);
-  }
-  std::vector<uint8_t> alive(kept, 1);
-  std::unique_ptr<Partition> partition;
-  if (kept < 2 || kept > kRechooseFactor * partitionItems_ || kept < partitionItems_ / kRechooseFactor || partitionItems_ < 2) {
-    partition = std::make_unique<Partition>(Partition::choose(fingerprints.data(), kept, maxDistance_, Partition::Use::Probe));
-  } else {
-    partition = std::make_unique<Partition>(*partition_);
-  }
-  // Per part, a counting sort of the slots by key: bucket b holds slots[start[b], start[b + 1]).
-  std::vector<Table> tables(partition->partCount());
-  for (size_t p = 0; p < tables.size(); ++p) {
-    std::vector<uint32_t>& start = tables[p].start;
-    start.assign((size_t{1} << partition->part(p).width) + 1, 0);
-    tables[p].slots.resize(kept);
-    tables[p].fingerprints.resize(kept);
-    for (size_t slot = 0; slot < kept; ++slot) ++start[partition->key(fingerprints[slot], p) + 1];
-    for (size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
-    for (size_t slot = 0; slot < kept; ++slot) {
-      const uint32_t at = start[partition->key(fingerprints[slot], p)]++;
-      tables[p].slots[at] = static_cast<uint32_t>(slot);
-      tables[p].fingerprints[at] = fingerprints[slot];
+  for (size_t slot = begin; slot < end; ++slot) kept += alive_[slot];
+  const bool compact = kept < end - begin;
+  std::vector<uint64_t> keptFingerprints;
+  std::vector<uint32_t> keptIds;
+  if (compact) {  // removed items dropped, order kept: the slots stay in insertion order
+    keptFingerprints.reserve(kept);
+    keptIds.reserve(kept);
+    for (size_t slot = begin; slot < end; ++slot) {
+      if (!alive_[slot]) continue;
+      keptFingerprints.push_back(fingerprints_[slot]);
+      keptIds.push_back(ids_[slot]);
     }
-    for (size_t b = start.size() - 1; b > 0; --b) start[b] = start[b - 1];
-    start[0] = 0;
+  }
+  const uint64_t* fingerprints = compact ? keptFingerprints.data() : fingerprints_.data() + begin;
+  levels_.reserve(level + 1);
+  Level merged{begin, begin + kept, nullptr, {}};
+  if (kept > 0) {
+    merged.partition = &partitionFor(fingerprints, kept);
+    // Per part, a counting sort of the slots by key: bucket b holds slots[start[b], start[b + 1]).
+    const Partition& partition = *merged.partition;
+    merged.tables.resize(partition.partCount());
+    for (size_t p = 0; p < merged.tables.size(); ++p) {
+      Table& table = merged.tables[p];
+      std::vector<uint32_t>& start = table.start;
+      start.assign((size_t{1} << partition.part(p).width) + 1, 0);
+      table.slots.resize(kept);
+      table.fingerprints.resize(kept);
+      for (size_t i = 0; i < kept; ++i) ++start[partition.key(fingerprints[i], p) + 1];
+      for (size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+      for (size_t i = 0; i < kept; ++i) {
+        const uint32_t at = start[partition.key(fingerprints[i], p)]++;
+        table.slots[at] = static_cast<uint32_t>(begin + i);
+        table.fingerprints[at] = fingerprints[i];
+      }
+      for (size_t b = start.size() - 1; b > 0; --b) start[b] = start[b - 1];
+      start[0] = 0;
+    }
   }
 
-  for (size_t slot = 0; slot < kept; ++slot) *slotOfId_.find(ids[slot]) = static_cast<uint32_t>(slot);
-  fingerprints_.swap(fingerprints);
-  ids_.swap(ids);
-  alive_.swap(alive);
-  partition_.swap(partition);
-  partitionItems_ = kept;
-  tables_.swap(tables);
-  indexedSlots_ = kept;
+  if (compact) {
+    for (size_t i = 0; i < kept; ++i) {
+      fingerprints_[begin + i] = keptFingerprints[i];
+      ids_[begin + i] = keptIds[i];
+      alive_[begin + i] = 1;
+      *slotOfId_.find(keptIds[i]) = static_cast<uint32_t>(begin + i);
+    }
+    fingerprints_.resize(begin + kept);
+    ids_.resize(begin + kept);
+    alive_.resize(begin + kept);
+  }
+  levels_.resize(level);
+  if (kept > 0) levels_.push_back(std::move(merged));
+  indexedSlots_ = begin + kept;
 }
 
 void Index::query(uint64_t fingerprint, std::vector<Match>& out) {
   out.clear();
   reindexIfDue();
-  auto consider = [&](uint32_t slot) {
-    const unsigned distance = hammingDistance(fingerprint, fingerprints_[slot]);
-    if (distance <= maxDistance_ && alive_[slot]) out.push_back({ids_[slot], distance});
+  const unsigned k = maxDistance_;
+  auto scan = [&](size_t begin, size_t end) {
+    for (size_t slot = begin; slot < end; ++slot) {
+      const unsigned distance = static_cast<unsigned>(__builtin_popcountll(fingerprint ^ fingerprints_[slot]));
+      if (distance <= k && alive_[slot]) out.push_back({ids_[slot], distance});
+    }
   };
-  if (partition_->partCount() == 0) {
-    for (uint32_t slot = 0; slot < indexedSlots_; ++slot) consider(slot);
-  }
-  // Every bucket within each part's threshold of the query's key; a stored item is taken
-  // only from the first part where it is within threshold, so it is reported once.
-  for (size_t p = 0; p < tables_.size(); ++p) {
-    const uint32_t key = partition_->key(fingerprint, p);
-    const uint32_t* start = tables_[p].start.data();
-    const uint32_t* slots = tables_[p].slots.data();
-    const uint64_t* stored = tables_[p].fingerprints.data();
-    for (uint32_t probe : partition_->part(p).probes) {
-      const uint32_t bucket = key ^ probe;
-      for (uint32_t x = start[bucket], end = start[bucket + 1]; x < end; ++x) {
-        const uint64_t diff = fingerprint ^ stored[x];
-        if (static_cast<unsigned>(__builtin_popcountll(diff)) <= maxDistance_ && partition_->isFirstPart(p, diff)) consider(slots[x]);
+  for (const Level& level : levels_) {
+    const Partition& partition = *level.partition;
+    if (partition.partCount() == 0) {
+      scan(level.begin, level.end);
+      continue;
+    }
+    // Every bucket within each part's threshold of the query's key; a stored item is taken
+    // only from the first part where it is within threshold, so it is reported once.
+    for (size_t p = 0; p < level.tables.size(); ++p) {
+      const uint32_t key = partition.key(fingerprint, p);
+      const uint32_t* start = level.tables[p].start.data();
+      const uint32_t* slots = level.tables[p].slots.data();
+      const uint64_t* stored = level.tables[p].fingerprints.data();
+      for (uint32_t probe : partition.part(p).probes) {
+        const uint32_t bucket = key ^ probe;
+        for (uint32_t x = start[bucket], end = start[bucket + 1]; x < end; ++x) {
+          const uint64_t diff = fingerprint ^ stored[x];
+          const unsigned distance = static_cast<unsigned>(__builtin_popcountll(diff));
+          if (distance <= k && partition.isFirstPart(p, diff) && alive_[slots[x]]) out.push_back({ids_[slots[x]], distance});
+        }
       }
     }
   }
-  for (size_t slot = indexedSlots_; slot < fingerprints_.size(); ++slot) consider(static_cast<uint32_t>(slot));
+  scan(indexedSlots_, fingerprints_.size());
   // By distance, then id: one radix sort on (distance << 32) | id.
   if (out.size() < 2) return;
   sortKeys_.resize(out.size());
