@@ -11,15 +11,23 @@ namespace simhash {
 
 namespace {
 
-// Items added since the last reorganisation are scanned by every query; they become a
-// level once a query finds more than this many. Small enough that the scan stays a minor
-// part of a query, large enough that levels are few (log2(items / this) + 1 at most).
-constexpr size_t kBufferItems = 256;
-// Removed items are dropped when their level is merged; all levels are rebuilt into one
-// once they outnumber the stored items (and this many).
-constexpr size_t kMinDeadForRebuild = 256;
-// Partitions are kept per floor(log2(level size)); 2^63 bounds every size.
-constexpr size_t kSizeClasses = 64;
+// A partition chosen for n items is kept until the item count leaves [n / 2, 2n]:
+// choosing costs a sample's worth of work, which rebuilds of a growing index would
+// otherwise repeat at every 1/16 of growth.
+constexpr size_t kRechooseFactor = 2;
+// Items added since the last rebuild go into the delta tables (chained, so they take
+// items one at a time). Chains are read item by item from scattered slots, so queries
+// pay more for the delta than for the main tables; the tables are rebuilt with it once
+// queries have spent on its chains what a rebuild costs (so neither cost exceeds the
+// other by much, whatever k, the data and the mix of adds and queries), and in any case
+// once it holds more items than the main tables (growth by 2 or more per rebuild keeps
+// every item's share of rebuilds to about 2 counting sorts per part). Units: one
+// comparison of fingerprints read in sequence.
+constexpr size_t kMinPendingForReindex = 256;
+constexpr double kChainStepCost = 4;        // a slot from the chain, its fingerprint: scattered reads
+constexpr double kSortPerItemAndPart = 6;   // key twice, count, scatter fingerprint and slot
+constexpr double kSortPerBucket = 3;        // clear and sum the directory, clear the chain heads
+constexpr uint32_t kEndOfChain = UINT32_MAX;
 
 constexpr char kMagic[4] = {'S', 'H', 'I', 'X'};
 constexpr uint16_t kFormatVersion = 1;
@@ -97,7 +105,8 @@ void SlotOfId::rehash(size_t capacity) {
 
 }  // namespace detail
 
-Index::Index(unsigned maxDistance) : maxDistance_(maxDistance), partitions_(kSizeClasses) {}
+Index::Index(unsigned maxDistance)
+    : maxDistance_(maxDistance), partition_(std::make_unique<Partition>(Partition::choose(nullptr, 0, maxDistance, Partition::Use::Probe))) {}
 Index::~Index() = default;
 Index::Index(Index&&) noexcept = default;
 Index& Index::operator=(Index&&) noexcept = default;
@@ -170,137 +179,131 @@ void Index::clear() {
 
 size_t Index::partCount() {
   reindexIfDue();
-  return levels_.empty() ? 0 : levels_[0].partition->partCount();
+  return partition_->partCount();
 }
 
 void Index::reindexIfDue() {
   const size_t live = size();
+  const size_t pending = fingerprints_.size() - indexedSlots_;
   const size_t dead = fingerprints_.size() - live;
-  if (dead > std::max(kMinDeadForRebuild, live)) {
-    mergeFrom(0);
-    return;
+  double rebuildCost = kSortPerItemAndPart * static_cast<double>(fingerprints_.size() * tables_.size());
+  for (const Table& table : tables_) rebuildCost += kSortPerBucket * static_cast<double>(table.head.size());
+  const bool chainsCostly = pending > kMinPendingForReindex && kChainStepCost * static_cast<double>(chainSteps_) > rebuildCost;
+  if (chainsCostly || pending > std::max(kMinPendingForReindex, indexedSlots_) || dead > std::max(kMinPendingForReindex, live)) rebuild();
+  if (deltaSlots_ == fingerprints_.size() || tables_.empty()) return;
+  // Chain the items added since the last query into the delta tables: room first, so a
+  // failed allocation leaves the tables as they were (the items stay scanned meanwhile).
+  const size_t delta = fingerprints_.size() - indexedSlots_;
+  for (Table& table : tables_) {
+    if (table.next.capacity() < delta) table.next.reserve(std::max(delta, 2 * table.next.capacity()));
   }
-  size_t merged = fingerprints_.size() - indexedSlots_;
-  if (merged <= kBufferItems) return;
-  // Binary counter: the buffer takes along every newer level no larger than what it has
-  // gathered, so each level is more than the sum of all newer ones.
-  size_t first = levels_.size();
-  while (first > 0 && levels_[first - 1].end - levels_[first - 1].begin <= merged) {
-    --first;
-    merged += levels_[first].end - levels_[first].begin;
+  for (size_t p = 0; p < tables_.size(); ++p) {
+    Table& table = tables_[p];
+    for (size_t slot = deltaSlots_; slot < fingerprints_.size(); ++slot) {
+      uint32_t& head = table.head[partition_->key(fingerprints_[slot], p)];
+      table.next.push_back(head);
+      head = static_cast<uint32_t>(slot);
+    }
   }
-  mergeFrom(first);
+  deltaSlots_ = fingerprints_.size();
 }
 
-const Partition& Index::partitionFor(const uint64_t* fingerprints, size_t count) {
-  // A level's partition depends on its size and its data's bit statistics; choosing costs
-  // a sample's worth of work (milliseconds), which merges of small levels would repeat
-  // thousands of times. The data's statistics change slowly, so one partition per size
-  // class, chosen from the first level of that class, serves every later one.
-  size_t sizeClass = 0;
-  while ((count >> sizeClass) > 1) ++sizeClass;
-  std::unique_ptr<Partition>& partition = partitions_[sizeClass];
-  if (!partition) partition = std::make_unique<Partition>(Partition::choose(fingerprints, count, maxDistance_, Partition::Use::Probe));
-  return *partition;
-}
-
-void Index::mergeFrom(size_t level) {
-  // Levels level.. and the buffer, i.e. slots [begin, end), become one level. Everything
-  // is built aside and committed at the end without allocating, so a failed allocation
-  // (which in the WASM build unwinds straight back to JS) leaves the index as it was:
-  // consistent, with every item, only not yet reorganised.
-  const size_t begin = level < levels_.size() ? levels_[level].begin : indexedSlots_;
-  const size_t end = fingerprints_.size();
+void Index::rebuild() {
+  // Everything is built aside and committed at the end without allocating, so a failed
+  // allocation (which in the WASM build unwinds straight back to JS) leaves the index as
+  // it was: consistent, with every item, only not yet reorganised.
   size_t kept = 0;
-  for (size_t slot = begin; slot < end; ++slot) kept += alive_[slot];
-  const bool compact = kept < end - begin;
-  std::vector<uint64_t> keptFingerprints;
-  std::vector<uint32_t> keptIds;
-  if (compact) {  // removed items dropped, order kept: the slots stay in insertion order
-    keptFingerprints.reserve(kept);
-    keptIds.reserve(kept);
-    for (size_t slot = begin; slot < end; ++slot) {
-      if (!alive_[slot]) continue;
-      keptFingerprints.push_back(fingerprints_[slot]);
-      keptIds.push_back(ids_[slot]);
-    }
+  for (size_t slot = 0; slot < fingerprints_.size(); ++slot) kept += alive_[slot];
+  std::vector<uint64_t> fingerprints;
+  std::vector<uint32_t> ids;
+  fingerprints.reserve(kept);
+  ids.reserve(kept);
+  for (size_t slot = 0; slot < fingerprints_.size(); ++slot) {  // removed items dropped, order kept
+    if (!alive_[slot]) continue;
+    fingerprints.push_back(fingerprints_[slot]);
+    ids.push_back(ids_[slot]);
   }
-  const uint64_t* fingerprints = compact ? keptFingerprints.data() : fingerprints_.data() + begin;
-  levels_.reserve(level + 1);
-  Level merged{begin, begin + kept, nullptr, {}};
-  if (kept > 0) {
-    merged.partition = &partitionFor(fingerprints, kept);
-    // Per part, a counting sort of the slots by key: bucket b holds slots[start[b], start[b + 1]).
-    const Partition& partition = *merged.partition;
-    merged.tables.resize(partition.partCount());
-    for (size_t p = 0; p < merged.tables.size(); ++p) {
-      Table& table = merged.tables[p];
-      std::vector<uint32_t>& start = table.start;
-      start.assign((size_t{1} << partition.part(p).width) + 1, 0);
-      table.slots.resize(kept);
-      table.fingerprints.resize(kept);
-      for (size_t i = 0; i < kept; ++i) ++start[partition.key(fingerprints[i], p) + 1];
-      for (size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
-      for (size_t i = 0; i < kept; ++i) {
-        const uint32_t at = start[partition.key(fingerprints[i], p)]++;
-        table.slots[at] = static_cast<uint32_t>(begin + i);
-        table.fingerprints[at] = fingerprints[i];
-      }
-      for (size_t b = start.size() - 1; b > 0; --b) start[b] = start[b - 1];
-      start[0] = 0;
+  std::vector<uint8_t> alive(kept, 1);
+  std::unique_ptr<Partition> partition;
+  if (kept < 2 || kept > kRechooseFactor * partitionItems_ || kept < partitionItems_ / kRechooseFactor || partitionItems_ < 2) {
+    partition = std::make_unique<Partition>(Partition::choose(fingerprints.data(), kept, maxDistance_, Partition::Use::Probe));
+  } else {
+    partition = std::make_unique<Partition>(*partition_);
+  }
+  // Per part, a counting sort of the slots by key: bucket b holds slots[start[b], start[b + 1]).
+  std::vector<Table> tables(partition->partCount());
+  for (size_t p = 0; p < tables.size(); ++p) {
+    std::vector<uint32_t>& start = tables[p].start;
+    const size_t buckets = size_t{1} << partition->part(p).width;
+    start.assign(buckets + 1, 0);
+    tables[p].head.assign(buckets, kEndOfChain);
+    tables[p].slots.resize(kept);
+    tables[p].fingerprints.resize(kept);
+    for (size_t slot = 0; slot < kept; ++slot) ++start[partition->key(fingerprints[slot], p) + 1];
+    for (size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+    for (size_t slot = 0; slot < kept; ++slot) {
+      const uint32_t at = start[partition->key(fingerprints[slot], p)]++;
+      tables[p].slots[at] = static_cast<uint32_t>(slot);
+      tables[p].fingerprints[at] = fingerprints[slot];
     }
+    for (size_t b = start.size() - 1; b > 0; --b) start[b] = start[b - 1];
+    start[0] = 0;
   }
 
-  if (compact) {
-    for (size_t i = 0; i < kept; ++i) {
-      fingerprints_[begin + i] = keptFingerprints[i];
-      ids_[begin + i] = keptIds[i];
-      alive_[begin + i] = 1;
-      *slotOfId_.find(keptIds[i]) = static_cast<uint32_t>(begin + i);
-    }
-    fingerprints_.resize(begin + kept);
-    ids_.resize(begin + kept);
-    alive_.resize(begin + kept);
-  }
-  levels_.resize(level);
-  if (kept > 0) levels_.push_back(std::move(merged));
-  indexedSlots_ = begin + kept;
+  for (size_t slot = 0; slot < kept; ++slot) *slotOfId_.find(ids[slot]) = static_cast<uint32_t>(slot);
+  fingerprints_.swap(fingerprints);
+  ids_.swap(ids);
+  alive_.swap(alive);
+  partition_.swap(partition);
+  partitionItems_ = kept;
+  tables_.swap(tables);
+  indexedSlots_ = kept;
+  deltaSlots_ = kept;
+  chainSteps_ = 0;
 }
 
 void Index::query(uint64_t fingerprint, std::vector<Match>& out) {
   out.clear();
   reindexIfDue();
   const unsigned k = maxDistance_;
-  auto scan = [&](size_t begin, size_t end) {
-    for (size_t slot = begin; slot < end; ++slot) {
-      const unsigned distance = static_cast<unsigned>(__builtin_popcountll(fingerprint ^ fingerprints_[slot]));
-      if (distance <= k && alive_[slot]) out.push_back({ids_[slot], distance});
-    }
+  auto consider = [&](uint32_t slot, unsigned distance) {
+    if (alive_[slot]) out.push_back({ids_[slot], distance});
   };
-  for (const Level& level : levels_) {
-    const Partition& partition = *level.partition;
-    if (partition.partCount() == 0) {
-      scan(level.begin, level.end);
-      continue;
+  if (tables_.empty()) {  // a linear scan: the partition has no parts
+    for (uint32_t slot = 0; slot < fingerprints_.size(); ++slot) {
+      const unsigned distance = static_cast<unsigned>(__builtin_popcountll(fingerprint ^ fingerprints_[slot]));
+      if (distance <= k) consider(slot, distance);
     }
-    // Every bucket within each part's threshold of the query's key; a stored item is taken
-    // only from the first part where it is within threshold, so it is reported once.
-    for (size_t p = 0; p < level.tables.size(); ++p) {
-      const uint32_t key = partition.key(fingerprint, p);
-      const uint32_t* start = level.tables[p].start.data();
-      const uint32_t* slots = level.tables[p].slots.data();
-      const uint64_t* stored = level.tables[p].fingerprints.data();
-      for (uint32_t probe : partition.part(p).probes) {
-        const uint32_t bucket = key ^ probe;
-        for (uint32_t x = start[bucket], end = start[bucket + 1]; x < end; ++x) {
-          const uint64_t diff = fingerprint ^ stored[x];
-          const unsigned distance = static_cast<unsigned>(__builtin_popcountll(diff));
-          if (distance <= k && partition.isFirstPart(p, diff) && alive_[slots[x]]) out.push_back({ids_[slots[x]], distance});
-        }
+  }
+  // Every bucket within each part's threshold of the query's key, in the main tables and
+  // in the delta chains; a stored item is taken only from the first part where it is
+  // within threshold, so it is reported once.
+  const Partition& partition = *partition_;
+  for (size_t p = 0; p < tables_.size(); ++p) {
+    const Table& table = tables_[p];
+    const uint32_t key = partition.key(fingerprint, p);
+    const uint32_t* start = table.start.data();
+    const uint32_t* slots = table.slots.data();
+    const uint64_t* stored = table.fingerprints.data();
+    const uint32_t* head = table.head.data();
+    const uint32_t* next = table.next.data();  // by slot - indexedSlots_
+    const bool chained = !table.next.empty();
+    for (uint32_t probe : partition.part(p).probes) {
+      const uint32_t bucket = key ^ probe;
+      for (uint32_t x = start[bucket], end = start[bucket + 1]; x < end; ++x) {
+        const uint64_t diff = fingerprint ^ stored[x];
+        const unsigned distance = static_cast<unsigned>(__builtin_popcountll(diff));
+        if (distance <= k && partition.isFirstPart(p, diff)) consider(slots[x], distance);
+      }
+      if (!chained) continue;
+      for (uint32_t slot = head[bucket]; slot != kEndOfChain; slot = next[slot - indexedSlots_]) {
+        ++chainSteps_;
+        const uint64_t diff = fingerprint ^ fingerprints_[slot];
+        const unsigned distance = static_cast<unsigned>(__builtin_popcountll(diff));
+        if (distance <= k && partition.isFirstPart(p, diff)) consider(slot, distance);
       }
     }
   }
-  scan(indexedSlots_, fingerprints_.size());
   // By distance, then id: one radix sort on (distance << 32) | id.
   if (out.size() < 2) return;
   sortKeys_.resize(out.size());

@@ -299,10 +299,10 @@ TEST_CASE("the id map agrees with std::unordered_map under random inserts and er
   for (const auto& [id, slot] : model) REQUIRE(*map.find(id) == slot);
 }
 
-TEST_CASE("streaming: interleaved adds, queries and removes equal brute force across level merges", "[index][levels]") {
+TEST_CASE("streaming: interleaved adds, queries and removes equal brute force across rebuilds", "[index][streaming]") {
   // Item by item, query then add (the streaming use), with removals and a batch now and
-  // then: the buffer turns into levels, levels merge (dropping removed items), and every
-  // query must still see every stored item once, wherever it lives.
+  // then: items pass through the delta chains into rebuilt tables (removed ones dropped),
+  // and every query must still see every stored item once, wherever it lives.
   const unsigned k = GENERATE(0u, 1u, 2u, 3u, 4u, 5u, 6u, 8u, 10u, 12u, 16u, 20u, 24u);
   const testing::Data data = GENERATE(testing::Data::Uniform, testing::Data::BiasedBits, testing::Data::Clustered, testing::Data::Duplicates);
   CAPTURE(k, testing::nameOf(data));
@@ -322,7 +322,7 @@ TEST_CASE("streaming: interleaved adds, queries and removes equal brute force ac
   for (size_t i = 0; i < fps.size();) {
     const uint64_t q = i % 2 ? fps[i] : testing::flipBits(fps[i], static_cast<unsigned>(rng() % (k + 3)), rng);
     check(q);
-    if (rng() % 500 == 0) {  // a batch: up to 600 items at once, so a merge may take the buffer past a level
+    if (rng() % 500 == 0) {  // a batch: up to 600 items at once, past a rebuild's threshold
       const size_t count = std::min<size_t>(1 + rng() % 600, fps.size() - i);
       std::vector<uint32_t> out(count);
       REQUIRE(index.addAll(fps.data() + i, nullptr, count, out.data()) == count);
@@ -369,7 +369,7 @@ TEST_CASE("streaming: interleaved adds, queries and removes equal brute force ac
     restored.query(stored[i], got);
     REQUIRE(got == bruteForce(stored, ids, removed, stored[i], k));
   }
-  // Removing most items rebuilds the levels into one; the rest are still found.
+  // Removing most items forces a rebuild; the rest are still found.
   for (size_t i = 0; i < stored.size(); ++i) {
     if (i % 5 != 0 && !removed[i]) {
       REQUIRE(index.remove(ids[i]));

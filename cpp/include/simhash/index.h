@@ -69,7 +69,7 @@ class Index {
   // out an id twice), and serialize()/deserialize() carry it.
 
   /// Stores fp under a caller-chosen id. @return DuplicateId if id is already stored.
-  /// Cost: O(1) (amortized); the item reaches the tables in a batch at a later query.
+  /// Cost: O(1) amortized; the next query links the item into the delta tables.
   Status add(uint64_t fingerprint, uint32_t id);
   /// Stores fp under a fresh id and returns it through `id`. @return DuplicateId, storing
   /// nothing, when every id above those handed out is stored or 2^32 ids have been.
@@ -82,7 +82,7 @@ class Index {
   /// (thrown by the allocator) happens before anything changes.
   size_t addAll(const uint64_t* fingerprints, const uint32_t* ids, size_t count, uint32_t* idsOut);
   /// Makes room for `count` more adds, so that they cannot fail to allocate. An add
-  /// allocates (if at all) before it changes anything; so does a merge of levels.
+  /// allocates (if at all) before it changes anything; so does a rebuild.
   void reserveForAdding(size_t count);
   /// @return false when no item has this id.
   bool remove(uint32_t id);
@@ -91,30 +91,28 @@ class Index {
 
   /// Appends every stored item within maxDistance of fp to `out` (cleared first), sorted by
   /// distance, then id. May reorganise the tables first (amortized over the adds).
-  /// How: the items live in levels, each a contiguous run of slots (insertion order) with
-  /// its own tables, oldest and largest first, plus a buffer of the items added since the
-  /// last query that found more than 256 pending. Each level splits the 64 bits into
-  /// parts with per-part thresholds (partition.h, chosen by a cost model from the stored
-  /// fingerprints, once per power-of-two level size); per part, its items are bucketed by
-  /// the part's key, and a query reads every bucket whose key lies within the part's
-  /// threshold of its own (or scans the level when that is cheaper). When the buffer is
-  /// full it becomes a level, merged with every newer level no larger than what is being
-  /// merged (a binary counter): the levels' sizes at least double from newest to oldest,
-  /// so there are at most log2(items / 256) + 1 of them, and an item is rebuilt into a new
-  /// level O(log(items / 256)) times over its life. Removed items stay (flagged) until
-  /// their level is merged, or until they outnumber the stored ones, which rebuilds all.
-  /// Cost: per level, sum over parts of C(width, <= threshold) bucket reads plus the
-  /// items in them; plus a scan of at most 256 buffered items. Amortized per add:
-  /// O(log(items / 256)) counting-sort steps per part.
+  /// How: the 64 bits are split into parts with per-part thresholds (partition.h, chosen
+  /// by a cost model from the stored fingerprints at each rebuild); per part, the stored
+  /// items are bucketed by the part's key, and a query reads every bucket whose key lies
+  /// within the part's threshold of its own (or scans every item when that is cheaper).
+  /// Each bucket has two halves: a contiguous run in the main tables, and a chain (the
+  /// delta) of the items added since the last rebuild, which a query links in, O(parts)
+  /// per item. A rebuild folds the delta (once it holds more than 256 items) into the
+  /// main tables when queries have read as many delta items as a rebuild costs, or when
+  /// the delta holds more items than the main tables, or when removed items
+  /// outnumber the stored ones: the work of rebuilds and that of reading the delta stay
+  /// within a small factor of each other.
+  /// Cost: sum over parts of C(width, <= threshold) bucket reads plus the items in them
+  /// (the delta's read one by one); amortized per add, O(parts) for its chains and at most
+  /// as much rebuild work as the queries spent on the delta, plus about 2 counting-sort
+  /// steps per part.
   /// Memory: per item 12 bytes (fingerprint, id), 1 (alive flag), about 16 (id lookup
-  /// table at load <= 1/2) and 12 per part of its level (slot and fingerprint, at most
-  /// 16 parts, 4 at 1M items); per part of a level of n items, 4 bytes × 2^width (width
-  /// <= 24, 2^width <= 8n + 1024): O(items) in all, the levels' sizes being geometric.
-  /// A merge holds the merged levels' tables and the new ones at once.
+  /// table at load <= 1/2) and 12 per part (slot and fingerprint, at most 16 parts, 4 at
+  /// 1M items; 4 per part for an item of the delta); per part 8 bytes × 2^width (width
+  /// <= 24, 2^width <= 4 × items + 1024); a rebuild holds the old and new tables at once.
   void query(uint64_t fingerprint, std::vector<Match>& out);
 
-  /// Parts of the partition of the oldest (largest) level (0 = linear scan, or no level
-  /// yet), after the reorganisation a query would do; for tests and benchmarks.
+  /// Parts of the partition in use (0 = linear scan), for tests and benchmarks.
   size_t partCount();
 
   /// The versioned byte format (README "Serialized index format"): header, items, checksum.
@@ -124,28 +122,26 @@ class Index {
   static Status deserialize(const uint8_t* data, size_t size, Index& out, std::string& error);
 
  private:
-  struct Table {
-    std::vector<uint32_t> start, slots;  // slots by key; bucket b is slots[start[b], start[b + 1])
-    std::vector<uint64_t> fingerprints;  // the slots' fingerprints, in the same order: a bucket is read in sequence
-  };
-  struct Level {
-    size_t begin, end;             // its slots
-    const Partition* partition;    // owned by partitions_; no parts: the level is scanned
-    std::vector<Table> tables;     // one per part
-  };
   void reindexIfDue();
-  void mergeFrom(size_t level);
-  const Partition& partitionFor(const uint64_t* fingerprints, size_t count);
+  void rebuild();
 
   unsigned maxDistance_;
   std::vector<uint64_t> fingerprints_;  // by slot
   std::vector<uint32_t> ids_;           // by slot
-  std::vector<uint8_t> alive_;          // by slot; removed items stay until their level is merged
+  std::vector<uint8_t> alive_;          // by slot; removed items stay until a rebuild
   detail::SlotOfId slotOfId_;
   uint64_t nextId_ = 0;                 // one more than the largest id handed out (fresh ids are >= it)
-  size_t indexedSlots_ = 0;             // slots below this are in levels, the rest are scanned
-  std::vector<Level> levels_;           // oldest first; their slot ranges tile [0, indexedSlots_)
-  std::vector<std::unique_ptr<Partition>> partitions_;  // by floor(log2(level size)), chosen on first use
+  size_t indexedSlots_ = 0;             // slots below this are in the main tables, the rest in the delta
+  size_t deltaSlots_ = 0;               // slots below this are linked into the delta chains
+  size_t chainSteps_ = 0;               // delta items read by queries since the last rebuild
+  std::unique_ptr<Partition> partition_;
+  size_t partitionItems_ = 0;           // the item count partition_ was chosen for
+  struct Table {
+    std::vector<uint32_t> start, slots;  // slots by key; bucket b is slots[start[b], start[b + 1])
+    std::vector<uint64_t> fingerprints;  // the slots' fingerprints, in the same order: a bucket is read in sequence
+    std::vector<uint32_t> head, next;    // the delta: bucket b's chain is head[b], next[head[b] - indexedSlots_], ...
+  };
+  std::vector<Table> tables_;            // one per part of partition_
   std::vector<KeyedItem> sortKeys_, sortScratch_;  // query's sort buffers
 };
 
