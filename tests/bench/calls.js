@@ -5,6 +5,8 @@
 //   node tests/bench/calls.js [PACKAGE_DIR]   (default: this repository's js/, e.g. another
 //   checkout's js/ to compare two versions in one run)
 //   STREAM_ONLY=1 node tests/bench/calls.js   (the index rows only)
+//   node tests/bench/calls.js --compare OTHER_JS_DIR   (the k = 3, 200k stream through
+//   another checkout's js/ and this one, alternately, twice each)
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { SAMPLE } from '../../js/sample.js';
@@ -100,8 +102,7 @@ export function measureIndex(sh) {
 }
 
 export async function measureCalls(packageDir = new URL('../../js/', import.meta.url).pathname) {
-  const { init } = await import(pathToFileURL(`${packageDir}/node.js`).href);
-  const sh = await init({ wasmBinary: readFileSync(`${packageDir}/wasm/simhash_core.wasm`) });
+  const sh = await loadPackage(packageDir);
   if (process.env.STREAM_ONLY) return measureIndex(sh);
   const texts = Array.from({ length: N_TEXTS }, (_, i) => `${SAMPLE[i % SAMPLE.length]} ${i}`);
   const next = splitmix64(7);
@@ -131,7 +132,20 @@ export async function measureCalls(packageDir = new URL('../../js/', import.meta
   return rows.concat(measureIndex(sh));
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+async function loadPackage(packageDir) {
+  const { init } = await import(pathToFileURL(`${packageDir}/node.js`).href);
+  return init({ wasmBinary: readFileSync(`${packageDir}/wasm/simhash_core.wasm`) });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href && process.argv[2] === '--compare') {
+  const packages = [[process.argv[3], await loadPackage(process.argv[3])], ['this', await loadPackage(new URL('../../js/', import.meta.url).pathname)]];
+  for (let round = 0; round < 2; round++) {
+    for (const [name, sh] of packages) {
+      const [label, us] = streamRow(sh, 3, 200000);
+      console.log(`${name}: ${label}: ${us.toFixed(2)} µs`);
+    }
+  }
+} else if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const rows = await measureCalls(process.argv[2]);
   console.log('| call | µs | / batch |\n|---|---|---|');
   for (const [name, us, ratio] of rows) console.log(`| ${name} | ${us.toFixed(2)} | ${ratio ? ratio.toFixed(2) + '×' : ''} |`);
