@@ -192,7 +192,7 @@ void Index::reindexIfDue() {
   if (chainsCostly || pending > std::max(kMinPendingForReindex, indexedSlots_) || dead > std::max(kMinPendingForReindex, live)) rebuild();
   if (deltaSlots_ == fingerprints_.size() || tables_.empty()) return;
   // Chain the items added since the last query into the delta tables: room first, so a
-  // failed allocation leaves the tables as they were (the items stay scanned meanwhile).
+  // failed allocation leaves the chains as they were (the next query tries again).
   const size_t delta = fingerprints_.size() - indexedSlots_;
   for (Table& table : tables_) {
     if (table.next.capacity() < delta) table.next.reserve(std::max(delta, 2 * table.next.capacity()));

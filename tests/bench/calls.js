@@ -5,8 +5,9 @@
 //   node tests/bench/calls.js [PACKAGE_DIR]   (default: this repository's js/, e.g. another
 //   checkout's js/ to compare two versions in one run)
 //   STREAM_ONLY=1 node tests/bench/calls.js   (the index rows only)
-//   node tests/bench/calls.js --compare OTHER_JS_DIR   (the k = 3, 200k stream through
-//   another checkout's js/ and this one, alternately, twice each)
+//   node tests/bench/calls.js --compare OTHER_JS_DIR   (the k = 3, 200k stream, and the
+//   build of and a query on 1M at k = 12, through another checkout's js/ and this one,
+//   alternately, twice each)
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { SAMPLE } from '../../js/sample.js';
@@ -85,6 +86,12 @@ export function measureIndex(sh) {
     rows.push(streamRow(sh, k, n));
     process.stderr.write(`${rows.at(-1)[0]}: ${rows.at(-1)[1].toFixed(2)}\n`);
   }
+  return rows.concat(buildAndQueryRows(sh));
+}
+
+/** Build (addAll and the first query) of 1M at k = 12, and a query on it. */
+function buildAndQueryRows(sh) {
+  const rows = [];
   const fps = streamFingerprints(1000000, 12, 42);
   const next = splitmix64(9);
   const queries = Array.from({ length: 2000 }, (_, i) => (i % 2 ? fps[i * 499] : next()));
@@ -141,8 +148,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href && process.argv[2] =
   const packages = [[process.argv[3], await loadPackage(process.argv[3])], ['this', await loadPackage(new URL('../../js/', import.meta.url).pathname)]];
   for (let round = 0; round < 2; round++) {
     for (const [name, sh] of packages) {
-      const [label, us] = streamRow(sh, 3, 200000);
-      console.log(`${name}: ${label}: ${us.toFixed(2)} µs`);
+      for (const [label, us] of [streamRow(sh, 3, 200000), ...buildAndQueryRows(sh)]) console.log(`${name}: ${label}: ${us.toFixed(2)} µs`);
     }
   }
 } else if (import.meta.url === pathToFileURL(process.argv[1]).href) {
