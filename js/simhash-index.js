@@ -1,7 +1,7 @@
 // SimHashIndex: an exact Hamming index that lives in WASM memory; dispose() frees it.
 import { checkFingerprint, checkInteger, checkObject, typeName } from './checks.js';
 import { toFingerprintArray } from './hamming.js';
-import { asError, copyOut, coreCall, loadHandle, resultBytes, resultWords, withAllocations } from './memory.js';
+import { asError, copyOut, coreCall, loadHandle, resultBytes, withAllocations } from './memory.js';
 import { checkMaxDistance } from './options.js';
 
 const NO_FRESH_ID = 'this index has no fresh id left: it has handed out ids up to 4294967295 (ids chosen by the caller can still be added)';
@@ -83,10 +83,18 @@ export class SimHashIndex {
     checkFingerprint(fingerprint, 'fingerprint');
     const handle = this.#live();
     const core = this.#core;
-    const count = coreCall(() => core._indexQuery(handle, Number(BigInt.asUintN(32, fingerprint)), Number(fingerprint >> 32n)));
-    const words = resultWords(core, count * 2);
-    const matches = new Array(words.length / 2);
-    for (let i = 0; i < matches.length; i++) matches[i] = { id: words[2 * i], distance: words[2 * i + 1] };
+    let count;
+    try {
+      count = core._simhash_index_query_one(handle, Number(BigInt.asUintN(32, fingerprint)), Number(fingerprint >> 32n));
+    } catch (error) {
+      throw asError(error);
+    }
+    if (count === 0) return [];
+    // The matches are read straight from the result buffer, then it is released (freed when large).
+    const words = new Uint32Array(core.HEAPU8.buffer, core._simhash_result_address(), count * 2);
+    const matches = new Array(count);
+    for (let i = 0; i < count; i++) matches[i] = { id: words[2 * i], distance: words[2 * i + 1] };
+    core._simhash_result_release();
     return matches;
   }
 

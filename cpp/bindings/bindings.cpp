@@ -28,6 +28,11 @@ EMSCRIPTEN_KEEPALIVE void simhash_fingerprint_one_idf(uintptr_t utf8, uint32_t l
 EMSCRIPTEN_KEEPALIVE double simhash_index_add_one(uintptr_t index, uint32_t low, uint32_t high, uint32_t id, int withId) {
   return at<IndexHandle>(index)->addOne(low, high, id, withId != 0);
 }
+EMSCRIPTEN_KEEPALIVE uint32_t simhash_index_query_one(uintptr_t index, uint32_t low, uint32_t high) {
+  return at<IndexHandle>(index)->queryOne(low, high);
+}
+EMSCRIPTEN_KEEPALIVE uintptr_t simhash_result_address() { return resultAddress(); }
+EMSCRIPTEN_KEEPALIVE void simhash_result_release() { resultRelease(); }
 }
 
 EMSCRIPTEN_BINDINGS(simhash) {
@@ -87,7 +92,6 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_indexAddBatch", optional_override([](uintptr_t index, uintptr_t fps, uintptr_t ids, uint32_t count, uintptr_t idsOut) {
              return at<IndexHandle>(index)->addBatch(fps, ids, count, idsOut);
            }));
-  function("_indexQuery", optional_override([](uintptr_t index, uint32_t low, uint32_t high) { return at<IndexHandle>(index)->queryOne(low, high); }));
   function("_indexSerialize", optional_override([](uintptr_t index) { return at<IndexHandle>(index)->serialize(); }));
   function("_indexLoad", optional_override([](uintptr_t index, uintptr_t bytes, uint32_t length) {
              return at<IndexHandle>(index)->load(bytes, length);

@@ -6,7 +6,6 @@
 #include "partition.h"
 #include "bytes.h"
 #include "radix.h"
-#include "simhash/hamming.h"
 
 namespace simhash {
 
@@ -16,9 +15,19 @@ namespace {
 // choosing costs a sample's worth of work, which rebuilds of a growing index would
 // otherwise repeat at every 1/16 of growth.
 constexpr size_t kRechooseFactor = 2;
-// Unindexed items are scanned by every query; they are folded into the tables once
-// there are more than this many, or 1/16 of the stored items.
+// Items added since the last rebuild go into the delta tables (chained, so they take
+// items one at a time). Chains are read item by item from scattered slots, so queries
+// pay more for the delta than for the main tables; the tables are rebuilt with it once
+// queries have spent on its chains what a rebuild costs (so neither cost exceeds the
+// other by much, whatever k, the data and the mix of adds and queries), and in any case
+// once it holds more items than the main tables (growth by 2 or more per rebuild keeps
+// every item's share of rebuilds to about 2 counting sorts per part). Units: one
+// comparison of fingerprints read in sequence.
 constexpr size_t kMinPendingForReindex = 256;
+constexpr double kChainStepCost = 4;        // a slot from the chain, its fingerprint: scattered reads
+constexpr double kSortPerItemAndPart = 6;   // key twice, count, scatter fingerprint and slot
+constexpr double kSortPerBucket = 3;        // clear and sum the directory, clear the chain heads
+constexpr uint32_t kEndOfChain = UINT32_MAX;
 
 constexpr char kMagic[4] = {'S', 'H', 'I', 'X'};
 constexpr uint16_t kFormatVersion = 1;
@@ -177,8 +186,26 @@ void Index::reindexIfDue() {
   const size_t live = size();
   const size_t pending = fingerprints_.size() - indexedSlots_;
   const size_t dead = fingerprints_.size() - live;
-  const size_t threshold = std::max(kMinPendingForReindex, live / 16);
-  if (pending > threshold || dead > std::max(kMinPendingForReindex, live)) rebuild();
+  double rebuildCost = kSortPerItemAndPart * static_cast<double>(fingerprints_.size() * tables_.size());
+  for (const Table& table : tables_) rebuildCost += kSortPerBucket * static_cast<double>(table.head.size());
+  const bool chainsCostly = pending > kMinPendingForReindex && kChainStepCost * static_cast<double>(chainSteps_) > rebuildCost;
+  if (chainsCostly || pending > std::max(kMinPendingForReindex, indexedSlots_) || dead > std::max(kMinPendingForReindex, live)) rebuild();
+  if (deltaSlots_ == fingerprints_.size() || tables_.empty()) return;
+  // Chain the items added since the last query into the delta tables: room first, so a
+  // failed allocation leaves the chains as they were (the next query tries again).
+  const size_t delta = fingerprints_.size() - indexedSlots_;
+  for (Table& table : tables_) {
+    if (table.next.capacity() < delta) table.next.reserve(std::max(delta, 2 * table.next.capacity()));
+  }
+  for (size_t p = 0; p < tables_.size(); ++p) {
+    Table& table = tables_[p];
+    for (size_t slot = deltaSlots_; slot < fingerprints_.size(); ++slot) {
+      uint32_t& head = table.head[partition_->key(fingerprints_[slot], p)];
+      table.next.push_back(head);
+      head = static_cast<uint32_t>(slot);
+    }
+  }
+  deltaSlots_ = fingerprints_.size();
 }
 
 void Index::rebuild() {
@@ -207,7 +234,9 @@ void Index::rebuild() {
   std::vector<Table> tables(partition->partCount());
   for (size_t p = 0; p < tables.size(); ++p) {
     std::vector<uint32_t>& start = tables[p].start;
-    start.assign((size_t{1} << partition->part(p).width) + 1, 0);
+    const size_t buckets = size_t{1} << partition->part(p).width;
+    start.assign(buckets + 1, 0);
+    tables[p].head.assign(buckets, kEndOfChain);
     tables[p].slots.resize(kept);
     tables[p].fingerprints.resize(kept);
     for (size_t slot = 0; slot < kept; ++slot) ++start[partition->key(fingerprints[slot], p) + 1];
@@ -229,34 +258,52 @@ void Index::rebuild() {
   partitionItems_ = kept;
   tables_.swap(tables);
   indexedSlots_ = kept;
+  deltaSlots_ = kept;
+  chainSteps_ = 0;
 }
 
 void Index::query(uint64_t fingerprint, std::vector<Match>& out) {
   out.clear();
   reindexIfDue();
-  auto consider = [&](uint32_t slot) {
-    const unsigned distance = hammingDistance(fingerprint, fingerprints_[slot]);
-    if (distance <= maxDistance_ && alive_[slot]) out.push_back({ids_[slot], distance});
+  const unsigned k = maxDistance_;
+  auto consider = [&](uint32_t slot, unsigned distance) {
+    if (alive_[slot]) out.push_back({ids_[slot], distance});
   };
-  if (partition_->partCount() == 0) {
-    for (uint32_t slot = 0; slot < indexedSlots_; ++slot) consider(slot);
+  if (tables_.empty()) {  // a linear scan: the partition has no parts
+    for (uint32_t slot = 0; slot < fingerprints_.size(); ++slot) {
+      const unsigned distance = static_cast<unsigned>(__builtin_popcountll(fingerprint ^ fingerprints_[slot]));
+      if (distance <= k) consider(slot, distance);
+    }
   }
-  // Every bucket within each part's threshold of the query's key; a stored item is taken
-  // only from the first part where it is within threshold, so it is reported once.
+  // Every bucket within each part's threshold of the query's key, in the main tables and
+  // in the delta chains; a stored item is taken only from the first part where it is
+  // within threshold, so it is reported once.
+  const Partition& partition = *partition_;
   for (size_t p = 0; p < tables_.size(); ++p) {
-    const uint32_t key = partition_->key(fingerprint, p);
-    const uint32_t* start = tables_[p].start.data();
-    const uint32_t* slots = tables_[p].slots.data();
-    const uint64_t* stored = tables_[p].fingerprints.data();
-    for (uint32_t probe : partition_->part(p).probes) {
+    const Table& table = tables_[p];
+    const uint32_t key = partition.key(fingerprint, p);
+    const uint32_t* start = table.start.data();
+    const uint32_t* slots = table.slots.data();
+    const uint64_t* stored = table.fingerprints.data();
+    const uint32_t* head = table.head.data();
+    const uint32_t* next = table.next.data();  // by slot - indexedSlots_
+    const bool chained = !table.next.empty();
+    for (uint32_t probe : partition.part(p).probes) {
       const uint32_t bucket = key ^ probe;
       for (uint32_t x = start[bucket], end = start[bucket + 1]; x < end; ++x) {
         const uint64_t diff = fingerprint ^ stored[x];
-        if (static_cast<unsigned>(__builtin_popcountll(diff)) <= maxDistance_ && partition_->isFirstPart(p, diff)) consider(slots[x]);
+        const unsigned distance = static_cast<unsigned>(__builtin_popcountll(diff));
+        if (distance <= k && partition.isFirstPart(p, diff)) consider(slots[x], distance);
+      }
+      if (!chained) continue;
+      for (uint32_t slot = head[bucket]; slot != kEndOfChain; slot = next[slot - indexedSlots_]) {
+        ++chainSteps_;
+        const uint64_t diff = fingerprint ^ fingerprints_[slot];
+        const unsigned distance = static_cast<unsigned>(__builtin_popcountll(diff));
+        if (distance <= k && partition.isFirstPart(p, diff)) consider(slot, distance);
       }
     }
   }
-  for (size_t slot = indexedSlots_; slot < fingerprints_.size(); ++slot) consider(static_cast<uint32_t>(slot));
   // By distance, then id: one radix sort on (distance << 32) | id.
   if (out.size() < 2) return;
   sortKeys_.resize(out.size());

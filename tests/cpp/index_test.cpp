@@ -298,3 +298,83 @@ TEST_CASE("the id map agrees with std::unordered_map under random inserts and er
   }
   for (const auto& [id, slot] : model) REQUIRE(*map.find(id) == slot);
 }
+
+TEST_CASE("streaming: interleaved adds, queries and removes equal brute force across rebuilds", "[index][streaming]") {
+  // Item by item, query then add (the streaming use), with removals and a batch now and
+  // then: items pass through the delta chains into rebuilt tables (removed ones dropped),
+  // and every query must still see every stored item once, wherever it lives.
+  const unsigned k = GENERATE(0u, 1u, 2u, 3u, 4u, 5u, 6u, 8u, 10u, 12u, 16u, 20u, 24u);
+  const testing::Data data = GENERATE(testing::Data::Uniform, testing::Data::BiasedBits, testing::Data::Clustered, testing::Data::Duplicates);
+  CAPTURE(k, testing::nameOf(data));
+  std::mt19937_64 rng(k * 104729 + static_cast<unsigned>(data));
+  const std::vector<uint64_t> fps = testing::makeSet(data, 2400 / (k < 2 ? 3 : 5) / (data == testing::Data::Duplicates ? 2 : 1), k, rng);
+  std::vector<uint64_t> stored;
+  std::vector<uint32_t> ids;
+  std::vector<bool> removed;
+  Index index(k);
+  std::vector<Match> got;
+  size_t queries = 0;
+  auto check = [&](uint64_t q) {
+    index.query(q, got);
+    REQUIRE(got == bruteForce(stored, ids, removed, q, k));
+    ++queries;
+  };
+  for (size_t i = 0; i < fps.size();) {
+    const uint64_t q = i % 2 ? fps[i] : testing::flipBits(fps[i], static_cast<unsigned>(rng() % (k + 3)), rng);
+    check(q);
+    if (rng() % 500 == 0) {  // a batch: up to 600 items at once, past a rebuild's threshold
+      const size_t count = std::min<size_t>(1 + rng() % 600, fps.size() - i);
+      std::vector<uint32_t> out(count);
+      REQUIRE(index.addAll(fps.data() + i, nullptr, count, out.data()) == count);
+      for (size_t j = 0; j < count; ++j) {
+        stored.push_back(fps[i + j]);
+        ids.push_back(out[j]);
+        removed.push_back(false);
+      }
+      i += count;
+    } else {
+      uint32_t id = 0;
+      REQUIRE(index.addWithNewId(fps[i], id) == Status::Ok);
+      stored.push_back(fps[i]);
+      ids.push_back(id);
+      removed.push_back(false);
+      ++i;
+    }
+    if (rng() % 4 == 0) {  // remove a random stored item, in any level or the buffer
+      const size_t victim = rng() % stored.size();
+      CHECK(index.remove(ids[victim]) == !removed[victim]);
+      removed[victim] = true;
+    }
+    REQUIRE(index.size() == static_cast<size_t>(std::count(removed.begin(), removed.end(), false)));
+  }
+  for (size_t i = 0; i < stored.size(); i += 7) check(stored[i]);
+  CHECK(queries > fps.size() / 3);
+
+  // The bytes are those of the stored items in insertion order, whatever the levels did.
+  Index fresh(k);
+  for (size_t i = 0; i < stored.size(); ++i) {
+    if (!removed[i]) REQUIRE(fresh.add(stored[i], ids[i]) == Status::Ok);
+  }
+  const std::vector<uint8_t> bytes = index.serialize();
+  std::vector<uint8_t> freshBytes = fresh.serialize();
+  // The fresh index has handed out no id; the counters are the one difference.
+  std::copy(bytes.begin() + 12, bytes.begin() + 20, freshBytes.begin() + 12);
+  const uint64_t sum = bytes::checksum(freshBytes.data(), freshBytes.size() - 8);
+  for (unsigned i = 0; i < 8; ++i) freshBytes[freshBytes.size() - 8 + i] = static_cast<uint8_t>(sum >> (8 * i));
+  CHECK(bytes == freshBytes);
+  Index restored(0);
+  std::string error;
+  REQUIRE(Index::deserialize(bytes.data(), bytes.size(), restored, error) == Status::Ok);
+  for (size_t i = 0; i < stored.size(); i += 11) {
+    restored.query(stored[i], got);
+    REQUIRE(got == bruteForce(stored, ids, removed, stored[i], k));
+  }
+  // Removing most items forces a rebuild; the rest are still found.
+  for (size_t i = 0; i < stored.size(); ++i) {
+    if (i % 5 != 0 && !removed[i]) {
+      REQUIRE(index.remove(ids[i]));
+      removed[i] = true;
+    }
+  }
+  for (size_t i = 0; i < stored.size(); i += 3) check(stored[i]);
+}

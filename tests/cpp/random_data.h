@@ -37,4 +37,40 @@ inline std::vector<uint64_t> plantedSet(size_t bases, unsigned maxPlanted, std::
   return fps;
 }
 
+enum class Data { Uniform, BiasedBits, Clustered, Duplicates };
+
+inline const char* nameOf(Data data) {
+  switch (data) {
+    case Data::Uniform: return "uniform";
+    case Data::BiasedBits: return "biased bits";
+    case Data::Clustered: return "clustered";
+    case Data::Duplicates: return "duplicates";
+  }
+  return "";
+}
+
+// About `bases` × (planted + 1) fingerprints, each base followed by neighbours at every
+// distance in [k - 2, k + 2] (clamped to 0..64) and shuffled, so every distance around k
+// occurs. The bases are:
+// - Uniform: uniform random;
+// - BiasedBits: the high 40 bits set with probability 7/8 each (real SimHash bits are
+//   skewed: many fingerprints share most of some parts, crowding their buckets);
+// - Clustered: within 2k + 4 bits of one of 8 centres;
+// - Duplicates: uniform, each repeated 4 times.
+inline std::vector<uint64_t> makeSet(Data data, size_t bases, unsigned k, std::mt19937_64& rng) {
+  std::vector<uint64_t> centres(8);
+  for (uint64_t& c : centres) c = rng();
+  std::vector<uint64_t> fps;
+  for (size_t i = 0; i < bases; ++i) {
+    uint64_t base = rng();
+    if (data == Data::BiasedBits) base |= (rng() | rng() | rng()) << 24;
+    if (data == Data::Clustered) base = flipBits(centres[i % 8], static_cast<unsigned>(rng() % (2 * k + 5)), rng);
+    fps.push_back(base);
+    if (data == Data::Duplicates) fps.insert(fps.end(), 3, base);
+    for (unsigned d = k < 2 ? 0 : k - 2; d <= std::min(k + 2, 64u); ++d) fps.push_back(flipBits(base, d, rng));
+  }
+  std::shuffle(fps.begin(), fps.end(), rng);
+  return fps;
+}
+
 }  // namespace simhash::testing

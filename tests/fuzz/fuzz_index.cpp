@@ -8,9 +8,9 @@
 //         unchanged and explain itself; an accepted one must serialize back to the very
 //         same bytes, and answer every query like a brute-force scan of its items.
 //   bits 0-1 = 01: OPS. The rest drives a sequence of add / addWithNewId / remove /
-//         query / clear / serialize+reload operations (FuzzedDataProvider) on an Index
-//         and on a plain list of items; sizes, query results and serialized bytes must
-//         agree.
+//         query / clear / serialize+reload / query-then-add stream operations
+//         (FuzzedDataProvider) on an Index and on a plain list of items; sizes, query
+//         results and serialized bytes must agree.
 //   bits 0-1 = 11: PAIRS. findPairs over fingerprints from the rest, with the partition
 //         it chooses or one forced (Partition::withThresholds, part count and thresholds
 //         from the input), in slices and shards, must equal the brute-force pairs;
@@ -152,7 +152,7 @@ class OpsRun {
 
   void run(FuzzedDataProvider& input) {
     for (int op = 0; op < kMaxOps && input.remaining_bytes() > 0; ++op) {
-      switch (input.ConsumeIntegralInRange<int>(0, 8)) {
+      switch (input.ConsumeIntegralInRange<int>(0, 9)) {
         case 0: add(fingerprintFrom(input), idFrom(input)); break;
         case 1: addWithNewId(fingerprintFrom(input)); break;
         case 2: addBatch(input); break;
@@ -162,6 +162,7 @@ class OpsRun {
         case 6: clear(); break;
         case 7: if (reloads_++ < kMaxReloads) reload(); break;
         case 8: FUZZ_CHECK(index_.partCount() <= 16); break;
+        case 9: stream(input); break;
       }
       FUZZ_CHECK(index_.size() == items_.size());
     }
@@ -233,6 +234,19 @@ class OpsRun {
       } else {
         add(fingerprint, static_cast<uint32_t>(seed >> 40));  // 24-bit ids: occasional duplicates
       }
+    }
+  }
+
+  // The streaming use: query, then add, item by item, so that items pass through the
+  // delta chains and the queries' reads of them bring on rebuilds.
+  void stream(FuzzedDataProvider& input) {
+    const size_t count = input.ConsumeIntegralInRange<size_t>(1, kMaxBatch);
+    uint64_t seed = input.ConsumeIntegral<uint64_t>();
+    for (size_t i = 0; i < count; ++i) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      const uint64_t fingerprint = items_.empty() ? seed : flipSome(items_[(seed >> 33) % items_.size()].fingerprint, (seed >> 20) % (maxDistance_ + 3), seed);
+      checkQuery(index_, items_, fingerprint);
+      addWithNewId(fingerprint);
     }
   }
 

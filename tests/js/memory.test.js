@@ -70,10 +70,15 @@ test('1,000,000 fingerprint calls leave both heaps flat', async () => {
 });
 
 test('forgotten indexes are freed by the FinalizationRegistry', async () => {
-  const before = sh.heapBytesInUse;
-  (() => {
+  const forget = () => {
     for (let i = 0; i < 1000; i++) sh.createIndex().addAll([1n, 2n, 3n]);
-  })();
+  };
+  // A first round settles the allocator's free lists: malloc may hand a freed chunk back a
+  // few bytes larger than asked when the rest is too small to split, and bytes in use count that.
+  forget();
+  for (let attempt = 0; attempt < 50; attempt++) await settledJsHeap();
+  const before = sh.heapBytesInUse;
+  forget();
   assert.ok(sh.heapBytesInUse > before, 'the indexes hold WASM memory');
   for (let attempt = 0; attempt < 50 && sh.heapBytesInUse > before; attempt++) await settledJsHeap();
   assert.equal(sh.heapBytesInUse, before);

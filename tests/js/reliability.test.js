@@ -49,8 +49,9 @@ test('failed dedup calls free what they allocated (components, similarity)', asy
 
 test('a failed index add, rebuild or load frees what it allocated', () => {
   const index = sh.createIndex({ maxDistance: 3 });
-  // Items are added until the tables of a rebuild no longer fit; from then on every query
-  // tries that rebuild again, and fails without a trace.
+  // Items are added, with no query, until memory holds no more; the first query must then
+  // build the tables of them all, which does not fit, and every query tries that rebuild
+  // again and fails without a trace. A batch that does not fit adds nothing.
   const queryFails = () => {
     try {
       index.query(1n);
@@ -61,10 +62,17 @@ test('a failed index add, rebuild or load frees what it allocated', () => {
     }
   };
   let stored = 0;
-  while (!(queryFails() && queryFails())) {
-    index.addAll(BigUint64Array.from({ length: 50_000 }, (_, i) => spread(stored + i)));
-    stored += 50_000;
+  for (let batch = 50_000; batch >= 1000;) {
+    try {
+      index.addAll(BigUint64Array.from({ length: batch }, (_, i) => spread(stored + i)));
+      stored += batch;
+    } catch (error) {
+      assert.match(error.message, OUT_OF_MEMORY);
+      assert.equal(index.size, stored, 'a failed addAll adds nothing');
+      batch /= 10;
+    }
   }
+  assert.ok(queryFails() && queryFails(), 'the rebuild does not fit');
   assert.ok(stored > 0);
   const size = index.size;
   failsWithoutGrowth(() => index.query(1n));

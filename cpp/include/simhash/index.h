@@ -69,7 +69,7 @@ class Index {
   // out an id twice), and serialize()/deserialize() carry it.
 
   /// Stores fp under a caller-chosen id. @return DuplicateId if id is already stored.
-  /// Cost: amortized O(tables), the tables are updated in batches at the next query.
+  /// Cost: O(1) amortized; the next query links the item into the delta tables.
   Status add(uint64_t fingerprint, uint32_t id);
   /// Stores fp under a fresh id and returns it through `id`. @return DuplicateId, storing
   /// nothing, when every id above those handed out is stored or 2^32 ids have been.
@@ -95,12 +95,21 @@ class Index {
   /// by a cost model from the stored fingerprints at each rebuild); per part, the stored
   /// items are bucketed by the part's key, and a query reads every bucket whose key lies
   /// within the part's threshold of its own (or scans every item when that is cheaper).
-  /// Cost: sum over parts of C(width, <= threshold) bucket reads plus the items in them,
-  /// plus a scan of the items added since the last rebuild (at most 1/16 of the index).
+  /// Each bucket has two halves: a contiguous run in the main tables, and a chain (the
+  /// delta) of the items added since the last rebuild, which a query links in, O(parts)
+  /// per item. A rebuild folds the delta (once it holds more than 256 items) into the
+  /// main tables when queries have read as many delta items as a rebuild costs, or when
+  /// the delta holds more items than the main tables, or when removed items
+  /// outnumber the stored ones: the work of rebuilds and that of reading the delta stay
+  /// within a small factor of each other.
+  /// Cost: sum over parts of C(width, <= threshold) bucket reads plus the items in them
+  /// (the delta's read one by one); amortized per add, O(parts) for its chains and at most
+  /// as much rebuild work as the queries spent on the delta, plus about 2 counting-sort
+  /// steps per part.
   /// Memory: per item 12 bytes (fingerprint, id), 1 (alive flag), about 16 (id lookup
   /// table at load <= 1/2) and 12 per part (slot and fingerprint, at most 16 parts, 4 at
-  /// 1M items); per part 4 bytes × 2^width (width <= 24,
-  /// 2^width <= 4 × items + 1024); a rebuild holds the old and new tables at once.
+  /// 1M items; 4 per part for an item of the delta); per part 8 bytes × 2^width (width
+  /// <= 24, 2^width <= 4 × items + 1024); a rebuild holds the old and new tables at once.
   void query(uint64_t fingerprint, std::vector<Match>& out);
 
   /// Parts of the partition in use (0 = linear scan), for tests and benchmarks.
@@ -122,12 +131,15 @@ class Index {
   std::vector<uint8_t> alive_;          // by slot; removed items stay until a rebuild
   detail::SlotOfId slotOfId_;
   uint64_t nextId_ = 0;                 // one more than the largest id handed out (fresh ids are >= it)
-  size_t indexedSlots_ = 0;             // slots below this are in the tables, the rest are scanned
+  size_t indexedSlots_ = 0;             // slots below this are in the main tables, the rest in the delta
+  size_t deltaSlots_ = 0;               // slots below this are linked into the delta chains
+  size_t chainSteps_ = 0;               // delta items read by queries since the last rebuild
   std::unique_ptr<Partition> partition_;
   size_t partitionItems_ = 0;           // the item count partition_ was chosen for
   struct Table {
     std::vector<uint32_t> start, slots;  // slots by key; bucket b is slots[start[b], start[b + 1])
     std::vector<uint64_t> fingerprints;  // the slots' fingerprints, in the same order: a bucket is read in sequence
+    std::vector<uint32_t> head, next;    // the delta: bucket b's chain is head[b], next[head[b] - indexedSlots_], ...
   };
   std::vector<Table> tables_;            // one per part of partition_
   std::vector<KeyedItem> sortKeys_, sortScratch_;  // query's sort buffers
