@@ -78,7 +78,7 @@ void PairSearch::sortPart() {
   const size_t buckets = size_t{1} << part.width;
   std::vector<uint32_t>().swap(bucketStart_);  // the previous part's directory goes before the next is made
   bucketStart_.assign(buckets + 1, 0);
-  sortedFingerprints_.assign(size_t{count_} + kPadding, 0);  // the padding compareRow and compareBlock read
+  sortedFingerprints_.assign(size_t{count_} + kPadding, 0);  // the padding compareBlock reads
   sortedItems_.resize(count_);
   for (uint32_t i = 0; i < count_; ++i) ++bucketStart_[partition_->key(fingerprints_[i], part_) + 1];
   for (size_t b = 1; b <= buckets; ++b) bucketStart_[b] += bucketStart_[b - 1];
@@ -118,24 +118,9 @@ void PairSearch::considerGroup(uint32_t x, uint32_t y, uint32_t count, unsigned 
   }
 }
 
-void PairSearch::compareRow(uint32_t x, uint32_t y, uint32_t end, unsigned k, std::vector<Pair>* out) {
-  const uint64_t* fps = sortedFingerprints_.data();
-  const uint64_t fa = fps[x];
-  const int32_t limit = static_cast<int32_t>(k) + 1;
-  for (; y + 4 <= end; y += 4) {
-    const int32_t t = over(fa, fps[y], limit) | over(fa, fps[y + 1], limit) | over(fa, fps[y + 2], limit) | over(fa, fps[y + 3], limit);
-    if (t < 0) considerGroup(x, y, 4, k, out);
-  }
-  if (y < end) {
-    const int32_t count = static_cast<int32_t>(end - y);
-    const int32_t t = over(fa, fps[y], limit) | (over(fa, fps[y + 1], limit) & lane(1, count)) |
-                      (over(fa, fps[y + 2], limit) & lane(2, count)) | (over(fa, fps[y + 3], limit) & lane(3, count));
-    if (t < 0) considerGroup(x, y, end - y, k, out);
-  }
-}
-
 void PairSearch::compareBlock(uint32_t from, uint32_t to, uint32_t y, uint32_t end, unsigned k, std::vector<Pair>* out) {
-  // Four candidates held in registers against every row: one load per row and group.
+  // Rows [from, to) against candidates [y, end), four candidates held in registers against
+  // every row: one load per row and group.
   const uint64_t* fps = sortedFingerprints_.data();
   const int32_t limit = static_cast<int32_t>(k) + 1;
   for (; y + 4 <= end; y += 4) {
@@ -213,7 +198,7 @@ bool PairSearch::run(size_t workBudget, std::vector<Pair>* out) {
         if (mask == 0) {  // within the bucket: each row against the items after it
           for (; begin + x_ < end; ++x_) {
             const uint32_t x = begin + x_;
-            compareRow(x, x + 1, end, k, out);
+            compareBlock(x, x + 1, x + 1, end, k, out);
             work += end - x;
             if (work >= workBudget) {
               ++x_;

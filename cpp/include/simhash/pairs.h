@@ -82,7 +82,6 @@ class PairSearch {
 
  private:
   void sortPart();
-  void compareRow(uint32_t x, uint32_t y, uint32_t end, unsigned k, std::vector<Pair>* out);
   void compareBlock(uint32_t from, uint32_t to, uint32_t y, uint32_t end, unsigned k, std::vector<Pair>* out);
   void considerGroup(uint32_t x, uint32_t y, uint32_t count, unsigned k, std::vector<Pair>* out);
   static constexpr uint32_t kPadding = 3;
