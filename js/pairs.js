@@ -1,6 +1,6 @@
 // The core's pair search and leader grouping over fingerprints: in one call (findPairs,
 // leaderLabels), or a slice at a time with pauses between (searchPairs, searchLeaders),
-// each slice about SLICE_WORK units of the core's work (pairs.h: 2-4 ns each in WASM).
+// each slice about SLICE_WORK units of the core's work (pairs.h: about 1 ns each in WASM).
 import { coreCall, copyOut, resultWords, withAllocations } from './memory.js';
 
 const SLICE_WORK = 1e7;
