@@ -1,6 +1,6 @@
 // The core's pair search and leader grouping over fingerprints: in one call (findPairs,
 // leaderLabels), or a slice at a time with pauses between (searchPairs, searchLeaders),
-// each slice about SLICE_WORK units of the core's work (pairs.h: 2-4 ns each in WASM).
+// each slice about SLICE_WORK units of the core's work (pairs.h: about 1 ns each in WASM).
 import { coreCall, copyOut, resultWords, withAllocations } from './memory.js';
 import { STEP_ITERATIONS, runSteps } from './pacing.js';
 
@@ -76,10 +76,22 @@ export function* exactGroupSteps(fingerprints) {
 export function findPairs(core, fingerprints, k) {
   if (fingerprints.length > 0xffffffff) throw new RangeError('fingerprints must hold fewer than 2^32 items');
   const { groupOf, reps } = exactGroups(fingerprints);
-  const distinct = reps.length === fingerprints.length ? fingerprints : BigUint64Array.from(reps, (i) => fingerprints[i]);
+  const distinct = reps.length === fingerprints.length ? fingerprints : gather(fingerprints, reps);
   const words = withAllocations(core, (mem) => resultWords(core, core._findPairs(mem.copyIn(distinct), distinct.length, k) * 3));
   if (distinct === fingerprints) return splitTriples(words, words.length / 3);
   return expandPairs(groupOf, reps.length, words);
+}
+
+/** fingerprints[reps[g]] for every g, copied as 32-bit halves (no bigint per item). */
+export function gather(fingerprints, reps) {
+  const from = new Uint32Array(fingerprints.buffer, fingerprints.byteOffset, 2 * fingerprints.length);
+  const out = new BigUint64Array(reps.length);
+  const to = new Uint32Array(out.buffer);
+  for (let g = 0; g < reps.length; g++) {
+    to[2 * g] = from[2 * reps[g]];
+    to[2 * g + 1] = from[2 * reps[g] + 1];
+  }
+  return out;
 }
 
 /** The pairs of every item from the pairs (g, h, distance) of their groups. */
@@ -129,7 +141,7 @@ export function expandPairs(groupOf, groups, words) {
       const h = neighbour[e];
       for (let m = firstMember[h]; m < firstMember[h + 1]; m++) if (members[m] > i) partners.push(members[m] * 128 + neighbourDistance[e]);
     }
-    partners.sort((x, y) => x - y);
+    if (partners.length > 1) partners.sort((x, y) => x - y);
     for (const p of partners) {
       a[out] = i;
       b[out] = Math.floor(p / 128);

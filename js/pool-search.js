@@ -6,7 +6,7 @@
 import { labelSteps } from './grouping.js';
 import { runStepsPaced } from './pacing.js';
 import { encodeInto } from './text.js';
-import { concatWords, exactGroupSteps, expandPairs, sortPairsSteps, splitTriples } from './pairs.js';
+import { concatWords, exactGroupSteps, expandPairs, gather, sortPairsSteps, splitTriples } from './pairs.js';
 
 /**
  * Candidate pairs past which a leader grouping leaves the sharded pair search for one
@@ -129,7 +129,7 @@ function sortedPairs(count, words, pacer) {
 export async function poolPairs(scheduler, job, fingerprints, k) {
   const pacer = job.pacer();
   const { groupOf, reps } = await runStepsPaced(exactGroupSteps(fingerprints), pacer);
-  const distinct = reps.length === fingerprints.length ? fingerprints : BigUint64Array.from(reps, (i) => fingerprints[i]);
+  const distinct = reps.length === fingerprints.length ? fingerprints : gather(fingerprints, reps);
   const words = await shardedWords(scheduler, job, distinct, k);
   if (distinct === fingerprints) return sortedPairs(fingerprints.length, words, pacer);
   return expandPairs(groupOf, reps.length, words);

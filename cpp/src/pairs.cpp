@@ -16,6 +16,10 @@ namespace {
 
 constexpr uint32_t kNone = UINT32_MAX;
 constexpr size_t kUnlimited = SIZE_MAX;
+// A block of rows (one step of PairSearch::run) against another bucket compares about
+// this many candidates at most, or one row when that bucket alone is larger: steps stay
+// short even where skewed data fills a bucket.
+constexpr uint32_t kBlockWork = 1 << 16;
 
 // Shard of a bucket: chunks of 16 buckets spread by a multiplicative hash, so shards get
 // similar shares even where occupied buckets cluster.
@@ -74,7 +78,7 @@ void PairSearch::sortPart() {
   const size_t buckets = size_t{1} << part.width;
   std::vector<uint32_t>().swap(bucketStart_);  // the previous part's directory goes before the next is made
   bucketStart_.assign(buckets + 1, 0);
-  sortedFingerprints_.resize(count_);
+  sortedFingerprints_.assign(size_t{count_} + kPadding, 0);  // the padding compareBlock reads
   sortedItems_.resize(count_);
   for (uint32_t i = 0; i < count_; ++i) ++bucketStart_[partition_->key(fingerprints_[i], part_) + 1];
   for (size_t b = 1; b <= buckets; ++b) bucketStart_[b] += bucketStart_[b - 1];
@@ -88,6 +92,54 @@ void PairSearch::sortPart() {
   occupiedBuckets_.clear();
   for (uint32_t b = 0; b < buckets; ++b) {
     if (bucketStart_[b] != bucketStart_[b + 1] && (shards_ == 1 || shardOf(b, shards_) == shard_)) occupiedBuckets_.push_back(b);
+  }
+}
+
+// The comparison loops. A group of four candidates costs four xor-popcounts OR-ed as
+// (distance - k - 1), whose sign says whether any is within k: one branch per group, taken
+// rarely (hits are few among candidates), and no per-candidate call or store. A group
+// that runs past the candidates' end reads up to three padding entries (sortPart leaves
+// them after the items) and masks their lanes out.
+namespace {
+inline int32_t over(uint64_t a, uint64_t b, int32_t limit) { return static_cast<int32_t>(__builtin_popcountll(a ^ b)) - limit; }
+// All ones for lanes 1..3 of a group with `count` (1..4) candidates that are real, else 0.
+inline int32_t lane(int32_t i, int32_t count) { return (i - count) >> 31; }
+}  // namespace
+
+void PairSearch::considerGroup(uint32_t x, uint32_t y, uint32_t count, unsigned k, std::vector<Pair>* out) {
+  const uint64_t* fps = sortedFingerprints_.data();
+  for (uint32_t z = y; z < y + count; ++z) {
+    const uint64_t diff = fps[x] ^ fps[z];
+    const unsigned distance = static_cast<unsigned>(__builtin_popcountll(diff));
+    if (distance > k || !partition_->isFirstPart(part_, diff)) continue;
+    const uint32_t a = sortedItems_[x], b = sortedItems_[z];
+    ++found_;
+    if (out) out->push_back(a < b ? Pair{a, b, distance} : Pair{b, a, distance});
+  }
+}
+
+void PairSearch::compareBlock(uint32_t from, uint32_t to, uint32_t y, uint32_t end, unsigned k, std::vector<Pair>* out) {
+  // Rows [from, to) against candidates [y, end), four candidates held in registers against
+  // every row: one load per row and group.
+  const uint64_t* fps = sortedFingerprints_.data();
+  const int32_t limit = static_cast<int32_t>(k) + 1;
+  for (; y + 4 <= end; y += 4) {
+    const uint64_t c0 = fps[y], c1 = fps[y + 1], c2 = fps[y + 2], c3 = fps[y + 3];
+    for (uint32_t x = from; x < to; ++x) {
+      const uint64_t fa = fps[x];
+      if ((over(fa, c0, limit) | over(fa, c1, limit) | over(fa, c2, limit) | over(fa, c3, limit)) < 0) considerGroup(x, y, 4, k, out);
+    }
+  }
+  if (y < end) {
+    const int32_t count = static_cast<int32_t>(end - y);
+    const int32_t m1 = lane(1, count), m2 = lane(2, count), m3 = lane(3, count);
+    const uint64_t c0 = fps[y], c1 = fps[y + 1], c2 = fps[y + 2], c3 = fps[y + 3];
+    for (uint32_t x = from; x < to; ++x) {
+      const uint64_t fa = fps[x];
+      if ((over(fa, c0, limit) | (over(fa, c1, limit) & m1) | (over(fa, c2, limit) & m2) | (over(fa, c3, limit) & m3)) < 0) {
+        considerGroup(x, y, end - y, k, out);
+      }
+    }
   }
 }
 
@@ -130,13 +182,6 @@ bool PairSearch::run(size_t workBudget, std::vector<Pair>* out) {
       work += 6 * size_t{count_} + 2 * bucketStart_.size();
       if (work >= workBudget) return finish();
     }
-    const uint64_t* fps = sortedFingerprints_.data();
-    const uint32_t* items = sortedItems_.data();
-    auto consider = [&](uint32_t x, uint32_t y) {
-      const uint64_t diff = fps[x] ^ fps[y];
-      const unsigned distance = static_cast<unsigned>(__builtin_popcountll(diff));
-      if (distance <= k && partition_->isFirstPart(part_, diff)) emit(items[x], items[y], distance);
-    };
     // Every occupied bucket of this shard against itself (mask 0) and against each bucket
     // of a larger key within the part's threshold: each bucket pair is visited once, from
     // its smaller key. Mask by mask, so that the directory is read in near order.
@@ -147,29 +192,28 @@ bool PairSearch::run(size_t workBudget, std::vector<Pair>* out) {
         ++work;
         const uint32_t bucket = occupiedBuckets_[occupied_], other = bucket ^ mask;
         if (other < bucket) continue;
-        const uint32_t otherEnd = bucketStart_[other + 1];
-        if (bucketStart_[other] == otherEnd) continue;
+        const uint32_t otherBegin = bucketStart_[other], otherEnd = bucketStart_[other + 1];
+        if (otherBegin == otherEnd) continue;
         const uint32_t begin = bucketStart_[bucket], end = bucketStart_[bucket + 1];
-        for (; begin + x_ < end; ++x_) {
-          const uint32_t x = begin + x_;
-          const uint64_t fa = fps[x];
-          const uint32_t first = mask == 0 ? x + 1 : bucketStart_[other];
-          uint32_t y = first;
-          // Four at a time with one branch: hits are rare, the loop is the join's hot spot.
-          for (; y + 4 <= otherEnd; y += 4) {
-            const bool hit = (__builtin_popcountll(fa ^ fps[y]) <= static_cast<int>(k)) |
-                             (__builtin_popcountll(fa ^ fps[y + 1]) <= static_cast<int>(k)) |
-                             (__builtin_popcountll(fa ^ fps[y + 2]) <= static_cast<int>(k)) |
-                             (__builtin_popcountll(fa ^ fps[y + 3]) <= static_cast<int>(k));
-            if (hit) {
-              for (uint32_t z = y; z < y + 4; ++z) consider(x, z);
+        if (mask == 0) {  // within the bucket: each row against the items after it
+          for (; begin + x_ < end; ++x_) {
+            const uint32_t x = begin + x_;
+            compareBlock(x, x + 1, x + 1, end, k, out);
+            work += end - x;
+            if (work >= workBudget) {
+              ++x_;
+              return finish();
             }
           }
-          for (; y < otherEnd; ++y) consider(x, y);
-          work += otherEnd - first + 1;
-          if (work >= workBudget) {
-            ++x_;
-            return finish();
+        } else {  // rows of this bucket against the other, a block of rows per step
+          // A block finds at most rows × (otherEnd - otherBegin) <= max(count, that bucket) pairs.
+          const uint32_t rows = std::max<uint32_t>(1, std::min(kBlockWork, count_) / (otherEnd - otherBegin));
+          while (begin + x_ < end) {
+            const uint32_t from = begin + x_, to = std::min(end, from + rows);
+            compareBlock(from, to, otherBegin, otherEnd, k, out);
+            x_ += to - from;
+            work += size_t{to - from} * (otherEnd - otherBegin + 1);
+            if (work >= workBudget && begin + x_ < end) return finish();
           }
         }
       }

@@ -177,6 +177,58 @@ TEST_CASE("shards are disjoint and together equal findPairs and slices resume ex
   REQUIRE(all == expected);  // no pair twice, none missing
 }
 
+namespace {
+
+// Part 0 (the low 16 bits of 4 x 16) with threshold 2; the rest of k + 1 dealt to parts 1-3.
+Partition lowPartThreshold2(unsigned k) {
+  std::vector<int> t = {2, -1, -1, -1};
+  for (unsigned i = 3; i <= k; ++i) ++t[1 + i % 3];
+  return Partition::withThresholds(k, 4, t);
+}
+
+// `sizes[key]` items in the bucket of each low-16-bit key (empty ones too), every other one
+// followed by a neighbour at distance k - 2 .. k + 2 (bits anywhere: some stay in the
+// bucket, some move to a neighbouring one).
+std::vector<uint64_t> bucketsOfSizes(const std::vector<uint32_t>& sizes, unsigned k, std::mt19937_64& rng) {
+  std::vector<uint64_t> fps;
+  for (uint32_t key = 0; key < sizes.size(); ++key) {
+    for (uint32_t i = 0; i < sizes[key]; ++i) {
+      const uint64_t fp = (rng() << 16) | key;
+      fps.push_back(fp);
+      if (i % 2 == 0) fps.push_back(testing::flipBits(fp, static_cast<unsigned>(k - 2 + rng() % 5), rng));
+    }
+  }
+  testing::shuffle(fps, rng);
+  return fps;
+}
+
+}  // namespace
+
+TEST_CASE("bucket pairs of every size from 0 to 9, groups of four with tails, equal brute force", "[pairs]") {
+  // Candidates are compared four at a time, a last group of 1-3 masked: these buckets give
+  // every remainder on both sides of a bucket pair, next to empty buckets.
+  const unsigned k = GENERATE(2u, 5u, 9u, 12u);
+  const size_t budget = GENERATE(size_t{1}, size_t{7}, SIZE_MAX);
+  CAPTURE(k, budget);
+  std::mt19937_64 rng(k * 31 + budget % 97);
+  std::vector<uint32_t> sizes(64);
+  for (uint32_t key = 0; key < sizes.size(); ++key) sizes[key] = key % 10;
+  const std::vector<uint64_t> fps = bucketsOfSizes(sizes, k, rng);
+  PairSearch search(fps.data(), fps.size(), lowPartThreshold2(k));
+  REQUIRE(runInSlices(search, budget) == bruteForcePairs(fps, k));
+}
+
+TEST_CASE("large buckets are compared in blocks of rows that resume exactly", "[pairs]") {
+  // Two buckets of 2,500 items a bit apart: each step takes a block of a few rows.
+  const unsigned k = GENERATE(3u, 8u);
+  const size_t budget = GENERATE(size_t{1}, size_t{5000}, SIZE_MAX);
+  CAPTURE(k, budget);
+  std::mt19937_64 rng(k + budget % 89);
+  const std::vector<uint64_t> fps = bucketsOfSizes({2500, 2500, 3, 0, 1}, k, rng);
+  PairSearch search(fps.data(), fps.size(), lowPartThreshold2(k));
+  REQUIRE(runInSlices(search, budget) == bruteForcePairs(fps, k));
+}
+
 TEST_CASE("findPairs with maxPairs stores at most that many and counts them all", "[pairs]") {
   std::vector<uint64_t> fps(3000, 0x1234);  // 4,498,500 pairs at distance 0
   for (size_t i = 0; i < 100; ++i) fps.push_back(i * 0x9E3779B97F4A7C15ull);

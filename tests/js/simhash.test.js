@@ -93,6 +93,20 @@ describe('exact search equals brute force', () => {
       for (let d = 0; d <= k; d++) assert.ok(seen.has(d), `distance ${d} is planted`);
     });
 
+    test(`findPairs over repeated fingerprints and shared halves, k = ${k}`, () => {
+      // Equal fingerprints are searched once and expanded: copies, values equal in one
+      // 32-bit half only, zero, and a view that starts inside its buffer.
+      const base = plantedSet(60, k + 2, 3000 + k);
+      const all = [0n, 0n, 1n << 32n, 1n, ...base, ...base.slice(0, 20), (base[1] & 0xffffffffn) | (base[2] & ~0xffffffffn)];
+      const buffer = new BigUint64Array(all.length + 3);
+      buffer.set(all, 3);
+      const fps = buffer.subarray(3);
+      const got = sh.findPairs(fps, k);
+      const expected = bruteForcePairs(all, k);
+      assert.deepEqual(expected.map((p, i) => [got.a[i], got.b[i], got.distance[i]]), expected);
+      assert.equal(got.a.length, expected.length);
+    });
+
     test(`index query, k = ${k}`, (t) => {
       const fps = plantedSet(300, k + 2, 2000 + k);
       const index = disposing(t, sh.createIndex({ maxDistance: k }));
