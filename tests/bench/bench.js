@@ -13,13 +13,14 @@
 import { execFileSync } from 'node:child_process';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { mkdtempSync, readFileSync, readdirSync, lstatSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sh, random64 as splitmix64 } from '../js/helpers.js';
 import { SAMPLE } from '../../js/sample.js';
 import { leaderLabels } from '../../js/pairs.js';
 import { plantedFingerprints } from './planted.js';
+import { makeTexts } from './fortune-texts.js';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
 
 const NATIVE = new URL('../../build/native/simhash_bench', import.meta.url).pathname;
@@ -92,38 +93,10 @@ try {
 }
 
 const [SIZES = '100000,1000000', KS = '3,6,8,10,12,16', KINDS = 'planted,fortunes'] = process.argv.slice(2);
-const FORTUNES = '/usr/share/games/fortunes';
 
-/** Fortunes fingerprints: the distinct records in a seeded order, then copies of random records with 1-3 word edits (scale.js's texts). */
+/** Fortunes fingerprints: scale.js's texts (fortune-texts.js), exact duplicates collapsed. */
 function fortuneFingerprints(n) {
-  const set = new Set();
-  for (const name of readdirSync(FORTUNES).sort()) {
-    const path = join(FORTUNES, name);
-    if (name.endsWith('.dat') || !lstatSync(path).isFile()) continue;
-    for (const record of readFileSync(path, 'utf8').replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').split(/^%$/m)) {
-      if (record.trim()) set.add(record.trim());
-    }
-  }
-  const records = [...set];
-  const next = splitmix64(2024);
-  const pick = (count) => Number(next() % BigInt(count));
-  for (let i = records.length - 1; i > 0; i--) {
-    const j = pick(i + 1);
-    [records[i], records[j]] = [records[j], records[i]];
-  }
-  const words = records.map((r) => r.split(' '));
-  const texts = records.slice(0, n);
-  while (texts.length < n) {
-    const copy = words[pick(words.length)].slice();
-    for (let edits = 1 + pick(3); edits > 0; edits--) {
-      const at = pick(copy.length);
-      const kind = pick(3);
-      if (kind === 0 && copy.length > 1) copy.splice(at, 1);
-      else if (kind === 1) copy.splice(at, 0, copy[at]);
-      else copy[at] = words[pick(words.length)][0];
-    }
-    texts.push(copy.join(' '));
-  }
+  const { texts } = makeTexts(n);
   const fps = sh.fingerprintAll(texts);
   return new BigUint64Array(new Set(fps)); // exact duplicates collapsed, first occurrence order
 }
