@@ -7,11 +7,15 @@
 // the pairs of distinct fingerprints within the candidate radius (the candidates; leader
 // grouping may verify fewer), and how much the WASM memory of the one-thread runs grew in
 // a fresh module (its peak: memory only grows) against the UTF-8 size of the texts.
-// Usage: node tests/bench/dedup.js [N ...] [--pool=WORKERS] [--runs=R]
+// With --breakdown, the one-thread search is also run in parts on the distinct texts: the
+// shingle sets alone (the search at radius 0), the search alone (no similarity), and both.
+// Usage: node tests/bench/dedup.js [N ...] [--pool=WORKERS] [--runs=R] [--breakdown]
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
 import { SimHash } from '../../js/simhash.js';
+import { searchLabels } from '../../js/dedup.js';
+import { Pacer } from '../../js/pacing.js';
 import { candidateRadius, DEFAULT_SIMILARITY } from '../../js/similarity.js';
 import { createPool } from '../../js/worker.js';
 import { makeTexts } from './fortune-texts.js';
@@ -45,6 +49,7 @@ const loadBefore = loadavg()[0];
 const texts = makeTexts(Math.max(...SIZES)).texts;
 const pool = await createPool(args.some((a) => a.startsWith('--pool=')) ? { size: option('pool', 2) } : {});
 const rows = [];
+const breakdowns = [];
 try {
   for (const n of SIZES) {
     const slice = texts.slice(0, n);
@@ -61,6 +66,21 @@ try {
       log(`N = ${n}: pool ${s(pooled.at(-1).total)}`);
     }
     const growth = sh.memoryBytes - memoryBefore;
+    if (args.includes('--breakdown')) {
+      const distinct = [...new Set(slice)];
+      const core = await createSimhashCore({ wasmBinary });
+      const fps = new SimHash(core).fingerprintAll(distinct);
+      const timed = async (k, similarity) => {
+        const start = performance.now();
+        await searchLabels(core, distinct, fps, { k, similarity, grouping: 'leader' }, new Pacer({ sliceMs: Infinity }));
+        return performance.now() - start;
+      };
+      const radius = candidateRadius(DEFAULT_SIMILARITY);
+      const parts = [];
+      for (let r = 0; r < RUNS; r++) parts.push([await timed(0, DEFAULT_SIMILARITY), await timed(radius, 0), await timed(radius, DEFAULT_SIMILARITY)]);
+      const [sets, search, both] = [0, 1, 2].map((i) => s(median(parts.map((p) => p[i]))));
+      breakdowns.push(`N = ${n.toLocaleString('en')}, one thread: shingle sets alone ${sets}, search at ${radius} bits alone ${search}, both (the dedup's search) ${both}`);
+    }
     const { result } = one[0];
     if (JSON.stringify(result.groups) !== JSON.stringify(pooled[0].result.groups)) throw new Error(`N = ${n}: pool and one thread differ`);
     const fingerprints = [...new Set(result.fingerprints)];
@@ -82,3 +102,4 @@ console.log(`dedup at the defaults (similarity ${DEFAULT_SIMILARITY}), medians o
 console.log('| N | where | total | fingerprints | search (sets, candidates, verification) | result |');
 console.log('|---|---|---|---|---|---|');
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+for (const line of breakdowns) console.log(`\n${line}`);
