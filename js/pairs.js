@@ -40,28 +40,31 @@ export function* exactGroupSteps(fingerprints) {
   const halves = new Uint32Array(fingerprints.buffer, fingerprints.byteOffset, 2 * n);
   const bits = Math.max(4, 32 - Math.clz32(2 * n)); // a table at most half full
   const mask = 2 ** bits - 1;
-  const slots = new Int32Array(mask + 1).fill(-1); // slot -> group
+  // Slot s holds a fingerprint's halves and its group + 1 (0: empty) side by side, so a
+  // probe reads one place in memory.
+  const table = new Uint32Array(3 * (mask + 1));
   const groupOf = new Uint32Array(n);
   const reps = new Uint32Array(n);
   let groups = 0;
   for (let i = 0; i < n; i++) {
     const low = halves[2 * i];
     const high = halves[2 * i + 1];
-    let slot = (Math.imul(low ^ Math.imul(high, 0x85ebca6b), 0x9e3779b1) >>> (32 - bits)) & mask;
+    let at = 3 * ((Math.imul(low ^ Math.imul(high, 0x85ebca6b), 0x9e3779b1) >>> (32 - bits)) & mask);
     for (;;) {
-      const group = slots[slot];
-      if (group < 0) {
-        slots[slot] = groups;
+      const group = table[at + 2];
+      if (group === 0) {
+        table[at] = low;
+        table[at + 1] = high;
+        table[at + 2] = groups + 1;
         reps[groups] = i;
         groupOf[i] = groups++;
         break;
       }
-      const rep = reps[group];
-      if (halves[2 * rep] === low && halves[2 * rep + 1] === high) {
-        groupOf[i] = group;
+      if (table[at] === low && table[at + 1] === high) {
+        groupOf[i] = group - 1;
         break;
       }
-      slot = (slot + 1) & mask;
+      at = at + 3 === table.length ? 0 : at + 3;
     }
     if ((i & (STEP_ITERATIONS - 1)) === STEP_ITERATIONS - 1) yield;
   }
