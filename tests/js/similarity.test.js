@@ -135,3 +135,32 @@ test('groupLabels over findPairs at candidateRadius(s) with the pairs\' similari
   assert.throws(() => sh.groupLabels(texts.length, widest, { similarity: 0.8, similarities: Array.from(similarities) }), { name: 'TypeError', message: 'options.similarities must be a Float64Array, got an array' });
   assert.throws(() => sh.groupLabels(texts.length, widest, { similarity: 0.8, similarities: similarities.subarray(1) }), RangeError);
 });
+
+test('the shingle sets built over many slices, from strings or from encoded bytes, give the groups of the brute-force rule', async () => {
+  const { random64 } = await import('./helpers.js');
+  const { searchLabels } = await import('../../js/dedup.js');
+  const { encodeTexts } = await import('../../js/text.js');
+  const { fingerprintAll } = await import('../../js/fingerprints.js');
+  const { Pacer } = await import('../../js/pacing.js');
+  const { core } = await loadCore();
+  const next = random64(31);
+  const word = () => ['alpha', 'beta', 'gamma', 'delta', '天下', '宴席', 'omega', 'kappa'][Number(next() % 8n)] + Number(next() % 50n);
+  const texts = [];
+  while (texts.length < 3000) {
+    const base = Array.from({ length: 60 }, word).join(' '); // about 500 characters: 1.5M in all, several slices
+    texts.push(base, base.replace(/\S+$/, 'changed'));
+  }
+  const fps = fingerprintAll(core, texts);
+  const search = (t) => searchLabels(core, t, fps, { k: 16, similarity: 0.8, grouping: 'leader' }, new Pacer({ sliceMs: Infinity }));
+  const fromStrings = await search(texts);
+  assert.deepEqual(await search(encodeTexts(texts)), fromStrings);
+  // The leader rule by brute force over the candidates within 16 bits.
+  const { a, b } = (await import('../../js/pairs.js')).findPairs(core, fps, 16);
+  const expected = Uint32Array.from(texts, (_, i) => i);
+  const order = Array.from(a.keys()).sort((p, q) => b[p] - b[q] || a[p] - a[q]);
+  for (const p of order) {
+    if (expected[b[p]] === b[p] && expected[a[p]] === a[p] && jaccard(texts[a[p]], texts[b[p]]) >= 0.8) expected[b[p]] = a[p];
+  }
+  assert.deepEqual(fromStrings, expected);
+  assert.ok(expected.some((leader, i) => leader !== i), 'near-duplicates found');
+});
