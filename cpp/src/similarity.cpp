@@ -14,14 +14,14 @@ bool isValid(const ShingleOptions& options) {
   return options.alphabetic >= 1 && options.alphabetic <= kMaxShingle && options.cjk >= 1 && options.cjk <= kMaxShingle;
 }
 
-void normalizeForSimilarity(std::string_view utf8, std::vector<char32_t>& out) {
-  // Written through a pointer into a buffer of the worst-case size (a code point per
-  // byte): push_back per code point costs about twice as much in WASM.
-  out.resize(utf8.size());
-  char32_t* const normalized = out.data();
-  size_t length = 0;
+namespace {
+
+// Step 1 of the definition: write(cp) for each normalized code point, in order.
+template <class Write>
+void normalize(std::string_view utf8, Write write) {
   const auto* text = reinterpret_cast<const unsigned char*>(utf8.data());
   const size_t size = utf8.size();
+  bool written = false;       // a code point was written, so a later whitespace run is kept
   bool pendingSpace = false;  // whitespace since the last code point kept, which is not the first
   bool lastCjk = false;
   for (size_t pos = 0; pos < size;) {
@@ -30,28 +30,41 @@ void normalizeForSimilarity(std::string_view utf8, std::vector<char32_t>& out) {
       ++pos;
       if (unicode::kAsciiPunctuation[cp]) continue;
       if (unicode::isWhitespace(cp)) {
-        pendingSpace = length > 0;
+        pendingSpace = written;
         continue;
       }
-      if (pendingSpace) normalized[length++] = ' ';  // an ASCII character is never CJK
+      if (pendingSpace) write(U' ');  // an ASCII character is never CJK
       pendingSpace = lastCjk = false;
-      normalized[length++] = cp - 'A' < 26 ? cp + 32 : cp;
+      written = true;
+      write(cp - 'A' < 26 ? cp + 32 : cp);
       continue;
     }
     cp = unicode::decodeNext(text, size, pos);
     // Punctuation goes first, so whitespace on both sides of a removed mark is one run.
     if (unicode::isPunctuation(cp)) continue;
     if (unicode::isWhitespace(cp)) {
-      pendingSpace = length > 0;
+      pendingSpace = written;
       continue;
     }
     cp = unicode::foldCase(cp);
     const bool cjk = unicode::classify(cp) == CharClass::Cjk;
-    if (pendingSpace && !(lastCjk && cjk)) normalized[length++] = ' ';
+    if (pendingSpace && !(lastCjk && cjk)) write(U' ');
     pendingSpace = false;
     lastCjk = cjk;
-    normalized[length++] = cp;
+    written = true;
+    write(cp);
   }
+}
+
+}  // namespace
+
+void normalizeForSimilarity(std::string_view utf8, std::vector<char32_t>& out) {
+  // Written through a pointer into a buffer of the worst-case size (a code point per
+  // byte): push_back per code point costs about twice as much in WASM.
+  out.resize(utf8.size());
+  char32_t* const normalized = out.data();
+  size_t length = 0;
+  normalize(utf8, [&](char32_t cp) { normalized[length++] = cp; });
   out.resize(length);
 }
 
@@ -98,6 +111,42 @@ uint32_t leastShared(uint32_t na, uint32_t nb, double threshold) {
   while (t > 0 && reaches(t - 1)) --t;
   while (t <= most && !reaches(t)) ++t;
   return t;
+}
+
+// Sorts codes ascending. Texts of a few hundred shingles are most of what is deduplicated,
+// and for them an LSD radix sort over the bytes that the largest code uses (3 for
+// alphabetic text, whose dense numbers are small) costs half of std::sort, whose
+// comparisons of unordered codes mispredict; short lists are left to std::sort.
+// scratch: any vector, grown here.
+void sortCodes(uint64_t* codes, size_t n, std::vector<uint64_t>& scratch) {
+  if (n < 64) {
+    std::sort(codes, codes + n);
+    return;
+  }
+  uint64_t largest = 0;
+  for (size_t k = 0; k < n; ++k) largest |= codes[k];
+  unsigned digits = 0;
+  while (digits < 8 && (largest >> (8 * digits)) != 0) ++digits;
+  uint32_t counts[8][256] = {};
+  for (size_t k = 0; k < n; ++k) {
+    for (unsigned d = 0; d < digits; ++d) ++counts[d][(codes[k] >> (8 * d)) & 0xFF];
+  }
+  if (scratch.size() < n) scratch.resize(n);
+  uint64_t* from = codes;
+  uint64_t* to = scratch.data();
+  for (unsigned d = 0; d < digits; ++d) {
+    uint32_t* count = counts[d];
+    if (count[(from[0] >> (8 * d)) & 0xFF] == n) continue;  // one value of this digit: already in order
+    uint32_t start = 0;
+    for (unsigned v = 0; v < 256; ++v) {
+      const uint32_t c = count[v];
+      count[v] = start;
+      start += c;
+    }
+    for (size_t k = 0; k < n; ++k) to[count[(from[k] >> (8 * d)) & 0xFF]++] = from[k];
+    std::swap(from, to);
+  }
+  if (from != codes) std::memcpy(codes, from, n * sizeof(uint64_t));
 }
 
 // Reads a list of LEB128 deltas.
@@ -171,18 +220,17 @@ struct ShingleSets::Impl {
   // Scratch, held here (and released when a call returns) so that clear() frees it too:
   // in WASM an out-of-memory error unwinds to JS, and the caller's clear() then frees all.
   std::vector<uint8_t> needed;
-  std::vector<char32_t> cps;
   std::vector<uint32_t> numbers;
   std::vector<uint8_t> cjk, bytes;
-  std::vector<uint64_t> codes, table;
+  std::vector<uint64_t> codes, table, sorted;
 
   void releaseScratch() {
-    cps = {};
     numbers = {};
     cjk = {};
     bytes = {};
     codes = {};
     table = {};
+    sorted = {};
   }
 
   const uint8_t* store(const uint8_t* bytes, size_t length, size_t preferredBlock) {
@@ -270,15 +318,33 @@ void ShingleSets::countTexts(const char* utf8, const uint32_t* offsets, uint32_t
     m.options = options;
   }
   const size_t astralBefore = m.astral.size();
+  // Counts every code point that normalization can write, without normalizing: the case
+  // fold of each decoded code point that is neither punctuation nor whitespace, and a
+  // space for whitespace. The counts only order the numbers (which keeps the sets
+  // compact), so counting a space per whitespace character rather than per run is as
+  // good, and this pass costs a third of a normalization.
+  uint32_t ascii[0x80] = {};
   for (uint32_t i = 0; i < count; ++i) {
     if (needed != nullptr && needed[i] == 0) continue;
-    m.countedBytes += offsets[i + 1] - offsets[i];
+    const auto* text = reinterpret_cast<const unsigned char*>(utf8 + offsets[i]);
+    const size_t size = offsets[i + 1] - offsets[i];
+    m.countedBytes += size;
     ++m.countedTexts;
-    normalizeForSimilarity(std::string_view(utf8 + offsets[i], offsets[i + 1] - offsets[i]), m.cps);
-    for (char32_t cp : m.cps) {
-      if (cp < 0x10000) ++m.bmp[cp];
-      else m.astral.push_back(uint64_t{cp} << 32 | 1);
+    for (size_t pos = 0; pos < size;) {
+      if (text[pos] < 0x80) {
+        ++ascii[text[pos++]];
+        continue;
+      }
+      const char32_t cp = unicode::decodeNext(text, size, pos);
+      if (unicode::isPunctuation(cp)) continue;
+      const char32_t counted = unicode::isWhitespace(cp) ? U' ' : unicode::foldCase(cp);
+      if (counted < 0x10000) ++m.bmp[counted];
+      else m.astral.push_back(uint64_t{counted} << 32 | 1);
     }
+  }
+  for (char32_t c = 0; c < 0x80; ++c) {
+    if (ascii[c] == 0 || unicode::kAsciiPunctuation[c]) continue;
+    m.bmp[unicode::isWhitespace(c) ? U' ' : c - U'A' < 26 ? c + 32 : c] += ascii[c];
   }
   // Merge this slice's astral occurrences into the sorted (cp << 32 | count) entries.
   if (m.astral.size() > astralBefore) {
@@ -310,65 +376,70 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
   m.built.resize(first + count, 0);
   const size_t preferredBlock = std::min<size_t>(std::max<size_t>(m.countedBytes / 4, 4096), size_t{1} << 20);
   const uint64_t base = m.base;
-  std::vector<char32_t>& cps = m.cps;
   std::vector<uint32_t>& numbers = m.numbers;
   std::vector<uint8_t>& cjk = m.cjk;
   std::vector<uint64_t>& codes = m.codes;
   std::vector<uint8_t>& bytes = m.bytes;
   for (uint32_t i = 0; i < count; ++i) {
     if (needed != nullptr && needed[i] == 0) continue;
-    normalizeForSimilarity(std::string_view(utf8 + offsets[i], offsets[i + 1] - offsets[i]), cps);
-    numbers.resize(cps.size());
-    cjk.resize(cps.size());
-    for (size_t k = 0; k < cps.size(); ++k) {
-      const char32_t cp = cps[k];
-      const auto entry = static_cast<uint32_t>(cp < 0x10000 ? m.bmp[cp] : m.astral[m.astralAt(cp)]);
-      numbers[k] = entry >> 1;
-      cjk[k] = entry & 1;
+    // Scratch buffers only grow (a code point per byte at most, a shingle per code point
+    // plus one): resizing them down and up again per text would zero them each time.
+    const size_t bytesOfText = offsets[i + 1] - offsets[i];
+    if (numbers.size() < bytesOfText) {
+      numbers.resize(bytesOfText);
+      cjk.resize(bytesOfText);
+      codes.resize(bytesOfText + 1);
     }
+    size_t length = 0;
+    normalize(std::string_view(utf8 + offsets[i], bytesOfText), [&](char32_t cp) {
+      const auto entry = static_cast<uint32_t>(cp < 0x10000 ? m.bmp[cp] : m.astral[m.astralAt(cp)]);
+      numbers[length] = entry >> 1;
+      cjk[length++] = entry & 1;
+    });
     // A long text's distinct codes are collected first (an open-addressing set; no code is
     // 0, since r0 >= 1), and only those are sorted: long documents repeat most of their
     // shingles (8 KB of the PostgreSQL manual has about 1,500 distinct ones), and sorting
     // them all cost 2.7x more. Short texts are sorted whole and deduplicated after.
-    codes.clear();
-    const bool hashed = cps.size() >= 256;
+    uint64_t* const code = codes.data();
+    size_t distinct = 0;
+    const bool hashed = length >= 256;
     size_t slots = 16;
-    while (hashed && slots < 2 * cps.size()) slots *= 2;
+    while (hashed && slots < 2 * length) slots *= 2;
     std::vector<uint64_t>& table = m.table;
     if (hashed) table.assign(slots, 0);
     const unsigned shift = 64 - static_cast<unsigned>(__builtin_ctzll(slots));
-    forEachShingle(cps.size(), m.options, cjk.data(), [&](size_t start, size_t length) {
-      uint64_t code = 0;
-      for (size_t k = length; k-- > 0;) code = code * base + numbers[start + k];
+    forEachShingle(length, m.options, cjk.data(), [&](size_t start, size_t size) {
+      uint64_t value = 0;
+      for (size_t k = size; k-- > 0;) value = value * base + numbers[start + k];
       if (!hashed) {
-        codes.push_back(code);
+        code[distinct++] = value;
         return;
       }
-      for (size_t slot = (code * 0x9E3779B97F4A7C15ull) >> shift;; slot = (slot + 1) & (slots - 1)) {
-        if (table[slot] == code) return;
+      for (size_t slot = (value * 0x9E3779B97F4A7C15ull) >> shift;; slot = (slot + 1) & (slots - 1)) {
+        if (table[slot] == value) return;
         if (table[slot] == 0) {
-          table[slot] = code;
-          codes.push_back(code);
+          table[slot] = value;
+          code[distinct++] = value;
           return;
         }
       }
     });
-    std::sort(codes.begin(), codes.end());
-    if (!hashed) codes.erase(std::unique(codes.begin(), codes.end()), codes.end());
-    bytes.resize(codes.size() * 9);  // LEB128 of a 63-bit delta: at most 9 bytes
-    size_t length = 0;
+    sortCodes(code, distinct, m.sorted);
+    if (!hashed) distinct = std::unique(code, code + distinct) - code;
+    if (bytes.size() < distinct * 9) bytes.resize(distinct * 9);  // LEB128 of a 63-bit delta: at most 9 bytes
+    size_t encoded = 0;
     uint64_t previous = 0;
-    for (uint64_t code : codes) {
-      uint64_t delta = code - previous;
-      previous = code;
+    for (size_t k = 0; k < distinct; ++k) {
+      uint64_t delta = code[k] - previous;
+      previous = code[k];
       while (delta >= 0x80) {
-        bytes[length++] = static_cast<uint8_t>(delta | 0x80);
+        bytes[encoded++] = static_cast<uint8_t>(delta | 0x80);
         delta >>= 7;
       }
-      bytes[length++] = static_cast<uint8_t>(delta);
+      bytes[encoded++] = static_cast<uint8_t>(delta);
     }
-    m.lists[first + i] = m.store(bytes.data(), length, preferredBlock);
-    m.sizes[first + i] = static_cast<uint32_t>(codes.size());
+    m.lists[first + i] = m.store(bytes.data(), encoded, preferredBlock);
+    m.sizes[first + i] = static_cast<uint32_t>(distinct);
     m.built[first + i] = 1;
   }
   m.releaseScratch();
