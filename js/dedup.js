@@ -1,9 +1,11 @@
 // dedup on the calling thread. Identical texts are collapsed first (a copy joins what its
 // first occurrence joins, under either grouping), so the cost follows the distinct texts.
 // Then, a slice at a time with progress, cancellation and yields (pacing.js):
-//   - by similarity (the default): fingerprints; candidate pairs within the radius that
-//     js/similarity.js calibrates for the threshold (or maxDistance), each verified
-//     exactly in the core as it is found; groups of the verified pairs;
+//   - by similarity (the default): fingerprints; the texts' shingle sets; candidates from
+//     MinHash banding of the sets (similar-groups.js) at thresholds from BANDING_FROM, else
+//     (or with maxDistance) the pairs of fingerprints within the radius that
+//     js/similarity.js calibrates, each verified exactly in the core as it is found;
+//     groups of the verified pairs;
 //   - by fingerprints only (maxDistance without similarity): fingerprints; the leader
 //     search (no pairs listed) or the pairs within maxDistance for components.
 import { checkKnownKeys, typeName } from './checks.js';
@@ -13,7 +15,8 @@ import { coreCall, forEachEncodedSliceAsync, forEachByteSliceAsync } from './mem
 import { checkMaxDistance, checkOptions } from './options.js';
 import { Pacer, checkSignal } from './pacing.js';
 import { searchLeaders, searchPairs } from './pairs.js';
-import { DEFAULT_SIMILARITY, candidateRadius, checkSimilarity } from './similarity.js';
+import { BANDING_FROM, DEFAULT_SIMILARITY, candidateRadius, checkSimilarity } from './similarity.js';
+import { searchSimilarGroups } from './similar-groups.js';
 
 /** Items fingerprinted between progress reports, cancellation checks and yields. */
 const DEDUP_SLICE = 4096;
@@ -26,7 +29,8 @@ const DEDUP_OPTIONS = ['key', 'similarity', 'maxDistance', 'options', 'grouping'
 
 /**
  * Checks dedup's arguments (the same for the pool's dedup) and returns them parsed:
- * `similarity` is 0 in the fingerprint-only mode, `k` the candidate radius otherwise.
+ * `similarity` is 0 in the fingerprint-only mode; `banding` whether candidates come from
+ * MinHash banding, else `k` is the candidate radius.
  */
 export function checkDedupArguments(items, options) {
   if (!Array.isArray(items)) throw new TypeError(`items must be an array, got ${typeName(items)}`);
@@ -45,7 +49,8 @@ export function checkDedupArguments(items, options) {
   const fingerprintsOnly = options.similarity === undefined && maxDistance !== undefined;
   const similarity = fingerprintsOnly ? 0 : checkSimilarity(options.similarity ?? DEFAULT_SIMILARITY, 'options.similarity');
   const k = maxDistance === undefined ? candidateRadius(similarity) : checkMaxDistance(maxDistance, 'options.maxDistance');
-  return { key, k, similarity, fingerprintOptions, grouping, onProgress, signal };
+  const banding = maxDistance === undefined && similarity >= BANDING_FROM;
+  return { key, k, similarity, banding, fingerprintOptions, grouping, onProgress, signal };
 }
 
 /** The text of item i: the item itself, or what `key` makes of it. */
@@ -96,7 +101,11 @@ export function expandFingerprints({ of }, fingerprints) {
  * slices with pacer.step('pairs', ...) between them: the search every entry runs, on the
  * calling thread or in a pool's worker. `texts` as withSimilarity takes them.
  */
-export async function searchLabels(core, texts, fingerprints, { k, similarity, grouping }, pacer) {
+export async function searchLabels(core, texts, fingerprints, { k, similarity, banding = false, grouping }, pacer) {
+  if (banding) {
+    return withSimilarity(core, texts, () => searchSimilarGroups(core, fingerprints.length, similarity, grouping, pacer, 'pairs'),
+      () => pacer.step('pairs', 0, 1000));
+  }
   if (similarity === 0) {
     return grouping === 'leader'
       ? searchLeaders(core, fingerprints, k, pacer, 'pairs')

@@ -140,6 +140,7 @@ export async function poolPairs(scheduler, job, fingerprints, k) {
  * across the workers, or null when one worker's search is the better plan (`texts`:
  * encodeTextsPaced's, when similarity is above 0):
  * - a pool of one worker: sharding gains nothing;
+ * - candidates by banding (similar-groups.js): linear work over one worker's sets;
  * - components: the pairs (verified in the workers) joined here;
  * - leader: the rule is sequential, so the workers list the pairs and the rule runs here
  *   (grouping.js leaderOfPairs over the pairs sorted by (a, b): exactly LeaderSearch's
@@ -150,8 +151,8 @@ export async function poolPairs(scheduler, job, fingerprints, k) {
  *   leaderMaxCandidates (the sample underestimated them), null: one worker runs
  *   LeaderSearch.
  */
-export async function poolLabels(scheduler, job, fingerprints, texts, { k, similarity, grouping }, pacer) {
-  if (scheduler.size < 2) return null;
+export async function poolLabels(scheduler, job, fingerprints, texts, { k, similarity, banding, grouping }, pacer) {
+  if (scheduler.size < 2 || banding) return null;
   const count = fingerprints.length;
   const verified = { texts: similarity > 0 ? texts : undefined, similarity };
   if (grouping === 'components') {

@@ -6,7 +6,7 @@
 // Messages in: { id, op: 'init', wasmBinary?, wasmUrl? } first, then
 //   { id, op: 'fingerprint', texts, options, idf? }              -> BigUint64Array
 //   { id, op: 'fingerprintEncoded', utf8, bounds, options, idf? } -> BigUint64Array (text.js encodeTexts' layout)
-//   { id, op: 'group', fingerprints, texts?, k, similarity, grouping } -> { fingerprints, labels }
+//   { id, op: 'group', fingerprints, texts?, k, similarity, banding, grouping } -> { fingerprints, labels }
 //     (dedup's search over distinct texts: dedup.js searchLabels; texts when similarity > 0,
 //     as { utf8, bounds }: pool-search.js encodeTextsPaced),
 //     with progress messages { id, progress } (thousandths done) after each slice
@@ -71,9 +71,9 @@ const OPS = {
     return [fingerprints, [fingerprints.buffer]];
   },
   // Slices only matter on a page's thread: here they run back to back, each reporting progress in thousandths.
-  async group({ fingerprints, texts, k, similarity, grouping }, progress) {
+  async group({ fingerprints, texts, k, similarity, banding, grouping }, progress) {
     const pacer = new Pacer({ sliceMs: Infinity, onProgress: ({ done, total }) => progress(Math.floor((done / total) * 1000)) });
-    const labels = await searchLabels(core, texts ?? [], fingerprints, { k, similarity, grouping }, pacer);
+    const labels = await searchLabels(core, texts ?? [], fingerprints, { k, similarity, banding, grouping }, pacer);
     return [{ fingerprints, labels }, [fingerprints.buffer, labels.buffer]];
   },
   async pairShard({ fingerprints, maxDistance, shard, shards, texts, similarity, maxCandidates }, progress) {

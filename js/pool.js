@@ -192,10 +192,10 @@ export class SimHashPool {
    * dedup's labels of the distinct texts from dedup.js searchLabels in one worker, with its
    * progress (`encoded`: encodeTextsPaced's texts when similarity is above 0).
    */
-  async #groupInOneWorker(job, fingerprints, encoded, { k, similarity, grouping }) {
+  async #groupInOneWorker(job, fingerprints, encoded, { k, similarity, banding, grouping }) {
     const fps = fingerprints.slice(); // the calling thread keeps its fingerprints; the copy moves
     const [texts, textBuffers] = copyTexts(encoded, true); // the last use of the texts here
-    const message = { op: 'group', fingerprints: fps, texts, k, similarity, grouping };
+    const message = { op: 'group', fingerprints: fps, texts, k, similarity, banding, grouping };
     const onProgress = (thousandths) => {
       try {
         job.report('pairs', thousandths, 1000);

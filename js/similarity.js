@@ -33,6 +33,16 @@ export const RADIUS_TABLE = Object.freeze([
   [1, 1],
 ].map((row) => Object.freeze(row)));
 
+/**
+ * From this similarity up, dedup (without maxDistance) takes its candidates from MinHash
+ * banding of the shingle sets (cpp/include/simhash/similar_groups.h), not from the
+ * fingerprints: at least 99% of the pairs at the threshold by construction, and linear in
+ * the texts where radius 16 of 64 bits is quadratic in practice (README "Similarity").
+ * Below it, banding's few rows per band make chance candidates abound, and the radius
+ * table serves.
+ */
+export const BANDING_FROM = 0.7;
+
 /** The similarity dedup uses by default (README "Detection quality": both protocols). */
 export const DEFAULT_SIMILARITY = 0.8;
 

@@ -78,6 +78,11 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_leaderSearchTake", &leaderSearchTake);
   function("_leaderSearchUsesPairs", &leaderSearchUsesPairs);
   function("_leaderSearchDelete", &leaderSearchDelete);
+  function("_similarGroupsCreate", &similarGroupsCreate);
+  function("_similarGroupsRun", &similarGroupsRun);
+  function("_similarGroupsProgress", &similarGroupsProgress);
+  function("_similarGroupsTake", &similarGroupsTake);
+  function("_similarGroupsDelete", &similarGroupsDelete);
   function("_similarityCount", &similarityCount);
   function("_similarityAdd", &similarityAdd);
 

@@ -5,6 +5,7 @@
 #include "helpers.h"
 #include "similarity_glue.h"
 #include "simhash/pairs.h"
+#include "simhash/similar_groups.h"
 
 namespace simhash::bindings {
 
@@ -80,6 +81,21 @@ void leaderSearchTake(uintptr_t search, uintptr_t out) {
 bool leaderSearchUsesPairs(uintptr_t search) { return at<LeaderSearchHandle>(search)->search.usesPairs(); }
 
 void leaderSearchDelete(uintptr_t search) { delete at<LeaderSearchHandle>(search); }
+
+uintptr_t similarGroupsCreate(double threshold, bool components) {
+  const auto grouping = components ? SimilarGroups::Grouping::Components : SimilarGroups::Grouping::Leader;
+  return reinterpret_cast<uintptr_t>(new SimilarGroups(similarity_glue::sets(), threshold, grouping, bandingFor(threshold)));
+}
+
+bool similarGroupsRun(uintptr_t groups, double workBudget) { return at<SimilarGroups>(groups)->run(static_cast<size_t>(workBudget)); }
+double similarGroupsProgress(uintptr_t groups) { return at<SimilarGroups>(groups)->progress(); }
+
+void similarGroupsTake(uintptr_t groups, uintptr_t out) {
+  const std::vector<uint32_t> labels = at<SimilarGroups>(groups)->takeLabels();
+  std::copy(labels.begin(), labels.end(), at<uint32_t>(out));
+}
+
+void similarGroupsDelete(uintptr_t groups) { delete at<SimilarGroups>(groups); }
 
 void similarityCount(uintptr_t utf8, uintptr_t offsets, uint32_t count) {
   similarity_glue::sets().countTexts(at<char>(utf8), at<uint32_t>(offsets), count);

@@ -37,6 +37,16 @@ void leaderSearchTake(uintptr_t search, uintptr_t out);
 bool leaderSearchUsesPairs(uintptr_t search);
 void leaderSearchDelete(uintptr_t search);
 
+/// A SimilarGroups (similar_groups.h) over the texts as built by similarityCount and
+/// similarityAdd, which must stay built until the handle is deleted: leader grouping, or
+/// components when `components`, at similarity `threshold` with bandingFor(threshold).
+uintptr_t similarGroupsCreate(double threshold, bool components);
+bool similarGroupsRun(uintptr_t groups, double workBudget);
+double similarGroupsProgress(uintptr_t groups);
+/// Writes the labels (one uint32 per text) to out, once the grouping is done.
+void similarGroupsTake(uintptr_t groups, uintptr_t out);
+void similarGroupsDelete(uintptr_t groups);
+
 /// Builds the shingle sets of the texts a slice at a time (each slice one UTF-8 buffer and
 /// count + 1 offsets, which need not outlive the call): similarityCount for every slice,
 /// then similarityAdd for the same slices in order (ShingleSets::countTexts, addTexts),

@@ -281,6 +281,14 @@ ShingleSets::~ShingleSets() = default;
 uint32_t ShingleSets::count() const { return static_cast<uint32_t>(impl_->sizes.size()); }
 uint32_t ShingleSets::size(uint32_t i) const { return impl_->sizes[i]; }
 
+void ShingleSets::codes(uint32_t i, uint64_t* out) const {
+  Cursor c{impl_->lists[i]};
+  for (uint32_t k = 0; k < impl_->sizes[i]; ++k) {
+    c.next();
+    out[k] = c.value;
+  }
+}
+
 size_t ShingleSets::memoryBytes() const {
   return impl_->blockBytes + impl_->lists.capacity() * sizeof(const uint8_t*) + impl_->sizes.capacity() * sizeof(uint32_t) +
          impl_->built.capacity() + impl_->bmp.capacity() * sizeof(uint32_t) + impl_->astral.capacity() * sizeof(uint64_t);

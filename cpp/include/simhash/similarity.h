@@ -93,6 +93,9 @@ class ShingleSets {
   uint32_t count() const;
   /// Number of distinct shingles of text i.
   uint32_t size(uint32_t i) const;
+  /// The shingles of text i as codes (injective within these sets), ascending, written to
+  /// out[0, size(i)). @pre i < count(), built; out has room for size(i) codes.
+  void codes(uint32_t i, uint64_t* out) const;
 
   /// similarity(text a, text b) >= threshold, exactly as the double quotient compares.
   /// Stops as soon as the answer is known: a size filter first (J >= s needs

@@ -1,0 +1,67 @@
+#pragma once
+// Grouping by exact similarity (similarity.h) with candidates from MinHash banding.
+//
+// Candidates: each text's shingle set gets K = rows × bands min-hashes (one 32-bit
+// multiply-add hash family member per min-hash, over a mix of each shingle's code); the
+// min-hashes are cut into `bands` bands of `rows`, and two texts are candidates when some
+// band of theirs is equal (its 32-bit key, so a key collision adds a candidate, never
+// loses one). A pair with Jaccard similarity J is a candidate with probability about
+// 1 - (1 - J^rows)^bands (Broder 1997; Indyk and Motwani 1998), which bandingFor keeps at
+// 0.99 or more for J at the threshold. Decisions: ShingleSets::atLeast, exact.
+// The result is the grouping rule applied to the candidate pairs whose similarity reaches
+// the threshold; it depends only on the texts (and their order), never on slicing.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "simhash/similarity.h"
+
+namespace simhash {
+
+/// rows × bands min-hashes per text. @pre 1 <= rows, 1 <= bands, rows * bands <= kMaxMinHashes.
+struct Banding {
+  unsigned rows;
+  unsigned bands;
+};
+constexpr unsigned kMaxMinHashes = 256;
+
+/// The banding dedup uses at `threshold`: the fewest min-hashes (then the most rows) with
+/// 1 - (1 - threshold^rows)^bands >= 0.99. @pre 0 < threshold <= 1.
+Banding bandingFor(double threshold);
+
+/// Labels of texts by similarity: leader grouping (texts in index order; each joins the
+/// earliest leader whose similarity with it reaches the threshold among its candidates,
+/// or leads) or components (connected components of the candidate pairs that reach it,
+/// labelled by their smallest index), in resumable slices.
+/// Memory: 4 × bands bytes per text, plus 12 bytes per indexed (text, band) (leaders only
+/// for leader grouping) and 8 per text of state.
+class SimilarGroups {
+ public:
+  enum class Grouping { Leader, Components };
+  /// @pre `sets` built for every text, unchanged and alive while run() is called;
+  /// 0 < threshold <= 1.
+  SimilarGroups(const ShingleSets& sets, double threshold, Grouping grouping, Banding banding);
+  ~SimilarGroups();
+  SimilarGroups(SimilarGroups&&) noexcept;
+  SimilarGroups& operator=(SimilarGroups&&) noexcept;
+
+  /// Works until done or about workBudget units are spent (a unit is about the cost of one
+  /// shingle signed: 10-20 ns in WASM); returns true when done.
+  bool run(size_t workBudget);
+  /// Fraction of the work done, 0..1.
+  double progress() const;
+  /// The labels (label[i] = the leader or component minimum of text i). @pre run() returned true.
+  std::vector<uint32_t> takeLabels();
+  /// Candidate pairs decided by atLeast so far (benchmarks).
+  size_t verified() const;
+  /// Whether texts a and b are candidates (some band of theirs is equal). @pre every text
+  /// signed: progress() >= 0.5.
+  bool shareBand(uint32_t a, uint32_t b) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace simhash

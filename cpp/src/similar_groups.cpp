@@ -1,0 +1,276 @@
+#include "simhash/similar_groups.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace simhash {
+
+Banding bandingFor(double threshold) {
+  // The most rows (fewest chance candidates: a pair far below the threshold, at J, is a
+  // candidate with probability about bands × J^rows) whose bands stay within 64 min-hashes
+  // and give the recall; rows beyond 5 measured slower for the fortunes at 0.8 (tests/bench).
+  for (unsigned rows = 5; rows >= 1; --rows) {
+    const double perBand = std::pow(threshold, rows);
+    for (unsigned bands = 1; rows * bands <= kMaxMinHashes; ++bands) {
+      if (1 - std::pow(1 - perBand, bands) >= 0.99) {
+        if (rows * bands <= 64 || rows == 1) return {rows, bands};
+        break;
+      }
+    }
+  }
+  return {1, kMaxMinHashes};
+}
+
+namespace {
+
+uint64_t mix64(uint64_t x) {  // MurmurHash3's finalizer: every input bit moves every output bit
+  x ^= x >> 33;
+  x *= 0xFF51AFD7ED558CCDull;
+  x ^= x >> 33;
+  x *= 0xC4CEB9FE1A85EC53ull;
+  return x ^ (x >> 33);
+}
+
+constexpr uint32_t kNone = UINT32_MAX;
+// A bin's minimum is a 32-bit value; above those, a bin with no shingle, and a mark on the
+// values that densification copied (so copies are never copied again).
+constexpr uint64_t kEmpty = uint64_t{1} << 32;
+constexpr uint64_t kDensified = uint64_t{1} << 33;
+constexpr unsigned kProbes = 64;  // precomputed probes per bin; past them, the next bins in turn
+
+}  // namespace
+
+struct SimilarGroups::Impl {
+  const ShingleSets* sets;
+  double threshold;
+  Grouping grouping;
+  unsigned rows, bands;
+  uint32_t count;
+  // Each bin's probe sequence for densification, from a fixed seed: the same texts always
+  // get the same candidates.
+  std::vector<uint16_t> probes;
+  std::vector<uint32_t> keys;  // bands per text: key of band j of text i at i * bands + j
+  uint32_t signedUpTo = 0, groupedUpTo = 0;
+  // Indexed (band, key) -> the most recent text indexed under it; postings chain the
+  // earlier ones. An open-addressing table of (band + 1) << 32 | key, never 0.
+  std::vector<uint64_t> slotKey;
+  std::vector<uint32_t> slotHead;
+  size_t slotsUsed = 0;
+  std::vector<uint32_t> postingText, postingNext;
+  std::vector<uint32_t> labels;    // leader of each text so far, or its union-find parent
+  std::vector<uint32_t> seenBy;    // the text whose candidates last included each text, plus 1
+  std::vector<uint32_t> candidates;
+  std::vector<uint64_t> codes;
+  std::vector<uint64_t> mins;
+  size_t verified = 0;
+
+  // One permutation hashing with optimal densification (Li, Owen, Zhang 2012; Shrivastava
+  // 2017): each shingle's 64-bit mix picks one of the K bins and competes for its minimum,
+  // so a text costs O(shingles + K) whatever K is; an empty bin then takes the minimum of
+  // the first non-empty bin along its own fixed pseudo-random probe sequence, which every
+  // text shares. Two texts' bins then agree with probability about J each.
+  void sign(uint32_t i) {
+    const uint32_t size = sets->size(i);
+    if (codes.size() < size) codes.resize(size);  // grows only: resizing down and up would zero it
+    sets->codes(i, codes.data());
+    const unsigned total = rows * bands;
+    std::fill(mins.begin(), mins.end(), kEmpty);
+    uint64_t* const m = mins.data();
+    for (uint32_t k = 0; k < size; ++k) {
+      const uint64_t h = mix64(codes[k] ^ 0x2545F4914F6CDD1Dull);
+      const size_t bin = static_cast<size_t>(((h >> 32) * total) >> 32);
+      const uint64_t value = h & 0xFFFFFFFFull;
+      if (value < m[bin]) m[bin] = value;
+    }
+    if (size > 0) {
+      for (unsigned j = 0; j < total; ++j) {
+        if (m[j] != kEmpty) continue;
+        uint64_t found = kEmpty;
+        for (unsigned attempt = 0; found == kEmpty; ++attempt) {
+          const unsigned from = attempt < kProbes ? probes[j * kProbes + attempt] : (j + attempt) % total;
+          if (m[from] < kEmpty) found = m[from];  // filled by a shingle, not by densification
+        }
+        m[j] = found | kDensified;
+      }
+    }
+    // A band's key: its values folded by multiply-xor steps, then mixed once. Values are
+    // below 2^34, so each step keeps all of the previous state and the new value.
+    for (unsigned b = 0; b < bands; ++b) {
+      uint64_t h = b;
+      for (unsigned r = 0; r < rows; ++r) h = (h ^ m[b * rows + r]) * 0x9E3779B97F4A7C15ull + (h >> 29);
+      keys[size_t{i} * bands + b] = static_cast<uint32_t>(mix64(h));
+    }
+  }
+
+  size_t slotOf(uint64_t key) const {
+    const size_t mask = slotKey.size() - 1;
+    size_t slot = mix64(key) & mask;
+    while (slotKey[slot] != 0 && slotKey[slot] != key) slot = (slot + 1) & mask;
+    return slot;
+  }
+
+  uint32_t chain(unsigned band, uint32_t key) const {
+    const size_t slot = slotOf(uint64_t{band + 1} << 32 | key);
+    return slotKey[slot] == 0 ? kNone : slotHead[slot];
+  }
+
+  void index(uint32_t i) {
+    if (2 * (slotsUsed + bands) > slotKey.size()) grow();
+    for (unsigned b = 0; b < bands; ++b) {
+      const uint64_t key = uint64_t{b + 1} << 32 | keys[size_t{i} * bands + b];
+      const size_t slot = slotOf(key);
+      if (slotKey[slot] == 0) {
+        slotKey[slot] = key;
+        slotHead[slot] = kNone;
+        ++slotsUsed;
+      }
+      postingText.push_back(i);
+      postingNext.push_back(slotHead[slot]);
+      slotHead[slot] = static_cast<uint32_t>(postingText.size() - 1);
+    }
+  }
+
+  void grow() {
+    std::vector<uint64_t> oldKey(std::max<size_t>(2 * slotKey.size(), 1024), 0);
+    std::vector<uint32_t> oldHead(oldKey.size());
+    oldKey.swap(slotKey);
+    oldHead.swap(slotHead);
+    for (size_t k = 0; k < oldKey.size(); ++k) {
+      if (oldKey[k] == 0) continue;
+      const size_t slot = slotOf(oldKey[k]);
+      slotKey[slot] = oldKey[k];
+      slotHead[slot] = oldHead[k];
+    }
+  }
+
+  // The earlier texts that share a band with text i (each once), into candidates.
+  // Returns the postings read.
+  size_t collect(uint32_t i) {
+    candidates.clear();
+    size_t read = 0;
+    for (unsigned b = 0; b < bands; ++b) {
+      for (uint32_t p = chain(b, keys[size_t{i} * bands + b]); p != kNone; p = postingNext[p], ++read) {
+        const uint32_t y = postingText[p];
+        if (seenBy[y] == i + 1) continue;
+        seenBy[y] = i + 1;
+        candidates.push_back(y);
+      }
+    }
+    return read;
+  }
+
+  uint32_t find(uint32_t x) {
+    while (labels[x] != x) x = labels[x] = labels[labels[x]];  // path halving
+    return x;
+  }
+
+  // Text i's step of the grouping; returns the work it took, in units of about a signed
+  // shingle's cost: a band looked up or indexed (a cache miss or two) costs 16, a posting
+  // read 4, a verification 8 plus half a unit per shingle.
+  size_t group(uint32_t i) {
+    size_t work = 16 * bands + 4 * collect(i);
+    if (grouping == Grouping::Leader) {
+      // The earliest leader that accepts i: candidates in index order.
+      std::sort(candidates.begin(), candidates.end());
+      labels[i] = i;
+      for (uint32_t y : candidates) {
+        ++verified;
+        work += 8 + sets->size(i) / 2;
+        if (sets->atLeast(y, i, threshold)) {
+          labels[i] = y;
+          break;
+        }
+      }
+      if (labels[i] == i) {
+        index(i);
+        work += 16 * bands;
+      }
+      return work;
+    }
+    labels[i] = i;
+    for (uint32_t y : candidates) {
+      const uint32_t ry = find(y), ri = find(i);
+      if (ry == ri) continue;  // already joined: no test needed
+      ++verified;
+      work += 8 + sets->size(i) / 2;
+      if (!sets->atLeast(y, i, threshold)) continue;
+      // The smaller index becomes the root, so each root is its component's minimum.
+      if (ry < ri) labels[ri] = ry;
+      else labels[ry] = ri;
+    }
+    index(i);
+    return work + 16 * bands;
+  }
+};
+
+SimilarGroups::SimilarGroups(const ShingleSets& sets, double threshold, Grouping grouping, Banding banding)
+    : impl_(new Impl) {
+  Impl& m = *impl_;
+  m.sets = &sets;
+  m.threshold = threshold;
+  m.grouping = grouping;
+  m.rows = banding.rows;
+  m.bands = banding.bands;
+  m.count = sets.count();
+  const unsigned total = m.rows * m.bands;
+  m.probes.resize(size_t{total} * kProbes);
+  uint64_t state = 0x5EED5EED5EED5EEDull;
+  for (uint16_t& probe : m.probes) {
+    state = mix64(state + 0x9E3779B97F4A7C15ull);
+    probe = static_cast<uint16_t>(((state >> 32) * total) >> 32);
+  }
+  m.mins.resize(total);
+  m.keys.resize(size_t{m.count} * m.bands);
+  m.labels.resize(m.count);
+  m.seenBy.assign(m.count, 0);
+  m.slotKey.assign(1024, 0);
+  m.slotHead.resize(1024);
+}
+
+SimilarGroups::~SimilarGroups() = default;
+SimilarGroups::SimilarGroups(SimilarGroups&&) noexcept = default;
+SimilarGroups& SimilarGroups::operator=(SimilarGroups&&) noexcept = default;
+
+bool SimilarGroups::run(size_t workBudget) {
+  Impl& m = *impl_;
+  size_t work = 0;
+  const unsigned total = m.rows * m.bands;
+  // Every text is signed before any is grouped.
+  if (m.signedUpTo < m.count) {
+    while (m.signedUpTo < m.count && work < workBudget) {
+      m.sign(m.signedUpTo);
+      work += total + m.sets->size(m.signedUpTo);
+      ++m.signedUpTo;
+    }
+    return false;
+  }
+  while (m.groupedUpTo < m.count && work < workBudget) work += m.group(m.groupedUpTo++);
+  if (m.groupedUpTo < m.count) return false;
+  if (m.grouping == Grouping::Components) {
+    for (uint32_t i = 0; i < m.count; ++i) m.labels[i] = m.find(i);
+  }
+  return true;
+}
+
+double SimilarGroups::progress() const {
+  const Impl& m = *impl_;
+  return m.count == 0 ? 1.0 : (static_cast<double>(m.signedUpTo) + m.groupedUpTo) / (2.0 * m.count);
+}
+
+std::vector<uint32_t> SimilarGroups::takeLabels() {
+  std::vector<uint32_t> labels;
+  labels.swap(impl_->labels);
+  return labels;
+}
+
+size_t SimilarGroups::verified() const { return impl_->verified; }
+
+bool SimilarGroups::shareBand(uint32_t a, uint32_t b) const {
+  const Impl& m = *impl_;
+  for (unsigned band = 0; band < m.bands; ++band) {
+    if (m.keys[size_t{a} * m.bands + band] == m.keys[size_t{b} * m.bands + band]) return true;
+  }
+  return false;
+}
+
+}  // namespace simhash

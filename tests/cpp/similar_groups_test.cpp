@@ -1,0 +1,184 @@
+#include "simhash/similar_groups.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+using simhash::Banding;
+using simhash::ShingleSets;
+using simhash::SimilarGroups;
+
+namespace {
+
+// Short texts as users deduplicate them: words of a small vocabulary (so unrelated texts
+// share many shingles), each base followed by variants with 1-3 word edits, which span
+// the whole range of similarity around the thresholds; plus texts that normalize to the
+// same string or to nothing.
+std::vector<std::string> shortTexts(unsigned seed, size_t bases) {
+  static const char* const kWords[] = {"the",  "cat",  "sat",   "on",    "mat",   "dog",  "ran",   "far",   "away", "from",
+                                       "home", "and",  "then",  "came",  "back",  "to",   "sleep", "under", "a",    "tree",
+                                       "big",  "red",  "house", "river", "light", "fast", "slow",  "green", "over", "hill"};
+  std::mt19937 rng(seed);
+  auto word = [&] { return std::string(kWords[std::uniform_int_distribution<size_t>(0, std::size(kWords) - 1)(rng)]); };
+  std::vector<std::string> texts;
+  for (size_t b = 0; b < bases; ++b) {
+    std::vector<std::string> words(std::uniform_int_distribution<size_t>(3, 25)(rng));
+    for (std::string& w : words) w = word();
+    auto join = [](const std::vector<std::string>& ws) {
+      std::string text;
+      for (const std::string& w : ws) text += (text.empty() ? "" : " ") + w;
+      return text;
+    };
+    texts.push_back(join(words));
+    for (int v = std::uniform_int_distribution<int>(0, 3)(rng); v > 0; --v) {
+      std::vector<std::string> edited = words;
+      for (int e = std::uniform_int_distribution<int>(1, 3)(rng); e > 0; --e) {
+        const size_t at = std::uniform_int_distribution<size_t>(0, edited.size() - 1)(rng);
+        if (e % 3 == 0 && edited.size() > 1) edited.erase(edited.begin() + static_cast<long>(at));
+        else if (e % 3 == 1) edited.insert(edited.begin() + static_cast<long>(at), word());
+        else edited[at] = word();
+      }
+      texts.push_back(join(edited));
+    }
+  }
+  texts.push_back("");
+  texts.push_back("!!!");  // normalizes to nothing, as the empty text
+  texts.push_back("The cat, sat!");
+  texts.push_back("the cat sat");  // the same normalized text as the one before
+  return texts;
+}
+
+struct Built {
+  std::vector<std::string> texts;
+  ShingleSets sets;
+  explicit Built(std::vector<std::string> all) : texts(std::move(all)) {
+    std::string utf8;
+    std::vector<uint32_t> offsets{0};
+    for (const std::string& t : texts) {
+      utf8 += t;
+      offsets.push_back(static_cast<uint32_t>(utf8.size()));
+    }
+    sets.build(utf8.data(), offsets.data(), static_cast<uint32_t>(texts.size()));
+  }
+  uint32_t count() const { return static_cast<uint32_t>(texts.size()); }
+};
+
+std::vector<uint32_t> run(SimilarGroups& groups, size_t budget) {
+  while (!groups.run(budget)) {
+  }
+  return groups.takeLabels();
+}
+
+// The grouping rules of similar_groups.h applied to the pairs that `linked` accepts, by
+// brute force over all pairs.
+template <class Linked>
+std::vector<uint32_t> referenceLabels(uint32_t count, SimilarGroups::Grouping grouping, Linked linked) {
+  std::vector<uint32_t> labels(count);
+  if (grouping == SimilarGroups::Grouping::Leader) {
+    for (uint32_t i = 0; i < count; ++i) {
+      labels[i] = i;
+      for (uint32_t leader = 0; leader < i; ++leader) {
+        if (labels[leader] == leader && linked(leader, i)) {
+          labels[i] = leader;
+          break;
+        }
+      }
+    }
+    return labels;
+  }
+  std::iota(labels.begin(), labels.end(), 0u);
+  auto find = [&](uint32_t x) {
+    while (labels[x] != x) x = labels[x];
+    return x;
+  };
+  for (uint32_t i = 0; i < count; ++i) {
+    for (uint32_t j = i + 1; j < count; ++j) {
+      if (!linked(i, j)) continue;
+      const uint32_t ri = find(i), rj = find(j);
+      if (ri < rj) labels[rj] = ri;
+      else if (rj < ri) labels[ri] = rj;
+    }
+  }
+  for (uint32_t i = 0; i < count; ++i) labels[i] = find(i);
+  return labels;
+}
+
+}  // namespace
+
+TEST_CASE("bandingFor reaches 0.99 recall at the threshold within the min-hash budget", "[similar_groups]") {
+  for (double threshold = 0.05; threshold <= 1.0001; threshold += 0.05) {
+    const Banding banding = simhash::bandingFor(std::min(threshold, 1.0));
+    CAPTURE(threshold, banding.rows, banding.bands);
+    CHECK(banding.rows >= 1);
+    CHECK(banding.bands >= 1);
+    CHECK(banding.rows * banding.bands <= simhash::kMaxMinHashes);
+    const double recall = 1 - std::pow(1 - std::pow(std::min(threshold, 1.0), banding.rows), banding.bands);
+    if (banding.rows * banding.bands < simhash::kMaxMinHashes) CHECK(recall >= 0.99);
+  }
+  CHECK(simhash::bandingFor(0.8).rows == 5);
+}
+
+TEST_CASE("grouping equals the rule applied to the candidate pairs that reach the threshold", "[similar_groups]") {
+  const double threshold = GENERATE(0.5, 0.7, 0.8, 0.9, 1.0);
+  const auto grouping = GENERATE(SimilarGroups::Grouping::Leader, SimilarGroups::Grouping::Components);
+  CAPTURE(threshold, grouping == SimilarGroups::Grouping::Leader);
+  const Built built(shortTexts(7, 250));
+  SimilarGroups groups(built.sets, threshold, grouping, simhash::bandingFor(threshold));
+  const std::vector<uint32_t> labels = run(groups, size_t{1} << 30);
+  const std::vector<uint32_t> expected = referenceLabels(built.count(), grouping, [&](uint32_t a, uint32_t b) {
+    return groups.shareBand(a, b) && built.sets.atLeast(a, b, threshold);
+  });
+  CHECK(labels == expected);
+  // The texts that normalize alike are grouped; the two empty ones too.
+  const uint32_t last = built.count() - 1;
+  CHECK(labels[last] == labels[last - 1]);
+  CHECK(labels[last - 2] == labels[last - 3]);
+}
+
+TEST_CASE("candidates hold nearly every pair that reaches the threshold", "[similar_groups]") {
+  // Each pair at J >= s is a candidate with probability >= 0.99 when J = s, more above;
+  // measured here on pairs of every similarity the edits make.
+  const double threshold = GENERATE(0.6, 0.7, 0.8, 0.9);
+  CAPTURE(threshold);
+  const Built built(shortTexts(11, 600));
+  SimilarGroups groups(built.sets, threshold, SimilarGroups::Grouping::Leader, simhash::bandingFor(threshold));
+  run(groups, size_t{1} << 30);
+  size_t reaching = 0, candidates = 0;
+  for (uint32_t i = 0; i < built.count(); ++i) {
+    for (uint32_t j = i + 1; j < built.count(); ++j) {
+      if (!built.sets.atLeast(i, j, threshold)) continue;
+      ++reaching;
+      candidates += groups.shareBand(i, j);
+    }
+  }
+  CAPTURE(reaching, candidates);
+  CHECK(reaching > 200);
+  CHECK(candidates >= 0.98 * reaching);
+}
+
+TEST_CASE("the labels do not depend on the slices of work", "[similar_groups]") {
+  const auto grouping = GENERATE(SimilarGroups::Grouping::Leader, SimilarGroups::Grouping::Components);
+  const Built built(shortTexts(3, 120));
+  SimilarGroups whole(built.sets, 0.8, grouping, simhash::bandingFor(0.8));
+  SimilarGroups sliced(built.sets, 0.8, grouping, simhash::bandingFor(0.8));
+  const std::vector<uint32_t> expected = run(whole, size_t{1} << 30);
+  double progress = 0;
+  while (!sliced.run(1)) {
+    CHECK(sliced.progress() >= progress);
+    progress = sliced.progress();
+  }
+  CHECK(sliced.progress() == 1.0);
+  CHECK(sliced.takeLabels() == expected);
+}
+
+TEST_CASE("no texts, one text", "[similar_groups]") {
+  const Built none(std::vector<std::string>{});
+  SimilarGroups empty(none.sets, 0.8, SimilarGroups::Grouping::Leader, simhash::bandingFor(0.8));
+  CHECK(run(empty, 1).empty());
+  const Built one(std::vector<std::string>{"just one text"});
+  SimilarGroups single(one.sets, 0.8, SimilarGroups::Grouping::Components, simhash::bandingFor(0.8));
+  CHECK(run(single, 1) == std::vector<uint32_t>{0});
+}
