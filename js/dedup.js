@@ -102,8 +102,9 @@ export function expandFingerprints({ of }, fingerprints) {
  * calling thread or in a pool's worker. `texts` as withSimilarity takes them.
  */
 export async function searchLabels(core, texts, fingerprints, { k, similarity, banding = false, grouping }, pacer) {
-  if (banding) {
-    return withSimilarity(core, texts, () => searchSimilarGroups(core, fingerprints.length, similarity, grouping, pacer, 'pairs'),
+  if (banding) { // no fingerprints needed (a pool's worker gets none)
+    const count = Array.isArray(texts) ? texts.length : texts.bounds.length - 1;
+    return withSimilarity(core, texts, () => searchSimilarGroups(core, count, similarity, grouping, pacer, 'pairs'),
       () => pacer.step('pairs', 0, 1000));
   }
   if (similarity === 0) {

@@ -7,6 +7,7 @@
 //   { id, op: 'fingerprint', texts, options, idf? }              -> BigUint64Array
 //   { id, op: 'fingerprintEncoded', utf8, bounds, options, idf? } -> BigUint64Array (text.js encodeTexts' layout)
 //   { id, op: 'group', fingerprints, texts?, k, similarity, banding, grouping } -> { fingerprints, labels }
+//     (fingerprints null when banding: the texts alone decide)
 //     (dedup's search over distinct texts: dedup.js searchLabels; texts when similarity > 0,
 //     as { utf8, bounds }: pool-search.js encodeTextsPaced),
 //     with progress messages { id, progress } (thousandths done) after each slice
@@ -74,7 +75,7 @@ const OPS = {
   async group({ fingerprints, texts, k, similarity, banding, grouping }, progress) {
     const pacer = new Pacer({ sliceMs: Infinity, onProgress: ({ done, total }) => progress(Math.floor((done / total) * 1000)) });
     const labels = await searchLabels(core, texts ?? [], fingerprints, { k, similarity, banding, grouping }, pacer);
-    return [{ fingerprints, labels }, [fingerprints.buffer, labels.buffer]];
+    return [{ fingerprints, labels }, fingerprints ? [fingerprints.buffer, labels.buffer] : [labels.buffer]];
   },
   async pairShard({ fingerprints, maxDistance, shard, shards, texts, similarity, maxCandidates }, progress) {
     const search = () => searchShard(core, fingerprints, maxDistance, shard, shards, { similarity, maxCandidates }, progress);

@@ -177,10 +177,23 @@ export class SimHashPool {
       const collapsed = await collapseTexts(texts, pacer);
       const { distinct } = collapsed;
       const { bounds } = await chunkTexts(distinct, undefined, 'texts', pacer);
-      const fps = await this.#fingerprint(job, distinct, bounds, taken, items.length);
-      job.report('pairs', 0, 1000);
-      const encoded = similarity > 0 ? await encodeTextsPaced(distinct, pacer) : undefined;
-      const labels = await poolLabels(this.#scheduler, job, fps, encoded, search, pacer) ?? await this.#groupInOneWorker(job, fps, encoded, search);
+      let fps;
+      let labels;
+      if (search.banding) {
+        // Banding needs no fingerprints: one worker builds the sets and groups while the
+        // others fingerprint (its progress is reported once the fingerprints are done).
+        const encoded = await encodeTextsPaced(distinct, pacer);
+        const grouped = this.#groupInOneWorker(job, null, encoded, search, () => fps !== undefined);
+        grouped.catch(() => {}); // awaited below; a failure meanwhile fails the job
+        fps = await this.#fingerprint(job, distinct, bounds, taken, items.length);
+        job.report('pairs', 0, 1000);
+        labels = await grouped;
+      } else {
+        fps = await this.#fingerprint(job, distinct, bounds, taken, items.length);
+        job.report('pairs', 0, 1000);
+        const encoded = similarity > 0 ? await encodeTextsPaced(distinct, pacer) : undefined;
+        labels = await poolLabels(this.#scheduler, job, fps, encoded, search, pacer) ?? await this.#groupInOneWorker(job, fps, encoded, search);
+      }
       job.report('pairs', 1000, 1000);
       const result = await dedupResult(items, flatGroups(expandLabels(collapsed, labels)), pacer);
       job.report('groups', 1, 1);
@@ -190,20 +203,23 @@ export class SimHashPool {
 
   /**
    * dedup's labels of the distinct texts from dedup.js searchLabels in one worker, with its
-   * progress (`encoded`: encodeTextsPaced's texts when similarity is above 0).
+   * progress while `reporting()` (`encoded`: encodeTextsPaced's texts when similarity is
+   * above 0; `fingerprints` null when banding).
    */
-  async #groupInOneWorker(job, fingerprints, encoded, { k, similarity, banding, grouping }) {
-    const fps = fingerprints.slice(); // the calling thread keeps its fingerprints; the copy moves
+  async #groupInOneWorker(job, fingerprints, encoded, { k, similarity, banding, grouping }, reporting = () => true) {
+    const fps = fingerprints?.slice() ?? null; // the calling thread keeps its fingerprints; the copy moves
     const [texts, textBuffers] = copyTexts(encoded, true); // the last use of the texts here
     const message = { op: 'group', fingerprints: fps, texts, k, similarity, banding, grouping };
     const onProgress = (thousandths) => {
+      if (!reporting()) return;
       try {
         job.report('pairs', thousandths, 1000);
       } catch {
         // an onProgress that throws has failed the job with its error
       }
     };
-    return (await job.guard(this.#scheduler.task(job, message, { transfer: [fps.buffer, ...textBuffers], exclusive: true, onProgress }))).labels;
+    const transfer = fps ? [fps.buffer, ...textBuffers] : textBuffers;
+    return (await job.guard(this.#scheduler.task(job, message, { transfer, exclusive: true, onProgress }))).labels;
   }
 
   /** Stops every worker; pending calls reject, later calls throw. */

@@ -10,6 +10,7 @@
 #include "helpers.h"
 #include "searches.h"
 #include "similarity_glue.h"
+#include "simhash/similar_groups.h"
 #include "simhash/fingerprint.h"
 
 using namespace emscripten;
@@ -111,6 +112,10 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_verifyPairs", &similarity_glue::verifyPairs);
   function("_similarityJoin", &similarity_glue::join);
   function("_similarityResult", optional_override([] { return reinterpret_cast<uintptr_t>(similarity_glue::joined().data()); }));
+  // Whether two texts are banding candidates (tests/bench/calibrate.js), once signed.
+  function("_similarGroupsShareBand", optional_override([](uintptr_t groups, uint32_t a, uint32_t b) {
+             return at<simhash::SimilarGroups>(groups)->shareBand(a, b);
+           }));
 #endif
   function("_similarityRelease", &similarity_glue::release);
 }

@@ -8,7 +8,10 @@
 // default fingerprints give each pair's distance. Per s it prints the smallest radius that
 // keeps >= 99% of the pairs with J >= s, and what a radius costs: candidates per million
 // pairs, from 2,000,000 random pairs of the corpus records alone (nothing planted: the rate
-// of chance candidates a real collection sees). Writes tests/output/calibration.txt.
+// of chance candidates a real collection sees). From BANDING_FROM up, dedup takes its
+// candidates from MinHash banding instead (cpp/include/simhash/similar_groups.h): for those
+// s it also prints the banding's recall on the same pairs and its chance candidates on the
+// same random pairs. Writes tests/output/calibration.txt.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadEnglish, loadChinese, loadLongDocuments } from './quality/corpora.js';
 import { buildDataset } from './quality/dataset.js';
@@ -16,7 +19,8 @@ import { plantedCollection } from './quality/collection.js';
 import { Random } from './quality/random.js';
 import { loadCore, encodeBatch, similarityJoin } from './quality/exact.js';
 import { table, f3 } from './quality/table.js';
-import { candidateRadius, RADIUS_TABLE } from '../../js/similarity.js';
+import { BANDING_FROM, candidateRadius, RADIUS_TABLE } from '../../js/similarity.js';
+import { withSimilarity } from '../../js/dedup.js';
 
 const SIMILARITIES = [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1];
 const RECALL = 0.99;
@@ -65,6 +69,30 @@ for (const corpus of [loadEnglish, loadChinese, loadLongDocuments].map((load) =>
     const sorted = pairs.map((p) => distance[p]).sort((x, y) => x - y);
     return sorted[Math.ceil(RECALL * sorted.length) - 1];
   };
+  // Banding: each s's bands over the collection's sets, then which pairs share one.
+  const banded = new Map();
+  await withSimilarity(core, texts, async () => {
+    for (const s of SIMILARITIES.filter((x) => x >= BANDING_FROM)) {
+      const groups = core._similarGroupsCreate(s, false);
+      try {
+        while (core._similarGroupsProgress(groups) < 0.5) core._similarGroupsRun(groups, 1e7);
+        const pairs = [];
+        for (let p = 0; p < join.a.length; p++) if (join.similarity[p] >= s) pairs.push(p);
+        const found = pairs.filter((p) => core._similarGroupsShareBand(groups, join.a[p], join.b[p])).length;
+        const chance = new Random(`${corpus.name}/calibration`);
+        let candidates = 0;
+        for (let r = 0; r < RANDOM_PAIRS; r++) {
+          const a = chance.int(records);
+          let b = chance.int(records - 1);
+          if (b >= a) b++;
+          candidates += core._similarGroupsShareBand(groups, a, b);
+        }
+        banded.set(s, { recall: pairs.length ? found / pairs.length : 1, perMillion: (1e6 * candidates) / RANDOM_PAIRS });
+      } finally {
+        core._similarGroupsDelete(groups);
+      }
+    }
+  });
   const rows = SIMILARITIES.map((s) => {
     const pairs = [];
     for (let p = 0; p < join.a.length; p++) if (join.similarity[p] >= s) pairs.push(p);
@@ -75,31 +103,33 @@ for (const corpus of [loadEnglish, loadChinese, loadLongDocuments].map((load) =>
     })));
     const chosen = candidateRadius(s);
     const recall = pairs.length ? pairs.filter((p) => distance[p] <= chosen).length / pairs.length : 1;
-    return { s, pairs: pairs.length, radius, max: pairs.length ? pairs.reduce((m, p) => Math.max(m, distance[p]), 0) : null, byLength, chosen, recall, perMillion: perMillionWithin(chosen), perMillionAt: perMillionWithin };
+    return { s, pairs: pairs.length, radius, max: pairs.length ? pairs.reduce((m, p) => Math.max(m, distance[p]), 0) : null, byLength, chosen, recall, perMillion: perMillionWithin(chosen), perMillionAt: perMillionWithin, banded: banded.get(s) };
   });
   results.push({ corpus, texts: texts.length, rows });
   print(`\n## ${corpus.name}: ${texts.length} texts (${corpus.records.length} records + planted variants), ${join.a.length} pairs with J >= 0.5 (join ${joinSeconds.toFixed(1)} s)\n`);
   print(table(['s', 'pairs J >= s', `radius for ${RECALL * 100}%`, 'max distance', ...LENGTHS.map((l) => `radius, ${l.name}`),
-    'js/similarity.js radius', 'recall there', 'candidates per 1M pairs there'],
-  rows.map((r) => [r.s, r.pairs, r.radius ?? '', r.max ?? '', ...r.byLength.map((x) => x ?? ''), r.chosen, f3(r.recall), r.perMillion.toFixed(1)])));
+    'js/similarity.js radius', 'recall there', 'candidates per 1M pairs there', 'banding recall', 'banding per 1M pairs'],
+  rows.map((r) => [r.s, r.pairs, r.radius ?? '', r.max ?? '', ...r.byLength.map((x) => x ?? ''), r.chosen, f3(r.recall), r.perMillion.toFixed(1),
+    r.banded ? f3(r.banded.recall) : '', r.banded ? r.banded.perMillion.toFixed(1) : ''])));
 }
 
 print('\n## Candidates per million pairs by radius (random pairs of each corpus\'s records)\n');
 const radii = [3, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28];
 print(table(['radius', ...results.map((r) => r.corpus.name)], radii.map((k) => [k, ...results.map((r) => r.rows[0].perMillionAt(k).toFixed(1))])));
 
-print(`\n## The table in js/similarity.js, checked\n`);
-print(table(['s', 'radius', ...results.flatMap((r) => [`${r.corpus.name} recall`, 'per 1M'])],
+print(`\n## What dedup uses at each s (banding from ${BANDING_FROM}, the radius of js/similarity.js below), checked\n`);
+const used = (x) => x.banded ?? { recall: x.recall, perMillion: x.perMillion };
+print(table(['s', 'candidates', ...results.flatMap((r) => [`${r.corpus.name} recall`, 'per 1M'])],
   RADIUS_TABLE.map(([s]) => {
-    const row = [s, candidateRadius(s)];
+    const row = [s, s >= BANDING_FROM ? 'banding' : `radius ${candidateRadius(s)}`];
     for (const r of results) {
       const x = r.rows.find((y) => Math.abs(y.s - s) < 1e-9);
-      row.push(x ? f3(x.recall) : '', x ? x.perMillion.toFixed(1) : '');
+      row.push(x ? f3(used(x).recall) : '', x ? used(x).perMillion.toFixed(1) : '');
     }
     return row;
   })));
-const misses = results.flatMap((r) => r.rows.filter((x) => x.pairs >= 50 && x.recall < RECALL).map((x) => `${r.corpus.name} s=${x.s} recall ${f3(x.recall)}`));
-print(misses.length ? `\nBelow ${RECALL} recall: ${misses.join(', ')}` : `\nEvery s with at least 50 pairs reaches ${RECALL} recall at the table's radius on every corpus.`);
+const misses = results.flatMap((r) => r.rows.filter((x) => x.pairs >= 50 && used(x).recall < RECALL).map((x) => `${r.corpus.name} s=${x.s} recall ${f3(used(x).recall)}`));
+print(misses.length ? `\nBelow ${RECALL} recall: ${misses.join(', ')}` : `\nEvery s with at least 50 pairs reaches ${RECALL} recall with dedup's candidates on every corpus.`);
 print(`(${((performance.now() - started) / 1000).toFixed(0)} s)`);
 mkdirSync(new URL('../output/', import.meta.url), { recursive: true });
 writeFileSync(new URL('../output/calibration.txt', import.meta.url), lines.join('\n') + '\n');
