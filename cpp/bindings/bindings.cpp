@@ -112,7 +112,7 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_verifyPairs", &similarity_glue::verifyPairs);
   function("_similarityJoin", &similarity_glue::join);
   function("_similarityResult", optional_override([] { return reinterpret_cast<uintptr_t>(similarity_glue::joined().data()); }));
-  // Whether two texts are banding candidates (tests/bench/calibrate.js), once signed.
+  // Whether two texts are banding candidates (tests/bench/calibrate.js).
   function("_similarGroupsShareBand", optional_override([](uintptr_t groups, uint32_t a, uint32_t b) {
              return at<simhash::SimilarGroups>(groups)->shareBand(a, b);
            }));

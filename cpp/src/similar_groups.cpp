@@ -46,30 +46,30 @@ struct SimilarGroups::Impl {
   Grouping grouping;
   unsigned rows, bands;
   uint32_t count;
+  uint32_t groupedUpTo = 0;
   // Each bin's probe sequence for densification, from a fixed seed: the same texts always
   // get the same candidates.
   std::vector<uint16_t> probes;
-  std::vector<uint32_t> keys;  // bands per text: key of band j of text i at i * bands + j
-  uint32_t signedUpTo = 0, groupedUpTo = 0;
-  // Indexed (band, key) -> the most recent text indexed under it; postings chain the
-  // earlier ones. An open-addressing table of (band + 1) << 32 | key, never 0.
-  std::vector<uint64_t> slotKey;
-  std::vector<uint32_t> slotHead;
+  // The indexed texts by band key: an open-addressing table of keys (never 0) and the most
+  // recent text indexed under each; chainNext[i * bands + b] is the text indexed before
+  // text i under i's key of band b. Keys of different bands are different hashes, so one
+  // table serves all bands (a key shared across bands only adds a candidate).
+  std::vector<uint32_t> slotKey, slotText;
   size_t slotsUsed = 0;
-  std::vector<uint32_t> postingText, postingNext;
-  std::vector<uint32_t> labels;    // leader of each text so far, or its union-find parent
-  std::vector<uint32_t> seenBy;    // the text whose candidates last included each text, plus 1
-  std::vector<uint32_t> candidates;
-  std::vector<uint64_t> codes;
-  std::vector<uint64_t> mins;
+  std::vector<uint32_t> chainNext;
+  std::vector<uint32_t> labels;  // leader of each text so far, or its union-find parent
+  std::vector<uint32_t> seenBy;  // the text whose candidates last included each text, plus 1
+  std::vector<uint32_t> candidates, keys;
+  std::vector<uint64_t> codes, mins;
   size_t verified = 0;
 
+  // The band keys of text i, written to out[0, bands).
   // One permutation hashing with optimal densification (Li, Owen, Zhang 2012; Shrivastava
   // 2017): each shingle's 64-bit mix picks one of the K bins and competes for its minimum,
   // so a text costs O(shingles + K) whatever K is; an empty bin then takes the minimum of
   // the first non-empty bin along its own fixed pseudo-random probe sequence, which every
   // text shares. Two texts' bins then agree with probability about J each.
-  void sign(uint32_t i) {
+  void sign(uint32_t i, uint32_t* out) {
     const uint32_t size = sets->size(i);
     if (codes.size() < size) codes.resize(size);  // grows only: resizing down and up would zero it
     sets->codes(i, codes.data());
@@ -98,59 +98,58 @@ struct SimilarGroups::Impl {
     for (unsigned b = 0; b < bands; ++b) {
       uint64_t h = b;
       for (unsigned r = 0; r < rows; ++r) h = (h ^ m[b * rows + r]) * 0x9E3779B97F4A7C15ull + (h >> 29);
-      keys[size_t{i} * bands + b] = static_cast<uint32_t>(mix64(h));
+      const auto key = static_cast<uint32_t>(mix64(h));
+      out[b] = key == 0 ? 1 : key;
     }
   }
 
-  size_t slotOf(uint64_t key) const {
-    const size_t mask = slotKey.size() - 1;
-    size_t slot = mix64(key) & mask;
-    while (slotKey[slot] != 0 && slotKey[slot] != key) slot = (slot + 1) & mask;
+  size_t slotOf(uint32_t key) const {
+    // Multiply-shift onto any table size: the table grows by half, not doubling.
+    size_t slot = static_cast<size_t>((uint64_t{key * 0x9E3779B9u} * slotKey.size()) >> 32);
+    while (slotKey[slot] != 0 && slotKey[slot] != key) slot = slot + 1 == slotKey.size() ? 0 : slot + 1;
     return slot;
   }
 
-  uint32_t chain(unsigned band, uint32_t key) const {
-    const size_t slot = slotOf(uint64_t{band + 1} << 32 | key);
-    return slotKey[slot] == 0 ? kNone : slotHead[slot];
+  uint32_t chain(uint32_t key) const {
+    const size_t slot = slotOf(key);
+    return slotKey[slot] == 0 ? kNone : slotText[slot];
   }
 
+  // Indexes text i under its keys (in `keys`).
   void index(uint32_t i) {
-    if (2 * (slotsUsed + bands) > slotKey.size()) grow();
+    if (4 * (slotsUsed + bands) > 3 * slotKey.size()) grow();
     for (unsigned b = 0; b < bands; ++b) {
-      const uint64_t key = uint64_t{b + 1} << 32 | keys[size_t{i} * bands + b];
-      const size_t slot = slotOf(key);
+      const size_t slot = slotOf(keys[b]);
       if (slotKey[slot] == 0) {
-        slotKey[slot] = key;
-        slotHead[slot] = kNone;
+        slotKey[slot] = keys[b];
+        slotText[slot] = kNone;
         ++slotsUsed;
       }
-      postingText.push_back(i);
-      postingNext.push_back(slotHead[slot]);
-      slotHead[slot] = static_cast<uint32_t>(postingText.size() - 1);
+      chainNext[size_t{i} * bands + b] = slotText[slot];
+      slotText[slot] = i;
     }
   }
 
   void grow() {
-    std::vector<uint64_t> oldKey(std::max<size_t>(2 * slotKey.size(), 1024), 0);
-    std::vector<uint32_t> oldHead(oldKey.size());
+    std::vector<uint32_t> oldKey(slotKey.size() + slotKey.size() / 2 + 1024, 0);
+    std::vector<uint32_t> oldText(oldKey.size());
     oldKey.swap(slotKey);
-    oldHead.swap(slotHead);
+    oldText.swap(slotText);
     for (size_t k = 0; k < oldKey.size(); ++k) {
       if (oldKey[k] == 0) continue;
       const size_t slot = slotOf(oldKey[k]);
       slotKey[slot] = oldKey[k];
-      slotHead[slot] = oldHead[k];
+      slotText[slot] = oldText[k];
     }
   }
 
   // The earlier texts that share a band with text i (each once), into candidates.
-  // Returns the postings read.
+  // Returns the chain links read.
   size_t collect(uint32_t i) {
     candidates.clear();
     size_t read = 0;
     for (unsigned b = 0; b < bands; ++b) {
-      for (uint32_t p = chain(b, keys[size_t{i} * bands + b]); p != kNone; p = postingNext[p], ++read) {
-        const uint32_t y = postingText[p];
+      for (uint32_t y = chain(keys[b]); y != kNone; y = chainNext[size_t{y} * bands + b], ++read) {
         if (seenBy[y] == i + 1) continue;
         seenBy[y] = i + 1;
         candidates.push_back(y);
@@ -165,29 +164,26 @@ struct SimilarGroups::Impl {
   }
 
   // Text i's step of the grouping; returns the work it took, in units of about a signed
-  // shingle's cost: a band looked up or indexed (a cache miss or two) costs 16, a posting
-  // read 4, a verification 8 plus half a unit per shingle.
+  // shingle's cost: a min-hash bin 1, a band looked up or indexed (a cache miss or two) 16,
+  // a chain link read 4, a verification 8 plus half a unit per shingle.
   size_t group(uint32_t i) {
-    size_t work = 16 * bands + 4 * collect(i);
+    sign(i, keys.data());
+    size_t work = rows * bands + sets->size(i) + 16 * bands + 4 * collect(i);
+    labels[i] = i;
     if (grouping == Grouping::Leader) {
       // The earliest leader that accepts i: candidates in index order.
       std::sort(candidates.begin(), candidates.end());
-      labels[i] = i;
       for (uint32_t y : candidates) {
         ++verified;
         work += 8 + sets->size(i) / 2;
         if (sets->atLeast(y, i, threshold)) {
           labels[i] = y;
-          break;
+          return work;
         }
       }
-      if (labels[i] == i) {
-        index(i);
-        work += 16 * bands;
-      }
-      return work;
+      index(i);
+      return work + 16 * bands;
     }
-    labels[i] = i;
     for (uint32_t y : candidates) {
       const uint32_t ry = find(y), ri = find(i);
       if (ry == ri) continue;  // already joined: no test needed
@@ -220,11 +216,12 @@ SimilarGroups::SimilarGroups(const ShingleSets& sets, double threshold, Grouping
     probe = static_cast<uint16_t>(((state >> 32) * total) >> 32);
   }
   m.mins.resize(total);
-  m.keys.resize(size_t{m.count} * m.bands);
+  m.keys.resize(m.bands);
   m.labels.resize(m.count);
   m.seenBy.assign(m.count, 0);
+  m.chainNext.resize(size_t{m.count} * m.bands);
   m.slotKey.assign(1024, 0);
-  m.slotHead.resize(1024);
+  m.slotText.resize(1024);
 }
 
 SimilarGroups::~SimilarGroups() = default;
@@ -234,16 +231,6 @@ SimilarGroups& SimilarGroups::operator=(SimilarGroups&&) noexcept = default;
 bool SimilarGroups::run(size_t workBudget) {
   Impl& m = *impl_;
   size_t work = 0;
-  const unsigned total = m.rows * m.bands;
-  // Every text is signed before any is grouped.
-  if (m.signedUpTo < m.count) {
-    while (m.signedUpTo < m.count && work < workBudget) {
-      m.sign(m.signedUpTo);
-      work += total + m.sets->size(m.signedUpTo);
-      ++m.signedUpTo;
-    }
-    return false;
-  }
   while (m.groupedUpTo < m.count && work < workBudget) work += m.group(m.groupedUpTo++);
   if (m.groupedUpTo < m.count) return false;
   if (m.grouping == Grouping::Components) {
@@ -254,7 +241,7 @@ bool SimilarGroups::run(size_t workBudget) {
 
 double SimilarGroups::progress() const {
   const Impl& m = *impl_;
-  return m.count == 0 ? 1.0 : (static_cast<double>(m.signedUpTo) + m.groupedUpTo) / (2.0 * m.count);
+  return m.count == 0 ? 1.0 : static_cast<double>(m.groupedUpTo) / m.count;
 }
 
 std::vector<uint32_t> SimilarGroups::takeLabels() {
@@ -265,10 +252,13 @@ std::vector<uint32_t> SimilarGroups::takeLabels() {
 
 size_t SimilarGroups::verified() const { return impl_->verified; }
 
-bool SimilarGroups::shareBand(uint32_t a, uint32_t b) const {
-  const Impl& m = *impl_;
+bool SimilarGroups::shareBand(uint32_t a, uint32_t b) {
+  Impl& m = *impl_;
+  std::vector<uint32_t> keysOfA(m.bands), keysOfB(m.bands);
+  m.sign(a, keysOfA.data());
+  m.sign(b, keysOfB.data());
   for (unsigned band = 0; band < m.bands; ++band) {
-    if (m.keys[size_t{a} * m.bands + band] == m.keys[size_t{b} * m.bands + band]) return true;
+    if (keysOfA[band] == keysOfB[band]) return true;
   }
   return false;
 }

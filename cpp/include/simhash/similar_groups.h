@@ -34,8 +34,8 @@ Banding bandingFor(double threshold);
 /// earliest leader whose similarity with it reaches the threshold among its candidates,
 /// or leads) or components (connected components of the candidate pairs that reach it,
 /// labelled by their smallest index), in resumable slices.
-/// Memory: 4 × bands bytes per text, plus 12 bytes per indexed (text, band) (leaders only
-/// for leader grouping) and 8 per text of state.
+/// Memory: 4 × bands + 8 bytes per text, plus about 11 bytes per indexed (text, band): the
+/// leaders for leader grouping, every text for components.
 class SimilarGroups {
  public:
   enum class Grouping { Leader, Components };
@@ -55,9 +55,9 @@ class SimilarGroups {
   std::vector<uint32_t> takeLabels();
   /// Candidate pairs decided by atLeast so far (benchmarks).
   size_t verified() const;
-  /// Whether texts a and b are candidates (some band of theirs is equal). @pre every text
-  /// signed: progress() >= 0.5.
-  bool shareBand(uint32_t a, uint32_t b) const;
+  /// Whether texts a and b are candidates (some band of theirs is equal), for tests and
+  /// benchmarks. Cost: the min-hashes of both. @pre a, b < the texts' count.
+  bool shareBand(uint32_t a, uint32_t b);
 
  private:
   struct Impl;
