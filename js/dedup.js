@@ -2,10 +2,10 @@
 // first occurrence joins, under either grouping), so the cost follows the distinct texts.
 // Then, a slice at a time with progress, cancellation and yields (pacing.js):
 //   - by similarity (the default): fingerprints; the texts' shingle sets; candidates from
-//     MinHash banding of the sets (similar-groups.js) at thresholds from BANDING_FROM, else
+//     MinHash banding of the sets (similar-groups.js) where similarity.js usesBanding, else
 //     (or with maxDistance) the pairs of fingerprints within the radius that
-//     js/similarity.js calibrates, each verified exactly in the core as it is found;
-//     groups of the verified pairs;
+//     similarity.js calibrates, each verified exactly in the core as it is found; groups
+//     of the verified pairs;
 //   - by fingerprints only (maxDistance without similarity): fingerprints; the leader
 //     search (no pairs listed) or the pairs within maxDistance for components.
 import { checkKnownKeys, typeName } from './checks.js';
@@ -15,7 +15,7 @@ import { coreCall, forEachEncodedSliceAsync, forEachByteSliceAsync } from './mem
 import { checkMaxDistance, checkOptions } from './options.js';
 import { Pacer, checkSignal } from './pacing.js';
 import { searchLeaders, searchPairs } from './pairs.js';
-import { BANDING_FROM, DEFAULT_SIMILARITY, candidateRadius, checkSimilarity } from './similarity.js';
+import { DEFAULT_SIMILARITY, candidateRadius, checkSimilarity, usesBanding } from './similarity.js';
 import { searchSimilarGroups } from './similar-groups.js';
 
 /** Items fingerprinted between progress reports, cancellation checks and yields. */
@@ -29,8 +29,9 @@ const DEDUP_OPTIONS = ['key', 'similarity', 'maxDistance', 'options', 'grouping'
 
 /**
  * Checks dedup's arguments (the same for the pool's dedup) and returns them parsed:
- * `similarity` is 0 in the fingerprint-only mode; `banding` whether candidates come from
- * MinHash banding, else `k` is the candidate radius.
+ * `similarity` is 0 in the fingerprint-only mode; `banding` whether candidates may come
+ * from MinHash banding (no maxDistance; bandingFor decides with the texts), else `k` is
+ * the candidate radius.
  */
 export function checkDedupArguments(items, options) {
   if (!Array.isArray(items)) throw new TypeError(`items must be an array, got ${typeName(items)}`);
@@ -49,8 +50,13 @@ export function checkDedupArguments(items, options) {
   const fingerprintsOnly = options.similarity === undefined && maxDistance !== undefined;
   const similarity = fingerprintsOnly ? 0 : checkSimilarity(options.similarity ?? DEFAULT_SIMILARITY, 'options.similarity');
   const k = maxDistance === undefined ? candidateRadius(similarity) : checkMaxDistance(maxDistance, 'options.maxDistance');
-  const banding = maxDistance === undefined && similarity >= BANDING_FROM;
+  const banding = maxDistance === undefined && similarity > 0;
   return { key, k, similarity, banding, fingerprintOptions, grouping, onProgress, signal };
+}
+
+/** The search of checkDedupArguments for these distinct texts: banding only where similarity.js usesBanding. */
+export function bandingFor(search, distinct) {
+  return { ...search, banding: search.banding && usesBanding(search.similarity, distinct) };
 }
 
 /** The text of item i: the item itself, or what `key` makes of it. */
@@ -166,7 +172,7 @@ export async function dedup(core, items, options) {
     fingerprints.set(fingerprintAll(core, distinct.slice(start, end), fingerprintOptions), start);
     await pacer.step('fingerprint', Math.round((end / distinct.length) * texts.length), texts.length);
   }
-  const labels = expandLabels(collapsed, await searchLabels(core, distinct, fingerprints, search, pacer));
+  const labels = expandLabels(collapsed, await searchLabels(core, distinct, fingerprints, bandingFor(search, distinct), pacer));
   const result = await dedupResult(items, flatGroups(labels), pacer);
   pacer.report('groups', 1, 1);
   return { ...result, fingerprints: expandFingerprints(collapsed, fingerprints) };

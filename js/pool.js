@@ -2,7 +2,7 @@
 // same results bit for bit and in the same order. The calling thread checks arguments,
 // cuts texts into chunks and assembles results; every WASM call runs in a worker.
 import { typeName } from './checks.js';
-import { checkDedupArguments, collapseTexts, expandFingerprints, expandLabels, itemText } from './dedup.js';
+import { bandingFor, checkDedupArguments, collapseTexts, expandFingerprints, expandLabels, itemText } from './dedup.js';
 import { isNode } from './environment.js';
 import { dedupResult, flatGroups } from './grouping.js';
 import { toFingerprintArray } from './hamming.js';
@@ -165,8 +165,8 @@ export class SimHashPool {
    */
   async dedup(items, options = {}) {
     this.#live();
-    const search = checkDedupArguments(items, options);
-    const { key, k, similarity, fingerprintOptions, grouping, onProgress, signal } = search;
+    const parsed = checkDedupArguments(items, options);
+    const { key, similarity, fingerprintOptions, onProgress, signal } = parsed;
     const taken = takeIdf(fingerprintOptions);
     return this.#run(signal, onProgress, async (job) => {
       const pacer = job.pacer();
@@ -176,6 +176,7 @@ export class SimHashPool {
       const { texts } = await chunkTexts(items, key, 'items', pacer);
       const collapsed = await collapseTexts(texts, pacer);
       const { distinct } = collapsed;
+      const search = bandingFor(parsed, distinct);
       const { bounds } = await chunkTexts(distinct, undefined, 'texts', pacer);
       let fps;
       let labels;

@@ -34,14 +34,28 @@ export const RADIUS_TABLE = Object.freeze([
 ].map((row) => Object.freeze(row)));
 
 /**
- * From this similarity up, dedup (without maxDistance) takes its candidates from MinHash
- * banding of the shingle sets (cpp/include/simhash/similar_groups.h), not from the
- * fingerprints: at least 99% of the pairs at the threshold by construction, and linear in
- * the texts where radius 16 of 64 bits is quadratic in practice (README "Similarity").
- * Below it, banding's few rows per band make chance candidates abound, and the radius
- * table serves.
+ * dedup without maxDistance takes its candidates from MinHash banding of the shingle sets
+ * (cpp/include/simhash/similar_groups.h) rather than from the fingerprints when both
+ * hold (README "Choosing thresholds", `node tests/bench/calibrate.js`):
+ * - the similarity is at least BANDING_FROM: below it, banding's few rows per band let
+ *   chance candidates abound, and the radius table serves;
+ * - the distinct texts average at most BANDING_MAX_MEAN_LENGTH UTF-16 units: short texts,
+ *   where banding keeps at least 99% of the pairs with a seventh of the chance candidates
+ *   of radius 16 of 64 bits and linear work where the radius search is quadratic in
+ *   practice. Long documents on one subject share much of their vocabulary (unrelated
+ *   pages of one manual reach J 0.3-0.5), and there banding's chance candidates outnumber
+ *   the radius's six to one.
  */
 export const BANDING_FROM = 0.7;
+export const BANDING_MAX_MEAN_LENGTH = 2000;
+
+/** Whether dedup at `similarity` without maxDistance bands these distinct texts (see above). */
+export function usesBanding(similarity, texts) {
+  if (!(similarity >= BANDING_FROM)) return false;
+  let length = 0;
+  for (const text of texts) length += text.length;
+  return length <= BANDING_MAX_MEAN_LENGTH * texts.length;
+}
 
 /** The similarity dedup uses by default (README "Detection quality": both protocols). */
 export const DEFAULT_SIMILARITY = 0.8;

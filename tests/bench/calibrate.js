@@ -11,7 +11,8 @@
 // of chance candidates a real collection sees). From BANDING_FROM up, dedup takes its
 // candidates from MinHash banding instead (cpp/include/simhash/similar_groups.h): for those
 // s it also prints the banding's recall on the same pairs and its chance candidates on the
-// same random pairs. Writes tests/output/calibration.txt.
+// same random pairs, and the last table gives what dedup uses on each corpus (banding for
+// short texts only: js/similarity.js usesBanding). Writes tests/output/calibration.txt.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadEnglish, loadChinese, loadLongDocuments } from './quality/corpora.js';
 import { buildDataset } from './quality/dataset.js';
@@ -19,7 +20,7 @@ import { plantedCollection } from './quality/collection.js';
 import { Random } from './quality/random.js';
 import { loadCore, encodeBatch, similarityJoin } from './quality/exact.js';
 import { table, f3 } from './quality/table.js';
-import { BANDING_FROM, candidateRadius, RADIUS_TABLE } from '../../js/similarity.js';
+import { BANDING_FROM, candidateRadius, RADIUS_TABLE, usesBanding } from '../../js/similarity.js';
 import { withSimilarity } from '../../js/dedup.js';
 
 const SIMILARITIES = [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1];
@@ -104,7 +105,7 @@ for (const corpus of [loadEnglish, loadChinese, loadLongDocuments].map((load) =>
     const recall = pairs.length ? pairs.filter((p) => distance[p] <= chosen).length / pairs.length : 1;
     return { s, pairs: pairs.length, radius, max: pairs.length ? pairs.reduce((m, p) => Math.max(m, distance[p]), 0) : null, byLength, chosen, recall, perMillion: perMillionWithin(chosen), perMillionAt: perMillionWithin, banded: banded.get(s) };
   });
-  results.push({ corpus, texts: texts.length, rows });
+  results.push({ corpus, texts: texts.length, rows, bands: (s) => usesBanding(s, texts) });
   print(`\n## ${corpus.name}: ${texts.length} texts (${corpus.records.length} records + planted variants), ${join.a.length} pairs with J >= 0.5 (join ${joinSeconds.toFixed(1)} s)\n`);
   print(table(['s', 'pairs J >= s', `radius for ${RECALL * 100}%`, 'max distance', ...LENGTHS.map((l) => `radius, ${l.name}`),
     'js/similarity.js radius', 'recall there', 'candidates per 1M pairs there', 'banding recall', 'banding per 1M pairs'],
@@ -116,18 +117,19 @@ print('\n## Candidates per million pairs by radius (random pairs of each corpus\
 const radii = [3, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28];
 print(table(['radius', ...results.map((r) => r.corpus.name)], radii.map((k) => [k, ...results.map((r) => r.rows[0].perMillionAt(k).toFixed(1))])));
 
-print(`\n## What dedup uses at each s (banding from ${BANDING_FROM}, the radius of js/similarity.js below), checked\n`);
-const used = (x) => x.banded ?? { recall: x.recall, perMillion: x.perMillion };
-print(table(['s', 'candidates', ...results.flatMap((r) => [`${r.corpus.name} recall`, 'per 1M'])],
+print(`\n## What dedup uses at each s (banding from ${BANDING_FROM} for short texts, the radius of js/similarity.js otherwise), checked\n`);
+const used = (r, x) => (r.bands(x.s) ? { how: 'banding', ...x.banded } : { how: `radius ${x.chosen}`, recall: x.recall, perMillion: x.perMillion });
+print(table(['s', ...results.flatMap((r) => [r.corpus.name, 'recall', 'per 1M'])],
   RADIUS_TABLE.map(([s]) => {
-    const row = [s, s >= BANDING_FROM ? 'banding' : `radius ${candidateRadius(s)}`];
+    const row = [s];
     for (const r of results) {
       const x = r.rows.find((y) => Math.abs(y.s - s) < 1e-9);
-      row.push(x ? f3(used(x).recall) : '', x ? used(x).perMillion.toFixed(1) : '');
+      const u = x && used(r, x);
+      row.push(u ? u.how : '', u ? f3(u.recall) : '', u ? u.perMillion.toFixed(1) : '');
     }
     return row;
   })));
-const misses = results.flatMap((r) => r.rows.filter((x) => x.pairs >= 50 && used(x).recall < RECALL).map((x) => `${r.corpus.name} s=${x.s} recall ${f3(used(x).recall)}`));
+const misses = results.flatMap((r) => r.rows.filter((x) => x.pairs >= 50 && used(r, x).recall < RECALL).map((x) => `${r.corpus.name} s=${x.s} recall ${f3(used(r, x).recall)}`));
 print(misses.length ? `\nBelow ${RECALL} recall: ${misses.join(', ')}` : `\nEvery s with at least 50 pairs reaches ${RECALL} recall with dedup's candidates on every corpus.`);
 print(`(${((performance.now() - started) / 1000).toFixed(0)} s)`);
 mkdirSync(new URL('../output/', import.meta.url), { recursive: true });
