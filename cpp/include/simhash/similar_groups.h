@@ -7,7 +7,7 @@
 // band of theirs is equal (its 32-bit key, so a key collision adds a candidate, never
 // loses one). A pair with Jaccard similarity J is a candidate with probability about
 // 1 - (1 - J^rows)^bands (Broder 1997; Indyk and Motwani 1998), which bandingFor keeps at
-// 0.99 or more for J at the threshold. Decisions: ShingleSets::atLeast, exact.
+// 0.995 or more for J at the threshold. Decisions: ShingleSets::atLeast, exact.
 // The result is the grouping rule applied to the candidate pairs whose similarity reaches
 // the threshold; it depends only on the texts (and their order), never on slicing.
 #include <cstddef>
@@ -26,8 +26,9 @@ struct Banding {
 };
 constexpr unsigned kMaxMinHashes = 256;
 
-/// The banding dedup uses at `threshold`: the fewest min-hashes (then the most rows) with
-/// 1 - (1 - threshold^rows)^bands >= 0.99. @pre 0 < threshold <= 1.
+/// The banding dedup uses at `threshold`: the most rows, up to 5, with
+/// 1 - (1 - threshold^rows)^bands >= 0.995 within 128 min-hashes (0.8: 5 × 14).
+/// @pre 0 < threshold <= 1.
 Banding bandingFor(double threshold);
 
 /// Labels of texts by similarity: leader grouping (texts in index order; each joins the
