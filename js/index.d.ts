@@ -89,7 +89,8 @@ export interface GroupLabelsOptions {
   /**
    * With `similarities` (one value per pair, as sh.similarities returns them): pairs below
    * this similarity are ignored. So groupLabels(n, findPairs(fps, candidateRadius(s)),
-   * { similarity: s, similarities }) equals dedup's labels at { similarity: s }.
+   * { similarity: s, similarities }) equals dedup's labels at
+   * { similarity: s, maxDistance: candidateRadius(s) }.
    */
   similarity?: number;
   similarities?: Float64Array;
@@ -108,12 +109,13 @@ export interface DedupOptions<T> {
    * Near-duplicates are pairs whose texts' similarity is at least this, in (0, 1]: the exact
    * Jaccard similarity of their sets of character shingles after the fingerprint's
    * normalization (README "Similarity"). Default 0.8, unless only
-   * maxDistance is given. The fingerprints only choose the candidate pairs.
+   * maxDistance is given. Candidates only choose the pairs to check: MinHash bands of the
+   * shingles for short texts at 0.7 and above, else the fingerprints within a radius.
    */
   similarity?: number;
   /**
-   * Inclusive Hamming distance, 0..64. With similarity (or neither option): the candidate
-   * radius (default: calibrated for the similarity, 16 at 0.8). Alone: the fingerprint-only
+   * Inclusive Hamming distance, 0..64. With similarity: the candidate radius (without it,
+   * dedup chooses: banding, or the radius calibrated for the similarity, 16 at 0.8). Alone: the fingerprint-only
    * mode, where pairs within maxDistance are near-duplicates without any check of the texts
    * (fast, but short texts and large lists get chance pairs: README "Choosing thresholds").
    */
@@ -226,7 +228,8 @@ export const DEFAULT_MAX_DISTANCE: number;
 export const DEFAULT_SIMILARITY: number;
 /**
  * The Hamming radius (of 64 bits) whose pairs dedup takes as candidates for a similarity
- * threshold in (0, 1] (README "Choosing thresholds": 16 at 0.8); a RangeError outside it.
+ * threshold in (0, 1] where it does not band (README "Choosing thresholds": 16 at 0.8); a
+ * RangeError outside it.
  */
 export function candidateRadius(similarity: number): number;
 export function distance(a: bigint, b: bigint): number;

@@ -8,13 +8,14 @@
 // grouping may verify fewer), and how much the WASM memory of the one-thread runs grew in
 // a fresh module (its peak: memory only grows) against the UTF-8 size of the texts.
 // With --breakdown, the one-thread search is also run in parts on the distinct texts: the
-// shingle sets alone (the search at radius 0), the search alone (no similarity), and both.
+// shingle sets alone, the sets and the grouping by banding (what dedup runs on short
+// texts), and the sets with the search within the calibrated radius and its verification.
 // Usage: node tests/bench/dedup.js [N ...] [--pool=WORKERS] [--runs=R] [--breakdown]
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
 import { SimHash } from '../../js/simhash.js';
-import { searchLabels } from '../../js/dedup.js';
+import { searchLabels, withSimilarity } from '../../js/dedup.js';
 import { Pacer } from '../../js/pacing.js';
 import { candidateRadius, DEFAULT_SIMILARITY } from '../../js/similarity.js';
 import { createPool } from '../../js/worker.js';
@@ -70,16 +71,18 @@ try {
       const distinct = [...new Set(slice)];
       const core = await createSimhashCore({ wasmBinary });
       const fps = new SimHash(core).fingerprintAll(distinct);
-      const timed = async (k, similarity) => {
+      const timed = async (search) => {
         const start = performance.now();
-        await searchLabels(core, distinct, fps, { k, similarity, grouping: 'leader' }, new Pacer({ sliceMs: Infinity }));
+        if (search) await searchLabels(core, distinct, fps, { grouping: 'leader', similarity: DEFAULT_SIMILARITY, ...search }, new Pacer({ sliceMs: Infinity }));
+        else await withSimilarity(core, distinct, async () => {});
         return performance.now() - start;
       };
       const radius = candidateRadius(DEFAULT_SIMILARITY);
       const parts = [];
-      for (let r = 0; r < RUNS; r++) parts.push([await timed(0, DEFAULT_SIMILARITY), await timed(radius, 0), await timed(radius, DEFAULT_SIMILARITY)]);
-      const [sets, search, both] = [0, 1, 2].map((i) => s(median(parts.map((p) => p[i]))));
-      breakdowns.push(`N = ${n.toLocaleString('en')}, one thread: shingle sets alone ${sets}, search at ${radius} bits alone ${search}, both (the dedup's search) ${both}`);
+      for (let r = 0; r < RUNS; r++) parts.push([await timed(null), await timed({ banding: true }), await timed({ k: radius })]);
+      const [sets, banded, radiusSearch] = [0, 1, 2].map((i) => s(median(parts.map((p) => p[i]))));
+      breakdowns.push(`N = ${n.toLocaleString('en')}, one thread: shingle sets alone ${sets}; sets and grouping by banding (the dedup's search) ${banded}; `
+        + `sets and the search within ${radius} bits with verification ${radiusSearch}`);
     }
     const { result } = one[0];
     if (JSON.stringify(result.groups) !== JSON.stringify(pooled[0].result.groups)) throw new Error(`N = ${n}: pool and one thread differ`);
