@@ -112,10 +112,11 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_verifyPairs", &similarity_glue::verifyPairs);
   function("_similarityJoin", &similarity_glue::join);
   function("_similarityResult", optional_override([] { return reinterpret_cast<uintptr_t>(similarity_glue::joined().data()); }));
-  // Whether two texts are banding candidates (tests/bench/calibrate.js).
-  function("_similarGroupsShareBand", optional_override([](uintptr_t groups, uint32_t a, uint32_t b) {
-             return at<simhash::SimilarGroups>(groups)->shareBand(a, b);
+  // The band keys of a text (tests/bench/calibrate.js): bandingFor(threshold).bands words at out.
+  function("_similarGroupsBandKeys", optional_override([](uintptr_t groups, uint32_t i, uintptr_t out) {
+             at<simhash::SimilarGroups>(groups)->bandKeys(i, at<uint32_t>(out));
            }));
+  function("_bandingBands", optional_override([](double threshold) { return simhash::bandingFor(threshold).bands; }));
 #endif
   function("_similarityRelease", &similarity_glue::release);
 }

@@ -254,15 +254,6 @@ std::vector<uint32_t> SimilarGroups::takeLabels() {
 
 size_t SimilarGroups::verified() const { return impl_->verified; }
 
-bool SimilarGroups::shareBand(uint32_t a, uint32_t b) {
-  Impl& m = *impl_;
-  std::vector<uint32_t> keysOfA(m.bands), keysOfB(m.bands);
-  m.sign(a, keysOfA.data());
-  m.sign(b, keysOfB.data());
-  for (unsigned band = 0; band < m.bands; ++band) {
-    if (keysOfA[band] == keysOfB[band]) return true;
-  }
-  return false;
-}
+void SimilarGroups::bandKeys(uint32_t i, uint32_t* out) { impl_->sign(i, out); }
 
 }  // namespace simhash

@@ -56,9 +56,10 @@ class SimilarGroups {
   std::vector<uint32_t> takeLabels();
   /// Candidate pairs decided by atLeast so far (benchmarks).
   size_t verified() const;
-  /// Whether texts a and b are candidates (some band of theirs is equal), for tests and
-  /// benchmarks. Cost: the min-hashes of both. @pre a, b < the texts' count.
-  bool shareBand(uint32_t a, uint32_t b);
+  /// The band keys of text i, written to out[0, banding.bands): two texts are candidates
+  /// when some band's keys are equal. For tests and benchmarks. Cost: the text's
+  /// min-hashes. @pre i < the texts' count.
+  void bandKeys(uint32_t i, uint32_t* out);
 
  private:
   struct Impl;
