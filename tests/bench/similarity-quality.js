@@ -6,11 +6,12 @@
 //   planted - the corpus records plus the planted variants of quality/dataset.js, scored
 //             both against the same exact join and against the labels of sections 1-11
 //             (canonical character 3-gram Jaccard >= 0.5, NFKC and lower case).
-// Modes: similarity s (candidates within candidateRadius(s), verified exactly, leader
-// grouping) and fingerprint-only at k = 3 and 12 (leader grouping of the pairs within k).
-// Since verification is exact, a similarity mode's verified pairs are exactly the join's
-// pairs with J >= s within the radius; they are taken from the join, which spares the
-// near-linear candidate scans of low s (their cost is in `npm run bench:calibrate`).
+// Modes: similarity s (dedup's candidates, verified exactly, leader grouping) and
+// fingerprint-only at k = 3 and 12 (leader grouping of the pairs within k). Where dedup
+// bands (js/similarity.js usesBanding) the labels are sh.dedup's own. Where it takes the
+// candidates within candidateRadius(s), the verified pairs are exactly the join's pairs with
+// J >= s within the radius, so they are taken from the join, which spares the near-linear
+// candidate scans of low s (their cost is in `npm run bench:calibrate`).
 // Scoring is pairwise over the groups (every two items of one group form a predicted pair):
 //   close duplicates - truth J >= 0.8; pairs with 0.5 <= J < 0.8 count as neither;
 //   at s             - truth J >= s (for the similarity modes).
@@ -21,7 +22,7 @@ import { plantedCollection } from './quality/collection.js';
 import { ShingleSets, canonical } from './quality/jaccard.js';
 import { loadCore, encodeBatch, similarityJoin } from './quality/exact.js';
 import { leaderLabels, scoreAgainstJoin, scoreAgainstLabels } from './quality/similarity-dedup.js';
-import { candidateRadius, DEFAULT_SIMILARITY as RECOMMENDED_SIMILARITY } from '../../js/similarity.js';
+import { candidateRadius, usesBanding, DEFAULT_SIMILARITY as RECOMMENDED_SIMILARITY } from '../../js/similarity.js';
 import { table, f3 } from './quality/table.js';
 
 export const SIMILARITIES = [0.5, 0.6, 0.7, 0.8, 0.9];
@@ -35,13 +36,21 @@ function popcount64(x) {
 
 function modes() {
   return [
-    ...SIMILARITIES.map((s) => ({ name: `similarity ${s} (radius ${candidateRadius(s)})`, similarity: s })),
+    ...SIMILARITIES.map((s) => ({ name: `similarity ${s}`, similarity: s })),
     ...FINGERPRINT_KS.map((k) => ({ name: `fingerprint only, k = ${k}`, maxDistance: k })),
   ];
 }
 
+/** What a similarity mode's candidates are on these texts, as dedup chooses. */
+const filterOf = (s, texts) => (usesBanding(s, texts) ? 'banding' : `radius ${candidateRadius(s)}`);
+
 /** Leader labels of a mode on a collection whose exact join (>= 0.5) and fingerprints are known. */
-function labelsOf(sh, mode, texts, fps, join, distance) {
+async function labelsOf(sh, mode, texts, fps, join, distance) {
+  if (mode.similarity !== undefined && usesBanding(mode.similarity, texts)) {
+    const label = Uint32Array.from(texts, (_, i) => i);
+    for (const group of (await sh.dedup(texts, { similarity: mode.similarity })).groups) for (const i of group) label[i] = group[0];
+    return label;
+  }
   if (mode.similarity !== undefined) {
     const radius = candidateRadius(mode.similarity);
     const a = [];
@@ -78,8 +87,9 @@ export async function similarityReport(print, context = {}) {
       print(`### ${corpus.name}, ${protocol}: ${texts.length} texts; exact join in ${joinSeconds.toFixed(1)} s: ` +
         `${count(0.5)} pairs with J >= 0.5, ${count(0.8)} with J >= 0.8\n`);
       const legacy = new ShingleSets(3, canonical);
-      const rows = modes().map((mode) => {
-        const label = labelsOf(sh, mode, texts, fps, join, distance);
+      const rows = [];
+      for (const mode of modes()) {
+        const label = await labelsOf(sh, mode, texts, fps, join, distance);
         const close = scoreAgainstJoin(label, join, 0.8, 0.5);
         const atS = mode.similarity !== undefined ? scoreAgainstJoin(label, join, mode.similarity) : null;
         const near = scoreAgainstJoin(label, join, 0.5);
@@ -87,18 +97,18 @@ export async function similarityReport(print, context = {}) {
         if (collection) row.labels = scoreAgainstLabels(label, collection.positives, (i, j) => legacy.jaccard(texts[i], texts[j]) >= 0.5);
         summary.push({ protocol, corpus: corpus.name, ...row });
         const groups = new Set(label).size;
-        return [mode.name, texts.length - groups,
+        rows.push([mode.similarity !== undefined ? `${mode.name} (${filterOf(mode.similarity, texts)})` : mode.name, texts.length - groups,
           f3(close.precision), f3(close.recall), f3(close.f1),
           f3(near.precision), f3(near.recall), f3(near.f1),
           atS ? `${f3(atS.precision)} / ${f3(atS.recall)} / ${f3(atS.f1)}` : '',
-          ...(collection ? [`${f3(row.labels.precision)} / ${f3(row.labels.recall)} / ${f3(row.labels.f1)}`] : [])];
-      });
+          ...(collection ? [`${f3(row.labels.precision)} / ${f3(row.labels.recall)} / ${f3(row.labels.f1)}`] : [])]);
+      }
       print(table(['mode', 'removed', 'close P', 'R', 'F1', 'J>=0.5 P', 'R', 'F1', 'J>=s P / R / F1',
         ...(collection ? ['labels P / R / F1'] : [])], rows));
       print('');
     }
   }
-  print(`## 14. Recommended default similarity: ${RECOMMENDED_SIMILARITY} (radius ${candidateRadius(RECOMMENDED_SIMILARITY)})\n`);
+  print(`## 14. Recommended default similarity: ${RECOMMENDED_SIMILARITY} (banding for short texts, else radius ${candidateRadius(RECOMMENDED_SIMILARITY)})\n`);
   const at = summary.filter((r) => r.mode.similarity === RECOMMENDED_SIMILARITY);
   print(table(['protocol', 'corpus', 'close-duplicate F1', 'J >= 0.5 F1', `J >= ${RECOMMENDED_SIMILARITY} F1`, 'planted labels F1'],
     at.map((r) => [r.protocol, r.corpus, f3(r.close.f1), f3(r.near.f1), f3(r.atS.f1), r.labels ? f3(r.labels.f1) : ''])));
