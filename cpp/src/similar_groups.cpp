@@ -1,7 +1,6 @@
 #include "simhash/similar_groups.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace simhash {
 
@@ -11,10 +10,14 @@ Banding bandingFor(double threshold) {
   // the threshold within 128 min-hashes. Measured on 97,156 fortunes with edits at 0.8
   // against the exact answer: 5 × 14 missed 28 of 114,202 pairs, 5 × 12 (0.99) 73, and
   // 6 rows cost twice the signing for 1.0 candidate per text instead of 1.4.
+  // Powers by repeated multiplication: std::pow would add 2 KB to the WASM download.
   for (unsigned rows = 5; rows >= 1; --rows) {
-    const double perBand = std::pow(threshold, rows);
+    double perBand = 1;
+    for (unsigned r = 0; r < rows; ++r) perBand *= threshold;
+    double missed = 1;  // (1 - perBand)^bands
     for (unsigned bands = 1; rows * bands <= kMaxMinHashes; ++bands) {
-      if (1 - std::pow(1 - perBand, bands) >= 0.995) {
+      missed *= 1 - perBand;
+      if (1 - missed >= 0.995) {
         if (rows * bands <= 128 || rows == 1) return {rows, bands};
         break;
       }
@@ -51,7 +54,7 @@ struct SimilarGroups::Impl {
   uint32_t groupedUpTo = 0;
   // Each bin's probe sequence for densification, from a fixed seed: the same texts always
   // get the same candidates.
-  std::vector<uint16_t> probes;
+  std::vector<uint32_t> probes;  // 32-bit: a vector type the module already carries
   // The indexed texts by band key: an open-addressing table of keys (never 0) and the most
   // recent text indexed under each; chainNext[i * bands + b] is the text indexed before
   // text i under i's key of band b. Keys of different bands are different hashes, so one
@@ -61,8 +64,9 @@ struct SimilarGroups::Impl {
   std::vector<uint32_t> chainNext;
   std::vector<uint32_t> labels;  // leader of each text so far, or its union-find parent
   std::vector<uint32_t> seenBy;  // the text whose candidates last included each text, plus 1
-  std::vector<uint32_t> candidates, keys;
-  std::vector<uint64_t> codes, mins;
+  std::vector<uint32_t> keys;
+  // 64-bit: std::sort of this type is in the module already.
+  std::vector<uint64_t> candidates, codes, mins;
   size_t verified = 0;
 
   // The band keys of text i, written to out[0, bands).
@@ -175,7 +179,8 @@ struct SimilarGroups::Impl {
     if (grouping == Grouping::Leader) {
       // The earliest leader that accepts i: candidates in index order.
       std::sort(candidates.begin(), candidates.end());
-      for (uint32_t y : candidates) {
+      for (const uint64_t candidate : candidates) {
+        const auto y = static_cast<uint32_t>(candidate);
         ++verified;
         work += 8 + sets->size(i) / 2;
         if (sets->atLeast(y, i, threshold)) {
@@ -186,7 +191,8 @@ struct SimilarGroups::Impl {
       index(i);
       return work + 16 * bands;
     }
-    for (uint32_t y : candidates) {
+    for (const uint64_t candidate : candidates) {
+      const auto y = static_cast<uint32_t>(candidate);
       const uint32_t ry = find(y), ri = find(i);
       if (ry == ri) continue;  // already joined: no test needed
       ++verified;
@@ -213,9 +219,9 @@ SimilarGroups::SimilarGroups(const ShingleSets& sets, double threshold, Grouping
   const unsigned total = m.rows * m.bands;
   m.probes.resize(size_t{total} * kProbes);
   uint64_t state = 0x5EED5EED5EED5EEDull;
-  for (uint16_t& probe : m.probes) {
+  for (uint32_t& probe : m.probes) {
     state = mix64(state + 0x9E3779B97F4A7C15ull);
-    probe = static_cast<uint16_t>(((state >> 32) * total) >> 32);
+    probe = static_cast<uint32_t>(((state >> 32) * total) >> 32);
   }
   m.mins.resize(total);
   m.keys.resize(m.bands);
