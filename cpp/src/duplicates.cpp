@@ -1,0 +1,69 @@
+#include "duplicates.h"
+
+#include "radix.h"
+
+namespace simhash {
+
+namespace {
+// Buckets of at most this many items are compared item against earlier item; larger ones
+// (only copies crowd a bucket: its index is a hash of the whole fingerprint) are sorted.
+constexpr uint32_t kCompareAll = 32;
+}  // namespace
+
+EqualGroups equalGroups(const uint64_t* fingerprints, size_t count) {
+  EqualGroups groups;
+  if (count < 2) return groups;
+  // About 4 items per bucket; the bucket is the top bits of a multiplicative hash, so
+  // skewed fingerprints spread as well as uniform ones.
+  unsigned bits = 1;
+  while (bits < 24 && (size_t{1} << (bits + 2)) < count) ++bits;
+  const auto bucketOf = [bits](uint64_t fp) { return static_cast<uint32_t>((fp * 0x9E3779B97F4A7C15ull) >> (64 - bits)); };
+  std::vector<uint32_t> end(size_t{1} << bits, 0);
+  for (size_t i = 0; i < count; ++i) ++end[bucketOf(fingerprints[i])];
+  for (size_t b = 1; b < end.size(); ++b) end[b] += end[b - 1];
+  // Filled back to front, so each bucket holds its items in index order and end[b] ends
+  // as its start.
+  std::vector<KeyedItem> entries(count), scratch;
+  for (size_t i = count; i-- > 0;) entries[--end[bucketOf(fingerprints[i])]] = {fingerprints[i], static_cast<uint32_t>(i)};
+
+  // first[i] is the first item with i's fingerprint: i itself until a copy is seen.
+  std::vector<uint32_t>& firstOf = groups.groupOf;
+  firstOf.resize(count);
+  for (uint32_t i = 0; i < count; ++i) firstOf[i] = i;
+  bool repeated = false;
+  for (size_t b = 0; b < end.size(); ++b) {
+    const uint32_t begin = end[b], stop = b + 1 < end.size() ? end[b + 1] : static_cast<uint32_t>(count);
+    if (stop - begin <= kCompareAll) {
+      for (uint32_t x = begin + 1; x < stop; ++x) {
+        for (uint32_t y = begin; y < x; ++y) {
+          if (entries[y].key != entries[x].key) continue;
+          firstOf[entries[x].item] = firstOf[entries[y].item];  // the earliest, items being in index order
+          repeated = true;
+          break;
+        }
+      }
+      continue;
+    }
+    // Stable: equal fingerprints stay in index order, the first of each run its first item.
+    std::vector<KeyedItem> run(entries.begin() + begin, entries.begin() + stop);
+    radixSort(run, scratch, 64);
+    for (size_t x = 1; x < run.size(); ++x) {
+      if (run[x].key != run[x - 1].key) continue;
+      firstOf[run[x].item] = firstOf[run[x - 1].item];
+      repeated = true;
+    }
+  }
+  if (!repeated) return EqualGroups{};
+  // Numbered by first occurrence: an item's first item comes before it, numbered already.
+  for (uint32_t i = 0; i < count; ++i) {
+    if (firstOf[i] == i) {
+      firstOf[i] = static_cast<uint32_t>(groups.first.size());
+      groups.first.push_back(i);
+    } else {
+      firstOf[i] = firstOf[firstOf[i]];
+    }
+  }
+  return groups;
+}
+
+}  // namespace simhash
