@@ -1,14 +1,10 @@
 #include "duplicates.h"
 
+#include <utility>
+
 #include "radix.h"
 
 namespace simhash {
-
-namespace {
-// Buckets of at most this many items are compared item against earlier item; larger ones
-// (only copies crowd a bucket: its index is a hash of the whole fingerprint) are sorted.
-constexpr uint32_t kCompareAll = 32;
-}  // namespace
 
 EqualGroups equalGroups(const uint64_t* fingerprints, size_t count) {
   EqualGroups groups;
@@ -23,34 +19,29 @@ EqualGroups equalGroups(const uint64_t* fingerprints, size_t count) {
   for (size_t b = 1; b < end.size(); ++b) end[b] += end[b - 1];
   // Filled back to front, so each bucket holds its items in index order and end[b] ends
   // as its start.
-  std::vector<KeyedItem> entries(count), scratch;
+  std::vector<KeyedItem> entries(count);
   for (size_t i = count; i-- > 0;) entries[--end[bucketOf(fingerprints[i])]] = {fingerprints[i], static_cast<uint32_t>(i)};
 
-  // first[i] is the first item with i's fingerprint: i itself until a copy is seen.
+  // firstOf[i] is the first item with i's fingerprint: i itself until a copy is seen.
   std::vector<uint32_t>& firstOf = groups.groupOf;
   firstOf.resize(count);
   for (uint32_t i = 0; i < count; ++i) firstOf[i] = i;
   bool repeated = false;
   for (size_t b = 0; b < end.size(); ++b) {
+    // Each item is compared with the bucket's distinct fingerprints so far, which are
+    // moved to its front [begin, heads) in index order: a bucket crowded with copies of a
+    // few fingerprints costs its size times those few.
     const uint32_t begin = end[b], stop = b + 1 < end.size() ? end[b + 1] : static_cast<uint32_t>(count);
-    if (stop - begin <= kCompareAll) {
-      for (uint32_t x = begin + 1; x < stop; ++x) {
-        for (uint32_t y = begin; y < x; ++y) {
-          if (entries[y].key != entries[x].key) continue;
-          firstOf[entries[x].item] = firstOf[entries[y].item];  // the earliest, items being in index order
-          repeated = true;
-          break;
-        }
+    uint32_t heads = begin;
+    for (uint32_t x = begin; x < stop; ++x) {
+      uint32_t y = begin;
+      while (y < heads && entries[y].key != entries[x].key) ++y;
+      if (y < heads) {
+        firstOf[entries[x].item] = entries[y].item;
+        repeated = true;
+      } else {
+        std::swap(entries[heads++], entries[x]);  // what it displaces is a copy already seen
       }
-      continue;
-    }
-    // Stable: equal fingerprints stay in index order, the first of each run its first item.
-    std::vector<KeyedItem> run(entries.begin() + begin, entries.begin() + stop);
-    radixSort(run, scratch, 64);
-    for (size_t x = 1; x < run.size(); ++x) {
-      if (run[x].key != run[x - 1].key) continue;
-      firstOf[run[x].item] = firstOf[run[x - 1].item];
-      repeated = true;
     }
   }
   if (!repeated) return EqualGroups{};

@@ -15,10 +15,11 @@ struct EqualGroups {
   std::vector<uint32_t> groupOf;
 };
 
-/// Groups the items by fingerprint. Cost: O(count) for inputs whose fingerprints are
-/// distinct or repeat a few times (a hashed counting sort, then the few items of each
-/// bucket compared); a bucket crowded by many copies is radix-sorted, O(its size × 6).
-/// Memory: 16 bytes per item while grouping, 8 per item in the result.
+/// Groups the items by fingerprint. Cost: a hashed counting sort (about 4 items a
+/// bucket), then each bucket's items compared with its distinct fingerprints: O(count)
+/// for any mix of distinct fingerprints and copies, unless fingerprints were made to
+/// collide in the hash (then up to O(bucket size^2)). Memory: 16 bytes per item while
+/// grouping, 8 per item in the result.
 /// @pre count < 2^32.
 EqualGroups equalGroups(const uint64_t* fingerprints, size_t count);
 
