@@ -8,7 +8,6 @@ namespace simhash {
 
 EqualGroups equalGroups(const uint64_t* fingerprints, size_t count) {
   EqualGroups groups;
-  if (count < 2) return groups;
   // About 4 items per bucket; the bucket is the top bits of a multiplicative hash, so
   // skewed fingerprints spread as well as uniform ones.
   unsigned bits = 1;
@@ -26,7 +25,6 @@ EqualGroups equalGroups(const uint64_t* fingerprints, size_t count) {
   std::vector<uint32_t>& firstOf = groups.groupOf;
   firstOf.resize(count);
   for (uint32_t i = 0; i < count; ++i) firstOf[i] = i;
-  bool repeated = false;
   for (size_t b = 0; b < end.size(); ++b) {
     // Each item is compared with the bucket's distinct fingerprints so far, which are
     // moved to its front [begin, heads) in index order: a bucket crowded with copies of a
@@ -36,15 +34,10 @@ EqualGroups equalGroups(const uint64_t* fingerprints, size_t count) {
     for (uint32_t x = begin; x < stop; ++x) {
       uint32_t y = begin;
       while (y < heads && entries[y].key != entries[x].key) ++y;
-      if (y < heads) {
-        firstOf[entries[x].item] = entries[y].item;
-        repeated = true;
-      } else {
-        std::swap(entries[heads++], entries[x]);  // what it displaces is a copy already seen
-      }
+      if (y < heads) firstOf[entries[x].item] = entries[y].item;
+      else std::swap(entries[heads++], entries[x]);  // what it displaces is a copy already seen
     }
   }
-  if (!repeated) return EqualGroups{};
   // Numbered by first occurrence: an item's first item comes before it, numbered already.
   for (uint32_t i = 0; i < count; ++i) {
     if (firstOf[i] == i) {

@@ -10,8 +10,7 @@ namespace simhash {
 struct EqualGroups {
   /// The first item of each group, ascending: groups are numbered in order of first occurrence.
   std::vector<uint32_t> first;
-  /// The group of each item. Both vectors are empty when every fingerprint is distinct
-  /// (item i is then group i).
+  /// The group of each item.
   std::vector<uint32_t> groupOf;
 };
 

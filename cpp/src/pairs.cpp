@@ -260,34 +260,28 @@ std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, unsigned
 
 uint64_t findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance, uint64_t maxPairs, std::vector<Pair>& out, size_t* repeated) {
   std::vector<Pair>().swap(out);
-  // The search runs over the distinct fingerprints; group g's items are
+  // The search runs over one fingerprint per group of equal ones; group g's items are
   // members[firstMember[g] .. firstMember[g + 1]), ascending.
   const EqualGroups groups = equalGroups(fingerprints, count);
-  const bool collapsed = !groups.first.empty();
-  const size_t distinct = collapsed ? groups.first.size() : count;
+  const size_t distinct = groups.first.size();
   if (repeated) *repeated = count - distinct;
-  std::vector<uint64_t> distinctFingerprints;
-  std::vector<uint32_t> firstMember, members;
+  std::vector<uint64_t> distinctFingerprints(distinct);
+  std::vector<uint32_t> firstMember(distinct + 1, 0), members(count);
+  for (size_t g = 0; g < distinct; ++g) distinctFingerprints[g] = fingerprints[groups.first[g]];
+  for (size_t i = 0; i < count; ++i) ++firstMember[groups.groupOf[i] + 1];
   uint64_t total = 0;
-  if (collapsed) {
-    distinctFingerprints.resize(distinct);
-    for (size_t g = 0; g < distinct; ++g) distinctFingerprints[g] = fingerprints[groups.first[g]];
-    firstMember.assign(distinct + 1, 0);
-    for (size_t i = 0; i < count; ++i) ++firstMember[groups.groupOf[i] + 1];
-    for (size_t g = 0; g < distinct; ++g) {
-      const uint64_t size = firstMember[g + 1];
-      total += size * (size - 1) / 2;
-      firstMember[g + 1] += firstMember[g];
-    }
-    members.resize(count);
-    for (size_t i = count; i-- > 0;) members[--firstMember[groups.groupOf[i] + 1]] = static_cast<uint32_t>(i);
-    // Filled back to front: firstMember[g + 1] has come down to g's start; put it back.
-    for (size_t g = 0; g < distinct; ++g) firstMember[g] = firstMember[g + 1];
-    firstMember[distinct] = static_cast<uint32_t>(count);
+  for (size_t g = 0; g < distinct; ++g) {
+    const uint64_t size = firstMember[g + 1];
+    total += size * (size - 1) / 2;
+    firstMember[g + 1] += firstMember[g];
   }
-  const auto size = [&](uint32_t g) -> uint64_t { return collapsed ? firstMember[g + 1] - firstMember[g] : 1; };
+  // Filled back to front: firstMember[g + 1] comes down to g's start, then is put back.
+  for (size_t i = count; i-- > 0;) members[--firstMember[groups.groupOf[i] + 1]] = static_cast<uint32_t>(i);
+  for (size_t g = 0; g < distinct; ++g) firstMember[g] = firstMember[g + 1];
+  firstMember[distinct] = static_cast<uint32_t>(count);
+  const auto size = [&](uint32_t g) -> uint64_t { return firstMember[g + 1] - firstMember[g]; };
 
-  PairSearch search(collapsed ? distinctFingerprints.data() : fingerprints, distinct, maxDistance);
+  PairSearch search(distinctFingerprints.data(), distinct, maxDistance);
   std::vector<Pair> found;
   bool keeping = maxPairs > 0 && total <= maxPairs;
   // Each unit of work finds at most one pair of groups, each worth at least one pair, and
@@ -306,28 +300,23 @@ uint64_t findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDista
     }
   }
   if (!keeping) return total;
-  if (collapsed) {
-    // The items of every pair of groups, and every two items of one group at distance 0.
-    std::vector<Pair> pairs(static_cast<size_t>(total));
-    size_t at = 0;
-    for (const Pair& p : found) {
-      for (uint32_t x = firstMember[p.a]; x < firstMember[p.a + 1]; ++x) {
-        for (uint32_t y = firstMember[p.b]; y < firstMember[p.b + 1]; ++y) {
-          const uint32_t i = members[x], j = members[y];
-          pairs[at++] = i < j ? Pair{i, j, p.distance} : Pair{j, i, p.distance};
-        }
-      }
-    }
-    std::vector<Pair>().swap(found);
-    for (size_t g = 0; g < distinct; ++g) {
-      for (uint32_t x = firstMember[g]; x < firstMember[g + 1]; ++x) {
-        for (uint32_t y = x + 1; y < firstMember[g + 1]; ++y) pairs[at++] = Pair{members[x], members[y], 0};
-      }
-    }
-    found.swap(pairs);
+  // The items of every pair of groups, and every two items of one group (a pair (g, g)).
+  for (uint32_t g = 0; g < distinct; ++g) {
+    if (size(g) > 1) found.push_back({g, g, 0});
   }
-  sortPairs(found);
-  out.swap(found);
+  std::vector<Pair> pairs(static_cast<size_t>(total));
+  size_t at = 0;
+  for (const Pair& p : found) {
+    for (uint32_t x = firstMember[p.a]; x < firstMember[p.a + 1]; ++x) {
+      for (uint32_t y = p.a == p.b ? x + 1 : firstMember[p.b]; y < firstMember[p.b + 1]; ++y) {
+        const uint32_t i = members[x], j = members[y];
+        pairs[at++] = i < j ? Pair{i, j, p.distance} : Pair{j, i, p.distance};
+      }
+    }
+  }
+  std::vector<Pair>().swap(found);
+  sortPairs(pairs);
+  out.swap(pairs);
   return total;
 }
 

@@ -30,7 +30,6 @@ EqualGroups bruteForceGroups(const std::vector<uint64_t>& fps) {
       groups.groupOf[i] = groups.groupOf[first];
     }
   }
-  if (groups.first.size() == fps.size()) return EqualGroups{};
   return groups;
 }
 
