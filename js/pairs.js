@@ -19,19 +19,13 @@ export function splitTriples(words, count) {
   return { a, b, distance };
 }
 
-/** The most pairs findPairs returns: 9 bytes each in JS, 12 in the core's result buffer. */
+/** The most pairs findPairs returns: 9 bytes each in JS and in the core's result buffer, 12 in its list (24 while sorting). */
 export const MAX_PAIRS = 2 ** 27;
 
 /**
- * Items with equal fingerprints, collapsed: reps[g] is the first item of group g, groupOf[i]
- * the group of item i.
- */
-export function exactGroups(fingerprints) {
-  return runSteps(exactGroupSteps(fingerprints));
-}
-
-/**
- * exactGroups as a generator of work for runSteps or runStepsPaced (pacing.js): an open
+ * Items with equal fingerprints, collapsed (reps[g] is the first item of group g, groupOf[i]
+ * the group of item i), as a generator of work for runSteps or runStepsPaced (pacing.js):
+ * the pool's findPairs (pool-search.js; the core groups them for findPairs below). An open
  * addressing table of item indices over the fingerprints' two 32-bit halves, which makes
  * no BigInt (a Map of them costs about 20x more and pauses for its collections).
  */
@@ -72,20 +66,31 @@ export function* exactGroupSteps(fingerprints) {
 }
 
 /**
- * Every pair a < b within k, sorted by (a, b), as three parallel arrays. Equal
- * fingerprints are searched once: the core sees the distinct ones, and their pairs are
- * expanded here, after their number is known to fit (MAX_PAIRS).
+ * Every pair a < b within k, sorted by (a, b), as three parallel arrays, from one call into
+ * the core, which searches equal fingerprints once and lists their pairs once their number
+ * is known to fit (MAX_PAIRS).
  */
 export function findPairs(core, fingerprints, k) {
   if (fingerprints.length > 0xffffffff) throw new RangeError('fingerprints must hold fewer than 2^32 items');
-  const { groupOf, reps } = exactGroups(fingerprints);
-  const distinct = reps.length === fingerprints.length ? fingerprints : gather(fingerprints, reps);
-  const words = withAllocations(core, (mem) => resultWords(core, core._findPairs(mem.copyIn(distinct), distinct.length, k) * 3));
-  if (distinct === fingerprints) return splitTriples(words, words.length / 3);
-  return expandPairs(groupOf, reps.length, words);
+  const total = withAllocations(core, (mem) => core._findPairs(mem.copyIn(fingerprints), fingerprints.length, k, MAX_PAIRS));
+  if (total > MAX_PAIRS) {
+    const [repeated] = resultWords(core, 1);
+    const advice = repeated > 0 ? `${repeated} items repeat a fingerprint (dedup's leader grouping lists no pairs), or lower maxDistance` : 'lower maxDistance';
+    throw new RangeError(`findPairs would produce ${total} pairs, more than the ${MAX_PAIRS} it can return: ${advice}`);
+  }
+  // The result buffer holds the a's, the b's, then the distances (helpers.h findPairs).
+  const at = core._resultAddress();
+  const { buffer } = core.HEAPU8;
+  const pairs = {
+    a: new Uint32Array(buffer, at, total).slice(),
+    b: new Uint32Array(buffer, at + 4 * total, total).slice(),
+    distance: new Uint8Array(buffer, at + 8 * total, total).slice(),
+  };
+  core._resultRelease();
+  return pairs;
 }
 
-/** fingerprints[reps[g]] for every g, copied as 32-bit halves (no bigint per item). */
+/** fingerprints[reps[g]] for every g, copied as 32-bit halves (no bigint per item): the pool's findPairs. */
 export function gather(fingerprints, reps) {
   const from = new Uint32Array(fingerprints.buffer, fingerprints.byteOffset, 2 * fingerprints.length);
   const out = new BigUint64Array(reps.length);
@@ -97,7 +102,7 @@ export function gather(fingerprints, reps) {
   return out;
 }
 
-/** The pairs of every item from the pairs (g, h, distance) of their groups. */
+/** The pairs of every item from the pairs (g, h, distance) of their groups: the pool's findPairs. */
 export function expandPairs(groupOf, groups, words) {
   const n = groupOf.length;
   // Members of each group in ascending order.

@@ -171,16 +171,24 @@ std::string idfLoad(uintptr_t idf, uintptr_t bytes, uint32_t length) {
   return error;
 }
 
-uint32_t findPairs(uintptr_t fingerprints, uint32_t count, unsigned maxDistance) {
-  const std::vector<Pair> pairs = simhash::findPairs(at<uint64_t>(fingerprints), count, maxDistance);
+double findPairs(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, double maxPairs) {
+  std::vector<Pair> pairs;
+  size_t repeated = 0;
+  const uint64_t total = simhash::findPairs(at<uint64_t>(fingerprints), count, maxDistance, static_cast<uint64_t>(maxPairs), pairs, &repeated);
   std::vector<uint32_t>& words = result();
-  words.resize(3 * pairs.size());
-  for (size_t i = 0; i < pairs.size(); ++i) {
-    words[3 * i] = pairs[i].a;
-    words[3 * i + 1] = pairs[i].b;
-    words[3 * i + 2] = pairs[i].distance;
+  if (static_cast<double>(total) > maxPairs) {
+    words.assign(1, static_cast<uint32_t>(repeated));
+    return static_cast<double>(total);
   }
-  return static_cast<uint32_t>(pairs.size());
+  const size_t n = pairs.size();
+  words.resize(2 * n + (n + 3) / 4);
+  uint8_t* distance = reinterpret_cast<uint8_t*>(words.data() + 2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    words[i] = pairs[i].a;
+    words[n + i] = pairs[i].b;
+    distance[i] = static_cast<uint8_t>(pairs[i].distance);
+  }
+  return static_cast<double>(n);
 }
 
 void leaderLabels(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, uintptr_t out) {

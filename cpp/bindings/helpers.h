@@ -54,8 +54,11 @@ uint32_t idfSerialize(uintptr_t idf);
 /// Replaces the table; returns "" on success or the reason the bytes were rejected.
 std::string idfLoad(uintptr_t idf, uintptr_t bytes, uint32_t length);
 
-/// Pairs as triples (a, b, distance) in the result buffer; returns the pair count.
-uint32_t findPairs(uintptr_t fingerprints, uint32_t count, unsigned maxDistance);
+/// The pairs of simhash::findPairs, at most maxPairs (< 2^32): returns their count n, and
+/// the result buffer holds n uint32 a, then n uint32 b, then n uint8 distances. When there
+/// are more than maxPairs, returns their number and the result buffer holds one uint32:
+/// how many items repeat an earlier item's fingerprint.
+double findPairs(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, double maxPairs);
 /// out receives count labels: dedup's leader grouping without materialising the pairs.
 void leaderLabels(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, uintptr_t out);
 

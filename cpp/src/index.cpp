@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include "partition.h"
+#include "bucket_scan.h"
 #include "bytes.h"
+#include "partition.h"
 #include "radix.h"
 
 namespace simhash {
@@ -28,6 +29,7 @@ constexpr double kChainStepCost = 4;        // a slot from the chain, its finger
 constexpr double kSortPerItemAndPart = 6;   // key twice, count, scatter fingerprint and slot
 constexpr double kSortPerBucket = 3;        // clear and sum the directory, clear the chain heads
 constexpr uint32_t kEndOfChain = UINT32_MAX;
+constexpr size_t kMaxParts = 64;  // a partition has at most 64 parts (16 when chosen)
 
 constexpr char kMagic[4] = {'S', 'H', 'I', 'X'};
 constexpr uint16_t kFormatVersion = 1;
@@ -279,23 +281,22 @@ void Index::query(uint64_t fingerprint, std::vector<Match>& out) {
   // in the delta chains; a stored item is taken only from the first part where it is
   // within threshold, so it is reported once.
   const Partition& partition = *partition_;
+  if (!tables_.empty()) {
+    BucketTable main[kMaxParts];
+    for (size_t p = 0; p < tables_.size(); ++p) main[p] = {tables_[p].start.data(), tables_[p].slots.data(), tables_[p].fingerprints.data()};
+    hits_.clear();
+    scanBuckets(partition, main, fingerprint, ranges_, hits_);
+    for (const Match& hit : hits_) consider(hit.id, hit.distance);
+  }
   for (size_t p = 0; p < tables_.size(); ++p) {
     const Table& table = tables_[p];
     const uint32_t key = partition.key(fingerprint, p);
-    const uint32_t* start = table.start.data();
-    const uint32_t* slots = table.slots.data();
-    const uint64_t* stored = table.fingerprints.data();
     const uint32_t* head = table.head.data();
     const uint32_t* next = table.next.data();  // by slot - indexedSlots_
     const bool chained = !table.next.empty();
+    if (!chained) continue;
     for (uint32_t probe : partition.part(p).probes) {
       const uint32_t bucket = key ^ probe;
-      for (uint32_t x = start[bucket], end = start[bucket + 1]; x < end; ++x) {
-        const uint64_t diff = fingerprint ^ stored[x];
-        const unsigned distance = static_cast<unsigned>(__builtin_popcountll(diff));
-        if (distance <= k && partition.isFirstPart(p, diff)) consider(slots[x], distance);
-      }
-      if (!chained) continue;
       for (uint32_t slot = head[bucket]; slot != kEndOfChain; slot = next[slot - indexedSlots_]) {
         ++chainSteps_;
         const uint64_t diff = fingerprint ^ fingerprints_[slot];

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <utility>
 
+#include "duplicates.h"
 #include "partition.h"
 #include "simhash/hamming.h"
 
@@ -253,31 +254,70 @@ void sortPairs(std::vector<Pair>& pairs) {
 
 std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance) {
   std::vector<Pair> pairs;
-  PairSearch(fingerprints, count, maxDistance).run(kUnlimited, &pairs);
-  sortPairs(pairs);
+  findPairs(fingerprints, count, maxDistance, UINT64_MAX, pairs);
   return pairs;
 }
 
-size_t findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance, size_t maxPairs, std::vector<Pair>& out) {
+uint64_t findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance, uint64_t maxPairs, std::vector<Pair>& out, size_t* repeated) {
   std::vector<Pair>().swap(out);
-  PairSearch search(fingerprints, count, maxDistance);
-  std::vector<Pair> pairs;
-  bool keeping = maxPairs > 0;
-  // Each unit of work finds at most one pair and a step at most `count`, so a slice of
-  // maxPairs - size units cannot take the list past maxPairs + count.
+  // The search runs over one fingerprint per group of equal ones; group g's items are
+  // members[firstMember[g] .. firstMember[g + 1]), ascending.
+  const EqualGroups groups = equalGroups(fingerprints, count);
+  const size_t distinct = groups.first.size();
+  if (repeated) *repeated = count - distinct;
+  std::vector<uint64_t> distinctFingerprints(distinct);
+  std::vector<uint32_t> firstMember(distinct + 1, 0), members(count);
+  for (size_t g = 0; g < distinct; ++g) distinctFingerprints[g] = fingerprints[groups.first[g]];
+  for (size_t i = 0; i < count; ++i) ++firstMember[groups.groupOf[i] + 1];
+  uint64_t total = 0;
+  for (size_t g = 0; g < distinct; ++g) {
+    const uint64_t size = firstMember[g + 1];
+    total += size * (size - 1) / 2;
+    firstMember[g + 1] += firstMember[g];
+  }
+  // Filled back to front: firstMember[g + 1] comes down to g's start, then is put back.
+  for (size_t i = count; i-- > 0;) members[--firstMember[groups.groupOf[i] + 1]] = static_cast<uint32_t>(i);
+  for (size_t g = 0; g < distinct; ++g) firstMember[g] = firstMember[g + 1];
+  firstMember[distinct] = static_cast<uint32_t>(count);
+  const auto size = [&](uint32_t g) -> uint64_t { return firstMember[g + 1] - firstMember[g]; };
+
+  PairSearch search(distinctFingerprints.data(), distinct, maxDistance);
+  std::vector<Pair> found;
+  bool keeping = maxPairs > 0 && total <= maxPairs;
+  // Each unit of work finds at most one pair of groups, each worth at least one pair, and
+  // a step at most `distinct`: a slice of (maxPairs - total) units cannot take the list
+  // past maxPairs + count. Once not keeping, slices are counted and dropped.
+  constexpr uint64_t kCountingSlice = 1 << 22;
   while (!search.done()) {
-    const size_t room = keeping ? maxPairs - std::min(maxPairs, pairs.size()) : kUnlimited;
-    search.run(std::max<size_t>(room, 1), keeping ? &pairs : nullptr);
-    if (keeping && pairs.size() > maxPairs) {
+    if (!keeping) found.clear();
+    const size_t before = found.size();
+    const uint64_t room = keeping ? maxPairs - total : kCountingSlice;
+    search.run(static_cast<size_t>(std::min<uint64_t>(std::max<uint64_t>(room, 1), SIZE_MAX)), &found);
+    for (size_t p = before; p < found.size(); ++p) total += size(found[p].a) * size(found[p].b);
+    if (keeping && total > maxPairs) {
       keeping = false;
-      std::vector<Pair>().swap(pairs);
+      std::vector<Pair>().swap(found);
     }
   }
-  if (keeping) {
-    sortPairs(pairs);
-    out.swap(pairs);
+  if (!keeping) return total;
+  // The items of every pair of groups, and every two items of one group (a pair (g, g)).
+  for (uint32_t g = 0; g < distinct; ++g) {
+    if (size(g) > 1) found.push_back({g, g, 0});
   }
-  return search.pairsFound();
+  std::vector<Pair> pairs(static_cast<size_t>(total));
+  size_t at = 0;
+  for (const Pair& p : found) {
+    for (uint32_t x = firstMember[p.a]; x < firstMember[p.a + 1]; ++x) {
+      for (uint32_t y = p.a == p.b ? x + 1 : firstMember[p.b]; y < firstMember[p.b + 1]; ++y) {
+        const uint32_t i = members[x], j = members[y];
+        pairs[at++] = i < j ? Pair{i, j, p.distance} : Pair{j, i, p.distance};
+      }
+    }
+  }
+  std::vector<Pair>().swap(found);
+  sortPairs(pairs);
+  out.swap(pairs);
+  return total;
 }
 
 std::vector<uint32_t> leaderLabels(const uint64_t* fingerprints, size_t count, unsigned maxDistance) {

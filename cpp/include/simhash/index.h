@@ -103,13 +103,15 @@ class Index {
   /// outnumber the stored ones: the work of rebuilds and that of reading the delta stay
   /// within a small factor of each other.
   /// Cost: sum over parts of C(width, <= threshold) bucket reads plus the items in them
-  /// (the delta's read one by one); amortized per add, O(parts) for its chains and at most
+  /// (a part's buckets are loaded back to back before they are compared, so that their
+  /// cache misses overlap; the delta's items are read one by one); amortized per add, O(parts) for its chains and at most
   /// as much rebuild work as the queries spent on the delta, plus about 2 counting-sort
   /// steps per part.
   /// Memory: per item 12 bytes (fingerprint, id), 1 (alive flag), about 16 (id lookup
   /// table at load <= 1/2) and 12 per part (slot and fingerprint, at most 16 parts, 4 at
   /// 1M items; 4 per part for an item of the delta); per part 8 bytes × 2^width (width
-  /// <= 24, 2^width <= 4 × items + 1024); a rebuild holds the old and new tables at once.
+  /// <= 24, 2^width <= 4 × items + 1024); a rebuild holds the old and new tables at once;
+  /// a query keeps 8 bytes per probe of a part as scratch.
   void query(uint64_t fingerprint, std::vector<Match>& out);
 
   /// Parts of the partition in use (0 = linear scan), for tests and benchmarks.
@@ -143,6 +145,8 @@ class Index {
   };
   std::vector<Table> tables_;            // one per part of partition_
   std::vector<KeyedItem> sortKeys_, sortScratch_;  // query's sort buffers
+  std::vector<uint32_t> ranges_;                   // query's bucket ranges (bucket_scan.h)
+  std::vector<Match> hits_;                        // query's hits of one part, by slot
 };
 
 }  // namespace simhash

@@ -15,19 +15,25 @@ struct Pair {
 
 /// Every pair i < j with hammingDistance(fps[i], fps[j]) <= maxDistance, each once,
 /// sorted by (a, b). Exact: equal to the brute-force answer. Identical fingerprints are
-/// pairs at distance 0, so n copies of one fingerprint make n(n-1)/2 pairs: callers
-/// collapse exact duplicates first, or bound the output with the overload below.
-/// Cost: a PairSearch run to the end, then sortPairs. Memory: 12 bytes per pair, twice
-/// while sorting, plus the search's 12 bytes per fingerprint.
+/// pairs at distance 0 (n copies of one make n(n-1)/2 pairs); they are searched once, so
+/// copies cost what their pairs take to list, not a search of each. Bound the output with
+/// the overload below.
+/// Cost: grouping the equal fingerprints (equalGroups: O(count)), a PairSearch over the
+/// distinct ones run to the end, the pairs of copies listed, then sortPairs. Memory: 12
+/// bytes per pair, twice while sorting, plus the search's 12 bytes per fingerprint and
+/// the grouping's 16.
 /// @pre count < 2^32, maxDistance <= 64.
 std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance);
 
 /// As above, bounded: returns the number of pairs within maxDistance. When it is at most
 /// maxPairs, `out` holds them, sorted; otherwise `out` is left empty and the search still
-/// runs to the end to count them (maxPairs = 0 counts without storing any). Memory
-/// never exceeds what maxPairs + count pairs take, whatever the input.
+/// runs to the end to count them (maxPairs = 0 counts without storing any). Pairs of
+/// copies are counted without being listed, so memory never exceeds about twice what
+/// maxPairs + count pairs take, whatever the input. `repeated`, when not null, receives
+/// the number of items whose fingerprint an earlier item has.
 /// @pre count < 2^32, maxDistance <= 64.
-size_t findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance, size_t maxPairs, std::vector<Pair>& out);
+uint64_t findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance, uint64_t maxPairs, std::vector<Pair>& out,
+                   size_t* repeated = nullptr);
 
 /// Sorts pairs by (a, b) (LSD radix sort on the indices; stable). Cost: O(pairs), one
 /// scratch copy. The union of a PairSearch's shards, sorted, equals findPairs.
