@@ -20,9 +20,10 @@ const TOOLS = join(ROOT, 'node_modules');
  * The budget for what a browser downloads (JS + WASM), gzipped: 40 KB before the exact
  * similarity verification (+4.0 KB of WASM), memory that comes back after failures and
  * large calls (+2.1 KB), the sliced searches and the similarity dedup, sh.similarities,
- * the streaming index and the pool's split search (README "Install" has the accounting).
+ * the streaming index, the pool's split search, findPairs' grouping in the core and the
+ * banding candidates of the similarity dedup (README "Install" has the accounting).
  */
-const MAX_GZIP_BYTES = 56 * 1024;
+const MAX_GZIP_BYTES = 58 * 1024;
 
 // Golden vectors with default options: what every build must print for these texts.
 const DEFAULT_SPEC = 'mode=auto word=1 char=2 fold=1 punct=strip weight=binary';
