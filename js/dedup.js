@@ -29,9 +29,9 @@ const DEDUP_OPTIONS = ['key', 'similarity', 'maxDistance', 'options', 'grouping'
 
 /**
  * Checks dedup's arguments (the same for the pool's dedup) and returns them parsed:
- * `similarity` is 0 in the fingerprint-only mode; `banding` whether candidates may come
- * from MinHash banding (no maxDistance; bandingFor decides with the texts), else `k` is
- * the candidate radius.
+ * `similarity` is 0 in the fingerprint-only mode; `mayBand` whether candidates may come
+ * from MinHash banding (by similarity without maxDistance: searchFor decides with the
+ * texts), else `k` is the candidate radius.
  */
 export function checkDedupArguments(items, options) {
   if (!Array.isArray(items)) throw new TypeError(`items must be an array, got ${typeName(items)}`);
@@ -50,13 +50,13 @@ export function checkDedupArguments(items, options) {
   const fingerprintsOnly = options.similarity === undefined && maxDistance !== undefined;
   const similarity = fingerprintsOnly ? 0 : checkSimilarity(options.similarity ?? DEFAULT_SIMILARITY, 'options.similarity');
   const k = maxDistance === undefined ? candidateRadius(similarity) : checkMaxDistance(maxDistance, 'options.maxDistance');
-  const banding = maxDistance === undefined && similarity > 0;
-  return { key, k, similarity, banding, fingerprintOptions, grouping, onProgress, signal };
+  const mayBand = maxDistance === undefined && similarity > 0;
+  return { key, k, similarity, mayBand, fingerprintOptions, grouping, onProgress, signal };
 }
 
-/** The search of checkDedupArguments for these distinct texts: banding only where similarity.js usesBanding. */
-export function bandingFor(search, distinct) {
-  return { ...search, banding: search.banding && usesBanding(search.similarity, distinct) };
+/** The search of checkDedupArguments' answer for these distinct texts: `banding` where similarity.js usesBanding. */
+export function searchFor(parsed, distinct) {
+  return { ...parsed, banding: parsed.mayBand && usesBanding(parsed.similarity, distinct) };
 }
 
 /** The text of item i: the item itself, or what `key` makes of it. */
@@ -172,7 +172,7 @@ export async function dedup(core, items, options) {
     fingerprints.set(fingerprintAll(core, distinct.slice(start, end), fingerprintOptions), start);
     await pacer.step('fingerprint', Math.round((end / distinct.length) * texts.length), texts.length);
   }
-  const labels = expandLabels(collapsed, await searchLabels(core, distinct, fingerprints, bandingFor(search, distinct), pacer));
+  const labels = expandLabels(collapsed, await searchLabels(core, distinct, fingerprints, searchFor(search, distinct), pacer));
   const result = await dedupResult(items, flatGroups(labels), pacer);
   pacer.report('groups', 1, 1);
   return { ...result, fingerprints: expandFingerprints(collapsed, fingerprints) };

@@ -2,7 +2,7 @@
 // same results bit for bit and in the same order. The calling thread checks arguments,
 // cuts texts into chunks and assembles results; every WASM call runs in a worker.
 import { typeName } from './checks.js';
-import { bandingFor, checkDedupArguments, collapseTexts, expandFingerprints, expandLabels, itemText } from './dedup.js';
+import { checkDedupArguments, collapseTexts, expandFingerprints, expandLabels, itemText, searchFor } from './dedup.js';
 import { isNode } from './environment.js';
 import { dedupResult, flatGroups } from './grouping.js';
 import { toFingerprintArray } from './hamming.js';
@@ -176,7 +176,7 @@ export class SimHashPool {
       const { texts } = await chunkTexts(items, key, 'items', pacer);
       const collapsed = await collapseTexts(texts, pacer);
       const { distinct } = collapsed;
-      const search = bandingFor(parsed, distinct);
+      const search = searchFor(parsed, distinct);
       const { bounds } = await chunkTexts(distinct, undefined, 'texts', pacer);
       let fps;
       let labels;

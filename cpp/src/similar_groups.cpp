@@ -67,7 +67,6 @@ struct SimilarGroups::Impl {
   std::vector<uint32_t> keys;
   // 64-bit: std::sort of this type is in the module already.
   std::vector<uint64_t> candidates, codes, mins;
-  size_t verified = 0;
 
   // The band keys of text i, written to out[0, bands).
   // One permutation hashing with optimal densification (Li, Owen, Zhang 2012; Shrivastava
@@ -181,7 +180,6 @@ struct SimilarGroups::Impl {
       std::sort(candidates.begin(), candidates.end());
       for (const uint64_t candidate : candidates) {
         const auto y = static_cast<uint32_t>(candidate);
-        ++verified;
         work += 8 + sets->size(i) / 2;
         if (sets->atLeast(y, i, threshold)) {
           labels[i] = y;
@@ -195,7 +193,6 @@ struct SimilarGroups::Impl {
       const auto y = static_cast<uint32_t>(candidate);
       const uint32_t ry = find(y), ri = find(i);
       if (ry == ri) continue;  // already joined: no test needed
-      ++verified;
       work += 8 + sets->size(i) / 2;
       if (!sets->atLeast(y, i, threshold)) continue;
       // The smaller index becomes the root, so each root is its component's minimum.
@@ -257,8 +254,6 @@ std::vector<uint32_t> SimilarGroups::takeLabels() {
   labels.swap(impl_->labels);
   return labels;
 }
-
-size_t SimilarGroups::verified() const { return impl_->verified; }
 
 void SimilarGroups::bandKeys(uint32_t i, uint32_t* out) { impl_->sign(i, out); }
 

@@ -5,9 +5,27 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { RADIUS_TABLE, candidateRadius, DEFAULT_SIMILARITY } from '../../js/similarity.js';
+import { RADIUS_TABLE, candidateRadius, DEFAULT_SIMILARITY, BANDING_FROM, BANDING_MAX_MEAN_LENGTH, usesBanding } from '../../js/similarity.js';
+import { checkDedupArguments, searchFor } from '../../js/dedup.js';
 import { jaccard } from './similarity-reference.js';
 import { loadCore, encodeBatch, verifyPairs, pairSimilarities, similarityJoin } from '../bench/quality/exact.js';
+
+test('dedup bands short texts from BANDING_FROM without maxDistance, and takes the radius for long texts, lower thresholds or maxDistance', () => {
+  const short = ['a short line', 'another short line'];
+  const long = ['x'.repeat(BANDING_MAX_MEAN_LENGTH + 1), 'y'.repeat(BANDING_MAX_MEAN_LENGTH + 1)];
+  const atLimit = ['x'.repeat(2 * BANDING_MAX_MEAN_LENGTH), '']; // the mean, not each text, decides
+  assert.equal(usesBanding(BANDING_FROM, short), true);
+  assert.equal(usesBanding(0.8, atLimit), true);
+  assert.equal(usesBanding(0.8, long), false);
+  assert.equal(usesBanding(BANDING_FROM - 0.01, short), false);
+  const banding = (texts, options) => searchFor(checkDedupArguments(texts, options), texts).banding;
+  assert.equal(banding(short, {}), true, 'the default');
+  assert.equal(banding(short, { similarity: 0.9 }), true);
+  assert.equal(banding(long, {}), false);
+  assert.equal(banding(short, { similarity: 0.6 }), false);
+  assert.equal(banding(short, { similarity: 0.8, maxDistance: 16 }), false, 'maxDistance sets the radius');
+  assert.equal(banding(short, { maxDistance: 3 }), false, 'fingerprint-only mode');
+});
 
 test('candidateRadius: the table row of the largest similarity not above s, monotone', () => {
   for (const [s, r] of RADIUS_TABLE) assert.equal(candidateRadius(s), r);

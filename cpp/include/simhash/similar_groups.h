@@ -54,8 +54,6 @@ class SimilarGroups {
   double progress() const;
   /// The labels (label[i] = the leader or component minimum of text i). @pre run() returned true.
   std::vector<uint32_t> takeLabels();
-  /// Candidate pairs decided by atLeast so far (benchmarks).
-  size_t verified() const;
   /// The band keys of text i, written to out[0, banding.bands): two texts are candidates
   /// when some band's keys are equal. For tests and benchmarks. Cost: the text's
   /// min-hashes. @pre i < the texts' count.
