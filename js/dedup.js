@@ -110,8 +110,8 @@ export function expandFingerprints({ of }, fingerprints) {
 export async function searchLabels(core, texts, fingerprints, { k, similarity, banding = false, grouping }, pacer) {
   if (banding) { // no fingerprints needed (a pool's worker gets none)
     const count = Array.isArray(texts) ? texts.length : texts.bounds.length - 1;
-    return withSimilarity(core, texts, () => searchSimilarGroups(core, count, similarity, grouping, pacer, 'pairs'),
-      () => pacer.step('pairs', 0, 1000));
+    return searchSimilarGroups(core, count, similarity, grouping,
+      (groups, group) => withSimilarity(core, texts, group, () => pacer.step('pairs', 0, 1000), groups), pacer, 'pairs');
   }
   if (similarity === 0) {
     return grouping === 'leader'
@@ -129,16 +129,18 @@ export async function searchLabels(core, texts, fingerprints, { k, similarity, b
  * Runs `body()` with the texts' shingle sets built in the core for verification by
  * similarity (_similarityCount, _similarityAdd), released on every exit, awaiting
  * `between()` after each slice of texts. `texts`: strings, or the UTF-8 bytes of the texts
- * end to end with their bounds (text.js encodeTexts' layout).
+ * end to end with their bounds (text.js encodeTexts' layout). `groups`: a
+ * _similarGroupsCreate handle that signs each set as it is built, or 0.
  */
-export async function withSimilarity(core, texts, body, between = async () => {}) {
+export async function withSimilarity(core, texts, body, between = async () => {}, groups = 0) {
   try {
     // The similarity is of the texts themselves (README "Similarity"), whatever the fingerprint
     // options. The sets are built a slice of texts at a time (two passes: the code points are
     // numbered by frequency first), so the texts' UTF-8 is never all in WASM memory at once.
     core._similarityRelease();
-    for (const pass of ['_similarityCount', '_similarityAdd']) {
-      const use = (utf8, offsets, count) => coreCall(() => core[pass](utf8, offsets, count));
+    const countPass = (utf8, offsets, count) => coreCall(() => core._similarityCount(utf8, offsets, count));
+    const addPass = (utf8, offsets, count) => coreCall(() => core._similarityAdd(utf8, offsets, count, groups));
+    for (const use of [countPass, addPass]) {
       if (Array.isArray(texts)) await forEachEncodedSliceAsync(core, texts, 'texts', use, between, SETS_SLICE_CHARS);
       else await forEachByteSliceAsync(core, texts, use, between, 3 * SETS_SLICE_CHARS);
     }

@@ -101,8 +101,9 @@ void similarityCount(uintptr_t utf8, uintptr_t offsets, uint32_t count) {
   similarity_glue::sets().countTexts(at<char>(utf8), at<uint32_t>(offsets), count);
 }
 
-void similarityAdd(uintptr_t utf8, uintptr_t offsets, uint32_t count) {
-  similarity_glue::sets().addTexts(at<char>(utf8), at<uint32_t>(offsets), count);
+void similarityAdd(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t groups) {
+  similarity_glue::sets().addTexts(at<char>(utf8), at<uint32_t>(offsets), count, nullptr,
+                                   groups == 0 ? nullptr : at<SimilarGroups>(groups));
 }
 
 }  // namespace simhash::bindings

@@ -38,8 +38,10 @@ bool leaderSearchUsesPairs(uintptr_t search);
 void leaderSearchDelete(uintptr_t search);
 
 /// A SimilarGroups (similar_groups.h) over the texts as built by similarityCount and
-/// similarityAdd, which must stay built until the handle is deleted: leader grouping, or
-/// components when `components`, at similarity `threshold` with bandingFor(threshold).
+/// similarityAdd (created after the counting pass, it signs the sets as similarityAdd
+/// builds them when passed to it), which must stay built until the handle is deleted:
+/// leader grouping, or components when `components`, at similarity `threshold` with
+/// bandingFor(threshold).
 uintptr_t similarGroupsCreate(double threshold, bool components);
 bool similarGroupsRun(uintptr_t groups, double workBudget);
 double similarGroupsProgress(uintptr_t groups);
@@ -50,8 +52,10 @@ void similarGroupsDelete(uintptr_t groups);
 /// Builds the shingle sets of the texts a slice at a time (each slice one UTF-8 buffer and
 /// count + 1 offsets, which need not outlive the call): similarityCount for every slice,
 /// then similarityAdd for the same slices in order (ShingleSets::countTexts, addTexts),
-/// for pairSearchVerify and leaderSearchCreate; similarity_glue's release frees them.
+/// for pairSearchVerify, leaderSearchCreate and similarGroupsCreate; similarity_glue's
+/// release frees them. `groups`: a similarGroupsCreate handle that signs each set as it
+/// is built (its addTexts observer), or 0.
 void similarityCount(uintptr_t utf8, uintptr_t offsets, uint32_t count);
-void similarityAdd(uintptr_t utf8, uintptr_t offsets, uint32_t count);
+void similarityAdd(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t groups);
 
 }  // namespace simhash::bindings

@@ -50,15 +50,18 @@ struct SimilarGroups::Impl {
   double threshold;
   Grouping grouping;
   unsigned rows, bands;
-  uint32_t count;
+  uint32_t count = 0;  // the sets' count, once run() starts
+  bool started = false;
   uint32_t groupedUpTo = 0;
+  uint32_t signedUpTo = 0;  // texts [0, signedUpTo) have their band keys in chainNext
   // Each bin's probe sequence for densification, from a fixed seed: the same texts always
   // get the same candidates.
   std::vector<uint32_t> probes;  // 32-bit: a vector type the module already carries
   // The indexed texts by band key: an open-addressing table of keys (never 0) and the most
   // recent text indexed under each; chainNext[i * bands + b] is the text indexed before
   // text i under i's key of band b. Keys of different bands are different hashes, so one
-  // table serves all bands (a key shared across bands only adds a candidate).
+  // table serves all bands (a key shared across bands only adds a candidate). Until text i
+  // is indexed, chainNext[i * bands + b] holds its key of band b when i < signedUpTo.
   std::vector<uint32_t> slotKey, slotText;
   size_t slotsUsed = 0;
   std::vector<uint32_t> chainNext;
@@ -78,6 +81,10 @@ struct SimilarGroups::Impl {
     const uint32_t size = sets->size(i);
     if (codes.size() < size) codes.resize(size);  // grows only: resizing down and up would zero it
     sets->codes(i, codes.data());
+    sign(codes.data(), size, out);
+  }
+
+  void sign(const uint64_t* codes, uint32_t size, uint32_t* out) {
     const unsigned total = rows * bands;
     std::fill(mins.begin(), mins.end(), kEmpty);
     uint64_t* const m = mins.data();
@@ -163,6 +170,25 @@ struct SimilarGroups::Impl {
     return read;
   }
 
+  // ShingleSets::Observer: set i's keys, signed while its codes are at hand.
+  void added(uint32_t i, const uint64_t* setCodes, uint32_t size) {
+    if (i != signedUpTo || started) return;  // out of order: run() signs it from the sets
+    if (chainNext.size() < (size_t{i} + 1) * bands) {  // room for every text the sets will hold
+      chainNext.resize(size_t{std::max({i + 1, sets->count(), sets->counted()})} * bands);
+    }
+    sign(setCodes, size, chainNext.data() + size_t{i} * bands);
+    ++signedUpTo;
+  }
+
+  void start() {
+    count = sets->count();
+    labels.resize(count);
+    seenBy.assign(count, 0);
+    chainNext.resize(size_t{count} * bands);
+    signedUpTo = std::min(signedUpTo, count);
+    started = true;
+  }
+
   uint32_t find(uint32_t x) {
     while (labels[x] != x) x = labels[x] = labels[labels[x]];  // path halving
     return x;
@@ -172,8 +198,14 @@ struct SimilarGroups::Impl {
   // shingle's cost: a min-hash bin 1, a band looked up or indexed (a cache miss or two) 16,
   // a chain link read 4, a verification 8 plus half a unit per shingle.
   size_t group(uint32_t i) {
-    sign(i, keys.data());
-    size_t work = rows * bands + sets->size(i) + 16 * bands + 4 * collect(i);
+    size_t work = 16 * bands;
+    if (i < signedUpTo) {
+      std::copy_n(chainNext.data() + size_t{i} * bands, bands, keys.data());
+    } else {
+      sign(i, keys.data());
+      work += rows * bands + sets->size(i);
+    }
+    work += 4 * collect(i);
     labels[i] = i;
     if (grouping == Grouping::Leader) {
       // The earliest leader that accepts i: candidates in index order.
@@ -212,7 +244,6 @@ SimilarGroups::SimilarGroups(const ShingleSets& sets, double threshold, Grouping
   m.grouping = grouping;
   m.rows = banding.rows;
   m.bands = banding.bands;
-  m.count = sets.count();
   const unsigned total = m.rows * m.bands;
   m.probes.resize(size_t{total} * kProbes);
   uint64_t state = 0x5EED5EED5EED5EEDull;
@@ -222,9 +253,6 @@ SimilarGroups::SimilarGroups(const ShingleSets& sets, double threshold, Grouping
   }
   m.mins.resize(total);
   m.keys.resize(m.bands);
-  m.labels.resize(m.count);
-  m.seenBy.assign(m.count, 0);
-  m.chainNext.resize(size_t{m.count} * m.bands);
   m.slotKey.assign(1024, 0);
   m.slotText.resize(1024);
 }
@@ -235,6 +263,7 @@ SimilarGroups& SimilarGroups::operator=(SimilarGroups&&) noexcept = default;
 
 bool SimilarGroups::run(size_t workBudget) {
   Impl& m = *impl_;
+  if (!m.started) m.start();
   size_t work = 0;
   while (m.groupedUpTo < m.count && work < workBudget) work += m.group(m.groupedUpTo++);
   if (m.groupedUpTo < m.count) return false;
@@ -246,7 +275,8 @@ bool SimilarGroups::run(size_t workBudget) {
 
 double SimilarGroups::progress() const {
   const Impl& m = *impl_;
-  return m.count == 0 ? 1.0 : static_cast<double>(m.groupedUpTo) / m.count;
+  const uint32_t count = m.sets->count();
+  return count == 0 ? 1.0 : static_cast<double>(m.groupedUpTo) / count;
 }
 
 std::vector<uint32_t> SimilarGroups::takeLabels() {
@@ -255,6 +285,12 @@ std::vector<uint32_t> SimilarGroups::takeLabels() {
   return labels;
 }
 
-void SimilarGroups::bandKeys(uint32_t i, uint32_t* out) { impl_->sign(i, out); }
+void SimilarGroups::added(uint32_t i, const uint64_t* codes, uint32_t size) { impl_->added(i, codes, size); }
+
+void SimilarGroups::bandKeys(uint32_t i, uint32_t* out) {
+  Impl& m = *impl_;
+  if (!m.started && i < m.signedUpTo) std::copy_n(m.chainNext.data() + size_t{i} * m.bands, m.bands, out);
+  else m.sign(i, out);
+}
 
 }  // namespace simhash

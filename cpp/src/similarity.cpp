@@ -280,6 +280,7 @@ ShingleSets::~ShingleSets() = default;
 
 uint32_t ShingleSets::count() const { return static_cast<uint32_t>(impl_->sizes.size()); }
 uint32_t ShingleSets::size(uint32_t i) const { return impl_->sizes[i]; }
+uint32_t ShingleSets::counted() const { return static_cast<uint32_t>(impl_->countedTexts); }
 
 void ShingleSets::codes(uint32_t i, uint64_t* out) const {
   Cursor c{impl_->lists[i]};
@@ -368,7 +369,8 @@ void ShingleSets::countTexts(const char* utf8, const uint32_t* offsets, uint32_t
   m.releaseScratch();
 }
 
-void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t count, const uint8_t* needed) {
+void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t count, const uint8_t* needed,
+                           Observer* observer) {
   Impl& m = *impl_;
   if (!m.numbered) m.number();
   // Each text's codes, sorted and deduplicated, stored as deltas. A window's code is
@@ -434,21 +436,37 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
     });
     sortCodes(code, distinct, m.sorted);
     if (!hashed) distinct = std::unique(code, code + distinct) - code;
-    if (bytes.size() < distinct * 9) bytes.resize(distinct * 9);  // LEB128 of a 63-bit delta: at most 9 bytes
-    size_t encoded = 0;
+    // LEB128 of a 63-bit delta: at most 9 bytes, and 3 are written for any delta.
+    if (bytes.size() < distinct * 9 + 3) bytes.resize(distinct * 9 + 3);
+    uint8_t* const list = bytes.data();
+    uint8_t* end = list;
     uint64_t previous = 0;
     for (size_t k = 0; k < distinct; ++k) {
       uint64_t delta = code[k] - previous;
       previous = code[k];
+      if (delta < (uint32_t{1} << 21)) {
+        // Most deltas of dense numbers take 1 to 3 bytes: written without a branch on
+        // their length, which mispredicts (a third of the time spent here, measured).
+        const auto d = static_cast<uint32_t>(delta);
+        const size_t length = 1 + (d >= 0x80) + (d >= 0x4000);
+        end[0] = static_cast<uint8_t>(d | 0x80);
+        end[1] = static_cast<uint8_t>(d >> 7 | 0x80);
+        end[2] = static_cast<uint8_t>(d >> 14);
+        end[length - 1] &= 0x7F;
+        end += length;
+        continue;
+      }
       while (delta >= 0x80) {
-        bytes[encoded++] = static_cast<uint8_t>(delta | 0x80);
+        *end++ = static_cast<uint8_t>(delta | 0x80);
         delta >>= 7;
       }
-      bytes[encoded++] = static_cast<uint8_t>(delta);
+      *end++ = static_cast<uint8_t>(delta);
     }
-    m.lists[first + i] = m.store(bytes.data(), encoded, preferredBlock);
+    const auto encoded = static_cast<size_t>(end - list);
+    m.lists[first + i] = m.store(list, encoded, preferredBlock);
     m.sizes[first + i] = static_cast<uint32_t>(distinct);
     m.built[first + i] = 1;
+    if (observer != nullptr) observer->added(static_cast<uint32_t>(first + i), code, static_cast<uint32_t>(distinct));
   }
   m.releaseScratch();
 }

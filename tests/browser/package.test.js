@@ -23,7 +23,7 @@ const TOOLS = join(ROOT, 'node_modules');
  * the streaming index, the pool's split search, findPairs' grouping in the core and the
  * banding candidates of the similarity dedup (README "Install" has the accounting).
  */
-const MAX_GZIP_BYTES = 58 * 1024;
+const MAX_GZIP_BYTES = 60 * 1024;
 
 // Golden vectors with default options: what every build must print for these texts.
 const DEFAULT_SPEC = 'mode=auto word=1 char=2 fold=1 punct=strip weight=binary';

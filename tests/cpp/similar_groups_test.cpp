@@ -194,3 +194,40 @@ TEST_CASE("no texts, one text", "[similar_groups]") {
   SimilarGroups single(one.sets, 0.8, SimilarGroups::Grouping::Components, simhash::bandingFor(0.8));
   CHECK(run(single, 1) == std::vector<uint32_t>{0});
 }
+
+TEST_CASE("sets signed as addTexts builds them group as sets signed by run()", "[similar_groups]") {
+  // Observing from the first slice, or only from the second (the first slice's texts are
+  // then signed by run(), and the second's, out of order, too).
+  const auto grouping = GENERATE(SimilarGroups::Grouping::Leader, SimilarGroups::Grouping::Components);
+  const bool fromFirstSlice = GENERATE(true, false);
+  CAPTURE(grouping == SimilarGroups::Grouping::Leader, fromFirstSlice);
+  const Built built(shortTexts(5, 300));
+  SimilarGroups prebuilt(built.sets, 0.8, grouping, simhash::bandingFor(0.8));
+  const std::vector<uint32_t> expected = run(prebuilt, size_t{1} << 30);
+
+  std::string utf8;
+  std::vector<uint32_t> offsets{0};
+  for (const std::string& t : built.texts) {
+    utf8 += t;
+    offsets.push_back(static_cast<uint32_t>(utf8.size()));
+  }
+  const uint32_t cut[] = {0, built.count() / 3, 2 * built.count() / 3, built.count()};
+  ShingleSets sets;
+  for (int s = 0; s < 3; ++s) sets.countTexts(utf8.data(), offsets.data() + cut[s], cut[s + 1] - cut[s]);
+  SimilarGroups observing(sets, 0.8, grouping, simhash::bandingFor(0.8));
+  for (int s = 0; s < 3; ++s) {
+    const bool observed = fromFirstSlice || s > 0;
+    sets.addTexts(utf8.data(), offsets.data() + cut[s], cut[s + 1] - cut[s], nullptr, observed ? &observing : nullptr);
+  }
+  REQUIRE(sets.count() == built.count());
+  const unsigned bands = simhash::bandingFor(0.8).bands;
+  size_t sameKeys = 0;
+  for (uint32_t i = 0; i < built.count(); ++i) {
+    std::vector<uint32_t> signedWhenBuilt(bands), signedFromSet(bands);
+    observing.bandKeys(i, signedWhenBuilt.data());
+    prebuilt.bandKeys(i, signedFromSet.data());
+    sameKeys += signedWhenBuilt == signedFromSet;
+  }
+  CHECK(sameKeys == built.count());
+  CHECK(run(observing, 1000) == expected);
+}

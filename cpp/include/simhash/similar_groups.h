@@ -1,8 +1,8 @@
 #pragma once
 // Grouping by exact similarity (similarity.h) with candidates from MinHash banding.
 //
-// Candidates: each text's shingle set gets K = rows × bands min-hashes (one 32-bit
-// multiply-add hash family member per min-hash, over a mix of each shingle's code); the
+// Candidates: each text's shingle set gets K = rows × bands min-hashes (one permutation
+// hashing with densification: each shingle's hash competes in one of K bins); the
 // min-hashes are cut into `bands` bands of `rows`, and two texts are candidates when some
 // band of theirs is equal (its 32-bit key, so a key collision adds a candidate, never
 // loses one). A pair with Jaccard similarity J is a candidate with probability about
@@ -37,10 +37,15 @@ Banding bandingFor(double threshold);
 /// labelled by their smallest index), in resumable slices.
 /// Memory: 4 × bands + 8 bytes per text, plus about 11 bytes per indexed (text, band): the
 /// leaders for leader grouping, every text for components.
-class SimilarGroups {
+///
+/// A text's signature costs O(its shingles + K). Passed as the observer of the sets'
+/// addTexts, the groups sign each set as it is built (its codes at hand); run() signs
+/// the others from the stored sets.
+class SimilarGroups : public ShingleSets::Observer {
  public:
   enum class Grouping { Leader, Components };
-  /// @pre `sets` built for every text, unchanged and alive while run() is called;
+  /// @pre by the first run(), `sets` built for every text (before this or with this as
+  /// the observer of their addTexts), then unchanged and alive while run() is called;
   /// 0 < threshold <= 1.
   SimilarGroups(const ShingleSets& sets, double threshold, Grouping grouping, Banding banding);
   ~SimilarGroups();
@@ -50,13 +55,17 @@ class SimilarGroups {
   /// Works until done or about workBudget units are spent (a unit is about the cost of one
   /// shingle signed: 10-20 ns in WASM); returns true when done.
   bool run(size_t workBudget);
+  /// ShingleSets::Observer: signs set i now. Sets added out of order, or after run()
+  /// started, are left for run() to sign.
+  void added(uint32_t i, const uint64_t* codes, uint32_t size) override;
   /// Fraction of the work done, 0..1.
   double progress() const;
   /// The labels (label[i] = the leader or component minimum of text i). @pre run() returned true.
   std::vector<uint32_t> takeLabels();
   /// The band keys of text i, written to out[0, banding.bands): two texts are candidates
   /// when some band's keys are equal. For tests and benchmarks. Cost: the text's
-  /// min-hashes. @pre i < the texts' count.
+  /// min-hashes, or a copy of those signed as the set was built (before run()).
+  /// @pre set i built.
   void bandKeys(uint32_t i, uint32_t* out);
 
  private:

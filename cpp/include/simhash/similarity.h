@@ -79,7 +79,21 @@ class ShingleSets {
   /// all when needed is null) was counted.
   void countTexts(const char* utf8, const uint32_t* offsets, uint32_t count, const ShingleOptions& options = {},
                   const uint8_t* needed = nullptr);
-  void addTexts(const char* utf8, const uint32_t* offsets, uint32_t count, const uint8_t* needed = nullptr);
+  /// Receives each set as addTexts builds it, while its codes are at hand: a consumer of
+  /// every set (SimilarGroups' signatures) then need not decode them again.
+  class Observer {
+   public:
+    virtual ~Observer() = default;
+    /// Set i (its number in these sets) was built: codes[0, size) as codes() gives them.
+    /// The codes are valid during the call only.
+    virtual void added(uint32_t i, const uint64_t* codes, uint32_t size) = 0;
+  };
+  /// `observer`, when not null, gets added() for each set built, in order.
+  void addTexts(const char* utf8, const uint32_t* offsets, uint32_t count, const uint8_t* needed = nullptr,
+                Observer* observer = nullptr);
+  /// The texts counted since clear(): how many sets the added texts will make, once all
+  /// are added (when every counted text is added once).
+  uint32_t counted() const;
 
   /// As build, for the texts that pairs (a[p], b[p]) name. @pre a[p], b[p] < count.
   void buildForPairs(const char* utf8, const uint32_t* offsets, uint32_t count, const uint32_t* a, const uint32_t* b,
