@@ -72,6 +72,26 @@ export function encodeInto(text, dest) {
   return encoder.encodeInto(text, dest).written;
 }
 
+const ASCII = /^[\0-\x7F]*$/;
+
+/** The length of text's UTF-8 (encodeInto's): a lone surrogate takes 3 bytes, as its U+FFFD. */
+export function utf8Length(text) {
+  if (ASCII.test(text)) return text.length;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit < 0xdc00 && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else {
+      bytes += 3;
+    }
+  }
+  return bytes;
+}
+
 /** Encodes texts[start ..) back to back into utf8 (3 bytes per UTF-16 unit of room); text i ends at bounds[i + 1]. */
 export function writeUtf8(texts, start, utf8, bounds) {
   const count = bounds.length - 1;

@@ -187,3 +187,25 @@ test('the shingle sets built over many slices, from strings or from encoded byte
   assert.deepEqual(fromStrings, expected);
   assert.ok(expected.some((leader, i) => leader !== i), 'near-duplicates found');
 });
+
+test('encodeTextsPaced sizes its buffer by utf8Length and encodes as TextEncoder does; banding over its bytes groups as over the strings', async () => {
+  const { utf8Length } = await import('../../js/text.js');
+  const { encodeTextsPaced } = await import('../../js/pool-search.js');
+  const { SAMPLE } = await import('../../js/sample.js');
+  const { searchLabels } = await import('../../js/dedup.js');
+  const { Pacer } = await import('../../js/pacing.js');
+  const tricky = ['', 'ascii', 'é', '—', '天下', '😀', 'a\ud800b', '\udc00', 'x\ud83d', '\ud83d\ude00\ud83d', 'mixed é 天 😀 end'];
+  const encoder = new TextEncoder();
+  for (const text of tricky) assert.equal(utf8Length(text), encoder.encode(text).length, JSON.stringify(text));
+  const texts = [...tricky, ...SAMPLE.slice(0, 300), ...SAMPLE.slice(0, 300).map((t) => `${t} (again)`)];
+  const { utf8, bounds } = await encodeTextsPaced(texts, new Pacer({ sliceMs: Infinity }));
+  assert.equal(utf8.length, bounds[texts.length]);
+  for (let i = 0; i < texts.length; i++) assert.deepEqual(utf8.subarray(bounds[i], bounds[i + 1]), encoder.encode(texts[i]), `text ${i}`);
+  const { core } = await loadCore();
+  const search = (t, grouping) => searchLabels(core, t, null, { similarity: 0.8, banding: true, grouping }, new Pacer({ sliceMs: Infinity }));
+  for (const grouping of ['leader', 'components']) {
+    const fromStrings = await search(texts, grouping);
+    assert.deepEqual(await search({ utf8, bounds }, grouping), fromStrings, grouping);
+    assert.ok(fromStrings.some((label, i) => label !== i), 'near-duplicates found');
+  }
+});
