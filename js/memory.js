@@ -1,7 +1,7 @@
 // WASM memory: scratch allocations freed on every exit path, errors of allocations inside
 // the core, copies out of the result buffer, and texts encoded into WASM in bounded slices.
 import { typeName } from './checks.js';
-import { writeUtf8 } from './text.js';
+import { utf8Length, writeUtf8 } from './text.js';
 
 /** Characters encoded per slice, so the scratch buffer stays bounded. */
 export const BATCH_CHARS = 1 << 22;
@@ -121,20 +121,10 @@ export function copyOut(core, Type, address, count) {
   return new Type(core.HEAPU8.buffer, address, count).slice();
 }
 
-/** An upper bound of a string's UTF-8 length: 1, 2 or 3 bytes per UTF-16 unit. */
-function utf8Bound(text) {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x80) bytes += c >= 0x800 ? 2 : 1;
-  }
-  return bytes;
-}
-
 /** Encodes every text into one UTF-8 buffer in WASM memory for use(utf8, offsets, count, mem), whatever their size; frees it after. */
 export function withEncodedTexts(core, texts, use) {
   let bytes = 0;
-  for (const text of texts) bytes += utf8Bound(text);
+  for (const text of texts) bytes += utf8Length(text);
   return withAllocations(core, (mem) => {
     const utf8 = mem.alloc(bytes);
     const offsets = mem.alloc((texts.length + 1) * 4);
