@@ -185,7 +185,6 @@ struct SimilarGroups::Impl {
     labels.resize(count);
     seenBy.assign(count, 0);
     chainNext.resize(size_t{count} * bands);
-    signedUpTo = std::min(signedUpTo, count);
     started = true;
   }
 

@@ -449,12 +449,12 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
         // Most deltas of dense numbers take 1 to 3 bytes: written without a branch on
         // their length, which mispredicts (a third of the time spent here, measured).
         const auto d = static_cast<uint32_t>(delta);
-        const size_t length = 1 + (d >= 0x80) + (d >= 0x4000);
+        const size_t width = 1 + (d >= 0x80) + (d >= 0x4000);
         end[0] = static_cast<uint8_t>(d | 0x80);
         end[1] = static_cast<uint8_t>(d >> 7 | 0x80);
         end[2] = static_cast<uint8_t>(d >> 14);
-        end[length - 1] &= 0x7F;
-        end += length;
+        end[width - 1] &= 0x7F;
+        end += width;
         continue;
       }
       while (delta >= 0x80) {
