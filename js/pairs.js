@@ -22,47 +22,10 @@ export function splitTriples(words, count) {
 /** The most pairs findPairs returns: 9 bytes each in JS and in the core's result buffer, 12 in its list (24 while sorting). */
 export const MAX_PAIRS = 2 ** 27;
 
-/**
- * Items with equal fingerprints, collapsed (reps[g] is the first item of group g, groupOf[i]
- * the group of item i), as a generator of work for runSteps or runStepsPaced (pacing.js):
- * the pool's findPairs (pool-search.js; the core groups them for findPairs below). An open
- * addressing table of item indices over the fingerprints' two 32-bit halves, which makes
- * no BigInt (a Map of them costs about 20x more and pauses for its collections).
- */
-export function* exactGroupSteps(fingerprints) {
-  const n = fingerprints.length;
-  const halves = new Uint32Array(fingerprints.buffer, fingerprints.byteOffset, 2 * n);
-  const bits = Math.max(4, 32 - Math.clz32(2 * n)); // a table at most half full
-  const mask = 2 ** bits - 1;
-  // Slot s holds a fingerprint's halves and its group + 1 (0: empty) side by side, so a
-  // probe reads one place in memory.
-  const table = new Uint32Array(3 * (mask + 1));
-  const groupOf = new Uint32Array(n);
-  const reps = new Uint32Array(n);
-  let groups = 0;
-  for (let i = 0; i < n; i++) {
-    const low = halves[2 * i];
-    const high = halves[2 * i + 1];
-    let at = 3 * ((Math.imul(low ^ Math.imul(high, 0x85ebca6b), 0x9e3779b1) >>> (32 - bits)) & mask);
-    for (;;) {
-      const group = table[at + 2];
-      if (group === 0) {
-        table[at] = low;
-        table[at + 1] = high;
-        table[at + 2] = groups + 1;
-        reps[groups] = i;
-        groupOf[i] = groups++;
-        break;
-      }
-      if (table[at] === low && table[at + 1] === high) {
-        groupOf[i] = group - 1;
-        break;
-      }
-      at = at + 3 === table.length ? 0 : at + 3;
-    }
-    if ((i & (STEP_ITERATIONS - 1)) === STEP_ITERATIONS - 1) yield;
-  }
-  return { groupOf, reps: reps.slice(0, groups) };
+/** findPairs' error when there are `total` > MAX_PAIRS pairs, `repeated` items repeating an earlier item's fingerprint. */
+export function tooManyPairs(total, repeated) {
+  const advice = repeated > 0 ? `${repeated} items repeat a fingerprint (dedup's leader grouping lists no pairs), or lower maxDistance` : 'lower maxDistance';
+  return new RangeError(`findPairs would produce ${total} pairs, more than the ${MAX_PAIRS} it can return: ${advice}`);
 }
 
 /**
@@ -73,11 +36,7 @@ export function* exactGroupSteps(fingerprints) {
 export function findPairs(core, fingerprints, k) {
   if (fingerprints.length > 0xffffffff) throw new RangeError('fingerprints must hold fewer than 2^32 items');
   const total = withAllocations(core, (mem) => core._findPairs(mem.copyIn(fingerprints), fingerprints.length, k, MAX_PAIRS));
-  if (total > MAX_PAIRS) {
-    const [repeated] = resultWords(core, 1);
-    const advice = repeated > 0 ? `${repeated} items repeat a fingerprint (dedup's leader grouping lists no pairs), or lower maxDistance` : 'lower maxDistance';
-    throw new RangeError(`findPairs would produce ${total} pairs, more than the ${MAX_PAIRS} it can return: ${advice}`);
-  }
+  if (total > MAX_PAIRS) throw tooManyPairs(total, resultWords(core, 1)[0]);
   // The result buffer holds the a's, the b's, then the distances (helpers.h findPairs).
   const at = core._resultAddress();
   const { buffer } = core.HEAPU8;
@@ -90,75 +49,6 @@ export function findPairs(core, fingerprints, k) {
   return pairs;
 }
 
-/** fingerprints[reps[g]] for every g, copied as 32-bit halves (no bigint per item): the pool's findPairs. */
-export function gather(fingerprints, reps) {
-  const from = new Uint32Array(fingerprints.buffer, fingerprints.byteOffset, 2 * fingerprints.length);
-  const out = new BigUint64Array(reps.length);
-  const to = new Uint32Array(out.buffer);
-  for (let g = 0; g < reps.length; g++) {
-    to[2 * g] = from[2 * reps[g]];
-    to[2 * g + 1] = from[2 * reps[g] + 1];
-  }
-  return out;
-}
-
-/** The pairs of every item from the pairs (g, h, distance) of their groups: the pool's findPairs. */
-export function expandPairs(groupOf, groups, words) {
-  const n = groupOf.length;
-  // Members of each group in ascending order.
-  const sizes = new Uint32Array(groups + 1);
-  for (let i = 0; i < n; i++) sizes[groupOf[i] + 1]++;
-  const firstMember = sizes.slice();
-  for (let g = 0; g < groups; g++) firstMember[g + 1] += firstMember[g];
-  const members = new Uint32Array(n);
-  const fill = firstMember.slice(0, groups);
-  for (let i = 0; i < n; i++) members[fill[groupOf[i]]++] = i;
-  let total = 0;
-  for (let g = 0; g < groups; g++) total += (sizes[g + 1] * (sizes[g + 1] - 1)) / 2;
-  // Neighbouring groups of each group, both ways.
-  const degree = new Uint32Array(groups + 1);
-  for (let p = 0; p < words.length; p += 3) {
-    degree[words[p] + 1]++;
-    degree[words[p + 1] + 1]++;
-    total += sizes[words[p] + 1] * sizes[words[p + 1] + 1];
-  }
-  if (total > MAX_PAIRS) {
-    throw new RangeError(`findPairs would produce ${total} pairs, more than the ${MAX_PAIRS} it can return: ${n - groups} items repeat a fingerprint (dedup's leader grouping lists no pairs), or lower maxDistance`);
-  }
-  for (let g = 0; g < groups; g++) degree[g + 1] += degree[g];
-  const neighbour = new Uint32Array(degree[groups]);
-  const neighbourDistance = new Uint8Array(degree[groups]);
-  const at = degree.slice(0, groups);
-  for (let p = 0; p < words.length; p += 3) {
-    const [g, h, d] = [words[p], words[p + 1], words[p + 2]];
-    neighbour[at[g]] = h;
-    neighbourDistance[at[g]++] = d;
-    neighbour[at[h]] = g;
-    neighbourDistance[at[h]++] = d;
-  }
-  const a = new Uint32Array(total);
-  const b = new Uint32Array(total);
-  const distance = new Uint8Array(total);
-  let out = 0;
-  const partners = [];
-  for (let i = 0; i < n; i++) {
-    const g = groupOf[i];
-    partners.length = 0;
-    for (let m = firstMember[g]; m < firstMember[g + 1]; m++) if (members[m] > i) partners.push(members[m] * 128);
-    for (let e = degree[g]; e < degree[g + 1]; e++) {
-      const h = neighbour[e];
-      for (let m = firstMember[h]; m < firstMember[h + 1]; m++) if (members[m] > i) partners.push(members[m] * 128 + neighbourDistance[e]);
-    }
-    if (partners.length > 1) partners.sort((x, y) => x - y);
-    for (const p of partners) {
-      a[out] = i;
-      b[out] = Math.floor(p / 128);
-      distance[out++] = p % 128;
-    }
-  }
-  return { a, b, distance };
-}
-
 /** leaderOfPairs(count, findPairs(core, fingerprints, k)), computed in the core without listing the pairs. */
 export function leaderLabels(core, fingerprints, k) {
   return withAllocations(core, (mem) => {
@@ -166,6 +56,42 @@ export function leaderLabels(core, fingerprints, k) {
     coreCall(() => core._leaderLabels(mem.copyIn(fingerprints), fingerprints.length, k, out));
     return copyOut(core, Uint32Array, out, fingerprints.length);
   });
+}
+
+/**
+ * Lists of (a, b, distance) uint32 triples, each sorted by (a, b) and no (a, b) in two of
+ * them, merged into three parallel arrays sorted by (a, b): a generator of work for
+ * runSteps or runStepsPaced (pacing.js). O(pairs × lists).
+ */
+export function* mergeSortedTriplesSteps(lists) {
+  let total = 0;
+  for (const words of lists) total += words.length / 3;
+  const a = new Uint32Array(total);
+  const b = new Uint32Array(total);
+  const distance = new Uint8Array(total);
+  const at = new Array(lists.length).fill(0); // the next triple of each list, in words
+  for (let out = 0; out < total; out++) {
+    let best = -1;
+    for (let l = 0; l < lists.length; l++) {
+      const words = lists[l];
+      const p = at[l];
+      if (p === words.length) continue;
+      if (best >= 0) {
+        const q = at[best];
+        const bestWords = lists[best];
+        if (words[p] > bestWords[q] || (words[p] === bestWords[q] && words[p + 1] > bestWords[q + 1])) continue;
+      }
+      best = l;
+    }
+    const words = lists[best];
+    const p = at[best];
+    a[out] = words[p];
+    b[out] = words[p + 1];
+    distance[out] = words[p + 2];
+    at[best] = p + 3;
+    if ((out & (STEP_ITERATIONS - 1)) === STEP_ITERATIONS - 1) yield;
+  }
+  return { a, b, distance };
 }
 
 /** Pairs sorted by (a, b): two stable counting passes, by b then by a. */
@@ -211,26 +137,32 @@ export function* sortPairsSteps(count, pairs) {
  * within k before verification; once it passes `maxCandidates` the search stops and
  * `words` is null.
  */
-async function collectPairs(core, fingerprints, k, { shard = 0, shards = 1, similarity = 0, maxCandidates = Infinity }, step) {
+async function collectPairs(core, fingerprints, k, { shard = 0, shards = 1, ...verification }, step) {
+  let collected;
+  await withSearch(core, fingerprints, (fps) => core._pairSearchCreate(fps, fingerprints.length, k, shard, shards), '_pairSearchDelete', async (search) => {
+    collected = await drainPairSearch(core, search, verification, step);
+  });
+  return collected;
+}
+
+/** A PairSearch handle run to the end: collectPairs' answer. */
+async function drainPairSearch(core, search, { similarity = 0, maxCandidates = Infinity }, step) {
   const chunks = [];
   let total = 0;
   let candidates = 0;
-  await withSearch(core, fingerprints, (fps) => core._pairSearchCreate(fps, fingerprints.length, k, shard, shards), '_pairSearchDelete', async (search) => {
-    for (let done = false; !done;) {
-      done = coreCall(() => core._pairSearchRun(search, SLICE_WORK));
-      candidates += core._pairSearchFound(search);
-      if (candidates > maxCandidates) return;
-      if (similarity > 0) coreCall(() => core._pairSearchVerify(search, similarity));
-      const found = core._pairSearchFound(search);
-      if (found > 0) {
-        chunks.push(copyOut(core, Uint32Array, core._pairSearchFoundAddress(search), found * 3));
-        total += found;
-      }
-      core._pairSearchClear(search);
-      await step(core._pairSearchProgress(search));
+  for (let done = false; !done;) {
+    done = coreCall(() => core._pairSearchRun(search, SLICE_WORK));
+    candidates += core._pairSearchFound(search);
+    if (candidates > maxCandidates) return { words: null, candidates };
+    if (similarity > 0) coreCall(() => core._pairSearchVerify(search, similarity));
+    const found = core._pairSearchFound(search);
+    if (found > 0) {
+      chunks.push(copyOut(core, Uint32Array, core._pairSearchFoundAddress(search), found * 3));
+      total += found;
     }
-  });
-  if (candidates > maxCandidates) return { words: null, candidates };
+    core._pairSearchClear(search);
+    await step(core._pairSearchProgress(search));
+  }
   return { words: concatWords(chunks, total * 3), candidates };
 }
 
@@ -262,6 +194,34 @@ export async function searchPairs(core, fingerprints, k, pacer, phase, similarit
  */
 export function searchShard(core, fingerprints, k, shard, shards, { similarity = 0, maxCandidates = Infinity }, onSlice) {
   return collectPairs(core, fingerprints, k, { shard, shards, similarity, maxCandidates }, onSlice);
+}
+
+/**
+ * One shard of findPairs over items, fingerprints repeated or not (a pool's worker:
+ * js/pool-search.js poolPairs): equal fingerprints grouped in the core (pairs.h
+ * EqualFingerprints), the shard's share of the distinct ones searched a slice at a time
+ * with `onSlice(progress)` after each, and the pairs of items behind the pairs found
+ * listed in the core, with the pairs of copies in shard 0: { words, total, repeated },
+ * `words` the (a, b, distance) triples sorted by (a, b), or null when there are `total`
+ * > maxPairs of them; `repeated` the items whose fingerprint an earlier item has. The
+ * union of the shards' pairs is findPairs' answer.
+ */
+export async function searchItemShard(core, fingerprints, k, shard, shards, maxPairs, onSlice) {
+  const groups = withAllocations(core, (mem) => coreCall(() => core._equalFingerprintsCreate(mem.copyIn(fingerprints), fingerprints.length)));
+  let search = 0;
+  try {
+    const distinct = core._equalFingerprintsDistinctCount(groups);
+    search = coreCall(() => core._pairSearchCreate(core._equalFingerprintsDistinct(groups), distinct, k, shard, shards));
+    const { words: groupPairs } = await drainPairSearch(core, search, {}, onSlice);
+    core._pairSearchDelete(search);
+    search = 0;
+    const total = withAllocations(core, (mem) => coreCall(() => core._equalFingerprintsExpand(groups, mem.copyIn(groupPairs), groupPairs.length / 3, shard === 0, maxPairs)));
+    const repeated = core._equalFingerprintsRepeated(groups);
+    return { words: total > maxPairs ? null : resultWords(core, 3 * total), total, repeated };
+  } finally {
+    if (search) core._pairSearchDelete(search);
+    core._equalFingerprintsDelete(groups);
+  }
 }
 
 /** Whether LeaderSearch takes its pair path on these fingerprints (pairs.h; a few ms). */

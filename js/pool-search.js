@@ -6,7 +6,7 @@
 import { labelSteps } from './grouping.js';
 import { runStepsPaced } from './pacing.js';
 import { encodeInto, utf8Length } from './text.js';
-import { concatWords, exactGroupSteps, expandPairs, gather, sortPairsSteps, splitTriples } from './pairs.js';
+import { MAX_PAIRS, concatWords, mergeSortedTriplesSteps, sortPairsSteps, splitTriples, tooManyPairs } from './pairs.js';
 
 /**
  * Candidate pairs past which a leader grouping leaves the sharded pair search for one
@@ -67,21 +67,16 @@ export function copyTexts(encoded, move = false) {
 }
 
 /**
- * The (a, b, distance) words of every pair within k, in no particular order, found by the
- * pool's workers, one shard each; verified by similarity (each worker builds the shingle
- * sets of `texts`, encodeTextsPaced's) when `similarity` is above 0. Progress: 'pairs' in
- * thousandths of the shards' work. Null when the shards' candidates (before verification)
- * pass `maxCandidates`.
+ * One task per worker, `message(shard, shards)` giving each its [message, transfer], with
+ * their progress (the fraction of each shard done) reported as 'pairs' in thousandths of
+ * the whole: the tasks' results.
  */
-async function shardedWords(scheduler, job, fingerprints, k, { texts, similarity = 0, maxCandidates = Infinity } = {}) {
+async function shardTasks(scheduler, job, message) {
   const shards = scheduler.size;
   const done = new Float64Array(shards);
   let reported = 0;
   const tasks = [];
   for (let shard = 0; shard < shards; shard++) {
-    const fps = fingerprints.slice(); // each worker holds all fingerprints; the copy moves
-    const [textsCopy, textBuffers] = copyTexts(texts);
-    const message = { op: 'pairShard', fingerprints: fps, maxDistance: k, shard, shards, texts: textsCopy, similarity, maxCandidates: maxCandidates / shards };
     const onProgress = (progress) => {
       done[shard] = progress;
       let sum = 0;
@@ -95,9 +90,25 @@ async function shardedWords(scheduler, job, fingerprints, k, { texts, similarity
         // an onProgress that throws has failed the job with its error
       }
     };
-    tasks.push(scheduler.task(job, message, { transfer: [fps.buffer, ...textBuffers], exclusive: true, onProgress }));
+    const [body, transfer] = message(shard, shards);
+    tasks.push(scheduler.task(job, body, { transfer, exclusive: true, onProgress }));
   }
-  const results = await job.guard(Promise.all(tasks));
+  return job.guard(Promise.all(tasks));
+}
+
+/**
+ * The (a, b, distance) words of every pair within k, in no particular order, found by the
+ * pool's workers, one shard each; verified by similarity (each worker builds the shingle
+ * sets of `texts`, encodeTextsPaced's) when `similarity` is above 0. Null when the
+ * shards' candidates (before verification) pass `maxCandidates`.
+ */
+async function shardedWords(scheduler, job, fingerprints, k, { texts, similarity = 0, maxCandidates = Infinity } = {}) {
+  const results = await shardTasks(scheduler, job, (shard, shards) => {
+    const fps = fingerprints.slice(); // each worker holds all fingerprints; the copy moves
+    const [textsCopy, textBuffers] = copyTexts(texts);
+    return [{ op: 'pairShard', fingerprints: fps, maxDistance: k, shard, shards, texts: textsCopy, similarity, maxCandidates: maxCandidates / shards },
+      [fps.buffer, ...textBuffers]];
+  });
   if (results.some((result) => !result.words)) return null;
   let length = 0;
   for (const result of results) length += result.words.length;
@@ -121,17 +132,20 @@ function sortedPairs(count, words, pacer) {
 }
 
 /**
- * SimHash#findPairs across the pool's workers: identical fingerprints collapsed here (as
- * pairs.js findPairs does, with its MAX_PAIRS bound when they are expanded), the distinct
- * ones searched in shards, the union sorted here.
+ * SimHash#findPairs across the pool's workers: each groups equal fingerprints, searches
+ * its shard of the distinct ones and lists its pairs of items, sorted (pairs.js
+ * searchItemShard); the shards' lists are merged here. The MAX_PAIRS bound holds for
+ * the union (each shard lists at most MAX_PAIRS).
  */
 export async function poolPairs(scheduler, job, fingerprints, k) {
-  const pacer = job.pacer();
-  const { groupOf, reps } = await runStepsPaced(exactGroupSteps(fingerprints), pacer);
-  const distinct = reps.length === fingerprints.length ? fingerprints : gather(fingerprints, reps);
-  const words = await shardedWords(scheduler, job, distinct, k);
-  if (distinct === fingerprints) return sortedPairs(fingerprints.length, words, pacer);
-  return expandPairs(groupOf, reps.length, words);
+  const results = await shardTasks(scheduler, job, (shard, shards) => {
+    const fps = fingerprints.slice(); // each worker holds all fingerprints; the copy moves
+    return [{ op: 'itemPairShard', fingerprints: fps, maxDistance: k, shard, shards, maxPairs: MAX_PAIRS }, [fps.buffer]];
+  });
+  let total = 0;
+  for (const result of results) total += result.total;
+  if (total > MAX_PAIRS) throw tooManyPairs(total, results[0].repeated);
+  return runStepsPaced(mergeSortedTriplesSteps(results.map((result) => result.words)), job.pacer());
 }
 
 /**

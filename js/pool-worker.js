@@ -15,6 +15,9 @@
 //     -> { words, candidates } (pairs.js searchShard: one shard's pairs, verified by
 //     similarity when it is above 0; words null past maxCandidates), with progress
 //     messages { id, progress } (the shard's fraction done) after each slice
+//   { id, op: 'itemPairShard', fingerprints, maxDistance, shard, shards, maxPairs }
+//     -> { words, total, repeated } (pairs.js searchItemShard: one shard of findPairs over
+//     items, fingerprints repeated or not; words null past maxPairs), with progress messages
 //   { id, op: 'leaderPath', fingerprints, maxDistance } -> { pairs } (pairs.js leaderUsesPairs)
 // `idf` is { id, bytes?, drop? }: IdfWeights are loaded once per worker from their bytes and
 // kept under the id given by the calling thread, which also says which to drop.
@@ -31,7 +34,7 @@ import { searchLabels, withSimilarity } from './dedup.js';
 import { idfHandle, loadIdf } from './idf.js';
 import { checkOptions } from './options.js';
 import { Pacer } from './pacing.js';
-import { leaderUsesPairs, searchShard } from './pairs.js';
+import { leaderUsesPairs, searchItemShard, searchShard } from './pairs.js';
 
 let core;
 let ready;
@@ -80,6 +83,10 @@ const OPS = {
   async pairShard({ fingerprints, maxDistance, shard, shards, texts, similarity, maxCandidates }, progress) {
     const search = () => searchShard(core, fingerprints, maxDistance, shard, shards, { similarity, maxCandidates }, progress);
     const result = similarity > 0 ? await withSimilarity(core, texts, search) : await search();
+    return [result, result.words ? [result.words.buffer] : []];
+  },
+  async itemPairShard({ fingerprints, maxDistance, shard, shards, maxPairs }, progress) {
+    const result = await searchItemShard(core, fingerprints, maxDistance, shard, shards, maxPairs, progress);
     return [result, result.words ? [result.words.buffer] : []];
   },
   async leaderPath({ fingerprints, maxDistance }) {

@@ -73,6 +73,12 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_pairSearchFoundAddress", &pairSearchFoundAddress);
   function("_pairSearchClear", &pairSearchClear);
   function("_pairSearchDelete", &pairSearchDelete);
+  function("_equalFingerprintsCreate", &equalFingerprintsCreate);
+  function("_equalFingerprintsDistinct", &equalFingerprintsDistinct);
+  function("_equalFingerprintsDistinctCount", &equalFingerprintsDistinctCount);
+  function("_equalFingerprintsRepeated", &equalFingerprintsRepeated);
+  function("_equalFingerprintsExpand", &equalFingerprintsExpand);
+  function("_equalFingerprintsDelete", &equalFingerprintsDelete);
   function("_leaderSearchCreate", &leaderSearchCreate);
   function("_leaderSearchRun", &leaderSearchRun);
   function("_leaderSearchProgress", &leaderSearchProgress);

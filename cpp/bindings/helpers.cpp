@@ -53,11 +53,6 @@ std::string_view textAt(uintptr_t utf8, const uint32_t* bounds, uint32_t i) {
   return {at<char>(utf8) + bounds[i], bounds[i + 1] - bounds[i]};
 }
 
-std::vector<uint32_t>& result() {
-  static std::vector<uint32_t> words;
-  return words;
-}
-
 // Serialized bytes into the result buffer; returns their length.
 uint32_t bytesToResult(const std::vector<uint8_t>& bytes) {
   std::vector<uint32_t>& words = result();
@@ -67,6 +62,11 @@ uint32_t bytesToResult(const std::vector<uint8_t>& bytes) {
 }
 
 }  // namespace
+
+std::vector<uint32_t>& result() {
+  static std::vector<uint32_t> words;
+  return words;
+}
 
 uintptr_t resultAddress() { return reinterpret_cast<uintptr_t>(result().data()); }
 

@@ -25,6 +25,8 @@ T* at(uintptr_t address) {
   return reinterpret_cast<T*>(address);
 }
 
+/// The result buffer, for calls that fill it.
+std::vector<uint32_t>& result();
 uintptr_t resultAddress();
 /// Frees the result buffer if it is large (JS calls it once it has copied a result out);
 /// a small one stays for reuse.

@@ -1,5 +1,6 @@
 #include "searches.h"
 
+#include <cstring>
 #include <vector>
 
 #include "helpers.h"
@@ -63,6 +64,29 @@ void pairSearchClear(uintptr_t search) {
 }
 
 void pairSearchDelete(uintptr_t search) { delete at<PairSearchHandle>(search); }
+
+uintptr_t equalFingerprintsCreate(uintptr_t fingerprints, uint32_t count) {
+  return reinterpret_cast<uintptr_t>(new EqualFingerprints(at<uint64_t>(fingerprints), count));
+}
+
+uintptr_t equalFingerprintsDistinct(uintptr_t groups) { return reinterpret_cast<uintptr_t>(at<EqualFingerprints>(groups)->distinct().data()); }
+uint32_t equalFingerprintsDistinctCount(uintptr_t groups) { return static_cast<uint32_t>(at<EqualFingerprints>(groups)->distinct().size()); }
+uint32_t equalFingerprintsRepeated(uintptr_t groups) { return static_cast<uint32_t>(at<EqualFingerprints>(groups)->repeated()); }
+
+double equalFingerprintsExpand(uintptr_t groups, uintptr_t groupPairs, uint32_t count, bool withinGroups, double maxPairs) {
+  const EqualFingerprints& equal = *at<EqualFingerprints>(groups);
+  const Pair* given = at<Pair>(groupPairs);
+  uint64_t total = withinGroups ? equal.pairsWithinGroups() : 0;
+  for (uint32_t p = 0; p < count; ++p) total += equal.itemPairs(given[p]);
+  if (static_cast<double>(total) > maxPairs) return static_cast<double>(total);
+  const std::vector<Pair> pairs = equal.expand(std::vector<Pair>(given, given + count), withinGroups);
+  std::vector<uint32_t>& words = result();
+  words.resize(3 * pairs.size());
+  std::memcpy(words.data(), pairs.data(), pairs.size() * sizeof(Pair));
+  return static_cast<double>(pairs.size());
+}
+
+void equalFingerprintsDelete(uintptr_t groups) { delete at<EqualFingerprints>(groups); }
 
 uintptr_t leaderSearchCreate(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, double similarity) {
   auto* handle = new LeaderSearchHandle{LeaderSearch(at<uint64_t>(fingerprints), count, maxDistance), similarity};

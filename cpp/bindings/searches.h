@@ -24,6 +24,21 @@ uintptr_t pairSearchFoundAddress(uintptr_t search);
 void pairSearchClear(uintptr_t search);
 void pairSearchDelete(uintptr_t search);
 
+/// An EqualFingerprints (pairs.h) over `count` fingerprints, which need not outlive the
+/// call: a pool's shard of findPairs searches its distinct fingerprints with a PairSearch
+/// and lists the pairs of items behind the pairs of groups it finds.
+uintptr_t equalFingerprintsCreate(uintptr_t fingerprints, uint32_t count);
+/// The distinct fingerprints' address (valid until the handle is deleted) and number.
+uintptr_t equalFingerprintsDistinct(uintptr_t groups);
+uint32_t equalFingerprintsDistinctCount(uintptr_t groups);
+uint32_t equalFingerprintsRepeated(uintptr_t groups);
+/// The item pairs behind the `count` pairs of groups at `groupPairs` ((a, b, distance)
+/// uint32 triples) and, with withinGroups, the pairs of copies: returns their number, and
+/// when it is at most maxPairs, the result buffer holds them as (a, b, distance) uint32
+/// triples sorted by (a, b).
+double equalFingerprintsExpand(uintptr_t groups, uintptr_t groupPairs, uint32_t count, bool withinGroups, double maxPairs);
+void equalFingerprintsDelete(uintptr_t groups);
+
 /// A LeaderSearch (dedup's leader grouping) over fingerprints that stay valid until the
 /// handle is deleted; with similarity > 0, a leader takes an item only if their texts (as
 /// built by similarityCount and similarityAdd) reach it.

@@ -258,31 +258,62 @@ std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, unsigned
   return pairs;
 }
 
-uint64_t findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance, uint64_t maxPairs, std::vector<Pair>& out, size_t* repeated) {
-  std::vector<Pair>().swap(out);
-  // The search runs over one fingerprint per group of equal ones; group g's items are
-  // members[firstMember[g] .. firstMember[g + 1]), ascending.
+EqualFingerprints::EqualFingerprints(const uint64_t* fingerprints, size_t count) {
   const EqualGroups groups = equalGroups(fingerprints, count);
   const size_t distinct = groups.first.size();
-  if (repeated) *repeated = count - distinct;
-  std::vector<uint64_t> distinctFingerprints(distinct);
-  std::vector<uint32_t> firstMember(distinct + 1, 0), members(count);
-  for (size_t g = 0; g < distinct; ++g) distinctFingerprints[g] = fingerprints[groups.first[g]];
-  for (size_t i = 0; i < count; ++i) ++firstMember[groups.groupOf[i] + 1];
-  uint64_t total = 0;
+  distinct_.resize(distinct);
+  for (size_t g = 0; g < distinct; ++g) distinct_[g] = fingerprints[groups.first[g]];
+  firstMember_.assign(distinct + 1, 0);
+  members_.resize(count);
+  for (size_t i = 0; i < count; ++i) ++firstMember_[groups.groupOf[i] + 1];
   for (size_t g = 0; g < distinct; ++g) {
-    const uint64_t size = firstMember[g + 1];
-    total += size * (size - 1) / 2;
-    firstMember[g + 1] += firstMember[g];
+    const uint64_t size = firstMember_[g + 1];
+    pairsWithinGroups_ += size * (size - 1) / 2;
+    firstMember_[g + 1] += firstMember_[g];
   }
-  // Filled back to front: firstMember[g + 1] comes down to g's start, then is put back.
-  for (size_t i = count; i-- > 0;) members[--firstMember[groups.groupOf[i] + 1]] = static_cast<uint32_t>(i);
-  for (size_t g = 0; g < distinct; ++g) firstMember[g] = firstMember[g + 1];
-  firstMember[distinct] = static_cast<uint32_t>(count);
-  const auto size = [&](uint32_t g) -> uint64_t { return firstMember[g + 1] - firstMember[g]; };
+  // Filled back to front: firstMember_[g + 1] comes down to g's start, then is put back.
+  for (size_t i = count; i-- > 0;) members_[--firstMember_[groups.groupOf[i] + 1]] = static_cast<uint32_t>(i);
+  for (size_t g = 0; g < distinct; ++g) firstMember_[g] = firstMember_[g + 1];
+  firstMember_[distinct] = static_cast<uint32_t>(count);
+}
 
-  PairSearch search(distinctFingerprints.data(), distinct, maxDistance);
+uint64_t EqualFingerprints::itemPairs(const Pair& groups) const {
+  const uint64_t a = firstMember_[groups.a + 1] - firstMember_[groups.a];
+  if (groups.a == groups.b) return a * (a - 1) / 2;
+  return a * (firstMember_[groups.b + 1] - firstMember_[groups.b]);
+}
+
+std::vector<Pair> EqualFingerprints::expand(std::vector<Pair> groupPairs, bool withinGroups) const {
+  uint64_t total = withinGroups ? pairsWithinGroups_ : 0;
+  for (const Pair& p : groupPairs) total += itemPairs(p);
+  std::vector<Pair> pairs(static_cast<size_t>(total));
+  size_t at = 0;
+  const auto list = [&](const Pair& p) {
+    for (uint32_t x = firstMember_[p.a]; x < firstMember_[p.a + 1]; ++x) {
+      for (uint32_t y = p.a == p.b ? x + 1 : firstMember_[p.b]; y < firstMember_[p.b + 1]; ++y) {
+        const uint32_t i = members_[x], j = members_[y];
+        pairs[at++] = i < j ? Pair{i, j, p.distance} : Pair{j, i, p.distance};
+      }
+    }
+  };
+  for (const Pair& p : groupPairs) list(p);
+  std::vector<Pair>().swap(groupPairs);
+  if (withinGroups) {
+    for (uint32_t g = 0; g + 1 < firstMember_.size(); ++g) {
+      if (firstMember_[g + 1] - firstMember_[g] > 1) list({g, g, 0});
+    }
+  }
+  sortPairs(pairs);
+  return pairs;
+}
+
+uint64_t findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance, uint64_t maxPairs, std::vector<Pair>& out, size_t* repeated) {
+  std::vector<Pair>().swap(out);
+  const EqualFingerprints groups(fingerprints, count);
+  if (repeated) *repeated = groups.repeated();
+  PairSearch search(groups.distinct().data(), groups.distinct().size(), maxDistance);
   std::vector<Pair> found;
+  uint64_t total = groups.pairsWithinGroups();
   bool keeping = maxPairs > 0 && total <= maxPairs;
   // Each unit of work finds at most one pair of groups, each worth at least one pair, and
   // a step at most `distinct`: a slice of (maxPairs - total) units cannot take the list
@@ -293,30 +324,14 @@ uint64_t findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDista
     const size_t before = found.size();
     const uint64_t room = keeping ? maxPairs - total : kCountingSlice;
     search.run(static_cast<size_t>(std::min<uint64_t>(std::max<uint64_t>(room, 1), SIZE_MAX)), &found);
-    for (size_t p = before; p < found.size(); ++p) total += size(found[p].a) * size(found[p].b);
+    for (size_t p = before; p < found.size(); ++p) total += groups.itemPairs(found[p]);
     if (keeping && total > maxPairs) {
       keeping = false;
       std::vector<Pair>().swap(found);
     }
   }
   if (!keeping) return total;
-  // The items of every pair of groups, and every two items of one group (a pair (g, g)).
-  for (uint32_t g = 0; g < distinct; ++g) {
-    if (size(g) > 1) found.push_back({g, g, 0});
-  }
-  std::vector<Pair> pairs(static_cast<size_t>(total));
-  size_t at = 0;
-  for (const Pair& p : found) {
-    for (uint32_t x = firstMember[p.a]; x < firstMember[p.a + 1]; ++x) {
-      for (uint32_t y = p.a == p.b ? x + 1 : firstMember[p.b]; y < firstMember[p.b + 1]; ++y) {
-        const uint32_t i = members[x], j = members[y];
-        pairs[at++] = i < j ? Pair{i, j, p.distance} : Pair{j, i, p.distance};
-      }
-    }
-  }
-  std::vector<Pair>().swap(found);
-  sortPairs(pairs);
-  out.swap(pairs);
+  out = groups.expand(std::move(found), true);
   return total;
 }
 

@@ -332,3 +332,34 @@ TEST_CASE("component labels are each component's smallest index", "[pairs]") {
   }
   CHECK(componentLabels(n, random) == label);
 }
+
+TEST_CASE("item shards over repeated fingerprints: each lists its items' pairs, and together they equal findPairs", "[pairs]") {
+  const unsigned k = GENERATE(0u, 3u, 8u, 12u);
+  const unsigned shards = GENERATE(1u, 2u, 3u);
+  const unsigned copies = GENERATE(0u, 1u, 40u);
+  CAPTURE(k, shards, copies);
+  std::mt19937_64 rng(k + 100 * shards + 7 * copies);
+  std::vector<uint64_t> fps = makeSet(Data::Clustered, 300, k, rng);
+  // Copies of some fingerprints, scattered: groups of 2 up to copies + 1 items.
+  for (unsigned c = 0; c < copies; ++c) fps.insert(fps.begin() + static_cast<std::ptrdiff_t>(rng() % fps.size()), fps[rng() % fps.size()]);
+  const std::vector<Pair> expected = bruteForcePairs(fps, k);
+  REQUIRE(findPairs(fps.data(), fps.size(), k) == expected);
+  std::vector<Pair> all;
+  uint64_t counted = 0;
+  for (unsigned s = 0; s < shards; ++s) {
+    const EqualFingerprints groups(fps.data(), fps.size());
+    CHECK(groups.repeated() == fps.size() - groups.distinct().size());
+    PairSearch search(groups.distinct().data(), groups.distinct().size(), k, s, shards);
+    const std::vector<Pair> groupPairs = runInSlices(search, 1000);
+    uint64_t total = s == 0 ? groups.pairsWithinGroups() : 0;
+    for (const Pair& p : groupPairs) total += groups.itemPairs(p);
+    const std::vector<Pair> items = groups.expand(groupPairs, s == 0);
+    CHECK(items.size() == total);
+    CHECK(std::is_sorted(items.begin(), items.end(), [](const Pair& x, const Pair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }));
+    counted += total;
+    all.insert(all.end(), items.begin(), items.end());
+  }
+  CHECK(counted == expected.size());
+  sortPairs(all);
+  REQUIRE(all == expected);  // no pair twice, none missing, copies' pairs included
+}

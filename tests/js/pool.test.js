@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { sh, plantedSet, random64 } from './helpers.js';
 import { createPool } from '../../js/worker.js';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
-import { searchShard, sortPairs, splitTriples } from '../../js/pairs.js';
+import { mergeSortedTriplesSteps, searchItemShard, searchShard, sortPairs, splitTriples } from '../../js/pairs.js';
+import { runSteps } from '../../js/pacing.js';
 
 const FORTUNES = '/usr/share/games/fortunes';
 const HAS_FORTUNES = existsSync(FORTUNES);
@@ -256,7 +257,7 @@ describe('the search split across the workers', () => {
         }
       }
     });
-    assert.ok(ops.filter((op) => op === 'pairShard').length >= 3 * 5 * 6, 'each worker searched a shard');
+    assert.ok(ops.filter((op) => op === 'itemPairShard').length >= 3 * 5 * 6, 'each worker searched a shard');
     assert.ok(!ops.includes('group'));
   });
 
@@ -274,6 +275,32 @@ describe('the search split across the workers', () => {
     assert.deepEqual(await searchShard(core, fps, 12, 0, 1, { maxCandidates: all }, () => {}).then((r) => r.words.length / 3), all);
     const past = await searchShard(core, fps, 12, 0, 1, { maxCandidates: all - 1 }, () => {});
     assert.equal(past.words, null);
+  });
+
+  test('the item shards of findPairs: each sorted, together findPairs\' answer with the pairs of copies; past maxPairs a count and no pairs', async () => {
+    const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
+    const planted = plantedSet(800, 12, 26);
+    const fps = BigUint64Array.from([...planted, ...planted.slice(0, 50), ...planted.slice(0, 10), 5n, 5n]);
+    const repeated = fps.length - new Set(fps).size;
+    for (const k of [0, 2, 7, 12]) {
+      const expected = sh.findPairs(fps, k);
+      for (const shards of [1, 2, 3]) {
+        const lists = [];
+        let total = 0;
+        for (let shard = 0; shard < shards; shard++) {
+          const result = await searchItemShard(core, fps, k, shard, shards, 2 ** 27, () => {});
+          assert.equal(result.repeated, repeated);
+          assert.equal(result.words.length, 3 * result.total);
+          lists.push(result.words);
+          total += result.total;
+        }
+        assert.equal(total, expected.a.length, `k = ${k}, ${shards} shards`);
+        assert.deepEqual(runSteps(mergeSortedTriplesSteps(lists)), expected, `k = ${k}, ${shards} shards`);
+      }
+    }
+    const whole = await searchItemShard(core, fps, 7, 0, 1, 2 ** 27, () => {});
+    const past = await searchItemShard(core, fps, 7, 0, 1, whole.total - 1, () => {});
+    assert.deepEqual([past.words, past.total], [null, whole.total]);
   });
 
   test('findPairs: past 2^27 pairs the RangeError of SimHash#findPairs; the pool works afterwards', async () => {

@@ -35,6 +35,35 @@ std::vector<Pair> findPairs(const uint64_t* fingerprints, size_t count, unsigned
 uint64_t findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDistance, uint64_t maxPairs, std::vector<Pair>& out,
                    size_t* repeated = nullptr);
 
+/// Items grouped by equal fingerprint: what findPairs searches (each distinct fingerprint
+/// once), and the pairs of items behind the pairs of groups it finds. A worker pool's
+/// shards each hold one: each searches its shard of distinct() and lists its own item
+/// pairs, so the pairs of copies are listed where the search runs.
+class EqualFingerprints {
+ public:
+  /// Cost: equalGroups (a hashed counting sort, O(count)). Memory: 8 bytes per distinct
+  /// fingerprint and 8 per item, 16 more per item while grouping. @pre count < 2^32.
+  EqualFingerprints(const uint64_t* fingerprints, size_t count);
+  /// One fingerprint per group, groups numbered in order of first occurrence.
+  const std::vector<uint64_t>& distinct() const { return distinct_; }
+  /// Items whose fingerprint an earlier item has.
+  size_t repeated() const { return members_.size() - distinct_.size(); }
+  /// Item pairs behind a pair of groups (a != b), or within group a (a == b).
+  uint64_t itemPairs(const Pair& groups) const;
+  /// Item pairs within the groups: copies of one fingerprint, at distance 0.
+  uint64_t pairsWithinGroups() const { return pairsWithinGroups_; }
+  /// The item pairs behind `groupPairs` (pairs of distinct groups, as a PairSearch over
+  /// distinct() finds them) and, with withinGroups, the pairs of copies, sorted by (a, b).
+  /// Memory: 12 bytes per item pair, twice while sorting (groupPairs is released first).
+  std::vector<Pair> expand(std::vector<Pair> groupPairs, bool withinGroups) const;
+
+ private:
+  std::vector<uint64_t> distinct_;
+  // Group g's items are members_[firstMember_[g] .. firstMember_[g + 1]), ascending.
+  std::vector<uint32_t> firstMember_, members_;
+  uint64_t pairsWithinGroups_ = 0;
+};
+
 /// Sorts pairs by (a, b) (LSD radix sort on the indices; stable). Cost: O(pairs), one
 /// scratch copy. The union of a PairSearch's shards, sorted, equals findPairs.
 void sortPairs(std::vector<Pair>& pairs);
