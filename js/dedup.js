@@ -9,17 +9,23 @@
 //   - by fingerprints only (maxDistance without similarity): fingerprints; the leader
 //     search (no pairs listed) or the pairs within maxDistance for components.
 import { checkKnownKeys, typeName } from './checks.js';
-import { fingerprintAll } from './fingerprints.js';
+import { fingerprintAll, fingerprintEncodedAsync } from './fingerprints.js';
+import { idfHandle } from './idf.js';
 import { GROUPINGS, dedupResult, flatGroups, labelsOfPairs } from './grouping.js';
 import { coreCall, forEachEncodedSliceAsync, forEachByteSliceAsync } from './memory.js';
-import { checkMaxDistance, checkOptions } from './options.js';
+import { checkMaxDistance, checkOptions, textOptions } from './options.js';
 import { Pacer, checkSignal } from './pacing.js';
 import { searchLeaders, searchPairs } from './pairs.js';
 import { DEFAULT_SIMILARITY, candidateRadius, checkSimilarity, usesBanding } from './similarity.js';
 import { searchSimilarGroups } from './similar-groups.js';
+import { encodeTextsPaced, preparedInJs } from './text.js';
 
-/** Items fingerprinted between progress reports, cancellation checks and yields. */
+/**
+ * Texts fingerprinted between progress reports, cancellation checks and yields, and at
+ * most so many bytes of them when encoded already (about 10 ms of work in WASM).
+ */
 const DEDUP_SLICE = 4096;
+const FINGERPRINT_SLICE_BYTES = 1 << 20;
 /**
  * Characters of text in WASM memory at once while the shingle sets are built (768 KB at
  * most): about 20-40 ms of work per call in WASM for short texts.
@@ -150,6 +156,25 @@ export async function withSimilarity(core, texts, body, between = async () => {}
   }
 }
 
+/**
+ * The fingerprints of the distinct texts, a slice at a time, awaiting between(end) after
+ * each: from `encoded` (encodeTextsPaced's), if given and the options leave the texts as
+ * they are, else from the strings.
+ */
+async function fingerprintDistinct(core, distinct, encoded, options, between) {
+  if (encoded && !preparedInJs(textOptions(options))) {
+    const idf = options?.idf ? idfHandle(options.idf, core, 'options.idf') : 0;
+    return fingerprintEncodedAsync(core, encoded, checkOptions(options), idf, between, FINGERPRINT_SLICE_BYTES, DEDUP_SLICE);
+  }
+  const fingerprints = new BigUint64Array(distinct.length);
+  for (let start = 0; start < distinct.length; start += DEDUP_SLICE) {
+    const end = Math.min(distinct.length, start + DEDUP_SLICE);
+    fingerprints.set(fingerprintAll(core, distinct.slice(start, end), options), start);
+    await between(end);
+  }
+  return fingerprints;
+}
+
 /** Item labels from the labels of the distinct texts: a copy joins what its first occurrence joins. */
 export function expandLabels({ of, first }, distinctLabels) {
   const labels = new Uint32Array(of.length);
@@ -168,13 +193,12 @@ export async function dedup(core, items, options) {
   await pacer.step('fingerprint', 0, texts.length);
   const collapsed = await collapseTexts(texts, pacer);
   const { distinct } = collapsed;
-  const fingerprints = new BigUint64Array(distinct.length);
-  for (let start = 0; start < distinct.length; start += DEDUP_SLICE) {
-    const end = Math.min(distinct.length, start + DEDUP_SLICE);
-    fingerprints.set(fingerprintAll(core, distinct.slice(start, end), fingerprintOptions), start);
-    await pacer.step('fingerprint', Math.round((end / distinct.length) * texts.length), texts.length);
-  }
-  const labels = expandLabels(collapsed, await searchLabels(core, distinct, fingerprints, searchFor(search, distinct), pacer));
+  // By similarity the distinct texts' UTF-8 serves twice, so it is encoded once: for the
+  // shingle sets, and for the fingerprints unless their options change the texts in JS.
+  const encoded = search.similarity > 0 ? await encodeTextsPaced(distinct, pacer) : undefined;
+  const fingerprints = await fingerprintDistinct(core, distinct, encoded, fingerprintOptions,
+    (end) => pacer.step('fingerprint', Math.round((end / distinct.length) * texts.length), texts.length));
+  const labels = expandLabels(collapsed, await searchLabels(core, encoded ?? distinct, fingerprints, searchFor(search, distinct), pacer));
   const result = await dedupResult(items, flatGroups(labels), pacer);
   pacer.report('groups', 1, 1);
   return { ...result, fingerprints: expandFingerprints(collapsed, fingerprints) };

@@ -3,7 +3,7 @@
 import { typeName } from './checks.js';
 import { idfHandle } from './idf.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
-import { BATCH_CHARS, SINGLE_CALL_BYTES, coreCall, forEachEncodedSlice, singleCallScratch, withAllocations } from './memory.js';
+import { BATCH_CHARS, SINGLE_CALL_BYTES, coreCall, forEachByteSliceAsync, forEachEncodedSlice, singleCallScratch, withAllocations } from './memory.js';
 import { checkOptions, textOptions } from './options.js';
 import { coreTexts, encodeInto, preparedInJs } from './text.js';
 import { encodeOptions } from './wire.js';
@@ -50,6 +50,19 @@ export function fingerprintOne(core, text, options) {
   const length = encodeInto(text, core.HEAPU8.subarray(utf8, out + SINGLE_CALL_BYTES));
   coreCall(() => (idf ? core._simhash_fingerprint_one_idf(utf8, length, out, idf) : core._simhash_fingerprint_one(utf8, length, out, wire)));
   return new BigUint64Array(core.HEAPU8.buffer, out, 1)[0];
+}
+
+/**
+ * As fingerprintTexts, for texts encoded already (text.js encodeTexts' layout), a slice
+ * of at most sliceBytes (or one text) and sliceTexts texts at a time, awaiting
+ * between(end) after each.
+ */
+export async function fingerprintEncodedAsync(core, encoded, wire, idf, between, sliceBytes, sliceTexts) {
+  const out = new BigUint64Array(encoded.bounds.length - 1);
+  await forEachByteSliceAsync(core, encoded, (utf8, offsets, count, start, mem) => {
+    out.set(fingerprintBatch(core, mem, utf8, offsets, count, wire, idf), start);
+  }, between, sliceBytes, sliceTexts);
+  return out;
 }
 
 /** As fingerprintTexts, for texts encoded already (text.js encodeTexts): text i is utf8[bounds[i] .. bounds[i + 1]). */

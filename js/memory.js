@@ -173,16 +173,17 @@ export function forEachEncodedSlice(core, texts, name, use, sliceChars = BATCH_C
 
 /**
  * The texts of { utf8, bounds } (text.js encodeTexts' layout: text i is utf8[bounds[i] ..
- * bounds[i + 1])) copied into WASM memory at most sliceBytes (or one text) at a time, for
- * use(utf8, offsets, count) per slice, awaiting between(end) after each.
+ * bounds[i + 1])) copied into WASM memory at most sliceBytes (or one text) and sliceTexts
+ * texts at a time, for use(utf8, offsets, count, start, mem) per slice, awaiting
+ * between(end) after each.
  */
-export async function forEachByteSliceAsync(core, { utf8, bounds }, use, between, sliceBytes) {
+export async function forEachByteSliceAsync(core, { utf8, bounds }, use, between, sliceBytes, sliceTexts = Infinity) {
   const count = bounds.length - 1;
   for (let start = 0, end; start < count; start = end) {
-    for (end = start + 1; end < count && bounds[end + 1] - bounds[start] <= sliceBytes; end++);
+    for (end = start + 1; end < count && end - start < sliceTexts && bounds[end + 1] - bounds[start] <= sliceBytes; end++);
     withAllocations(core, (mem) => {
       const offsets = bounds.subarray(start, end + 1).map((b) => b - bounds[start]);
-      use(mem.copyIn(utf8.subarray(bounds[start], bounds[end])), mem.copyIn(offsets), end - start);
+      use(mem.copyIn(utf8.subarray(bounds[start], bounds[end])), mem.copyIn(offsets), end - start, start, mem);
     });
     await between(end);
   }

@@ -5,7 +5,6 @@
 // never runs one long task.
 import { labelSteps } from './grouping.js';
 import { runStepsPaced } from './pacing.js';
-import { encodeInto, utf8Length } from './text.js';
 import { MAX_PAIRS, concatWords, mergeSortedTriplesSteps, sortPairsSteps, splitTriples, tooManyPairs } from './pairs.js';
 
 /**
@@ -29,32 +28,6 @@ const leaderMaxCandidates = (count, spread) => 24 * spread * count + 65536;
  * 18.3 s; the pair path with verification 19.1 s as one shard, 10.6 s and 9.0 s as two.
  */
 const leaderSpread = (scheduler, similarity) => (similarity > 0 ? scheduler.size : 1);
-
-/**
- * Texts encoded to UTF-8 end to end (text.js encodeTexts' layout, trimmed), a slice at a
- * time: what the workers verify similarity against. Encoded once, each worker gets a copy
- * of the bytes by transfer (copyTexts), where posting the strings would clone them for
- * each worker in one long task of the calling thread.
- */
-export async function encodeTextsPaced(texts, pacer) {
-  // Sized exactly first: a buffer grown as it fills copies what it holds, and fresh pages
-  // cost (1M fortunes, 218 MB of UTF-8: 1.84 s grown as it filled, 1.41-1.63 s sized first).
-  let bytes = 0;
-  for (let i = 0; i < texts.length; i++) {
-    bytes += utf8Length(texts[i]);
-    if ((i & 1023) === 1023) await pacer.pause();
-  }
-  const utf8 = new Uint8Array(bytes);
-  const bounds = new Uint32Array(texts.length + 1);
-  let written = 0;
-  for (let i = 0; i < texts.length; i++) {
-    bounds[i] = written;
-    written += encodeInto(texts[i], utf8.subarray(written));
-    if ((i & 1023) === 1023) await pacer.pause();
-  }
-  bounds[texts.length] = written;
-  return { utf8, bounds };
-}
 
 /**
  * Encoded texts for one task and the buffers to transfer: a copy, or with `move` the texts

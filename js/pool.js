@@ -9,8 +9,8 @@ import { toFingerprintArray } from './hamming.js';
 import { checkMaxDistance, checkOptions, textOptions } from './options.js';
 import { Job, checkTaskOptions } from './pool-job.js';
 import { idfForWorkers } from './pool-scheduler.js';
-import { copyTexts, encodeTextsPaced, poolLabels, poolPairs } from './pool-search.js';
-import { preparedInJs } from './text.js';
+import { copyTexts, poolLabels, poolPairs } from './pool-search.js';
+import { encodeTextsPaced, preparedInJs } from './text.js';
 
 /** At most this many texts per fingerprint task... */
 const CHUNK_TEXTS = 2048;

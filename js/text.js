@@ -66,6 +66,7 @@ export function coreTexts(texts, options, name) {
 }
 
 const encoder = new TextEncoder();
+const ENCODE_CHUNK_BYTES = 1 << 22;
 
 /** Encodes text into dest (3 bytes per UTF-16 unit of room); returns the bytes written. */
 export function encodeInto(text, dest) {
@@ -113,5 +114,45 @@ export function encodeTexts(texts) {
   const utf8 = new Uint8Array(chars * 3); // encodeInto writes at most 3 bytes per UTF-16 unit
   const bounds = new Uint32Array(texts.length + 1);
   writeUtf8(texts, 0, utf8, bounds);
+  return { utf8, bounds };
+}
+
+/**
+ * Texts encoded to UTF-8 end to end (encodeTexts' layout, trimmed), with
+ * `await pacer.pause()` every 1024 texts: texts that serve more than once, encoded once
+ * (dedup's fingerprints and shingle sets; the pool's workers each get a copy of the bytes
+ * by transfer, where posting the strings would clone them for each worker in one long
+ * task of the calling thread).
+ */
+export async function encodeTextsPaced(texts, pacer) {
+  // Encoded into chunks of at least ENCODE_CHUNK_BYTES, then copied end to end once: a
+  // buffer grown as it fills copies what it holds again and again, and sizing it first
+  // (utf8Length) costs about as much as encoding.
+  const chunks = [];
+  const bounds = new Uint32Array(texts.length + 1);
+  let chunk = new Uint8Array(0);
+  let used = 0;
+  let written = 0;
+  for (let i = 0; i < texts.length; i++) {
+    const room = 3 * texts[i].length; // encodeInto writes at most 3 bytes per UTF-16 unit
+    if (used + room > chunk.length) {
+      if (used > 0) chunks.push(chunk.subarray(0, used));
+      chunk = new Uint8Array(Math.max(ENCODE_CHUNK_BYTES, room));
+      used = 0;
+    }
+    bounds[i] = written;
+    const length = encodeInto(texts[i], chunk.subarray(used));
+    used += length;
+    written += length;
+    if ((i & 1023) === 1023) await pacer.pause();
+  }
+  if (used > 0) chunks.push(chunk.subarray(0, used));
+  bounds[texts.length] = written;
+  const utf8 = new Uint8Array(written);
+  let at = 0;
+  for (const part of chunks) {
+    utf8.set(part, at);
+    at += part.length;
+  }
   return { utf8, bounds };
 }

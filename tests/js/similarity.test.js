@@ -188,9 +188,8 @@ test('the shingle sets built over many slices, from strings or from encoded byte
   assert.ok(expected.some((leader, i) => leader !== i), 'near-duplicates found');
 });
 
-test('encodeTextsPaced sizes its buffer by utf8Length and encodes as TextEncoder does; banding over its bytes groups as over the strings', async () => {
-  const { utf8Length } = await import('../../js/text.js');
-  const { encodeTextsPaced } = await import('../../js/pool-search.js');
+test('encodeTextsPaced and utf8Length encode and count as TextEncoder does, across encodeTextsPaced\'s chunks; banding over its bytes groups as over the strings', async () => {
+  const { encodeTextsPaced, utf8Length } = await import('../../js/text.js');
   const { SAMPLE } = await import('../../js/sample.js');
   const { searchLabels } = await import('../../js/dedup.js');
   const { Pacer } = await import('../../js/pacing.js');
@@ -201,11 +200,33 @@ test('encodeTextsPaced sizes its buffer by utf8Length and encodes as TextEncoder
   const { utf8, bounds } = await encodeTextsPaced(texts, new Pacer({ sliceMs: Infinity }));
   assert.equal(utf8.length, bounds[texts.length]);
   for (let i = 0; i < texts.length; i++) assert.deepEqual(utf8.subarray(bounds[i], bounds[i + 1]), encoder.encode(texts[i]), `text ${i}`);
+  // About 12.6 MB: several of encodeTextsPaced's 4 MB chunks, with texts of 3 bytes per UTF-16 unit (its worst case) across their ends.
+  const long = Array.from({ length: 3000 }, (_, i) => `${tricky[i % tricky.length]} ${'天'.repeat(1400 + (i % 7))}`);
+  const many = await encodeTextsPaced(long, new Pacer({ sliceMs: Infinity }));
+  assert.ok(many.utf8.length > 3 * 2 ** 22, 'more than three chunks');
+  assert.ok(Buffer.from(many.utf8.buffer, many.utf8.byteOffset, many.utf8.length).equals(encoder.encode(long.join(''))), 'the long texts encode as TextEncoder does');
+  for (let i = 0; i < long.length; i++) assert.equal(many.bounds[i + 1] - many.bounds[i], utf8Length(long[i]), `long text ${i}`);
   const { core } = await loadCore();
   const search = (t, grouping) => searchLabels(core, t, null, { similarity: 0.8, banding: true, grouping }, new Pacer({ sliceMs: Infinity }));
   for (const grouping of ['leader', 'components']) {
     const fromStrings = await search(texts, grouping);
     assert.deepEqual(await search({ utf8, bounds }, grouping), fromStrings, grouping);
     assert.ok(fromStrings.some((label, i) => label !== i), 'near-duplicates found');
+  }
+});
+
+test('dedup by similarity returns the fingerprints of fingerprintAll, with options the core applies to the encoded texts and options applied in JS', async () => {
+  const { init } = await import('../../js/node.js');
+  const { SAMPLE } = await import('../../js/sample.js');
+  const sh = await init();
+  const texts = [...SAMPLE.slice(0, 200), ...SAMPLE.slice(0, 50).map((t) => `${t}!`), 'Ｆｕｌｌ ｗｉｄｔｈ', '天下 大勢'];
+  const idf = sh.learnIdf(texts);
+  try {
+    for (const options of [undefined, { charNgram: 3 }, { idf }, { nfkc: true }, { tokenizer: 'segmenter' }]) {
+      const { fingerprints } = await sh.dedup(texts, { options });
+      assert.deepEqual(fingerprints, sh.fingerprintAll(texts, options), JSON.stringify(options ?? {}));
+    }
+  } finally {
+    idf.dispose();
   }
 });
