@@ -61,10 +61,10 @@ export interface SimHashPool extends AsyncDisposableWhereTyped {
    */
   fingerprintAll(texts: string[], options?: FingerprintOptions, task?: TaskOptions): Promise<BigUint64Array>;
   /**
-   * `SimHash#findPairs` split across the workers: identical fingerprints are collapsed on
-   * the calling thread, each worker searches a disjoint shard of the distinct ones (a copy
-   * of them moves to it by transfer), and their union is sorted and expanded on the calling
-   * thread, a slice at a time. A BigUint64Array argument is copied first: yours stays usable.
+   * `SimHash#findPairs` split across the workers: each gets a copy of the fingerprints by
+   * transfer, collapses identical ones, searches a disjoint shard of the distinct ones and
+   * lists that shard's pairs of items, sorted; the calling thread merges the lists a slice
+   * at a time. A BigUint64Array argument is copied first: yours stays usable.
    */
   findPairs(fingerprints: BigUint64Array | bigint[], maxDistance?: number, task?: TaskOptions): Promise<Pairs>;
   /**
