@@ -22,10 +22,10 @@ export function splitTriples(words, count) {
 /** The most pairs findPairs returns: 9 bytes each in JS and in the core's result buffer, 12 in its list (24 while sorting). */
 export const MAX_PAIRS = 2 ** 27;
 
-/** findPairs' error when there are `total` > MAX_PAIRS pairs, `repeated` items repeating an earlier item's fingerprint. */
-export function tooManyPairs(total, repeated) {
+/** findPairs' error when there are `total` > maxPairs pairs, `repeated` items repeating an earlier item's fingerprint. */
+export function tooManyPairs(total, repeated, maxPairs = MAX_PAIRS) {
   const advice = repeated > 0 ? `${repeated} items repeat a fingerprint (dedup's leader grouping lists no pairs), or lower maxDistance` : 'lower maxDistance';
-  return new RangeError(`findPairs would produce ${total} pairs, more than the ${MAX_PAIRS} it can return: ${advice}`);
+  return new RangeError(`findPairs would produce ${total} pairs, more than the ${maxPairs} it can return: ${advice}`);
 }
 
 /**

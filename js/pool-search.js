@@ -40,16 +40,17 @@ export function copyTexts(encoded, move = false) {
 }
 
 /**
- * One task per worker, `message(shard, shards)` giving each its [message, transfer], with
- * their progress (the fraction of each shard done) reported as 'pairs' in thousandths of
- * the whole: the tasks' results.
+ * One task per shard of `only` (all of the scheduler's, one per worker, by default),
+ * `message(shard, shards)` giving each its [message, transfer], with their progress (the
+ * fraction of each shard done) reported as 'pairs' in thousandths of the whole, never
+ * going back: the tasks' results, in the order of `only`.
  */
-async function shardTasks(scheduler, job, message) {
+async function shardTasks(scheduler, job, message, only = Array.from({ length: scheduler.size }, (_, shard) => shard)) {
   const shards = scheduler.size;
   const done = new Float64Array(shards);
   let reported = 0;
   const tasks = [];
-  for (let shard = 0; shard < shards; shard++) {
+  for (const shard of only) {
     const onProgress = (progress) => {
       done[shard] = progress;
       let sum = 0;
@@ -107,17 +108,28 @@ function sortedPairs(count, words, pacer) {
 /**
  * SimHash#findPairs across the pool's workers: each groups equal fingerprints, searches
  * its shard of the distinct ones and lists its pairs of items, sorted (pairs.js
- * searchItemShard); the shards' lists are merged here. The MAX_PAIRS bound holds for
- * the union (each shard lists at most MAX_PAIRS).
+ * searchItemShard); the shards' lists are merged here. At most `maxPairs` pairs (more:
+ * findPairs' RangeError), and never more than that listed at once across the workers:
+ * each shard lists its pairs only if they are at most its share, maxPairs / shards, and
+ * otherwise counts them; a shard over its share while the union fits runs again with
+ * the room the others leave.
  */
-export async function poolPairs(scheduler, job, fingerprints, k) {
-  const results = await shardTasks(scheduler, job, (shard, shards) => {
+export async function poolPairs(scheduler, job, fingerprints, k, maxPairs = MAX_PAIRS) {
+  const message = (bound) => (shard, shards) => {
     const fps = fingerprints.slice(); // each worker holds all fingerprints; the copy moves
-    return [{ op: 'itemPairShard', fingerprints: fps, maxDistance: k, shard, shards, maxPairs: MAX_PAIRS }, [fps.buffer]];
-  });
+    return [{ op: 'itemPairShard', fingerprints: fps, maxDistance: k, shard, shards, maxPairs: bound }, [fps.buffer]];
+  };
+  const results = await shardTasks(scheduler, job, message(Math.floor(maxPairs / scheduler.size)));
   let total = 0;
   for (const result of results) total += result.total;
-  if (total > MAX_PAIRS) throw tooManyPairs(total, results[0].repeated);
+  if (total > maxPairs) throw tooManyPairs(total, results[0].repeated, maxPairs);
+  const over = [];
+  let listed = 0;
+  results.forEach((result, shard) => (result.words ? (listed += result.total) : over.push(shard)));
+  if (over.length > 0) {
+    const again = await shardTasks(scheduler, job, message(maxPairs - listed), over);
+    over.forEach((shard, i) => { results[shard] = again[i]; });
+  }
   return runStepsPaced(mergeSortedTriplesSteps(results.map((result) => result.words)), job.pacer());
 }
 

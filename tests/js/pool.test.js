@@ -12,7 +12,8 @@ import { sh, plantedSet, random64 } from './helpers.js';
 import { createPool } from '../../js/worker.js';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
 import { mergeSortedTriplesSteps, searchItemShard, searchShard, sortPairs, splitTriples } from '../../js/pairs.js';
-import { runSteps } from '../../js/pacing.js';
+import { Pacer, runSteps } from '../../js/pacing.js';
+import { poolPairs } from '../../js/pool-search.js';
 
 const FORTUNES = '/usr/share/games/fortunes';
 const HAS_FORTUNES = existsSync(FORTUNES);
@@ -301,6 +302,32 @@ describe('the search split across the workers', () => {
     const whole = await searchItemShard(core, fps, 7, 0, 1, 2 ** 27, () => {});
     const past = await searchItemShard(core, fps, 7, 0, 1, whole.total - 1, () => {});
     assert.deepEqual([past.words, past.total], [null, whole.total]);
+  });
+
+  test('poolPairs lists at most maxPairs across its shards: a shard over its share runs again when the union fits; past maxPairs the RangeError', async () => {
+    const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
+    const planted = plantedSet(300, 8, 27);
+    const fps = BigUint64Array.from([...planted, ...planted.slice(0, 40), 9n, 9n, 9n]); // the shards' shares differ
+    const k = 6;
+    const expected = sh.findPairs(fps, k);
+    const total = expected.a.length;
+    for (const size of [2, 3]) {
+      const tasks = [];
+      const scheduler = {
+        size,
+        task: (_job, body, { onProgress }) => {
+          tasks.push([body.shard, body.maxPairs]);
+          return searchItemShard(core, body.fingerprints, body.maxDistance, body.shard, body.shards, body.maxPairs, onProgress);
+        },
+      };
+      const job = { report() {}, guard: (promise) => promise, pacer: () => new Pacer({ sliceMs: Infinity }) };
+      assert.deepEqual(await poolPairs(scheduler, job, fps, k, total), expected, `${size} shards`);
+      const share = Math.floor(total / size);
+      assert.ok(tasks.length > size, 'a shard ran again');
+      assert.ok(tasks.slice(0, size).every(([, bound]) => bound === share));
+      for (const [shard, bound] of tasks.slice(size)) assert.ok(shard < size && bound > share && bound <= total, `shard ${shard} again with room for ${bound}`);
+      await assert.rejects(poolPairs(scheduler, job, fps, k, total - 1), { name: 'RangeError', message: new RegExp(`would produce ${total} pairs, more than the ${total - 1} it`) });
+    }
   });
 
   test('findPairs: past 2^27 pairs the RangeError of SimHash#findPairs; the pool works afterwards', async () => {
