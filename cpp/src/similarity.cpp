@@ -70,32 +70,46 @@ void normalizeForSimilarity(std::string_view utf8, std::vector<char32_t>& out) {
 
 namespace {
 
-// Exact code of a window of 1..3 code points: each position holds its code point + 1 in
-// 21 bits (0 = no code point), so windows of different lengths never share a code.
-uint64_t exactCode(const char32_t* cps, size_t length) {
-  uint64_t code = 0;
-  for (size_t k = 0; k < length; ++k) code |= uint64_t{cps[k] + 1} << (21 * k);
-  return code;
-}
-
 bool isCjk(char32_t cp) { return cp >= 0x80 && unicode::classify(cp) == CharClass::Cjk; }
 
-// Calls emit(start, length) for every shingle of `length` normalized code points, given
-// which are CJK (the definition's step 2).
+// Calls emit(code) for every shingle of a normalized text of `length` code points (the
+// definition's step 2), given each code point's number (>= 1, below base) and whether it is
+// CJK. A window of numbers r0, r1, r2 has code r0 + base r1 + base² r2 (0 past its end), so
+// windows of different lengths never share a code. @pre base³ < 2^64.
 template <class Emit>
-void forEachShingle(size_t length, const ShingleOptions& options, const uint8_t* cjk, Emit emit) {
+void forEachShingleCode(const uint32_t* numbers, const uint8_t* cjk, size_t length, const ShingleOptions& options,
+                        uint64_t base, Emit emit) {
+  static_assert(kMaxShingle == 3, "codes of up to three numbers");
+  const uint64_t base2 = base * base;
+  auto code = [&](size_t start, size_t n) {
+    uint64_t value = 0;
+    for (size_t k = n; k-- > 0;) value = value * base + numbers[start + k];
+    return value;
+  };
+  // Where every window fits and none ends at the last code point, which is most of a text:
+  // a window's later numbers are masked off by its size, without a branch or a loop.
+  auto mask = [](unsigned size, unsigned at) { return size > at ? ~uint64_t{0} : 0; };
+  const uint64_t alphabetic1 = mask(options.alphabetic, 1), alphabetic2 = mask(options.alphabetic, 2);
+  const uint64_t cjk1 = mask(options.cjk, 1), cjk2 = mask(options.cjk, 2);
+  size_t i = 0;
+  for (; i + kMaxShingle < length; ++i) {
+    const bool c = cjk[i];
+    emit(numbers[i] + (base * numbers[i + 1] & (c ? cjk1 : alphabetic1)) + (base2 * numbers[i + 2] & (c ? cjk2 : alphabetic2)));
+  }
+  // The last positions: every window that fits, and when none ends at the last code point,
+  // one from the first position whose window does not fit to the end.
   bool lastCovered = false;
   size_t firstUnfit = length;
-  for (size_t i = 0; i < length; ++i) {
+  for (; i < length; ++i) {
     const size_t n = cjk[i] ? options.cjk : options.alphabetic;
     if (i + n <= length) {
-      emit(i, n);
+      emit(code(i, n));
       lastCovered |= i + n == length;
     } else if (firstUnfit == length) {
       firstUnfit = i;
     }
   }
-  if (length > 0 && !lastCovered) emit(firstUnfit, length - firstUnfit);
+  if (length > 0 && !lastCovered) emit(code(firstUnfit, length - firstUnfit));
 }
 
 // The least intersection t with t / (na + nb - t) >= threshold, as doubles compare (the
@@ -175,14 +189,20 @@ struct Cursor {
 double similarity(std::string_view a, std::string_view b, const ShingleOptions& options) {
   std::vector<uint64_t> sets[2];
   std::vector<char32_t> cps;
+  std::vector<uint32_t> numbers;
   std::vector<uint8_t> cjk;
   const std::string_view texts[2] = {a, b};
   for (int s = 0; s < 2; ++s) {
+    // Numbered by code point (cp + 1 < 2^21), the codes are exact without a numbering.
     normalizeForSimilarity(texts[s], cps);
+    numbers.resize(cps.size());
     cjk.resize(cps.size());
-    for (size_t i = 0; i < cps.size(); ++i) cjk[i] = isCjk(cps[i]);
-    forEachShingle(cps.size(), options, cjk.data(),
-                   [&](size_t start, size_t length) { sets[s].push_back(exactCode(cps.data() + start, length)); });
+    for (size_t i = 0; i < cps.size(); ++i) {
+      numbers[i] = cps[i] + 1;
+      cjk[i] = isCjk(cps[i]);
+    }
+    forEachShingleCode(numbers.data(), cjk.data(), cps.size(), options, uint64_t{1} << 21,
+                       [&](uint64_t code) { sets[s].push_back(code); });
     std::sort(sets[s].begin(), sets[s].end());
     sets[s].erase(std::unique(sets[s].begin(), sets[s].end()), sets[s].end());
   }
@@ -419,9 +439,7 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
     std::vector<uint64_t>& table = m.table;
     if (hashed) table.assign(slots, 0);
     const unsigned shift = 64 - static_cast<unsigned>(__builtin_ctzll(slots));
-    forEachShingle(length, m.options, cjk.data(), [&](size_t start, size_t size) {
-      uint64_t value = 0;
-      for (size_t k = size; k-- > 0;) value = value * base + numbers[start + k];
+    forEachShingleCode(numbers.data(), cjk.data(), length, m.options, base, [&](uint64_t value) {
       if (!hashed) {
         code[distinct++] = value;
         return;
