@@ -29,7 +29,7 @@ constexpr double kJoinPerProbe = 2, kJoinPerProbeUncached = 6;
 constexpr double kCachedBuckets = 1 << 18;
 // One neighbour key of a lookup: a directory read and the bucket's first fingerprint,
 // both likely cache misses; the bucket's items are then read in sequence. Index queries in
-// WASM on 100k to 1M fingerprints, k = 4 to 20, wherever the choice differs: 20 was 5-12%
+// WASM on 100k to 1M fingerprints, k = 4 to 20, wherever the choice differs: 20 was 5-25%
 // faster than 30 (fewer, wider parts), and 15 was 8-10% slower than 20 at 1M, k = 14 and 16.
 constexpr double kLookupPerProbe = 20;
 constexpr double kLookupPerCandidate = 1;
