@@ -108,7 +108,7 @@ void SlotOfId::rehash(size_t capacity) {
 }  // namespace detail
 
 Index::Index(unsigned maxDistance)
-    : maxDistance_(maxDistance), partition_(std::make_unique<Partition>(Partition::choose(nullptr, 0, maxDistance, Partition::Use::Probe))) {}
+    : maxDistance_(maxDistance), partition_(std::make_unique<Partition>(Partition::choose(nullptr, 0, maxDistance, Partition::Use::Index))) {}
 Index::~Index() = default;
 Index::Index(Index&&) noexcept = default;
 Index& Index::operator=(Index&&) noexcept = default;
@@ -228,7 +228,7 @@ void Index::rebuild() {
   std::vector<uint8_t> alive(kept, 1);
   std::unique_ptr<Partition> partition;
   if (kept < 2 || kept > kRechooseFactor * partitionItems_ || kept < partitionItems_ / kRechooseFactor || partitionItems_ < 2) {
-    partition = std::make_unique<Partition>(Partition::choose(fingerprints.data(), kept, maxDistance_, Partition::Use::Probe));
+    partition = std::make_unique<Partition>(Partition::choose(fingerprints.data(), kept, maxDistance_, Partition::Use::Index));
   } else {
     partition = std::make_unique<Partition>(*partition_);
   }

@@ -423,7 +423,7 @@ bool LeaderSearch::runPairs(size_t workBudget) {
 }
 
 void LeaderSearch::startLookups(const Partition* partition) {
-  partition_ = std::make_unique<Partition>(partition ? *partition : Partition::choose(fingerprints_, count_, maxDistance_, Partition::Use::Probe));
+  partition_ = std::make_unique<Partition>(partition ? *partition : Partition::choose(fingerprints_, count_, maxDistance_, Partition::Use::Leaders));
   probeCost_ = partition_->estimatedCost();
   const size_t parts = partition_->partCount();
   firstBucket_.assign(parts + 1, 0);

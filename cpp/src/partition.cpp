@@ -31,7 +31,10 @@ constexpr double kCachedBuckets = 1 << 18;
 // both likely cache misses; the bucket's items are then read in sequence. Index queries in
 // WASM on 100k to 1M fingerprints, k = 4 to 20, wherever the choice differs: 20 was 5-25%
 // faster than 30 (fewer, wider parts), and 15 was 8-10% slower than 20 at 1M, k = 14 and 16.
-constexpr double kLookupPerProbe = 20;
+// Leader grouping's buckets hold only the leaders so far, so a probe is mostly a directory
+// miss with nothing behind it: at 1M fingerprints in 10k dense clusters, k = 12, 20 chose
+// 4 parts of 16 bits (1,108 probes) and took 2x as long as 30's 5 parts (303 probes).
+constexpr double kIndexLookupPerProbe = 20, kLeaderLookupPerProbe = 30;
 constexpr double kLookupPerCandidate = 1;
 
 unsigned partWidth(unsigned m, unsigned j) { return 64 / m + (j < 64 % m ? 1 : 0); }
@@ -94,7 +97,7 @@ Partition Partition::choose(const uint64_t* fingerprints, size_t n, unsigned k, 
   std::vector<uint64_t> sample(s);
   for (size_t i = 0; i < s; ++i) sample[i] = fingerprints[i * n / s];  // spread evenly, deterministic
   // Lookups need a directory of 2^width buckets per part: at most about 4 per item.
-  auto tooWide = [&](unsigned c) { return use == Use::Probe && static_cast<double>(uint64_t{1} << partWidth(kPartCounts[c], 0)) > 4 * items + 1024; };
+  auto tooWide = [&](unsigned c) { return use != Use::Join && static_cast<double>(uint64_t{1} << partWidth(kPartCounts[c], 0)) > 4 * items + 1024; };
   unsigned shifts[kFlatParts];
   uint64_t masks[kFlatParts];
   unsigned flatParts = 0;  // the parts of the configs in use, first to last
@@ -141,7 +144,7 @@ Partition Partition::choose(const uint64_t* fingerprints, size_t n, unsigned k, 
           partCost = kSortPerItem * items + kSortPerBucket * buckets +
                      (buckets <= kCachedBuckets ? kJoinPerProbe : kJoinPerProbeUncached) * nonEmpty * probes + rate * allPairs;
         } else {
-          partCost = kLookupPerProbe * probes + kLookupPerCandidate * rate * items;
+          partCost = (use == Use::Index ? kIndexLookupPerProbe : kLeaderLookupPerProbe) * probes + kLookupPerCandidate * rate * items;
         }
         cost[j][options[j]++] = partCost;
       }

@@ -18,8 +18,9 @@ namespace simhash {
 class Partition {
  public:
   /// What the partition serves, which sets its cost model: a bucket-pair join over all
-  /// items (findPairs), or lookups of single fingerprints (the index, leader grouping).
-  enum class Use { Join, Probe };
+  /// items (findPairs), lookups among every stored item (the index), or lookups among the
+  /// leaders found so far (leader grouping), whose buckets are mostly empty.
+  enum class Use { Join, Index, Leaders };
 
   /// Part widths never exceed this, so a part's buckets fit a directory of 2^width offsets.
   static constexpr unsigned kMaxWidth = 24;

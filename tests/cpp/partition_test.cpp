@@ -9,6 +9,12 @@
 using simhash::Partition;
 
 namespace {
+size_t probesOf(const Partition& p) {
+  size_t probes = 0;
+  for (size_t i = 0; i < p.partCount(); ++i) probes += p.part(i).probes.size();
+  return probes;
+}
+
 unsigned budgetOf(const Partition& p) {
   unsigned used = 0;
   for (size_t i = 0; i < p.partCount(); ++i) used += p.part(i).threshold + 1;
@@ -19,7 +25,7 @@ unsigned budgetOf(const Partition& p) {
 TEST_CASE("chosen partitions cover k + 1 with narrow parts, or scan", "[partition]") {
   const unsigned k = GENERATE(0u, 1u, 3u, 6u, 10u, 12u, 16u, 24u);
   const size_t n = GENERATE(size_t{10}, size_t{1000}, size_t{100000});
-  const auto use = GENERATE(Partition::Use::Join, Partition::Use::Probe);
+  const auto use = GENERATE(Partition::Use::Join, Partition::Use::Index, Partition::Use::Leaders);
   CAPTURE(k, n, use == Partition::Use::Join);
   std::mt19937_64 rng(k * 31 + n);
   std::vector<uint64_t> fps(n);
@@ -38,12 +44,35 @@ TEST_CASE("large sets use parts at moderate k, Manku's 4 x 16 bits at k = 3", "[
   std::mt19937_64 rng(5);
   std::vector<uint64_t> fps(1000000);
   for (uint64_t& fp : fps) fp = rng();
-  const Partition p3 = Partition::choose(fps.data(), fps.size(), 3, Partition::Use::Probe);
+  const Partition p3 = Partition::choose(fps.data(), fps.size(), 3, Partition::Use::Index);
   REQUIRE(p3.partCount() == 4);
   for (size_t i = 0; i < 4; ++i) CHECK(p3.part(i).threshold == 0);
-  CHECK(Partition::choose(fps.data(), fps.size(), 12, Partition::Use::Probe).partCount() > 0);
+  CHECK(Partition::choose(fps.data(), fps.size(), 12, Partition::Use::Index).partCount() > 0);
   CHECK(Partition::choose(fps.data(), fps.size(), 12, Partition::Use::Join).partCount() > 0);
   CHECK(Partition::choose(fps.data(), 10, 3, Partition::Use::Join).partCount() == 0);
+}
+
+// Leader grouping's buckets hold only the leaders so far, so its lookups price a probe
+// higher than the index's, whose buckets hold every item: never more probes, and fewer
+// where a wide partition's many probes would find next to nothing (dense clusters, k = 12).
+TEST_CASE("leader lookups never take more probes than index lookups on the same data", "[partition]") {
+  std::mt19937_64 rng(11);
+  std::vector<uint64_t> uniform(1000000), clustered(1000000), bases(10000);
+  for (uint64_t& fp : uniform) fp = rng();
+  for (uint64_t& base : bases) base = rng();
+  for (uint64_t& fp : clustered) {
+    fp = bases[rng() % bases.size()];
+    for (unsigned flips = rng() % 13; flips > 0; --flips) fp ^= uint64_t{1} << (rng() % 64);
+  }
+  for (const auto* fps : {&uniform, &clustered}) {
+    for (unsigned k = 0; k <= 24; k += 2) {
+      CAPTURE(fps == &clustered, k);
+      CHECK(probesOf(Partition::choose(fps->data(), fps->size(), k, Partition::Use::Leaders)) <=
+            probesOf(Partition::choose(fps->data(), fps->size(), k, Partition::Use::Index)));
+    }
+  }
+  CHECK(probesOf(Partition::choose(clustered.data(), clustered.size(), 12, Partition::Use::Leaders)) <
+        probesOf(Partition::choose(clustered.data(), clustered.size(), 12, Partition::Use::Index)));
 }
 
 TEST_CASE("a pair within k is within threshold in exactly one first part", "[partition]") {

@@ -383,7 +383,7 @@ void runPairs(FuzzedDataProvider& input) {
   }
   FUZZ_CHECK(simhash::leaderLabels(fps.data(), fps.size(), k) == leaderOf);
   for (auto path : {simhash::LeaderSearch::Path::Pairs, simhash::LeaderSearch::Path::Lookups}) {
-    const simhash::Partition partition = forcible ? forcedPartition(input, k) : simhash::Partition::choose(nullptr, 0, k, simhash::Partition::Use::Probe);
+    const simhash::Partition partition = forcible ? forcedPartition(input, k) : simhash::Partition::choose(nullptr, 0, k, simhash::Partition::Use::Leaders);
     simhash::LeaderSearch search(fps.data(), fps.size(), k, path, forcible && input.ConsumeBool() ? &partition : nullptr);
     const size_t budget = input.ConsumeIntegralInRange<size_t>(1, 2000);
     while (!search.run(budget)) {

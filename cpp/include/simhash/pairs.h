@@ -152,7 +152,7 @@ std::vector<uint32_t> leaderLabels(const uint64_t* fingerprints, size_t count, u
 /// - dense near-duplicates: items in index order are looked up among the leaders so far
 ///   (leaders are pairwise more than maxDistance apart, so there are few of them), by a
 ///   scan of the leaders while that is cheaper, else by probing per-part buckets that
-///   hold the leaders (Partition::Use::Probe). Cost: O(count × min(leaders, probes)).
+///   hold the leaders (Partition::Use::Leaders). Cost: O(count × min(leaders, probes)).
 ///   Memory: 8 bytes per item and part, 8 per bucket, 12 per leader.
 /// A worker pool parallelises the first path by sharding its PairSearch (each worker
 /// returns its pairs; the caller sorts their union with sortPairs and applies the rule,
