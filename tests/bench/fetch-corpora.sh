@@ -2,7 +2,10 @@
 # Installs the corpora of the quality benchmark (tests/bench/quality.js) when missing:
 # Debian's `fortunes` (English quotes; it pulls in `fortunes-min`) and `fortunes-zh`
 # (its `chinese` file), both under /usr/share/games/fortunes, and `postgresql-doc-15`
-# (its HTML manual: the long documents of the similarity benchmarks, quality/corpora.js).
+# (its HTML manual: the long documents of the similarity benchmarks, quality/corpora.js),
+# `manpages-ja` (Japanese one-line texts: its sentences) and `debian-reference-ja` and
+# `debian-reference-zh-cn` (Japanese and Chinese documents) for the light-edit protocol
+# (tests/bench/light-edits.js).
 # As root it runs apt-get;
 # otherwise it prints the command to run and exits 1. Also used by `npm run test:js`
 # (the worker-pool tests dedup real fortunes).
@@ -13,5 +16,8 @@ missing=()
 [ -f "$dir/computers" ] || missing+=(fortunes) # one of the category files of `fortunes`
 [ -f "$dir/chinese" ] || missing+=(fortunes-zh)
 [ -f /usr/share/doc/postgresql-doc-15/html/index.html ] || missing+=(postgresql-doc-15)
+[ -d /usr/share/man/ja/man1 ] || missing+=(manpages-ja)
+[ -f /usr/share/debian-reference/ch01.ja.html ] || missing+=(debian-reference-ja)
+[ -f /usr/share/debian-reference/ch01.zh-cn.html ] || missing+=(debian-reference-zh-cn)
 source "$(dirname "$0")/../../.ci/packages.sh"
 install_missing fetch-corpora "${missing[@]}"
