@@ -1,5 +1,6 @@
-// Shared by the browser tests: Debian's Chromium driven by playwright-core (never a
-// downloaded browser), and a static file server that sends a strict Content-Security-Policy.
+// Shared by the browser tests: Debian's Chromium driven by playwright-core and Debian's
+// Firefox ESR driven by puppeteer-core over WebDriver BiDi (never a downloaded browser), and
+// a static file server that sends a strict Content-Security-Policy.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -7,8 +8,10 @@ import { tmpdir } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
 /** No eval of any kind; WebAssembly compilation is the one exception scripts get. */
 export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'";
@@ -40,6 +43,29 @@ export function launchChromium() {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   });
+}
+
+/**
+ * Firefox ESR, headless, in a new profile that puppeteer-core fills with prefs that turn
+ * off updates and background network traffic. Its pages take the same calls the tests make
+ * on playwright-core's (goto, evaluate, close, the events watchProblems listens to).
+ */
+export function launchFirefox() {
+  return puppeteer.launch({ browser: 'firefox', protocol: 'webDriverBiDi', executablePath: FIREFOX, headless: true });
+}
+
+/**
+ * The text of the page's #out once the page writes it (polled, so that playwright-core and
+ * puppeteer-core pages are read alike); an Error after `timeout` ms.
+ */
+export async function outputOf(page, timeout = 30_000) {
+  const deadline = performance.now() + timeout;
+  for (;;) {
+    const out = await page.evaluate(() => document.getElementById('out')?.textContent);
+    if (out) return out;
+    if (performance.now() > deadline) throw new Error(`the page wrote nothing into #out in ${timeout} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 const TYPES = {

@@ -2,16 +2,20 @@
 // (offline), then use it from Node ESM and CommonJS, from TypeScript 5.x and 7 in CommonJS,
 // Node16 and browser-lib configurations, from a plain <script type="module"> page, and from
 // Vite, webpack 5 (with the pool) and esbuild (per the README's recipe) builds in headless
-// Chromium under a strict Content-Security-Policy; a page whose .wasm is missing gets an
-// Error that says what to do. Also measures what a browser downloads.
+// Chromium and Firefox ESR under a strict Content-Security-Policy; a page whose .wasm is
+// missing gets an Error that says what to do; the pool's dedup leaves a page's main thread
+// free in both browsers. Also measures what a browser downloads.
+//
+// Firefox ESR is Debian's (bash .ci/firefox.sh installs it). Where it is missing, its
+// subtests are skipped with the reason; under CI=true they fail instead.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { installPackedPackage, launchChromium, run, serveDirectory, watchProblems } from './browser.js';
+import { FIREFOX, installPackedPackage, launchChromium, launchFirefox, outputOf, run, serveDirectory, watchProblems } from './browser.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const OUTPUT = join(ROOT, 'tests/output');
@@ -59,18 +63,37 @@ const EXPECTED_POOL_RESULT = `${EXPECTED_RESULT} ${EXPECTED}`;
 let work;
 let tarball;
 let project;
-let browser;
+
+/** The browsers every page opens in; `browser` is set by before(), `missing` says why not. */
+const BROWSERS = [
+  { name: 'Chromium', launch: launchChromium, browser: null, missing: null },
+  { name: 'Firefox ESR', launch: launchFirefox, browser: null, missing: existsSync(FIREFOX) ? null : `${FIREFOX} is not installed (bash .ci/firefox.sh installs it)` },
+];
 
 before(async () => {
   assert.ok(VECTORS.length >= 3, 'golden vectors with default options exist');
   ({ work, tarball, project } = installPackedPackage('simhash-pack-'));
-  browser = await launchChromium();
+  await Promise.all(BROWSERS.filter((b) => !b.missing).map(async (b) => { b.browser = await b.launch(); }));
 });
 
 after(async () => {
-  await browser?.close();
+  await Promise.all(BROWSERS.map((b) => b.browser?.close()));
   rmSync(work, { recursive: true, force: true });
 });
+
+/** Runs `body(browser, name)` as one subtest per browser, skipping a missing one except under CI=true. */
+async function inEachBrowser(t, body) {
+  for (const b of BROWSERS) {
+    await t.test(b.name, async (subtest) => {
+      if (b.missing) {
+        assert.ok(process.env.CI !== 'true', `${b.name}: ${b.missing}, and under CI=true every browser must run`);
+        subtest.skip(b.missing);
+        return;
+      }
+      await body(b.browser, b.name);
+    });
+  }
+}
 
 /** A directory of the project for one setting, with its own package.json. */
 function setting(name, packageJson = {}) {
@@ -81,17 +104,16 @@ function setting(name, packageJson = {}) {
 }
 
 /**
- * Serves `root`, opens `path` in Chromium and returns the text of #out once the page
+ * Serves `root`, opens `path` in `browser` and returns the text of #out once the page
  * writes it, and the page's problems (uncaught errors, console errors, failed requests).
  */
-async function pageResult(root, path = '') {
+async function pageResult(browser, root, path = '') {
   const server = await serveDirectory(root);
   const page = await browser.newPage();
   try {
     const problems = watchProblems(page);
     await page.goto(server.url + path);
-    await page.waitForFunction(() => document.getElementById('out')?.textContent, null, { timeout: 30000 });
-    return { out: await page.textContent('#out'), problems };
+    return { out: await outputOf(page), problems };
   } finally {
     await page.close();
     await server.close();
@@ -174,7 +196,7 @@ test('the npx command', () => {
   assert.equal(run(join(project, 'node_modules/.bin/simhash-wasm'), ['dedup', 'lines.txt'], project), 'The cat sat.\nSomething else\n');
 });
 
-test('a Vite production build in Chromium, under a strict CSP, within the size budget', async () => {
+test('a Vite production build in each browser, under a strict CSP, within the size budget', async (t) => {
   writeFileSync(join(project, 'index.html'), '<!doctype html><title>app</title><output id="out"></output><script type="module" src="./main.js"></script>');
   writeFileSync(join(project, 'main.js'), `import { init } from 'simhash-wasm';\n${PROGRAM}\ndocument.getElementById('out').textContent = result;`);
   run('node', [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error'], project);
@@ -189,20 +211,110 @@ test('a Vite production build in Chromium, under a strict CSP, within the size b
   assert.ok(sizes.some((s) => s.file.endsWith('.wasm')), 'the .wasm is emitted as an asset');
   assert.ok(total <= MAX_GZIP_BYTES, `${total} B gzipped exceeds ${MAX_GZIP_BYTES}`);
 
-  const { out, problems } = await pageResult(dist);
-  assert.equal(out, EXPECTED_RESULT);
-  assert.deepEqual(problems, []);
+  await inEachBrowser(t, async (browser) => {
+    const { out, problems } = await pageResult(browser, dist);
+    assert.equal(out, EXPECTED_RESULT);
+    assert.deepEqual(problems, []);
+  });
 });
 
-test('a plain <script type="module"> page, with the pool', async () => {
+test('a plain <script type="module"> page, with the pool', async (t) => {
   writeFileSync(join(project, 'plain.html'), `${PAGE}<script type="module" src="./plain.js"></script>`);
   writeFileSync(join(project, 'plain.js'), `import { init } from './node_modules/simhash-wasm/js/index.js';\nimport { createPool } from './node_modules/simhash-wasm/js/worker.js';\n${POOL_PROGRAM}\ndocument.getElementById('out').textContent = poolResult;`);
-  const { out, problems } = await pageResult(project, 'plain.html');
-  assert.equal(out, EXPECTED_POOL_RESULT);
-  assert.deepEqual(problems, []);
+  await inEachBrowser(t, async (browser) => {
+    const { out, problems } = await pageResult(browser, project, 'plain.html');
+    assert.equal(out, EXPECTED_POOL_RESULT);
+    assert.deepEqual(problems, []);
+  });
 });
 
-test('webpack 5 with the pool: no warnings, the results of Node', async () => {
+// A page's main thread while the pool dedups: a setTimeout heartbeat records how long each
+// turn of the event loop took (the gap between two beats bounds from above every task that
+// ran between them), in every browser; the Long Tasks API (PerformanceObserver 'longtask')
+// records the same where the browser has it (Chromium, not Firefox), and then no long task
+// may exceed the longest gap. The limit is tests/browser/pool.test.js's: a long task is over
+// 50 ms, plus 25 ms of slack for scheduling and GC on a 2-core machine.
+const MAIN_THREAD_ITEMS = 20_000;
+const MAIN_THREAD_LIMIT_MS = 50 + 25;
+const MAIN_THREAD_PROGRAM = `
+// One-line texts of 12-40 words, a fifth of them copies of earlier ones with a word replaced.
+let state = 5;
+const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) >>> 8;
+const words = Array.from({ length: 6000 }, (_, i) => (i * 7919 + 1000).toString(36));
+const items = [];
+for (let i = 0; i < ${MAIN_THREAD_ITEMS}; i++) {
+  if (i > 100 && next() % 5 === 0) {
+    const parts = items[next() % i].split(' ');
+    parts[next() % parts.length] = words[next() % words.length];
+    items.push(parts.join(' '));
+  } else {
+    items.push(Array.from({ length: 12 + (next() % 29) }, () => words[next() % words.length]).join(' '));
+  }
+}
+const sh = await init();
+const pool = await createPool();
+const longTasks = PerformanceObserver.supportedEntryTypes.includes('longtask') ? [] : null;
+const observer = longTasks && new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) longTasks.push(Math.round(entry.duration));
+});
+observer?.observe({ type: 'longtask' });
+const gaps = [];
+let beating = true;
+let stopped;
+const heartbeatDone = new Promise((resolve) => { stopped = resolve; });
+let last = performance.now();
+const beat = () => {
+  const now = performance.now();
+  gaps.push(now - last);
+  last = now;
+  if (beating) setTimeout(beat, 0);
+  else stopped();
+};
+setTimeout(beat, 0);
+const started = performance.now();
+const result = await pool.dedup(items);
+const poolMs = Math.round(performance.now() - started);
+beating = false;
+await heartbeatDone;
+await new Promise((resolve) => setTimeout(resolve, 100)); // the observer's last entries
+observer?.disconnect();
+const reference = await sh.dedup(items);
+const identical = JSON.stringify(result.groups) === JSON.stringify(reference.groups)
+  && result.fingerprints.every((fp, i) => fp === reference.fingerprints[i]);
+const size = pool.size;
+await pool.terminate();
+document.getElementById('out').textContent = JSON.stringify({
+  size, poolMs, groups: result.groups.length, identical, beats: gaps.length,
+  maxGapMs: Math.round(Math.max(...gaps)), gapsOver50Ms: gaps.filter((gap) => gap > 50).map(Math.round), longTasks,
+});`;
+
+test(`the pool's dedup of ${MAIN_THREAD_ITEMS} texts leaves a page's main thread free, strict CSP`, async (t) => {
+  writeFileSync(join(project, 'main-thread.html'), `${PAGE}<script type="module" src="./main-thread.js"></script>`);
+  writeFileSync(join(project, 'main-thread.js'), `import { init } from './node_modules/simhash-wasm/js/index.js';\nimport { createPool } from './node_modules/simhash-wasm/js/worker.js';\n${MAIN_THREAD_PROGRAM}`);
+  await inEachBrowser(t, async (browser, name) => {
+    const server = await serveDirectory(project);
+    const page = await browser.newPage();
+    try {
+      const problems = watchProblems(page);
+      await page.goto(`${server.url}main-thread.html`);
+      const result = JSON.parse(await outputOf(page, 120_000));
+      console.log(`main thread during the pool dedup, ${name}: ${JSON.stringify(result)}`);
+      assert.deepEqual(problems, []);
+      assert.equal(result.identical, true, 'the same fingerprints and groups as the single-threaded dedup');
+      assert.ok(result.groups > 0);
+      assert.ok(result.beats >= result.poolMs / 50, `${result.beats} heartbeats in ${result.poolMs} ms`);
+      assert.ok(result.maxGapMs <= MAIN_THREAD_LIMIT_MS, `the main thread was busy for ${result.maxGapMs} ms at once`);
+      if (result.longTasks) {
+        assert.ok(Math.max(0, ...result.longTasks) <= result.maxGapMs + 1, 'the heartbeat saw every long task');
+      }
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  });
+});
+
+test('webpack 5 with the pool: no warnings, the results of Node', async (t) => {
   const dir = setting('webpack');
   writeFileSync(join(dir, 'main.js'), `import { init } from 'simhash-wasm';\nimport { createPool } from 'simhash-wasm/worker';\n${POOL_PROGRAM}\ndocument.getElementById('out').textContent = poolResult;`);
   const webpack = createRequire(import.meta.url)(join(TOOLS, 'webpack'));
@@ -213,9 +325,11 @@ test('webpack 5 with the pool: no warnings, the results of Node', async () => {
   assert.deepEqual(errors.map((e) => e.message), []);
   assert.ok(assets.some((a) => a.name.endsWith('.wasm')), 'the .wasm is emitted');
   writeFileSync(join(dir, 'dist/index.html'), `${PAGE}<script src="main.js"></script>`);
-  const { out, problems } = await pageResult(join(dir, 'dist'));
-  assert.equal(out, EXPECTED_POOL_RESULT);
-  assert.deepEqual(problems, []);
+  await inEachBrowser(t, async (browser) => {
+    const { out, problems } = await pageResult(browser, join(dir, 'dist'));
+    assert.equal(out, EXPECTED_POOL_RESULT);
+    assert.deepEqual(problems, []);
+  });
   assert.deepEqual(warnings.map((w) => `${w.moduleName}: ${w.message}`), []);
 });
 
@@ -225,7 +339,7 @@ const ESBUILD_RECIPE = [
   ['cp', 'node_modules/simhash-wasm/js/wasm/simhash_core.wasm', 'dist/'],
 ];
 
-test('esbuild per the README recipe, with the pool', async () => {
+test('esbuild per the README recipe, with the pool', async (t) => {
   mkdirSync(join(project, 'src'), { recursive: true });
   writeFileSync(join(project, 'src/main.js'), `import { init } from 'simhash-wasm';\nimport { createPool } from 'simhash-wasm/worker';\n${POOL_PROGRAM}\ndocument.getElementById('out').textContent = poolResult;`);
   rmSync(join(project, 'dist'), { recursive: true, force: true });
@@ -236,12 +350,14 @@ test('esbuild per the README recipe, with the pool', async () => {
     assert.equal(step.stderr, '', `${command}: no warnings`);
   }
   writeFileSync(join(project, 'dist/index.html'), `${PAGE}<script type="module" src="main.js"></script>`);
-  const { out, problems } = await pageResult(join(project, 'dist'));
-  assert.equal(out, EXPECTED_POOL_RESULT);
-  assert.deepEqual(problems, []);
+  await inEachBrowser(t, async (browser) => {
+    const { out, problems } = await pageResult(browser, join(project, 'dist'));
+    assert.equal(out, EXPECTED_POOL_RESULT);
+    assert.deepEqual(problems, []);
+  });
 });
 
-test('a page whose .wasm cannot be loaded: init() rejects naming the URL and the fix', async () => {
+test('a page whose .wasm cannot be loaded: init() rejects naming the URL and the fix', async (t) => {
   const dir = setting('missing');
   cpSync(join(project, 'node_modules/simhash-wasm/js'), join(dir, 'lib'), { recursive: true });
   rmSync(join(dir, 'lib/wasm/simhash_core.wasm'));
@@ -257,17 +373,18 @@ for (const options of [{}, { locateFile: () => '/index.html' }]) {
   }
 }
 document.getElementById('out').textContent = JSON.stringify(messages);`);
-  const server = await serveDirectory(dir);
-  const page = await browser.newPage();
-  try {
-    await page.goto(server.url);
-    await page.waitForFunction(() => document.getElementById('out')?.textContent, null, { timeout: 30000 });
-    const [missing, html] = JSON.parse(await page.textContent('#out'));
-    const fix = '; options.locateFile says where js/wasm/simhash_core.wasm is served, options.wasmBinary passes its bytes';
-    assert.equal(missing, `simhash-wasm: could not load ${server.url}lib/wasm/simhash_core.wasm (HTTP 404)${fix}`);
-    assert.equal(html, `simhash-wasm: could not load ${server.url}index.html (not WebAssembly: it starts with "<!do")${fix}`);
-  } finally {
-    await page.close();
-    await server.close();
-  }
+  await inEachBrowser(t, async (browser) => {
+    const server = await serveDirectory(dir);
+    const page = await browser.newPage();
+    try {
+      await page.goto(server.url);
+      const [missing, html] = JSON.parse(await outputOf(page));
+      const fix = '; options.locateFile says where js/wasm/simhash_core.wasm is served, options.wasmBinary passes its bytes';
+      assert.equal(missing, `simhash-wasm: could not load ${server.url}lib/wasm/simhash_core.wasm (HTTP 404)${fix}`);
+      assert.equal(html, `simhash-wasm: could not load ${server.url}index.html (not WebAssembly: it starts with "<!do")${fix}`);
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  });
 });
