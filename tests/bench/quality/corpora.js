@@ -135,8 +135,10 @@ export function loadLongDocuments(dir = POSTGRES_DOC_DIR) {
 // .I, .BR, ...), escapes removed; other requests break paragraphs, and example blocks
 // (.nf to .fi, .EX to .EE) are skipped. Lines of a paragraph join directly between two
 // CJK characters (as a Japanese page renders) and with a space otherwise. A sentence ends
-// at 。！？ (and closing brackets); kept are the distinct sentences of 10-300 code points
-// that hold kana (Japanese, not a Chinese or English line) and are at least half CJK.
+// at 。！？ (and closing brackets). A record is a paragraph of at most 300 code points (so
+// some hold several sentences), or else one sentence of a longer paragraph; kept are the
+// distinct records of 10-300 code points that hold kana (Japanese, not a Chinese or
+// English line) and are at least half CJK.
 export const MANPAGES_JA_DIR = '/usr/share/man/ja';
 export const SENTENCE_MIN_CHARS = 10;
 export const SENTENCE_MAX_CHARS = 300;
@@ -223,7 +225,8 @@ export function loadJapanese(dir = MANPAGES_JA_DIR) {
   const records = [];
   for (const path of pages) {
     for (const paragraph of roffToParagraphs(gunzipSync(readFileSync(path)).toString('utf8'))) {
-      for (const sentence of japaneseSentences(paragraph)) {
+      const whole = [...paragraph].length <= SENTENCE_MAX_CHARS;
+      for (const sentence of whole ? [paragraph] : japaneseSentences(paragraph)) {
         if (!seen.has(sentence) && isJapaneseSentence(sentence)) {
           seen.add(sentence);
           records.push(sentence);
