@@ -11,7 +11,10 @@
 //                pair labelled: the precision a real dedup of ~24,000 (English) texts sees.
 // Sections 12-14 (similarity-quality.js) score dedup by exact similarity on natural
 // collections (every pair of a real corpus, truth from an exact similarity join) and on the
-// planted ones, with the PostgreSQL manual as a third, long-document corpus.
+// planted ones, with the PostgreSQL manual as a third, long-document corpus. The last
+// section (light-edits.js) is the light-edit protocol: each kind of edit people make, at its
+// maximum, per language, one-line texts and documents apart, against random pairs and
+// topical neighbours, across thresholds.
 // Deterministic: all sampling is seeded (quality/random.js); only timings vary.
 import { mkdirSync, writeFileSync, copyFileSync, statSync } from 'node:fs';
 import { init } from '../../js/node.js';
@@ -27,6 +30,7 @@ import { featurelessReport, FEATURELESS } from './quality/featureless.js';
 import { histogramSvg } from './quality/histogram-svg.js';
 import { table, f3, f2, pct } from './quality/table.js';
 import { similarityReport } from './similarity-quality.js';
+import { lightEditReport } from './light-edits.js';
 import { loadCore } from './quality/exact.js';
 
 const COMMAND = 'node tests/bench/quality.js';
@@ -383,8 +387,13 @@ print('\n## 11. Summary\n');
 }
 
 // ---------------------------------------------------------------------------------------
-// Sections 12-14: dedup by similarity (issue 13), natural and planted protocols.
-await similarityReport(print, await loadCore());
+// Sections 12-14: dedup by similarity (issue 13), natural and planted protocols; then the
+// light-edit protocol (issue 27): per kind of light edit, per language, with the negatives.
+{
+  const core = await loadCore();
+  await similarityReport(print, core);
+  await lightEditReport(print, core);
+}
 
 // ---------------------------------------------------------------------------------------
 const svgPanels = sets.map((_, c) => [defaults, recommended].map((result) => {
