@@ -64,11 +64,14 @@ let work;
 let tarball;
 let project;
 
-/** The browsers every page opens in; `browser` is set by before(), `missing` says why not. */
+/**
+ * The browsers every page opens in; `browser` is set by before(), `missing` says why not;
+ * `passed` and `failed` count the page subtests, which after() prints as "<id>: N passed, M failed".
+ */
 const BROWSERS = [
-  { name: 'Chromium', launch: launchChromium, browser: null, missing: null },
-  { name: 'Firefox ESR', launch: launchFirefox, browser: null, missing: existsSync(FIREFOX) ? null : `${FIREFOX} is not installed (bash .ci/firefox.sh installs it)` },
-];
+  { id: 'chromium', name: 'Chromium', launch: launchChromium, missing: null },
+  { id: 'firefox', name: 'Firefox ESR', launch: launchFirefox, missing: existsSync(FIREFOX) ? null : `${FIREFOX} is not installed (bash .ci/firefox.sh installs it)` },
+].map((b) => ({ ...b, browser: null, passed: 0, failed: 0 }));
 
 before(async () => {
   assert.ok(VECTORS.length >= 3, 'golden vectors with default options exist');
@@ -77,6 +80,7 @@ before(async () => {
 });
 
 after(async () => {
+  for (const b of BROWSERS) console.log(`${b.id}: ${b.passed} passed, ${b.failed} failed${b.missing ? ` (${b.missing})` : ''}`);
   await Promise.all(BROWSERS.map((b) => b.browser?.close()));
   rmSync(work, { recursive: true, force: true });
 });
@@ -85,12 +89,18 @@ after(async () => {
 async function inEachBrowser(t, body) {
   for (const b of BROWSERS) {
     await t.test(b.name, async (subtest) => {
-      if (b.missing) {
-        assert.ok(process.env.CI !== 'true', `${b.name}: ${b.missing}, and under CI=true every browser must run`);
+      if (b.missing && process.env.CI !== 'true') {
         subtest.skip(b.missing);
         return;
       }
-      await body(b.browser, b.name);
+      try {
+        assert.ok(!b.missing, `${b.name}: ${b.missing}, and under CI=true every browser must run`);
+        await body(b.browser, b.name);
+        b.passed++;
+      } catch (error) {
+        b.failed++;
+        throw error;
+      }
     });
   }
 }

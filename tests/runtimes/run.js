@@ -16,7 +16,7 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 const BIN = join(ROOT, 'node_modules/.bin');
 const VECTORS = join(ROOT, 'tests/vectors/fingerprints.tsv');
 const STRICT = process.env.CI === 'true';
-/** A runtime's whole smoke run, CLI runs and pool included, takes 1-2 s here; this bounds a hang. */
+/** A runtime's whole smoke run, CLI runs and pool included, took 0.8-4 s here; this bounds a hang. */
 const TIMEOUT_MS = 60_000;
 
 /**
