@@ -19,7 +19,7 @@ const CHUNK_CHARS = 1 << 19;
 
 /**
  * Whether fingerprint chunks are encoded to UTF-8 on the calling thread before they are
- * posted (README "Worker pool", `npm run bench:transfer`): in Node encoding costs the
+ * posted (docs/search-engine.md "The worker pool", `npm run bench:transfer`): in Node encoding costs the
  * calling thread more than posting strings, but the workers then skip decoding them,
  * which pays overall; in Chromium encoding and posting costs the page's thread about 2x
  * posting strings, for no clear gain.

@@ -73,7 +73,7 @@ export interface SimHashPool extends AsyncDisposableWhereTyped {
    * verification by similarity, for which the distinct texts go to the workers) split
    * across the workers, with the groups formed on the calling thread a slice at a time;
    * the leader grouping runs in one worker instead when its search would not list pairs
-   * (dense near-duplicates, README "Worker pool"), and so does every search in a pool of
+   * (dense near-duplicates, docs/search-engine.md "The worker pool"), and so does every search in a pool of
    * one worker. `key` runs on the calling thread (items never leave it; their texts do).
    * Progress: 'fingerprint' per finished chunk, 'pairs' in thousandths (of 1000), 'groups'
    * 1/1, and at least every 100 ms throughout. Aborting stops the workers running this call.
