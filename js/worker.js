@@ -49,7 +49,7 @@ export async function createPool(options) {
     spawn = () => spawnNodeWorker(Worker, file, workerOptions);
   } else {
     // One core is left to the page: with every core busy in workers, the page's thread is
-    // starved: with 2 workers on 2 cores the page gets long tasks (tests/browser/pool.test.js).
+    // starved of time and its tasks grow long.
     count ??= Math.max(1, (globalThis.navigator?.hardwareConcurrency || 4) - 1);
     if (locateFile && !wasmBinary) {
       // Functions cannot reach a worker: resolve the URL here, against this page.
