@@ -64,12 +64,17 @@ std::vector<Pair> runInSlices(PairSearch& search, size_t budget) {
 
 }  // namespace
 
-TEST_CASE("findPairs and leaderLabels and components equal brute force at every k from 0 to 24", "[pairs]") {
-  const unsigned k = GENERATE(range(0u, 25u));
-  const Data data = GENERATE(Data::Uniform, Data::BiasedBits, Data::Clustered, Data::Duplicates);
-  CAPTURE(k, nameOf(data));
+namespace {
+
+// The part counts the exhaustive check forces on the search, beyond what choose() picks.
+constexpr unsigned kForcedPartCounts[] = {3, 4, 5, 8, 16};
+
+// findPairs, leaderLabels and both leader paths, and every forced partition, against brute
+// force on `bases` bases of one data kind with neighbours planted at distances k - 2 .. k + 2.
+void checkAgainstBruteForce(unsigned k, Data data, size_t bases) {
+  CAPTURE(k, nameOf(data), bases);
   std::mt19937_64 rng(k * 7919 + static_cast<unsigned>(data));
-  const std::vector<uint64_t> fps = makeSet(data, 150, k, rng);
+  const std::vector<uint64_t> fps = makeSet(data, bases, k, rng);
   const std::vector<Pair> expected = bruteForcePairs(fps, k);
   REQUIRE(findPairs(fps.data(), fps.size(), k) == expected);
   size_t skipped = 0;
@@ -84,7 +89,7 @@ TEST_CASE("findPairs and leaderLabels and components equal brute force at every 
   }
   // Forced partitions reach what choose() does not pick at this size: every part count,
   // thresholds from -1 up.
-  for (unsigned m : {3u, 4u, 5u, 8u, 16u}) {
+  for (unsigned m : kForcedPartCounts) {
     CAPTURE(m);
     const Partition partition = dealt(k, m);
     PairSearch search(fps.data(), fps.size(), partition);
@@ -97,6 +102,36 @@ TEST_CASE("findPairs and leaderLabels and components equal brute force at every 
   std::vector<bool> distances(k + 1, false);
   for (const Pair& p : expected) distances[p.distance] = true;
   for (unsigned d = k < 2 ? 0 : k - 2; d <= k; ++d) CHECK(distances[d]);
+}
+
+// A forced partition's join and lookups cost items × probes, and the probes of the dealt
+// partitions grow from 5 at k = 0 to about 10^6 at k = 24 (3 parts of 21-22 bits with
+// thresholds 7-8), so a fixed size is either trivial at small k or minutes long at large k.
+// This sizes each k's set to about 5 × 10^5 base-probes (6 items a base, 9 with duplicates),
+// between 2 and 150 bases: 150 up to k = 9, 2 from k = 18 on. Every k still plants a
+// neighbour at each distance k - 2 .. k + 2.
+size_t basesAt(unsigned k) {
+  size_t probes = 0;
+  for (unsigned m : kForcedPartCounts) {
+    const Partition partition = dealt(k, m);
+    for (size_t i = 0; i < partition.partCount(); ++i) probes += partition.part(i).probes.size();
+  }
+  return std::clamp<size_t>(500000 / probes, 2, 150);
+}
+
+}  // namespace
+
+TEST_CASE("findPairs and leaderLabels and components equal brute force at every k from 0 to 24", "[pairs]") {
+  const unsigned k = GENERATE(range(0u, 25u));
+  const Data data = GENERATE(Data::Uniform, Data::BiasedBits, Data::Clustered, Data::Duplicates);
+  checkAgainstBruteForce(k, data, basesAt(k));
+}
+
+// The same at 150 bases for every k, the long suite's (npm run test:long).
+TEST_CASE("findPairs and leaderLabels and components equal brute force at every k from 0 to 24, 150 bases each", "[pairs][.full]") {
+  const unsigned k = GENERATE(range(0u, 25u));
+  const Data data = GENERATE(Data::Uniform, Data::BiasedBits, Data::Clustered, Data::Duplicates);
+  checkAgainstBruteForce(k, data, 150);
 }
 
 TEST_CASE("leader search with an acceptance test equals the rule with the test, on both paths", "[pairs]") {
