@@ -1,0 +1,27 @@
+// The page's elements (demo/index.html) by the names the other modules use, and the state
+// the page announces on <body> for the browser tests: data-state is one of loading, idle,
+// busy, done, cancelled or error.
+
+const $ = (id) => document.getElementById(id);
+
+export const el = {
+  input: $('input'), file: $('file'), dropZone: $('drop-zone'), inputPanel: $('input-panel'),
+  sampleEn: $('sample-en'), sampleZh: $('sample-zh'), sampleLarge: $('sample-large'),
+  source: $('source'), sourceName: $('source-name'), sourceClear: $('source-clear'),
+  fieldRow: $('field-row'), fieldLabel: $('field-label'), field: $('field'),
+  inputNote: $('input-note'), inputError: $('input-error'),
+  bySimilarity: $('by-similarity'), byDistance: $('by-distance'),
+  similarity: $('similarity'), similarityValue: $('similarity-value'), similaritySlider: $('similarity-slider'),
+  maxDistance: $('max-distance'), maxDistanceValue: $('max-distance-value'), distanceSlider: $('distance-slider'),
+  tokenizer: $('tokenizer'), tokenizerHelp: $('tokenizer-help'), wordNgram: $('word-ngram'), charNgram: $('char-ngram'),
+  weighting: $('weighting'), caseFold: $('case-fold'), stripPunctuation: $('strip-punctuation'), nfkc: $('nfkc'), code: $('code'),
+  progressBox: $('progress-box'), progressLabel: $('progress-label'), progress: $('progress'), cancel: $('cancel'),
+  items: $('stat-items'), unique: $('stat-unique'), duplicates: $('stat-duplicates'), groupCount: $('stat-groups'),
+  status: $('status'), timing: $('timing'), sampleCheck: $('sample-check'), run: $('run'),
+  histogram: $('histogram'), histogramSummary: $('histogram-summary'), histogramNote: $('histogram-note'),
+  download: $('download'), sort: $('sort'), groups: $('groups'), more: $('more'),
+};
+
+export function setState(state) {
+  document.body.dataset.state = state;
+}

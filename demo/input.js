@@ -1,0 +1,194 @@
+// The input: pasted text (one item per line), a chosen or dropped file (lines, CSV or JSON
+// Lines, read by formats.js), or a sample; for records, the field to compare. This module
+// holds the current input and shows what was read; what a change starts is the caller's
+// (connectInput's handlers).
+import { el } from './elements.js';
+import { plural } from './wording.js';
+import { formatOf, parse, parseLines, guessField, textsOf } from './formats.js';
+
+const TYPING_DEBOUNCE_MS = 300;
+const LARGE_SAMPLE_LINES = 100_000;
+/** Lines generated between two pauses of the large sample's generation. */
+const LARGE_SAMPLE_CHUNK = 5000;
+
+/**
+ * The current input: { kind: 'paste' | 'sample' | 'file' | 'generated', name, parsed,
+ * field, texts, chars, planted? }, or null when there is none. Items are parsed.records,
+ * in order; planted: a sample's near-duplicate pairs of item indices.
+ */
+let input = null;
+/** The sample in the text area, while it is unchanged: { text, planted }. */
+let loadedSample = null;
+/** The bundled samples, once loaded: { en, zh }, each { text, planted }. */
+let samples = null;
+/** connectInput's handlers. */
+let handlers = null;
+
+export function currentInput() {
+  return input;
+}
+
+function showInputError(message) {
+  el.inputError.textContent = message;
+  el.inputError.hidden = !message;
+}
+
+/** Sets the input from parsed records and asks for its analysis. */
+function setInput(next) {
+  showInputError('');
+  input = next;
+  const { parsed } = next;
+  const hasFields = parsed.format !== 'lines' && parsed.fields.length > 0;
+  el.fieldRow.hidden = !hasFields;
+  if (hasFields) {
+    el.fieldLabel.textContent = parsed.format === 'csv' ? 'Column to compare' : 'Field to compare';
+    el.field.replaceChildren(...parsed.fields.map((name) => new Option(name, name, false, name === next.field)));
+  }
+  el.source.hidden = next.kind !== 'file' && next.kind !== 'generated';
+  if (!el.source.hidden) {
+    const kind = { lines: 'text, one item per line', csv: 'CSV', jsonl: 'JSON Lines' }[parsed.format];
+    el.sourceName.textContent = `${next.name}: ${kind}, ${plural(parsed.records.length, 'record')}`;
+  }
+  updateTexts();
+}
+
+/** Texts of the chosen field; notes about what was skipped. */
+function updateTexts() {
+  const { parsed } = input;
+  const { texts, missing } = textsOf(parsed, input.field);
+  input.texts = texts;
+  input.chars = texts.reduce((sum, t) => sum + t.length, 0);
+  const notes = [];
+  if (parsed.blank) notes.push(`${plural(parsed.blank, 'blank line')} ignored.`);
+  if (missing.length) {
+    notes.push(`${plural(missing.length, 'record')} without "${input.field}" count as empty (line ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}).`);
+  }
+  el.inputNote.textContent = notes.join(' ');
+  handlers.analyzeSoon(0);
+}
+
+function clearFile() {
+  el.file.value = '';
+  el.source.hidden = true;
+  el.fieldRow.hidden = true;
+  fromTextArea();
+}
+
+function fromTextArea() {
+  const text = el.input.value;
+  const sample = loadedSample?.text === text ? loadedSample : null;
+  input = null;
+  if (text.trim() === '') {
+    el.inputNote.textContent = '';
+    showInputError('');
+    handlers.analyzeSoon(0);
+    return;
+  }
+  setInput({ kind: sample ? 'sample' : 'paste', name: 'pasted text', parsed: parseLines(text), field: undefined, planted: sample?.planted });
+}
+
+async function loadFile(file) {
+  if (!file) return;
+  showInputError('');
+  el.inputNote.textContent = `Reading ${file.name}…`;
+  try {
+    const parsed = parse(new Uint8Array(await file.arrayBuffer()), formatOf(file.name));
+    el.input.value = '';
+    loadedSample = null;
+    setInput({ kind: 'file', name: file.name, parsed, field: guessField(parsed) });
+  } catch (error) {
+    el.file.value = ''; // so that choosing the file again, fixed, is a change
+    el.inputNote.textContent = '';
+    showInputError(`${file.name}: ${error.message}`);
+  }
+}
+
+/** The bundled sample split into English and Chinese quotes, planted pairs renumbered. */
+async function loadSamples() {
+  const { SAMPLE, SAMPLE_PLANTED } = await import('../js/sample.js');
+  const isChinese = (text) => /\p{Script=Han}/u.test(text);
+  const split = (keep) => {
+    const index = new Map();
+    const texts = [];
+    SAMPLE.forEach((text, i) => {
+      if (keep(text)) {
+        index.set(i, texts.length);
+        texts.push(text);
+      }
+    });
+    const planted = SAMPLE_PLANTED.filter(([a, b]) => index.has(a) && index.has(b)).map(([a, b]) => [index.get(a), index.get(b)]);
+    return { text: texts.join('\n'), planted };
+  };
+  return { en: split((t) => !isChinese(t)), zh: split(isChinese) };
+}
+
+async function loadSample(which) {
+  samples ??= await loadSamples();
+  loadedSample = samples[which];
+  el.file.value = '';
+  el.input.value = loadedSample.text;
+  el.source.hidden = true;
+  el.fieldRow.hidden = true;
+  fromTextArea();
+}
+
+/** Generates the large sample as a job of its own, so the page keeps responding and Cancel stops it. */
+async function loadLargeSample() {
+  const { lineMaker } = await import('./generate.js');
+  const make = lineMaker(1);
+  if (!(await handlers.runInChunks('Generating 100,000 lines…', LARGE_SAMPLE_LINES, LARGE_SAMPLE_CHUNK, make))) return;
+  el.input.value = '';
+  el.file.value = '';
+  loadedSample = null;
+  const parsed = parseLines(`${make.lines.join('\n')}\n`);
+  setInput({ kind: 'generated', name: 'generated.txt', parsed, field: undefined });
+}
+
+/**
+ * Wires the input panel's controls, file drops and sample buttons. Handlers (jobs.js):
+ * analyzeSoon(delay) after every change of the input; schedule(task, delay) for the typing
+ * pause, in the same slot as analyzeSoon's, so that either replaces the other;
+ * runInChunks(label, total, chunk, step), resolving to false when stopped, for generating.
+ */
+export function connectInput(jobHandlers) {
+  handlers = jobHandlers;
+  el.input.addEventListener('input', () => {
+    el.file.value = '';
+    el.source.hidden = true;
+    el.fieldRow.hidden = true;
+    handlers.schedule(fromTextArea, TYPING_DEBOUNCE_MS);
+  });
+  el.file.addEventListener('change', () => loadFile(el.file.files[0]));
+  el.sourceClear.addEventListener('click', () => {
+    el.input.focus();
+    clearFile();
+  });
+  el.field.addEventListener('change', () => {
+    input.field = el.field.value;
+    updateTexts();
+  });
+  el.sampleEn.addEventListener('click', () => loadSample('en'));
+  el.sampleZh.addEventListener('click', () => loadSample('zh'));
+  el.sampleLarge.addEventListener('click', loadLargeSample);
+
+  // Drop a file anywhere on the input panel; elsewhere, dropping must not open the file.
+  let dragDepth = 0;
+  el.inputPanel.addEventListener('dragenter', (event) => {
+    if (!event.dataTransfer?.types.includes('Files')) return;
+    dragDepth++;
+    el.dropZone.classList.add('dragging');
+  });
+  el.inputPanel.addEventListener('dragleave', () => {
+    if (--dragDepth <= 0) {
+      dragDepth = 0;
+      el.dropZone.classList.remove('dragging');
+    }
+  });
+  window.addEventListener('dragover', (event) => event.preventDefault());
+  window.addEventListener('drop', (event) => {
+    event.preventDefault();
+    dragDepth = 0;
+    el.dropZone.classList.remove('dragging');
+    if (el.inputPanel.contains(event.target)) loadFile(event.dataTransfer?.files[0]);
+  });
+}

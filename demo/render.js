@@ -1,0 +1,232 @@
+// The results panel: the counts, the status and timing lines, the sample check, the
+// histogram (histogram.js), the groups with each member's differences from its group's kept
+// item, and the download of the kept records. Each render counts on body[data-runs], which
+// the browser tests wait on.
+//
+// An analysis (jobs.js) is { input (input.js), settings, runner (runners.js), result (of
+// Engine.analyze or Engine.group), timings, total, regrouped (the last Engine.group
+// result, or null) }.
+import { flatGroups } from '../js/grouping.js';
+import { currentView, updateCode } from './controls.js';
+import { diff } from './diff.js';
+import { el, setState } from './elements.js';
+import { serialize } from './formats.js';
+import { drawHistogram } from './histogram.js';
+import { describeView, fmt, ms, percent, plural } from './wording.js';
+
+const GROUPS_PER_PAGE = 50;
+const MEMBERS_SHOWN = 20;
+
+/** Renders so far. */
+let runs = 0;
+/** The shown analysis's groups (item indices, kept item first), in the chosen order. */
+let groupList = [];
+/** How many of groupList are on the page. */
+let shownGroups = 0;
+
+function setStats(items, unique, groups) {
+  el.items.textContent = items === null ? '–' : fmt(items);
+  el.unique.textContent = unique === null ? '–' : fmt(unique);
+  el.duplicates.textContent = items === null ? '–' : fmt(items - unique);
+  el.groupCount.textContent = groups === null ? '–' : fmt(groups);
+}
+
+/** No input, or an empty one. */
+export function renderEmpty() {
+  setStats(null, null, null);
+  el.status.textContent = 'Paste some texts, choose or drop a file, or load a sample.';
+  el.timing.textContent = '';
+  el.sampleCheck.hidden = true;
+  el.download.disabled = true;
+  el.groups.replaceChildren();
+  el.more.hidden = true;
+  drawHistogram(null, -1, currentView());
+  updateCode();
+  setState('idle');
+  document.body.dataset.runs = ++runs;
+}
+
+/** No results: the analysis was cancelled, or failed (isError; also logged). */
+export function showStopped(message, isError = false) {
+  setStats(null, null, null);
+  el.status.textContent = message;
+  el.timing.textContent = '';
+  el.sampleCheck.hidden = true;
+  el.download.disabled = true;
+  el.groups.replaceChildren();
+  el.more.hidden = true;
+  el.run.hidden = false;
+  drawHistogram(null, -1, currentView());
+  setState(isError ? 'error' : 'cancelled');
+  if (isError) console.error(message);
+  document.body.dataset.runs = ++runs;
+}
+
+/** Groups as lists of item indices, kept item first, from each item's leader, in the order the sort control asks. */
+function collectGroups(leader) {
+  const { groupStarts, groupItems } = flatGroups(leader); // ordered by kept item
+  const groups = Array.from({ length: groupStarts.length - 1 }, (_, g) => groupItems.subarray(groupStarts[g], groupStarts[g + 1]));
+  if (el.sort.value === 'size') groups.sort((a, b) => b.length - a.length || a[0] - b[0]);
+  return groups;
+}
+
+export function render(analysis) {
+  const { result, input, runner } = analysis;
+  groupList = collectGroups(result.leader);
+  setStats(result.count, result.unique, groupList.length);
+  const duplicates = result.count - result.unique;
+  el.status.textContent = `${plural(result.count, 'item')}: ${fmt(result.unique)} unique, ${plural(duplicates, 'near-duplicate')} in ${plural(groupList.length, 'group')} at ${describeView(result.view)}.`;
+  const parts = analysis.timings.map(([label, t]) => `${label} ${ms(t)}`).join(', ');
+  let timing = `Analysed in ${ms(analysis.total)} ${runner.where} (${parts}).`;
+  if (analysis.regrouped) {
+    timing += ` Regrouped for ${describeView(result.view)} in ${ms(analysis.regrouped.total)}.`;
+  }
+  el.timing.textContent = timing;
+  renderSampleCheck(input, result);
+  drawHistogram(result.histogram, result.histogramMax, result.view);
+  el.download.disabled = false;
+  el.download.textContent = `Download ${plural(result.unique, 'kept record')} (.${extensionOf(input)})`;
+  el.groups.replaceChildren();
+  shownGroups = 0;
+  showMoreGroups(analysis);
+  if (groupList.length === 0) {
+    const li = document.createElement('li');
+    li.className = 'empty';
+    li.textContent = `No near-duplicates at ${describeView(result.view)}.`;
+    el.groups.append(li);
+  }
+  el.run.hidden = true;
+  updateCode();
+  setState('done');
+  document.body.dataset.runs = ++runs;
+}
+
+/** For the samples: how many planted near-duplicates were found, and how many items were merged wrongly. */
+function renderSampleCheck(input, result) {
+  if (!input.planted) {
+    el.sampleCheck.hidden = true;
+    return;
+  }
+  const original = new Map(input.planted.map(([a, b]) => [b, a]));
+  const root = (i) => original.get(i) ?? i;
+  const found = input.planted.filter(([a, b]) => result.leader[a] === result.leader[b]).length;
+  let wrong = 0;
+  for (let i = 0; i < result.leader.length; i++) if (result.leader[i] !== i && root(result.leader[i]) !== root(i)) wrong++;
+  el.sampleCheck.textContent = `Sample check: ${found} of ${input.planted.length} planted near-duplicates found; ${plural(wrong, 'unrelated item')} merged.`;
+  el.sampleCheck.hidden = false;
+}
+
+/** The next GROUPS_PER_PAGE groups of the rendered analysis. */
+export function showMoreGroups(analysis) {
+  const { result, input } = analysis;
+  const { records } = input.parsed;
+  const end = Math.min(groupList.length, shownGroups + GROUPS_PER_PAGE);
+  const fragment = document.createDocumentFragment();
+  for (let g = shownGroups; g < end; g++) {
+    const group = groupList[g];
+    const li = document.createElement('li');
+    li.className = 'group';
+    const title = document.createElement('h3');
+    title.append(`Group ${fmt(g + 1)} `);
+    const size = document.createElement('span');
+    size.className = 'muted';
+    size.textContent = `· ${plural(group.length, 'item')}`;
+    title.append(size);
+    const members = document.createElement('ul');
+    members.className = 'members';
+    const keptText = input.texts[group[0]];
+    group.slice(0, MEMBERS_SHOWN).forEach((item, position) => {
+      const row = position === 0
+        ? memberRow(records[item], input.texts[item], null, keptText)
+        : memberRow(records[item], input.texts[item], { distance: result.distance[item], similarity: result.similarity?.[item] }, keptText);
+      row.dataset.item = item;
+      members.append(row);
+    });
+    li.append(title, members);
+    if (group.length > MEMBERS_SHOWN) {
+      const more = document.createElement('p');
+      more.className = 'more-members';
+      more.textContent = `…and ${plural(group.length - MEMBERS_SHOWN, 'more item')}.`;
+      li.append(more);
+    }
+    fragment.append(li);
+  }
+  el.groups.append(fragment);
+  shownGroups = end;
+  el.more.hidden = shownGroups >= groupList.length;
+  el.more.textContent = `Show more groups (${fmt(groupList.length - shownGroups)} left)`;
+}
+
+/** A group's row: the kept item (`to` null), or a member with its distance and similarity `to` the kept item. */
+function memberRow(record, text, to, keptText) {
+  const li = document.createElement('li');
+  li.className = to === null ? 'member kept' : 'member';
+  const meta = document.createElement('div');
+  meta.className = 'meta';
+  const badge = document.createElement('span');
+  badge.className = to === null ? 'badge kept' : 'badge';
+  if (to === null) badge.textContent = 'kept';
+  else if (to.similarity === undefined) badge.textContent = `distance ${to.distance}`;
+  else {
+    badge.textContent = `${percent(to.similarity)} similar`;
+    badge.title = `similarity ${to.similarity.toFixed(4)}, fingerprint distance ${to.distance}`;
+  }
+  const where = document.createElement('span');
+  where.textContent = `line ${fmt(record.line)}`;
+  meta.append(badge, where);
+  if (to?.similarity !== undefined) {
+    const bits = document.createElement('span');
+    bits.className = 'muted';
+    bits.textContent = `distance ${to.distance}`;
+    meta.append(bits);
+  }
+  const body = document.createElement('p');
+  body.className = 'text';
+  if (to === null) {
+    body.textContent = text;
+  } else {
+    const ops = diff(keptText, text);
+    if (ops.every((op) => op.op === '=')) {
+      body.append(text, ' ');
+      const same = document.createElement('span');
+      same.className = 'muted';
+      same.textContent = '(identical text)';
+      body.append(same);
+    } else {
+      for (const { op, text: part } of ops) {
+        if (op === '=') body.append(part);
+        else {
+          const mark = document.createElement(op === '+' ? 'ins' : 'del');
+          mark.textContent = part;
+          mark.title = op === '+' ? 'not in the kept item' : 'only in the kept item';
+          body.append(mark);
+        }
+      }
+    }
+  }
+  li.append(meta, body);
+  return li;
+}
+
+function extensionOf(input) {
+  if (input.parsed.format === 'csv') return 'csv';
+  if (input.parsed.format === 'jsonl') return 'jsonl';
+  return 'txt';
+}
+
+/** Downloads the analysis's kept records as the input had them (formats.js serialize). */
+export function download(analysis) {
+  const { input, result } = analysis;
+  const text = serialize(input.parsed, (i) => result.leader[i] === i);
+  const extension = extensionOf(input);
+  const type = { csv: 'text/csv', jsonl: 'application/x-ndjson', txt: 'text/plain' }[extension];
+  const base = input.kind === 'file' || input.kind === 'generated' ? input.name.replace(/\.[^.]*$/, '') : 'texts';
+  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `${base}.dedup.${extension}`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

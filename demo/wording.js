@@ -1,0 +1,16 @@
+// How the page words numbers, durations and views, in English.
+
+const number = new Intl.NumberFormat('en');
+
+export const fmt = (n) => number.format(n);
+
+/** A duration in milliseconds: '0.4 ms', '37 ms', '1.25 s'. */
+export const ms = (t) => (t >= 1000 ? `${(t / 1000).toFixed(2)} s` : `${Math.max(t, 0.1).toFixed(t < 10 ? 1 : 0)} ms`);
+
+/** A count and its noun: '1 group', '2,048 groups'. */
+export const plural = (n, one, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
+
+export const percent = (s) => `${Math.round(s * 100)}%`;
+
+/** What a view (engine.js) groups by: 'similarity ≥ 80%', 'max distance 9'. */
+export const describeView = (view) => (view.by === 'similarity' ? `similarity ≥ ${percent(view.similarity)}` : `max distance ${view.maxDistance}`);
