@@ -48,6 +48,14 @@ export function fingerprintOptions(settings) {
   return { tokenizer, wordNgram, charNgram, caseFold, stripPunctuation, weighting, nfkc };
 }
 
+/** Runs work() and appends [label, its duration in ms] to timings; returns what work returns. */
+function timed(timings, label, work) {
+  const mark = performance.now();
+  const value = work();
+  timings.push([label, performance.now() - mark]);
+  return value;
+}
+
 export class Engine {
   #sh;
   #state = null;
@@ -88,7 +96,7 @@ export class Engine {
     const k = viewRadius(view);
     const timings = [['preparing texts', performance.now() - started]];
 
-    let mark = performance.now();
+    const mark = performance.now();
     const fingerprints = await this.#fingerprints(distinctTexts, settings, onProgress, signal);
     timings.push(['fingerprints', performance.now() - mark]);
     this.#state = {
@@ -106,18 +114,12 @@ export class Engine {
     };
     // One findPairs call gives the groups, the histogram and every smaller radius.
     await phase('pairs');
-    mark = performance.now();
-    this.#ensurePairs(pairsRange(distinctTexts.length, k));
-    timings.push(['pairs', performance.now() - mark]);
+    timed(timings, 'pairs', () => this.#ensurePairs(pairsRange(distinctTexts.length, k)));
     if (view.by === 'similarity') {
       await phase('similarities');
-      mark = performance.now();
-      this.#ensureSimilarities();
-      timings.push(['similarities', performance.now() - mark]);
+      timed(timings, 'similarities', () => this.#ensureSimilarities());
     }
-    mark = performance.now();
-    const result = this.#result(view);
-    timings.push(['groups', performance.now() - mark]);
+    const result = timed(timings, 'groups', () => this.#result(view));
     onProgress?.({ phase: 'groups', done: 1, total: 1 });
     return { ...result, timings, total: performance.now() - started };
   }
@@ -127,19 +129,9 @@ export class Engine {
     if (!this.#state) throw new Error('nothing has been analysed');
     const started = performance.now();
     const timings = [];
-    let mark = started;
-    if (viewRadius(view) > this.#state.pairsK) {
-      this.#ensurePairs(viewRadius(view));
-      timings.push(['pairs', performance.now() - mark]);
-    }
-    if (view.by === 'similarity' && !this.#state.similarities) {
-      mark = performance.now();
-      this.#ensureSimilarities();
-      timings.push(['similarities', performance.now() - mark]);
-    }
-    mark = performance.now();
-    const result = this.#result(view);
-    timings.push(['groups', performance.now() - mark]);
+    if (viewRadius(view) > this.#state.pairsK) timed(timings, 'pairs', () => this.#ensurePairs(viewRadius(view)));
+    if (view.by === 'similarity' && !this.#state.similarities) timed(timings, 'similarities', () => this.#ensureSimilarities());
+    const result = timed(timings, 'groups', () => this.#result(view));
     return { ...result, timings, total: performance.now() - started };
   }
 
