@@ -1,15 +1,19 @@
 // The demo's analysis, run on the page for small inputs and in demo/worker.js for large
 // ones, with the package's public API: fingerprints with progress and cancellation from
 // sh.dedup, the pairs from sh.findPairs, their exact similarities from sh.similarities,
-// dedup's 'leader' grouping from sh.groupLabels. It keeps the fingerprints, the pairs and
-// their similarities: the histogram needs the pairs' distances, and the sliders regroup
-// from what is kept without fingerprinting or searching again.
+// dedup's 'leader' grouping from sh.groupLabels; identical texts are collapsed by dedup's
+// own rule (js/dedup.js collapseTexts), so the groups are dedup's. It keeps the
+// fingerprints, the pairs and their similarities: the histogram needs the pairs'
+// distances, and the sliders regroup from what is kept without fingerprinting or
+// searching again.
 //
 // A view is what decides near-duplicates, as dedup's options do:
 //   { by: 'similarity', similarity }  candidates within candidateRadius(similarity) bits,
 //                                     kept if their exact similarity reaches it (dedup's default);
 //   { by: 'distance', maxDistance }   fingerprints within maxDistance (the fingerprint-only mode).
 import { candidateRadius } from 'simhash-wasm';
+import { collapseTexts } from '../js/dedup.js';
+import { Pacer } from '../js/pacing.js';
 
 /** Largest max distance the distance slider offers. */
 export const SLIDER_MAX = 12;
@@ -73,25 +77,9 @@ export class Engine {
     this.#state = null;
     const started = performance.now();
     const count = texts.length;
-    const itemDistinct = new Uint32Array(count);
-    const ids = new Map();
-    const distinctTexts = [];
-    const firstItem = [];
-    const copies = [];
-    for (let i = 0; i < count; i++) {
-      const text = texts[i];
-      let d = ids.get(text);
-      if (d === undefined) {
-        d = distinctTexts.length;
-        ids.set(text, d);
-        distinctTexts.push(text);
-        firstItem.push(i);
-        copies.push(0);
-      }
-      copies[d]++;
-      itemDistinct[i] = d;
-    }
-    ids.clear();
+    const { distinct: distinctTexts, of: itemDistinct, first: firstItem } = await collapseTexts(texts, new Pacer({ signal }));
+    const copies = new Uint32Array(distinctTexts.length);
+    for (const d of itemDistinct) copies[d]++;
     const { view } = settings;
     const k = viewRadius(view);
     const timings = [['preparing texts', performance.now() - started]];
@@ -100,7 +88,7 @@ export class Engine {
     const fingerprints = await this.#fingerprints(distinctTexts, settings, onProgress, signal);
     timings.push(['fingerprints', performance.now() - mark]);
     this.#state = {
-      count, itemDistinct, firstItem: Uint32Array.from(firstItem), copies: Uint32Array.from(copies), distinctTexts, fingerprints,
+      count, itemDistinct, firstItem, copies, distinctTexts, fingerprints,
       pairs: null, pairsK: -1, similarities: null,
     };
 
