@@ -228,8 +228,12 @@ test('by fingerprint distance: groups and counts; the slider regroups them live'
   await settled(page, before);
 
   // Settings re-fingerprint: case folding off keeps "The"/"the" apart in words mode.
+  // One setting at a time: a run of the first can end while the second's is still pending,
+  // and waiting on both at once would then read the first's counts.
   before = await runs(page);
   await page.selectOption('#tokenizer', 'words');
+  await settled(page, before);
+  before = await runs(page);
   await page.uncheck('#case-fold');
   await page.waitForFunction((n) => Number(document.body.dataset.runs) > n && document.body.dataset.state === 'done'
     && document.getElementById('code').textContent.includes('caseFold: false'), before);
