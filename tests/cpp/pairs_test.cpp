@@ -69,69 +69,78 @@ namespace {
 // The part counts the exhaustive check forces on the search, beyond what choose() picks.
 constexpr unsigned kForcedPartCounts[] = {3, 4, 5, 8, 16};
 
-// findPairs, leaderLabels and both leader paths, and every forced partition, against brute
-// force on `bases` bases of one data kind with neighbours planted at distances k - 2 .. k + 2.
-void checkAgainstBruteForce(unsigned k, Data data, size_t bases) {
-  CAPTURE(k, nameOf(data), bases);
-  std::mt19937_64 rng(k * 7919 + static_cast<unsigned>(data));
-  const std::vector<uint64_t> fps = makeSet(data, bases, k, rng);
-  const std::vector<Pair> expected = bruteForcePairs(fps, k);
-  REQUIRE(findPairs(fps.data(), fps.size(), k) == expected);
-  size_t skipped = 0;
-  const std::vector<uint32_t> leaders = bruteForceLeaders(fps, k, skipped);
-  REQUIRE(leaderLabels(fps.data(), fps.size(), k) == leaders);
-  // Both leader paths, whatever the sample would pick.
-  for (auto path : {LeaderSearch::Path::Pairs, LeaderSearch::Path::Lookups}) {
-    LeaderSearch search(fps.data(), fps.size(), k, path);
-    while (!search.run(500)) {
+// findPairs, leaderLabels and both leader paths against brute force on 150 bases of each
+// data kind, with neighbours planted at distances k - 2 .. k + 2; then every forced
+// partition against brute force on `forcedBases` bases of each kind, the four kinds together.
+void checkAgainstBruteForce(unsigned k, size_t forcedBases) {
+  CAPTURE(k, forcedBases);
+  std::vector<uint64_t> together;
+  for (Data data : {Data::Uniform, Data::BiasedBits, Data::Clustered, Data::Duplicates}) {
+    CAPTURE(nameOf(data));
+    std::mt19937_64 rng(k * 7919 + static_cast<unsigned>(data));
+    const std::vector<uint64_t> fps = makeSet(data, 150, k, rng);
+    const std::vector<Pair> expected = bruteForcePairs(fps, k);
+    REQUIRE(findPairs(fps.data(), fps.size(), k) == expected);
+    size_t skipped = 0;
+    const std::vector<uint32_t> leaders = bruteForceLeaders(fps, k, skipped);
+    REQUIRE(leaderLabels(fps.data(), fps.size(), k) == leaders);
+    // Both leader paths, whatever the sample would pick.
+    for (auto path : {LeaderSearch::Path::Pairs, LeaderSearch::Path::Lookups}) {
+      LeaderSearch search(fps.data(), fps.size(), k, path);
+      while (!search.run(500)) {
+      }
+      REQUIRE(search.takeLabels() == leaders);
     }
-    REQUIRE(search.takeLabels() == leaders);
+    // Every planted distance k-2..k (those within k) occurs.
+    std::vector<bool> distances(k + 1, false);
+    for (const Pair& p : expected) distances[p.distance] = true;
+    for (unsigned d = k < 2 ? 0 : k - 2; d <= k; ++d) CHECK(distances[d]);
+    const std::vector<uint64_t> forced = forcedBases == 150 ? fps : makeSet(data, forcedBases, k, rng);
+    together.insert(together.end(), forced.begin(), forced.end());
   }
   // Forced partitions reach what choose() does not pick at this size: every part count,
   // thresholds from -1 up.
+  const std::vector<Pair> expected = bruteForcePairs(together, k);
+  size_t skipped = 0;
+  const std::vector<uint32_t> leaders = bruteForceLeaders(together, k, skipped);
   for (unsigned m : kForcedPartCounts) {
     CAPTURE(m);
     const Partition partition = dealt(k, m);
-    PairSearch search(fps.data(), fps.size(), partition);
+    PairSearch search(together.data(), together.size(), partition);
     REQUIRE(runInSlices(search, 300) == expected);
-    LeaderSearch lookups(fps.data(), fps.size(), k, LeaderSearch::Path::Lookups, &partition);
+    LeaderSearch lookups(together.data(), together.size(), k, LeaderSearch::Path::Lookups, &partition);
     lookups.run(SIZE_MAX);
     REQUIRE(lookups.takeLabels() == leaders);
   }
-  // Every planted distance k-2..k (those within k) occurs.
-  std::vector<bool> distances(k + 1, false);
-  for (const Pair& p : expected) distances[p.distance] = true;
-  for (unsigned d = k < 2 ? 0 : k - 2; d <= k; ++d) CHECK(distances[d]);
 }
 
-// A forced partition's join and lookups cost items × probes, and the probes of the dealt
-// partitions grow from 5 at k = 0 to about 10^6 at k = 24 (3 parts of 21-22 bits with
-// thresholds 7-8), so a fixed size is either trivial at small k or minutes long at large k.
-// This sizes each k's set to about 5 × 10^5 base-probes (6 items a base, 9 with duplicates),
-// between 2 and 150 bases: 150 up to k = 9, 2 from k = 18 on. Every k still plants a
-// neighbour at each distance k - 2 .. k + 2.
-size_t basesAt(unsigned k) {
+// A forced partition's join and lookups cost items × probes, plus a directory of 2^width
+// buckets per part (2^21-2^22 for 3 parts) whatever the items. The probes of the dealt
+// partitions grow from 5 at k = 0 to about 10^6 at k = 24 (3 parts with thresholds 7-8), so
+// one size is either trivial at small k or minutes long at large k. This sizes each kind's
+// share to about 3 × 10^5 base-probes, between 1 and 150 bases: 150 up to k = 8, 21 at
+// k = 12, 1 from k = 18 on (each base brings its neighbours at k - 2 .. k + 2).
+size_t forcedBasesAt(unsigned k) {
   size_t probes = 0;
   for (unsigned m : kForcedPartCounts) {
     const Partition partition = dealt(k, m);
     for (size_t i = 0; i < partition.partCount(); ++i) probes += partition.part(i).probes.size();
   }
-  return std::clamp<size_t>(500000 / probes, 2, 150);
+  return std::clamp<size_t>(300000 / probes, 1, 150);
 }
 
 }  // namespace
 
 TEST_CASE("findPairs and leaderLabels and components equal brute force at every k from 0 to 24", "[pairs]") {
   const unsigned k = GENERATE(range(0u, 25u));
-  const Data data = GENERATE(Data::Uniform, Data::BiasedBits, Data::Clustered, Data::Duplicates);
-  checkAgainstBruteForce(k, data, basesAt(k));
+  checkAgainstBruteForce(k, forcedBasesAt(k));
 }
 
-// The same at 150 bases for every k, the long suite's (npm run test:long).
+// The same with the forced partitions on 150 bases of each kind at every k, the long
+// suite's (npm run test:long).
 TEST_CASE("findPairs and leaderLabels and components equal brute force at every k from 0 to 24, 150 bases each", "[pairs][.full]") {
   const unsigned k = GENERATE(range(0u, 25u));
-  const Data data = GENERATE(Data::Uniform, Data::BiasedBits, Data::Clustered, Data::Duplicates);
-  checkAgainstBruteForce(k, data, 150);
+  checkAgainstBruteForce(k, 150);
 }
 
 TEST_CASE("leader search with an acceptance test equals the rule with the test, on both paths", "[pairs]") {
