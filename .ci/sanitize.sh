@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Usage: .ci/sanitize.sh   (npm run test:asan)
+# Usage: .ci/sanitize.sh [--long]   (npm run test:asan; npm run test:long passes --long)
 #
 # Builds the native Catch2 suite with AddressSanitizer + UndefinedBehaviorSanitizer into
-# build/asan (CMakePresets.json: native-asan) and runs it with ctest. Any sanitizer report
-# fails the run. Uses the default C++ compiler (g++); CXX=clang++-14 works too on a
+# build/asan (CMakePresets.json: native-asan) and runs it with ctest; with --long, only the
+# full-size checks of the long suite (Catch2 tag [.full]). Any sanitizer report fails the run. Uses the default C++ compiler (g++); CXX=clang++-14 works too on a
 # fresh build/asan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+case "${1:-}" in
+  "") preset=native-asan ;;
+  --long) preset=native-asan-long ;;
+  *) echo "usage: $0 [--long]" >&2; exit 2 ;;
+esac
 source .ci/packages.sh
 
 missing=()
@@ -19,4 +24,4 @@ install_missing sanitize "${missing[@]}"
 jobs=$(nproc 2>/dev/null || echo 2)
 cmake --preset native-asan >/dev/null
 cmake --build --preset native-asan -j "$jobs" >/dev/null
-ctest --preset native-asan -j "$jobs"
+ctest --preset "$preset" -j "$jobs"
