@@ -369,7 +369,7 @@ describe('the search split across the workers', () => {
 
   test('dedup, leader grouping of dense near-duplicates: one worker runs LeaderSearch, which lists no pairs', async (t) => {
     const texts = [];
-    for (let i = 0; i < 6000; i++) texts.push(`Order ${i % 97} of customer ${i % 13}: shipped to the warehouse on day ${i % 31}, status ok`);
+    for (let i = 0; i < 3000; i++) texts.push(`Order ${i % 97} of customer ${i % 13}: shipped to the warehouse on day ${i % 31}, status ok`);
     for (const options of [{ maxDistance: 24 }, { similarity: 0.5, maxDistance: 24 }]) {
       const expected = await sh.dedup(texts, options);
       const ops = await postedOps(t, async () => assertSameDedup(await pools[2].dedup(texts, options), expected));
