@@ -6,18 +6,21 @@
 # `manpages-ja` (Japanese one-line texts: its sentences) and `debian-reference-ja` and
 # `debian-reference-zh-cn` (Japanese and Chinese documents) for the light-edit protocol
 # (tests/bench/light-edits.js).
+# With --tests, only what tests/js reads: fortunes and fortunes-zh.
 # As root it runs apt-get;
-# otherwise it prints the command to run and exits 1. Also used by `npm run test:js`
-# (the worker-pool tests dedup real fortunes).
+# otherwise it prints the command to run and exits 1. `npm run test:js` runs it with --tests
+# (the worker-pool and fingerprint tests read real fortunes).
 set -euo pipefail
 
 dir=/usr/share/games/fortunes
 missing=()
 [ -f "$dir/computers" ] || missing+=(fortunes) # one of the category files of `fortunes`
 [ -f "$dir/chinese" ] || missing+=(fortunes-zh)
-[ -f /usr/share/doc/postgresql-doc-15/html/index.html ] || missing+=(postgresql-doc-15)
-[ -d /usr/share/man/ja/man1 ] || missing+=(manpages-ja)
-[ -f /usr/share/debian-reference/ch01.ja.html ] || missing+=(debian-reference-ja)
-[ -f /usr/share/debian-reference/ch01.zh-cn.html ] || missing+=(debian-reference-zh-cn)
+if [ "${1:-}" != --tests ]; then
+  [ -f /usr/share/doc/postgresql-doc-15/html/index.html ] || missing+=(postgresql-doc-15)
+  [ -d /usr/share/man/ja/man1 ] || missing+=(manpages-ja)
+  [ -f /usr/share/debian-reference/ch01.ja.html ] || missing+=(debian-reference-ja)
+  [ -f /usr/share/debian-reference/ch01.zh-cn.html ] || missing+=(debian-reference-zh-cn)
+fi
 source "$(dirname "$0")/../../.ci/packages.sh"
 install_missing fetch-corpora "${missing[@]}"
