@@ -186,25 +186,28 @@ struct Cursor {
 
 }  // namespace
 
+void canonicalShingles(const char32_t* cps, size_t n, const ShingleOptions& options, std::vector<uint64_t>& out) {
+  // Numbered by code point (cp + 1 < 2^21), the codes are exact without a numbering.
+  std::vector<uint32_t> numbers(n);
+  std::vector<uint8_t> cjk(n);
+  for (size_t i = 0; i < n; ++i) {
+    numbers[i] = cps[i] + 1;
+    cjk[i] = isCjk(cps[i]);
+  }
+  out.clear();
+  forEachShingleCode(numbers.data(), cjk.data(), n, options, uint64_t{1} << kCanonicalBits,
+                     [&](uint64_t code) { out.push_back(code); });
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+}
+
 double similarity(std::string_view a, std::string_view b, const ShingleOptions& options) {
   std::vector<uint64_t> sets[2];
   std::vector<char32_t> cps;
-  std::vector<uint32_t> numbers;
-  std::vector<uint8_t> cjk;
   const std::string_view texts[2] = {a, b};
   for (int s = 0; s < 2; ++s) {
-    // Numbered by code point (cp + 1 < 2^21), the codes are exact without a numbering.
     normalizeForSimilarity(texts[s], cps);
-    numbers.resize(cps.size());
-    cjk.resize(cps.size());
-    for (size_t i = 0; i < cps.size(); ++i) {
-      numbers[i] = cps[i] + 1;
-      cjk[i] = isCjk(cps[i]);
-    }
-    forEachShingleCode(numbers.data(), cjk.data(), cps.size(), options, uint64_t{1} << 21,
-                       [&](uint64_t code) { sets[s].push_back(code); });
-    std::sort(sets[s].begin(), sets[s].end());
-    sets[s].erase(std::unique(sets[s].begin(), sets[s].end()), sets[s].end());
+    canonicalShingles(cps.data(), cps.size(), options, sets[s]);
   }
   size_t shared = 0;
   for (size_t i = 0, j = 0; i < sets[0].size() && j < sets[1].size();) {
@@ -234,6 +237,9 @@ struct ShingleSets::Impl {
   // (cp << 32 | the same), still sorted by cp.
   std::vector<uint32_t> bmp;
   std::vector<uint64_t> astral;
+  // Each number's code point plus 1 (0 for 0, a window's end), from the numbering on: what
+  // canonicalCodes maps dense codes back with.
+  std::vector<uint32_t> pointOf;
   ShingleOptions options;
   bool numbered = false;
   uint64_t base = 0;  // one more than the largest number
@@ -241,12 +247,14 @@ struct ShingleSets::Impl {
   // Scratch, held here (and released when a call returns) so that clear() frees it too:
   // in WASM an out-of-memory error unwinds to JS, and the caller's clear() then frees all.
   std::vector<uint8_t> needed;
-  std::vector<uint32_t> numbers;
+  std::vector<uint32_t> numbers, points;
   std::vector<uint8_t> cjk, bytes;
-  std::vector<uint64_t> codes, table, sorted;
+  std::vector<uint64_t> codes, table, sorted, canonical;
 
   void releaseScratch() {
     numbers = {};
+    points = {};
+    canonical = {};
     cjk = {};
     bytes = {};
     codes = {};
@@ -285,8 +293,10 @@ struct ShingleSets::Impl {
     }
     for (uint64_t entry : astral) byCount.push_back(uint64_t{~static_cast<uint32_t>(entry)} << 32 | (entry >> 32));
     std::sort(byCount.begin(), byCount.end());
+    pointOf.assign(byCount.size() + 1, 0);
     for (size_t r = 0; r < byCount.size(); ++r) {
       const auto cp = static_cast<char32_t>(byCount[r]);
+      pointOf[r + 1] = cp + 1;
       const uint32_t entry = static_cast<uint32_t>(r + 1) << 1 | (isCjk(cp) ? 1 : 0);
       if (cp < 0x10000) bmp[cp] = entry;
       else astral[astralAt(cp)] = uint64_t{cp} << 32 | entry;
@@ -311,8 +321,22 @@ void ShingleSets::codes(uint32_t i, uint64_t* out) const {
   }
 }
 
+void ShingleSets::canonicalCodes(uint32_t i, uint64_t* out) const {
+  const Impl& m = *impl_;
+  const uint64_t base = m.base;
+  const uint32_t* const point = m.pointOf.data();
+  Cursor c{m.lists[i]};
+  for (uint32_t k = 0; k < m.sizes[i]; ++k) {
+    c.next();
+    const uint64_t r0 = c.value % base, rest = c.value / base;
+    out[k] = point[r0] | uint64_t{point[rest % base]} << kCanonicalBits | uint64_t{point[rest / base]} << (2 * kCanonicalBits);
+  }
+  // Dense numbers follow frequency, not code points: the order differs.
+  std::sort(out, out + m.sizes[i]);
+}
+
 size_t ShingleSets::memoryBytes() const {
-  return impl_->blockBytes + impl_->lists.capacity() * sizeof(const uint8_t*) + impl_->sizes.capacity() * sizeof(uint32_t) +
+  return impl_->pointOf.capacity() * sizeof(uint32_t) + impl_->blockBytes + impl_->lists.capacity() * sizeof(const uint8_t*) + impl_->sizes.capacity() * sizeof(uint32_t) +
          impl_->built.capacity() + impl_->bmp.capacity() * sizeof(uint32_t) + impl_->astral.capacity() * sizeof(uint64_t);
 }
 
@@ -408,6 +432,8 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
   const size_t preferredBlock = std::min<size_t>(std::max<size_t>(m.countedBytes / 4, 4096), size_t{1} << 20);
   const uint64_t base = m.base;
   std::vector<uint32_t>& numbers = m.numbers;
+  std::vector<uint32_t>& points = m.points;
+  std::vector<uint64_t>& canonical = m.canonical;
   std::vector<uint8_t>& cjk = m.cjk;
   std::vector<uint64_t>& codes = m.codes;
   std::vector<uint8_t>& bytes = m.bytes;
@@ -418,12 +444,15 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
     const size_t bytesOfText = offsets[i + 1] - offsets[i];
     if (numbers.size() < bytesOfText) {
       numbers.resize(bytesOfText);
+      points.resize(bytesOfText);
       cjk.resize(bytesOfText);
       codes.resize(bytesOfText + 1);
     }
+    if (observer != nullptr && canonical.size() < bytesOfText + 1) canonical.resize(bytesOfText + 1);
     size_t length = 0;
     normalize(std::string_view(utf8 + offsets[i], bytesOfText), [&](char32_t cp) {
       const auto entry = static_cast<uint32_t>(cp < 0x10000 ? m.bmp[cp] : m.astral[m.astralAt(cp)]);
+      points[length] = cp + 1;
       numbers[length] = entry >> 1;
       cjk[length++] = entry & 1;
     });
@@ -485,7 +514,15 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
     m.lists[first + i] = m.store(list, encoded, preferredBlock);
     m.sizes[first + i] = static_cast<uint32_t>(distinct);
     m.built[first + i] = 1;
-    if (observer != nullptr) observer->added(static_cast<uint32_t>(first + i), code, static_cast<uint32_t>(distinct));
+    if (observer != nullptr) {
+      // The observer's codes are canonical: the same windows over the code points
+      // themselves, repeats included (a min-hash is the same over a set or its multiset).
+      size_t emitted = 0;
+      uint64_t* const out = canonical.data();
+      forEachShingleCode(points.data(), cjk.data(), length, m.options, uint64_t{1} << kCanonicalBits,
+                         [&](uint64_t value) { out[emitted++] = value; });
+      observer->added(static_cast<uint32_t>(first + i), out, static_cast<uint32_t>(emitted));
+    }
   }
   m.releaseScratch();
 }
