@@ -186,17 +186,33 @@ struct Cursor {
 
 }  // namespace
 
-void canonicalShingles(const char32_t* cps, size_t n, const ShingleOptions& options, std::vector<uint64_t>& out) {
+size_t canonicalShingleCodes(const char32_t* cps, size_t n, const ShingleOptions& options, uint64_t* out) {
   // Numbered by code point (cp + 1 < 2^21), the codes are exact without a numbering.
-  std::vector<uint32_t> numbers(n);
-  std::vector<uint8_t> cjk(n);
+  // Texts of up to 1,024 code points (most that are compared) need no allocation.
+  uint32_t numbersHere[1024];
+  uint8_t cjkHere[1024];
+  std::vector<uint32_t> numbersHeap;
+  std::vector<uint8_t> cjkHeap;
+  uint32_t* numbers = numbersHere;
+  uint8_t* cjk = cjkHere;
+  if (n > 1024) {
+    numbersHeap.resize(n);
+    cjkHeap.resize(n);
+    numbers = numbersHeap.data();
+    cjk = cjkHeap.data();
+  }
   for (size_t i = 0; i < n; ++i) {
     numbers[i] = cps[i] + 1;
     cjk[i] = isCjk(cps[i]);
   }
-  out.clear();
-  forEachShingleCode(numbers.data(), cjk.data(), n, options, uint64_t{1} << kCanonicalBits,
-                     [&](uint64_t code) { out.push_back(code); });
+  size_t count = 0;
+  forEachShingleCode(numbers, cjk, n, options, uint64_t{1} << kCanonicalBits, [&](uint64_t code) { out[count++] = code; });
+  return count;
+}
+
+void canonicalShingles(const char32_t* cps, size_t n, const ShingleOptions& options, std::vector<uint64_t>& out) {
+  out.resize(n + 1);
+  out.resize(canonicalShingleCodes(cps, n, options, out.data()));
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
 }

@@ -22,21 +22,6 @@ using bytes::getLE;
 using bytes::kChecksumSize;
 using bytes::putLE;
 
-// Shared shingles of two ascending code lists.
-size_t sharedCount(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
-  size_t shared = 0;
-  for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
-    if (a[i] == b[j]) {
-      ++shared, ++i, ++j;
-    } else if (a[i] < b[j]) {
-      ++i;
-    } else {
-      ++j;
-    }
-  }
-  return shared;
-}
-
 // SlotOfId's capacity for `reserved` ids: a power of two, at least 16, at load <= 1/2, of
 // 8-byte entries.
 size_t idTableBytes(size_t reserved) {
@@ -74,11 +59,14 @@ struct TextIndex::Impl {
   std::vector<uint32_t> tableKey, tableId;
   size_t tableUsed = 0;
 
-  // Scratch of one call.
+  // Scratch of one call. The text's distinct shingles are also in an open-addressing set
+  // (setCode, 0 empty: no code is 0), where a candidate's shingles are looked up, each
+  // distinct one counted once (setStamp marks those the candidate already hit): no sort.
   std::vector<char32_t> cps, storedCps;
-  std::vector<uint64_t> codes, storedCodes;
-  std::vector<uint32_t> keys, candidates;
-  std::vector<char> encoded;
+  std::vector<uint64_t> codes, raw, setCode;
+  std::vector<uint32_t> setStamp, keys, candidates;
+  uint32_t stamp = 0;
+  unsigned setShift = 60;
 
   Impl(double s, const ShingleOptions& o) : threshold(s), options(o), signer(bandingFor(s)), bands(bandingFor(s).bands) {
     keys.resize(bands);
@@ -92,12 +80,57 @@ struct TextIndex::Impl {
   }
   size_t after(size_t e) const { return e + 1 == tableKey.size() ? 0 : e + 1; }
 
-  // The text's normalized code points, sorted canonical codes and band keys, into cps,
-  // codes and keys.
+  // The text's normalized code points, distinct canonical codes (in the set too) and band
+  // keys, into cps, codes and keys.
   void prepare(std::string_view text) {
     normalizeForSimilarity(text, cps);
-    canonicalShingles(cps.data(), cps.size(), options, codes);
+    shingle(cps);
+  }
+
+  void shingle(const std::vector<char32_t>& points) {
+    if (raw.size() < points.size() + 1) raw.resize(points.size() + 1);
+    const size_t n = canonicalShingleCodes(points.data(), points.size(), options, raw.data());
+    size_t slots = 16;
+    while (slots < 2 * n) slots *= 2;
+    setShift = 64 - static_cast<unsigned>(__builtin_ctzll(slots));
+    setCode.assign(slots, 0);
+    setStamp.assign(slots, 0);
+    stamp = 0;
+    codes.clear();
+    for (size_t k = 0; k < n; ++k) {
+      const uint64_t code = raw[k];
+      size_t e = setSlot(code);
+      while (setCode[e] != 0 && setCode[e] != code) e = (e + 1) & (slots - 1);
+      if (setCode[e] == 0) {
+        setCode[e] = code;
+        codes.push_back(code);
+      }
+    }
     signer.keys(codes.data(), codes.size(), keys.data());
+  }
+
+  size_t setSlot(uint64_t code) const { return static_cast<size_t>((code * 0x9E3779B97F4A7C15ull) >> setShift); }
+
+  // The distinct shingles stored text `slot` shares with the prepared text.
+  size_t shared(size_t slot) {
+    decode(slot);
+    if (raw.size() < storedCps.size() + 1) raw.resize(storedCps.size() + 1);
+    const size_t n = canonicalShingleCodes(storedCps.data(), storedCps.size(), options, raw.data());
+    ++stamp;  // a fresh mark per candidate (the set is rebuilt per query, long before 2^32)
+    const size_t mask = setCode.size() - 1;
+    size_t count = 0;
+    for (size_t k = 0; k < n; ++k) {
+      const uint64_t code = raw[k];
+      for (size_t e = setSlot(code); setCode[e] != 0; e = (e + 1) & mask) {
+        if (setCode[e] != code) continue;
+        if (setStamp[e] != stamp) {
+          setStamp[e] = stamp;
+          ++count;
+        }
+        break;
+      }
+    }
+    return count;
   }
 
   // Room for `texts` more records of `bytes` normalized bytes in all: every allocation of
@@ -286,8 +319,7 @@ bool TextIndex::remove(uint32_t id) {
   const uint32_t slot = *found;
   // The keys from the stored text: its code points are the normalized text.
   m.decode(slot);
-  canonicalShingles(m.storedCps.data(), m.storedCps.size(), m.options, m.codes);
-  m.signer.keys(m.codes.data(), m.codes.size(), m.keys.data());
+  m.shingle(m.storedCps);
   for (const uint32_t key : m.keys) m.eraseEntry(key, id);
   m.tableUsed -= m.bands;
   m.slotOfId.erase(id);
@@ -317,9 +349,7 @@ void TextIndex::query(std::string_view text, size_t limit, std::vector<TextMatch
       // The best a pair of sizes na, nb can reach is min/max, as the quotient computes it.
       const size_t least = std::min(na, nb), most = std::max(na, nb);
       if (static_cast<double>(least) / static_cast<double>(most) < m.threshold) continue;
-      m.decode(slot);
-      canonicalShingles(m.storedCps.data(), m.storedCps.size(), m.options, m.storedCodes);
-      const size_t shared = sharedCount(m.codes, m.storedCodes);
+      const size_t shared = m.shared(slot);
       similarity = static_cast<double>(shared) / static_cast<double>(na + nb - shared);
     }
     if (similarity >= m.threshold) out.push_back({id, similarity});
@@ -411,8 +441,8 @@ size_t TextIndex::memoryBytes() const {
   const Impl& m = *impl_;
   return m.arena.capacity() + m.records.capacity() * sizeof(Impl::Record) + m.alive.capacity() +
          (m.tableKey.capacity() + m.tableId.capacity()) * sizeof(uint32_t) + idTableBytes(m.idsReserved) +
-         (m.cps.capacity() + m.storedCps.capacity()) * sizeof(char32_t) + (m.codes.capacity() + m.storedCodes.capacity()) * sizeof(uint64_t) +
-         (m.keys.capacity() + m.candidates.capacity()) * sizeof(uint32_t);
+         (m.cps.capacity() + m.storedCps.capacity()) * sizeof(char32_t) + (m.codes.capacity() + m.raw.capacity() + m.setCode.capacity()) * sizeof(uint64_t) +
+         (m.setStamp.capacity() + m.keys.capacity() + m.candidates.capacity()) * sizeof(uint32_t);
 }
 
 }  // namespace simhash

@@ -56,6 +56,11 @@ constexpr unsigned kCanonicalBits = 21;
 /// Cost O(n log n).
 void canonicalShingles(const char32_t* cps, size_t n, const ShingleOptions& options, std::vector<uint64_t>& out);
 
+/// The canonical codes of every shingle of normalized code points cps[0, n), in text
+/// order, repeats included, written to out. @return how many (at most n + 1; 0 when
+/// n = 0). @pre out has room for n + 1 codes. Cost O(n).
+size_t canonicalShingleCodes(const char32_t* cps, size_t n, const ShingleOptions& options, uint64_t* out);
+
 /// The similarity of two texts, building both shingle sets. For one pair; batches use
 /// ShingleSets. Cost O(L log L) in the texts' lengths. @pre isValid(options)
 double similarity(std::string_view a, std::string_view b, const ShingleOptions& options = {});
