@@ -112,21 +112,6 @@ void forEachShingleCode(const uint32_t* numbers, const uint8_t* cjk, size_t leng
   if (length > 0 && !lastCovered) emit(code(firstUnfit, length - firstUnfit));
 }
 
-// The least intersection t with t / (na + nb - t) >= threshold, as doubles compare (the
-// quotient grows with t); min(na, nb) + 1 when none reaches it. @pre na + nb > 0.
-uint32_t leastShared(uint32_t na, uint32_t nb, double threshold) {
-  const uint32_t most = std::min(na, nb);
-  const double total = static_cast<double>(na) + nb;
-  auto reaches = [&](uint32_t t) { return static_cast<double>(t) / (total - t) >= threshold; };
-  if (!(threshold > 0)) return reaches(0) ? 0 : most + 1;  // NaN never reaches
-  if (threshold > 1) return most + 1;
-  double estimate = threshold * total / (1 + threshold);
-  uint32_t t = estimate >= most ? most : static_cast<uint32_t>(estimate);
-  while (t > 0 && reaches(t - 1)) --t;
-  while (t <= most && !reaches(t)) ++t;
-  return t;
-}
-
 // Sorts codes ascending. Texts of a few hundred shingles are most of what is deduplicated,
 // and for them an LSD radix sort over the bytes that the largest code uses (3 for
 // alphabetic text, whose dense numbers are small) costs half of std::sort, whose
@@ -185,6 +170,19 @@ struct Cursor {
 };
 
 }  // namespace
+
+uint32_t leastShared(uint32_t na, uint32_t nb, double threshold) {
+  const uint32_t most = std::min(na, nb);
+  const double total = static_cast<double>(na) + nb;
+  auto reaches = [&](uint32_t t) { return static_cast<double>(t) / (total - t) >= threshold; };
+  if (!(threshold > 0)) return reaches(0) ? 0 : most + 1;  // NaN never reaches
+  if (threshold > 1) return most + 1;
+  double estimate = threshold * total / (1 + threshold);
+  uint32_t t = estimate >= most ? most : static_cast<uint32_t>(estimate);
+  while (t > 0 && reaches(t - 1)) --t;
+  while (t <= most && !reaches(t)) ++t;
+  return t;
+}
 
 size_t canonicalShingleCodes(const char32_t* cps, size_t n, const ShingleOptions& options, uint64_t* out) {
   // Numbered by code point (cp + 1 < 2^21), the codes are exact without a numbering.

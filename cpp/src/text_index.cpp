@@ -67,6 +67,10 @@ struct TextIndex::Impl {
   std::vector<uint32_t> setStamp, keys, candidates;
   uint32_t stamp = 0;
   unsigned setShift = 60;
+  // The text the scratch was prepared from, when it was a caller's text: an add right after
+  // a query of the same text (the stream of query-then-add) reuses it.
+  std::string prepared;
+  bool isPrepared = false;
 
   Impl(double s, const ShingleOptions& o) : threshold(s), options(o), signer(bandingFor(s)), bands(bandingFor(s).bands) {
     keys.resize(bands);
@@ -83,11 +87,16 @@ struct TextIndex::Impl {
   // The text's normalized code points, distinct canonical codes (in the set too) and band
   // keys, into cps, codes and keys.
   void prepare(std::string_view text) {
+    if (isPrepared && text == prepared) return;
+    isPrepared = false;
     normalizeForSimilarity(text, cps);
     shingle(cps);
+    prepared.assign(text);
+    isPrepared = true;
   }
 
   void shingle(const std::vector<char32_t>& points) {
+    isPrepared = false;
     if (raw.size() < points.size() + 1) raw.resize(points.size() + 1);
     const size_t n = canonicalShingleCodes(points.data(), points.size(), options, raw.data());
     size_t slots = 16;
@@ -111,8 +120,9 @@ struct TextIndex::Impl {
 
   size_t setSlot(uint64_t code) const { return static_cast<size_t>((code * 0x9E3779B97F4A7C15ull) >> setShift); }
 
-  // The distinct shingles stored text `slot` shares with the prepared text.
-  size_t shared(size_t slot) {
+  // The distinct shingles stored text `slot` shares with the prepared text; less than
+  // `need` (not always exactly) once its shingles left cannot make `need`.
+  size_t shared(size_t slot, size_t need) {
     decode(slot);
     if (raw.size() < storedCps.size() + 1) raw.resize(storedCps.size() + 1);
     const size_t n = canonicalShingleCodes(storedCps.data(), storedCps.size(), options, raw.data());
@@ -120,6 +130,8 @@ struct TextIndex::Impl {
     const size_t mask = setCode.size() - 1;
     size_t count = 0;
     for (size_t k = 0; k < n; ++k) {
+      // The n - k codes left (repeats included) bound the distinct shingles still to come.
+      if (count + (n - k) < need) return count;
       const uint64_t code = raw[k];
       for (size_t e = setSlot(code); setCode[e] != 0; e = (e + 1) & mask) {
         if (setCode[e] != code) continue;
@@ -349,7 +361,7 @@ void TextIndex::query(std::string_view text, size_t limit, std::vector<TextMatch
       // The best a pair of sizes na, nb can reach is min/max, as the quotient computes it.
       const size_t least = std::min(na, nb), most = std::max(na, nb);
       if (static_cast<double>(least) / static_cast<double>(most) < m.threshold) continue;
-      const size_t shared = m.shared(slot);
+      const size_t shared = m.shared(slot, leastShared(static_cast<uint32_t>(na), static_cast<uint32_t>(nb), m.threshold));
       similarity = static_cast<double>(shared) / static_cast<double>(na + nb - shared);
     }
     if (similarity >= m.threshold) out.push_back({id, similarity});
@@ -442,7 +454,7 @@ size_t TextIndex::memoryBytes() const {
   return m.arena.capacity() + m.records.capacity() * sizeof(Impl::Record) + m.alive.capacity() +
          (m.tableKey.capacity() + m.tableId.capacity()) * sizeof(uint32_t) + idTableBytes(m.idsReserved) +
          (m.cps.capacity() + m.storedCps.capacity()) * sizeof(char32_t) + (m.codes.capacity() + m.raw.capacity() + m.setCode.capacity()) * sizeof(uint64_t) +
-         (m.setStamp.capacity() + m.keys.capacity() + m.candidates.capacity()) * sizeof(uint32_t);
+         (m.setStamp.capacity() + m.keys.capacity() + m.candidates.capacity()) * sizeof(uint32_t) + m.prepared.capacity();
 }
 
 }  // namespace simhash

@@ -61,6 +61,11 @@ void canonicalShingles(const char32_t* cps, size_t n, const ShingleOptions& opti
 /// n = 0). @pre out has room for n + 1 codes. Cost O(n).
 size_t canonicalShingleCodes(const char32_t* cps, size_t n, const ShingleOptions& options, uint64_t* out);
 
+/// The least intersection t of two sets of sizes na and nb with t / (na + nb - t) >=
+/// threshold as doubles compare (the quotient similarity() computes); min(na, nb) + 1
+/// when none reaches it. @pre na + nb > 0.
+uint32_t leastShared(uint32_t na, uint32_t nb, double threshold);
+
 /// The similarity of two texts, building both shingle sets. For one pair; batches use
 /// ShingleSets. Cost O(L log L) in the texts' lengths. @pre isValid(options)
 double similarity(std::string_view a, std::string_view b, const ShingleOptions& options = {});
