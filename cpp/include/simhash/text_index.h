@@ -51,8 +51,8 @@ class TextIndex {
   // counter, a failed call leaves it as it was, and serialize()/deserialize() carry it.
 
   /// Stores text under a caller-chosen id. @return DuplicateId, storing nothing, if id is
-  /// stored. Cost: the text's normalization, shingles (sorted) and min-hashes, and
-  /// `bands` table inserts.
+  /// stored. Cost: the text's normalization, shingles and min-hashes (none when it is the
+  /// text last queried), and `bands` table inserts.
   Status add(std::string_view text, uint32_t id);
   /// Stores text under a fresh id, returned through `id`. @return DuplicateId, storing
   /// nothing, when the fresh ids are used up.
@@ -69,9 +69,11 @@ class TextIndex {
   /// Every stored text with similarity(text, stored) >= threshold among the candidates,
   /// sorted by similarity descending, then id ascending; the first `limit` of them, to
   /// `out` (cleared first).
-  /// Cost: the query's shingles and min-hashes, `bands` table probes, and per distinct
-  /// candidate a size check (J <= min/max of the set sizes) and, when it passes, the
-  /// candidate's shingles rebuilt from its stored text and one merge.
+  /// Cost: the query's normalization, shingles (a hash set, no sort) and min-hashes,
+  /// `bands` table probes, and per distinct candidate a size check (J <= min/max of the
+  /// set sizes) and, when it passes, the candidate's shingles rebuilt from its stored text
+  /// and looked up in the query's set until they can no longer reach the threshold. An add
+  /// of the text last queried reuses its shingles and keys (the query-then-add stream).
   void query(std::string_view text, size_t limit, std::vector<TextMatch>& out);
 
   /// The versioned byte format "SHTX" (README "Serialized index format"): header
@@ -89,6 +91,9 @@ class TextIndex {
   /// 16-32 in the id table (load 1/4 to 1/2), and 8 per band in the band table (load 1/2
   /// to 3/4; 0.8: 14 bands, 150-220 bytes). Removed texts' bytes are reclaimed by an add
   /// once they outnumber the live ones and 4 KB; their table entries at once.
+  /// Measured (100k fortunes with edits streamed at 0.8: 45,582 kept, 164.7 UTF-8 bytes
+  /// each): 140 bytes of normalized text per text (dedup's ShingleSets: 257 per text of
+  /// 231 bytes), 370 bytes in all in WASM, 2.25x the kept texts' UTF-8.
   size_t memoryBytes() const;
 
  private:
