@@ -482,20 +482,35 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
     std::vector<uint64_t>& table = m.table;
     if (hashed) table.assign(slots, 0);
     const unsigned shift = 64 - static_cast<unsigned>(__builtin_ctzll(slots));
+    // The observer's codes are canonical: the same windows over the code points themselves,
+    // emitted in the same order. A short text's go with repeats (a min-hash is the same
+    // over a set or its multiset); a long text's are kept to the windows whose dense code
+    // was new, so that a long document is signed by its distinct shingles only.
+    uint64_t* const canonicalOut = canonical.data();
+    size_t emitted = 0, canonicalCount = 0;
+    if (observer != nullptr) {
+      forEachShingleCode(points.data(), cjk.data(), length, m.options, uint64_t{1} << kCanonicalBits,
+                         [&](uint64_t value) { canonicalOut[emitted++] = value; });
+      canonicalCount = emitted;
+      emitted = 0;
+    }
     forEachShingleCode(numbers.data(), cjk.data(), length, m.options, base, [&](uint64_t value) {
       if (!hashed) {
         code[distinct++] = value;
         return;
       }
+      const size_t at = emitted++;
       for (size_t slot = (value * 0x9E3779B97F4A7C15ull) >> shift;; slot = (slot + 1) & (slots - 1)) {
         if (table[slot] == value) return;
         if (table[slot] == 0) {
           table[slot] = value;
+          if (canonicalCount != 0) canonicalOut[distinct] = canonicalOut[at];  // distinct <= at: in place
           code[distinct++] = value;
           return;
         }
       }
     });
+    if (hashed && canonicalCount != 0) canonicalCount = distinct;
     sortCodes(code, distinct, m.sorted);
     if (!hashed) distinct = std::unique(code, code + distinct) - code;
     // LEB128 of a 63-bit delta: at most 9 bytes, and 3 are written for any delta.
@@ -528,15 +543,7 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
     m.lists[first + i] = m.store(list, encoded, preferredBlock);
     m.sizes[first + i] = static_cast<uint32_t>(distinct);
     m.built[first + i] = 1;
-    if (observer != nullptr) {
-      // The observer's codes are canonical: the same windows over the code points
-      // themselves, repeats included (a min-hash is the same over a set or its multiset).
-      size_t emitted = 0;
-      uint64_t* const out = canonical.data();
-      forEachShingleCode(points.data(), cjk.data(), length, m.options, uint64_t{1} << kCanonicalBits,
-                         [&](uint64_t value) { out[emitted++] = value; });
-      observer->added(static_cast<uint32_t>(first + i), out, static_cast<uint32_t>(emitted));
-    }
+    if (observer != nullptr) observer->added(static_cast<uint32_t>(first + i), canonicalOut, static_cast<uint32_t>(canonicalCount));
   }
   m.releaseScratch();
 }

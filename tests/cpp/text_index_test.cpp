@@ -376,24 +376,34 @@ TEST_CASE("bytes with a valid checksum are still checked: texts normalized, ids 
 }
 
 TEST_CASE("band keys depend on the text alone: dedup's batches and the index agree", "[text_index]") {
-  // The same text in two batches of different code point frequencies gets the same keys.
-  const std::vector<std::string> a = {"the cat sat on the mat", "zzzz zzz zz"};
-  const std::vector<std::string> b = {"qqq qqqq", "東京の天気", "the cat sat on the mat"};
-  auto keysIn = [](const std::vector<std::string>& texts, uint32_t i) {
+  // The same text in batches of different code point frequencies gets the same keys, signed
+  // from the stored sets or as addTexts builds them (long texts, over 256 code points, too).
+  std::string longText;
+  for (int k = 0; k < 40; ++k) longText += "word" + std::to_string(k % 13) + " 東京 ";
+  const std::vector<std::string> a = {"the cat sat on the mat", "zzzz zzz zz", longText};
+  const std::vector<std::string> b = {"qqq qqqq", longText, "東京の天気", "the cat sat on the mat"};
+  auto keysIn = [](const std::vector<std::string>& texts, uint32_t i, bool observed) {
     std::string utf8;
     std::vector<uint32_t> offsets{0};
     for (const std::string& t : texts) {
       utf8 += t;
       offsets.push_back(static_cast<uint32_t>(utf8.size()));
     }
+    const auto count = static_cast<uint32_t>(texts.size());
     simhash::ShingleSets sets;
-    sets.build(utf8.data(), offsets.data(), static_cast<uint32_t>(texts.size()));
+    if (!observed) sets.build(utf8.data(), offsets.data(), count);
+    else sets.countTexts(utf8.data(), offsets.data(), count);
     simhash::SimilarGroups groups(sets, 0.8, simhash::SimilarGroups::Grouping::Leader, simhash::bandingFor(0.8));
+    if (observed) sets.addTexts(utf8.data(), offsets.data(), count, nullptr, &groups);
     std::vector<uint32_t> keys(simhash::bandingFor(0.8).bands);
     groups.bandKeys(i, keys.data());
     std::sort(keys.begin(), keys.end());
     return keys;
   };
-  CHECK(keysIn(a, 0) == keysIn(b, 2));
-  CHECK(keysIn(a, 0) == bandKeys("the cat sat on the mat", 0.8));
+  const bool observed = GENERATE(false, true);
+  CAPTURE(observed);
+  CHECK(keysIn(a, 0, observed) == keysIn(b, 3, !observed));
+  CHECK(keysIn(a, 0, observed) == bandKeys("the cat sat on the mat", 0.8));
+  CHECK(keysIn(a, 2, observed) == keysIn(b, 1, !observed));
+  CHECK(keysIn(a, 2, observed) == bandKeys(longText, 0.8));
 }
