@@ -45,6 +45,53 @@ constexpr unsigned kProbes = 64;  // precomputed probes per bin; past them, the 
 
 }  // namespace
 
+MinHashBands::MinHashBands(Banding banding) : rows_(banding.rows), bands_(banding.bands) {
+  const unsigned total = rows_ * bands_;
+  probes_.resize(size_t{total} * kProbes);
+  uint64_t state = 0x5EED5EED5EED5EEDull;
+  for (uint32_t& probe : probes_) {
+    state = mix64(state + 0x9E3779B97F4A7C15ull);
+    probe = static_cast<uint32_t>(((state >> 32) * total) >> 32);
+  }
+  mins_.resize(total);
+}
+
+// One permutation hashing with optimal densification (Li, Owen, Zhang 2012; Shrivastava
+// 2017): each shingle's 64-bit mix picks one of the K bins and competes for its minimum,
+// so a text costs O(shingles + K) whatever K is; an empty bin then takes the minimum of
+// the first non-empty bin along its own fixed pseudo-random probe sequence, which every
+// text shares. Two texts' bins then agree with probability about J each.
+void MinHashBands::keys(const uint64_t* codes, size_t size, uint32_t* out) {
+  const unsigned total = rows_ * bands_;
+  std::fill(mins_.begin(), mins_.end(), kEmpty);
+  uint64_t* const m = mins_.data();
+  for (size_t k = 0; k < size; ++k) {
+    const uint64_t h = mix64(codes[k] ^ 0x2545F4914F6CDD1Dull);
+    const size_t bin = static_cast<size_t>(((h >> 32) * total) >> 32);
+    const uint64_t value = h & 0xFFFFFFFFull;
+    if (value < m[bin]) m[bin] = value;
+  }
+  if (size > 0) {
+    for (unsigned j = 0; j < total; ++j) {
+      if (m[j] != kEmpty) continue;
+      uint64_t found = kEmpty;
+      for (unsigned attempt = 0; found == kEmpty; ++attempt) {
+        const unsigned from = attempt < kProbes ? probes_[j * kProbes + attempt] : (j + attempt) % total;
+        if (m[from] < kEmpty) found = m[from];  // filled by a shingle, not by densification
+      }
+      m[j] = found | kDensified;
+    }
+  }
+  // A band's key: its values folded by multiply-xor steps, then mixed once. Values are
+  // below 2^34, so each step keeps all of the previous state and the new value.
+  for (unsigned b = 0; b < bands_; ++b) {
+    uint64_t h = b;
+    for (unsigned r = 0; r < rows_; ++r) h = (h ^ m[b * rows_ + r]) * 0x9E3779B97F4A7C15ull + (h >> 29);
+    const auto key = static_cast<uint32_t>(mix64(h));
+    out[b] = key == 0 ? 1 : key;
+  }
+}
+
 struct SimilarGroups::Impl {
   const ShingleSets* sets;
   double threshold;
@@ -54,65 +101,31 @@ struct SimilarGroups::Impl {
   bool started = false;
   uint32_t groupedUpTo = 0;
   uint32_t signedUpTo = 0;  // texts [0, signedUpTo) have their band keys in chainNext
-  // Each bin's probe sequence for densification, from a fixed seed: the same texts always
-  // get the same candidates.
-  std::vector<uint32_t> probes;  // 32-bit: a vector type the module already carries
-  // The indexed texts by band key: an open-addressing table of keys (never 0) and the most
-  // recent text indexed under each; chainNext[i * bands + b] is the text indexed before
-  // text i under i's key of band b. Keys of different bands are different hashes, so one
-  // table serves all bands (a key shared across bands only adds a candidate). Until text i
-  // is indexed, chainNext[i * bands + b] holds its key of band b when i < signedUpTo.
-  std::vector<uint32_t> slotKey, slotText;
+  MinHashBands signer;
+  // The indexed texts by band key: an open-addressing table of keys (never 0) and the
+  // most recent entry indexed under each, an entry being i * bands + b for text i's key
+  // of band b; chainNext[e] is the entry indexed before entry e under the same key. Keys
+  // of different bands are different hashes, so one table serves all bands (a key shared
+  // across bands only adds a candidate: the chains link entries, so each chain holds
+  // every entry of its key, whatever their bands). Until text i is indexed,
+  // chainNext[i * bands + b] holds its key of band b when i < signedUpTo.
+  std::vector<uint32_t> slotKey, slotEntry;
   size_t slotsUsed = 0;
   std::vector<uint32_t> chainNext;
   std::vector<uint32_t> labels;  // leader of each text so far, or its union-find parent
   std::vector<uint32_t> seenBy;  // the text whose candidates last included each text, plus 1
   std::vector<uint32_t> keys;
   // 64-bit: std::sort of this type is in the module already.
-  std::vector<uint64_t> candidates, codes, mins;
+  std::vector<uint64_t> candidates, codes;
 
-  // The band keys of text i, written to out[0, bands).
-  // One permutation hashing with optimal densification (Li, Owen, Zhang 2012; Shrivastava
-  // 2017): each shingle's 64-bit mix picks one of the K bins and competes for its minimum,
-  // so a text costs O(shingles + K) whatever K is; an empty bin then takes the minimum of
-  // the first non-empty bin along its own fixed pseudo-random probe sequence, which every
-  // text shares. Two texts' bins then agree with probability about J each.
+  explicit Impl(Banding banding) : signer(banding) {}
+
+  // The band keys of text i, from its stored set, written to out[0, bands).
   void sign(uint32_t i, uint32_t* out) {
     const uint32_t size = sets->size(i);
     if (codes.size() < size) codes.resize(size);  // grows only: resizing down and up would zero it
-    sets->codes(i, codes.data());
-    sign(codes.data(), size, out);
-  }
-
-  void sign(const uint64_t* codes, uint32_t size, uint32_t* out) {
-    const unsigned total = rows * bands;
-    std::fill(mins.begin(), mins.end(), kEmpty);
-    uint64_t* const m = mins.data();
-    for (uint32_t k = 0; k < size; ++k) {
-      const uint64_t h = mix64(codes[k] ^ 0x2545F4914F6CDD1Dull);
-      const size_t bin = static_cast<size_t>(((h >> 32) * total) >> 32);
-      const uint64_t value = h & 0xFFFFFFFFull;
-      if (value < m[bin]) m[bin] = value;
-    }
-    if (size > 0) {
-      for (unsigned j = 0; j < total; ++j) {
-        if (m[j] != kEmpty) continue;
-        uint64_t found = kEmpty;
-        for (unsigned attempt = 0; found == kEmpty; ++attempt) {
-          const unsigned from = attempt < kProbes ? probes[j * kProbes + attempt] : (j + attempt) % total;
-          if (m[from] < kEmpty) found = m[from];  // filled by a shingle, not by densification
-        }
-        m[j] = found | kDensified;
-      }
-    }
-    // A band's key: its values folded by multiply-xor steps, then mixed once. Values are
-    // below 2^34, so each step keeps all of the previous state and the new value.
-    for (unsigned b = 0; b < bands; ++b) {
-      uint64_t h = b;
-      for (unsigned r = 0; r < rows; ++r) h = (h ^ m[b * rows + r]) * 0x9E3779B97F4A7C15ull + (h >> 29);
-      const auto key = static_cast<uint32_t>(mix64(h));
-      out[b] = key == 0 ? 1 : key;
-    }
+    sets->canonicalCodes(i, codes.data());
+    signer.keys(codes.data(), size, out);
   }
 
   size_t slotOf(uint32_t key) const {
@@ -124,7 +137,7 @@ struct SimilarGroups::Impl {
 
   uint32_t chain(uint32_t key) const {
     const size_t slot = slotOf(key);
-    return slotKey[slot] == 0 ? kNone : slotText[slot];
+    return slotKey[slot] == 0 ? kNone : slotEntry[slot];
   }
 
   // Indexes text i under its keys (in `keys`).
@@ -134,24 +147,25 @@ struct SimilarGroups::Impl {
       const size_t slot = slotOf(keys[b]);
       if (slotKey[slot] == 0) {
         slotKey[slot] = keys[b];
-        slotText[slot] = kNone;
+        slotEntry[slot] = kNone;
         ++slotsUsed;
       }
-      chainNext[size_t{i} * bands + b] = slotText[slot];
-      slotText[slot] = i;
+      const uint32_t entry = i * bands + b;
+      chainNext[entry] = slotEntry[slot];
+      slotEntry[slot] = entry;
     }
   }
 
   void grow() {
     std::vector<uint32_t> oldKey(slotKey.size() + slotKey.size() / 2 + 1024, 0);
-    std::vector<uint32_t> oldText(oldKey.size());
+    std::vector<uint32_t> oldEntry(oldKey.size());
     oldKey.swap(slotKey);
-    oldText.swap(slotText);
+    oldEntry.swap(slotEntry);
     for (size_t k = 0; k < oldKey.size(); ++k) {
       if (oldKey[k] == 0) continue;
       const size_t slot = slotOf(oldKey[k]);
       slotKey[slot] = oldKey[k];
-      slotText[slot] = oldText[k];
+      slotEntry[slot] = oldEntry[k];
     }
   }
 
@@ -161,7 +175,8 @@ struct SimilarGroups::Impl {
     candidates.clear();
     size_t read = 0;
     for (unsigned b = 0; b < bands; ++b) {
-      for (uint32_t y = chain(keys[b]); y != kNone; y = chainNext[size_t{y} * bands + b], ++read) {
+      for (uint32_t e = chain(keys[b]); e != kNone; e = chainNext[e], ++read) {
+        const uint32_t y = e / bands;
         if (seenBy[y] == i + 1) continue;
         seenBy[y] = i + 1;
         candidates.push_back(y);
@@ -176,7 +191,7 @@ struct SimilarGroups::Impl {
     if (chainNext.size() < (size_t{i} + 1) * bands) {  // room for every text the sets will hold
       chainNext.resize(size_t{std::max({i + 1, sets->count(), sets->counted()})} * bands);
     }
-    sign(setCodes, size, chainNext.data() + size_t{i} * bands);
+    signer.keys(setCodes, size, chainNext.data() + size_t{i} * bands);
     ++signedUpTo;
   }
 
@@ -236,24 +251,16 @@ struct SimilarGroups::Impl {
 };
 
 SimilarGroups::SimilarGroups(const ShingleSets& sets, double threshold, Grouping grouping, Banding banding)
-    : impl_(new Impl) {
+    : impl_(new Impl(banding)) {
   Impl& m = *impl_;
   m.sets = &sets;
   m.threshold = threshold;
   m.grouping = grouping;
   m.rows = banding.rows;
   m.bands = banding.bands;
-  const unsigned total = m.rows * m.bands;
-  m.probes.resize(size_t{total} * kProbes);
-  uint64_t state = 0x5EED5EED5EED5EEDull;
-  for (uint32_t& probe : m.probes) {
-    state = mix64(state + 0x9E3779B97F4A7C15ull);
-    probe = static_cast<uint32_t>(((state >> 32) * total) >> 32);
-  }
-  m.mins.resize(total);
   m.keys.resize(m.bands);
   m.slotKey.assign(1024, 0);
-  m.slotText.resize(1024);
+  m.slotEntry.resize(1024);
 }
 
 SimilarGroups::~SimilarGroups() = default;

@@ -112,21 +112,6 @@ void forEachShingleCode(const uint32_t* numbers, const uint8_t* cjk, size_t leng
   if (length > 0 && !lastCovered) emit(code(firstUnfit, length - firstUnfit));
 }
 
-// The least intersection t with t / (na + nb - t) >= threshold, as doubles compare (the
-// quotient grows with t); min(na, nb) + 1 when none reaches it. @pre na + nb > 0.
-uint32_t leastShared(uint32_t na, uint32_t nb, double threshold) {
-  const uint32_t most = std::min(na, nb);
-  const double total = static_cast<double>(na) + nb;
-  auto reaches = [&](uint32_t t) { return static_cast<double>(t) / (total - t) >= threshold; };
-  if (!(threshold > 0)) return reaches(0) ? 0 : most + 1;  // NaN never reaches
-  if (threshold > 1) return most + 1;
-  double estimate = threshold * total / (1 + threshold);
-  uint32_t t = estimate >= most ? most : static_cast<uint32_t>(estimate);
-  while (t > 0 && reaches(t - 1)) --t;
-  while (t <= most && !reaches(t)) ++t;
-  return t;
-}
-
 // Sorts codes ascending. Texts of a few hundred shingles are most of what is deduplicated,
 // and for them an LSD radix sort over the bytes that the largest code uses (3 for
 // alphabetic text, whose dense numbers are small) costs half of std::sort, whose
@@ -186,25 +171,57 @@ struct Cursor {
 
 }  // namespace
 
+uint32_t leastShared(uint32_t na, uint32_t nb, double threshold) {
+  const uint32_t most = std::min(na, nb);
+  const double total = static_cast<double>(na) + nb;
+  auto reaches = [&](uint32_t t) { return static_cast<double>(t) / (total - t) >= threshold; };
+  if (!(threshold > 0)) return reaches(0) ? 0 : most + 1;  // NaN never reaches
+  if (threshold > 1) return most + 1;
+  double estimate = threshold * total / (1 + threshold);
+  uint32_t t = estimate >= most ? most : static_cast<uint32_t>(estimate);
+  while (t > 0 && reaches(t - 1)) --t;
+  while (t <= most && !reaches(t)) ++t;
+  return t;
+}
+
+size_t canonicalShingleCodes(const char32_t* cps, size_t n, const ShingleOptions& options, uint64_t* out) {
+  // Numbered by code point (cp + 1 < 2^21), the codes are exact without a numbering.
+  // Texts of up to 1,024 code points (most that are compared) need no allocation.
+  uint32_t numbersHere[1024];
+  uint8_t cjkHere[1024];
+  std::vector<uint32_t> numbersHeap;
+  std::vector<uint8_t> cjkHeap;
+  uint32_t* numbers = numbersHere;
+  uint8_t* cjk = cjkHere;
+  if (n > 1024) {
+    numbersHeap.resize(n);
+    cjkHeap.resize(n);
+    numbers = numbersHeap.data();
+    cjk = cjkHeap.data();
+  }
+  for (size_t i = 0; i < n; ++i) {
+    numbers[i] = cps[i] + 1;
+    cjk[i] = isCjk(cps[i]);
+  }
+  size_t count = 0;
+  forEachShingleCode(numbers, cjk, n, options, uint64_t{1} << kCanonicalBits, [&](uint64_t code) { out[count++] = code; });
+  return count;
+}
+
+void canonicalShingles(const char32_t* cps, size_t n, const ShingleOptions& options, std::vector<uint64_t>& out) {
+  out.resize(n + 1);
+  out.resize(canonicalShingleCodes(cps, n, options, out.data()));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+}
+
 double similarity(std::string_view a, std::string_view b, const ShingleOptions& options) {
   std::vector<uint64_t> sets[2];
   std::vector<char32_t> cps;
-  std::vector<uint32_t> numbers;
-  std::vector<uint8_t> cjk;
   const std::string_view texts[2] = {a, b};
   for (int s = 0; s < 2; ++s) {
-    // Numbered by code point (cp + 1 < 2^21), the codes are exact without a numbering.
     normalizeForSimilarity(texts[s], cps);
-    numbers.resize(cps.size());
-    cjk.resize(cps.size());
-    for (size_t i = 0; i < cps.size(); ++i) {
-      numbers[i] = cps[i] + 1;
-      cjk[i] = isCjk(cps[i]);
-    }
-    forEachShingleCode(numbers.data(), cjk.data(), cps.size(), options, uint64_t{1} << 21,
-                       [&](uint64_t code) { sets[s].push_back(code); });
-    std::sort(sets[s].begin(), sets[s].end());
-    sets[s].erase(std::unique(sets[s].begin(), sets[s].end()), sets[s].end());
+    canonicalShingles(cps.data(), cps.size(), options, sets[s]);
   }
   size_t shared = 0;
   for (size_t i = 0, j = 0; i < sets[0].size() && j < sets[1].size();) {
@@ -234,6 +251,9 @@ struct ShingleSets::Impl {
   // (cp << 32 | the same), still sorted by cp.
   std::vector<uint32_t> bmp;
   std::vector<uint64_t> astral;
+  // Each number's code point plus 1 (0 for 0, a window's end), from the numbering on: what
+  // canonicalCodes maps dense codes back with.
+  std::vector<uint32_t> pointOf;
   ShingleOptions options;
   bool numbered = false;
   uint64_t base = 0;  // one more than the largest number
@@ -241,12 +261,14 @@ struct ShingleSets::Impl {
   // Scratch, held here (and released when a call returns) so that clear() frees it too:
   // in WASM an out-of-memory error unwinds to JS, and the caller's clear() then frees all.
   std::vector<uint8_t> needed;
-  std::vector<uint32_t> numbers;
+  std::vector<uint32_t> numbers, points;
   std::vector<uint8_t> cjk, bytes;
-  std::vector<uint64_t> codes, table, sorted;
+  std::vector<uint64_t> codes, table, sorted, canonical;
 
   void releaseScratch() {
     numbers = {};
+    points = {};
+    canonical = {};
     cjk = {};
     bytes = {};
     codes = {};
@@ -285,8 +307,10 @@ struct ShingleSets::Impl {
     }
     for (uint64_t entry : astral) byCount.push_back(uint64_t{~static_cast<uint32_t>(entry)} << 32 | (entry >> 32));
     std::sort(byCount.begin(), byCount.end());
+    pointOf.assign(byCount.size() + 1, 0);
     for (size_t r = 0; r < byCount.size(); ++r) {
       const auto cp = static_cast<char32_t>(byCount[r]);
+      pointOf[r + 1] = cp + 1;
       const uint32_t entry = static_cast<uint32_t>(r + 1) << 1 | (isCjk(cp) ? 1 : 0);
       if (cp < 0x10000) bmp[cp] = entry;
       else astral[astralAt(cp)] = uint64_t{cp} << 32 | entry;
@@ -311,8 +335,22 @@ void ShingleSets::codes(uint32_t i, uint64_t* out) const {
   }
 }
 
+void ShingleSets::canonicalCodes(uint32_t i, uint64_t* out) const {
+  const Impl& m = *impl_;
+  const uint64_t base = m.base;
+  const uint32_t* const point = m.pointOf.data();
+  Cursor c{m.lists[i]};
+  for (uint32_t k = 0; k < m.sizes[i]; ++k) {
+    c.next();
+    const uint64_t r0 = c.value % base, rest = c.value / base;
+    out[k] = point[r0] | uint64_t{point[rest % base]} << kCanonicalBits | uint64_t{point[rest / base]} << (2 * kCanonicalBits);
+  }
+  // Dense numbers follow frequency, not code points: the order differs.
+  std::sort(out, out + m.sizes[i]);
+}
+
 size_t ShingleSets::memoryBytes() const {
-  return impl_->blockBytes + impl_->lists.capacity() * sizeof(const uint8_t*) + impl_->sizes.capacity() * sizeof(uint32_t) +
+  return impl_->pointOf.capacity() * sizeof(uint32_t) + impl_->blockBytes + impl_->lists.capacity() * sizeof(const uint8_t*) + impl_->sizes.capacity() * sizeof(uint32_t) +
          impl_->built.capacity() + impl_->bmp.capacity() * sizeof(uint32_t) + impl_->astral.capacity() * sizeof(uint64_t);
 }
 
@@ -408,6 +446,8 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
   const size_t preferredBlock = std::min<size_t>(std::max<size_t>(m.countedBytes / 4, 4096), size_t{1} << 20);
   const uint64_t base = m.base;
   std::vector<uint32_t>& numbers = m.numbers;
+  std::vector<uint32_t>& points = m.points;
+  std::vector<uint64_t>& canonical = m.canonical;
   std::vector<uint8_t>& cjk = m.cjk;
   std::vector<uint64_t>& codes = m.codes;
   std::vector<uint8_t>& bytes = m.bytes;
@@ -418,12 +458,15 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
     const size_t bytesOfText = offsets[i + 1] - offsets[i];
     if (numbers.size() < bytesOfText) {
       numbers.resize(bytesOfText);
+      points.resize(bytesOfText);
       cjk.resize(bytesOfText);
       codes.resize(bytesOfText + 1);
     }
+    if (observer != nullptr && canonical.size() < bytesOfText + 1) canonical.resize(bytesOfText + 1);
     size_t length = 0;
     normalize(std::string_view(utf8 + offsets[i], bytesOfText), [&](char32_t cp) {
       const auto entry = static_cast<uint32_t>(cp < 0x10000 ? m.bmp[cp] : m.astral[m.astralAt(cp)]);
+      points[length] = cp + 1;
       numbers[length] = entry >> 1;
       cjk[length++] = entry & 1;
     });
@@ -439,20 +482,35 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
     std::vector<uint64_t>& table = m.table;
     if (hashed) table.assign(slots, 0);
     const unsigned shift = 64 - static_cast<unsigned>(__builtin_ctzll(slots));
+    // The observer's codes are canonical: the same windows over the code points themselves,
+    // emitted in the same order. A short text's go with repeats (a min-hash is the same
+    // over a set or its multiset); a long text's are kept to the windows whose dense code
+    // was new, so that a long document is signed by its distinct shingles only.
+    uint64_t* const canonicalOut = canonical.data();
+    size_t emitted = 0, canonicalCount = 0;
+    if (observer != nullptr) {
+      forEachShingleCode(points.data(), cjk.data(), length, m.options, uint64_t{1} << kCanonicalBits,
+                         [&](uint64_t value) { canonicalOut[emitted++] = value; });
+      canonicalCount = emitted;
+      emitted = 0;
+    }
     forEachShingleCode(numbers.data(), cjk.data(), length, m.options, base, [&](uint64_t value) {
       if (!hashed) {
         code[distinct++] = value;
         return;
       }
+      const size_t at = emitted++;
       for (size_t slot = (value * 0x9E3779B97F4A7C15ull) >> shift;; slot = (slot + 1) & (slots - 1)) {
         if (table[slot] == value) return;
         if (table[slot] == 0) {
           table[slot] = value;
+          if (canonicalCount != 0) canonicalOut[distinct] = canonicalOut[at];  // distinct <= at: in place
           code[distinct++] = value;
           return;
         }
       }
     });
+    if (hashed && canonicalCount != 0) canonicalCount = distinct;
     sortCodes(code, distinct, m.sorted);
     if (!hashed) distinct = std::unique(code, code + distinct) - code;
     // LEB128 of a 63-bit delta: at most 9 bytes, and 3 are written for any delta.
@@ -485,7 +543,7 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
     m.lists[first + i] = m.store(list, encoded, preferredBlock);
     m.sizes[first + i] = static_cast<uint32_t>(distinct);
     m.built[first + i] = 1;
-    if (observer != nullptr) observer->added(static_cast<uint32_t>(first + i), code, static_cast<uint32_t>(distinct));
+    if (observer != nullptr) observer->added(static_cast<uint32_t>(first + i), canonicalOut, static_cast<uint32_t>(canonicalCount));
   }
   m.releaseScratch();
 }

@@ -2,10 +2,11 @@
 // Grouping by exact similarity (similarity.h) with candidates from MinHash banding.
 //
 // Candidates: each text's shingle set gets K = rows × bands min-hashes (one permutation
-// hashing with densification: each shingle's hash competes in one of K bins); the
-// min-hashes are cut into `bands` bands of `rows`, and two texts are candidates when some
-// band of theirs is equal (its 32-bit key, so a key collision adds a candidate, never
-// loses one). A pair with Jaccard similarity J is a candidate with probability about
+// hashing with densification: each shingle's hash competes in one of K bins) of its
+// shingles' canonical codes (similarity.h), so a text's keys depend on the text alone;
+// the min-hashes are cut into `bands` bands of `rows`, and two texts are candidates when
+// some band key of one equals some band key of the other (32-bit keys, of any band: a key
+// collision adds a candidate, never loses one). A pair with Jaccard similarity J is a candidate with probability about
 // 1 - (1 - J^rows)^bands (Broder 1997; Indyk and Motwani 1998), which bandingFor keeps at
 // 0.995 or more for J at the threshold. Decisions: ShingleSets::atLeast, exact.
 // The result is the grouping rule applied to the candidate pairs whose similarity reaches
@@ -31,12 +32,31 @@ constexpr unsigned kMaxMinHashes = 256;
 /// @pre 0 < threshold <= 1.
 Banding bandingFor(double threshold);
 
+/// The band keys of shingle sets (MinHashBands::keys), shared by SimilarGroups and
+/// TextIndex (text_index.h) so that both propose the same candidates for the same texts.
+/// Holds the densification probes: 256 bytes per min-hash.
+class MinHashBands {
+ public:
+  /// @pre banding as Banding requires.
+  explicit MinHashBands(Banding banding);
+  Banding banding() const { return {rows_, bands_}; }
+  /// The band keys (never 0) of the set whose shingles have canonical codes
+  /// codes[0, size) (kCanonicalBits; any order, repeats allowed: the keys depend only on
+  /// the set), written to out[0, bands). Cost O(size + rows × bands).
+  void keys(const uint64_t* codes, size_t size, uint32_t* out);
+
+ private:
+  unsigned rows_, bands_;
+  std::vector<uint32_t> probes_;  // each bin's probe sequence for densification, from a fixed seed
+  std::vector<uint64_t> mins_;    // scratch: the bins of one set
+};
+
 /// Labels of texts by similarity: leader grouping (texts in index order; each joins the
 /// earliest leader whose similarity with it reaches the threshold among its candidates,
 /// or leads) or components (connected components of the candidate pairs that reach it,
 /// labelled by their smallest index), in resumable slices.
 /// Memory: 4 × bands + 8 bytes per text, plus about 11 bytes per indexed (text, band): the
-/// leaders for leader grouping, every text for components.
+/// leaders for leader grouping, every text for components. @pre texts × bands < 2^32.
 ///
 /// A text's signature costs O(its shingles + K). Passed as the observer of the sets'
 /// addTexts, the groups sign each set as it is built (its codes at hand); run() signs

@@ -45,6 +45,27 @@ bool isValid(const ShingleOptions& options);
 /// (cleared first). Cost O(bytes).
 void normalizeForSimilarity(std::string_view utf8, std::vector<char32_t>& out);
 
+/// The canonical code of a shingle: its code points c0, c1, c2 (0 past its end) as
+/// (c0 + 1) + 2^21 (c1 + 1) + 2^42 (c2 + 1), exact and below 2^63. It depends on the
+/// shingle alone, never on a batch, so min-hashes of these codes (similar_groups.h) agree
+/// between a batch and an index built one text at a time.
+constexpr unsigned kCanonicalBits = 21;
+
+/// The canonical codes of the distinct shingles of normalized code points cps[0, n) (as
+/// normalizeForSimilarity writes them), ascending, written to out (cleared first).
+/// Cost O(n log n).
+void canonicalShingles(const char32_t* cps, size_t n, const ShingleOptions& options, std::vector<uint64_t>& out);
+
+/// The canonical codes of every shingle of normalized code points cps[0, n), in text
+/// order, repeats included, written to out. @return how many (at most n + 1; 0 when
+/// n = 0). @pre out has room for n + 1 codes. Cost O(n).
+size_t canonicalShingleCodes(const char32_t* cps, size_t n, const ShingleOptions& options, uint64_t* out);
+
+/// The least intersection t of two sets of sizes na and nb with t / (na + nb - t) >=
+/// threshold as doubles compare (the quotient similarity() computes); min(na, nb) + 1
+/// when none reaches it. @pre na + nb > 0.
+uint32_t leastShared(uint32_t na, uint32_t nb, double threshold);
+
 /// The similarity of two texts, building both shingle sets. For one pair; batches use
 /// ShingleSets. Cost O(L log L) in the texts' lengths. @pre isValid(options)
 double similarity(std::string_view a, std::string_view b, const ShingleOptions& options = {});
@@ -54,7 +75,8 @@ double similarity(std::string_view a, std::string_view b, const ShingleOptions& 
 /// (code points renumbered within the batch, most frequent first), delta-encoded in
 /// LEB128 bytes: about 2 bytes per shingle for alphabetic text (2 per UTF-8 byte), 3 per
 /// CJK bigram (1 per UTF-8 byte), plus 13 bytes per text (9 in WASM); while building, also
-/// a 256 KB code point table and one text's scratch.
+/// a 256 KB code point table and one text's scratch; and 4 bytes per distinct code point
+/// (the numbering, for canonicalCodes).
 class ShingleSets {
  public:
   ShingleSets();
@@ -84,8 +106,9 @@ class ShingleSets {
   class Observer {
    public:
     virtual ~Observer() = default;
-    /// Set i (its number in these sets) was built: codes[0, size) as codes() gives them.
-    /// The codes are valid during the call only.
+    /// Set i (its number in these sets) was built: codes[0, size) are its shingles'
+    /// canonical codes (kCanonicalBits), each distinct shingle at least once, in no
+    /// particular order. The codes are valid during the call only.
     virtual void added(uint32_t i, const uint64_t* codes, uint32_t size) = 0;
   };
   /// `observer`, when not null, gets added() for each set built, in order.
@@ -110,6 +133,10 @@ class ShingleSets {
   /// The shingles of text i as codes (injective within these sets), ascending, written to
   /// out[0, size(i)). @pre i < count(), built; out has room for size(i) codes.
   void codes(uint32_t i, uint64_t* out) const;
+
+  /// The canonical codes (kCanonicalBits) of text i's shingles, ascending, written to
+  /// out[0, size(i)). @pre i < count(), built; out has room for size(i) codes.
+  void canonicalCodes(uint32_t i, uint64_t* out) const;
 
   /// similarity(text a, text b) >= threshold, exactly as the double quotient compares.
   /// Stops as soon as the answer is known: a size filter first (J >= s needs

@@ -1,0 +1,409 @@
+#include "simhash/text_index.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bytes.h"
+
+using simhash::Banding;
+using simhash::ShingleOptions;
+using simhash::Status;
+using simhash::TextIndex;
+using simhash::TextMatch;
+
+namespace {
+
+// Texts as users store them: bases of words from a small vocabulary (so unrelated texts
+// share shingles) in ASCII, CJK (Han and kana words, unspaced) or both, each followed by
+// variants with 1-3 word edits (spanning similarities around the thresholds), plus
+// punctuation and case changes that normalize away, and texts that normalize to nothing.
+std::vector<std::string> plantedTexts(unsigned seed, size_t bases) {
+  static const char* const kAscii[] = {"the", "cat", "sat", "on", "mat", "dog", "ran", "far", "away", "from", "home",
+                                       "and", "then", "came", "back", "to", "sleep", "under", "a", "tree", "big", "red"};
+  static const char* const kCjk[] = {"猫", "犬", "家", "川", "山", "木", "走る", "見た", "東京", "大阪", "天気", "今日",
+                                     "明日", "電車", "駅", "本", "ねこ", "いぬ", "カメラ", "コーヒー"};
+  std::mt19937 rng(seed);
+  auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
+  std::vector<std::string> texts;
+  for (size_t b = 0; b < bases; ++b) {
+    const size_t script = pick(3);  // 0 ASCII, 1 CJK, 2 mixed
+    auto word = [&] {
+      const bool cjk = script == 1 || (script == 2 && pick(2) == 0);
+      return std::string(cjk ? kCjk[pick(std::size(kCjk))] : kAscii[pick(std::size(kAscii))]);
+    };
+    std::vector<std::string> words(3 + pick(20));
+    for (std::string& w : words) w = word();
+    auto join = [&](const std::vector<std::string>& ws) {
+      std::string text;
+      for (const std::string& w : ws) text += (text.empty() || script == 1 ? "" : " ") + w;
+      return text;
+    };
+    texts.push_back(join(words));
+    for (size_t v = pick(4); v > 0; --v) {
+      std::vector<std::string> edited = words;
+      for (size_t e = 1 + pick(3); e > 0; --e) {
+        const size_t at = pick(edited.size());
+        const size_t kind = pick(4);
+        if (kind == 0 && edited.size() > 1) edited.erase(edited.begin() + static_cast<long>(at));
+        else if (kind == 1) edited.insert(edited.begin() + static_cast<long>(at), word());
+        else if (kind == 2) edited[at] = word();
+        else edited[at] += pick(2) ? "," : "!";  // punctuation: normalized away
+      }
+      std::string text = join(edited);
+      if (pick(4) == 0 && !text.empty() && text[0] >= 'a' && text[0] <= 'z') text[0] = static_cast<char>(text[0] - 32);
+      texts.push_back(text);
+    }
+  }
+  texts.push_back("");
+  texts.push_back("?!");  // normalizes to nothing, as the empty text
+  texts.push_back("The cat, sat!");
+  texts.push_back("the cat sat");
+  std::shuffle(texts.begin(), texts.end(), rng);
+  return texts;
+}
+
+std::vector<uint32_t> bandKeys(const std::string& text, double threshold, const ShingleOptions& options = {}) {
+  std::vector<char32_t> cps;
+  std::vector<uint64_t> codes;
+  simhash::normalizeForSimilarity(text, cps);
+  simhash::canonicalShingles(cps.data(), cps.size(), options, codes);
+  simhash::MinHashBands signer(simhash::bandingFor(threshold));
+  std::vector<uint32_t> keys(signer.banding().bands);
+  signer.keys(codes.data(), codes.size(), keys.data());
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+std::vector<uint64_t> shingles(const std::string& text) {
+  std::vector<char32_t> cps;
+  std::vector<uint64_t> codes;
+  simhash::normalizeForSimilarity(text, cps);
+  simhash::canonicalShingles(cps.data(), cps.size(), ShingleOptions{}, codes);
+  return codes;
+}
+
+// similarity.h's quotient over two shingle lists (what similarity() computes).
+double jaccard(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
+  if (a.empty() && b.empty()) return 1.0;
+  std::vector<uint64_t> common;
+  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(common));
+  return static_cast<double>(common.size()) / static_cast<double>(a.size() + b.size() - common.size());
+}
+
+bool shareKey(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
+  std::vector<uint32_t> common;
+  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(common));
+  return !common.empty();
+}
+
+void sortMatches(std::vector<TextMatch>& matches) {
+  std::sort(matches.begin(), matches.end(), [](const TextMatch& a, const TextMatch& b) {
+    return a.similarity != b.similarity ? a.similarity > b.similarity : a.id < b.id;
+  });
+}
+
+std::vector<TextMatch> query(TextIndex& index, const std::string& text, size_t limit = SIZE_MAX) {
+  std::vector<TextMatch> out;
+  index.query(text, limit, out);
+  return out;
+}
+
+// Leaders of SimilarGroups' leader grouping (label[i] == i) over the texts.
+std::vector<uint32_t> dedupLeaders(const std::vector<std::string>& texts, double threshold, const ShingleOptions& options) {
+  std::string utf8;
+  std::vector<uint32_t> offsets{0};
+  for (const std::string& t : texts) {
+    utf8 += t;
+    offsets.push_back(static_cast<uint32_t>(utf8.size()));
+  }
+  simhash::ShingleSets sets;
+  sets.build(utf8.data(), offsets.data(), static_cast<uint32_t>(texts.size()), options);
+  simhash::SimilarGroups groups(sets, threshold, simhash::SimilarGroups::Grouping::Leader, simhash::bandingFor(threshold));
+  REQUIRE(groups.run(SIZE_MAX));
+  const std::vector<uint32_t> labels = groups.takeLabels();
+  std::vector<uint32_t> leaders;
+  for (uint32_t i = 0; i < labels.size(); ++i) {
+    if (labels[i] == i) leaders.push_back(i);
+  }
+  return leaders;
+}
+
+TextIndex indexOf(const std::vector<std::string>& texts, double threshold) {
+  TextIndex index(threshold);
+  for (uint32_t i = 0; i < texts.size(); ++i) REQUIRE(index.add(texts[i], i) == Status::Ok);
+  return index;
+}
+
+}  // namespace
+
+TEST_CASE("a query's answers are exactly its verified band candidates, and recall at least 0.99 of brute force", "[text_index]") {
+  const double threshold = GENERATE(0.5, 0.7, 0.8, 0.9);
+  CAPTURE(threshold);
+  const std::vector<std::string> stored = plantedTexts(11, 250);
+  const std::vector<std::string> queries = plantedTexts(11, 250);  // the same texts: each query meets its variants
+  TextIndex index = indexOf(stored, threshold);
+  std::vector<std::vector<uint32_t>> storedKeys;
+  std::vector<std::vector<uint64_t>> storedShingles;
+  for (const std::string& t : stored) {
+    storedKeys.push_back(bandKeys(t, threshold));
+    storedShingles.push_back(shingles(t));
+  }
+  // Recall over the pairs that are not the same normalized text (those always share every band).
+  size_t bruteForce = 0, found = 0;
+  for (size_t q = 0; q < queries.size(); ++q) {
+    const std::vector<uint32_t> keys = bandKeys(queries[q], threshold);
+    const std::vector<uint64_t> queryShingles = shingles(queries[q]);
+    std::vector<TextMatch> expected;
+    for (uint32_t i = 0; i < stored.size(); ++i) {
+      const double s = jaccard(queryShingles, storedShingles[i]);
+      if (s < threshold) continue;
+      const bool candidate = shareKey(keys, storedKeys[i]);
+      if (candidate) expected.push_back({i, s});
+      if (s < 1) bruteForce += 1, found += candidate;
+    }
+    sortMatches(expected);
+    const std::vector<TextMatch> answers = query(index, queries[q]);
+    CAPTURE(queries[q]);
+    REQUIRE(answers == expected);
+    for (const TextMatch& m : answers) REQUIRE(m.similarity == simhash::similarity(queries[q], stored[m.id]));
+  }
+  CAPTURE(found, bruteForce);
+  REQUIRE(bruteForce >= 100);
+  CHECK(static_cast<double>(found) >= 0.99 * static_cast<double>(bruteForce));
+  WARN("threshold " << threshold << ": " << found << " of " << bruteForce << " edited pairs found");
+}
+
+TEST_CASE("querying each text and adding it when nothing is found keeps exactly dedup's leaders", "[text_index]") {
+  const double threshold = GENERATE(0.5, 0.7, 0.8, 0.9);
+  const auto options = GENERATE(ShingleOptions{3, 2}, ShingleOptions{2, 1});
+  CAPTURE(threshold, options.alphabetic, options.cjk);
+  const std::vector<std::string> texts = plantedTexts(23, 300);
+  TextIndex index(threshold, options);
+  std::vector<uint32_t> kept;
+  std::vector<TextMatch> answers;
+  for (uint32_t i = 0; i < texts.size(); ++i) {
+    index.query(texts[i], 1, answers);
+    if (!answers.empty()) continue;
+    REQUIRE(index.add(texts[i], i) == Status::Ok);
+    kept.push_back(i);
+  }
+  const std::vector<uint32_t> leaders = dedupLeaders(texts, threshold, options);
+  CHECK(kept.size() < texts.size());
+  CHECK(kept == leaders);
+}
+
+TEST_CASE("answers are sorted by similarity, then id, and limit keeps the first", "[text_index]") {
+  TextIndex index(0.5);
+  const std::vector<std::string> texts = {"the cat sat on the mat today", "the cat sat on the mat", "The cat sat on the mat!",
+                                          "the cat sat on a mat",         "a dog ran far away",     "the cat sat on the mat"};
+  for (uint32_t i = 0; i < texts.size(); ++i) REQUIRE(index.add(texts[i], 10 - i) == Status::Ok);
+  const std::vector<TextMatch> all = query(index, "the cat sat on the mat");
+  REQUIRE(all.size() >= 4);
+  CHECK(all[0].id == 5);  // identical normalized texts, similarity 1: ids 5, 8, 9
+  CHECK(all[1].id == 8);
+  CHECK(all[2].id == 9);
+  for (size_t k = 1; k < all.size(); ++k) {
+    CHECK((all[k - 1].similarity > all[k].similarity || (all[k - 1].similarity == all[k].similarity && all[k - 1].id < all[k].id)));
+  }
+  for (const TextMatch& m : all) CHECK(m.similarity == simhash::similarity("the cat sat on the mat", texts[10 - m.id]));
+  const std::vector<TextMatch> two = query(index, "the cat sat on the mat", 2);
+  CHECK(two == std::vector<TextMatch>(all.begin(), all.begin() + 2));
+  CHECK(query(index, "the cat sat on the mat", 0).empty());
+}
+
+TEST_CASE("ids: fresh, caller-chosen, duplicates refused, removed ids never handed out again", "[text_index]") {
+  TextIndex index(0.8);
+  uint32_t id = 99;
+  REQUIRE(index.addWithNewId("first text here", id) == Status::Ok);
+  CHECK(id == 0);
+  REQUIRE(index.add("chosen id text", 1) == Status::Ok);
+  REQUIRE(index.addWithNewId("second text here", id) == Status::Ok);
+  CHECK(id == 2);  // 1 is stored: stepped over
+  CHECK(index.add("another", 2) == Status::DuplicateId);
+  CHECK(index.size() == 3);
+  CHECK(index.remove(2));
+  CHECK_FALSE(index.remove(2));
+  CHECK_FALSE(index.has(2));
+  CHECK(query(index, "second text here").empty());
+  REQUIRE(index.addWithNewId("third text here", id) == Status::Ok);
+  CHECK(id == 3);  // never 2 again
+  CHECK(index.has(0));
+  CHECK(index.has(1));
+  CHECK(index.size() == 3);
+}
+
+TEST_CASE("addAll is all or nothing", "[text_index]") {
+  TextIndex index(0.8);
+  REQUIRE(index.add("already here", 7) == Status::Ok);
+  const std::vector<uint8_t> before = index.serialize();
+  const std::string utf8 = "one texttwo textthree text";
+  const uint32_t offsets[] = {0, 8, 16, 26};
+  uint32_t idsOut[3];
+  const uint32_t clashing[] = {1, 2, 7};
+  CHECK(index.addAll(utf8.data(), offsets, 3, clashing, idsOut) == 2);
+  CHECK(index.serialize() == before);
+  CHECK(index.size() == 1);
+  CHECK_FALSE(index.has(1));
+  CHECK(query(index, "one text").empty());
+  const uint32_t repeated[] = {1, 2, 1};
+  CHECK(index.addAll(utf8.data(), offsets, 3, repeated, idsOut) == 2);
+  CHECK(index.serialize() == before);
+  CHECK(index.addAll(utf8.data(), offsets, 3, nullptr, idsOut) == 3);
+  CHECK((idsOut[0] == 0 && idsOut[1] == 1 && idsOut[2] == 2));
+  CHECK(query(index, "two text") == std::vector<TextMatch>{{1, 1.0}});
+}
+
+TEST_CASE("removal: removed texts are never answers, the rest still are, through compaction", "[text_index]") {
+  const double threshold = 0.7;
+  const std::vector<std::string> texts = plantedTexts(31, 200);
+  TextIndex index = indexOf(texts, threshold);
+  std::mt19937 rng(5);
+  std::vector<uint8_t> removed(texts.size(), 0);
+  for (uint32_t i = 0; i < texts.size(); ++i) {
+    if (rng() % 4 != 0) removed[i] = index.remove(i);
+  }
+  // Adds after removals compact the stored texts once removed bytes outnumber live ones.
+  std::vector<std::string> more = plantedTexts(32, 50);
+  for (uint32_t k = 0; k < more.size(); ++k) REQUIRE(index.add(more[k], 100000 + k) == Status::Ok);
+  TextIndex fresh(threshold);
+  for (uint32_t i = 0; i < texts.size(); ++i) {
+    if (!removed[i]) REQUIRE(fresh.add(texts[i], i) == Status::Ok);
+  }
+  for (uint32_t k = 0; k < more.size(); ++k) REQUIRE(fresh.add(more[k], 100000 + k) == Status::Ok);
+  CHECK(index.size() == fresh.size());
+  for (size_t q = 0; q < texts.size(); q += 2) {
+    const std::vector<TextMatch> answers = query(index, texts[q]);
+    CHECK(answers == query(fresh, texts[q]));
+    for (const TextMatch& m : answers) CHECK((m.id >= 100000 || !removed[m.id]));
+  }
+  CHECK(index.serialize() == fresh.serialize());
+}
+
+TEST_CASE("serialize and deserialize round trip", "[text_index]") {
+  const std::vector<std::string> texts = plantedTexts(41, 60);
+  TextIndex index(0.75, ShingleOptions{2, 2});
+  for (uint32_t i = 0; i < texts.size(); ++i) {
+    uint32_t id;
+    REQUIRE(index.addWithNewId(texts[i], id) == Status::Ok);
+  }
+  REQUIRE(index.remove(3));
+  const std::vector<uint8_t> bytes = index.serialize();
+  TextIndex loaded(0.5);
+  std::string error;
+  REQUIRE(TextIndex::deserialize(bytes.data(), bytes.size(), loaded, error) == Status::Ok);
+  CHECK(loaded.threshold() == 0.75);
+  CHECK((loaded.options().alphabetic == 2 && loaded.options().cjk == 2));
+  CHECK(loaded.size() == index.size());
+  CHECK(loaded.serialize() == bytes);
+  for (const std::string& t : texts) CHECK(query(loaded, t) == query(index, t));
+  uint32_t a, b;
+  REQUIRE(index.addWithNewId("next", a) == Status::Ok);
+  REQUIRE(loaded.addWithNewId("next", b) == Status::Ok);
+  CHECK(a == b);
+  CHECK(a == texts.size());
+}
+
+TEST_CASE("every truncation and every flipped byte is rejected, the target unchanged", "[text_index]") {
+  TextIndex index(0.8);
+  const std::vector<std::string> texts = {"the cat sat on the mat", "東京の天気", "a dog ran far away", ""};
+  for (uint32_t i = 0; i < texts.size(); ++i) REQUIRE(index.add(texts[i], i * 3) == Status::Ok);
+  const std::vector<uint8_t> bytes = index.serialize();
+  TextIndex target(0.5);
+  REQUIRE(target.add("untouched", 42) == Status::Ok);
+  const std::vector<uint8_t> targetBytes = target.serialize();
+  std::string error;
+  size_t rejected = 0;
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    rejected += TextIndex::deserialize(bytes.data(), n, target, error) == Status::CorruptData;
+  }
+  CHECK(rejected == bytes.size());
+  rejected = 0;
+  for (size_t at = 0; at < bytes.size(); ++at) {
+    for (const uint8_t bit : {uint8_t{0x01}, uint8_t{0x80}}) {
+      std::vector<uint8_t> damaged = bytes;
+      damaged[at] ^= bit;
+      rejected += TextIndex::deserialize(damaged.data(), damaged.size(), target, error) == Status::CorruptData;
+    }
+  }
+  CHECK(rejected == 2 * bytes.size());
+  std::vector<uint8_t> longer = bytes;
+  longer.push_back(0);
+  CHECK(TextIndex::deserialize(longer.data(), longer.size(), target, error) == Status::CorruptData);
+  CHECK(target.serialize() == targetBytes);
+}
+
+TEST_CASE("bytes with a valid checksum are still checked: texts normalized, ids unique, header in range", "[text_index]") {
+  TextIndex index(0.8);
+  REQUIRE(index.add("the cat sat", 1) == Status::Ok);
+  REQUIRE(index.add("a dog ran", 2) == Status::Ok);
+  const std::vector<uint8_t> bytes = index.serialize();
+  auto resealed = [](std::vector<uint8_t> b) {
+    b.resize(b.size() - 8);
+    simhash::bytes::putLE(b, simhash::bytes::checksum(b.data(), b.size()), 8);
+    return b;
+  };
+  const size_t first = 28;  // the first text's entry: id, length, bytes
+  struct Damage {
+    const char* what;
+    size_t at;
+    uint8_t value;
+  };
+  const Damage damages[] = {{"upper case stored", first + 8, 'T'},  {"punctuation stored", first + 8 + 3, '!'},
+                            {"invalid UTF-8", first + 8, 0xFF},     {"id twice", first + 8 + 11, 1},
+                            {"shingle size 0", 6, 0},               {"shingle size 4", 7, 4},
+                            {"threshold 0", 15, 0},                 {"next id above 2^32", 20, 2},
+                            {"count too large", 24, 3},             {"length past the end", first + 4, 200}};
+  for (const Damage& d : damages) {
+    CAPTURE(d.what);
+    std::vector<uint8_t> b = bytes;
+    if (std::string(d.what) == "threshold 0") std::fill(b.begin() + 8, b.begin() + 16, 0);
+    else b[d.at] = d.value;
+    b = resealed(b);
+    TextIndex out(0.5);
+    std::string error;
+    CHECK(TextIndex::deserialize(b.data(), b.size(), out, error) == Status::CorruptData);
+    CHECK(out.size() == 0);
+    CHECK_FALSE(error.empty());
+  }
+  const std::vector<uint8_t> same = resealed(bytes);
+  TextIndex out(0.5);
+  std::string error;
+  CHECK(TextIndex::deserialize(same.data(), same.size(), out, error) == Status::Ok);
+}
+
+TEST_CASE("band keys depend on the text alone: dedup's batches and the index agree", "[text_index]") {
+  // The same text in batches of different code point frequencies gets the same keys, signed
+  // from the stored sets or as addTexts builds them (long texts, over 256 code points, too).
+  std::string longText;
+  for (int k = 0; k < 40; ++k) longText += "word" + std::to_string(k % 13) + " 東京 ";
+  const std::vector<std::string> a = {"the cat sat on the mat", "zzzz zzz zz", longText};
+  const std::vector<std::string> b = {"qqq qqqq", longText, "東京の天気", "the cat sat on the mat"};
+  auto keysIn = [](const std::vector<std::string>& texts, uint32_t i, bool observed) {
+    std::string utf8;
+    std::vector<uint32_t> offsets{0};
+    for (const std::string& t : texts) {
+      utf8 += t;
+      offsets.push_back(static_cast<uint32_t>(utf8.size()));
+    }
+    const auto count = static_cast<uint32_t>(texts.size());
+    simhash::ShingleSets sets;
+    if (!observed) sets.build(utf8.data(), offsets.data(), count);
+    else sets.countTexts(utf8.data(), offsets.data(), count);
+    simhash::SimilarGroups groups(sets, 0.8, simhash::SimilarGroups::Grouping::Leader, simhash::bandingFor(0.8));
+    if (observed) sets.addTexts(utf8.data(), offsets.data(), count, nullptr, &groups);
+    std::vector<uint32_t> keys(simhash::bandingFor(0.8).bands);
+    groups.bandKeys(i, keys.data());
+    std::sort(keys.begin(), keys.end());
+    return keys;
+  };
+  const bool observed = GENERATE(false, true);
+  CAPTURE(observed);
+  CHECK(keysIn(a, 0, observed) == keysIn(b, 3, !observed));
+  CHECK(keysIn(a, 0, observed) == bandKeys("the cat sat on the mat", 0.8));
+  CHECK(keysIn(a, 2, observed) == keysIn(b, 1, !observed));
+  CHECK(keysIn(a, 2, observed) == bandKeys(longText, 0.8));
+}
