@@ -4,7 +4,7 @@
 // Texts are one UTF-8 buffer and count + 1 byte offsets, pairs two uint32 index arrays, as
 // everywhere in the bindings. The sets of one call live in one module-wide ShingleSets
 // until _similarityRelease, which the JS layer calls in a finally block: running out of
-// memory midway unwinds to JS without destructors, and the release still frees it all.
+// memory midway unwinds to JS past that static object, and the release still frees it all.
 #include <cstdint>
 #include <string_view>
 #include <vector>

@@ -224,12 +224,8 @@ size_t PairSimilarity::memoryBytes() const {
 }
 
 double PairSimilarity::compute(std::string_view a, std::string_view b, const ShingleOptions& options) {
-  reserve(std::max(a.size(), b.size()));
+  reserve(std::max(a.size(), b.size()));  // room for both: at least pairSlots(a.size(), b.size()) slots
   const size_t slots = pairSlots(a.size(), b.size());
-  if (keys_.size() < slots) {
-    keys_.resize(slots);
-    marks_.assign(keys_.size(), 0);
-  }
   if (++epoch_ == (uint32_t{1} << 30)) {  // the marks' epochs would wrap: empty them all
     std::fill(marks_.begin(), marks_.end(), 0);
     epoch_ = 1;
