@@ -108,7 +108,7 @@ export interface DedupOptions<T> {
   /**
    * Near-duplicates are pairs whose texts' similarity is at least this, in (0, 1]: the exact
    * Jaccard similarity of their sets of character shingles after the fingerprint's
-   * normalization, with half-width katakana folded (README "Similarity"). Default 0.8, unless only
+   * normalization (README "Similarity"). Default 0.8, unless only
    * maxDistance is given. Candidates only choose the pairs to check: MinHash bands of the
    * shingles for short texts at 0.7 and above, else the fingerprints within a radius.
    */
@@ -195,9 +195,7 @@ export interface SimHash {
   groupLabels(count: number, pairs: Pairs, options?: GroupLabelsOptions): Uint32Array;
   /**
    * The exact similarity of two texts (README "Similarity"): the Jaccard similarity of their
-   * sets of character shingles after the fingerprint's normalization, with half-width
-   * katakana folded to full width as NFKC folds them (ｶﾞ = ガ), in [0, 1]. The same double as
-   * `similarities` gives the pair.
+   * sets of character shingles after the fingerprint's normalization, in [0, 1].
    */
   similarity(a: string, b: string): number;
   /**

@@ -32,10 +32,6 @@ EMSCRIPTEN_KEEPALIVE double simhash_index_add_one(uintptr_t index, uint32_t low,
 EMSCRIPTEN_KEEPALIVE uint32_t simhash_index_query_one(uintptr_t index, uint32_t low, uint32_t high) {
   return at<IndexHandle>(index)->queryOne(low, high);
 }
-// sh.similarity: texts a (lengthA bytes at utf8) and b (the lengthB bytes after them).
-EMSCRIPTEN_KEEPALIVE double simhash_similarity_one(uintptr_t utf8, uint32_t lengthA, uint32_t lengthB) {
-  return similarity_glue::similarityOne(utf8, lengthA, lengthB);
-}
 EMSCRIPTEN_KEEPALIVE uintptr_t simhash_result_address() { return resultAddress(); }
 EMSCRIPTEN_KEEPALIVE void simhash_result_release() { resultRelease(); }
 }

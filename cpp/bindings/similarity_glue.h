@@ -4,9 +4,8 @@
 // Texts are one UTF-8 buffer and count + 1 byte offsets, pairs two uint32 index arrays, as
 // everywhere in the bindings. The sets of one call live in one module-wide ShingleSets
 // until _similarityRelease, which the JS layer calls in a finally block: running out of
-// memory midway unwinds to JS past that static object, and the release still frees it all.
+// memory midway unwinds to JS without destructors, and the release still frees it all.
 #include <cstdint>
-#include <string_view>
 #include <vector>
 
 #include "simhash/similarity.h"
@@ -58,28 +57,6 @@ inline uint32_t join(uintptr_t utf8, uintptr_t offsets, uint32_t count, double t
   sets().pairsAtLeast(threshold, joined());
   sets().clear();
   return static_cast<uint32_t>(joined().size() / 2);
-}
-
-// sh.similarity's texts of up to this many UTF-8 bytes each share one scratch kept between
-// calls (27 KB, PairSimilarity::reserve), so that such a call allocates nothing.
-constexpr uint32_t kKeptTextBytes = 512;
-
-inline simhash::PairSimilarity& keptPairSimilarity() {
-  static simhash::PairSimilarity instance = [] {
-    simhash::PairSimilarity scratch;
-    scratch.reserve(kKeptTextBytes);
-    return scratch;
-  }();
-  return instance;
-}
-
-// The similarity of the lengthA bytes at utf8 and the lengthB bytes after them. Longer
-// texts get a scratch of their own, freed when the call returns or fails (the core is built
-// with wasm exceptions, so running out of memory midway unwinds through its destructor).
-inline double similarityOne(uintptr_t utf8, uint32_t lengthA, uint32_t lengthB) {
-  const std::string_view a(at<char>(utf8), lengthA), b(at<char>(utf8) + lengthA, lengthB);
-  if (lengthA <= kKeptTextBytes && lengthB <= kKeptTextBytes) return keptPairSimilarity().compute(a, b);
-  return simhash::similarity(a, b);
 }
 
 }  // namespace similarity_glue

@@ -16,8 +16,7 @@ bool isValid(const ShingleOptions& options) {
 
 namespace {
 
-// Step 1 of the definition: write(cp, cjk) for each normalized code point, in order, with
-// whether it is CJK (known here already for the whitespace rule).
+// Step 1 of the definition: write(cp) for each normalized code point, in order.
 template <class Write>
 void normalize(std::string_view utf8, Write write) {
   const auto* text = reinterpret_cast<const unsigned char*>(utf8.data());
@@ -34,13 +33,13 @@ void normalize(std::string_view utf8, Write write) {
         pendingSpace = written;
         continue;
       }
-      if (pendingSpace) write(U' ', false);  // an ASCII character is never CJK
+      if (pendingSpace) write(U' ');  // an ASCII character is never CJK
       pendingSpace = lastCjk = false;
       written = true;
-      write(cp - 'A' < 26 ? cp + 32 : cp, false);
+      write(cp - 'A' < 26 ? cp + 32 : cp);
       continue;
     }
-    cp = unicode::decodeNextFoldingHalfwidthKana(text, size, pos);
+    cp = unicode::decodeNext(text, size, pos);
     // Punctuation goes first, so whitespace on both sides of a removed mark is one run.
     if (unicode::isPunctuation(cp)) continue;
     if (unicode::isWhitespace(cp)) {
@@ -49,11 +48,11 @@ void normalize(std::string_view utf8, Write write) {
     }
     cp = unicode::foldCase(cp);
     const bool cjk = unicode::classify(cp) == CharClass::Cjk;
-    if (pendingSpace && !(lastCjk && cjk)) write(U' ', false);
+    if (pendingSpace && !(lastCjk && cjk)) write(U' ');
     pendingSpace = false;
     lastCjk = cjk;
     written = true;
-    write(cp, cjk);
+    write(cp);
   }
 }
 
@@ -65,7 +64,7 @@ void normalizeForSimilarity(std::string_view utf8, std::vector<char32_t>& out) {
   out.resize(utf8.size());
   char32_t* const normalized = out.data();
   size_t length = 0;
-  normalize(utf8, [&](char32_t cp, bool) { normalized[length++] = cp; });
+  normalize(utf8, [&](char32_t cp) { normalized[length++] = cp; });
   out.resize(length);
 }
 
@@ -217,86 +216,25 @@ void canonicalShingles(const char32_t* cps, size_t n, const ShingleOptions& opti
 }
 
 double similarity(std::string_view a, std::string_view b, const ShingleOptions& options) {
-  return PairSimilarity().compute(a, b, options);
-}
-
-namespace {
-
-// Slots of PairSimilarity's hash set for texts of na and nb bytes: a power of two at
-// least 1.5 times the most shingles they can have (n + 1 each), so that probes stay short.
-size_t pairSlots(size_t na, size_t nb) {
-  const size_t most = na + nb + 2;
-  size_t slots = 16;
-  while (slots < most + most / 2) slots *= 2;
-  return slots;
-}
-
-}  // namespace
-
-void PairSimilarity::reserve(size_t bytes) {
-  // Sizes, not capacities: compute() writes through data() up to them. A text of n bytes
-  // has at most n code points.
-  if (numbers_.size() < bytes) {
-    numbers_.resize(bytes);
-    cjk_.resize(bytes);
-  }
-  const size_t slots = pairSlots(bytes, bytes);
-  if (keys_.size() < slots) {
-    keys_.resize(slots);
-    marks_.assign(slots, 0);  // epoch 0 is never current
-  }
-}
-
-size_t PairSimilarity::memoryBytes() const {
-  return numbers_.capacity() * sizeof(uint32_t) + cjk_.capacity() + keys_.capacity() * sizeof(uint64_t) +
-         marks_.capacity() * sizeof(uint32_t);
-}
-
-double PairSimilarity::compute(std::string_view a, std::string_view b, const ShingleOptions& options) {
-  reserve(std::max(a.size(), b.size()));  // room for both: at least pairSlots(a.size(), b.size()) slots
-  const size_t slots = pairSlots(a.size(), b.size());
-  if (++epoch_ == (uint32_t{1} << 30)) {  // the marks' epochs would wrap: empty them all
-    std::fill(marks_.begin(), marks_.end(), 0);
-    epoch_ = 1;
-  }
-  const uint32_t current = epoch_ << 2;
-  const unsigned shift = 64 - static_cast<unsigned>(__builtin_ctzll(slots));
-  uint64_t* const keys = keys_.data();
-  uint32_t* const marks = marks_.data();
-  uint32_t* const numbers = numbers_.data();
-  uint8_t* const cjk = cjk_.data();
-  size_t sizes[2] = {0, 0}, shared = 0;
+  std::vector<uint64_t> sets[2];
+  std::vector<char32_t> cps;
   const std::string_view texts[2] = {a, b};
-  for (int t = 0; t < 2; ++t) {
-    const uint32_t member = 1u << t;
-    size_t length = 0;
-    // Numbered by code point (cp + 1 < 2^21), the codes are exact without a numbering table.
-    normalize(texts[t], [&](char32_t cp, bool inCjk) {
-      numbers[length] = cp + 1;
-      cjk[length++] = inCjk;
-    });
-    forEachShingleCode(numbers, cjk, length, options, uint64_t{1} << kCanonicalBits, [&](uint64_t code) {
-      for (size_t slot = (code * 0x9E3779B97F4A7C15ull) >> shift;; slot = (slot + 1) & (slots - 1)) {
-        if ((marks[slot] & ~3u) != current) {
-          keys[slot] = code;
-          marks[slot] = current | member;
-          ++sizes[t];
-          return;
-        }
-        if (keys[slot] == code) {
-          if (marks[slot] & member) return;
-          marks[slot] |= member;  // text b's code that text a has
-          ++sizes[t];
-          ++shared;
-          return;
-        }
-      }
-    });
+  for (int s = 0; s < 2; ++s) {
+    normalizeForSimilarity(texts[s], cps);
+    canonicalShingles(cps.data(), cps.size(), options, sets[s]);
   }
-  if (sizes[0] + sizes[1] == 0) return 1.0;
-  // As ShingleSets::similarity divides: the same double.
-  return static_cast<double>(shared) /
-         (static_cast<double>(sizes[0]) + static_cast<double>(sizes[1]) - static_cast<double>(shared));
+  size_t shared = 0;
+  for (size_t i = 0, j = 0; i < sets[0].size() && j < sets[1].size();) {
+    if (sets[0][i] == sets[1][j]) {
+      ++shared, ++i, ++j;
+    } else if (sets[0][i] < sets[1][j]) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  const size_t total = sets[0].size() + sets[1].size();
+  return total == 0 ? 1.0 : static_cast<double>(shared) / static_cast<double>(total - shared);
 }
 
 struct ShingleSets::Impl {
@@ -465,8 +403,7 @@ void ShingleSets::countTexts(const char* utf8, const uint32_t* offsets, uint32_t
         ++ascii[text[pos++]];
         continue;
       }
-      // Decoded as normalize decodes (half-width kana folded), so every code point it writes is counted.
-      const char32_t cp = unicode::decodeNextFoldingHalfwidthKana(text, size, pos);
+      const char32_t cp = unicode::decodeNext(text, size, pos);
       if (unicode::isPunctuation(cp)) continue;
       const char32_t counted = unicode::isWhitespace(cp) ? U' ' : unicode::foldCase(cp);
       if (counted < 0x10000) ++m.bmp[counted];
@@ -527,7 +464,7 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
     }
     if (observer != nullptr && canonical.size() < bytesOfText + 1) canonical.resize(bytesOfText + 1);
     size_t length = 0;
-    normalize(std::string_view(utf8 + offsets[i], bytesOfText), [&](char32_t cp, bool) {
+    normalize(std::string_view(utf8 + offsets[i], bytesOfText), [&](char32_t cp) {
       const auto entry = static_cast<uint32_t>(cp < 0x10000 ? m.bmp[cp] : m.astral[m.astralAt(cp)]);
       points[length] = cp + 1;
       numbers[length] = entry >> 1;

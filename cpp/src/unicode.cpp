@@ -92,27 +92,6 @@ char32_t detail::foldCaseByRanges(char32_t cp) {
   return static_cast<char32_t>(static_cast<int32_t>(cp) + r.delta);
 }
 
-// NFKC's mappings and compositions (checked for every entry against Node's
-// String.prototype.normalize by tests/js/similarity.test.js): U+FF61 first.
-const detail::HalfwidthKana detail::kHalfwidthKana[] = {
-    {0x3002, 0, 0}, {0x300C, 0, 0}, {0x300D, 0, 0}, {0x3001, 0, 0},
-    {0x30FB, 0, 0}, {0x30F2, 0x30FA, 0}, {0x30A1, 0, 0}, {0x30A3, 0, 0},
-    {0x30A5, 0, 0}, {0x30A7, 0, 0}, {0x30A9, 0, 0}, {0x30E3, 0, 0},
-    {0x30E5, 0, 0}, {0x30E7, 0, 0}, {0x30C3, 0, 0}, {0x30FC, 0, 0},
-    {0x30A2, 0, 0}, {0x30A4, 0, 0}, {0x30A6, 0x30F4, 0}, {0x30A8, 0, 0},
-    {0x30AA, 0, 0}, {0x30AB, 0x30AC, 0}, {0x30AD, 0x30AE, 0}, {0x30AF, 0x30B0, 0},
-    {0x30B1, 0x30B2, 0}, {0x30B3, 0x30B4, 0}, {0x30B5, 0x30B6, 0}, {0x30B7, 0x30B8, 0},
-    {0x30B9, 0x30BA, 0}, {0x30BB, 0x30BC, 0}, {0x30BD, 0x30BE, 0}, {0x30BF, 0x30C0, 0},
-    {0x30C1, 0x30C2, 0}, {0x30C4, 0x30C5, 0}, {0x30C6, 0x30C7, 0}, {0x30C8, 0x30C9, 0},
-    {0x30CA, 0, 0}, {0x30CB, 0, 0}, {0x30CC, 0, 0}, {0x30CD, 0, 0},
-    {0x30CE, 0, 0}, {0x30CF, 0x30D0, 0x30D1}, {0x30D2, 0x30D3, 0x30D4}, {0x30D5, 0x30D6, 0x30D7},
-    {0x30D8, 0x30D9, 0x30DA}, {0x30DB, 0x30DC, 0x30DD}, {0x30DE, 0, 0}, {0x30DF, 0, 0},
-    {0x30E0, 0, 0}, {0x30E1, 0, 0}, {0x30E2, 0, 0}, {0x30E4, 0, 0},
-    {0x30E6, 0, 0}, {0x30E8, 0, 0}, {0x30E9, 0, 0}, {0x30EA, 0, 0},
-    {0x30EB, 0, 0}, {0x30EC, 0, 0}, {0x30ED, 0, 0}, {0x30EF, 0x30F7, 0},
-    {0x30F3, 0, 0}, {0x3099, 0, 0}, {0x309A, 0, 0},
-};
-
 namespace {
 
 struct ClassRange {
@@ -124,11 +103,7 @@ constexpr CharClass W = CharClass::Word;
 constexpr CharClass C = CharClass::Cjk;
 
 // Sorted, non-overlapping; code points not covered are separators. Letters, digits and
-// marks by Unicode block, with the blocks' punctuation and symbols left out. CJK: the Han,
-// kana, Hangul and bopomofo blocks of Unicode 13.0 (Extension I, U+2EBF0..U+2EE5D, of 15.1
-// lies inside 0x20000..0x3134F). Kana Extended-B (14.0, U+1AFF0..), Extensions H (15.0,
-// U+31350..) and J (17.0, U+323B0..) are not here: classing them CJK would change the
-// fingerprints of texts that contain them, a new fingerprint format.
+// marks by Unicode block, with the blocks' punctuation and symbols left out.
 constexpr ClassRange kClassRanges[] = {
     {0x0030, 0x0039, W}, {0x0041, 0x005A, W}, {0x0061, 0x007A, W}, {0x00AA, 0x00AA, W},
     {0x00B5, 0x00B5, W}, {0x00BA, 0x00BA, W}, {0x00C0, 0x00D6, W}, {0x00D8, 0x00F6, W},

@@ -1,7 +1,7 @@
 // Per-call costs of the JS API: single calls against their batch paths (fingerprint vs
-// fingerprintAll, similarity vs similarities, index.add vs addAll, query), dedup end to
-// end, and the index's streaming use (query, then add, item by item) at k = 3, 6, 12 over
-// 200k and 1M items, with a query at k = 12 on 1M and the build of 1M.
+// fingerprintAll, index.add vs addAll, query), dedup end to end, and the index's streaming
+// use (query, then add, item by item) at k = 3, 6, 12 over 200k and 1M items, with a query
+// at k = 12 on 1M and the build of 1M.
 //   node tests/bench/calls.js [PACKAGE_DIR]   (default: this repository's js/, e.g. another
 //   checkout's js/ to compare two versions in one run)
 //   STREAM_ONLY=1 node tests/bench/calls.js   (the index rows only)
@@ -124,12 +124,6 @@ export async function measureCalls(packageDir = new URL('../../js/', import.meta
   const addAll = perItem(time(() => { const index = sh.createIndex({ maxDistance: 3 }); index.addAll(fps); index.dispose(); }), N_INDEX);
   const add = perItem(time(() => { const index = sh.createIndex({ maxDistance: 3 }); for (const fp of fps) index.add(fp); index.dispose(); }, 3), N_INDEX);
   rows.push(['index.addAll, per item', addAll], ['index.add, per call', add, add / addAll]);
-
-  // similarity(a, b) of neighbouring texts, one call per pair, against similarities of the same pairs in one call.
-  const pairs = { a: Uint32Array.from({ length: N_TEXTS - 1 }, (_, i) => i), b: Uint32Array.from({ length: N_TEXTS - 1 }, (_, i) => i + 1) };
-  const similarities = perItem(time(() => sh.similarities(texts, pairs)), N_TEXTS - 1);
-  const similarity = perItem(time(() => { for (let i = 0; i + 1 < N_TEXTS; i++) sh.similarity(texts[i], texts[i + 1]); }), N_TEXTS - 1);
-  rows.push(['similarities(texts, pairs), per pair', similarities], ['similarity(a, b), per call', similarity, similarity / similarities]);
 
   const index = sh.createIndex({ maxDistance: 3 });
   index.addAll(fps);

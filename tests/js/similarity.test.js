@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { RADIUS_TABLE, candidateRadius, DEFAULT_SIMILARITY, BANDING_FROM, BANDING_MAX_MEAN_LENGTH, usesBanding } from '../../js/similarity.js';
 import { checkDedupArguments, searchFor } from '../../js/dedup.js';
-import { jaccard, shingles } from './similarity-reference.js';
+import { jaccard } from './similarity-reference.js';
 import { loadCore, encodeBatch, verifyPairs, pairSimilarities, similarityJoin } from '../bench/quality/exact.js';
 
 test('dedup bands short texts from BANDING_FROM without maxDistance, and takes the radius for long texts, lower thresholds or maxDistance', () => {
@@ -44,7 +44,6 @@ const TEXTS = [
   '', '  ', '...', 'a', 'ab', 'Hello, World!', 'hello world', 'HELLO   world.', 'ｈｅｌｌｏ　ｗｏｒｌｄ',
   'The quick brown fox jumps over the lazy dog.', 'The quick brown fox jumped over the lazy dog!',
   '天下没有不散的宴席。', '天下没有不散之宴席', '天下\n没有 不散的宴席', '第3章', '第3节', 'abc 你好吗', '你好a',
-  'コーヒーを飲みます', 'ｺｰﾋｰを飲みます', 'ガクセイ ｶﾞｸｾｲ', 'ﾊﾟﾝ パン ﾊﾞﾝ', 'カﾞ ｱﾞ ﾞﾟ', 'ー', 'ｰ',
   'x'.repeat(5000), `${'lorem ipsum dolor sit amet '.repeat(300)}end`,
 ];
 
@@ -97,14 +96,10 @@ test('sh.similarity and sh.similarities equal the JS reference; bad input is rej
   const b = [];
   for (let i = 0; i < TEXTS.length; i++) for (let j = 0; j < TEXTS.length; j++) a.push(i), b.push(j);
   sh.similarities(TEXTS, { a: Uint32Array.of(0), b: Uint32Array.of(1) }); // the module's one ShingleSets
-  sh.similarity('a', 'b'); // the single-call scratch and the core's kept pair scratch, allocated once
   const before = sh.heapBytesInUse;
   const got = sh.similarities(TEXTS, { a: Uint32Array.from(a), b: Uint32Array.from(b) });
   assert.ok(got instanceof Float64Array && got.length === a.length);
   got.forEach((s, p) => assert.equal(s, jaccard(TEXTS[a[p]], TEXTS[b[p]]), `${JSON.stringify(TEXTS[a[p]])} vs ${JSON.stringify(TEXTS[b[p]])}`));
-  // The single-pair path (short pairs through the scratch buffer, long ones through their
-  // own allocation) gives the batch's double for every pair.
-  got.forEach((s, p) => assert.equal(sh.similarity(TEXTS[a[p]], TEXTS[b[p]]), s, `${JSON.stringify(TEXTS[a[p]])} vs ${JSON.stringify(TEXTS[b[p]])}`));
   assert.equal(sh.similarity('Hello, World!', 'hello world'), 1);
   assert.equal(sh.similarity('天下没有不散的宴席。', '天下没有不散之宴席'), jaccard('天下没有不散的宴席。', '天下没有不散之宴席'));
   assert.deepEqual(sh.similarities(['x'], { a: new Uint32Array(0), b: new Uint32Array(0) }), new Float64Array(0));
@@ -118,83 +113,6 @@ test('sh.similarity and sh.similarities equal the JS reference; bad input is rej
   assert.throws(() => sh.similarities(['a', 'b'], { a: Uint32Array.of(0), b: Uint32Array.of(2) }), { name: 'RangeError', message: 'pairs[0] must name items below texts.length (2), got (0, 2)' });
   assert.equal(sh.heapBytesInUse, before, 'bad input allocated nothing');
   assert.equal(sh.similarity('abc', 'abd'), jaccard('abc', 'abd'), 'still answers');
-});
-
-test('the core equals the JS reference on random texts of ASCII, CJK, kana with ー, half-width kana and marks, astral characters, punctuation and whitespace', async () => {
-  const { sh, random64 } = await import('./helpers.js');
-  const next = random64(47);
-  const pieces = ['a', 'b', 'e', 'the', 'Cat', 'é', '你', '好', '世', '界', '中', '𠀀', 'の', 'か', 'カ', 'ガ', 'ー', 'ヴ', 'ア', '한',
-    'ｶ', 'ｷ', 'ﾊ', 'ｳ', 'ｱ', 'ｦ', 'ﾜ', 'ｰ', 'ｯ', 'ﾞ', 'ﾟ', '｡', '｢', '･', 'ａ', 'Ｂ', '１', '7',
-    ' ', '  ', '\n', '\t', '\u3000', '\u00a0', ',', '.', '!', "'", '-', '，', '。', '「', '」', '・', '$', '+', '€', '😀'];
-  const randomText = (count) => Array.from({ length: count }, () => pieces[Number(next() % BigInt(pieces.length))]).join('');
-  const texts = [];
-  for (let i = 0; i < 150; i++) {
-    const base = randomText(Number(next() % 30n));
-    const at = Number(next() % BigInt(base.length + 1));
-    texts.push(base, base.slice(0, at) + randomText(1) + base.slice(at + 1)); // and a near-duplicate
-  }
-  const a = Uint32Array.from(texts.keys());
-  const b = a.map((i) => (i % 2 ? i - 1 : (i * 7 + 3) % texts.length));
-  const batch = sh.similarities(texts, { a, b });
-  let nearDuplicates = 0;
-  for (let p = 0; p < a.length; p++) {
-    const x = texts[a[p]];
-    const y = texts[b[p]];
-    const expected = jaccard(x, y);
-    assert.equal(batch[p], expected, `similarities: ${JSON.stringify(x)} vs ${JSON.stringify(y)}`);
-    assert.equal(sh.similarity(x, y), expected, `similarity: ${JSON.stringify(x)} vs ${JSON.stringify(y)}`);
-    if (expected >= 0.5 && expected < 1) nearDuplicates++;
-  }
-  assert.ok(nearDuplicates > 50, `pairs across the range (${nearDuplicates} in [0.5, 1))`);
-});
-
-test('the similarity folds half-width katakana as NFKC does, for every code point of U+FF61-U+FF9F and every kana + mark pair; the fingerprint does not fold them', async () => {
-  const { sh } = await import('./helpers.js');
-  const block = Array.from({ length: 0xff9f - 0xff61 + 1 }, (_, i) => String.fromCodePoint(0xff61 + i));
-  const inputs = [...block, ...block.flatMap((c) => [`${c}\uff9e`, `${c}\uff9f`])];
-  let composed = 0;
-  for (const input of inputs) {
-    const nfkc = input.normalize('NFKC');
-    // Framed by letters, so that equal shingle sets mean equal normalized texts.
-    assert.equal(sh.similarity(`x${input}y`, `x${nfkc}y`), 1, `${JSON.stringify(input)} folds to ${JSON.stringify(nfkc)}`);
-    const kept = nfkc.replace(/\p{P}/gu, '');
-    if (kept) assert.ok(sh.similarity(`x${input}y`, 'xy') < 1, `${JSON.stringify(input)} is not removed`);
-    else assert.equal(sh.similarity(`x${input}y`, 'xy'), 1, `${JSON.stringify(input)} folds to punctuation, removed`);
-    assert.deepEqual(shingles(`x${input}y`), shingles(`x${nfkc}y`), `the reference folds ${JSON.stringify(input)} alike`);
-    if ([...input].length === 2 && [...nfkc].length === 1) {
-      composed++;
-      // The composed kana, not the kana and a combining mark, which the core does not compose.
-      assert.ok(sh.similarity(`x${input}y`, `x${Array.from(input, (c) => c.normalize('NFKC')).join('')}y`) < 1, `${JSON.stringify(input)} composes`);
-    }
-  }
-  assert.equal(composed, 28, 'NFKC composes 23 voiced and 5 semi-voiced half-width kana');
-  assert.equal(sh.similarity('ｶﾞｸｾｲ', 'ガクセイ'), 1);
-  assert.equal(sh.similarities(['ｺｰﾋｰ', 'コーヒー'], { a: Uint32Array.of(0), b: Uint32Array.of(1) })[0], 1);
-  assert.notEqual(sh.fingerprint('ｶﾀｶﾅ'), sh.fingerprint('カタカナ'), 'fingerprints are unchanged: the tokenizer does not fold half-width kana');
-});
-
-test('sh.similarity keeps no memory beyond its scratch, for short and long pairs', async () => {
-  const { sh } = await import('./helpers.js');
-  sh.similarity('warm', 'up');
-  const before = sh.heapBytesInUse;
-  const long = `${'lorem ipsum dolor sit amet '.repeat(3000)}天下没有不散的宴席`; // beyond the single-call scratch
-  assert.equal(sh.similarity(long, `${long}!`), 1);
-  assert.equal(sh.similarity('x'.repeat(600), 'x'.repeat(700)), 1); // beyond the core's kept room, within the scratch buffer
-  for (let i = 0; i < 100; i++) sh.similarity(`text ${i}`, `text ${i + 1} ｶﾞ`);
-  assert.equal(sh.heapBytesInUse, before);
-});
-
-test('out of memory in sh.similarity is a catchable Error that frees what the call allocated', async () => {
-  const { SimHash } = await import('../../js/simhash.js');
-  const build = new URL('../../build/wasm-capped/', import.meta.url);
-  const { default: create } = await import(new URL('simhash_core.mjs', build));
-  const capped = new SimHash(await create({ wasmBinary: readFileSync(new URL('simhash_core.wasm', build)) }));
-  assert.equal(capped.similarity('hello world', 'hello world!'), 1);
-  const before = capped.heapBytesInUse;
-  const huge = 'abcdefghij'.repeat(200_000); // 2 MB: a hash set of 48 MB for the pair
-  assert.throws(() => capped.similarity(huge, `${huge}!`), /out of WebAssembly memory/);
-  assert.equal(capped.heapBytesInUse, before, 'the failed call freed what it had allocated');
-  assert.equal(capped.similarity('abcd', 'abce'), 1 / 3, 'still answers');
 });
 
 test('groupLabels over findPairs at candidateRadius(s) with the pairs\' similarities groups as dedup at that radius and s; dedup by default finds the brute-force groups here, both groupings', async () => {

@@ -2,11 +2,9 @@
 // The exact similarity of two texts, and its verification over batches of candidate pairs.
 //
 // Definition (README, "Similarity"):
-//   1. Normalize: decode UTF-8 as WHATWG's TextDecoder does (an invalid subsequence is
-//      one U+FFFD); fold half-width katakana U+FF61..U+FF9F to their NFKC forms, a kana
-//      and the voiced or semi-voiced mark after it composed where NFKC composes them
-//      (ｶﾞ -> ガ, ﾊﾟ -> パ; the fingerprint does not fold them); then as the fingerprint
-//      does: remove every code point of general category P; fold case (unicode.h: simple folding of the alphabetic scripts, full-width letters
+//   1. Normalize as the fingerprint does: decode UTF-8 as WHATWG's TextDecoder does (an
+//      invalid subsequence is one U+FFFD); remove every code point of general category P;
+//      fold case (unicode.h: simple folding of the alphabetic scripts, full-width letters
 //      and digits to ASCII); then every run of whitespace (White_Space) that lies between
 //      two CJK characters is removed, every other run becomes one U+0020, and leading and
 //      trailing whitespace is dropped.
@@ -69,34 +67,8 @@ size_t canonicalShingleCodes(const char32_t* cps, size_t n, const ShingleOptions
 uint32_t leastShared(uint32_t na, uint32_t nb, double threshold);
 
 /// The similarity of two texts, building both shingle sets. For one pair; batches use
-/// ShingleSets. Cost O(L log L) in the texts' lengths, no table. @pre isValid(options)
+/// ShingleSets. Cost O(L log L) in the texts' lengths. @pre isValid(options)
 double similarity(std::string_view a, std::string_view b, const ShingleOptions& options = {});
-
-/// similarity() one pair at a time with buffers kept between calls: once reserve() has made
-/// room for the texts, a call allocates nothing (single calls such as sh.similarity).
-/// The same double as similarity() and ShingleSets::similarity for the same texts.
-class PairSimilarity {
- public:
-  /// Cost O(L) in the texts' lengths: the shingles of both texts go into one hash set
-  /// (no sort, no table over the code points). Grows the buffers to fit the texts.
-  /// @pre isValid(options)
-  double compute(std::string_view a, std::string_view b, const ShingleOptions& options = {});
-  /// Makes room for texts of up to `bytes` UTF-8 bytes each: 5 bytes per byte, and a hash
-  /// set of 12 bytes per slot, 3 to 6 slots per byte (for 512: 27 KB).
-  void reserve(size_t bytes);
-  /// Bytes held now.
-  size_t memoryBytes() const;
-
- private:
-  std::vector<uint32_t> numbers_;
-  std::vector<uint8_t> cjk_;
-  // An open-addressing set of the shingle codes of both texts: slot s holds keys_[s] when
-  // marks_[s] >> 2 == epoch_, with bit 0 set if text a has it and bit 1 if text b has it.
-  // Each call takes a new epoch, which empties the set without clearing it.
-  std::vector<uint64_t> keys_;
-  std::vector<uint32_t> marks_;
-  uint32_t epoch_ = 0;
-};
 
 /// Shingle sets of a batch of texts, each built once and kept compact, for many exact
 /// comparisons. Storage: the shingles of each text as a sorted list of dense codes
