@@ -3,19 +3,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { sh } from './helpers.js';
+import { optionsOfSpec } from '../vectors/spec.js';
 
 const REGENERATE = 'If the fingerprint definition changed on purpose, bump the format version, regenerate with ' +
   '`npm run vectors` and document it in the README changelog; otherwise this is a regression.';
-
-function parseOptions(spec) {
-  const names = { mode: 'tokenizer', word: 'wordNgram', char: 'charNgram', fold: 'caseFold', punct: 'stripPunctuation', weight: 'weighting' };
-  const options = {};
-  for (const pair of spec.split(' ')) {
-    const [key, value] = pair.split('=');
-    options[names[key]] = key === 'fold' ? value === '1' : key === 'punct' ? value === 'strip' : key === 'word' || key === 'char' ? Number(value) : value;
-  }
-  return options;
-}
 
 const file = readFileSync(new URL('../vectors/fingerprints.tsv', import.meta.url), 'utf8');
 const lines = file.split('\n').filter((line) => line && !line.startsWith('#'));
@@ -47,7 +38,7 @@ for (const line of lines) {
       const weights = spec.length > 7 ? spec.slice(7).split(',').map(Number) : undefined;
       fingerprint = sh.fingerprintTokens(tokens, weights);
     } else {
-      fingerprint = sh.fingerprint(input, parseOptions(spec));
+      fingerprint = sh.fingerprint(input, optionsOfSpec(spec));
     }
     assert.equal(sh.toHex(fingerprint), hex, REGENERATE);
   });

@@ -46,6 +46,7 @@ let failures = 0;
 const timings = [];
 try {
   copyFileSync(new URL('./smoke.mjs', import.meta.url), join(project, 'smoke.mjs'));
+  copyFileSync(new URL('../vectors/spec.js', import.meta.url), join(project, 'vector-spec.mjs'));
   for (const runtime of RUNTIMES) {
     const { version, reason } = probe(runtime);
     if (reason) {

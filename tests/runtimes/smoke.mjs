@@ -17,6 +17,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { init, DEFAULT_MAX_DISTANCE } from 'simhash-wasm';
 import { createPool } from 'simhash-wasm/worker';
+import { optionsOfSpec } from './vector-spec.mjs';
 
 const RUNTIME = globalThis.Deno ? 'deno' : globalThis.Bun ? 'bun' : 'node';
 
@@ -38,17 +39,6 @@ function bytesOfHex(hex) {
   const bytes = new Uint8Array(hex.length / 2);
   for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
   return bytes;
-}
-
-/** The options a vector's spec column names (tests/vectors/vectors.h defines the columns). */
-function optionsOfSpec(spec) {
-  const names = { mode: 'tokenizer', word: 'wordNgram', char: 'charNgram', fold: 'caseFold', punct: 'stripPunctuation', weight: 'weighting' };
-  const options = {};
-  for (const pair of spec.split(' ')) {
-    const [key, value] = pair.split('=');
-    options[names[key]] = key === 'fold' ? value === '1' : key === 'punct' ? value === 'strip' : key === 'word' || key === 'char' ? Number(value) : value;
-  }
-  return options;
 }
 
 const vectorsFile = process.argv[2];

@@ -143,7 +143,7 @@ function insertNoise(text, ctx) {
 }
 
 /** Tries the given transformations in random order; the first that changes the text wins. */
-function firstThatChanges(modes) {
+export function firstThatChanges(modes) {
   return (text, ctx) => {
     for (const mode of ctx.rng.shuffled(modes[ctx.language])) {
       const result = mode(text, ctx);
@@ -154,10 +154,10 @@ function firstThatChanges(modes) {
 }
 
 const titleCase = (t) => t.replace(/\p{L}[\p{L}'’]*/gu, (w) => w[0].toUpperCase() + w.slice(1).toLowerCase());
-const CASE_MODES = [(t) => t.toUpperCase(), (t) => t.toLowerCase(), titleCase];
+export const CASE_MODES = [(t) => t.toUpperCase(), (t) => t.toLowerCase(), titleCase];
 
-const unwrapEnglish = (t) => t.replace(/\s+/g, ' ').trim();
-function rewrapEnglish(t, ctx) {
+export const unwrapEnglish = (t) => t.replace(/\s+/g, ' ').trim();
+export function rewrapEnglish(t, ctx) {
   const width = ctx.rng.between(30, 60);
   const lines = [];
   let line = '';
@@ -169,13 +169,13 @@ function rewrapEnglish(t, ctx) {
   }
   return [...lines, line].join('\n');
 }
-const doubleSpaces = (t) => t.replace(/ /g, '  ').replace(/\n/g, '\n\n');
+export const doubleSpaces = (t) => t.replace(/ /g, '  ').replace(/\n/g, '\n\n');
 
 // Chinese is written without spaces: unwrapping joins lines between Han characters directly.
 const NOT_LATIN = /[^\x00-\x7f]/;
-const unwrapChinese = (t) => t.trim().replace(/\s+/g, (gap, at, all) =>
+export const unwrapChinese = (t) => t.trim().replace(/\s+/g, (gap, at, all) =>
   NOT_LATIN.test(all[at - 1] ?? '') && NOT_LATIN.test(all[at + gap.length] ?? '') ? '' : ' ');
-function rewrapChinese(t, ctx) {
+export function rewrapChinese(t, ctx) {
   const width = ctx.rng.between(15, 35);
   let out = '';
   let column = 0;

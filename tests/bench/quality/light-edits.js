@@ -15,6 +15,8 @@
 // similarity (README "Similarity") is 0.3-0.5, from the core's exact join over a sample.
 import { Random } from './random.js';
 import { CJK_CLASS } from './corpora.js';
+import { CASE_MODES, doubleSpaces, firstThatChanges, rewrapChinese as rewrapCjk, rewrapEnglish as rewrap,
+  unwrapChinese as unwrapCjk, unwrapEnglish as unwrap } from './edits.js';
 
 const CJK_CHAR = new RegExp(`[${CJK_CLASS}]`, 'u');
 const HAN = /\p{Script=Han}/u;
@@ -147,51 +149,6 @@ function swapSentences(text, ctx) {
   return result === text ? null : { text: result, fraction: 0 };
 }
 
-/** One of the forms, drawn in random order; the first that changes the text. */
-function oneOf(forms) {
-  return (text, ctx) => {
-    for (const form of ctx.rng.shuffled(forms[ctx.language])) {
-      const result = form(text, ctx);
-      if (result !== text) return { text: result, fraction: 0 };
-    }
-    return null;
-  };
-}
-
-const titleCase = (t) => t.replace(/\p{L}[\p{L}'’]*/gu, (w) => w[0].toUpperCase() + w.slice(1).toLowerCase());
-const CASE_FORMS = [(t) => t.toUpperCase(), (t) => t.toLowerCase(), titleCase];
-
-const unwrap = (t) => t.replace(/\s+/g, ' ').trim();
-function rewrap(t, ctx) {
-  const width = ctx.rng.between(30, 60);
-  const lines = [];
-  let line = '';
-  for (const word of unwrap(t).split(' ')) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  return [...lines, line].join('\n');
-}
-const doubleSpaces = (t) => t.replace(/ /g, '  ').replace(/\n/g, '\n\n');
-const NOT_ASCII = /[^\x00-\x7f]/;
-const unwrapCjk = (t) => t.trim().replace(/\s+/g, (gap, at, all) =>
-  (NOT_ASCII.test(all[at - 1] ?? '') && NOT_ASCII.test(all[at + gap.length] ?? '') ? '' : ' '));
-function rewrapCjk(t, ctx) {
-  const width = ctx.rng.between(15, 35);
-  let out = '';
-  let column = 0;
-  for (const c of unwrapCjk(t)) {
-    if (column >= width && !/[A-Za-z0-9]/.test(c)) {
-      out += '\n';
-      column = 0;
-    }
-    out += c;
-    column++;
-  }
-  return out;
-}
 /** Spaces between a fifth of the adjacent CJK characters (text typed with an IME's spaces). */
 function spacedCjk(t, ctx) {
   const chars = codePoints(t);
@@ -235,18 +192,18 @@ export const KINDS = {
   'insert 10%': unitEdit('insert'),
   'noise 25%': addNoise,
   'swap sentences': swapSentences,
-  whitespace: oneOf({
+  whitespace: firstThatChanges({
     english: [unwrap, rewrap, doubleSpaces],
     chinese: [unwrapCjk, rewrapCjk, spacedCjk],
     japanese: [unwrapCjk, rewrapCjk, spacedCjk],
   }),
-  punctuation: oneOf({
+  punctuation: firstThatChanges({
     english: [stripPunctuation, swapMarks({ '.': '!', ',': ';', '!': '.', '?': '!', ';': ',', ':': ' -' }), curlyQuotes],
     chinese: [stripPunctuation, swapMarks({ '，': '、', '、': '，', '。': '！', '！': '。', '；': '，', '“': '「', '”': '」' })],
     japanese: [stripPunctuation, swapMarks({ '、': '，', '。': '．', '「': '『', '」': '』', '（': '(', '）': ')' })],
   }),
-  case: oneOf({ english: CASE_FORMS, chinese: CASE_FORMS, japanese: CASE_FORMS }),
-  width: oneOf({ english: [toFullWidth], chinese: [toHalfWidth, toFullWidth], japanese: [toHalfWidth, toFullWidth] }),
+  case: firstThatChanges({ english: CASE_MODES, chinese: CASE_MODES, japanese: CASE_MODES }),
+  width: firstThatChanges({ english: [toFullWidth], chinese: [toHalfWidth, toFullWidth], japanese: [toHalfWidth, toFullWidth] }),
   'kana width': (text, ctx) => (ctx.language === 'japanese' ? kanaWidth(text) : null),
 };
 export const KIND_NAMES = Object.keys(KINDS);
