@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: .ci/fuzz.sh [SECONDS]   (npm run fuzz; npm run test:fuzz runs 10 s per target)
+# Usage: .ci/fuzz.sh [SECONDS]   (npm run fuzz; npm run test:fuzz runs 5 s per target, test:long 120 s)
 #
 # Builds the libFuzzer targets of tests/fuzz with Clang 14 under ASan + UBSan into
 # build/fuzz (CMakePresets.json: fuzz) and runs each for SECONDS (default 60). The
