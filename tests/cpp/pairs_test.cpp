@@ -69,10 +69,27 @@ namespace {
 // The part counts the exhaustive check forces on the search, beyond what choose() picks.
 constexpr unsigned kForcedPartCounts[] = {3, 4, 5, 8, 16};
 
+// Every forced partition, the pair search in slices and leader lookups, against brute force.
+void checkForcedPartitions(unsigned k, const std::vector<uint64_t>& fps) {
+  const std::vector<Pair> expected = bruteForcePairs(fps, k);
+  size_t skipped = 0;
+  const std::vector<uint32_t> leaders = bruteForceLeaders(fps, k, skipped);
+  for (unsigned m : kForcedPartCounts) {
+    CAPTURE(m);
+    const Partition partition = dealt(k, m);
+    PairSearch search(fps.data(), fps.size(), partition);
+    REQUIRE(runInSlices(search, 300) == expected);
+    LeaderSearch lookups(fps.data(), fps.size(), k, LeaderSearch::Path::Lookups, &partition);
+    lookups.run(SIZE_MAX);
+    REQUIRE(lookups.takeLabels() == leaders);
+  }
+}
+
 // findPairs, leaderLabels and both leader paths against brute force on 150 bases of each
 // data kind, with neighbours planted at distances k - 2 .. k + 2; then every forced
-// partition against brute force on `forcedBases` bases of each kind, the four kinds together.
-void checkAgainstBruteForce(unsigned k, size_t forcedBases) {
+// partition: on each kind's 150 bases (full), or on `forcedBases` bases of each kind, the
+// four kinds together (one directory build per partition instead of four).
+void checkAgainstBruteForce(unsigned k, size_t forcedBases, bool full) {
   CAPTURE(k, forcedBases);
   std::vector<uint64_t> together;
   for (Data data : {Data::Uniform, Data::BiasedBits, Data::Clustered, Data::Duplicates}) {
@@ -95,23 +112,16 @@ void checkAgainstBruteForce(unsigned k, size_t forcedBases) {
     std::vector<bool> distances(k + 1, false);
     for (const Pair& p : expected) distances[p.distance] = true;
     for (unsigned d = k < 2 ? 0 : k - 2; d <= k; ++d) CHECK(distances[d]);
-    const std::vector<uint64_t> forced = forcedBases == 150 ? fps : makeSet(data, forcedBases, k, rng);
-    together.insert(together.end(), forced.begin(), forced.end());
+    // Forced partitions reach what choose() does not pick at this size: every part count,
+    // thresholds from -1 up.
+    if (full) {
+      checkForcedPartitions(k, fps);
+    } else {
+      const std::vector<uint64_t> forced = forcedBases == 150 ? fps : makeSet(data, forcedBases, k, rng);
+      together.insert(together.end(), forced.begin(), forced.end());
+    }
   }
-  // Forced partitions reach what choose() does not pick at this size: every part count,
-  // thresholds from -1 up.
-  const std::vector<Pair> expected = bruteForcePairs(together, k);
-  size_t skipped = 0;
-  const std::vector<uint32_t> leaders = bruteForceLeaders(together, k, skipped);
-  for (unsigned m : kForcedPartCounts) {
-    CAPTURE(m);
-    const Partition partition = dealt(k, m);
-    PairSearch search(together.data(), together.size(), partition);
-    REQUIRE(runInSlices(search, 300) == expected);
-    LeaderSearch lookups(together.data(), together.size(), k, LeaderSearch::Path::Lookups, &partition);
-    lookups.run(SIZE_MAX);
-    REQUIRE(lookups.takeLabels() == leaders);
-  }
+  if (!full) checkForcedPartitions(k, together);
 }
 
 // A forced partition's join and lookups cost items × probes, plus a directory of 2^width
@@ -133,14 +143,14 @@ size_t forcedBasesAt(unsigned k) {
 
 TEST_CASE("findPairs and leaderLabels and components equal brute force at every k from 0 to 24", "[pairs]") {
   const unsigned k = GENERATE(range(0u, 25u));
-  checkAgainstBruteForce(k, forcedBasesAt(k));
+  checkAgainstBruteForce(k, forcedBasesAt(k), false);
 }
 
 // The same with the forced partitions on 150 bases of each kind at every k, the long
 // suite's (npm run test:long).
 TEST_CASE("findPairs and leaderLabels and components equal brute force at every k from 0 to 24, 150 bases each", "[pairs][.full]") {
   const unsigned k = GENERATE(range(0u, 25u));
-  checkAgainstBruteForce(k, 150);
+  checkAgainstBruteForce(k, 150, true);
 }
 
 TEST_CASE("leader search with an acceptance test equals the rule with the test, on both paths", "[pairs]") {
