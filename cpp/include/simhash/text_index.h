@@ -76,9 +76,10 @@ class TextIndex {
   /// of the text last queried reuses its shingles and keys (the query-then-add stream).
   void query(std::string_view text, size_t limit, std::vector<TextMatch>& out);
 
-  /// The versioned byte format "SHTX" (README "Serialized index format"): header
-  /// (magic, u16 version, options, threshold, next id, count), per text its id and stored
-  /// bytes, and an XXH3_64bits checksum of everything before it.
+  /// The versioned byte format, little-endian: "SHTX" · u16 version (1) · u8 alphabetic and
+  /// u8 CJK shingle size · f64 threshold · u64 next id · u32 count n · n × (u32 id, u32
+  /// length L, L bytes of the normalized text) · u64 XXH3_64bits of everything before it
+  /// (framed as the fingerprint index's, README "Serialized index format").
   std::vector<uint8_t> serialize() const;
   /// Replaces `out` with the index stored in data, its tables rebuilt from the texts (no
   /// stored table is trusted). On failure returns CorruptData, sets `error` to what is
