@@ -338,10 +338,11 @@ class IndexFileError extends Error {}
  * at --similarity (else dedup's default) with --update, and an IndexFileError without it,
  * as does a file that cannot be read or loaded. The file is only read.
  */
-function openIndex(sh, args) {
+function openIndex(sh, args, progress) {
   let bytes;
   try {
     bytes = readFileSync(args.index);
+    progress.show('load', `loading index ${args.index}: ${megabytes(bytes.length)}`, true);
   } catch (error) {
     if (error.code !== 'ENOENT') throw new IndexFileError(`cannot read index file ${args.index}: ${error.message}`);
     if (!args.update) throw new IndexFileError(`index file ${args.index} does not exist (--update creates it)`);
@@ -363,13 +364,18 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  * fails before any work) with the old file's permission bits; write() fills and syncs it;
  * commit() renames it over PATH (atomic within a file system: readers see the old file or
  * the new one) and syncs the directory so the rename survives a crash. PATH is untouched
- * until commit(). discard() removes the temporary file, and runs on exit and on SIGINT,
- * SIGTERM and SIGHUP; after a SIGKILL or a crash of the machine the file stays behind.
+ * until commit(). discard() removes the temporary file, and runs on exit (saying PATH is not
+ * updated) and on SIGINT, SIGTERM and SIGHUP; after a SIGKILL or a crash of the machine the
+ * temporary file stays behind.
  */
 class FileReplacement {
   #fd;
   #done = false;
-  #onExit = () => this.discard();
+  #onExit = () => {
+    // An exit before commit() or discard(): a closed output (EPIPE) or an uncaught error.
+    process.stderr.write(`simhash-wasm: ${this.path} is not updated (the run ended early)\n`);
+    this.discard();
+  };
   #onSignal = (signal) => {
     this.discard();
     process.kill(process.pid, signal); // the listeners are gone: the signal's default action
@@ -465,7 +471,7 @@ function indexOutOfMemory(error, index, doing) {
 async function indexCommand(args) {
   const progress = progressReporter(args.progress);
   const sh = await init();
-  const index = openIndex(sh, args);
+  const index = openIndex(sh, args, progress);
   let replacement = null;
   try {
     if (args.similarity !== undefined && args.similarity !== index.similarity) {

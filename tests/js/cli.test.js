@@ -3,7 +3,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, unlinkSync, watch, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, unlinkSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { SAMPLE, SAMPLE_PLANTED } from '../../js/sample.js';
@@ -291,6 +291,20 @@ describe('dedup --index: incremental runs against a text index file', () => {
     }
   });
 
+  test('--update replaces the file by a rename: a new file (inode) with the old permission bits, nothing left beside it', () => {
+    const index = freshIndex();
+    assert.equal(cli(['dedup', batch1File, '--index', index, '--update']).status, 0);
+    chmodSync(index, 0o640);
+    const before = statSync(index);
+    const run = cli(['dedup', batch2File, '--index', index, '--update']);
+    assert.equal(run.status, 0, run.stderr);
+    const after = statSync(index);
+    assert.notEqual(after.ino, before.ino, 'not rewritten in place');
+    assert.equal(after.mode & 0o7777, 0o640);
+    assert.ok(after.size > before.size);
+    assert.deepEqual(temporaries(index), []);
+  });
+
   test('JSON Lines and CSV with --field: records byte for byte, the CSV header once', () => {
     const index = freshIndex();
     const jsonl = file('first.jsonl', '{"id":1,"body":"The cat sat on the mat today"}\n"Bare strings are records too"\n');
@@ -313,6 +327,7 @@ describe('dedup --index: incremental runs against a text index file', () => {
     assert.match(run.stderr, new RegExp(`^simhash-wasm: writing ${index}: 2 texts$`, 'm'));
     assert.match(run.stderr, new RegExp(`simhash-wasm: 3 records, 2 kept, 1 near-duplicates; ${index}: 2 texts \\(2 added\\)\\n$`));
     const reread = cli(['dedup', '--index', index, '--progress'], 'a b c d\nnew text\n');
+    assert.match(reread.stderr, new RegExp(`^simhash-wasm: loading index ${index}: 0\\.0 MB$`, 'm'));
     assert.match(reread.stderr, new RegExp(`simhash-wasm: 2 records, 1 kept, 1 near-duplicates; ${index}: 2 texts \\(not updated\\)\\n$`));
   });
 
@@ -407,11 +422,11 @@ describe('dedup --index: incremental runs against a text index file', () => {
     const bigFile = file('big.txt', big);
 
     /** An index of batch 1, its bytes, and a run of --update on the big input, spawned. */
-    function updateRun() {
+    function updateRun({ stdout = 'ignore' } = {}) {
       const index = freshIndex();
       assert.equal(cli(['dedup', batch1File, '--index', index, '--update']).status, 0);
       const old = readFileSync(index);
-      const child = spawn(process.execPath, [CLI, 'dedup', bigFile, '--index', index, '--update', '--progress'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, [CLI, 'dedup', bigFile, '--index', index, '--update', '--progress'], { stdio: ['ignore', stdout, 'pipe'] });
       const exited = once(child, 'exit');
       return { index, old, child, exited };
     }
@@ -438,6 +453,33 @@ describe('dedup --index: incremental runs against a text index file', () => {
       const left = temporaries(index);
       assert.deepEqual(left, [`${basename(index)}.${child.pid}.tmp`], 'the new index was being made beside it');
       for (const name of left) unlinkSync(join(indexDir, name));
+    });
+
+    test('SIGTERM while it reads: the old file, and the temporary file removed', async () => {
+      const { index, old, child, exited } = updateRun();
+      let stderr = '';
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (data) => {
+        stderr += data;
+        if (/reading: .*, [1-9][\d,]* kept/.test(stderr)) child.kill('SIGTERM');
+      });
+      const [code, signal] = await exited;
+      assert.equal(signal, 'SIGTERM', `ended by the signal (exit ${code}; ${stderr})`);
+      assert.deepEqual(readFileSync(index), old);
+      assert.deepEqual(temporaries(index), []);
+    });
+
+    test('the output closed early (| head): exit 0, the index not updated, and it says so', async () => {
+      const { index, old, child, exited } = updateRun({ stdout: 'pipe' });
+      let stderr = '';
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (data) => { stderr += data; });
+      child.stdout.once('data', () => child.stdout.destroy());
+      const [code] = await exited;
+      assert.equal(code, 0, stderr);
+      assert.match(stderr, new RegExp(`simhash-wasm: ${index} is not updated \\(the run ended early\\)\n$`));
+      assert.deepEqual(readFileSync(index), old);
+      assert.deepEqual(temporaries(index), []);
     });
 
     test('SIGKILL once the new index holds bytes: the old file or the whole new one, never a part', async (t) => {
