@@ -1,9 +1,9 @@
 // The command line as scripts use it: input formats, outputs, errors and exit codes.
-import { test, describe } from 'node:test';
+import { after, test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, unlinkSync, watch, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { SAMPLE, SAMPLE_PLANTED } from '../../js/sample.js';
@@ -12,6 +12,7 @@ import { sh } from './helpers.js';
 
 const CLI = new URL('../../js/cli.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'simhash-cli-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 function cli(args, input = '') {
   const { status, stdout, stderr } = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8' });
