@@ -502,6 +502,13 @@ test('the samples, Intl.Segmenter, a narrow screen, labels and focus; screenshot
   await page.click('#sample-en');
   await settled(page, before);
   assert.match(await page.textContent('#sample-check'), /^Sample check: \d+ of \d+ planted near-duplicates found; \d+ unrelated items? merged\.$/);
+  const sample = (await page.inputValue('#input')).split('\n');
+  const typed = 'keys are always in the last pocket you check because you stopped looking';
+  await page.fill('#lookup-query', typed);
+  const { rows } = await lookedUp(page, typed, DEFAULT_VIEW.similarity, sample.length);
+  assert.deepEqual(rows, lookupRows(sample, typed, DEFAULT_VIEW.similarity));
+  assert.ok(rows.length >= 2, 'the sample\'s planted pair answers the box');
+  await page.focus('#sample-en');
   await page.mouse.move(0, 0);
   await page.screenshot({ path: join(OUTPUT, 'demo.png') });
 
