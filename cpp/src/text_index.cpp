@@ -300,11 +300,9 @@ struct TextIndex::Impl {
   // Stores the prepared text (cps, codes, keys) under id. @pre room reserved, id not stored.
   void store(uint32_t id) {
     const size_t start = arena.size();
-    char utf8[4];
-    for (const char32_t cp : cps) {
-      const size_t n = unicode::encodeUtf8(cp, utf8);
-      arena.insert(arena.end(), utf8, utf8 + n);
-    }
+    arena.resize(start + utf8Length());  // within the capacity reserve() made
+    char* utf8 = reinterpret_cast<char*>(arena.data() + start);
+    for (const char32_t cp : cps) utf8 += unicode::encodeUtf8(cp, utf8);
     slotOfId.insert(id, static_cast<uint32_t>(records.size()));
     records.push_back({start, static_cast<uint32_t>(arena.size() - start), static_cast<uint32_t>(codeCount), id});
     alive.push_back(1);
@@ -377,24 +375,30 @@ size_t TextIndex::addAll(const char* utf8, const uint32_t* offsets, size_t count
   Impl& m = *impl_;
   std::vector<uint32_t> batchKeys(count * m.bands);
   m.reserve(count, offsets[count] - offsets[0]);  // most of the room at once (compaction first)
-  const size_t records0 = m.records.size(), arena0 = m.arena.size();
-  const uint64_t nextId = m.nextId;
   size_t done = 0;
-  try {
-    for (; done < count; ++done) {
-      const std::string_view text(utf8 + offsets[done], offsets[done + 1] - offsets[done]);
-      const Status status = ids ? m.add(text, idsOut[done] = ids[done]) : addWithNewId(text, idsOut[done]);
-      if (status != Status::Ok) break;
-      std::copy(m.keys.begin(), m.keys.end(), batchKeys.begin() + static_cast<std::ptrdiff_t>(done * m.bands));
+  // Undoes the batch's adds on every way out but success, a failed allocation's unwinding
+  // included (a text's add allocates only before it changes anything).
+  struct Undo {
+    Impl& m;
+    const uint32_t* ids;
+    const uint32_t* keys;
+    const size_t& done;
+    size_t records0, arena0;
+    uint64_t nextId;
+    bool kept;
+    ~Undo() {
+      if (kept) return;
+      m.undo(ids, keys, done, records0, arena0);
+      m.nextId = nextId;
     }
-  } catch (...) {
-    m.undo(idsOut, batchKeys.data(), done, records0, arena0);
-    m.nextId = nextId;
-    throw;
+  } undo{m, idsOut, batchKeys.data(), done, m.records.size(), m.arena.size(), m.nextId, false};
+  for (; done < count; ++done) {
+    const std::string_view text(utf8 + offsets[done], offsets[done + 1] - offsets[done]);
+    const Status status = ids ? m.add(text, idsOut[done] = ids[done]) : addWithNewId(text, idsOut[done]);
+    if (status != Status::Ok) break;
+    std::copy(m.keys.begin(), m.keys.end(), batchKeys.begin() + static_cast<std::ptrdiff_t>(done * m.bands));
   }
-  if (done == count) return count;
-  m.undo(idsOut, batchKeys.data(), done, records0, arena0);
-  m.nextId = nextId;
+  undo.kept = done == count;
   return done;
 }
 
@@ -491,13 +495,14 @@ Status TextIndex::deserialize(const uint8_t* data, size_t size, TextIndex& out, 
   const uint64_t thresholdBits = getLE(data + 8, 8);
   double threshold;
   std::memcpy(&threshold, &thresholdBits, 8);
-  if (!(threshold > 0 && threshold <= 1)) return fail("threshold " + std::to_string(threshold) + " is not within (0, 1]");
+  // Messages format integers only: formatting a double links printf (4.5 KB of gzipped WASM).
+  if (!(threshold > 0 && threshold <= 1)) return fail("the threshold is not within (0, 1]");
   const uint64_t nextId = getLE(data + 16, 8);
   if (nextId > uint64_t{UINT32_MAX} + 1) return fail("next id " + std::to_string(nextId) + " exceeds 2^32");
   const uint64_t count = getLE(data + 24, 4);
   const uint64_t bands = getLE(data + 28, 4);
   if (bands != bandingFor(threshold).bands) {
-    return fail(std::to_string(bands) + " bands where threshold " + std::to_string(threshold) + " has " + std::to_string(bandingFor(threshold).bands));
+    return fail(std::to_string(bands) + " bands where the threshold's banding has " + std::to_string(bandingFor(threshold).bands));
   }
   if (count > (body - kHeaderSize) / (kTextHeader + kBandEntry * bands)) return fail("a count of " + std::to_string(count) + " texts exceeds the data");
 
