@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
 
 #include "bytes.h"
+#include "radix.h"
 #include "simhash/index.h"
 #include "unicode.h"
 
@@ -23,6 +25,51 @@ using bytes::checksum;
 using bytes::getLE;
 using bytes::kChecksumSize;
 using bytes::storeLE;
+
+// Sorts items by key, stably: by insertion while few (a query's candidates and answers, a
+// table run), else by radix.h's sort. No comparison sort: each std::sort instantiation
+// costs about 3 KB of WASM.
+void sortItems(std::vector<KeyedItem>& items, std::vector<KeyedItem>& scratch) {
+  if (items.size() > 32) {
+    radixSort(items, scratch, 64);
+    return;
+  }
+  for (size_t i = 1; i < items.size(); ++i) {
+    const KeyedItem item = items[i];
+    size_t j = i;
+    for (; j > 0 && items[j - 1].key > item.key; --j) items[j] = items[j - 1];
+    items[j] = item;
+  }
+}
+
+// The band table's placing hash of a key (home() scales it to the table), and back.
+uint32_t placing(uint32_t key) { return key * 0x9E3779B9u; }
+uint32_t keyOfPlacing(uint32_t hash) { return hash * 0x144CBC89u; }  // 0x9E3779B9's inverse mod 2^32
+
+// A piece of an error message: text, or an unsigned integer written in decimal.
+struct Piece {
+  Piece(const char* text) : text(text) {}  // NOLINT: pieces are written inline
+  Piece(uint64_t number) : number(number) {}  // NOLINT
+  const char* text = nullptr;
+  uint64_t number = 0;
+};
+
+std::string describe(std::initializer_list<Piece> pieces) {
+  std::string out = "invalid serialized text index: ";
+  for (const Piece& piece : pieces) {
+    if (piece.text) {
+      out += piece.text;
+      continue;
+    }
+    char digits[20];
+    size_t n = 0;
+    uint64_t value = piece.number;
+    do digits[n++] = static_cast<char>('0' + value % 10);
+    while ((value /= 10) != 0);
+    while (n > 0) out += digits[--n];
+  }
+  return out;
+}
 
 // SlotOfId's capacity for `reserved` ids: a power of two, at least 16, at load <= 1/2, of
 // 8-byte entries.
@@ -74,7 +121,9 @@ struct TextIndex::Impl {
   std::vector<char32_t> cps, storedCps;
   std::vector<uint64_t> codes, raw;
   std::vector<SetEntry> set;
-  std::vector<uint32_t> keys, candidates;
+  std::vector<uint32_t> keys;
+  std::vector<KeyedItem> items, scratch;  // sortItems' (candidates, answers)
+  std::vector<TextMatch> answers;
   size_t codeCount = 0;
   uint32_t generation = 0, stamp = 0;
   size_t setMask = 0;
@@ -91,7 +140,7 @@ struct TextIndex::Impl {
 
   size_t home(uint32_t key) const {
     // Multiply-shift onto any table size: the table grows by half, not doubling.
-    return static_cast<size_t>((uint64_t{key * 0x9E3779B9u} * table.size()) >> 32);
+    return static_cast<size_t>((uint64_t{placing(key)} * table.size()) >> 32);
   }
   size_t after(size_t e) const { return e + 1 == table.size() ? 0 : e + 1; }
   static uint32_t keyOf(uint64_t entry) { return static_cast<uint32_t>(entry); }
@@ -251,27 +300,50 @@ struct TextIndex::Impl {
     deadBytes = 0;
   }
 
+  // Gives back the scratch of a long text after the call that needed it: one long text
+  // must not hold megabytes until the index is disposed. Short texts keep theirs.
+  void trimScratch() {
+    constexpr size_t kKeep = size_t{1} << 16;  // code points, shingles or candidates
+    if (cps.capacity() <= kKeep && storedCps.capacity() <= kKeep && raw.capacity() <= kKeep && set.size() <= 2 * kKeep &&
+        items.capacity() <= kKeep && answers.capacity() <= kKeep) {
+      return;
+    }
+    std::vector<char32_t>().swap(cps);
+    std::vector<char32_t>().swap(storedCps);
+    std::vector<uint64_t>().swap(codes);
+    std::vector<uint64_t>().swap(raw);
+    std::vector<SetEntry>().swap(set);
+    std::vector<KeyedItem>().swap(items);
+    std::vector<KeyedItem>().swap(scratch);
+    std::vector<TextMatch>().swap(answers);
+    std::string().swap(prepared);
+    isPrepared = false;
+  }
+
   // The band table's entries in one order whatever its capacity and history: by the hash
-  // that places them (home() is monotone in it), then id. A run of the table (entries
-  // between two empty ones) holds exactly the entries whose homes lie in it, so sorting
-  // each run sorts them all, but for the run that wraps past the end: its entries homed at
-  // the table's start come first, those homed at its end last.
-  std::vector<uint64_t> canonicalEntries() const {
-    auto before = [](uint64_t a, uint64_t b) {
-      const uint64_t ha = uint32_t{keyOf(a) * 0x9E3779B9u}, hb = uint32_t{keyOf(b) * 0x9E3779B9u};
-      return ha != hb ? ha < hb : idOf(a) < idOf(b);
+  // that places them (home() is monotone in it), then id; as that order's keys (placing
+  // hash << 32 | id). A run of the table (entries between two empty ones) holds exactly
+  // the entries whose homes lie in it, so sorting each run sorts them all, but for the run
+  // that wraps past the end: its entries homed at the table's start come first, those
+  // homed at its end last.
+  std::vector<uint64_t> canonicalOrder() const {
+    std::vector<KeyedItem> run, runScratch;
+    auto sortedRun = [&](size_t from, size_t end) -> std::vector<KeyedItem>& {  // positions [from, end), cyclic
+      run.clear();
+      for (size_t e = from; e != end; e = after(e)) run.push_back({uint64_t{placing(keyOf(table[e]))} << 32 | idOf(table[e]), 0});
+      sortItems(run, runScratch);
+      return run;
     };
     const size_t n = table.size();
     size_t firstEmpty = 0, lastEmpty = n - 1;  // the table is never full (load <= 3/4)
     while (table[firstEmpty] != 0) ++firstEmpty;
     while (table[lastEmpty] != 0) --lastEmpty;
-    std::vector<uint64_t> wrap(table.begin() + static_cast<std::ptrdiff_t>(lastEmpty + 1), table.end());
-    wrap.insert(wrap.end(), table.begin(), table.begin() + static_cast<std::ptrdiff_t>(firstEmpty));
-    std::sort(wrap.begin(), wrap.end(), before);
-    const auto homedAtEnd = std::partition_point(wrap.begin(), wrap.end(), [&](uint64_t e) { return home(keyOf(e)) < firstEmpty; });
     std::vector<uint64_t> out;
     out.reserve(tableUsed);
-    out.insert(out.end(), wrap.begin(), homedAtEnd);
+    const std::vector<KeyedItem> wrap = sortedRun(after(lastEmpty), firstEmpty);
+    size_t homedAtEnd = 0;
+    while (homedAtEnd < wrap.size() && home(keyOfPlacing(static_cast<uint32_t>(wrap[homedAtEnd].key >> 32))) < firstEmpty) ++homedAtEnd;
+    for (size_t i = 0; i < homedAtEnd; ++i) out.push_back(wrap[i].key);
     for (size_t e = firstEmpty; e < lastEmpty;) {
       if (table[e] == 0) {
         ++e;
@@ -279,21 +351,10 @@ struct TextIndex::Impl {
       }
       size_t end = e;
       while (table[end] != 0) ++end;
-      const size_t from = out.size();
-      out.insert(out.end(), table.begin() + static_cast<std::ptrdiff_t>(e), table.begin() + static_cast<std::ptrdiff_t>(end));
-      if (out.size() - from > 32) {  // long runs come from many copies of a text
-        std::sort(out.begin() + static_cast<std::ptrdiff_t>(from), out.end(), before);
-      } else {
-        for (size_t i = from + 1; i < out.size(); ++i) {
-          const uint64_t entry = out[i];
-          size_t j = i;
-          for (; j > from && before(entry, out[j - 1]); --j) out[j] = out[j - 1];
-          out[j] = entry;
-        }
-      }
+      for (const KeyedItem& item : sortedRun(e, end)) out.push_back(item.key);
       e = end;
     }
-    out.insert(out.end(), homedAtEnd, wrap.end());
+    for (size_t i = homedAtEnd; i < wrap.size(); ++i) out.push_back(wrap[i].key);
     return out;
   }
 
@@ -356,7 +417,11 @@ Banding TextIndex::banding() const { return impl_->signer.banding(); }
 size_t TextIndex::size() const { return impl_->slotOfId.size(); }
 bool TextIndex::has(uint32_t id) const { return const_cast<detail::SlotOfId&>(impl_->slotOfId).find(id) != nullptr; }
 
-Status TextIndex::add(std::string_view text, uint32_t id) { return impl_->add(text, id); }
+Status TextIndex::add(std::string_view text, uint32_t id) {
+  const Status status = impl_->add(text, id);
+  impl_->trimScratch();
+  return status;
+}
 
 Status TextIndex::addWithNewId(std::string_view text, uint32_t& id) {
   Impl& m = *impl_;
@@ -365,6 +430,7 @@ Status TextIndex::addWithNewId(std::string_view text, uint32_t& id) {
   while (next <= UINT32_MAX && m.slotOfId.find(static_cast<uint32_t>(next))) ++next;
   if (next > UINT32_MAX) return Status::DuplicateId;
   const Status status = m.add(text, static_cast<uint32_t>(next));
+  m.trimScratch();
   if (status != Status::Ok) return status;
   id = static_cast<uint32_t>(next);
   m.nextId = next + 1;
@@ -399,6 +465,7 @@ size_t TextIndex::addAll(const char* utf8, const uint32_t* offsets, size_t count
     std::copy(m.keys.begin(), m.keys.end(), batchKeys.begin() + static_cast<std::ptrdiff_t>(done * m.bands));
   }
   undo.kept = done == count;
+  m.trimScratch();
   return done;
 }
 
@@ -414,6 +481,7 @@ bool TextIndex::remove(uint32_t id) {
   m.slotOfId.erase(id);
   m.alive[slot] = 0;
   m.deadBytes += m.records[slot].length;
+  m.trimScratch();
   return true;
 }
 
@@ -421,17 +489,20 @@ void TextIndex::query(std::string_view text, size_t limit, std::vector<TextMatch
   Impl& m = *impl_;
   out.clear();
   m.prepare(text);
-  m.candidates.clear();
+  m.items.clear();
   for (const uint32_t key : m.keys) __builtin_prefetch(&m.table[m.home(key)]);  // the probes' misses overlap
   for (const uint32_t key : m.keys) {
     for (size_t e = m.home(key); m.table[e] != 0; e = m.after(e)) {
-      if (Impl::keyOf(m.table[e]) == key) m.candidates.push_back(Impl::idOf(m.table[e]));
+      if (Impl::keyOf(m.table[e]) == key) m.items.push_back({Impl::idOf(m.table[e]), 0});
     }
   }
-  std::sort(m.candidates.begin(), m.candidates.end());
-  m.candidates.erase(std::unique(m.candidates.begin(), m.candidates.end()), m.candidates.end());
+  sortItems(m.items, m.scratch);
   const size_t na = m.codeCount;
-  for (const uint32_t id : m.candidates) {
+  uint64_t previous = UINT64_MAX;
+  for (const KeyedItem& candidate : m.items) {
+    if (candidate.key == previous) continue;  // found by several bands
+    previous = candidate.key;
+    const auto id = static_cast<uint32_t>(candidate.key);
     const uint32_t* found = m.slotOfId.find(id);
     if (!found) continue;  // keys of a loaded file whose id it does not hold
     const uint32_t slot = *found;
@@ -446,16 +517,26 @@ void TextIndex::query(std::string_view text, size_t limit, std::vector<TextMatch
     }
     if (similarity >= m.threshold) out.push_back({id, similarity});
   }
-  std::sort(out.begin(), out.end(), [](const TextMatch& a, const TextMatch& b) {
-    return a.similarity != b.similarity ? a.similarity > b.similarity : a.id < b.id;
-  });
-  if (out.size() > limit) out.resize(limit);
+  // By similarity, descending: the answers are in id order, and the sort is stable. A
+  // positive double's bits order as its value.
+  m.items.clear();
+  for (uint32_t i = 0; i < out.size(); ++i) {
+    uint64_t bits;
+    std::memcpy(&bits, &out[i].similarity, 8);
+    m.items.push_back({~bits, i});
+  }
+  sortItems(m.items, m.scratch);
+  std::vector<TextMatch>& sorted = m.answers;
+  sorted.clear();
+  for (size_t i = 0; i < m.items.size() && i < limit; ++i) sorted.push_back(out[m.items[i].item]);
+  out.swap(sorted);
+  m.trimScratch();
 }
 
 std::vector<uint8_t> TextIndex::serialize() const {
   const Impl& m = *impl_;
-  const std::vector<uint64_t> entries = m.canonicalEntries();
-  std::vector<uint8_t> out(kHeaderSize + (m.arena.size() - m.deadBytes) + kTextHeader * size() + kBandEntry * entries.size() + kChecksumSize);
+  const std::vector<uint64_t> order = m.canonicalOrder();
+  std::vector<uint8_t> out(kHeaderSize + (m.arena.size() - m.deadBytes) + kTextHeader * size() + kBandEntry * order.size() + kChecksumSize);
   uint8_t* at = out.data();
   std::memcpy(at, kMagic, 4);
   at = storeLE(at + 4, kFormatVersion, 2);
@@ -476,63 +557,68 @@ std::vector<uint8_t> TextIndex::serialize() const {
     std::memcpy(at, m.arena.data() + r.start, r.length);
     at += r.length;
   }
-  for (const uint64_t entry : entries) at = storeLE(at, entry, 8);  // key, then id
+  for (const uint64_t o : order) {
+    at = storeLE(at, keyOfPlacing(static_cast<uint32_t>(o >> 32)), 4);
+    at = storeLE(at, static_cast<uint32_t>(o), 4);
+  }
   storeLE(at, checksum(out.data(), out.size() - kChecksumSize), 8);
   return out;
 }
 
 Status TextIndex::deserialize(const uint8_t* data, size_t size, TextIndex& out, std::string& error) {
-  auto fail = [&](std::string message) {
-    error = "invalid serialized text index: " + message;
+  // Messages are built by one function from their pieces: each std::string concatenation
+  // chain would inline its own allocations (WASM size).
+  auto fail = [&](std::initializer_list<Piece> pieces) {
+    error = describe(pieces);
     return Status::CorruptData;
   };
-  if (std::string damage = bytes::checkHeader(data, size, kMagic, kFormatVersion, kHeaderSize); !damage.empty()) return fail(damage);
-  if (!bytes::checksumHolds(data, size)) return fail("checksum mismatch (the data is corrupted or truncated)");
+  if (std::string damage = bytes::checkHeader(data, size, kMagic, kFormatVersion, kHeaderSize); !damage.empty()) return fail({damage.c_str()});
+  if (!bytes::checksumHolds(data, size)) return fail({"checksum mismatch (the data is corrupted or truncated)"});
   const size_t body = size - kChecksumSize;
   // Past the checksum, anything odd is a writer's bug rather than damage; still checked.
   const ShingleOptions options{data[6], data[7]};
-  if (!isValid(options)) return fail("shingle sizes " + std::to_string(data[6]) + ", " + std::to_string(data[7]) + " are not within 1..3");
+  if (!isValid(options)) return fail({"shingle sizes ", data[6], ", ", data[7], " are not within 1..3"});
   const uint64_t thresholdBits = getLE(data + 8, 8);
   double threshold;
   std::memcpy(&threshold, &thresholdBits, 8);
   // Messages format integers only: formatting a double links printf (4.5 KB of gzipped WASM).
-  if (!(threshold > 0 && threshold <= 1)) return fail("the threshold is not within (0, 1]");
+  if (!(threshold > 0 && threshold <= 1)) return fail({"the threshold is not within (0, 1]"});
   const uint64_t nextId = getLE(data + 16, 8);
-  if (nextId > uint64_t{UINT32_MAX} + 1) return fail("next id " + std::to_string(nextId) + " exceeds 2^32");
+  if (nextId > uint64_t{UINT32_MAX} + 1) return fail({"next id ", nextId, " exceeds 2^32"});
   const uint64_t count = getLE(data + 24, 4);
   const uint64_t bands = getLE(data + 28, 4);
   if (bands != bandingFor(threshold).bands) {
-    return fail(std::to_string(bands) + " bands where the threshold's banding has " + std::to_string(bandingFor(threshold).bands));
+    return fail({bands, " bands where the threshold's banding has ", bandingFor(threshold).bands});
   }
-  if (count > (body - kHeaderSize) / (kTextHeader + kBandEntry * bands)) return fail("a count of " + std::to_string(count) + " texts exceeds the data");
+  if (count > (body - kHeaderSize) / (kTextHeader + kBandEntry * bands)) return fail({"a count of ", count, " texts exceeds the data"});
 
   TextIndex index(threshold, options);
   Impl& m = *index.impl_;
   m.reserve(count, body - kHeaderSize - count * (kTextHeader + kBandEntry * bands));
   size_t at = kHeaderSize;
   for (uint64_t i = 0; i < count; ++i) {
-    if (body - at < kTextHeader) return fail("text " + std::to_string(i) + " is cut off");
+    if (body - at < kTextHeader) return fail({"text ", i, " is cut off"});
     const auto id = static_cast<uint32_t>(getLE(data + at, 4));
     const auto shingles = static_cast<uint32_t>(getLE(data + at + 4, 4));
     const uint64_t length = getLE(data + at + 8, 4);
     at += kTextHeader;
-    if (body - at < length) return fail("text " + std::to_string(i) + " is cut off");
+    if (body - at < length) return fail({"text ", i, " is cut off"});
     // A text of L bytes has at most L code points, each starting at most one shingle.
-    if (shingles > length) return fail("text " + std::to_string(i) + " has " + std::to_string(shingles) + " shingles in " + std::to_string(length) + " bytes");
-    if (!m.slotOfId.insert(id, static_cast<uint32_t>(m.records.size()))) return fail("id " + std::to_string(id) + " appears twice");
+    if (shingles > length) return fail({"text ", i, " has ", shingles, " shingles in ", length, " bytes"});
+    if (!m.slotOfId.insert(id, static_cast<uint32_t>(m.records.size()))) return fail({"id ", id, " appears twice"});
     m.records.push_back({m.arena.size(), static_cast<uint32_t>(length), shingles, id});
     m.alive.push_back(1);
     m.arena.insert(m.arena.end(), data + at, data + at + length);
     at += length;
   }
-  if ((body - at) % kBandEntry != 0) return fail("has " + std::to_string(body - at) + " bytes of band keys, not a multiple of " + std::to_string(kBandEntry));
+  if ((body - at) % kBandEntry != 0) return fail({"has ", body - at, " bytes of band keys, not a multiple of ", kBandEntry});
   const size_t entries = (body - at) / kBandEntry;
-  if (entries > count * bands) return fail("has " + std::to_string(entries) + " band keys; " + std::to_string(count) + " texts have at most " + std::to_string(count * bands));
+  if (entries > count * bands) return fail({"has ", entries, " band keys; ", count, " texts have at most ", count * bands});
   // In the order of the table they fill, so the inserts are nearly sequential. Their ids
   // are not looked up (that would be a cache miss each): query() skips an id not stored.
   for (size_t e = 0; e < entries; ++e, at += kBandEntry) {
     const auto key = static_cast<uint32_t>(getLE(data + at, 4));
-    if (key == 0) return fail("band key " + std::to_string(e) + " is 0");
+    if (key == 0) return fail({"band key ", e, " is 0"});
     m.insertEntry(Impl::entryOf(key, static_cast<uint32_t>(getLE(data + at + 4, 4))));
   }
   m.tableUsed = entries;
@@ -546,7 +632,7 @@ size_t TextIndex::memoryBytes() const {
   return m.arena.capacity() + m.records.capacity() * sizeof(Impl::Record) + m.alive.capacity() +
          m.table.capacity() * sizeof(uint64_t) + idTableBytes(m.idsReserved) +
          (m.cps.capacity() + m.storedCps.capacity()) * sizeof(char32_t) + (m.codes.capacity() + m.raw.capacity()) * sizeof(uint64_t) +
-         m.set.capacity() * sizeof(Impl::SetEntry) + (m.keys.capacity() + m.candidates.capacity()) * sizeof(uint32_t) + m.prepared.capacity();
+         m.set.capacity() * sizeof(Impl::SetEntry) + m.keys.capacity() * sizeof(uint32_t) + (m.items.capacity() + m.scratch.capacity()) * sizeof(KeyedItem) + m.answers.capacity() * sizeof(TextMatch) + m.prepared.capacity();
 }
 
 }  // namespace simhash
