@@ -95,9 +95,8 @@ class IndexHandle {
 };
 
 /// A text index as JS holds it: the core's TextIndex plus a reusable match list. Texts
-/// cross as UTF-8 at an address with their byte length. Unlike the scratch above, the
-/// core's per-index scratch keeps the size of the longest text it has handled until the
-/// index is deleted (TextIndex has no call to release it).
+/// cross as UTF-8 at an address with their byte length. The core gives back a long
+/// text's scratch after the call that needed it.
 class TextIndexHandle {
  public:
   /// @pre 0 < threshold <= 1 (the JS layer checks it). Default shingle sizes: the
