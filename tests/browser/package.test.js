@@ -25,8 +25,8 @@ const TOOLS = join(ROOT, 'node_modules');
  * similarity verification (+4.0 KB of WASM), memory that comes back after failures and
  * large calls (+2.1 KB), the sliced searches and the similarity dedup, sh.similarities,
  * the streaming index, the pool's split search, findPairs' grouping in the core, the
- * banding candidates of the similarity dedup and the text index (+17.0 KB, of which about
- * 8.4 KB its core can shed: docs/download.md has the accounting).
+ * banding candidates of the similarity dedup and the text index (+10.8 KB); docs/download.md
+ * has the accounting.
  */
 const MAX_GZIP_BYTES = 71 * 1024;
 
