@@ -1,19 +1,34 @@
 // `npm run bench:text-index`: the costs issue 28 sets the text index (sh.createTextIndex),
-// WASM through the package (js/node.js), one thread, at the default similarity. Texts: short
-// ones, every record of Debian's `fortunes` in a seeded order, then copies with 1-3 word
-// edits (fortune-texts.js, as bench:dedup).
-//   - The stream, for N = 200k and 1M: each text queried (limit 1, as the CLI's --index)
-//     and added when nothing is found. Per text, query and add together; the texts kept
-//     (checked equal to dedup's uniqueIndices: the stream contract); the index's WASM heap
-//     (sh.heapBytesInUse after, less before creating it) against the UTF-8 of the kept texts;
-//     and the same N through sh.dedup (the batch tool, one thread), per text, as a ratio.
-//   - 1M stored: the first 1M texts, duplicates and all, through addAll in batches of
-//     --batch (10,000); then 10,000 further texts of the same stream queried and added when
-//     nothing is found, against them (each base record has about 48 edited copies among
-//     the 1M, so a query verifies dozens of candidates); untimed, the further texts' full
-//     answers (mean count) and the slowest single query; the heap against the stored texts'
-//     UTF-8; serialize() and loadTextIndex() of the index (median of --runs each), the loaded
-//     index checked to answer the further texts as the original.
+// WASM through the package (js/node.js), one thread, at the default similarity.
+//   - The stream, for N = 200k and 1M, on short texts: every record of Debian's `fortunes`
+//     in a seeded order, then copies with 1-3 word edits (fortune-texts.js, as bench:dedup).
+//     Each text queried (limit 1, as the CLI's --index) and added when nothing is found.
+//     Per text, query and add together; the texts kept (checked equal to dedup's
+//     uniqueIndices: the stream contract); the index's WASM heap (sh.heapBytesInUse after,
+//     less before creating it) against the UTF-8 of the kept texts; and the same N through
+//     sh.dedup (the batch tool, one thread), per text, as a ratio.
+//   - 1M stored (--stored, through addAll in batches of --batch, 10,000), then --further
+//     texts (10,000) queried (limit 1) and added when nothing is found, against them. What
+//     is stored, by --stored-corpus (one or both, comma-separated, run in that order):
+//       synthetic (the default): an index a user fills holds texts that are mostly not
+//         copies of each other, so these are short lines of 6-30 words (uniformly), each
+//         word drawn at random from the words of the fortunes, weighted by how often each
+//         occurs there (shingle statistics as natural text's; word order random), seeded.
+//         They are checked not to be near-duplicates by sampling: the stream over the
+//         first --check (200,000) keeps nearly all, and --sample (10,000) random stored
+//         texts, queried against the full index, find nearly only themselves. The further
+//         texts: in a seeded order, half copies of random stored texts with 1-3 word edits
+//         (as fortune-texts.js: a word dropped, repeated or replaced by a drawn word), half
+//         fresh lines; reported apart: how many edits found the text they copy.
+//       fortunes: the first texts of the stream's corpus, duplicates and all, and the
+//         further texts next in it: every record has about 48 edited copies among 1M, so a
+//         query verifies dozens of candidates and finds dozens of answers. This measures a
+//         copies-heavy index; synthetic, a query's cost when few stored texts resemble it.
+//     Untimed: the further texts' full answers among the stored texts (mean count) and the
+//     slowest single query; the heap against the stored texts' UTF-8; serialize() and
+//     loadTextIndex() of the index (median of --runs each), the loaded index checked to
+//     answer the further texts as the original. The API reports nothing about candidates,
+//     so neither does this.
 // The core verifies every candidate whatever the limit, so limit 1 costs what a full query
 // costs but for the answers' JS objects.
 // Medians of --runs runs (3) for N < 1M; one run for N >= 1M and for the 1M stored index.
@@ -24,19 +39,28 @@
 // Prints a table and writes it, with the command and the machine, to
 // tests/bench/results/text-index.txt.
 // Usage: node tests/bench/text-index.js [N ...] [--runs=R] [--stored=M] [--batch=B] [--further=F]
+//   [--stored-corpus=synthetic|fortunes] [--check=C] [--sample=S]
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { DEFAULT_SIMILARITY, init } from '../../js/node.js';
+import { random64 } from '../js/helpers.js';
 import { makeTexts } from './fortune-texts.js';
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const option = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
+const number = (name, fallback) => Number(option(name, fallback));
 const SIZES = args.filter((a) => !a.startsWith('--')).map(Number);
 if (SIZES.length === 0) SIZES.push(200_000, 1_000_000);
-const RUNS = option('runs', 3);
-const STORED = option('stored', 1_000_000);
-const BATCH = option('batch', 10_000);
-const FURTHER = option('further', 10_000);
+const RUNS = number('runs', 3);
+const STORED = number('stored', 1_000_000);
+const BATCH = number('batch', 10_000);
+const FURTHER = number('further', 10_000);
+const CHECK = number('check', 200_000);
+const SAMPLE = number('sample', 10_000);
+const CORPORA = option('stored-corpus', 'synthetic').split(',');
+for (const corpus of CORPORA) {
+  if (corpus !== 'synthetic' && corpus !== 'fortunes') throw new Error(`--stored-corpus: synthetic or fortunes (comma-separated), got ${corpus}`);
+}
 
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
 const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
@@ -48,7 +72,56 @@ const utf8Bytes = (texts) => texts.reduce((sum, t) => sum + Buffer.byteLength(t)
 
 const sh = await init();
 const loadBefore = loadavg()[0];
-const texts = makeTexts(Math.max(...SIZES, STORED + FURTHER)).texts;
+// Enough texts for the stream, for the fortunes stored part, and to hold every record
+// (the synthetic lines' words).
+const needed = Math.max(...SIZES, CORPORA.includes('fortunes') ? STORED + FURTHER : 0);
+let fortuneTexts = makeTexts(needed);
+if (fortuneTexts.records > needed) fortuneTexts = makeTexts(fortuneTexts.records);
+const { texts } = fortuneTexts;
+
+/**
+ * The synthetic stored corpus (see the top): `storedCount` lines, then `furtherCount`
+ * texts, half edited copies of stored lines and half fresh lines, in a seeded order.
+ * source[i] is the position in `stored` that further[i] copies, -1 for a fresh line.
+ */
+function syntheticCorpus(records, storedCount, furtherCount) {
+  const next = random64(28);
+  const pick = (n) => Number(next() % BigInt(n));
+  const words = records.flatMap((record) => record.split(/\s+/).filter((word) => word !== ''));
+  const line = () => {
+    const lineWords = new Array(6 + pick(25));
+    for (let w = 0; w < lineWords.length; w++) lineWords[w] = words[pick(words.length)];
+    return lineWords;
+  };
+  const stored = new Array(storedCount);
+  for (let i = 0; i < storedCount; i++) stored[i] = line().join(' ');
+  const further = [];
+  const source = [];
+  for (let i = 0; i < furtherCount; i++) {
+    if (i < furtherCount / 2) {
+      const from = pick(storedCount);
+      const copy = stored[from].split(' ');
+      for (let edits = 1 + pick(3); edits > 0; edits--) {
+        const at = pick(copy.length);
+        const kind = pick(3);
+        if (kind === 0 && copy.length > 1) copy.splice(at, 1); // a word dropped
+        else if (kind === 1) copy.splice(at, 0, copy[at]); // a word repeated
+        else copy[at] = words[pick(words.length)]; // a word replaced
+      }
+      further.push(copy.join(' '));
+      source.push(from);
+    } else {
+      further.push(line().join(' '));
+      source.push(-1);
+    }
+  }
+  for (let i = further.length - 1; i > 0; i--) {
+    const j = pick(i + 1);
+    [further[i], further[j]] = [further[j], further[i]];
+    [source[i], source[j]] = [source[j], source[i]];
+  }
+  return { stored, further, source };
+}
 
 /** The stream over texts: the indices kept, its time and the index's WASM heap. */
 function stream(slice) {
@@ -95,75 +168,142 @@ for (const n of SIZES) {
     `${mib(heap)} / ${mib(keptBytes)} = ${(heap / keptBytes).toFixed(2)}×`, us(dedupMs, n), `${(streamMs / dedupMs).toFixed(2)}×`]);
 }
 
-// The stored index: the first STORED texts, then FURTHER texts streamed against them.
-const stored = texts.slice(0, STORED);
-const further = texts.slice(STORED, STORED + FURTHER);
-const heapBefore = sh.heapBytesInUse;
-const index = sh.createTextIndex();
-let start = performance.now();
-for (let b = 0; b < stored.length; b += BATCH) index.addAll(stored.slice(b, b + BATCH));
-const addAllMs = performance.now() - start;
-log(`${count(STORED)} stored: addAll ${seconds(addAllMs)}`);
-const storedHeap = sh.heapBytesInUse - heapBefore;
-const storedBytes = utf8Bytes(stored);
-let added = 0;
-let answered = 0;
-start = performance.now();
-for (const text of further) {
-  if (index.query(text, { limit: 1 }).length === 0) {
-    index.add(text);
-    added++;
+/**
+ * The stored part on one corpus: `stored` through addAll (fresh ids: stored[i] has id i),
+ * `further` queried and added when nothing is found. source[i], when given, is the stored
+ * position further[i] copies (-1: none); `notes`, lines printed under the description.
+ * Returns the lines of its tables.
+ */
+function storedPart(name, description, stored, further, source, notes = []) {
+  const heapBefore = sh.heapBytesInUse;
+  const index = sh.createTextIndex();
+  let start = performance.now();
+  for (let b = 0; b < stored.length; b += BATCH) index.addAll(stored.slice(b, b + BATCH));
+  const addAllMs = performance.now() - start;
+  log(`${name}: addAll ${seconds(addAllMs)}`);
+  const storedHeap = sh.heapBytesInUse - heapBefore;
+  const storedBytes = utf8Bytes(stored);
+  // Untimed: sampled stored texts queried against all of them; another answer than
+  // itself is a near-duplicate among the stored texts.
+  let sampledWithOther = 0;
+  let sampledFoundSelf = 0;
+  if (source) {
+    const next = random64(29);
+    for (let s = 0; s < SAMPLE; s++) {
+      const id = Number(next() % BigInt(stored.length));
+      const answers = index.query(stored[id]);
+      if (answers.some((a) => a.id === id)) sampledFoundSelf++;
+      if (answers.some((a) => a.id !== id)) sampledWithOther++;
+    }
+  }
+  let added = 0;
+  let answered = 0;
+  start = performance.now();
+  for (const text of further) {
+    if (index.query(text, { limit: 1 }).length === 0) {
+      index.add(text);
+      added++;
+    } else {
+      answered++;
+    }
+  }
+  const furtherMs = performance.now() - start;
+  log(`${name}: ${count(further.length)} further texts ${seconds(furtherMs)}`);
+  // Untimed: the full answers of the further texts among the stored texts (a further text
+  // added is its own answer, not counted), the slowest query, and per kind of further text
+  // when the corpus says what each copies.
+  const kinds = { edited: { texts: 0, found: 0, foundSource: 0, answers: 0 }, fresh: { texts: 0, found: 0, foundSource: 0, answers: 0 } };
+  let answers = 0;
+  let slowest = 0;
+  const storedAfter = index.size;
+  for (let i = 0; i < further.length; i++) {
+    start = performance.now();
+    const found = index.query(further[i]);
+    slowest = Math.max(slowest, performance.now() - start);
+    const amongStored = found.filter((a) => a.id < stored.length);
+    answers += amongStored.length;
+    if (source) {
+      const kind = kinds[source[i] >= 0 ? 'edited' : 'fresh'];
+      kind.texts++;
+      kind.answers += amongStored.length;
+      if (amongStored.length > 0) kind.found++;
+      if (amongStored.some((a) => a.id === source[i])) kind.foundSource++;
+    }
+  }
+  const serializeRuns = [];
+  const loadRuns = [];
+  let bytes;
+  for (let r = 0; r < RUNS; r++) {
+    start = performance.now();
+    bytes = index.serialize();
+    serializeRuns.push(performance.now() - start);
+    start = performance.now();
+    const loaded = sh.loadTextIndex(bytes);
+    loadRuns.push(performance.now() - start);
+    log(`${name}: serialize ${seconds(serializeRuns.at(-1))}, load ${seconds(loadRuns.at(-1))}`);
+    if (r === 0) {
+      const answersOf = (ix) => JSON.stringify(further.map((t) => ix.query(t)));
+      if (loaded.size !== index.size || answersOf(loaded) !== answersOf(index)) throw new Error('the loaded index answers differently');
+    }
+    loaded.dispose();
+  }
+  index.dispose();
+
+  const lines = [];
+  lines.push(`${count(stored.length)} texts stored, ${name}: ${description}`);
+  lines.push(`${mib(storedBytes)} of UTF-8, ${(storedBytes / stored.length).toFixed(0)} bytes per text; addAll in batches of ${count(BATCH)}, one run; serialize and load: median of ${RUNS}`);
+  lines.push(...notes);
+  if (source) {
+    lines.push(`Not near-duplicates: of ${count(SAMPLE)} stored texts sampled and queried against all of them, ${count(sampledWithOther)} found another stored text `
+      + `at >= ${DEFAULT_SIMILARITY} (${count(sampledFoundSelf)} found themselves)`);
+  }
+  lines.push('');
+  lines.push('| addAll per text | heap / UTF-8 | further texts | query + add per text | added | answers per query (among the stored), slowest query | serialize | loadTextIndex | bytes |');
+  lines.push('|---|---|---|---|---|---|---|---|---|');
+  lines.push(`| ${us(addAllMs, stored.length)} | ${mib(storedHeap)} / ${mib(storedBytes)} = ${(storedHeap / storedBytes).toFixed(2)}× | ${count(further.length)} (${count(answered)} found a match) `
+    + `| ${us(furtherMs, further.length)} | ${count(added)} (${count(storedAfter)} stored after) | ${(answers / further.length).toFixed(2)}, ${slowest.toFixed(2)} ms `
+    + `| ${seconds(median(serializeRuns))} | ${seconds(median(loadRuns))} | ${count(bytes.length)} (${mib(bytes.length)}) |`);
+  if (source) {
+    lines.push('');
+    lines.push('Further texts by kind (full queries after the timed pass; answers among the stored texts):');
+    lines.push('');
+    lines.push('| further texts | count | found a match | found the text they copy | answers per query |');
+    lines.push('|---|---|---|---|---|');
+    const { edited, fresh } = kinds;
+    lines.push(`| copies of stored texts with 1-3 word edits | ${count(edited.texts)} | ${count(edited.found)} | ${count(edited.foundSource)} | ${(edited.answers / edited.texts).toFixed(2)} |`);
+    lines.push(`| fresh lines | ${count(fresh.texts)} | ${count(fresh.found)} | - | ${(fresh.answers / fresh.texts).toFixed(2)} |`);
+  }
+  return lines;
+}
+
+const storedLines = [];
+for (const corpus of CORPORA) {
+  storedLines.push('');
+  if (corpus === 'synthetic') {
+    const { stored, further, source } = syntheticCorpus(texts.slice(0, fortuneTexts.records), STORED, FURTHER);
+    const check = stream(stored.slice(0, CHECK));
+    log(`synthetic: stream over the first ${count(CHECK)} kept ${count(check.kept.length)}`);
+    storedLines.push(...storedPart('synthetic', 'lines of 6-30 words drawn at random by the words\' frequencies in the fortunes; an index of texts that are '
+      + 'not copies of each other. Further texts: half copies of random stored lines with 1-3 word edits, half fresh lines', stored, further, source,
+    [`Not near-duplicates: the first ${count(Math.min(CHECK, STORED))} streamed (query, add when nothing is found) keep ${count(check.kept.length)}`]));
   } else {
-    answered++;
+    storedLines.push(...storedPart('fortunes', 'the stream\'s corpus (fortunes, then copies with 1-3 word edits), duplicates included: each record has '
+      + `about ${Math.round(STORED / fortuneTexts.records)} near-copies stored, so a query verifies and finds about as many; a copies-heavy index. Further texts: the next in that corpus`,
+    texts.slice(0, STORED), texts.slice(STORED, STORED + FURTHER)));
   }
 }
-const furtherMs = performance.now() - start;
-log(`${count(STORED)} stored: ${count(FURTHER)} further texts ${seconds(furtherMs)}`);
-// Untimed above: the answers of full queries of the further texts, and the slowest one.
-let answers = 0;
-let slowest = 0;
-for (const text of further) {
-  start = performance.now();
-  answers += index.query(text).length;
-  slowest = Math.max(slowest, performance.now() - start);
-}
-const serializeRuns = [];
-const loadRuns = [];
-let bytes;
-for (let r = 0; r < RUNS; r++) {
-  start = performance.now();
-  bytes = index.serialize();
-  serializeRuns.push(performance.now() - start);
-  start = performance.now();
-  const loaded = sh.loadTextIndex(bytes);
-  loadRuns.push(performance.now() - start);
-  log(`${count(STORED)} stored: serialize ${seconds(serializeRuns.at(-1))}, load ${seconds(loadRuns.at(-1))}`);
-  if (r === 0) {
-    const answers = (ix) => JSON.stringify(further.map((t) => ix.query(t)));
-    if (loaded.size !== index.size || answers(loaded) !== answers(index)) throw new Error('the loaded index answers differently');
-  }
-  loaded.dispose();
-}
-const storedSize = index.size;
-index.dispose();
 
 const lines = [];
-lines.push(`text index at the default similarity (${DEFAULT_SIMILARITY}), WASM, one thread; fortunes with 1-3 word edits (tests/bench/fortune-texts.js)`);
+lines.push(`text index at the default similarity (${DEFAULT_SIMILARITY}), WASM, one thread`);
 lines.push(`load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after`);
 lines.push('');
-lines.push('Stream: query each text (limit 1), add it when nothing is found; heap = WASM heap of the index / UTF-8 of the kept texts');
+lines.push('Stream over fortunes with 1-3 word edits (tests/bench/fortune-texts.js): query each text (limit 1), add it when nothing is found; '
+  + 'heap = WASM heap of the index / UTF-8 of the kept texts');
 lines.push('');
 lines.push('| N | runs (median) | query + add per text | kept | kept = dedup\'s uniqueIndices | heap / UTF-8 | sh.dedup per text | stream / dedup |');
 lines.push('|---|---|---|---|---|---|---|---|');
 for (const row of streamRows) lines.push(`| ${row.join(' | ')} |`);
-lines.push('');
-lines.push(`${count(STORED)} texts stored (addAll in batches of ${count(BATCH)}, duplicates included), one run; serialize and load: median of ${RUNS}`);
-lines.push('');
-lines.push('| addAll per text | heap / UTF-8 | further texts | query + add per text | added | answers per query, slowest query | serialize | loadTextIndex | bytes |');
-lines.push('|---|---|---|---|---|---|---|---|---|');
-lines.push(`| ${us(addAllMs, STORED)} | ${mib(storedHeap)} / ${mib(storedBytes)} = ${(storedHeap / storedBytes).toFixed(2)}× | ${count(FURTHER)} (${count(answered)} found a match) `
-  + `| ${us(furtherMs, FURTHER)} | ${count(added)} (${count(storedSize)} stored after) | ${(answers / FURTHER).toFixed(1)}, ${(slowest).toFixed(1)} ms `
-  + `| ${seconds(median(serializeRuns))} | ${seconds(median(loadRuns))} | ${count(bytes.length)} (${mib(bytes.length)}) |`);
+lines.push(...storedLines);
 
 const table = lines.join('\n');
 console.log(table);
