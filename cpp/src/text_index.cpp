@@ -27,10 +27,11 @@ using bytes::kChecksumSize;
 using bytes::storeLE;
 
 // Sorts items by key, stably: by insertion while few (a query's candidates and answers, a
-// table run), else by radix.h's sort. No comparison sort: each std::sort instantiation
-// costs about 3 KB of WASM.
+// table run), else by radix.h's sort, whose six passes each count into 2,048 buckets: about
+// the work of insertion-sorting 256 items. No comparison sort: each std::sort
+// instantiation costs about 3 KB of WASM.
 void sortItems(std::vector<KeyedItem>& items, std::vector<KeyedItem>& scratch) {
-  if (items.size() > 32) {
+  if (items.size() > 256) {
     radixSort(items, scratch, 64);
     return;
   }
@@ -614,12 +615,26 @@ Status TextIndex::deserialize(const uint8_t* data, size_t size, TextIndex& out, 
   if ((body - at) % kBandEntry != 0) return fail({"has ", body - at, " bytes of band keys, not a multiple of ", kBandEntry});
   const size_t entries = (body - at) / kBandEntry;
   if (entries > count * bands) return fail({"has ", entries, " band keys; ", count, " texts have at most ", count * bands});
-  // In the order of the table they fill, so the inserts are nearly sequential. Their ids
-  // are not looked up (that would be a cache miss each): query() skips an id not stored.
+  // Their ids are not looked up (a cache miss each): query() skips an id not stored. In
+  // the order serialize() writes them, homes never decrease, so each entry goes to its home
+  // or right after the one before (every slot between is taken): no probing, sequential
+  // writes. An entry out of that order, or one that would pass the end, is inserted as add
+  // does.
+  const size_t capacity = m.table.size();
+  size_t lastHome = 0, next = 0;  // the last home placed this way, and the slot after it
   for (size_t e = 0; e < entries; ++e, at += kBandEntry) {
     const auto key = static_cast<uint32_t>(getLE(data + at, 4));
     if (key == 0) return fail({"band key ", e, " is 0"});
-    m.insertEntry(Impl::entryOf(key, static_cast<uint32_t>(getLE(data + at + 4, 4))));
+    const uint64_t entry = Impl::entryOf(key, static_cast<uint32_t>(getLE(data + at + 4, 4)));
+    const size_t home = m.home(key);
+    const size_t slot = std::max(home, next);
+    if (home >= lastHome && slot < capacity && m.table[slot] == 0) {
+      m.table[slot] = entry;
+      lastHome = home;
+      next = slot + 1;
+    } else {
+      m.insertEntry(entry);
+    }
   }
   m.tableUsed = entries;
   m.nextId = nextId;

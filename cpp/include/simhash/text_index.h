@@ -103,9 +103,9 @@ class TextIndex {
   /// 16-32 in the id table (load 1/4 to 1/2), and 8 per band in the band table (load 1/2
   /// to 3/4; 0.8: 14 bands, 150-220 bytes). Removed texts' bytes are reclaimed by an add
   /// once they outnumber the live ones and 4 KB; their table entries at once.
-  /// Measured (100k fortunes with edits streamed at 0.8: 45,582 kept, 164.7 UTF-8 bytes
-  /// each): 140 bytes of normalized text per text (dedup's ShingleSets: 257 per text of
-  /// 231 bytes), 370 bytes in all in WASM, 2.25x the kept texts' UTF-8.
+  /// Measured in WASM (`npm run bench:text-index`: 200k fortunes with edits streamed at
+  /// 0.8, 75,741 kept of 148 UTF-8 bytes each): about 415 bytes per stored text, 2.8x their
+  /// UTF-8, of which the band table about 180 and the normalized text about 130.
   size_t memoryBytes() const;
 
  private:
