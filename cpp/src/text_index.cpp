@@ -555,7 +555,7 @@ std::vector<uint8_t> TextIndex::serialize() const {
     at = storeLE(at, r.id, 4);
     at = storeLE(at, r.shingles, 4);
     at = storeLE(at, r.length, 4);
-    std::memcpy(at, m.arena.data() + r.start, r.length);
+    if (r.length != 0) std::memcpy(at, m.arena.data() + r.start, r.length);  // an empty arena's data() may be null
     at += r.length;
   }
   for (const uint64_t o : order) {
