@@ -5,9 +5,10 @@
 // bandingFor(threshold)). text_index.h defines the answer from these alone: the stored
 // texts that share a band key with the query and whose similarity reaches the threshold,
 // sorted by similarity descending, then id ascending, the first `limit` of them. So every
-// query is checked for the exact answer, not only for plausible ones; and each answer's
-// similarity must also equal simhash::similarity(query, stored text) exactly. A stored
-// text with the query's very shingles (J = 1) has the query's keys and must answer.
+// query is checked for the exact answer, similarities included, not only for plausible
+// ones; and the first answers' similarities must also equal simhash::similarity(query,
+// stored text) exactly. A stored text with the query's very shingles (J = 1) has the
+// query's keys and must answer.
 //
 // Byte 0 picks the mode:
 //   bit 0 clear: LOAD. The rest is handed to TextIndex::deserialize, after two optional
@@ -62,6 +63,7 @@ constexpr size_t kMaxPieces = 48;
 constexpr size_t kMaxBatch = 12;
 constexpr size_t kMaxStream = 40;
 constexpr size_t kMaxCheckedTexts = 16;
+constexpr size_t kMaxWitnessed = 8;  // answers per query whose similarity() is computed
 constexpr int kMaxOps = 160;
 constexpr int kMaxReloads = 3;
 constexpr int kMaxStreams = 2;
@@ -186,13 +188,15 @@ class Model {
     index.query(text, limit, got);
     FUZZ_CHECK(got.size() == std::min(limit, expected.size()));
     FUZZ_CHECK(std::equal(got.begin(), got.end(), expected.begin()));
-    // Each answer's similarity is the texts' own, as similarity() computes it (the stored
-    // text is kept normalized, and normalizing is idempotent).
-    for (const TextMatch& match : got) {
-      const auto s = std::find_if(stored.begin(), stored.end(), [&](const Stored& x) { return x.id == match.id; });
+    // Each answer's similarity is the texts' own: the quotient above, and (for the first
+    // answers: it normalizes both texts again, most of an input's time when answers are
+    // many) what similarity() computes of the query and the text as stored.
+    for (size_t i = 0; i < got.size(); ++i) {
+      FUZZ_CHECK(got[i].similarity >= threshold_);
+      if (i >= kMaxWitnessed) continue;
+      const auto s = std::find_if(stored.begin(), stored.end(), [&](const Stored& x) { return x.id == got[i].id; });
       FUZZ_CHECK(s != stored.end());
-      FUZZ_CHECK(match.similarity >= threshold_);
-      FUZZ_CHECK(match.similarity == simhash::similarity(text, s->text, options_));
+      FUZZ_CHECK(got[i].similarity == simhash::similarity(text, s->text, options_));
     }
     return expected;
   }
