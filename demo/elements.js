@@ -20,6 +20,8 @@ export const el = {
   status: $('status'), timing: $('timing'), sampleCheck: $('sample-check'), run: $('run'),
   histogram: $('histogram'), histogramSummary: $('histogram-summary'), histogramNote: $('histogram-note'),
   download: $('download'), sort: $('sort'), groups: $('groups'), more: $('more'),
+  lookupPanel: $('lookup-panel'), lookupQuery: $('lookup-query'), lookupProgress: $('lookup-progress'),
+  lookupStatus: $('lookup-status'), lookupResults: $('lookup-results'),
 };
 
 export function setState(state) {

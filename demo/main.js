@@ -1,17 +1,21 @@
 // The demo page's entry: connects the input (input.js) and the settings (controls.js) to
-// the jobs (jobs.js), whose results render.js shows, and says when the page is ready
+// the jobs (jobs.js), whose results render.js shows, and to the "Find near-duplicates of…"
+// box (lookup.js), and says when the page is ready
 // (body[data-ready], once the WebAssembly module has loaded on the page).
 import { connectControls, pickMaxDistance } from './controls.js';
 import { el } from './elements.js';
 import { connectHistogram } from './histogram.js';
 import { connectInput, currentInput } from './input.js';
 import { analyzeNow, analyzeSoon, cancel, currentAnalysis, isRunning, regroup, runInChunks, schedule } from './jobs.js';
+import { connectLookup, lookupListChanged } from './lookup.js';
 import { download, render, renderEmpty, showMoreGroups, showStopped } from './render.js';
 import { pageEngine } from './runners.js';
 import './style.css';
 
 connectControls({ regroup, analyzeSoon });
-connectInput({ analyzeSoon, schedule, runInChunks });
+// input.js calls analyzeSoon after every change of the input: the lookup box follows the list too.
+connectInput({ analyzeSoon: (delay) => { analyzeSoon(delay); lookupListChanged(); }, schedule, runInChunks });
+connectLookup();
 connectHistogram(pickMaxDistance);
 el.cancel.addEventListener('click', cancel);
 el.run.addEventListener('click', () => analyzeNow());

@@ -8,11 +8,11 @@
 // result, or null) }.
 import { flatGroups } from '../js/grouping.js';
 import { currentView, updateCode } from './controls.js';
-import { diff } from './diff.js';
 import { el, setState } from './elements.js';
 import { serialize } from './formats.js';
 import { drawHistogram } from './histogram.js';
-import { describeView, fmt, ms, percent, plural } from './wording.js';
+import { textRow } from './rows.js';
+import { describeView, fmt, ms, plural } from './wording.js';
 
 const GROUPS_PER_PAGE = 50;
 const MEMBERS_SHOWN = 20;
@@ -134,11 +134,11 @@ export function showMoreGroups(analysis) {
     title.append(size);
     const members = document.createElement('ul');
     members.className = 'members';
-    const keptText = input.texts[group[0]];
+    const kept = { text: input.texts[group[0]], name: 'the kept item' };
     group.slice(0, MEMBERS_SHOWN).forEach((item, position) => {
       const row = position === 0
-        ? memberRow(records[item], input.texts[item], null, keptText)
-        : memberRow(records[item], input.texts[item], { distance: result.distance[item], similarity: result.similarity?.[item] }, keptText);
+        ? textRow(records[item], input.texts[item], null)
+        : textRow(records[item], input.texts[item], { distance: result.distance[item], similarity: result.similarity?.[item] }, kept);
       row.dataset.item = item;
       members.append(row);
     });
@@ -155,57 +155,6 @@ export function showMoreGroups(analysis) {
   shownGroups = end;
   el.more.hidden = shownGroups >= groupList.length;
   el.more.textContent = `Show more groups (${fmt(groupList.length - shownGroups)} left)`;
-}
-
-/** A group's row: the kept item (`to` null), or a member with its distance and similarity `to` the kept item. */
-function memberRow(record, text, to, keptText) {
-  const li = document.createElement('li');
-  li.className = to === null ? 'member kept' : 'member';
-  const meta = document.createElement('div');
-  meta.className = 'meta';
-  const badge = document.createElement('span');
-  badge.className = to === null ? 'badge kept' : 'badge';
-  if (to === null) badge.textContent = 'kept';
-  else if (to.similarity === undefined) badge.textContent = `distance ${to.distance}`;
-  else {
-    badge.textContent = `${percent(to.similarity)} similar`;
-    badge.title = `similarity ${to.similarity.toFixed(4)}, fingerprint distance ${to.distance}`;
-  }
-  const where = document.createElement('span');
-  where.textContent = `line ${fmt(record.line)}`;
-  meta.append(badge, where);
-  if (to?.similarity !== undefined) {
-    const bits = document.createElement('span');
-    bits.className = 'muted';
-    bits.textContent = `distance ${to.distance}`;
-    meta.append(bits);
-  }
-  const body = document.createElement('p');
-  body.className = 'text';
-  if (to === null) {
-    body.textContent = text;
-  } else {
-    const ops = diff(keptText, text);
-    if (ops.every((op) => op.op === '=')) {
-      body.append(text, ' ');
-      const same = document.createElement('span');
-      same.className = 'muted';
-      same.textContent = '(identical text)';
-      body.append(same);
-    } else {
-      for (const { op, text: part } of ops) {
-        if (op === '=') body.append(part);
-        else {
-          const mark = document.createElement(op === '+' ? 'ins' : 'del');
-          mark.textContent = part;
-          mark.title = op === '+' ? 'not in the kept item' : 'only in the kept item';
-          body.append(mark);
-        }
-      }
-    }
-  }
-  li.append(meta, body);
-  return li;
 }
 
 function extensionOf(input) {

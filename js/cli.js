@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // simhash-wasm command line: near-duplicate removal for Node scripts.
-import { createReadStream, statSync } from 'node:fs';
+import { closeSync, createReadStream, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { once } from 'node:events';
+import { dirname } from 'node:path';
 import { init, DEFAULT_MAX_DISTANCE } from './node.js';
 import { DEFAULT_SIMILARITY } from './similarity.js';
 import { FORMATS, InputError, RecordParser, formatOf, textPicker } from './records.js';
 import { SAMPLE } from './sample.js';
 
 const USAGE = `Usage: simhash-wasm dedup [FILE|-] [options]
+       simhash-wasm dedup [FILE|-] --index INDEX [--update] [options]
        simhash-wasm            (no arguments: dedup a bundled sample and show the groups)
 
 Reads UTF-8 records from FILE, or from standard input with - or no FILE, and writes the
@@ -36,21 +38,48 @@ Options:
   --pairs            write every pair of records whose fingerprints are within
                      --max-distance (default ${DEFAULT_MAX_DISTANCE}) instead, one JSON object per line:
                      {"a":{"line":L,"text":T},"b":{"line":L,"text":T},"distance":D}
+  --index INDEX      incremental dedup: write the records that are near-duplicates neither
+                     of a text stored in the text index file INDEX nor of an earlier
+                     record, as above. INDEX keeps the similarity it was made with; a
+                     different --similarity is a usage error. Not with --max-distance,
+                     --groups, --pairs or the fingerprint options
+  --update           with --index: add the kept records' texts to INDEX, creating it when
+                     missing (at --similarity). The new index is written to INDEX.PID.tmp
+                     beside it, synced, and renamed over INDEX after all output is written,
+                     so an interrupted run leaves INDEX as it was
   --progress         report progress on standard error even when it is not a terminal
                      (one line per second; on a terminal, one line updated in place)
   --help             show this help
 
-Exit codes: 0 ok, 1 input error (with the line of the bad record), 2 usage error,
-3 the work does not fit in memory (e.g. --pairs with more pairs than memory holds).`;
+Exit codes: 0 ok, 1 input error (with the line of the bad record; an index file that is
+missing without --update, unreadable or corrupt, named), 2 usage error, 3 the work does not
+fit in memory (e.g. --pairs with more pairs than memory holds).`;
 
 class UsageError extends Error {}
 
 const INTEGER = /^\d+$/;
 
+/**
+ * Options that mean nothing to a text index, and why: it takes its candidates by banding,
+ * verifies them by the texts' similarity (which fingerprint options do not change) and
+ * writes the kept records.
+ */
+const NOT_WITH_INDEX = {
+  '--max-distance': 'an index verifies every candidate by similarity; it has no fingerprint radius',
+  '--groups': 'an incremental run writes the records it keeps',
+  '--pairs': 'an incremental run writes the records it keeps',
+  '--tokenizer': 'an index compares texts by similarity, which fingerprint options do not change',
+  '--word-ngram': 'an index compares texts by similarity, which fingerprint options do not change',
+  '--char-ngram': 'an index compares texts by similarity, which fingerprint options do not change',
+  '--weighting': 'an index compares texts by similarity, which fingerprint options do not change',
+  '--keep-punctuation': 'an index compares texts by similarity, which fingerprint options do not change',
+};
+
 function parseArgs(argv) {
-  const args = { file: '-', similarity: undefined, maxDistance: undefined, format: undefined, field: 'text', options: {}, output: 'unique', progress: false };
+  const args = { file: '-', similarity: undefined, maxDistance: undefined, format: undefined, field: 'text', options: {}, output: 'unique', progress: false, index: undefined, update: false };
   const [command, ...rest] = argv;
   if (command !== 'dedup') throw new UsageError(`unknown command "${command}"`);
+  const given = new Set();
   const takeValue = (i, name) => {
     if (i >= rest.length) throw new UsageError(`${name} needs a value`);
     return rest[i];
@@ -73,6 +102,7 @@ function parseArgs(argv) {
   let files = 0;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
+    if (arg.startsWith('--')) given.add(arg);
     switch (arg) {
       case '--max-distance': args.maxDistance = takeInteger(++i, arg, 0, 64); break;
       case '--similarity': args.similarity = takeSimilarity(++i, arg); break;
@@ -84,6 +114,8 @@ function parseArgs(argv) {
       case '--weighting': args.options.weighting = takeChoice(++i, arg, ['tf', 'binary']); break;
       case '--keep-punctuation': args.options.stripPunctuation = false; break;
       case '--progress': args.progress = true; break;
+      case '--index': args.index = takeValue(++i, arg); break;
+      case '--update': args.update = true; break;
       case '--groups':
       case '--pairs': {
         const output = arg.slice(2);
@@ -95,6 +127,12 @@ function parseArgs(argv) {
         if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
         if (++files > 1) throw new UsageError(`one input at most, got "${args.file}" and "${arg}"`);
         args.file = arg;
+    }
+  }
+  if (args.update && args.index === undefined) throw new UsageError('--update needs --index INDEX: the index file to update');
+  if (args.index !== undefined) {
+    for (const [option, reason] of Object.entries(NOT_WITH_INDEX)) {
+      if (given.has(option)) throw new UsageError(`${option} does not apply with --index (${reason})`);
     }
   }
   args.format ??= args.file === '-' ? 'lines' : formatOf(args.file);
@@ -131,15 +169,19 @@ function progressReporter(forced) {
 const count = (n) => n.toLocaleString('en');
 const megabytes = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 
-/** Writes text to stdout in pieces of about 1 MB, honouring backpressure. */
+/**
+ * Writes text to stdout in pieces of about 1 MB, honouring backpressure: write() returns a
+ * promise (to await) only when it flushed a piece, so a caller writing record by record
+ * does not wait a turn per record.
+ */
 class Output {
   #parts = [];
   #length = 0;
 
-  async write(text) {
+  write(text) {
     this.#parts.push(text);
     this.#length += text.length;
-    if (this.#length >= 1 << 20) await this.flush();
+    return this.#length >= 1 << 20 ? this.flush() : undefined;
   }
 
   async flush() {
@@ -151,8 +193,12 @@ class Output {
   }
 }
 
-/** The input's records as { line, raw, text }, and the CSV header record. */
-async function readInput(args, progress) {
+/**
+ * Reads the input, handing the CSV header record to sink.header(record) and each other
+ * record, in order, to sink.record(record, text) (awaited when it returns a promise), as
+ * they are parsed; it keeps none of them. Progress reports sink.status().
+ */
+async function readInput(args, progress, sink) {
   const stdin = args.file === '-';
   let size;
   if (!stdin) {
@@ -163,17 +209,16 @@ async function readInput(args, progress) {
     }
   }
   const parser = new RecordParser(args.format);
-  const records = [];
-  let header = null;
   let pick = args.format === 'csv' ? undefined : textPicker(args.format, args.field);
-  const take = (batch) => {
+  const take = async (batch) => {
     for (const record of batch) {
       if (record.header) {
-        header = record;
-        if (!header.fields.includes(args.field)) {
-          throw new InputError(record.line, `the header has no column "${args.field}" (columns: ${header.fields.join(', ')}); pick one with --field`);
+        if (!record.fields.includes(args.field)) {
+          throw new InputError(record.line, `the header has no column "${args.field}" (columns: ${record.fields.join(', ')}); pick one with --field`);
         }
-        pick = textPicker('csv', args.field, header);
+        pick = textPicker('csv', args.field, record);
+        const pending = sink.header(record);
+        if (pending) await pending;
         continue;
       }
       const text = pick(record);
@@ -182,19 +227,19 @@ async function readInput(args, progress) {
           ? `the record has ${record.fields.length} fields, no "${args.field}"`
           : `expected a JSON string or an object whose "${args.field}" is a string`);
       }
-      records.push(args.format === 'lines' ? record : { line: record.line, raw: record.raw, text });
+      const pending = sink.record(record, text);
+      if (pending) await pending;
     }
   };
   const input = stdin ? process.stdin : createReadStream(args.file, { highWaterMark: 1 << 20 });
   let bytes = 0;
   for await (const chunk of input) {
     bytes += chunk.length;
-    take(parser.push(chunk));
-    progress.show('read', `reading: ${megabytes(bytes)}${size ? ` of ${megabytes(size)}` : ''}, ${count(records.length)} records`);
+    await take(parser.push(chunk));
+    progress.show('read', `reading: ${megabytes(bytes)}${size ? ` of ${megabytes(size)}` : ''}, ${sink.status()}`);
   }
-  take(parser.end());
-  progress.show('read', `read ${megabytes(bytes)}, ${count(records.length)} records`, true);
-  return { records, header };
+  await take(parser.end());
+  progress.show('read', `read ${megabytes(bytes)}, ${sink.status()}`, true);
 }
 
 /** Fingerprints in slices, reporting progress between them. */
@@ -223,7 +268,13 @@ function outOfMemory(error, records) {
 
 async function dedupCommand(args) {
   const progress = progressReporter(args.progress);
-  const { records, header } = await readInput(args, progress);
+  const records = [];
+  let header = null;
+  await readInput(args, progress, {
+    header(record) { header = record; },
+    record(record, text) { records.push(args.format === 'lines' ? record : { line: record.line, raw: record.raw, text }); },
+    status: () => `${count(records.length)} records`,
+  });
   const texts = records.map((record) => record.text);
   const sh = await init();
   const out = new Output();
@@ -279,6 +330,193 @@ async function dedupCommand(args) {
   progress.end(`${count(records.length)} records, ${count(result.unique.length)} unique, ${count(result.groups.length)} groups`);
 }
 
+/** An index file that cannot serve (missing without --update, unreadable, corrupt, not writable): exit 1. */
+class IndexFileError extends Error {}
+
+/**
+ * The text index stored in args.index. A file that does not exist gives a new empty index
+ * at --similarity (else dedup's default) with --update, and an IndexFileError without it,
+ * as does a file that cannot be read or loaded. The file is only read.
+ */
+function openIndex(sh, args, progress) {
+  let bytes;
+  try {
+    bytes = readFileSync(args.index);
+    progress.show('load', `loading index ${args.index}: ${megabytes(bytes.length)}`, true);
+  } catch (error) {
+    if (error.code !== 'ENOENT') throw new IndexFileError(`cannot read index file ${args.index}: ${error.message}`);
+    if (!args.update) throw new IndexFileError(`index file ${args.index} does not exist (--update creates it)`);
+    return sh.createTextIndex(args.similarity === undefined ? {} : { similarity: args.similarity });
+  }
+  try {
+    return sh.loadTextIndex(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
+  } catch (error) {
+    if (OUT_OF_MEMORY.test(error.message)) throw new MemoryError(`loading index file ${args.index} (${megabytes(bytes.length)}) does not fit in memory (${error.message})`);
+    throw new IndexFileError(`index file ${args.index} is not a valid text index (${error.message}); it is left as it is`);
+  }
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * The replacement of a file that is whole at every moment: the new bytes go to PATH.PID.tmp
+ * in the same directory, created by the constructor (so a directory that cannot take it
+ * fails before any work) with the old file's permission bits; write() fills and syncs it;
+ * commit() renames it over PATH (atomic within a file system: readers see the old file or
+ * the new one) and syncs the directory so the rename survives a crash. PATH is untouched
+ * until commit(). discard() removes the temporary file, and runs on exit (saying PATH is not
+ * updated) and on SIGINT, SIGTERM and SIGHUP; after a SIGKILL or a crash of the machine the
+ * temporary file stays behind.
+ */
+class FileReplacement {
+  #fd;
+  #done = false;
+  #onExit = () => {
+    // An exit before commit() or discard(): a closed output (EPIPE) or an uncaught error.
+    process.stderr.write(`simhash-wasm: ${this.path} is not updated (the run ended early)\n`);
+    this.discard();
+  };
+  #onSignal = (signal) => {
+    this.discard();
+    process.kill(process.pid, signal); // the listeners are gone: the signal's default action
+  };
+
+  constructor(path) {
+    this.path = path;
+    this.temporary = `${path}.${process.pid}.tmp`;
+    let mode;
+    try {
+      mode = statSync(path).mode & 0o7777;
+    } catch {
+      // A new file: 0o666 less the umask, as any file the user creates.
+    }
+    try {
+      this.#fd = openSync(this.temporary, 'wx', 0o666);
+      if (mode !== undefined) fchmodSync(this.#fd, mode);
+    } catch (error) {
+      if (this.#fd !== undefined) this.discard();
+      throw new IndexFileError(`cannot write ${this.temporary}, the new index file before it replaces ${path}: ${error.message}`);
+    }
+    process.on('exit', this.#onExit);
+    for (const signal of SIGNALS) process.on(signal, this.#onSignal);
+  }
+
+  /** Writes bytes to the temporary file and syncs it to the disk. */
+  write(bytes) {
+    try {
+      for (let at = 0; at < bytes.length;) at += writeSync(this.#fd, bytes, at);
+      fsyncSync(this.#fd);
+    } catch (error) {
+      throw new IndexFileError(`cannot write ${this.temporary}, the new index file (${error.message}); ${this.path} is left as it was`);
+    }
+  }
+
+  /** Renames the temporary file over PATH. */
+  commit() {
+    try {
+      closeSync(this.#fd);
+      this.#fd = undefined;
+      renameSync(this.temporary, this.path);
+    } catch (error) {
+      throw new IndexFileError(`cannot replace ${this.path} by ${this.temporary} (${error.message}); ${this.path} is left as it was`);
+    }
+    this.#release();
+    try {
+      const directory = openSync(dirname(this.path), 'r');
+      try {
+        fsyncSync(directory);
+      } finally {
+        closeSync(directory);
+      }
+    } catch {
+      // Some file systems cannot sync a directory; the rename is done either way.
+    }
+  }
+
+  /** Removes the temporary file unless commit() renamed it; later calls do nothing. */
+  discard() {
+    if (this.#done) return;
+    this.#release();
+    try {
+      if (this.#fd !== undefined) closeSync(this.#fd);
+    } catch {
+      // Closing is best effort: the process is ending or has failed already.
+    }
+    try {
+      unlinkSync(this.temporary);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  #release() {
+    this.#done = true;
+    process.off('exit', this.#onExit);
+    for (const signal of SIGNALS) process.off(signal, this.#onSignal);
+  }
+}
+
+/** A MemoryError for an index that ran out of memory while `doing`; other errors unchanged. */
+function indexOutOfMemory(error, index, doing) {
+  if (!OUT_OF_MEMORY.test(error.message)) return error;
+  return new MemoryError(`the text index (${count(index.size)} texts) does not fit in memory ${doing} (${error.message})`);
+}
+
+/**
+ * dedup --index: each record is kept when its text's query finds nothing in the index,
+ * then added to it, so later records are compared with it too; kept records are written as
+ * they are decided, so only the index grows with the input. With --update the index is
+ * written beside the old file and renamed over it once all output is written.
+ */
+async function indexCommand(args) {
+  const progress = progressReporter(args.progress);
+  const sh = await init();
+  const index = openIndex(sh, args, progress);
+  let replacement = null;
+  try {
+    if (args.similarity !== undefined && args.similarity !== index.similarity) {
+      throw new UsageError(`--similarity ${args.similarity} differs from the similarity of index file ${args.index}, ${index.similarity}; an index keeps the similarity it was made with (leave --similarity out, or use a new index file)`);
+    }
+    progress.show('index', `index ${args.index}: ${count(index.size)} texts, similarity ${index.similarity}`, true);
+    if (args.update) replacement = new FileReplacement(args.index);
+    const out = new Output();
+    let records = 0;
+    let kept = 0;
+    await readInput(args, progress, {
+      header: (record) => out.write(record.raw),
+      record(record, text) {
+        records++;
+        try {
+          if (index.query(text, { limit: 1 }).length > 0) return undefined;
+          index.add(text);
+        } catch (error) {
+          throw indexOutOfMemory(error, index, `at line ${record.line}`);
+        }
+        kept++;
+        return out.write(record.raw);
+      },
+      status: () => `${count(records)} records, ${count(kept)} kept`,
+    });
+    await out.flush();
+    if (replacement) {
+      progress.show('write', `writing ${args.index}: ${count(index.size)} texts`, true);
+      let bytes;
+      try {
+        bytes = index.serialize();
+      } catch (error) {
+        throw indexOutOfMemory(error, index, 'to write');
+      }
+      replacement.write(bytes);
+      replacement.commit();
+    }
+    const stored = replacement ? `${count(index.size)} texts (${count(kept)} added)` : `${count(index.size - kept)} texts (not updated)`;
+    progress.end(`${count(records)} records, ${count(kept)} kept, ${count(records - kept)} near-duplicates; ${args.index}: ${stored}`);
+  } finally {
+    replacement?.discard();
+    index.dispose();
+  }
+}
+
 async function showSample() {
   const started = performance.now();
   const sh = await init();
@@ -304,11 +542,15 @@ async function main(argv) {
     return;
   }
   try {
-    await dedupCommand(parseArgs(argv));
+    const args = parseArgs(argv);
+    await (args.index === undefined ? dedupCommand(args) : indexCommand(args));
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`simhash-wasm: ${error.message}\nRun "simhash-wasm --help" for the options.\n`);
       process.exitCode = 2;
+    } else if (error instanceof IndexFileError) {
+      process.stderr.write(`simhash-wasm: ${error.message}\n`);
+      process.exitCode = 1;
     } else if (error instanceof InputError || error.code === 'ENOENT' || error.code === 'EACCES' || error.code === 'EISDIR') {
       process.stderr.write(`simhash-wasm: ${error instanceof InputError ? '' : 'cannot read input: '}${error.message}\n`);
       process.exitCode = 1;

@@ -164,6 +164,61 @@ export interface SimHashIndex extends DisposableWhereTyped {
   dispose(): void;
 }
 
+/** An answer of `TextIndex.query`. */
+export interface TextMatch {
+  id: number;
+  /** `sh.similarity(query, stored text)`, exactly. */
+  similarity: number;
+}
+
+export interface TextIndexInit {
+  /** The threshold in (0, 1]: answers have at least this similarity. Default `DEFAULT_SIMILARITY` (0.8), as dedup. */
+  similarity?: number;
+  /**
+   * Fingerprint options, checked as dedup's for parity with it. They do not change the
+   * answers: the similarity is of the texts themselves, whatever the fingerprint options.
+   */
+  options?: FingerprintOptions;
+}
+
+/**
+ * An index of texts that answers by exact similarity (README "Similarity"), as dedup decides
+ * near-duplicates. Candidates come from MinHash bands of the texts' shingles, as dedup's for
+ * short texts (also for long ones here); every answer is verified exactly, so none is below
+ * the threshold, and a pair at the threshold or above is a candidate with probability
+ * >= 0.995. Querying texts in order and adding each one that finds nothing keeps exactly
+ * `dedup(texts, { similarity }).uniqueIndices` where dedup bands (similarity >= 0.7, texts
+ * averaging <= 2,000 UTF-16 units, no maxDistance). Stores each text normalized (punctuation
+ * removed, whitespace runs as one space), not as given. Owns WASM memory: dispose() it.
+ */
+export interface TextIndex extends DisposableWhereTyped {
+  /** Stored texts. */
+  readonly size: number;
+  /** The threshold. */
+  readonly similarity: number;
+  /**
+   * Stores a text under `id` (0..2^32-1; when omitted, a fresh id: the smallest id above every
+   * id handed out before that no stored text holds, as SimHashIndex) and returns the id. An id
+   * already stored throws an Error and stores nothing.
+   */
+  add(text: string, id?: number): number;
+  /** Stores every text, all or nothing: a stored or repeated id throws and leaves the index unchanged. */
+  addAll(texts: string[], ids?: Uint32Array | number[]): Uint32Array;
+  /**
+   * Every stored text whose similarity with `text` reaches the threshold (among the
+   * candidates), sorted by similarity descending, then id ascending; the first
+   * `options.limit` (a positive integer) of them, all by default.
+   */
+  query(text: string, options?: { limit?: number }): TextMatch[];
+  /** @returns whether the id was stored. A removed id is never returned by query again. */
+  remove(id: number): boolean;
+  has(id: number): boolean;
+  /** A versioned, checksummed snapshot ("SHTX"); `loadTextIndex` restores it. */
+  serialize(): Uint8Array;
+  /** Frees the WASM memory; later calls throw. Safe to call twice. */
+  dispose(): void;
+}
+
 /** The API bound to one loaded WASM module. */
 export interface SimHash {
   /** The unsigned 64-bit SimHash of a text. */
@@ -183,6 +238,10 @@ export interface SimHash {
   createIndex(options?: { maxDistance?: number }): SimHashIndex;
   /** Restores `index.serialize()` bytes; corrupted or truncated bytes throw an Error. */
   loadIndex(bytes: Uint8Array): SimHashIndex;
+  /** An index of texts answering by exact similarity, at dedup's threshold (see TextIndex). */
+  createTextIndex(init?: TextIndexInit): TextIndex;
+  /** Restores `textIndex.serialize()` bytes; corrupted or truncated bytes throw an Error. */
+  loadTextIndex(bytes: Uint8Array): TextIndex;
   /** Every pair within maxDistance (default 3), each once. Identical fingerprints are pairs at distance 0. */
   findPairs(fingerprints: BigUint64Array | bigint[], maxDistance?: number): Pairs;
   /**

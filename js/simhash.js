@@ -10,6 +10,7 @@ import { checkMaxDistance, checkOptions } from './options.js';
 import { findPairs } from './pairs.js';
 import { createIndex, loadIndex } from './simhash-index.js';
 import { similarities, similarity } from './similarities.js';
+import { createTextIndex, loadTextIndex } from './text-index.js';
 
 export class SimHash {
   #core;
@@ -63,6 +64,16 @@ export class SimHash {
 
   loadIndex(bytes) {
     return loadIndex(this.#core, bytes);
+  }
+
+  /** An index of texts answering by exact similarity, with dedup's threshold and candidates (text-index.js). */
+  createTextIndex(init) {
+    return createTextIndex(this.#core, init);
+  }
+
+  /** Restores `textIndex.serialize()` bytes; corrupted or truncated bytes throw an Error. */
+  loadTextIndex(bytes) {
+    return loadTextIndex(this.#core, bytes);
   }
 
   /**

@@ -32,6 +32,15 @@ EMSCRIPTEN_KEEPALIVE double simhash_index_add_one(uintptr_t index, uint32_t low,
 EMSCRIPTEN_KEEPALIVE uint32_t simhash_index_query_one(uintptr_t index, uint32_t low, uint32_t high) {
   return at<IndexHandle>(index)->queryOne(low, high);
 }
+EMSCRIPTEN_KEEPALIVE double simhash_text_index_add_one(uintptr_t index, uintptr_t utf8, uint32_t length, uint32_t id, int withId) {
+  return at<TextIndexHandle>(index)->addOne(utf8, length, id, withId != 0);
+}
+EMSCRIPTEN_KEEPALIVE uint32_t simhash_text_index_query_one(uintptr_t index, uintptr_t utf8, uint32_t length, uint32_t limit) {
+  return at<TextIndexHandle>(index)->queryOne(utf8, length, limit);
+}
+EMSCRIPTEN_KEEPALIVE int simhash_text_index_remove(uintptr_t index, uint32_t id) { return at<TextIndexHandle>(index)->remove(id); }
+EMSCRIPTEN_KEEPALIVE int simhash_text_index_has(uintptr_t index, uint32_t id) { return at<TextIndexHandle>(index)->has(id); }
+EMSCRIPTEN_KEEPALIVE uint32_t simhash_text_index_size(uintptr_t index) { return at<TextIndexHandle>(index)->size(); }
 EMSCRIPTEN_KEEPALIVE uintptr_t simhash_result_address() { return resultAddress(); }
 EMSCRIPTEN_KEEPALIVE void simhash_result_release() { resultRelease(); }
 }
@@ -107,6 +116,18 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_indexSerialize", optional_override([](uintptr_t index) { return at<IndexHandle>(index)->serialize(); }));
   function("_indexLoad", optional_override([](uintptr_t index, uintptr_t bytes, uint32_t length) {
              return at<IndexHandle>(index)->load(bytes, length);
+           }));
+
+  // Text indexes cross as addresses too; their per-text calls are the raw exports above.
+  function("_textIndexCreate", optional_override([](double threshold) { return reinterpret_cast<uintptr_t>(new TextIndexHandle(threshold)); }));
+  function("_textIndexDelete", optional_override([](uintptr_t index) { delete at<TextIndexHandle>(index); }));
+  function("_textIndexThreshold", optional_override([](uintptr_t index) { return at<TextIndexHandle>(index)->threshold(); }));
+  function("_textIndexAddBatch", optional_override([](uintptr_t index, uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t ids, uintptr_t idsOut) {
+             return at<TextIndexHandle>(index)->addBatch(utf8, offsets, count, ids, idsOut);
+           }));
+  function("_textIndexSerialize", optional_override([](uintptr_t index) { return at<TextIndexHandle>(index)->serialize(); }));
+  function("_textIndexLoad", optional_override([](uintptr_t index, uintptr_t bytes, uint32_t length) {
+             return at<TextIndexHandle>(index)->load(bytes, length);
            }));
 
   // The exact similarity of given pairs of texts in one call (sh.similarities).

@@ -232,4 +232,46 @@ std::string IndexHandle::load(uintptr_t bytes, uint32_t length) {
   return error;
 }
 
+double TextIndexHandle::addOne(uintptr_t utf8, uint32_t length, uint32_t id, bool withId) {
+  const std::string_view text(at<char>(utf8), length);
+  const Status status = withId ? index_.add(text, id) : index_.addWithNewId(text, id);
+  if (status == Status::Ok) return id;
+  return withId ? -1 : -2;
+}
+
+uint32_t TextIndexHandle::addBatch(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t ids, uintptr_t idsOut) {
+  const uint32_t* given = ids ? at<uint32_t>(ids) : nullptr;
+  for (uint32_t i = 0; given && i < count; ++i) {
+    if (index_.has(given[i])) return i;
+  }
+  return static_cast<uint32_t>(index_.addAll(at<char>(utf8), at<uint32_t>(offsets), count, given, at<uint32_t>(idsOut)));
+}
+
+uint32_t TextIndexHandle::queryOne(uintptr_t utf8, uint32_t length, uint32_t limit) {
+  struct Release {
+    std::vector<TextMatch>& matches;
+    ~Release() {
+      if (!smallBuffer(matches.capacity() * sizeof(TextMatch))) std::vector<TextMatch>().swap(matches);
+    }
+  } release{matches_};
+  index_.query({at<char>(utf8), length}, limit, matches_);
+  const size_t n = matches_.size();
+  std::vector<uint32_t>& words = result();
+  words.resize(3 * n);
+  double* similarity = reinterpret_cast<double*>(words.data());
+  for (size_t i = 0; i < n; ++i) {
+    similarity[i] = matches_[i].similarity;
+    words[2 * n + i] = matches_[i].id;
+  }
+  return static_cast<uint32_t>(n);
+}
+
+uint32_t TextIndexHandle::serialize() const { return bytesToResult(index_.serialize()); }
+
+std::string TextIndexHandle::load(uintptr_t bytes, uint32_t length) {
+  std::string error;
+  TextIndex::deserialize(at<uint8_t>(bytes), length, index_, error);
+  return error;
+}
+
 }  // namespace simhash::bindings

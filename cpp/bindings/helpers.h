@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "simhash/index.h"
+#include "simhash/text_index.h"
 
 namespace simhash::bindings {
 
@@ -91,6 +92,42 @@ class IndexHandle {
  private:
   Index index_;
   std::vector<Match> matches_;
+};
+
+/// A text index as JS holds it: the core's TextIndex plus a reusable match list. Texts
+/// cross as UTF-8 at an address with their byte length. The core gives back a long
+/// text's scratch after the call that needed it.
+class TextIndexHandle {
+ public:
+  /// @pre 0 < threshold <= 1 (the JS layer checks it). Default shingle sizes: the
+  /// similarity of the texts themselves, whatever the fingerprint options.
+  explicit TextIndexHandle(double threshold) : index_(threshold) {}
+
+  double threshold() const { return index_.threshold(); }
+  uint32_t size() const { return static_cast<uint32_t>(index_.size()); }
+  bool has(uint32_t id) const { return index_.has(id); }
+  bool remove(uint32_t id) { return index_.remove(id); }
+  /// Adds the text under `id`, or under a fresh id when withId is false. Returns the id,
+  /// or -1 when the id is taken, -2 when the index has no fresh id left; nothing is
+  /// allocated then.
+  double addOne(uintptr_t utf8, uint32_t length, uint32_t id, bool withId);
+  /// TextIndex::addAll of count texts (utf8 and count + 1 offsets): ids is 0 for fresh
+  /// ids; the ids used are written to idsOut. Returns count, or the position of the text
+  /// that stopped it (nothing is stored then). An id already stored is found before the
+  /// core reserves room, so that failure leaves the heap as it was. @pre the caller's ids
+  /// do not repeat one another (JS checks it, for the same reason).
+  uint32_t addBatch(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t ids, uintptr_t idsOut);
+  /// The first `limit` matches of the text in the result buffer: their count n doubles
+  /// (the similarities; the buffer is 8-byte aligned), then n uint32 ids. Returns n.
+  uint32_t queryOne(uintptr_t utf8, uint32_t length, uint32_t limit);
+  /// The serialized bytes in the result buffer; returns their length in bytes.
+  uint32_t serialize() const;
+  /// Replaces this index; returns "" on success or the reason the bytes were rejected.
+  std::string load(uintptr_t bytes, uint32_t length);
+
+ private:
+  TextIndex index_;
+  std::vector<TextMatch> matches_;
 };
 
 }  // namespace simhash::bindings

@@ -1,5 +1,5 @@
 #pragma once
-// Internal: little-endian fields of the serialized formats (index.h, idf.h).
+// Internal: little-endian fields of the serialized formats (index.h, idf.h, text_index.h).
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -12,6 +12,12 @@ namespace simhash::bytes {
 
 inline void putLE(std::vector<uint8_t>& out, uint64_t value, unsigned bytes) {
   for (unsigned i = 0; i < bytes; ++i) out.push_back(static_cast<uint8_t>(value >> (8 * i)));
+}
+
+/// Writes value's low `bytes` bytes at `at`, little-endian. @return the byte after them.
+inline uint8_t* storeLE(uint8_t* at, uint64_t value, unsigned bytes) {
+  for (unsigned i = 0; i < bytes; ++i) at[i] = static_cast<uint8_t>(value >> (8 * i));
+  return at + bytes;
 }
 
 inline uint64_t getLE(const uint8_t* data, unsigned bytes) {
@@ -38,25 +44,37 @@ struct Envelope {
 
 constexpr size_t kChecksumSize = 8;
 
-/// Checks the length, magic, version and checksum of serialized bytes.
+/// What every format starts with: at least headerSize + kChecksumSize bytes, the magic,
+/// the version. @return "" when they hold, else why not.
+inline std::string checkHeader(const uint8_t* data, size_t size, const char* magic, uint64_t version, size_t headerSize) {
+  if (size < headerSize + kChecksumSize) {
+    return "truncated (" + std::to_string(size) + " bytes; the smallest has " + std::to_string(headerSize + kChecksumSize) + ")";
+  }
+  if (std::memcmp(data, magic, 4) != 0) return std::string("missing the '") + std::string(magic, 4) + "' signature";
+  const uint64_t found = getLE(data + 4, 2);
+  if (found != version) {
+    return "format version " + std::to_string(found) + " is not supported (this build reads version " + std::to_string(version) + ")";
+  }
+  return "";
+}
+
+/// Whether the last kChecksumSize bytes are the checksum of the ones before. @pre size >= kChecksumSize.
+inline bool checksumHolds(const uint8_t* data, size_t size) {
+  const size_t body = size - kChecksumSize;
+  return getLE(data + body, 8) == checksum(data, body);
+}
+
+/// Checks the length, magic, version and checksum of serialized bytes of fixed-size entries.
 /// @return "" when they hold, else why not. On success `count` is the entry count.
 inline std::string checkEnvelope(const uint8_t* data, size_t size, const Envelope& e, uint64_t& count) {
-  if (size < e.headerSize + kChecksumSize) {
-    return "truncated (" + std::to_string(size) + " bytes; the smallest has " + std::to_string(e.headerSize + kChecksumSize) + ")";
-  }
-  if (std::memcmp(data, e.magic, 4) != 0) return std::string("missing the '") + std::string(e.magic, 4) + "' signature";
-  const uint64_t version = getLE(data + 4, 2);
-  if (version != e.version) {
-    return "format version " + std::to_string(version) + " is not supported (this build reads version " + std::to_string(e.version) + ")";
-  }
+  if (std::string damage = checkHeader(data, size, e.magic, e.version, e.headerSize); !damage.empty()) return damage;
   count = getLE(data + e.countOffset, 4);
   const uint64_t expected = e.headerSize + e.entrySize * count + kChecksumSize;
   if (size != expected) {
     return (size < expected ? "truncated (" : "has trailing bytes (") + std::to_string(size) + " bytes; a header for " +
            std::to_string(count) + " " + e.entries + " implies " + std::to_string(expected) + ")";
   }
-  const size_t body = size - kChecksumSize;
-  if (getLE(data + body, 8) != checksum(data, body)) return "checksum mismatch (the data is corrupted)";
+  if (!checksumHolds(data, size)) return "checksum mismatch (the data is corrupted)";
   return "";
 }
 

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
 
 #include "bytes.h"
+#include "radix.h"
 #include "simhash/index.h"
 #include "unicode.h"
 
@@ -13,14 +15,61 @@ namespace {
 
 constexpr char kMagic[4] = {'S', 'H', 'T', 'X'};
 constexpr uint16_t kFormatVersion = 1;
-// magic 4, version 2, alphabetic 1, cjk 1, threshold 8 (IEEE 754 binary64), next id 8, count 4
-constexpr size_t kHeaderSize = 28;
-constexpr size_t kEntryHeader = 8;  // id 4, byte length 4
+// magic 4, version 2, alphabetic 1, cjk 1, threshold 8 (IEEE 754 binary64), next id 8,
+// count 4, bands 4
+constexpr size_t kHeaderSize = 32;
+constexpr size_t kTextHeader = 12;  // id 4, distinct shingles 4, byte length 4
+constexpr size_t kBandEntry = 8;    // key 4, id 4
 
 using bytes::checksum;
 using bytes::getLE;
 using bytes::kChecksumSize;
-using bytes::putLE;
+using bytes::storeLE;
+
+// Sorts items by key, stably: by insertion while few (a query's candidates and answers, a
+// table run), else by radix.h's sort. No comparison sort: each std::sort instantiation
+// costs about 3 KB of WASM.
+void sortItems(std::vector<KeyedItem>& items, std::vector<KeyedItem>& scratch) {
+  if (items.size() > 32) {
+    radixSort(items, scratch, 64);
+    return;
+  }
+  for (size_t i = 1; i < items.size(); ++i) {
+    const KeyedItem item = items[i];
+    size_t j = i;
+    for (; j > 0 && items[j - 1].key > item.key; --j) items[j] = items[j - 1];
+    items[j] = item;
+  }
+}
+
+// The band table's placing hash of a key (home() scales it to the table), and back.
+uint32_t placing(uint32_t key) { return key * 0x9E3779B9u; }
+uint32_t keyOfPlacing(uint32_t hash) { return hash * 0x144CBC89u; }  // 0x9E3779B9's inverse mod 2^32
+
+// A piece of an error message: text, or an unsigned integer written in decimal.
+struct Piece {
+  Piece(const char* text) : text(text) {}  // NOLINT: pieces are written inline
+  Piece(uint64_t number) : number(number) {}  // NOLINT
+  const char* text = nullptr;
+  uint64_t number = 0;
+};
+
+std::string describe(std::initializer_list<Piece> pieces) {
+  std::string out = "invalid serialized text index: ";
+  for (const Piece& piece : pieces) {
+    if (piece.text) {
+      out += piece.text;
+      continue;
+    }
+    char digits[20];
+    size_t n = 0;
+    uint64_t value = piece.number;
+    do digits[n++] = static_cast<char>('0' + value % 10);
+    while ((value /= 10) != 0);
+    while (n > 0) out += digits[--n];
+  }
+  return out;
+}
 
 // SlotOfId's capacity for `reserved` ids: a power of two, at least 16, at load <= 1/2, of
 // 8-byte entries.
@@ -53,19 +102,31 @@ struct TextIndex::Impl {
   size_t idsReserved = 0;  // the most ids slotOfId was asked room for (its capacity follows)
   uint64_t nextId = 0;
 
-  // The band table: one (key, id) entry per stored text and band, open addressing with
-  // linear probing (keys are never 0; 0 marks an empty entry), several entries per key.
-  // Ids rather than slots, so compacting the arena leaves it as it is.
-  std::vector<uint32_t> tableKey, tableId;
+  // The band table: one entry per stored text and band, id << 32 | key, open addressing
+  // with linear probing (keys are never 0; 0 marks an empty entry), several entries per
+  // key. Key and id share one word so that a probe reads one cache line. Ids rather than
+  // slots, so compacting the arena leaves it as it is.
+  std::vector<uint64_t> table;
   size_t tableUsed = 0;
 
-  // Scratch of one call. The text's distinct shingles are also in an open-addressing set
-  // (setCode, 0 empty: no code is 0), where a candidate's shingles are looked up, each
-  // distinct one counted once (setStamp marks those the candidate already hit): no sort.
+  // Scratch of one call. The text's distinct shingles (codes[0, codeCount)) are also in an
+  // open-addressing set, where a candidate's shingles are looked up, each distinct one
+  // counted once: an entry is in the set when its `generation` is the current one (so the
+  // set is emptied by a new generation, not by clearing), and counted for the candidate
+  // when its `hit` is the candidate's stamp.
+  struct SetEntry {
+    uint64_t code;
+    uint32_t generation, hit;
+  };
   std::vector<char32_t> cps, storedCps;
-  std::vector<uint64_t> codes, raw, setCode;
-  std::vector<uint32_t> setStamp, keys, candidates;
-  uint32_t stamp = 0;
+  std::vector<uint64_t> codes, raw;
+  std::vector<SetEntry> set;
+  std::vector<uint32_t> keys;
+  std::vector<KeyedItem> items, scratch;  // sortItems' (candidates, answers)
+  std::vector<TextMatch> answers;
+  size_t codeCount = 0;
+  uint32_t generation = 0, stamp = 0;
+  size_t setMask = 0;
   unsigned setShift = 60;
   // The text the scratch was prepared from, when it was a caller's text: an add right after
   // a query of the same text (the stream of query-then-add) reuses it.
@@ -74,15 +135,16 @@ struct TextIndex::Impl {
 
   Impl(double s, const ShingleOptions& o) : threshold(s), options(o), signer(bandingFor(s)), bands(bandingFor(s).bands) {
     keys.resize(bands);
-    tableKey.assign(1024, 0);
-    tableId.assign(1024, 0);
+    table.assign(1024, 0);
   }
 
   size_t home(uint32_t key) const {
     // Multiply-shift onto any table size: the table grows by half, not doubling.
-    return static_cast<size_t>((uint64_t{key * 0x9E3779B9u} * tableKey.size()) >> 32);
+    return static_cast<size_t>((uint64_t{placing(key)} * table.size()) >> 32);
   }
-  size_t after(size_t e) const { return e + 1 == tableKey.size() ? 0 : e + 1; }
+  size_t after(size_t e) const { return e + 1 == table.size() ? 0 : e + 1; }
+  static uint32_t keyOf(uint64_t entry) { return static_cast<uint32_t>(entry); }
+  static uint32_t idOf(uint64_t entry) { return static_cast<uint32_t>(entry >> 32); }
 
   // The text's normalized code points, distinct canonical codes (in the set too) and band
   // keys, into cps, codes and keys.
@@ -102,20 +164,31 @@ struct TextIndex::Impl {
     size_t slots = 16;
     while (slots < 2 * n) slots *= 2;
     setShift = 64 - static_cast<unsigned>(__builtin_ctzll(slots));
-    setCode.assign(slots, 0);
-    setStamp.assign(slots, 0);
-    stamp = 0;
-    codes.clear();
+    setMask = slots - 1;
+    // The set uses the first `slots` entries; entries of older generations read as empty.
+    if (set.size() < slots) {
+      set.assign(slots, SetEntry{0, 0, 0});
+      generation = stamp = 0;
+    }
+    if (++generation == 0) {  // wrapped: forget every generation and stamp
+      for (SetEntry& entry : set) entry = SetEntry{0, 0, 0};
+      generation = 1;
+      stamp = 0;
+    }
+    if (codes.size() < n) codes.resize(n);
+    uint64_t* distinct = codes.data();
+    size_t count = 0;
     for (size_t k = 0; k < n; ++k) {
       const uint64_t code = raw[k];
       size_t e = setSlot(code);
-      while (setCode[e] != 0 && setCode[e] != code) e = (e + 1) & (slots - 1);
-      if (setCode[e] == 0) {
-        setCode[e] = code;
-        codes.push_back(code);
+      while (set[e].generation == generation && set[e].code != code) e = (e + 1) & setMask;
+      if (set[e].generation != generation) {
+        set[e] = SetEntry{code, generation, 0};
+        distinct[count++] = code;
       }
     }
-    signer.keys(codes.data(), codes.size(), keys.data());
+    codeCount = count;
+    signer.keys(distinct, count, keys.data());
   }
 
   size_t setSlot(uint64_t code) const { return static_cast<size_t>((code * 0x9E3779B97F4A7C15ull) >> setShift); }
@@ -126,17 +199,19 @@ struct TextIndex::Impl {
     decode(slot);
     if (raw.size() < storedCps.size() + 1) raw.resize(storedCps.size() + 1);
     const size_t n = canonicalShingleCodes(storedCps.data(), storedCps.size(), options, raw.data());
-    ++stamp;  // a fresh mark per candidate (the set is rebuilt per query, long before 2^32)
-    const size_t mask = setCode.size() - 1;
+    if (++stamp == 0) {  // wrapped: forget the stamps of earlier candidates
+      for (SetEntry& entry : set) entry.hit = 0;
+      stamp = 1;
+    }
     size_t count = 0;
     for (size_t k = 0; k < n; ++k) {
       // The n - k codes left (repeats included) bound the distinct shingles still to come.
       if (count + (n - k) < need) return count;
       const uint64_t code = raw[k];
-      for (size_t e = setSlot(code); setCode[e] != 0; e = (e + 1) & mask) {
-        if (setCode[e] != code) continue;
-        if (setStamp[e] != stamp) {
-          setStamp[e] = stamp;
+      for (size_t e = setSlot(code); set[e].generation == generation; e = (e + 1) & setMask) {
+        if (set[e].code != code) continue;
+        if (set[e].hit != stamp) {
+          set[e].hit = stamp;
           ++count;
         }
         break;
@@ -159,46 +234,49 @@ struct TextIndex::Impl {
     slotOfId.reserve(slotOfId.size() + texts);
     idsReserved = std::max(idsReserved, slotOfId.size() + texts);
     const size_t entries = tableUsed + texts * bands;
-    if (4 * entries > 3 * tableKey.size()) {
-      size_t capacity = tableKey.size();
+    if (4 * entries > 3 * table.size()) {
+      size_t capacity = table.size();
       while (4 * entries > 3 * capacity) capacity += capacity / 2 + 1024;
       rehash(capacity);
     }
   }
 
   void rehash(size_t capacity) {
-    std::vector<uint32_t> oldKey(capacity, 0), oldId(capacity);
-    oldKey.swap(tableKey);
-    oldId.swap(tableId);
-    for (size_t e = 0; e < oldKey.size(); ++e) {
-      if (oldKey[e] != 0) insertEntry(oldKey[e], oldId[e]);
+    std::vector<uint64_t> old(capacity, 0);
+    old.swap(table);
+    for (const uint64_t entry : old) {
+      if (entry != 0) insertEntry(entry);
     }
   }
 
-  void insertEntry(uint32_t key, uint32_t id) {
-    size_t e = home(key);
-    while (tableKey[e] != 0) e = after(e);
-    tableKey[e] = key;
-    tableId[e] = id;
+  void insertEntry(uint64_t entry) {
+    size_t e = home(keyOf(entry));
+    while (table[e] != 0) e = after(e);
+    table[e] = entry;
   }
 
+  static uint64_t entryOf(uint32_t key, uint32_t id) { return uint64_t{id} << 32 | key; }
+
+  // Erases one entry (key, id), if stored: it may not be, for a text loaded with other keys
+  // than its own (deserialize takes keys as written).
   void eraseEntry(uint32_t key, uint32_t id) {
+    const uint64_t entry = entryOf(key, id);
     size_t hole = home(key);
-    while (tableKey[hole] != 0 && !(tableKey[hole] == key && tableId[hole] == id)) hole = after(hole);
-    if (tableKey[hole] == 0) return;  // not stored (cannot happen for a stored text's keys)
+    while (table[hole] != 0 && table[hole] != entry) hole = after(hole);
+    if (table[hole] == 0) return;
+    --tableUsed;
     // Backward-shift deletion: pull later entries of the run into the hole, so lookups
     // never meet tombstones.
-    const size_t n = tableKey.size();
-    for (size_t e = after(hole); tableKey[e] != 0; e = after(e)) {
-      const size_t want = home(tableKey[e]);
+    const size_t n = table.size();
+    for (size_t e = after(hole); table[e] != 0; e = after(e)) {
+      const size_t want = home(keyOf(table[e]));
       // Move entry e into the hole unless its home lies cyclically in (hole, e].
       if ((e + n - want) % n >= (e + n - hole) % n) {
-        tableKey[hole] = tableKey[e];
-        tableId[hole] = tableId[e];
+        table[hole] = table[e];
         hole = e;
       }
     }
-    tableKey[hole] = 0;
+    table[hole] = 0;
   }
 
   void compact() {
@@ -222,18 +300,74 @@ struct TextIndex::Impl {
     deadBytes = 0;
   }
 
+  // Gives back the scratch of a long text after the call that needed it: one long text
+  // must not hold megabytes until the index is disposed. Short texts keep theirs.
+  void trimScratch() {
+    constexpr size_t kKeep = size_t{1} << 16;  // code points, shingles or candidates
+    if (cps.capacity() <= kKeep && storedCps.capacity() <= kKeep && raw.capacity() <= kKeep && set.size() <= 2 * kKeep &&
+        items.capacity() <= kKeep && answers.capacity() <= kKeep) {
+      return;
+    }
+    std::vector<char32_t>().swap(cps);
+    std::vector<char32_t>().swap(storedCps);
+    std::vector<uint64_t>().swap(codes);
+    std::vector<uint64_t>().swap(raw);
+    std::vector<SetEntry>().swap(set);
+    std::vector<KeyedItem>().swap(items);
+    std::vector<KeyedItem>().swap(scratch);
+    std::vector<TextMatch>().swap(answers);
+    std::string().swap(prepared);
+    isPrepared = false;
+  }
+
+  // The band table's entries in one order whatever its capacity and history: by the hash
+  // that places them (home() is monotone in it), then id; as that order's keys (placing
+  // hash << 32 | id). A run of the table (entries between two empty ones) holds exactly
+  // the entries whose homes lie in it, so sorting each run sorts them all, but for the run
+  // that wraps past the end: its entries homed at the table's start come first, those
+  // homed at its end last.
+  std::vector<uint64_t> canonicalOrder() const {
+    std::vector<KeyedItem> run, runScratch;
+    auto sortedRun = [&](size_t from, size_t end) -> std::vector<KeyedItem>& {  // positions [from, end), cyclic
+      run.clear();
+      for (size_t e = from; e != end; e = after(e)) run.push_back({uint64_t{placing(keyOf(table[e]))} << 32 | idOf(table[e]), 0});
+      sortItems(run, runScratch);
+      return run;
+    };
+    const size_t n = table.size();
+    size_t firstEmpty = 0, lastEmpty = n - 1;  // the table is never full (load <= 3/4)
+    while (table[firstEmpty] != 0) ++firstEmpty;
+    while (table[lastEmpty] != 0) --lastEmpty;
+    std::vector<uint64_t> out;
+    out.reserve(tableUsed);
+    const std::vector<KeyedItem> wrap = sortedRun(after(lastEmpty), firstEmpty);
+    size_t homedAtEnd = 0;
+    while (homedAtEnd < wrap.size() && home(keyOfPlacing(static_cast<uint32_t>(wrap[homedAtEnd].key >> 32))) < firstEmpty) ++homedAtEnd;
+    for (size_t i = 0; i < homedAtEnd; ++i) out.push_back(wrap[i].key);
+    for (size_t e = firstEmpty; e < lastEmpty;) {
+      if (table[e] == 0) {
+        ++e;
+        continue;
+      }
+      size_t end = e;
+      while (table[end] != 0) ++end;
+      for (const KeyedItem& item : sortedRun(e, end)) out.push_back(item.key);
+      e = end;
+    }
+    for (size_t i = homedAtEnd; i < wrap.size(); ++i) out.push_back(wrap[i].key);
+    return out;
+  }
+
   // Stores the prepared text (cps, codes, keys) under id. @pre room reserved, id not stored.
   void store(uint32_t id) {
     const size_t start = arena.size();
-    char utf8[4];
-    for (const char32_t cp : cps) {
-      const size_t n = unicode::encodeUtf8(cp, utf8);
-      arena.insert(arena.end(), utf8, utf8 + n);
-    }
+    arena.resize(start + utf8Length());  // within the capacity reserve() made
+    char* utf8 = reinterpret_cast<char*>(arena.data() + start);
+    for (const char32_t cp : cps) utf8 += unicode::encodeUtf8(cp, utf8);
     slotOfId.insert(id, static_cast<uint32_t>(records.size()));
-    records.push_back({start, static_cast<uint32_t>(arena.size() - start), static_cast<uint32_t>(codes.size()), id});
+    records.push_back({start, static_cast<uint32_t>(arena.size() - start), static_cast<uint32_t>(codeCount), id});
     alive.push_back(1);
-    for (const uint32_t key : keys) insertEntry(key, id);
+    for (const uint32_t key : keys) insertEntry(entryOf(key, id));
     tableUsed += bands;
   }
 
@@ -258,7 +392,6 @@ struct TextIndex::Impl {
       for (unsigned b = 0; b < bands; ++b) eraseEntry(batchKeys[i * bands + b], ids[i]);
       slotOfId.erase(ids[i]);
     }
-    tableUsed -= count * bands;
     records.resize(records0);
     alive.resize(records0);
     arena.resize(arena0);
@@ -284,7 +417,11 @@ Banding TextIndex::banding() const { return impl_->signer.banding(); }
 size_t TextIndex::size() const { return impl_->slotOfId.size(); }
 bool TextIndex::has(uint32_t id) const { return const_cast<detail::SlotOfId&>(impl_->slotOfId).find(id) != nullptr; }
 
-Status TextIndex::add(std::string_view text, uint32_t id) { return impl_->add(text, id); }
+Status TextIndex::add(std::string_view text, uint32_t id) {
+  const Status status = impl_->add(text, id);
+  impl_->trimScratch();
+  return status;
+}
 
 Status TextIndex::addWithNewId(std::string_view text, uint32_t& id) {
   Impl& m = *impl_;
@@ -293,6 +430,7 @@ Status TextIndex::addWithNewId(std::string_view text, uint32_t& id) {
   while (next <= UINT32_MAX && m.slotOfId.find(static_cast<uint32_t>(next))) ++next;
   if (next > UINT32_MAX) return Status::DuplicateId;
   const Status status = m.add(text, static_cast<uint32_t>(next));
+  m.trimScratch();
   if (status != Status::Ok) return status;
   id = static_cast<uint32_t>(next);
   m.nextId = next + 1;
@@ -303,24 +441,31 @@ size_t TextIndex::addAll(const char* utf8, const uint32_t* offsets, size_t count
   Impl& m = *impl_;
   std::vector<uint32_t> batchKeys(count * m.bands);
   m.reserve(count, offsets[count] - offsets[0]);  // most of the room at once (compaction first)
-  const size_t records0 = m.records.size(), arena0 = m.arena.size();
-  const uint64_t nextId = m.nextId;
   size_t done = 0;
-  try {
-    for (; done < count; ++done) {
-      const std::string_view text(utf8 + offsets[done], offsets[done + 1] - offsets[done]);
-      const Status status = ids ? m.add(text, idsOut[done] = ids[done]) : addWithNewId(text, idsOut[done]);
-      if (status != Status::Ok) break;
-      std::copy(m.keys.begin(), m.keys.end(), batchKeys.begin() + static_cast<std::ptrdiff_t>(done * m.bands));
+  // Undoes the batch's adds on every way out but success, a failed allocation's unwinding
+  // included (a text's add allocates only before it changes anything).
+  struct Undo {
+    Impl& m;
+    const uint32_t* ids;
+    const uint32_t* keys;
+    const size_t& done;
+    size_t records0, arena0;
+    uint64_t nextId;
+    bool kept;
+    ~Undo() {
+      if (kept) return;
+      m.undo(ids, keys, done, records0, arena0);
+      m.nextId = nextId;
     }
-  } catch (...) {
-    m.undo(idsOut, batchKeys.data(), done, records0, arena0);
-    m.nextId = nextId;
-    throw;
+  } undo{m, idsOut, batchKeys.data(), done, m.records.size(), m.arena.size(), m.nextId, false};
+  for (; done < count; ++done) {
+    const std::string_view text(utf8 + offsets[done], offsets[done + 1] - offsets[done]);
+    const Status status = ids ? m.add(text, idsOut[done] = ids[done]) : addWithNewId(text, idsOut[done]);
+    if (status != Status::Ok) break;
+    std::copy(m.keys.begin(), m.keys.end(), batchKeys.begin() + static_cast<std::ptrdiff_t>(done * m.bands));
   }
-  if (done == count) return count;
-  m.undo(idsOut, batchKeys.data(), done, records0, arena0);
-  m.nextId = nextId;
+  undo.kept = done == count;
+  m.trimScratch();
   return done;
 }
 
@@ -333,10 +478,10 @@ bool TextIndex::remove(uint32_t id) {
   m.decode(slot);
   m.shingle(m.storedCps);
   for (const uint32_t key : m.keys) m.eraseEntry(key, id);
-  m.tableUsed -= m.bands;
   m.slotOfId.erase(id);
   m.alive[slot] = 0;
   m.deadBytes += m.records[slot].length;
+  m.trimScratch();
   return true;
 }
 
@@ -344,17 +489,23 @@ void TextIndex::query(std::string_view text, size_t limit, std::vector<TextMatch
   Impl& m = *impl_;
   out.clear();
   m.prepare(text);
-  m.candidates.clear();
+  m.items.clear();
+  for (const uint32_t key : m.keys) __builtin_prefetch(&m.table[m.home(key)]);  // the probes' misses overlap
   for (const uint32_t key : m.keys) {
-    for (size_t e = m.home(key); m.tableKey[e] != 0; e = m.after(e)) {
-      if (m.tableKey[e] == key) m.candidates.push_back(m.tableId[e]);
+    for (size_t e = m.home(key); m.table[e] != 0; e = m.after(e)) {
+      if (Impl::keyOf(m.table[e]) == key) m.items.push_back({Impl::idOf(m.table[e]), 0});
     }
   }
-  std::sort(m.candidates.begin(), m.candidates.end());
-  m.candidates.erase(std::unique(m.candidates.begin(), m.candidates.end()), m.candidates.end());
-  const size_t na = m.codes.size();
-  for (const uint32_t id : m.candidates) {
-    const uint32_t slot = *m.slotOfId.find(id);
+  sortItems(m.items, m.scratch);
+  const size_t na = m.codeCount;
+  uint64_t previous = UINT64_MAX;
+  for (const KeyedItem& candidate : m.items) {
+    if (candidate.key == previous) continue;  // found by several bands
+    previous = candidate.key;
+    const auto id = static_cast<uint32_t>(candidate.key);
+    const uint32_t* found = m.slotOfId.find(id);
+    if (!found) continue;  // keys of a loaded file whose id it does not hold
+    const uint32_t slot = *found;
     const size_t nb = m.records[slot].shingles;
     double similarity = 1.0;  // both sets empty
     if (na + nb > 0) {
@@ -366,84 +517,111 @@ void TextIndex::query(std::string_view text, size_t limit, std::vector<TextMatch
     }
     if (similarity >= m.threshold) out.push_back({id, similarity});
   }
-  std::sort(out.begin(), out.end(), [](const TextMatch& a, const TextMatch& b) {
-    return a.similarity != b.similarity ? a.similarity > b.similarity : a.id < b.id;
-  });
-  if (out.size() > limit) out.resize(limit);
+  // By similarity, descending: the answers are in id order, and the sort is stable. A
+  // positive double's bits order as its value.
+  m.items.clear();
+  for (uint32_t i = 0; i < out.size(); ++i) {
+    uint64_t bits;
+    std::memcpy(&bits, &out[i].similarity, 8);
+    m.items.push_back({~bits, i});
+  }
+  sortItems(m.items, m.scratch);
+  std::vector<TextMatch>& sorted = m.answers;
+  sorted.clear();
+  for (size_t i = 0; i < m.items.size() && i < limit; ++i) sorted.push_back(out[m.items[i].item]);
+  out.swap(sorted);
+  m.trimScratch();
 }
 
 std::vector<uint8_t> TextIndex::serialize() const {
   const Impl& m = *impl_;
-  std::vector<uint8_t> out;
-  out.reserve(kHeaderSize + (m.arena.size() - m.deadBytes) + kEntryHeader * size() + kChecksumSize);
-  for (char c : kMagic) out.push_back(static_cast<uint8_t>(c));
-  putLE(out, kFormatVersion, 2);
-  putLE(out, m.options.alphabetic, 1);
-  putLE(out, m.options.cjk, 1);
+  const std::vector<uint64_t> order = m.canonicalOrder();
+  std::vector<uint8_t> out(kHeaderSize + (m.arena.size() - m.deadBytes) + kTextHeader * size() + kBandEntry * order.size() + kChecksumSize);
+  uint8_t* at = out.data();
+  std::memcpy(at, kMagic, 4);
+  at = storeLE(at + 4, kFormatVersion, 2);
+  at = storeLE(at, m.options.alphabetic, 1);
+  at = storeLE(at, m.options.cjk, 1);
   uint64_t thresholdBits;
   std::memcpy(&thresholdBits, &m.threshold, 8);
-  putLE(out, thresholdBits, 8);
-  putLE(out, m.nextId, 8);
-  putLE(out, size(), 4);
+  at = storeLE(at, thresholdBits, 8);
+  at = storeLE(at, m.nextId, 8);
+  at = storeLE(at, size(), 4);
+  at = storeLE(at, m.bands, 4);
   for (size_t slot = 0; slot < m.records.size(); ++slot) {
     if (!m.alive[slot]) continue;
     const Impl::Record& r = m.records[slot];
-    putLE(out, r.id, 4);
-    putLE(out, r.length, 4);
-    out.insert(out.end(), m.arena.begin() + static_cast<std::ptrdiff_t>(r.start),
-               m.arena.begin() + static_cast<std::ptrdiff_t>(r.start + r.length));
+    at = storeLE(at, r.id, 4);
+    at = storeLE(at, r.shingles, 4);
+    at = storeLE(at, r.length, 4);
+    std::memcpy(at, m.arena.data() + r.start, r.length);
+    at += r.length;
   }
-  putLE(out, checksum(out.data(), out.size()), 8);
+  for (const uint64_t o : order) {
+    at = storeLE(at, keyOfPlacing(static_cast<uint32_t>(o >> 32)), 4);
+    at = storeLE(at, static_cast<uint32_t>(o), 4);
+  }
+  storeLE(at, checksum(out.data(), out.size() - kChecksumSize), 8);
   return out;
 }
 
 Status TextIndex::deserialize(const uint8_t* data, size_t size, TextIndex& out, std::string& error) {
-  auto fail = [&](std::string message) {
-    error = "invalid serialized text index: " + message;
+  // Messages are built by one function from their pieces: each std::string concatenation
+  // chain would inline its own allocations (WASM size).
+  auto fail = [&](std::initializer_list<Piece> pieces) {
+    error = describe(pieces);
     return Status::CorruptData;
   };
-  if (size < kHeaderSize + kChecksumSize) {
-    return fail("truncated (" + std::to_string(size) + " bytes; the smallest has " + std::to_string(kHeaderSize + kChecksumSize) + ")");
-  }
-  if (std::memcmp(data, kMagic, 4) != 0) return fail("missing the 'SHTX' signature");
-  const uint64_t version = getLE(data + 4, 2);
-  if (version != kFormatVersion) {
-    return fail("format version " + std::to_string(version) + " is not supported (this build reads version " + std::to_string(kFormatVersion) + ")");
-  }
+  if (std::string damage = bytes::checkHeader(data, size, kMagic, kFormatVersion, kHeaderSize); !damage.empty()) return fail({damage.c_str()});
+  if (!bytes::checksumHolds(data, size)) return fail({"checksum mismatch (the data is corrupted or truncated)"});
   const size_t body = size - kChecksumSize;
-  if (getLE(data + body, 8) != checksum(data, body)) return fail("checksum mismatch (the data is corrupted or truncated)");
   // Past the checksum, anything odd is a writer's bug rather than damage; still checked.
   const ShingleOptions options{data[6], data[7]};
-  if (!isValid(options)) return fail("shingle sizes " + std::to_string(data[6]) + ", " + std::to_string(data[7]) + " are not within 1..3");
+  if (!isValid(options)) return fail({"shingle sizes ", data[6], ", ", data[7], " are not within 1..3"});
   const uint64_t thresholdBits = getLE(data + 8, 8);
   double threshold;
   std::memcpy(&threshold, &thresholdBits, 8);
-  if (!(threshold > 0 && threshold <= 1)) return fail("threshold " + std::to_string(threshold) + " is not within (0, 1]");
+  // Messages format integers only: formatting a double links printf (4.5 KB of gzipped WASM).
+  if (!(threshold > 0 && threshold <= 1)) return fail({"the threshold is not within (0, 1]"});
   const uint64_t nextId = getLE(data + 16, 8);
-  if (nextId > uint64_t{UINT32_MAX} + 1) return fail("next id " + std::to_string(nextId) + " exceeds 2^32");
+  if (nextId > uint64_t{UINT32_MAX} + 1) return fail({"next id ", nextId, " exceeds 2^32"});
   const uint64_t count = getLE(data + 24, 4);
-  if (count > (body - kHeaderSize) / kEntryHeader) return fail("a count of " + std::to_string(count) + " texts exceeds the data");
+  const uint64_t bands = getLE(data + 28, 4);
+  if (bands != bandingFor(threshold).bands) {
+    return fail({bands, " bands where the threshold's banding has ", bandingFor(threshold).bands});
+  }
+  if (count > (body - kHeaderSize) / (kTextHeader + kBandEntry * bands)) return fail({"a count of ", count, " texts exceeds the data"});
 
   TextIndex index(threshold, options);
   Impl& m = *index.impl_;
-  m.reserve(count, body - kHeaderSize - count * kEntryHeader);
+  m.reserve(count, body - kHeaderSize - count * (kTextHeader + kBandEntry * bands));
   size_t at = kHeaderSize;
   for (uint64_t i = 0; i < count; ++i) {
-    if (body - at < kEntryHeader) return fail("text " + std::to_string(i) + " is cut off");
+    if (body - at < kTextHeader) return fail({"text ", i, " is cut off"});
     const auto id = static_cast<uint32_t>(getLE(data + at, 4));
-    const uint64_t length = getLE(data + at + 4, 4);
-    at += kEntryHeader;
-    if (body - at < length) return fail("text " + std::to_string(i) + " is cut off");
-    const std::string_view text(reinterpret_cast<const char*>(data + at), length);
-    const size_t stored = m.arena.size();
-    if (m.add(text, id) != Status::Ok) return fail("id " + std::to_string(id) + " appears twice");
-    // Only normalized texts (valid UTF-8 included) are stored: normalizing changes nothing.
-    if (m.arena.size() - stored != length || std::memcmp(m.arena.data() + stored, text.data(), length) != 0) {
-      return fail("text " + std::to_string(i) + " is not a normalized text");
-    }
+    const auto shingles = static_cast<uint32_t>(getLE(data + at + 4, 4));
+    const uint64_t length = getLE(data + at + 8, 4);
+    at += kTextHeader;
+    if (body - at < length) return fail({"text ", i, " is cut off"});
+    // A text of L bytes has at most L code points, each starting at most one shingle.
+    if (shingles > length) return fail({"text ", i, " has ", shingles, " shingles in ", length, " bytes"});
+    if (!m.slotOfId.insert(id, static_cast<uint32_t>(m.records.size()))) return fail({"id ", id, " appears twice"});
+    m.records.push_back({m.arena.size(), static_cast<uint32_t>(length), shingles, id});
+    m.alive.push_back(1);
+    m.arena.insert(m.arena.end(), data + at, data + at + length);
     at += length;
   }
-  if (at != body) return fail("has " + std::to_string(body - at) + " trailing bytes");
+  if ((body - at) % kBandEntry != 0) return fail({"has ", body - at, " bytes of band keys, not a multiple of ", kBandEntry});
+  const size_t entries = (body - at) / kBandEntry;
+  if (entries > count * bands) return fail({"has ", entries, " band keys; ", count, " texts have at most ", count * bands});
+  // In the order of the table they fill, so the inserts are nearly sequential. Their ids
+  // are not looked up (that would be a cache miss each): query() skips an id not stored.
+  for (size_t e = 0; e < entries; ++e, at += kBandEntry) {
+    const auto key = static_cast<uint32_t>(getLE(data + at, 4));
+    if (key == 0) return fail({"band key ", e, " is 0"});
+    m.insertEntry(Impl::entryOf(key, static_cast<uint32_t>(getLE(data + at + 4, 4))));
+  }
+  m.tableUsed = entries;
   m.nextId = nextId;
   out = std::move(index);
   return Status::Ok;
@@ -452,9 +630,9 @@ Status TextIndex::deserialize(const uint8_t* data, size_t size, TextIndex& out, 
 size_t TextIndex::memoryBytes() const {
   const Impl& m = *impl_;
   return m.arena.capacity() + m.records.capacity() * sizeof(Impl::Record) + m.alive.capacity() +
-         (m.tableKey.capacity() + m.tableId.capacity()) * sizeof(uint32_t) + idTableBytes(m.idsReserved) +
-         (m.cps.capacity() + m.storedCps.capacity()) * sizeof(char32_t) + (m.codes.capacity() + m.raw.capacity() + m.setCode.capacity()) * sizeof(uint64_t) +
-         (m.setStamp.capacity() + m.keys.capacity() + m.candidates.capacity()) * sizeof(uint32_t) + m.prepared.capacity();
+         m.table.capacity() * sizeof(uint64_t) + idTableBytes(m.idsReserved) +
+         (m.cps.capacity() + m.storedCps.capacity()) * sizeof(char32_t) + (m.codes.capacity() + m.raw.capacity()) * sizeof(uint64_t) +
+         m.set.capacity() * sizeof(Impl::SetEntry) + m.keys.capacity() * sizeof(uint32_t) + (m.items.capacity() + m.scratch.capacity()) * sizeof(KeyedItem) + m.answers.capacity() * sizeof(TextMatch) + m.prepared.capacity();
 }
 
 }  // namespace simhash

@@ -5,6 +5,9 @@
 //   simhash_bench leaders N K SEED   leaderLabels over the planted set
 //   simhash_bench leaders-file FILE K
 //   simhash_bench scan               seconds per pair of a plain scan (findPairs of 1,400 items)
+//   simhash_bench text-index FILE S  TextIndex at threshold S over FILE's texts (NUL-separated):
+//                                    query each, add it when nothing is found; then serialize and
+//                                    load back
 // Prints one JSON object per line.
 #include <chrono>
 #include <ctime>
@@ -18,6 +21,7 @@
 #include "planted.h"
 #include "simhash/fingerprint.h"
 #include "simhash/pairs.h"
+#include "simhash/text_index.h"
 
 namespace {
 
@@ -73,6 +77,43 @@ void leaders(const std::vector<uint64_t>& fps, unsigned k) {
               viaPairs ? "pairs" : "lookups");
 }
 
+void textIndex(const char* path, double threshold) {
+  std::ifstream file(path, std::ios::binary);
+  std::vector<std::string> texts;
+  size_t bytes = 0;
+  for (std::string text; std::getline(file, text, '\0');) {
+    bytes += text.size();
+    texts.push_back(std::move(text));
+  }
+  simhash::TextIndex index(threshold);
+  std::vector<simhash::TextMatch> found;
+  size_t kept = 0, keptBytes = 0;
+  auto start = std::chrono::steady_clock::now();
+  const std::clock_t cpu = std::clock();
+  for (const std::string& text : texts) {
+    index.query(text, SIZE_MAX, found);
+    if (!found.empty()) continue;
+    uint32_t id;
+    index.addWithNewId(text, id);
+    ++kept;
+    keptBytes += text.size();
+  }
+  const double stream = seconds(start), streamCpu = cpuSeconds(cpu);
+  start = std::chrono::steady_clock::now();
+  const std::vector<uint8_t> bytesOut = index.serialize();
+  const double save = seconds(start);
+  start = std::chrono::steady_clock::now();
+  simhash::TextIndex loaded(0.5);
+  std::string error;
+  const bool ok = simhash::TextIndex::deserialize(bytesOut.data(), bytesOut.size(), loaded, error) == simhash::Status::Ok;
+  const double load = seconds(start);
+  std::printf("{\"texts\":%zu,\"bytes\":%zu,\"kept\":%zu,\"keptBytes\":%zu,\"usPerText\":%.3f,\"cpuUsPerText\":%.3f,\"memoryBytes\":%zu,"
+              "\"memoryPerKeptUtf8\":%.3f,\"serializedBytes\":%zu,\"serializeSeconds\":%.3f,\"loadSeconds\":%.3f,\"loaded\":%s}\n",
+              texts.size(), bytes, kept, keptBytes, 1e6 * stream / static_cast<double>(texts.size()),
+              1e6 * streamCpu / static_cast<double>(texts.size()), index.memoryBytes(),
+              static_cast<double>(index.memoryBytes()) / static_cast<double>(keptBytes), bytesOut.size(), save, load, ok ? "true" : "false");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -118,8 +159,10 @@ int main(int argc, char** argv) {
       best = std::min(best, cpuSeconds(cpu));
     }
     std::printf("{\"secondsPerPair\":%.4e}\n", best / (1400.0 * 1399 / 2));
+  } else if (mode == "text-index" && argc == 4) {
+    textIndex(argv[2], std::strtod(argv[3], nullptr));
   } else {
-    std::fprintf(stderr, "usage: simhash_bench fingerprint FILE | pairs N K SEED | pairs-file FILE K | leaders N K SEED | leaders-file FILE K | scan\n");
+    std::fprintf(stderr, "usage: simhash_bench fingerprint FILE | pairs N K SEED | pairs-file FILE K | leaders N K SEED | leaders-file FILE K | scan | text-index FILE S\n");
     return 2;
   }
   return 0;

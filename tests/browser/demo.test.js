@@ -1,7 +1,8 @@
 // The demo (demo/, `npm run demo`) in headless Chromium: started as `npm run demo` starts it
 // (a Vite build served under the strict CSP), then used as a person would: paste, the
-// similarity and distance sliders, CSV and JSONL files with a column picker, downloads, a 100,000-line input in the worker
-// with progress and cancel, a narrow screen. Expected groups come from the package in Node.
+// similarity and distance sliders, CSV and JSONL files with a column picker, downloads, a
+// 100,000-line input in the worker with progress and cancel, the "Find near-duplicates of…"
+// box, a narrow screen. Expected groups and matches come from the package in Node.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { launchChromium, watchProblems, STRICT_CSP } from './browser.js';
 import { init } from '../../js/node.js';
+import { diff } from '../../demo/diff.js';
 import { generateLines } from '../../demo/generate.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -371,6 +373,22 @@ test('100,000 lines run in the worker with progress and cancel; the page keeps r
   console.log(`100,000 lines: ${await page.textContent('#timing')} Longest pause of the page: ${gap.toFixed(0)} ms`);
   assert.ok(gap < 500, `the page paused for ${gap.toFixed(0)} ms`);
 
+  // The "Find near-duplicates of…" box indexes the 100,000 lines on the page, in slices
+  // (in one call the index takes 2-3 s; the bound is the worker's above, for loaded machines).
+  const parts = lines[43_210].split(' ');
+  parts[1] = 'zzyzx';
+  const typed = parts.join(' ');
+  const want100k = lookupRows(lines, typed, DEFAULT_VIEW.similarity);
+  assert.ok(want100k.some((row) => row.item === 43_210), 'the edited line finds its original');
+  await page.evaluate(() => { window.longestGap = 0; });
+  await page.fill('#lookup-query', typed);
+  const lookup = await lookedUp(page, typed, DEFAULT_VIEW.similarity, lines.length);
+  assert.deepEqual(lookup.rows, want100k.slice(0, 20));
+  const indexingGap = await page.evaluate(() => window.longestGap);
+  console.log(`100,000 lines in the lookup box: ${lookup.status} Longest pause of the page: ${indexingGap.toFixed(0)} ms`);
+  assert.ok(indexingGap < 500, `the page paused for ${indexingGap.toFixed(0)} ms while indexing`);
+  await page.fill('#lookup-query', '');
+
   // A new setting starts a new run in the worker; Cancel stops it at once.
   before = await runs(page);
   await page.selectOption('#tokenizer', 'chars');
@@ -388,6 +406,95 @@ test('100,000 lines run in the worker with progress and cancel; the page keeps r
   await closeDemo(demo);
 });
 
+/** What Node's TextIndex of `list` at `similarity` answers for `text`, as the box's rows show it. */
+function lookupRows(list, text, similarity) {
+  const index = sh.createTextIndex({ similarity });
+  try {
+    index.addAll(list);
+    return index.query(text).map(({ id, similarity: s }) => ({ item: id, badge: `${Math.round(s * 100)}% similar`, line: `line ${(id + 1).toLocaleString('en')}` }));
+  } finally {
+    index.dispose();
+  }
+}
+
+/** The items of `list` whose similarity with `text` reaches `similarity`, by brute force (every pair, one call). */
+function similarItems(list, text, similarity) {
+  const pairs = { a: new Uint32Array(list.length), b: Uint32Array.from(list, (_, i) => i + 1) };
+  const similarities = sh.similarities([text, ...list], pairs);
+  return list.flatMap((_, i) => (similarities[i] >= similarity ? [i] : []));
+}
+
+/** Waits until the box shows its answer for `text` at `similarity` in a list of `items`; returns its rows and status. */
+async function lookedUp(page, text, similarity, items) {
+  await page.waitForFunction(([t, s, n]) => {
+    const { dataset } = document.getElementById('lookup-panel');
+    return dataset.state === 'done' && dataset.query === t && dataset.similarity === String(s) && dataset.items === String(n);
+  }, [text, similarity, items], { timeout: 60_000 });
+  return page.evaluate(() => ({
+    rows: [...document.querySelectorAll('#lookup-results .member')].map((m) => ({
+      item: Number(m.dataset.item), badge: m.querySelector('.badge').textContent, line: m.querySelector('.meta > span:nth-child(2)').textContent,
+    })),
+    status: document.getElementById('lookup-status').textContent,
+  }));
+}
+
+test('"Find near-duplicates of…": a planted near-duplicate of a typed text in a loaded list, none for an unrelated text, the similarity followed', async () => {
+  const demo = await openDemo();
+  const { page } = demo;
+  assert.equal(await page.getAttribute('#lookup-status', 'aria-live'), 'polite', 'the results are announced');
+  assert.equal(await page.textContent('label[for="lookup-query"]'), 'A text to look up in the list');
+
+  // 3,000 generated lines with two edits of the typed text planted among them.
+  const TYPED = 'water the tomatoes on the balcony every morning, before it gets too hot';
+  const UNRELATED = 'The telescope array recorded a faint quasar behind the northern cluster.';
+  const list = generateLines(3000, 3);
+  list[700] = 'Water the tomatoes on the balcony every morning before it gets hot.';
+  list[2100] = 'Water all the tomatoes on the balcony each morning before the day gets hot.';
+  const at80 = lookupRows(list, TYPED, 0.8);
+  const at60 = lookupRows(list, TYPED, 0.6);
+  assert.deepEqual(at80.map((r) => r.item).sort((a, b) => a - b), similarItems(list, TYPED, 0.8), 'the index answers as brute force at 80%');
+  assert.deepEqual(at60.map((r) => r.item).sort((a, b) => a - b), similarItems(list, TYPED, 0.6), 'and at 60%');
+  assert.ok(at80.some((r) => r.item === 700), 'the close edit is found at 80%');
+  assert.ok(at60.length > at80.length && at60.some((r) => r.item === 2100), 'the looser edit only at 60%');
+  assert.deepEqual(similarItems(list, UNRELATED, 0.6), [], 'the unrelated text has no near-duplicate in the list');
+
+  // Chosen as a file: Playwright's fill of a textarea slows down with its lines (1,000 take seconds).
+  let before = await runs(page);
+  await page.setInputFiles('#file', { name: 'list.txt', mimeType: 'text/plain', buffer: Buffer.from(`${list.join('\n')}\n`) });
+  await settled(page, before);
+  await page.locator('#lookup-query').pressSequentially(TYPED, { delay: 5 });
+  let shown = await lookedUp(page, TYPED, 0.8, list.length);
+  assert.deepEqual(shown.rows, at80, 'the matches at 80%, most similar first');
+  assert.match(shown.status, new RegExp(`^${at80.length} near-duplicates? at similarity ≥ 80%, most similar first \\(looked up in [\\d.]+ m?s among 3,000 texts, indexed in [\\d.]+ m?s\\)\\.$`));
+  const planted = page.locator('#lookup-results .member[data-item="700"] .text');
+  const marked = (op) => diff(TYPED, list[700]).filter((part) => part.op === op).map((part) => part.text);
+  assert.deepEqual(await planted.locator('ins').allTextContents(), marked('+'), 'the words not in the typed text are marked');
+  assert.deepEqual(await planted.locator('del').allTextContents(), marked('-'), 'and the words only in it');
+  assert.ok(marked('+').length > 0 && marked('-').length > 0);
+
+  // The similarity slider: the box follows it.
+  await page.focus('#similarity');
+  await page.keyboard.press('Home');
+  shown = await lookedUp(page, TYPED, 0.6, list.length);
+  assert.deepEqual(shown.rows, at60, 'the matches at 60%');
+
+  await page.fill('#lookup-query', UNRELATED);
+  shown = await lookedUp(page, UNRELATED, 0.6, list.length);
+  assert.deepEqual(shown.rows, []);
+  assert.match(shown.status, /^No near-duplicates at similarity ≥ 60% /);
+
+  // A new list: the box looks its text up in it.
+  before = await runs(page);
+  await page.fill('#input', LIST.join('\n'));
+  await settled(page, before);
+  await page.fill('#lookup-query', TYPED);
+  shown = await lookedUp(page, TYPED, 0.6, LIST.length);
+  const inList = lookupRows(LIST, TYPED, 0.6);
+  assert.deepEqual(shown.rows, inList);
+  assert.deepEqual(inList.map((r) => r.item).sort((a, b) => a - b), [5, 6, 7], 'the list\'s tomato lines');
+  await closeDemo(demo);
+});
+
 test('the samples, Intl.Segmenter, a narrow screen, labels and focus; screenshots', async () => {
   const demo = await openDemo({ width: 1280, height: 1000 });
   const { page } = demo;
@@ -395,6 +502,13 @@ test('the samples, Intl.Segmenter, a narrow screen, labels and focus; screenshot
   await page.click('#sample-en');
   await settled(page, before);
   assert.match(await page.textContent('#sample-check'), /^Sample check: \d+ of \d+ planted near-duplicates found; \d+ unrelated items? merged\.$/);
+  const sample = (await page.inputValue('#input')).split('\n');
+  const typed = 'keys are always in the last pocket you check because you stopped looking';
+  await page.fill('#lookup-query', typed);
+  const { rows } = await lookedUp(page, typed, DEFAULT_VIEW.similarity, sample.length);
+  assert.deepEqual(rows, lookupRows(sample, typed, DEFAULT_VIEW.similarity));
+  assert.ok(rows.length >= 2, 'the sample\'s planted pair answers the box');
+  await page.focus('#sample-en');
   await page.mouse.move(0, 0);
   await page.screenshot({ path: join(OUTPUT, 'demo.png') });
 

@@ -336,7 +336,7 @@ TEST_CASE("every truncation and every flipped byte is rejected, the target uncha
   CHECK(target.serialize() == targetBytes);
 }
 
-TEST_CASE("bytes with a valid checksum are still checked: texts normalized, ids unique, header in range", "[text_index]") {
+TEST_CASE("bytes with a valid checksum are still checked: sizes, ids, keys and header in range", "[text_index]") {
   TextIndex index(0.8);
   REQUIRE(index.add("the cat sat", 1) == Status::Ok);
   REQUIRE(index.add("a dog ran", 2) == Status::Ok);
@@ -346,21 +346,35 @@ TEST_CASE("bytes with a valid checksum are still checked: texts normalized, ids 
     simhash::bytes::putLE(b, simhash::bytes::checksum(b.data(), b.size()), 8);
     return b;
   };
-  const size_t first = 28;  // the first text's entry: id, length, bytes
+  const size_t first = 32;                      // the first text's entry: id, shingles, length, bytes
+  const size_t second = first + 12 + 11;        // "the cat sat" is 11 bytes
+  const size_t keys = second + 12 + 9;          // "a dog ran" is 9 bytes
+  const size_t bands = simhash::bandingFor(0.8).bands;
+  REQUIRE(bytes.size() == keys + 8 * 2 * bands + 8);
   struct Damage {
     const char* what;
     size_t at;
     uint8_t value;
   };
-  const Damage damages[] = {{"upper case stored", first + 8, 'T'},  {"punctuation stored", first + 8 + 3, '!'},
-                            {"invalid UTF-8", first + 8, 0xFF},     {"id twice", first + 8 + 11, 1},
-                            {"shingle size 0", 6, 0},               {"shingle size 4", 7, 4},
-                            {"threshold 0", 15, 0},                 {"next id above 2^32", 20, 2},
-                            {"count too large", 24, 3},             {"length past the end", first + 4, 200}};
+  const Damage damages[] = {{"id twice", second, 1},
+                            {"more shingles than bytes", first + 4, 200},
+                            {"shingle size 0", 6, 0},
+                            {"shingle size 4", 7, 4},
+                            {"threshold 0", 15, 0},
+                            {"next id above 2^32", 20, 2},
+                            {"count too large", 24, 3},
+                            {"bands not the threshold's", 28, 1},
+                            {"length past the end", first + 8, 200},
+                            {"a key of 0", keys, 0},
+                            {"keys cut mid-entry", 0, 0},
+                            {"more keys than the texts have", 0, 0}};
   for (const Damage& d : damages) {
     CAPTURE(d.what);
     std::vector<uint8_t> b = bytes;
     if (std::string(d.what) == "threshold 0") std::fill(b.begin() + 8, b.begin() + 16, 0);
+    else if (std::string(d.what) == "a key of 0") std::fill(b.begin() + static_cast<std::ptrdiff_t>(keys), b.begin() + static_cast<std::ptrdiff_t>(keys) + 4, 0);
+    else if (std::string(d.what) == "keys cut mid-entry") b.erase(b.end() - 12, b.end() - 8);
+    else if (std::string(d.what) == "more keys than the texts have") b.insert(b.end() - 8, b.end() - 16, b.end() - 8);
     else b[d.at] = d.value;
     b = resealed(b);
     TextIndex out(0.5);
@@ -373,6 +387,43 @@ TEST_CASE("bytes with a valid checksum are still checked: texts normalized, ids 
   TextIndex out(0.5);
   std::string error;
   CHECK(TextIndex::deserialize(same.data(), same.size(), out, error) == Status::Ok);
+  // Keys are taken as written: every key of text 2 given to id 7, which is not stored,
+  // loads; text 2 is then found by no query, text 1 still is, and nothing breaks.
+  std::vector<uint8_t> foreign = bytes;
+  for (size_t e = keys; e < keys + 8 * 2 * bands; e += 8) {
+    if (foreign[e + 4] == 2) foreign[e + 4] = 7;
+  }
+  foreign = resealed(foreign);
+  TextIndex loaded(0.5);
+  REQUIRE(TextIndex::deserialize(foreign.data(), foreign.size(), loaded, error) == Status::Ok);
+  CHECK(query(loaded, "the cat sat") == std::vector<TextMatch>{{1, 1.0}});
+  CHECK(query(loaded, "a dog ran").empty());
+  CHECK(loaded.remove(2));
+  REQUIRE(loaded.add("a dog ran", 7) == Status::Ok);
+  CHECK(query(loaded, "a dog ran") == std::vector<TextMatch>{{7, 1.0}});
+  CHECK(loaded.size() == 2);
+}
+
+TEST_CASE("band keys are written in one order whatever the table's history; a loaded index writes its bytes back", "[text_index]") {
+  const std::vector<std::string> texts = plantedTexts(7, 400);
+  TextIndex grown(0.8), removedMany(0.8);
+  for (uint32_t i = 0; i < texts.size(); ++i) REQUIRE(grown.add(texts[i], i) == Status::Ok);
+  // Another order of adds, and many texts added and removed: a larger table, other runs.
+  for (uint32_t i = 0; i < 3000; ++i) REQUIRE(removedMany.add(texts[i % texts.size()] + " extra " + std::to_string(i), 100000 + i) == Status::Ok);
+  for (uint32_t i = static_cast<uint32_t>(texts.size()); i-- > 0;) REQUIRE(removedMany.add(texts[i], i) == Status::Ok);
+  for (uint32_t i = 0; i < 3000; ++i) REQUIRE(removedMany.remove(100000 + i));
+  // Texts are written in the order they were added; the band keys in one order.
+  const std::vector<uint8_t> a = grown.serialize(), b = removedMany.serialize();
+  REQUIRE(a.size() == b.size());
+  const size_t keyBytes = 8 * texts.size() * simhash::bandingFor(0.8).bands;
+  CHECK(std::equal(a.end() - 8 - static_cast<std::ptrdiff_t>(keyBytes), a.end() - 8, b.end() - 8 - static_cast<std::ptrdiff_t>(keyBytes)));
+  TextIndex loadedA(0.5), loadedB(0.5);
+  std::string error;
+  REQUIRE(TextIndex::deserialize(a.data(), a.size(), loadedA, error) == Status::Ok);
+  REQUIRE(TextIndex::deserialize(b.data(), b.size(), loadedB, error) == Status::Ok);
+  CHECK(loadedA.serialize() == a);
+  CHECK(loadedB.serialize() == b);
+  for (const std::string& t : texts) CHECK(query(loadedB, t) == query(grown, t));
 }
 
 TEST_CASE("band keys depend on the text alone: dedup's batches and the index agree", "[text_index]") {
@@ -406,4 +457,21 @@ TEST_CASE("band keys depend on the text alone: dedup's batches and the index agr
   CHECK(keysIn(a, 0, observed) == bandKeys("the cat sat on the mat", 0.8));
   CHECK(keysIn(a, 2, observed) == keysIn(b, 1, !observed));
   CHECK(keysIn(a, 2, observed) == bandKeys(longText, 0.8));
+}
+
+TEST_CASE("a long text's scratch is given back after the call that needed it", "[text_index]") {
+  TextIndex index(0.8);
+  REQUIRE(index.add("a short text to begin with", 1) == Status::Ok);
+  std::vector<TextMatch> out;
+  index.query("another short text", SIZE_MAX, out);
+  const size_t before = index.memoryBytes();
+  std::string longText;
+  for (int i = 0; longText.size() < 2000000; ++i) longText += "word" + std::to_string(i) + " 東京" + std::to_string(i % 97) + " ";
+  index.query(longText, SIZE_MAX, out);
+  CHECK(index.memoryBytes() < before + 65536);
+  REQUIRE(index.add(longText, 2) == Status::Ok);  // stored: its normalized text and keys stay
+  const size_t stored = index.memoryBytes();
+  CHECK(stored < before + longText.size() + 65536);
+  CHECK(query(index, longText) == std::vector<TextMatch>{{2, 1.0}});
+  CHECK(index.memoryBytes() < stored + 65536);
 }

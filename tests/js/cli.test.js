@@ -1,14 +1,18 @@
 // The command line as scripts use it: input formats, outputs, errors and exit codes.
-import { test, describe } from 'node:test';
+import { after, test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { SAMPLE, SAMPLE_PLANTED } from '../../js/sample.js';
+import { DEFAULT_SIMILARITY, usesBanding } from '../../js/similarity.js';
+import { sh } from './helpers.js';
 
 const CLI = new URL('../../js/cli.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'simhash-cli-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 function cli(args, input = '') {
   const { status, stdout, stderr } = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8' });
@@ -178,10 +182,332 @@ describe('errors and exit codes', () => {
   test('--help documents every option', () => {
     const run = cli(['dedup', '--help']);
     assert.equal(run.status, 0);
-    for (const option of ['--max-distance', '--format', '--field', '--tokenizer', '--word-ngram', '--char-ngram', '--weighting', '--groups', '--pairs', '--progress', '--help']) {
+    for (const option of ['--max-distance', '--format', '--field', '--tokenizer', '--word-ngram', '--char-ngram', '--weighting', '--groups', '--pairs', '--index', '--update', '--progress', '--help']) {
       assert.ok(run.stdout.includes(`  ${option}`), option);
     }
     assert.match(run.stdout, /Exit codes: 0 ok, 1 input error/);
+  });
+});
+
+describe('dedup --index: incremental runs against a text index file', () => {
+  const HAN = /\p{Script=Han}/u;
+  /** A typo: two different neighbouring letters of the longest word swapped. */
+  const typo = (text) => {
+    const words = text.split(' ');
+    let longest = 0;
+    words.forEach((word, i) => { if (word.length > words[longest].length) longest = i; });
+    const word = words[longest];
+    let k = word.length >> 1;
+    while (k < word.length - 1 && word[k - 1] === word[k]) k++;
+    words[longest] = word.slice(0, k - 1) + word[k] + word[k - 1] + word.slice(k + 1);
+    return words.join(' ');
+  };
+  /** A Chinese edit: a character inserted mid-text and half-width commas. */
+  const zhEdit = (text) => {
+    const chars = Array.from(text);
+    const han = chars.flatMap((c, i) => (HAN.test(c) ? [i] : []));
+    chars.splice(han[han.length >> 1], 0, '也');
+    return chars.join('').replaceAll('，', ',');
+  };
+  const lightEdit = (text) => (HAN.test(text) ? zhEdit(text) : typo(text));
+
+  // Batch 1: the first half of the sample. Batch 2: the second half (which holds planted
+  // near-duplicates of both halves), with light edits of batch 1 texts and of its own
+  // earlier records mixed in; some lines end in CRLF.
+  const batch1 = SAMPLE.slice(0, 170);
+  const ofBatch1 = []; // [edit, source]
+  const ofItself = [];
+  const batch2 = [];
+  const plant = (edits, source) => {
+    const edit = lightEdit(source);
+    edits.push([edit, source]);
+    batch2.push(edit);
+  };
+  SAMPLE.slice(170).forEach((text, i) => {
+    batch2.push(text);
+    if (i % 6 === 2) plant(ofBatch1, batch1[(i * 7) % batch1.length]);
+    if (i % 8 === 5) plant(ofItself, batch2[batch2.length - 3]);
+  });
+  const lines = (texts) => texts.map((text, i) => `${text}${i % 5 === 1 ? '\r\n' : '\n'}`);
+  const batch1Lines = lines(batch1);
+  const batch2Lines = lines(batch2);
+  const batch1File = file('batch1.txt', batch1Lines.join(''));
+  const batch2File = file('batch2.txt', batch2Lines.join(''));
+  const indexDir = mkdtempSync(join(dir, 'index-'));
+  let fresh = 0;
+  const freshIndex = () => join(indexDir, `seen-${fresh++}.idx`);
+  const temporaries = (path) => readdirSync(indexDir).filter((name) => name.startsWith(`${basename(path)}.`) && name.endsWith('.tmp'));
+
+  test('the data: light edits in both languages at the default similarity, and the stream contract applies', () => {
+    const zh = ofBatch1.filter(([edit]) => HAN.test(edit)).length;
+    assert.ok(zh >= 5 && ofBatch1.length - zh >= 5, `${zh} Chinese and ${ofBatch1.length - zh} English edits of batch 1`);
+    assert.ok(ofItself.length >= 10, `${ofItself.length} edits of batch 2's own records`);
+    for (const [edit, source] of [...ofBatch1, ...ofItself]) {
+      const similarity = sh.similarity(source, edit);
+      assert.ok(similarity >= DEFAULT_SIMILARITY && similarity < 1, `${edit}: similarity ${similarity}`);
+    }
+    assert.ok(usesBanding(DEFAULT_SIMILARITY, [...new Set([...batch1, ...batch2])]), 'dedup bands these texts');
+  });
+
+  test('two batches: the second keeps what dedup of both keeps of it; --update adds the kept texts', async (t) => {
+    const index = freshIndex();
+    const first = cli(['dedup', batch1File, '--index', index, '--update']);
+    assert.equal(first.status, 0, first.stderr);
+    assert.equal(first.stdout, cli(['dedup', batch1File]).stdout, 'a new index keeps what dedup keeps');
+    const seen = readFileSync(index);
+
+    const all = await sh.dedup([...batch1, ...batch2]);
+    const expected = all.uniqueIndices.filter((i) => i >= batch1.length).map((i) => batch2Lines[i - batch1.length]).join('');
+    const second = cli(['dedup', batch2File, '--index', index]);
+    assert.equal(second.status, 0, second.stderr);
+    assert.equal(second.stdout, expected);
+    assert.deepEqual(readFileSync(index), seen, 'without --update the index file is only read');
+    // An edit of a kept record (of batch 1, or earlier in batch 2) is dropped; batch 2 alone
+    // keeps the edits of batch 1's.
+    const kept = new Set(second.stdout.split(/\r?\n/));
+    const keptBefore = new Set([...first.stdout.split(/\r?\n/), ...kept]);
+    const alone = new Set(cli(['dedup', batch2File]).stdout.split(/\r?\n/));
+    const checked = { zh: 0, en: 0, itself: 0 };
+    for (const [edits, kind] of [[ofBatch1, 'batch 1'], [ofItself, 'itself']]) {
+      for (const [edit, source] of edits.filter(([, source]) => keptBefore.has(source))) {
+        assert.ok(!kept.has(edit), `${edit} (an edit of ${source}) is dropped`);
+        if (kind === 'itself') checked.itself++;
+        else {
+          assert.ok(alone.has(edit), `${edit}: a near-duplicate of batch 1's only`);
+          checked[HAN.test(edit) ? 'zh' : 'en']++;
+        }
+      }
+    }
+    t.diagnostic(`edits of kept records dropped: ${checked.en} English and ${checked.zh} Chinese of batch 1's, ${checked.itself} of batch 2's own`);
+    assert.ok(checked.zh >= 5 && checked.en >= 5 && checked.itself >= 5, JSON.stringify(checked));
+
+    const updated = cliBytes(['dedup', '-', '--index', index, '--update'], readFileSync(batch2File));
+    assert.equal(updated.status, 0, updated.stderr);
+    assert.equal(updated.stdout.toString(), expected, 'stdin (-) as a file');
+    assert.deepEqual(temporaries(index), []);
+    for (const batch of [batch1File, batch2File]) {
+      const rerun = cli(['dedup', batch, '--index', index]);
+      assert.equal(rerun.status, 0, rerun.stderr);
+      assert.equal(rerun.stdout, '', 'every record of both batches is in the updated index');
+    }
+  });
+
+  test('--update replaces the file by a rename: a new file (inode) with the old permission bits, nothing left beside it', () => {
+    const index = freshIndex();
+    assert.equal(cli(['dedup', batch1File, '--index', index, '--update']).status, 0);
+    chmodSync(index, 0o640);
+    const before = statSync(index);
+    const run = cli(['dedup', batch2File, '--index', index, '--update']);
+    assert.equal(run.status, 0, run.stderr);
+    const after = statSync(index);
+    assert.notEqual(after.ino, before.ino, 'not rewritten in place');
+    assert.equal(after.mode & 0o7777, 0o640);
+    assert.ok(after.size > before.size);
+    assert.deepEqual(temporaries(index), []);
+  });
+
+  test('JSON Lines and CSV with --field: records byte for byte, the CSV header once', () => {
+    const index = freshIndex();
+    const jsonl = file('first.jsonl', '{"id":1,"body":"The cat sat on the mat today"}\n"Bare strings are records too"\n');
+    assert.equal(cli(['dedup', jsonl, '--field', 'body', '--index', index, '--update']).status, 0);
+    const csv = file('second.csv', 'id,body\r\n2,"the cat sat on the mat, today!"\r\n3,"A new, different text"\r\n4,a new different text\r\n');
+    const run = cli(['dedup', csv, '--field', 'body', '--index', index, '--update']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, 'id,body\r\n3,"A new, different text"\r\n');
+    const again = cli(['dedup', '--format', 'jsonl', '--field', 'body', '--index', index], '{"body":"bare strings are records, too"}\n{"body":"something unseen"}\n');
+    assert.equal(again.stdout, '{"body":"something unseen"}\n');
+  });
+
+  test('--progress reports the index, the reading and the result', () => {
+    const index = freshIndex();
+    const run = cli(['dedup', '--index', index, '--update', '--progress'], 'a b c d\nA B C D!\nsomething else\n');
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, 'a b c d\nsomething else\n');
+    assert.match(run.stderr, new RegExp(`^simhash-wasm: index ${index}: 0 texts, similarity ${DEFAULT_SIMILARITY}$`, 'm'));
+    assert.match(run.stderr, /^simhash-wasm: reading: [\d.]+ MB, 3 records, 2 kept$/m);
+    assert.match(run.stderr, new RegExp(`^simhash-wasm: writing ${index}: 2 texts$`, 'm'));
+    assert.match(run.stderr, new RegExp(`simhash-wasm: 3 records, 2 kept, 1 near-duplicates; ${index}: 2 texts \\(2 added\\)\\n$`));
+    const reread = cli(['dedup', '--index', index, '--progress'], 'a b c d\nnew text\n');
+    assert.match(reread.stderr, new RegExp(`^simhash-wasm: loading index ${index}: 0\\.0 MB$`, 'm'));
+    assert.match(reread.stderr, new RegExp(`simhash-wasm: 2 records, 1 kept, 1 near-duplicates; ${index}: 2 texts \\(not updated\\)\\n$`));
+  });
+
+  test('a missing index file: an input error naming it without --update, a new index with it', () => {
+    const index = freshIndex();
+    const missing = cli(['dedup', batch1File, '--index', index]);
+    assert.equal(missing.status, 1);
+    assert.equal(missing.stderr, `simhash-wasm: index file ${index} does not exist (--update creates it)\n`);
+    assert.equal(missing.stdout, '');
+    assert.ok(!existsSync(index));
+    const created = cli(['dedup', '--index', index, '--update'], 'one text here\n');
+    assert.equal(created.status, 0, created.stderr);
+    assert.equal(created.stdout, 'one text here\n');
+    assert.equal(cli(['dedup', '--index', index], 'One text here!\n').stdout, '');
+  });
+
+  test('the index keeps its similarity: a different --similarity is a usage error naming both', () => {
+    const index = freshIndex();
+    const source = batch1[1];
+    const edit = typo(source);
+    const similarity = sh.similarity(source, edit);
+    assert.ok(similarity >= DEFAULT_SIMILARITY && similarity < 0.9, `similarity ${similarity}`);
+    assert.equal(cli(['dedup', '--index', index, '--update', '--similarity', '0.9'], `${source}\n`).status, 0);
+    const seen = readFileSync(index);
+    for (const other of ['0.8', '0.95', '1']) {
+      const run = cli(['dedup', '--index', index, '--similarity', other, '--update'], `${edit}\n`);
+      assert.equal(run.status, 2);
+      assert.match(run.stderr, new RegExp(`--similarity ${Number(other)} differs from the similarity of index file ${index}, 0\\.9`));
+      assert.equal(run.stdout, '');
+    }
+    assert.deepEqual(readFileSync(index), seen);
+    assert.equal(cli(['dedup', '--index', index, '--similarity', '0.90'], `${edit}\n`).stdout, `${edit}\n`, 'at 0.9 the typo is new');
+    assert.equal(cli(['dedup', '--index', index], `${edit}\n`).stdout, `${edit}\n`, 'without --similarity, the index\'s');
+  });
+
+  describe('a corrupt index file: exit 1 naming it, the file unchanged', () => {
+    const cases = [
+      ['a flipped byte', (bytes) => { const copy = Buffer.from(bytes); copy[copy.length >> 1] ^= 0x10; return copy; }],
+      ['the last byte cut', (bytes) => bytes.subarray(0, bytes.length - 1)],
+      ['cut in half', (bytes) => bytes.subarray(0, bytes.length >> 1)],
+      ['empty', () => Buffer.alloc(0)],
+      ['not an index', () => Buffer.from('The cat sat on the mat.\n')],
+    ];
+    for (const [name, damage] of cases) {
+      test(name, () => {
+        const index = freshIndex();
+        assert.equal(cli(['dedup', batch1File, '--index', index, '--update']).status, 0);
+        const corrupt = damage(readFileSync(index));
+        writeFileSync(index, corrupt);
+        for (const update of [[], ['--update']]) {
+          const run = cli(['dedup', batch2File, '--index', index, ...update]);
+          assert.equal(run.status, 1, run.stderr);
+          assert.match(run.stderr, new RegExp(`^simhash-wasm: index file ${index} is not a valid text index \\(.+\\); it is left as it is\\n$`));
+          assert.equal(run.stdout, '');
+          assert.deepEqual(readFileSync(index), corrupt);
+          assert.deepEqual(temporaries(index), []);
+        }
+      });
+    }
+  });
+
+  const usageErrors = [
+    [['--update'], /--update needs --index INDEX/],
+    [['--index'], /--index needs a value/],
+    [['--index', 'x.idx', '--groups'], /--groups does not apply with --index/],
+    [['--index', 'x.idx', '--pairs'], /--pairs does not apply with --index/],
+    [['--index', 'x.idx', '--max-distance', '3'], /--max-distance does not apply with --index \(an index verifies every candidate by similarity/],
+    [['--index', 'x.idx', '--tokenizer', 'words'], /--tokenizer does not apply with --index \(an index compares texts by similarity, which fingerprint options do not change\)/],
+    [['--index', 'x.idx', '--keep-punctuation', '--update'], /--keep-punctuation does not apply with --index/],
+  ];
+  for (const [args, message] of usageErrors) {
+    test(`usage error dedup ${args.join(' ')}: exit 2`, () => {
+      const run = cli(['dedup', ...args]);
+      assert.equal(run.status, 2);
+      assert.match(run.stderr, message);
+    });
+  }
+
+  describe('an interrupted --update leaves the index file whole', () => {
+    // A large input of distinct texts (7 MB, about 2 s of work): sentences of random words
+    // of random letters (xorshift32), whose shingles are spread as a language's are.
+    let state = 0x9e3779b9;
+    const next = () => {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      return (state >>> 0) / 2 ** 32;
+    };
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const vocabulary = Array.from({ length: 20_000 }, () => Array.from({ length: 3 + Math.floor(next() * 6) }, () => letters[Math.floor(next() * 26)]).join(''));
+    const big = Array.from({ length: 120_000 }, () => `${Array.from({ length: 9 }, () => vocabulary[Math.floor(next() * vocabulary.length)]).join(' ')}\n`).join('');
+    const bigFile = file('big.txt', big);
+
+    /** An index of batch 1, its bytes, and a run of --update on the big input, spawned. */
+    function updateRun({ stdout = 'ignore' } = {}) {
+      const index = freshIndex();
+      assert.equal(cli(['dedup', batch1File, '--index', index, '--update']).status, 0);
+      const old = readFileSync(index);
+      const child = spawn(process.execPath, [CLI, 'dedup', bigFile, '--index', index, '--update', '--progress'], { stdio: ['ignore', stdout, 'pipe'] });
+      const exited = once(child, 'exit');
+      return { index, old, child, exited };
+    }
+
+    /** The index answers: batch 1 is all seen. */
+    function assertLoads(index) {
+      const run = cli(['dedup', batch1File, '--index', index]);
+      assert.equal(run.status, 0, run.stderr);
+      assert.equal(run.stdout, '');
+    }
+
+    test('SIGKILL while it reads: the old file byte for byte, and it loads', async () => {
+      const { index, old, child, exited } = updateRun();
+      let stderr = '';
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (data) => {
+        stderr += data;
+        if (/reading: .*, [1-9][\d,]* kept/.test(stderr)) child.kill('SIGKILL');
+      });
+      const [code, signal] = await exited;
+      assert.equal(signal, 'SIGKILL', `killed while it ran (exit ${code}; ${stderr})`);
+      assert.deepEqual(readFileSync(index), old);
+      assertLoads(index);
+      const left = temporaries(index);
+      assert.deepEqual(left, [`${basename(index)}.${child.pid}.tmp`], 'the new index was being made beside it');
+      for (const name of left) unlinkSync(join(indexDir, name));
+    });
+
+    test('SIGTERM while it reads: the old file, and the temporary file removed', async () => {
+      const { index, old, child, exited } = updateRun();
+      let stderr = '';
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (data) => {
+        stderr += data;
+        if (/reading: .*, [1-9][\d,]* kept/.test(stderr)) child.kill('SIGTERM');
+      });
+      const [code, signal] = await exited;
+      assert.equal(signal, 'SIGTERM', `ended by the signal (exit ${code}; ${stderr})`);
+      assert.deepEqual(readFileSync(index), old);
+      assert.deepEqual(temporaries(index), []);
+    });
+
+    test('the output closed early (| head): exit 0, the index not updated, and it says so', async () => {
+      const { index, old, child, exited } = updateRun({ stdout: 'pipe' });
+      let stderr = '';
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (data) => { stderr += data; });
+      child.stdout.once('data', () => child.stdout.destroy());
+      const [code] = await exited;
+      assert.equal(code, 0, stderr);
+      assert.match(stderr, new RegExp(`simhash-wasm: ${index} is not updated \\(the run ended early\\)\n$`));
+      assert.deepEqual(readFileSync(index), old);
+      assert.deepEqual(temporaries(index), []);
+    });
+
+    test('SIGKILL once the new index holds bytes: the old file or the whole new one, never a part', async (t) => {
+      const { index, old, child, exited } = updateRun();
+      const temporary = `${basename(index)}.${child.pid}.tmp`;
+      let sawTemporary = false;
+      let sawBytes = false;
+      const watcher = watch(indexDir, (event, name) => {
+        if (name !== temporary || sawBytes) return;
+        sawTemporary = true;
+        try {
+          sawBytes = statSync(join(indexDir, name)).size > 0;
+        } catch {
+          return; // renamed already
+        }
+        if (sawBytes) child.kill('SIGKILL');
+      });
+      const [code, signal] = await exited;
+      watcher.close();
+      assert.ok(sawTemporary, 'the new index is written beside the old one');
+      assert.ok(sawBytes || code === 0, `exit ${code}, signal ${signal}`);
+      const now = readFileSync(index);
+      t.diagnostic(signal === 'SIGKILL' && now.equals(old) ? 'killed before the rename: the old file' : 'the rename came first: the new file');
+      if (!now.equals(old)) assert.ok(now.length > old.length, 'the new index holds more texts');
+      assertLoads(index);
+      for (const name of temporaries(index)) unlinkSync(join(indexDir, name));
+    });
   });
 });
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { sh } from './helpers.js';
+import { random64, sh } from './helpers.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
@@ -47,6 +47,71 @@ test('100,000 index lifecycles leave both heaps flat', async () => {
   assert.ok(jsGrowth < 2 ** 20, `JS heap grew by ${jsGrowth} bytes`);
 });
 
+function textIndexLifecycle(i) {
+  const index = sh.createTextIndex({ similarity: 0.5 + (i % 5) / 10 });
+  index.addAll([`text ${i}`, 'another text', '你好世界']);
+  index.add(`text ${i}!`, 10);
+  index.query(`text ${i}`);
+  index.remove(i % 3);
+  try {
+    index.add('taken', 10);
+  } catch {} // eslint-disable-line no-empty
+  sh.loadTextIndex(index.serialize()).dispose();
+  index.dispose();
+}
+
+test('10,000 text index lifecycles leave both heaps flat', async () => {
+  // Ids of five digits throughout, so the serialized bytes (in the module's result buffer,
+  // kept between calls) are as long in the warm-up as later.
+  for (let i = 10_000; i < 11_000; i++) textIndexLifecycle(i);
+  const wasmBefore = sh.heapBytesInUse;
+  const memoryBefore = sh.memoryBytes;
+  const jsBefore = await settledJsHeap();
+  for (let i = 11_000; i < 21_000; i++) textIndexLifecycle(i);
+  assert.equal(sh.heapBytesInUse, wasmBefore, 'WASM bytes in use');
+  assert.equal(sh.memoryBytes, memoryBefore, 'WASM memory did not grow');
+  const jsGrowth = (await settledJsHeap()) - jsBefore;
+  assert.ok(jsGrowth < 2 ** 20, `JS heap grew by ${jsGrowth} bytes`);
+});
+
+/** Seeded random lines of letters: few of them share a band key. */
+function randomLines(count, seed) {
+  const next = random64(seed);
+  return Array.from({ length: count }, () => Array.from({ length: 40 }, () => 'abcdefghijklmnopqrstuvwxyz   '[Number(next() % 29n)]).join(''));
+}
+
+test('a long add/query/remove stream on one text index stays within its first round\'s heap; dispose gives it all back', () => {
+  const stored = randomLines(1000, 1);
+  const passing = randomLines(5000, 2);
+  // Bytes in use are sampled every 500 steps (each sample walks the heap): texts come and
+  // go, so removed texts' bytes are reclaimed by later adds and the tables stay as large.
+  const stream = (index, steps) => {
+    let most = 0;
+    for (let i = 0; i < steps; i++) {
+      const id = index.add(passing[i % passing.length]);
+      index.query(stored[i % stored.length]);
+      index.remove(id);
+      if (i % 500 === 0) most = Math.max(most, sh.heapBytesInUse);
+    }
+    return Math.max(most, sh.heapBytesInUse);
+  };
+  // A first index settles what the module keeps between calls (the result buffer) and the
+  // allocator's free lists.
+  const warm = sh.createTextIndex();
+  warm.addAll(stored);
+  stream(warm, 2000);
+  warm.dispose();
+  const heapBefore = sh.heapBytesInUse;
+  const index = sh.createTextIndex();
+  index.addAll(stored);
+  const first = stream(index, 20_000);
+  const later = stream(index, 100_000);
+  assert.ok(later <= first, `${later} bytes in use over 100,000 more steps, ${first} over the first 20,000`);
+  assert.equal(index.size, 1000);
+  index.dispose();
+  assert.equal(sh.heapBytesInUse, heapBefore, 'dispose frees everything the index held');
+});
+
 test('10,000 IDF lifecycles leave the WASM heap flat', () => {
   for (let i = 0; i < 100; i++) idfLifecycle(i);
   const before = sh.heapBytesInUse;
@@ -71,7 +136,10 @@ test('1,000,000 fingerprint calls leave both heaps flat', async () => {
 
 test('forgotten indexes are freed by the FinalizationRegistry', async () => {
   const forget = () => {
-    for (let i = 0; i < 1000; i++) sh.createIndex().addAll([1n, 2n, 3n]);
+    for (let i = 0; i < 1000; i++) {
+      sh.createIndex().addAll([1n, 2n, 3n]);
+      sh.createTextIndex().addAll(['one', 'two', 'three']);
+    }
   };
   // A first round settles the allocator's free lists: malloc may hand a freed chunk back a
   // few bytes larger than asked when the rest is too small to split, and bytes in use count that.

@@ -152,6 +152,35 @@ await check('the index: add, query, remove, serialize and load, dispose', () => 
   assert.throws(() => index.query(base));
 });
 
+await check('the text index: add, query, serialize and load, dispose; answers as sh.similarity and dedup', async () => {
+  const lines = [
+    'It was the best of times, it was the worst of times.',
+    'Rain is expected over the northern hills by Thursday evening.',
+    'IT WAS THE BEST OF TIMES -- IT WAS THE WORST OF TIMES',
+    'Rain is expected over the northern hills by Friday evening.',
+    '天下没有不散的宴席。',
+    '天下没有不散的宴席！',
+  ];
+  const index = sh.createTextIndex();
+  assert.equal(index.similarity, 0.8);
+  const kept = [];
+  lines.forEach((line, i) => {
+    const found = index.query(line);
+    for (const { id, similarity } of found) assert.equal(similarity, sh.similarity(line, lines[id]));
+    if (found.length === 0) kept.push(index.add(line, i));
+  });
+  assert.deepEqual(kept, (await sh.dedup(lines)).uniqueIndices);
+  const copy = sh.loadTextIndex(index.serialize());
+  assert.equal(copy.size, index.size);
+  for (const line of lines) assert.deepEqual(copy.query(line), index.query(line));
+  assert.equal(copy.remove(0), true);
+  assert.deepEqual(copy.query(lines[2]), []);
+  assert.deepEqual(index.query(lines[2]), [{ id: 0, similarity: 1 }]);
+  index.dispose();
+  copy.dispose();
+  assert.throws(() => index.query(lines[0]), /disposed/);
+});
+
 const texts = plantedTexts();
 const fingerprints = sh.fingerprintAll(texts);
 

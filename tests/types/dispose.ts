@@ -7,7 +7,9 @@ export async function disposing(): Promise<number> {
   const sh = await init();
   using index = sh.createIndex();
   using idf = sh.learnIdf(['a b', 'b c']);
+  using texts = sh.createTextIndex();
   await using pool = await createPool({ size: 1 });
   index.add(sh.fingerprint('a b', { idf }));
-  return index.size + pool.size;
+  texts.add('a b');
+  return index.size + pool.size + texts.size;
 }

@@ -1,6 +1,6 @@
 // A typed use of the package, checked by `tsc --noEmit --strict` in the test suite: the
 // declarations in js/index.d.ts must describe how the README uses the API.
-import { init, toHex, candidateRadius, DEFAULT_MAX_DISTANCE, DEFAULT_SIMILARITY, type DedupResult, type FingerprintOptions, type SimHashIndex } from 'simhash-wasm';
+import { init, toHex, candidateRadius, DEFAULT_MAX_DISTANCE, DEFAULT_SIMILARITY, type DedupResult, type FingerprintOptions, type SimHashIndex, type TextIndex, type TextMatch } from 'simhash-wasm';
 
 interface Ticket {
   id: string;
@@ -25,6 +25,24 @@ export async function example(tickets: Ticket[]): Promise<string[]> {
     void nearest;
   } finally {
     index.dispose();
+  }
+
+  // Tickets as they arrive: each one kept unless it is a near-duplicate of one kept before.
+  const seen: TextIndex = sh.createTextIndex({ similarity: DEFAULT_SIMILARITY, options: { nfkc: true } });
+  try {
+    const kept: Uint32Array = seen.addAll(tickets.slice(0, 1).map((t) => t.body));
+    for (const ticket of tickets.slice(1)) {
+      const matches: TextMatch[] = seen.query(ticket.body, { limit: 3 });
+      if (matches.length === 0) seen.add(ticket.body);
+      else console.log(ticket.id, matches[0]?.id, matches[0]?.similarity);
+    }
+    const reloaded = sh.loadTextIndex(seen.serialize());
+    const same: boolean = reloaded.size === seen.size && reloaded.similarity === seen.similarity && reloaded.has(kept[0] ?? 0);
+    reloaded.remove(0);
+    reloaded.dispose();
+    void same;
+  } finally {
+    seen.dispose();
   }
 
   const idf = sh.learnIdf(tickets.map((t) => t.body), { weighting: 'binary', nfkc: true });

@@ -77,13 +77,24 @@ class TextIndex {
   void query(std::string_view text, size_t limit, std::vector<TextMatch>& out);
 
   /// The versioned byte format, little-endian: "SHTX" · u16 version (1) · u8 alphabetic and
-  /// u8 CJK shingle size · f64 threshold · u64 next id · u32 count n · n × (u32 id, u32
-  /// length L, L bytes of the normalized text) · u64 XXH3_64bits of everything before it
-  /// (framed as the fingerprint index's, README "Serialized index format").
+  /// u8 CJK shingle size · f64 threshold · u64 next id · u32 count n · u32 bands B · n × (u32
+  /// id, u32 distinct shingles, u32 length L, L bytes of the normalized text) · the band
+  /// table's entries (u32 key, u32 id; B per text, at most n × B), ordered by the key's hash,
+  /// then id, up to the checksum · u64 XXH3_64bits of everything
+  /// before it (framed as the fingerprint index's, README "Serialized index format").
+  /// Texts in the order they were added; keys in an order independent of the table's size
+  /// and history, so a loaded index writes back the bytes it was loaded from. Cost: linear,
+  /// plus sorting the table's runs (a few entries each).
   std::vector<uint8_t> serialize() const;
-  /// Replaces `out` with the index stored in data, its tables rebuilt from the texts (no
-  /// stored table is trusted). On failure returns CorruptData, sets `error` to what is
-  /// wrong, and leaves `out` unchanged. Cost: as adding every text.
+  /// Replaces `out` with the index stored in data. On failure returns CorruptData, sets
+  /// `error` to what is wrong, and leaves `out` unchanged.
+  /// The checksum guards against damage; past it the structure is checked (sizes, ids
+  /// unique, B as the threshold's banding, keys not 0, at most n × B of them) but the
+  /// texts, shingle counts and keys are taken as written, not recomputed nor matched to
+  /// their ids: that is what makes loading linear in the bytes and the table fill nearly
+  /// sequentially (no normalizing, shingling or signing, no lookup per key). Bytes this
+  /// library did not write may thus give answers other than their texts' similarities,
+  /// never a crash; a key of an id not stored proposes nothing.
   static Status deserialize(const uint8_t* data, size_t size, TextIndex& out, std::string& error);
 
   /// Bytes held now. Per stored text: its normalized text's UTF-8 (what verification

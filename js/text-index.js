@@ -1,0 +1,179 @@
+// TextIndex: stored texts answered by exact similarity (cpp/include/simhash/text_index.h),
+// living in WASM memory; dispose() frees it. A text crosses as UTF-8 written into the
+// module's single-call scratch buffer (memory.js), or into a buffer of its own when it is
+// longer; matches come back through the result buffer.
+import { checkInteger, checkKnownKeys, checkObject, typeName } from './checks.js';
+import { SINGLE_CALL_BYTES, coreCall, copyOut, loadHandle, resultBytes, singleCallScratch, withAllocations, withEncodedTexts } from './memory.js';
+import { checkOptions } from './options.js';
+import { DEFAULT_SIMILARITY, checkSimilarity } from './similarity.js';
+import { encodeInto } from './text.js';
+
+const ID_MAX = 0xffffffff;
+const NO_FRESH_ID = 'this index has no fresh id left: it has handed out ids up to 4294967295 (ids chosen by the caller can still be added)';
+/** Longest text encoded into the single-call scratch buffer (UTF-8 takes at most 3 bytes per UTF-16 unit). */
+const SCRATCH_CHARS = Math.floor(SINGLE_CALL_BYTES / 3);
+
+// Text indexes forgotten without dispose() are freed when collected: [core, address] pairs.
+const registry = new FinalizationRegistry(([core, address]) => core._textIndexDelete(address));
+
+function checkText(text, name) {
+  if (typeof text !== 'string') throw new TypeError(`${name} must be a string, got ${typeName(text)}`);
+  return text;
+}
+
+/** Calls use(address, length) with text's UTF-8 in WASM memory: the scratch buffer for short texts. */
+function withText(core, text, use) {
+  if (text.length <= SCRATCH_CHARS) {
+    const address = singleCallScratch(core);
+    return coreCall(() => use(address, encodeInto(text, core.HEAPU8.subarray(address, address + SINGLE_CALL_BYTES))));
+  }
+  return withAllocations(core, (mem) => {
+    const address = mem.alloc(text.length * 3);
+    return use(address, encodeInto(text, core.HEAPU8.subarray(address, address + text.length * 3)));
+  });
+}
+
+/** ids as a Uint32Array of texts.length distinct ids, each checked. */
+function checkIds(ids, count) {
+  if (!(ids instanceof Uint32Array) && !Array.isArray(ids)) {
+    throw new TypeError(`ids must be a Uint32Array or an array of numbers, got ${typeName(ids)}`);
+  }
+  if (ids.length !== count) throw new RangeError(`ids has ${ids.length} entries but texts has ${count}`);
+  const array = ids instanceof Uint32Array ? ids : Uint32Array.from(ids, (id, i) => checkInteger(id, `ids[${i}]`, 0, ID_MAX));
+  // Repeats are found here, before the core reserves room for the batch, so a rejected
+  // batch leaves the WASM heap as it was.
+  const first = new Map();
+  for (let i = 0; i < array.length; i++) {
+    const earlier = first.get(array[i]);
+    if (earlier !== undefined) throw new Error(`ids[${i}] = ${array[i]} repeats ids[${earlier}]`);
+    first.set(array[i], i);
+  }
+  return array;
+}
+
+export class TextIndex {
+  #core;
+  #handle;
+
+  constructor(core, handle) {
+    this.#core = core;
+    this.#handle = handle;
+    registry.register(this, [core, handle], this);
+  }
+
+  #live() {
+    if (!this.#handle) throw new Error('this text index has been disposed');
+    return this.#handle;
+  }
+
+  /** The threshold: query answers reach this similarity. */
+  get similarity() {
+    return this.#core._textIndexThreshold(this.#live());
+  }
+
+  /** Stored texts. */
+  get size() {
+    return this.#core._simhash_text_index_size(this.#live());
+  }
+
+  /** Stores text under id (or a fresh id) and returns the id; an id already stored throws, storing nothing. */
+  add(text, id) {
+    checkText(text, 'text');
+    if (id !== undefined) checkInteger(id, 'id', 0, ID_MAX);
+    const handle = this.#live();
+    const core = this.#core;
+    const added = withText(core, text, (utf8, length) => core._simhash_text_index_add_one(handle, utf8, length, id ?? 0, id === undefined ? 0 : 1));
+    if (added === -1) throw new Error(`id ${id} is already stored in this index`);
+    if (added === -2) throw new Error(NO_FRESH_ID);
+    return added;
+  }
+
+  /** Stores every text, all or nothing, and returns their ids. */
+  addAll(texts, ids) {
+    if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
+    texts.forEach((text, i) => checkText(text, `texts[${i}]`));
+    const idArray = ids === undefined ? undefined : checkIds(ids, texts.length);
+    const handle = this.#live();
+    const core = this.#core;
+    // One call for the whole batch: the core undoes a failed batch, id counter included.
+    return withEncodedTexts(core, texts, (utf8, offsets, count, mem) => {
+      const idsAddress = idArray ? mem.copyIn(idArray) : 0;
+      const out = mem.alloc(count * 4);
+      const added = coreCall(() => core._textIndexAddBatch(handle, utf8, offsets, count, idsAddress, out));
+      if (added === count) return copyOut(core, Uint32Array, out, count);
+      if (!idArray) throw new Error(NO_FRESH_ID);
+      throw new Error(`ids[${added}] = ${idArray[added]} is already stored in this index`);
+    });
+  }
+
+  /**
+   * Every stored text whose similarity with text reaches the threshold among the banding
+   * candidates, sorted by similarity descending then id ascending, the first options.limit.
+   */
+  query(text, options) {
+    checkText(text, 'text');
+    const o = checkObject(options, 'options');
+    checkKnownKeys(o, 'options', ['limit']);
+    const limit = o.limit === undefined ? ID_MAX : checkInteger(o.limit, 'options.limit', 1, ID_MAX);
+    const handle = this.#live();
+    const core = this.#core;
+    const count = withText(core, text, (utf8, length) => core._simhash_text_index_query_one(handle, utf8, length, limit));
+    if (count === 0) return [];
+    // The result buffer holds count similarities (doubles), then count ids; it is released
+    // (freed when large) once read.
+    const address = core._simhash_result_address();
+    const similarities = new Float64Array(core.HEAPU8.buffer, address, count);
+    const ids = new Uint32Array(core.HEAPU8.buffer, address + count * 8, count);
+    const matches = new Array(count);
+    for (let i = 0; i < count; i++) matches[i] = { id: ids[i], similarity: similarities[i] };
+    core._simhash_result_release();
+    return matches;
+  }
+
+  /** @returns whether the id was stored. */
+  remove(id) {
+    checkInteger(id, 'id', 0, ID_MAX);
+    return this.#core._simhash_text_index_remove(this.#live(), id) !== 0;
+  }
+
+  has(id) {
+    checkInteger(id, 'id', 0, ID_MAX);
+    return this.#core._simhash_text_index_has(this.#live(), id) !== 0;
+  }
+
+  /** The versioned, checksummed "SHTX" bytes (text_index.h); loadTextIndex restores them. */
+  serialize() {
+    const handle = this.#live();
+    return resultBytes(this.#core, coreCall(() => this.#core._textIndexSerialize(handle)));
+  }
+
+  dispose() {
+    if (!this.#handle) return;
+    registry.unregister(this);
+    this.#core._textIndexDelete(this.#handle);
+    this.#handle = 0;
+  }
+}
+
+// `using index = sh.createTextIndex()` where the runtime has explicit resource management.
+if (Symbol.dispose) TextIndex.prototype[Symbol.dispose] = TextIndex.prototype.dispose;
+
+/**
+ * sh.createTextIndex. `options` are fingerprint options, checked as dedup's for parity with
+ * it: the similarity is of the texts themselves, so they do not change the answers.
+ */
+export function createTextIndex(core, init) {
+  const o = checkObject(init, 'init');
+  checkKnownKeys(o, 'init', ['similarity', 'options']);
+  const similarity = checkSimilarity(o.similarity ?? DEFAULT_SIMILARITY, 'init.similarity');
+  checkOptions(o.options);
+  return new TextIndex(core, coreCall(() => core._textIndexCreate(similarity)));
+}
+
+/** sh.loadTextIndex: restores textIndex.serialize(); corrupted or truncated bytes throw an Error. */
+export function loadTextIndex(core, bytes) {
+  if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array, got ${typeName(bytes)}`);
+  const handle = loadHandle(core, bytes, () => core._textIndexCreate(DEFAULT_SIMILARITY),
+    (h, address, length) => core._textIndexLoad(h, address, length), (h) => core._textIndexDelete(h));
+  return new TextIndex(core, handle);
+}

@@ -1,0 +1,237 @@
+// js/text-index.js through the WASM build: the API and its id contract; answers that are
+// exact (each one's similarity is sh.similarity's, none below the threshold) and complete
+// (recall >= 0.99 against brute force on English and Chinese fortunes with light edits);
+// the stream contract with dedup; serialized bytes that round-trip and reject any damage.
+// Hostile arguments and heap checks of a failed call are in hostile.test.js and memory.test.js.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { sh, disposing } from './helpers.js';
+import { DEFAULT_SIMILARITY, usesBanding } from '../../js/similarity.js';
+import { FORTUNES_DIR, loadChinese, loadEnglish } from '../bench/quality/corpora.js';
+import { lightEditPairs } from '../bench/quality/light-edits.js';
+import { Random } from '../bench/quality/random.js';
+
+const NO_CORPORA = !existsSync(`${FORTUNES_DIR}/chinese`) && 'needs fortunes and fortunes-zh (bash tests/bench/fetch-corpora.sh --tests)';
+
+describe('the API', () => {
+  test('add, addAll, query, remove, has, size, similarity; ids as SimHashIndex\'s', (t) => {
+    const index = disposing(t, sh.createTextIndex());
+    assert.equal(index.similarity, DEFAULT_SIMILARITY);
+    assert.equal(index.size, 0);
+    assert.deepEqual(index.query('anything at all'), []);
+    const fox = 'The quick brown fox jumps over the lazy dog.';
+    assert.equal(index.add(fox), 0, 'fresh ids start at 0');
+    assert.equal(index.add('an unrelated line of text', 10), 10, 'a caller-chosen id');
+    assert.equal(index.add('天下没有不散的宴席。'), 1, 'caller-chosen ids do not move the counter');
+    assert.deepEqual(index.addAll(['The quick brown fox jumped over the lazy dog!', 'the quick brown fox jumps over the lazy dog']), Uint32Array.of(2, 3));
+    assert.deepEqual(index.addAll(['another unrelated line', 'x'], [20, 4]), Uint32Array.of(20, 4));
+    assert.equal(index.add('y'), 5, 'a fresh id skips ids that are stored');
+    assert.equal(index.size, 8);
+    assert.ok(index.has(10) && index.has(20) && !index.has(6));
+
+    const answers = index.query(fox);
+    assert.deepEqual(answers.map((m) => m.id), [0, 3, 2], 'by similarity descending, then id ascending');
+    assert.equal(answers[0].similarity, 1);
+    assert.equal(answers[1].similarity, 1, 'case and punctuation are normalized away');
+    assert.equal(answers[2].similarity, sh.similarity(fox, 'The quick brown fox jumped over the lazy dog!'));
+    assert.deepEqual(index.query(fox, { limit: 2 }), answers.slice(0, 2));
+    assert.deepEqual(index.query(fox, { limit: 1 }), answers.slice(0, 1));
+    assert.deepEqual(index.query('天下，没有不散的宴席'), [{ id: 1, similarity: 1 }], 'punctuation is normalized away');
+
+    assert.equal(index.remove(0), true);
+    assert.equal(index.remove(0), false);
+    assert.equal(index.has(0), false);
+    assert.deepEqual(index.query(fox).map((m) => m.id), [3, 2], 'a removed id is never returned');
+    assert.equal(index.size, 7);
+    assert.equal(index.add(fox), 6, 'a removed id is not handed out again');
+    assert.throws(() => index.add('z', 6), { name: 'Error', message: 'id 6 is already stored in this index' });
+    assert.throws(() => index.addAll(['a', 'b'], [30, 6]), { name: 'Error', message: 'ids[1] = 6 is already stored in this index' });
+    assert.throws(() => index.addAll(['a', 'b'], [30, 30]), { name: 'Error', message: 'ids[1] = 30 repeats ids[0]' });
+    assert.equal(index.size, 8, 'failed adds stored nothing');
+    assert.equal(index.has(30), false);
+    assert.equal(index.add('w'), 7, 'and moved no counter');
+  });
+
+  test('the threshold, and fingerprint options accepted without changing the answers', (t) => {
+    const texts = ['the cat sat on the mat', 'the cat sat on a mat', 'the cat sat on the hat', 'a dog sat on the mat'];
+    const answers = (init) => {
+      const index = disposing(t, sh.createTextIndex(init));
+      index.addAll(texts);
+      return texts.map((text) => index.query(text));
+    };
+    for (const similarity of [0.5, 0.7, 0.9, 1]) {
+      const got = answers({ similarity });
+      texts.forEach((text, i) => {
+        const expected = texts.map((other, id) => ({ id, similarity: sh.similarity(text, other) }))
+          .filter((m) => m.similarity >= similarity)
+          .sort((a, b) => b.similarity - a.similarity || a.id - b.id);
+        assert.deepEqual(got[i], expected, `${text} at ${similarity}`);
+      });
+      assert.deepEqual(answers({ similarity, options: { tokenizer: 'chars', charNgram: 4, nfkc: true, weighting: 'tf' } }), got);
+    }
+    assert.equal(disposing(t, sh.createTextIndex({ similarity: 0.75 })).similarity, 0.75);
+  });
+
+  test('serialize and loadTextIndex: the same answers, threshold, ids and id counter', (t) => {
+    const index = disposing(t, sh.createTextIndex({ similarity: 0.6 }));
+    index.addAll(['hello world, how are you', 'Hello world! How are you?', '你好，世界', 'goodbye world']);
+    index.add('hello there world, how are you', 100);
+    index.remove(3);
+    const loaded = disposing(t, sh.loadTextIndex(index.serialize()));
+    assert.equal(loaded.similarity, 0.6);
+    assert.equal(loaded.size, index.size);
+    for (const id of [0, 1, 2, 3, 4, 100]) assert.equal(loaded.has(id), index.has(id));
+    for (const text of ['hello world how are you', '你好世界', 'goodbye world']) assert.deepEqual(loaded.query(text), index.query(text));
+    assert.equal(loaded.add('next'), 4, 'the id counter survives (3 was handed out and removed)');
+    assert.deepEqual(loaded.serialize().subarray(0, 4), new TextEncoder().encode('SHTX'));
+  });
+
+  test('dispose, twice, and Symbol.dispose; a disposed index throws', () => {
+    const index = sh.createTextIndex();
+    index.add('a text');
+    if (Symbol.dispose) assert.equal(index[Symbol.dispose], index.dispose);
+    index.dispose();
+    for (const use of [() => index.add('a'), () => index.addAll(['a']), () => index.query('a'), () => index.remove(0), () => index.has(0),
+      () => index.size, () => index.similarity, () => index.serialize()]) {
+      assert.throws(use, { name: 'Error', message: 'this text index has been disposed' });
+    }
+    index.dispose();
+  });
+
+  test('texts beyond the single-call scratch buffer, empty texts and lone surrogates', (t) => {
+    const index = disposing(t, sh.createTextIndex());
+    const long = Array.from({ length: 20000 }, (_, i) => `w${i}`).join(' '); // 118,889 UTF-16 units
+    const longer = `${long} and one more sentence`;
+    index.addAll([long, '', '\uD800 text']);
+    assert.deepEqual(index.query(longer), [{ id: 0, similarity: sh.similarity(longer, long) }]);
+    assert.equal(index.add(longer), 3);
+    assert.deepEqual(index.query(''), [{ id: 1, similarity: 1 }]);
+    assert.deepEqual(index.query('\uFFFD text'), [{ id: 2, similarity: 1 }], 'a lone surrogate is U+FFFD, as the UTF-8 encoder writes it');
+  });
+});
+
+/** English and Chinese fortunes of 10-300 code points, as the light-edit protocol takes them. */
+function corpora() {
+  const fits = (record) => {
+    const n = [...record].length;
+    return n >= 10 && n <= 300;
+  };
+  return [loadEnglish(), loadChinese()].map((c) => ({ name: c.name, language: c.name, records: c.records.filter(fits) }));
+}
+
+/** Bases drawn from the corpus, each with its light-edit variants (quality/light-edits.js). */
+function withLightEdits(corpus, bases) {
+  return lightEditPairs({ ...corpus, name: `${corpus.name} text index`, bases }).texts;
+}
+
+describe('answers on fortunes with light edits', { skip: NO_CORPORA }, () => {
+  for (const corpus of NO_CORPORA ? [] : corpora()) {
+    test(`${corpus.name}: every answer exact, recall >= 0.99 against brute force at 0.8 and 0.7`, (t) => {
+      const texts = withLightEdits(corpus, 200);
+      const n = texts.length;
+      // Brute force: the similarity of every pair i < j, in one call.
+      const pairs = n * (n - 1) / 2;
+      const a = new Uint32Array(pairs);
+      const b = new Uint32Array(pairs);
+      for (let i = 0, p = 0; i < n; i++) for (let j = i + 1; j < n; j++, p++) a[p] = i, b[p] = j;
+      const similarity = sh.similarities(texts, { a, b });
+      const pairIndex = (i, j) => (i < j ? i * n - i * (i + 1) / 2 + (j - i - 1) : pairIndex(j, i));
+      for (const threshold of [0.8, 0.7]) {
+        const index = disposing(t, sh.createTextIndex({ similarity: threshold }));
+        index.addAll(texts);
+        let expected = 0;
+        let found = 0;
+        for (let q = 0; q < n; q++) {
+          const answers = index.query(texts[q]);
+          const ids = new Set();
+          for (const { id, similarity: s } of answers) {
+            assert.ok(s >= threshold, `answer ${id} to ${q} below the threshold: ${s}`);
+            assert.equal(s, id === q ? 1 : similarity[pairIndex(q, id)], `similarity of ${q} and ${id}`);
+            ids.add(id);
+          }
+          for (let j = 0; j < n; j++) {
+            if (j === q || similarity[pairIndex(q, j)] < threshold) continue;
+            expected++;
+            if (ids.has(j)) found++;
+          }
+        }
+        const recall = found / expected;
+        t.diagnostic(`${corpus.name} at ${threshold}: ${n} texts, ${expected} ordered pairs at or above it, recall ${recall.toFixed(4)}`);
+        assert.ok(expected > n, 'the edits plant pairs above the threshold');
+        assert.ok(recall >= 0.99, `recall ${recall}`);
+      }
+      // sh.similarity itself, on a sample of the answers.
+      const index = disposing(t, sh.createTextIndex());
+      index.addAll(texts);
+      for (let q = 0; q < n; q += 97) {
+        for (const { id, similarity: s } of index.query(texts[q])) assert.equal(s, sh.similarity(texts[q], texts[id]));
+      }
+    });
+
+    test(`${corpus.name}: querying in order and adding what finds nothing keeps dedup's uniqueIndices`, async (t) => {
+      // Random records and variants of other records, shuffled.
+      const rng = new Random(`${corpus.name}/text index stream`);
+      const texts = [...withLightEdits(corpus, 400), ...rng.sampleIndices(corpus.records.length, 2000).map((r) => corpus.records[r])];
+      for (let i = texts.length - 1; i > 0; i--) {
+        const j = rng.int(i + 1);
+        [texts[i], texts[j]] = [texts[j], texts[i]];
+      }
+      for (const similarity of [0.8, 0.9]) {
+        assert.ok(usesBanding(similarity, [...new Set(texts)]), 'the contract is where dedup bands');
+        const index = disposing(t, sh.createTextIndex({ similarity }));
+        const kept = [];
+        texts.forEach((text, i) => {
+          if (index.query(text, { limit: 1 }).length === 0) {
+            index.add(text, i);
+            kept.push(i);
+          }
+        });
+        const { uniqueIndices } = await sh.dedup(texts, { similarity });
+        t.diagnostic(`${corpus.name} at ${similarity}: ${texts.length} texts, ${kept.length} kept`);
+        assert.ok(kept.length < texts.length - 500, 'the variants are found');
+        assert.deepEqual(kept, uniqueIndices);
+      }
+    });
+
+    test(`${corpus.name}: a serialized index answers identically once loaded, removed ids included`, (t) => {
+      const texts = withLightEdits(corpus, 150);
+      const index = disposing(t, sh.createTextIndex());
+      index.addAll(texts);
+      for (let id = 0; id < texts.length; id += 7) index.remove(id);
+      const loaded = disposing(t, sh.loadTextIndex(index.serialize()));
+      assert.deepEqual(loaded.serialize(), index.serialize());
+      for (let q = 0; q < texts.length; q++) {
+        const answers = loaded.query(texts[q]);
+        assert.deepEqual(answers, index.query(texts[q]));
+        assert.ok(answers.every(({ id }) => id % 7 !== 0), 'a removed id is never returned');
+      }
+    });
+  }
+});
+
+test('every flipped byte and every truncation of a serialized index throws an Error; nothing is kept', (t) => {
+  const index = disposing(t, sh.createTextIndex({ similarity: 0.7 }));
+  index.addAll(['hello world', 'Hello, world!', '你好世界', '']);
+  index.remove(1);
+  const bytes = index.serialize();
+  sh.loadTextIndex(bytes).dispose();
+  const before = sh.heapBytesInUse;
+  for (let at = 0; at < bytes.length; at++) {
+    for (const mask of [0x01, 0x80, 0xff]) {
+      const damaged = bytes.slice();
+      damaged[at] ^= mask;
+      assert.throws(() => sh.loadTextIndex(damaged), (e) => e.constructor === Error && /^invalid serialized text index: /.test(e.message), `byte ${at} ^ ${mask}`);
+    }
+  }
+  for (let length = 0; length < bytes.length; length++) {
+    assert.throws(() => sh.loadTextIndex(bytes.subarray(0, length)), (e) => e.constructor === Error && /^invalid serialized text index: /.test(e.message), `${length} bytes`);
+  }
+  const longer = new Uint8Array(bytes.length + 1);
+  longer.set(bytes);
+  assert.throws(() => sh.loadTextIndex(longer), /invalid serialized text index/);
+  assert.equal(sh.heapBytesInUse, before, 'the rejected loads kept nothing');
+  const fingerprints = disposing(t, sh.createIndex());
+  fingerprints.addAll([1n, 2n, 3n]);
+  assert.throws(() => sh.loadTextIndex(fingerprints.serialize()), /missing the 'SHTX' signature/);
+});
