@@ -28,11 +28,13 @@ compgen -G "$llvm/lib/clang/*/include/fuzzer/FuzzedDataProvider.h" >/dev/null ||
 [ -f /usr/include/xxhash.h ] || missing+=(libxxhash-dev)
 install_missing fuzz "${missing[@]}"
 
+targets=(fuzz_fingerprint fuzz_index fuzz_idf fuzz_text_index)
+# Builds exactly the targets it runs, and the seed writer.
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
+cmake --build --preset fuzz --target "${targets[@]}" fuzz_write_seeds -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
 
 status=0
-for target in fuzz_fingerprint fuzz_index fuzz_idf; do
+for target in "${targets[@]}"; do
   corpus=build/fuzz/corpus/$target
   crashes=build/fuzz/crashes/$target
   log=build/fuzz/logs/$target.log

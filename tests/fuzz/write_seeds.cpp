@@ -11,6 +11,7 @@
 
 #include "simhash/idf.h"
 #include "simhash/index.h"
+#include "simhash/text_index.h"
 
 namespace {
 
@@ -30,6 +31,14 @@ void writeText(const std::string& dir, const std::string& name, uint8_t options0
 
 // fuzz_index LOAD input: an even mode byte without repairs, then the serialized index.
 void writeIndex(const std::string& dir, const std::string& name, const simhash::Index& index) {
+  std::vector<uint8_t> bytes = {0};
+  const std::vector<uint8_t> serialized = index.serialize();
+  bytes.insert(bytes.end(), serialized.begin(), serialized.end());
+  write(dir + "/" + name, bytes);
+}
+
+// fuzz_text_index LOAD input: an even mode byte without repairs, then the serialized index.
+void writeTextIndex(const std::string& dir, const std::string& name, const simhash::TextIndex& index) {
   std::vector<uint8_t> bytes = {0};
   const std::vector<uint8_t> serialized = index.serialize();
   bytes.insert(bytes.end(), serialized.begin(), serialized.end());
@@ -129,6 +138,41 @@ int main(int argc, char** argv) {
       while (bytes.size() < length) bytes.push_back(static_cast<uint8_t>(splitmix64(state)));
       write(index + "/" + name + std::to_string(length), bytes);
     }
+  }
+
+  const std::string textIndex = std::string(argv[1]) + "/fuzz_text_index";
+  writeTextIndex(textIndex, "empty_08", simhash::TextIndex(0.8));
+  {
+    // Near-duplicates in ASCII, CJK and kana, caller-chosen ids out of order, a removed
+    // text, and fresh ids after them.
+    simhash::TextIndex small(0.8);
+    small.add("The cat sat on the mat.", 7);
+    small.add("the cat sat on a mat", 3);
+    small.add("東京の天気は晴れ", 100);
+    small.add("東京の天気は雨", 101);
+    small.add("ねこのカメラ", 5);
+    small.remove(101);
+    uint32_t id = 0;
+    small.addWithNewId("the dog sat on the mat", id);
+    small.addWithNewId("日本語 the cat ＡＢ é", id);
+    writeTextIndex(textIndex, "small_08", small);
+  }
+  {
+    // Another threshold and shingle sizes: 0.5 bands 3 rows, unigrams in CJK.
+    simhash::TextIndex wide(0.5, simhash::ShingleOptions{2, 1});
+    wide.add("the cat sat", 0);
+    wide.add("the cat sat on", 1);
+    wide.add("猫は猫", 2);
+    wide.add("猫の猫", 3);
+    writeTextIndex(textIndex, "wide_05_sizes_2_1", wide);
+  }
+  // OPS inputs (odd mode byte): bytes that FuzzedDataProvider turns into a threshold,
+  // shingle sizes and operations.
+  for (unsigned length : {64u, 1024u, 4096u}) {
+    uint64_t state = length + 1;
+    std::vector<uint8_t> bytes = {1};
+    while (bytes.size() < length) bytes.push_back(static_cast<uint8_t>(splitmix64(state)));
+    write(textIndex + "/ops_" + std::to_string(length), bytes);
   }
   return 0;
 }
