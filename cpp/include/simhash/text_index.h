@@ -12,6 +12,9 @@
 // probability about 1 - (1 - J^rows)^bands >= 0.995 (similar_groups.h).
 // Long texts are banded like short ones: this index does not use the fingerprint radius
 // that dedup switches to when the texts average over 2,000 UTF-16 units.
+// Copies of a text (texts that normalize alike) share every band key, so the band table
+// holds them in one run per key: an add of the k-th copy walks k - 1 entries per band and a
+// query that meets them verifies each. The stream stores no copies.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
