@@ -32,9 +32,9 @@
 // The core verifies every candidate whatever the limit, so limit 1 costs what a full query
 // costs but for the answers' JS objects.
 // Medians of --runs runs (3) for N < 1M; one run for N >= 1M and for the 1M stored index.
-// The machine is shared: the load average is printed with the figures. The 1M parts run
-// within 1,200 MB of JS heap (--max-old-space-size=1200) and about 2 GB resident with the
-// WASM memory; where Node's default heap limit is lower, run
+// The machine is shared: the load average is printed with the figures. The defaults with
+// both stored corpora run within 1,200 MB of JS heap (--max-old-space-size=1200) and 3.2 GB
+// resident with the WASM memory; where Node's default heap limit is lower, run
 // `node --max-old-space-size=8000 tests/bench/text-index.js`.
 // Prints a table and writes it, with the command and the machine, to
 // tests/bench/results/text-index.txt.
