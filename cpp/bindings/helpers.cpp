@@ -266,7 +266,14 @@ uint32_t TextIndexHandle::queryOne(uintptr_t utf8, uint32_t length, uint32_t lim
   return static_cast<uint32_t>(n);
 }
 
-uint32_t TextIndexHandle::serialize() const { return bytesToResult(index_.serialize()); }
+uint32_t TextIndexHandle::serialize() const {
+  // Written straight into the result buffer: a million texts make about 250 MB.
+  const size_t size = index_.serializedSize();
+  std::vector<uint32_t>& words = result();
+  words.resize((size + 3) / 4);
+  index_.serializeTo(reinterpret_cast<uint8_t*>(words.data()));
+  return static_cast<uint32_t>(size);
+}
 
 std::string TextIndexHandle::load(uintptr_t bytes, uint32_t length) {
   std::string error;

@@ -226,9 +226,9 @@ struct TextIndex::Impl {
   // live ones (not observable: the table holds ids).
   void reserve(size_t texts, size_t bytes) {
     if (deadBytes > 4096 && deadBytes > arena.size() - deadBytes) compact();
-    if (arena.size() + bytes > arena.capacity()) arena.reserve(std::max(arena.size() + bytes, arena.capacity() + arena.capacity() / 2));
+    if (arena.size() + bytes > arena.capacity()) arena.reserve(std::max(arena.size() + bytes, arena.capacity() + arena.capacity() / 4));
     if (records.size() + texts > records.capacity()) {
-      const size_t capacity = std::max(records.size() + texts, 2 * records.capacity());
+      const size_t capacity = std::max(records.size() + texts, records.capacity() + records.capacity() / 4);
       records.reserve(capacity);
       alive.reserve(capacity);
     }
@@ -237,7 +237,7 @@ struct TextIndex::Impl {
     const size_t entries = tableUsed + texts * bands;
     if (4 * entries > 3 * table.size()) {
       size_t capacity = table.size();
-      while (4 * entries > 3 * capacity) capacity += capacity / 2 + 1024;
+      while (4 * entries > 3 * capacity) capacity += capacity / 4 + 1024;
       rehash(capacity);
     }
   }
@@ -328,23 +328,37 @@ struct TextIndex::Impl {
   // that wraps past the end: its entries homed at the table's start come first, those
   // homed at its end last.
   std::vector<uint64_t> canonicalOrder() const {
-    std::vector<KeyedItem> run, runScratch;
-    auto sortedRun = [&](size_t from, size_t end) -> std::vector<KeyedItem>& {  // positions [from, end), cyclic
-      run.clear();
-      for (size_t e = from; e != end; e = after(e)) run.push_back({uint64_t{placing(keyOf(table[e]))} << 32 | idOf(table[e]), 0});
-      sortItems(run, runScratch);
-      return run;
+    std::vector<uint64_t> out(tableUsed);
+    size_t filled = 0;
+    std::vector<KeyedItem> items, scratch;
+    // Appends the order keys of positions [from, end) (cyclic), sorted.
+    auto appendRun = [&](size_t from, size_t end) {
+      const size_t first = filled;
+      for (size_t e = from; e != end; e = after(e)) out[filled++] = uint64_t{placing(keyOf(table[e]))} << 32 | idOf(table[e]);
+      if (filled - first <= 256) {
+        for (size_t i = first + 1; i < filled; ++i) {
+          const uint64_t order = out[i];
+          size_t j = i;
+          for (; j > first && out[j - 1] > order; --j) out[j] = out[j - 1];
+          out[j] = order;
+        }
+        return;
+      }
+      items.clear();
+      for (size_t i = first; i < filled; ++i) items.push_back({out[i], 0});
+      sortItems(items, scratch);
+      for (size_t i = first; i < filled; ++i) out[i] = items[i - first].key;
     };
     const size_t n = table.size();
     size_t firstEmpty = 0, lastEmpty = n - 1;  // the table is never full (load <= 3/4)
     while (table[firstEmpty] != 0) ++firstEmpty;
     while (table[lastEmpty] != 0) --lastEmpty;
-    std::vector<uint64_t> out;
-    out.reserve(tableUsed);
-    const std::vector<KeyedItem> wrap = sortedRun(after(lastEmpty), firstEmpty);
-    size_t homedAtEnd = 0;
-    while (homedAtEnd < wrap.size() && home(keyOfPlacing(static_cast<uint32_t>(wrap[homedAtEnd].key >> 32))) < firstEmpty) ++homedAtEnd;
-    for (size_t i = 0; i < homedAtEnd; ++i) out.push_back(wrap[i].key);
+    appendRun(after(lastEmpty), firstEmpty);
+    // Of the run that wraps, those homed at the end go last.
+    size_t homedAtStart = 0;
+    while (homedAtStart < filled && home(keyOfPlacing(static_cast<uint32_t>(out[homedAtStart] >> 32))) < firstEmpty) ++homedAtStart;
+    const std::vector<uint64_t> homedAtEnd(out.begin() + static_cast<std::ptrdiff_t>(homedAtStart), out.begin() + static_cast<std::ptrdiff_t>(filled));
+    filled = homedAtStart;
     for (size_t e = firstEmpty; e < lastEmpty;) {
       if (table[e] == 0) {
         ++e;
@@ -352,10 +366,10 @@ struct TextIndex::Impl {
       }
       size_t end = e;
       while (table[end] != 0) ++end;
-      for (const KeyedItem& item : sortedRun(e, end)) out.push_back(item.key);
+      appendRun(e, end);
       e = end;
     }
-    for (size_t i = homedAtEnd; i < wrap.size(); ++i) out.push_back(wrap[i].key);
+    for (const uint64_t order : homedAtEnd) out[filled++] = order;
     return out;
   }
 
@@ -534,11 +548,21 @@ void TextIndex::query(std::string_view text, size_t limit, std::vector<TextMatch
   m.trimScratch();
 }
 
+size_t TextIndex::serializedSize() const {
+  const Impl& m = *impl_;
+  return kHeaderSize + (m.arena.size() - m.deadBytes) + kTextHeader * size() + kBandEntry * m.tableUsed + kChecksumSize;
+}
+
 std::vector<uint8_t> TextIndex::serialize() const {
+  std::vector<uint8_t> out(serializedSize());
+  serializeTo(out.data());
+  return out;
+}
+
+void TextIndex::serializeTo(uint8_t* out) const {
   const Impl& m = *impl_;
   const std::vector<uint64_t> order = m.canonicalOrder();
-  std::vector<uint8_t> out(kHeaderSize + (m.arena.size() - m.deadBytes) + kTextHeader * size() + kBandEntry * order.size() + kChecksumSize);
-  uint8_t* at = out.data();
+  uint8_t* at = out;
   std::memcpy(at, kMagic, 4);
   at = storeLE(at + 4, kFormatVersion, 2);
   at = storeLE(at, m.options.alphabetic, 1);
@@ -562,8 +586,7 @@ std::vector<uint8_t> TextIndex::serialize() const {
     at = storeLE(at, keyOfPlacing(static_cast<uint32_t>(o >> 32)), 4);
     at = storeLE(at, static_cast<uint32_t>(o), 4);
   }
-  storeLE(at, checksum(out.data(), out.size() - kChecksumSize), 8);
-  return out;
+  storeLE(at, checksum(out, static_cast<size_t>(at - out)), 8);
 }
 
 Status TextIndex::deserialize(const uint8_t* data, size_t size, TextIndex& out, std::string& error) {

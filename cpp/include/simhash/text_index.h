@@ -89,6 +89,10 @@ class TextIndex {
   /// and history, so a loaded index writes back the bytes it was loaded from. Cost: linear,
   /// plus sorting the table's runs (a few entries each).
   std::vector<uint8_t> serialize() const;
+  /// serialize()'s length in bytes.
+  size_t serializedSize() const;
+  /// Writes serialize()'s bytes to out[0, serializedSize()): no copy of its own.
+  void serializeTo(uint8_t* out) const;
   /// Replaces `out` with the index stored in data. On failure returns CorruptData, sets
   /// `error` to what is wrong, and leaves `out` unchanged.
   /// The checksum guards against damage; past it the structure is checked (sizes, ids
@@ -103,12 +107,10 @@ class TextIndex {
   /// Bytes held now. Per stored text: its normalized text's UTF-8 (what verification
   /// rebuilds the shingles from: punctuation removed, whitespace runs as one space, so
   /// usually less than the text's UTF-8), a 16-byte record (24 natively), 1 alive flag,
-  /// 16-32 in the id table (load 1/4 to 1/2), and 8 per band in the band table (load 1/2
-  /// to 3/4; 0.8: 14 bands, 150-220 bytes). Removed texts' bytes are reclaimed by an add
-  /// once they outnumber the live ones and 4 KB; their table entries at once.
-  /// Measured in WASM (`npm run bench:text-index`: 200k fortunes with edits streamed at
-  /// 0.8, 75,741 kept of 148 UTF-8 bytes each): about 415 bytes per stored text, 2.8x their
-  /// UTF-8, of which the band table about 180 and the normalized text about 130.
+  /// 16-32 in the id table (load 1/4 to 1/2), and 8 per band in the band table (load 0.6
+  /// to 3/4; 0.8: 14 bands, 150-190 bytes). The text and record arrays and the band table
+  /// grow by a quarter at a time. Removed texts' bytes are reclaimed by an add once they
+  /// outnumber the live ones and 4 KB; their table entries at once.
   size_t memoryBytes() const;
 
  private:
