@@ -25,7 +25,7 @@ const TOOLS = join(ROOT, 'node_modules');
  * similarity verification (+4.0 KB of WASM), memory that comes back after failures and
  * large calls (+2.1 KB), the sliced searches and the similarity dedup, sh.similarities,
  * the streaming index, the pool's split search, findPairs' grouping in the core, the
- * banding candidates of the similarity dedup and the text index (+10.8 KB); docs/download.md
+ * banding candidates of the similarity dedup and the text index (+11.0 KB); docs/download.md
  * has the accounting.
  */
 const MAX_GZIP_BYTES = 71 * 1024;
