@@ -1,8 +1,10 @@
 // The exact similarity of given pairs of texts (README "Similarity"), computed by the core
-// in one call: the texts encoded once, each text named by a pair shingled once.
+// in one call: the texts encoded once, each text named by a pair shingled once. One pair
+// alone takes the core's similarity() directly (no code point table).
 import { typeName } from './checks.js';
 import { checkPairIndices } from './grouping.js';
-import { copyOut, coreCall, withEncodedTexts } from './memory.js';
+import { SINGLE_CALL_BYTES, copyOut, coreCall, singleCallScratch, withEncodedTexts } from './memory.js';
+import { encodeInto } from './text.js';
 
 /** similarity(texts[a[i]], texts[b[i]]) for every pair i, as sh.similarities. */
 export function similarities(core, texts, pairs) {
@@ -24,9 +26,16 @@ export function similarities(core, texts, pairs) {
   }
 }
 
-/** The similarity of two texts, as sh.similarity. */
+/** The similarity of two texts, as sh.similarity: both in the single-call scratch when they fit, no table built. */
 export function similarity(core, x, y) {
   if (typeof x !== 'string') throw new TypeError(`a must be a string, got ${typeName(x)}`);
   if (typeof y !== 'string') throw new TypeError(`b must be a string, got ${typeName(y)}`);
-  return similarities(core, [x, y], { a: Uint32Array.of(0), b: Uint32Array.of(1) })[0];
+  if (3 * (x.length + y.length) > SINGLE_CALL_BYTES) { // UTF-8 takes at most 3 bytes per UTF-16 unit
+    return similarities(core, [x, y], { a: Uint32Array.of(0), b: Uint32Array.of(1) })[0];
+  }
+  const a = singleCallScratch(core);
+  const lengthA = encodeInto(x, core.HEAPU8.subarray(a, a + SINGLE_CALL_BYTES));
+  const b = a + lengthA;
+  const lengthB = encodeInto(y, core.HEAPU8.subarray(b, a + SINGLE_CALL_BYTES));
+  return coreCall(() => core._simhash_similarity_one(a, lengthA, b, lengthB));
 }

@@ -41,6 +41,9 @@ EMSCRIPTEN_KEEPALIVE uint32_t simhash_text_index_query_one(uintptr_t index, uint
 EMSCRIPTEN_KEEPALIVE int simhash_text_index_remove(uintptr_t index, uint32_t id) { return at<TextIndexHandle>(index)->remove(id); }
 EMSCRIPTEN_KEEPALIVE int simhash_text_index_has(uintptr_t index, uint32_t id) { return at<TextIndexHandle>(index)->has(id); }
 EMSCRIPTEN_KEEPALIVE uint32_t simhash_text_index_size(uintptr_t index) { return at<TextIndexHandle>(index)->size(); }
+EMSCRIPTEN_KEEPALIVE double simhash_similarity_one(uintptr_t a, uint32_t lengthA, uintptr_t b, uint32_t lengthB) {
+  return similarityOne(a, lengthA, b, lengthB);
+}
 EMSCRIPTEN_KEEPALIVE uintptr_t simhash_result_address() { return resultAddress(); }
 EMSCRIPTEN_KEEPALIVE void simhash_result_release() { resultRelease(); }
 }

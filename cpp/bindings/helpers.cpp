@@ -115,6 +115,10 @@ void fingerprintOneIdf(uintptr_t utf8, uint32_t length, uintptr_t out, uintptr_t
   call.keepScratch = small(length);
 }
 
+double similarityOne(uintptr_t a, uint32_t lengthA, uintptr_t b, uint32_t lengthB) {
+  return simhash::similarity(std::string_view(at<char>(a), lengthA), std::string_view(at<char>(b), lengthB));
+}
+
 void fingerprintTokens(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t weights, uintptr_t out) {
   const uint32_t* bounds = at<uint32_t>(offsets);
   std::vector<std::string_view> tokens(count);

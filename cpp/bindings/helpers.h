@@ -39,6 +39,8 @@ void fingerprintBatchIdf(uintptr_t utf8, uintptr_t offsets, uint32_t count, uint
 /// Single calls: one text of `length` bytes at utf8; the fingerprint goes to out (8 bytes).
 void fingerprintOne(uintptr_t utf8, uint32_t length, uintptr_t out, double optionsWire);
 void fingerprintOneIdf(uintptr_t utf8, uint32_t length, uintptr_t out, uintptr_t idf);
+/// The similarity of the two texts (UTF-8 at a and b): simhash::similarity, no table built.
+double similarityOne(uintptr_t a, uint32_t lengthA, uintptr_t b, uint32_t lengthB);
 /// One fingerprint of count tokens; weights is 0 or count doubles.
 void fingerprintTokens(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t weights, uintptr_t out);
 

@@ -59,9 +59,16 @@ test('the WASM core equals the JS reference: similarities, decisions, join', asy
   pairSimilarities(core, batch, A.subarray(0, 1), B.subarray(0, 1));
   verifyPairs(core, batch, A.subarray(0, 1), B.subarray(0, 1), 0.5);
   similarityJoin(core, batch, 0.5);
+  sh.similarity('a', 'b'); // and the single-call scratch
   const before = sh.heapBytesInUse;
   const got = pairSimilarities(core, batch, A, B);
   got.forEach((s, p) => assert.equal(s, jaccard(TEXTS[a[p]], TEXTS[b[p]]), `${JSON.stringify(TEXTS[a[p]])} vs ${JSON.stringify(TEXTS[b[p]])}`));
+  // One pair alone takes the core's similarity() through the single-call scratch, or, past
+  // it, the batch path: the same numbers.
+  got.forEach((s, p) => assert.equal(sh.similarity(TEXTS[a[p]], TEXTS[b[p]]), s));
+  const long = TEXTS.join(' ').repeat(400);
+  assert.ok(3 * 2 * long.length > 1 << 16);
+  assert.equal(sh.similarity(long, `${long} 尾巴`), sh.similarities([long, `${long} 尾巴`], { a: Uint32Array.of(0), b: Uint32Array.of(1) })[0]);
   for (const threshold of [0.3, 0.5, 0.8, 1]) {
     const ok = verifyPairs(core, batch, A, B, threshold);
     ok.forEach((x, p) => assert.equal(x, got[p] >= threshold ? 1 : 0));
@@ -96,10 +103,17 @@ test('sh.similarity and sh.similarities equal the JS reference; bad input is rej
   const b = [];
   for (let i = 0; i < TEXTS.length; i++) for (let j = 0; j < TEXTS.length; j++) a.push(i), b.push(j);
   sh.similarities(TEXTS, { a: Uint32Array.of(0), b: Uint32Array.of(1) }); // the module's one ShingleSets
+  sh.similarity('a', 'b'); // and the single-call scratch
   const before = sh.heapBytesInUse;
   const got = sh.similarities(TEXTS, { a: Uint32Array.from(a), b: Uint32Array.from(b) });
   assert.ok(got instanceof Float64Array && got.length === a.length);
   got.forEach((s, p) => assert.equal(s, jaccard(TEXTS[a[p]], TEXTS[b[p]]), `${JSON.stringify(TEXTS[a[p]])} vs ${JSON.stringify(TEXTS[b[p]])}`));
+  // One pair alone takes the core's similarity() through the single-call scratch, or, past
+  // it, the batch path: the same numbers.
+  got.forEach((s, p) => assert.equal(sh.similarity(TEXTS[a[p]], TEXTS[b[p]]), s));
+  const long = TEXTS.join(' ').repeat(400);
+  assert.ok(3 * 2 * long.length > 1 << 16);
+  assert.equal(sh.similarity(long, `${long} 尾巴`), sh.similarities([long, `${long} 尾巴`], { a: Uint32Array.of(0), b: Uint32Array.of(1) })[0]);
   assert.equal(sh.similarity('Hello, World!', 'hello world'), 1);
   assert.equal(sh.similarity('天下没有不散的宴席。', '天下没有不散之宴席'), jaccard('天下没有不散的宴席。', '天下没有不散之宴席'));
   assert.deepEqual(sh.similarities(['x'], { a: new Uint32Array(0), b: new Uint32Array(0) }), new Float64Array(0));
