@@ -116,7 +116,20 @@ void fingerprintOneIdf(uintptr_t utf8, uint32_t length, uintptr_t out, uintptr_t
 }
 
 double similarityOne(uintptr_t a, uint32_t lengthA, uintptr_t b, uint32_t lengthB) {
-  return simhash::similarity(std::string_view(at<char>(a), lengthA), std::string_view(at<char>(b), lengthB));
+  // One scratch for every single call, of a fixed size that short texts stay within (about
+  // 80 KB): what a longer pair grows is given back after it, so the heap between calls is
+  // always the same.
+  constexpr size_t kKeep = 4096;  // code points, shingles
+  static simhash::SimilarityScratch scratch;
+  auto fixed = [] {
+    scratch = simhash::SimilarityScratch{};
+    scratch.cps.reserve(kKeep);
+    for (auto& set : scratch.sets) set.reserve(kKeep);
+  };
+  if (scratch.cps.capacity() < kKeep) fixed();
+  const double s = simhash::similarity(std::string_view(at<char>(a), lengthA), std::string_view(at<char>(b), lengthB), {}, scratch);
+  if (scratch.cps.capacity() > kKeep || scratch.sets[0].capacity() > kKeep || scratch.sets[1].capacity() > kKeep) fixed();
+  return s;
 }
 
 void fingerprintTokens(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t weights, uintptr_t out) {

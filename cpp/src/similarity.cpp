@@ -216,8 +216,13 @@ void canonicalShingles(const char32_t* cps, size_t n, const ShingleOptions& opti
 }
 
 double similarity(std::string_view a, std::string_view b, const ShingleOptions& options) {
-  std::vector<uint64_t> sets[2];
-  std::vector<char32_t> cps;
+  SimilarityScratch scratch;
+  return similarity(a, b, options, scratch);
+}
+
+double similarity(std::string_view a, std::string_view b, const ShingleOptions& options, SimilarityScratch& scratch) {
+  std::vector<uint64_t>* sets = scratch.sets;
+  std::vector<char32_t>& cps = scratch.cps;
   const std::string_view texts[2] = {a, b};
   for (int s = 0; s < 2; ++s) {
     normalizeForSimilarity(texts[s], cps);

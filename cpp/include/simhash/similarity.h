@@ -70,6 +70,15 @@ uint32_t leastShared(uint32_t na, uint32_t nb, double threshold);
 /// ShingleSets. Cost O(L log L) in the texts' lengths. @pre isValid(options)
 double similarity(std::string_view a, std::string_view b, const ShingleOptions& options = {});
 
+/// What similarity() allocates: kept by a caller that makes many single calls, it stops
+/// allocating once it has grown to their texts.
+struct SimilarityScratch {
+  std::vector<char32_t> cps;
+  std::vector<uint64_t> sets[2];
+};
+/// similarity(a, b, options) in the caller's scratch.
+double similarity(std::string_view a, std::string_view b, const ShingleOptions& options, SimilarityScratch& scratch);
+
 /// Shingle sets of a batch of texts, each built once and kept compact, for many exact
 /// comparisons. Storage: the shingles of each text as a sorted list of dense codes
 /// (code points renumbered within the batch, most frequent first), delta-encoded in
