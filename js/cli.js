@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// simhash-wasm command line: near-duplicate removal for Node scripts.
-import { closeSync, createReadStream, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { once } from 'node:events';
-import { dirname } from 'node:path';
+// simhash-wasm command line: near-duplicate removal for Node scripts. The command line here;
+// the streams in cli-streams.js, dedup --index in cli-index.js, exit statuses in cli-errors.js.
 import { init, DEFAULT_MAX_DISTANCE } from './node.js';
 import { DEFAULT_SIMILARITY } from './similarity.js';
-import { FORMATS, InputError, RecordParser, formatOf, textPicker } from './records.js';
+import { FORMATS, InputError, formatOf } from './records.js';
 import { SAMPLE } from './sample.js';
+import { IndexFileError, MemoryError, OUT_OF_MEMORY, UsageError } from './cli-errors.js';
+import { indexCommand } from './cli-index.js';
+import { Output, count, progressReporter, readInput } from './cli-streams.js';
 
 const USAGE = `Usage: simhash-wasm dedup [FILE|-] [options]
        simhash-wasm dedup [FILE|-] --index INDEX [--update] [options]
@@ -55,7 +56,6 @@ Exit codes: 0 ok, 1 input error (with the line of the bad record; an index file 
 missing without --update, unreadable or corrupt, named), 2 usage error, 3 the work does not
 fit in memory (e.g. --pairs with more pairs than memory holds).`;
 
-class UsageError extends Error {}
 
 const INTEGER = /^\d+$/;
 
@@ -139,109 +139,6 @@ function parseArgs(argv) {
   return args;
 }
 
-/**
- * Progress on stderr: on a terminal, one line rewritten at most every 100 ms; elsewhere,
- * with --progress, a line at most every second and at each new phase; otherwise nothing.
- */
-function progressReporter(forced) {
-  const tty = Boolean(process.stderr.isTTY);
-  const enabled = tty || forced;
-  let last = -Infinity;
-  let lastPhase;
-  return {
-    enabled,
-    /** A report; one that ends a phase (`final`) is always shown. */
-    show(phase, message, final = false) {
-      if (!enabled) return;
-      const now = performance.now();
-      if (!final && phase === lastPhase && now - last < (tty ? 100 : 1000)) return;
-      last = now;
-      lastPhase = phase;
-      process.stderr.write(tty ? `\r\x1b[K${message}` : `simhash-wasm: ${message}\n`);
-    },
-    /** A final line, which stays. */
-    end(message) {
-      if (enabled) process.stderr.write(tty ? `\r\x1b[K${message}\n` : `simhash-wasm: ${message}\n`);
-    },
-  };
-}
-
-const count = (n) => n.toLocaleString('en');
-const megabytes = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
-
-/**
- * Writes text to stdout in pieces of about 1 MB, honouring backpressure: write() returns a
- * promise (to await) only when it flushed a piece, so a caller writing record by record
- * does not wait a turn per record.
- */
-class Output {
-  #parts = [];
-  #length = 0;
-
-  write(text) {
-    this.#parts.push(text);
-    this.#length += text.length;
-    return this.#length >= 1 << 20 ? this.flush() : undefined;
-  }
-
-  async flush() {
-    if (this.#length === 0) return;
-    const text = this.#parts.join('');
-    this.#parts = [];
-    this.#length = 0;
-    if (!process.stdout.write(text)) await once(process.stdout, 'drain');
-  }
-}
-
-/**
- * Reads the input, handing the CSV header record to sink.header(record) and each other
- * record, in order, to sink.record(record, text) (awaited when it returns a promise), as
- * they are parsed; it keeps none of them. Progress reports sink.status().
- */
-async function readInput(args, progress, sink) {
-  const stdin = args.file === '-';
-  let size;
-  if (!stdin) {
-    try {
-      size = statSync(args.file).size;
-    } catch {
-      // The stream below reports why the file cannot be read.
-    }
-  }
-  const parser = new RecordParser(args.format);
-  let pick = args.format === 'csv' ? undefined : textPicker(args.format, args.field);
-  const take = async (batch) => {
-    for (const record of batch) {
-      if (record.header) {
-        if (!record.fields.includes(args.field)) {
-          throw new InputError(record.line, `the header has no column "${args.field}" (columns: ${record.fields.join(', ')}); pick one with --field`);
-        }
-        pick = textPicker('csv', args.field, record);
-        const pending = sink.header(record);
-        if (pending) await pending;
-        continue;
-      }
-      const text = pick(record);
-      if (text === undefined) {
-        throw new InputError(record.line, args.format === 'csv'
-          ? `the record has ${record.fields.length} fields, no "${args.field}"`
-          : `expected a JSON string or an object whose "${args.field}" is a string`);
-      }
-      const pending = sink.record(record, text);
-      if (pending) await pending;
-    }
-  };
-  const input = stdin ? process.stdin : createReadStream(args.file, { highWaterMark: 1 << 20 });
-  let bytes = 0;
-  for await (const chunk of input) {
-    bytes += chunk.length;
-    await take(parser.push(chunk));
-    progress.show('read', `reading: ${megabytes(bytes)}${size ? ` of ${megabytes(size)}` : ''}, ${sink.status()}`);
-  }
-  await take(parser.end());
-  progress.show('read', `read ${megabytes(bytes)}, ${sink.status()}`, true);
-}
-
 /** Fingerprints in slices, reporting progress between them. */
 function fingerprintAll(sh, texts, options, progress) {
   const SLICE = 4096;
@@ -254,10 +151,6 @@ function fingerprintAll(sh, texts, options, progress) {
   return fingerprints;
 }
 
-/** Thrown when the work does not fit in memory; the CLI exits with status 3. */
-class MemoryError extends Error {}
-
-const OUT_OF_MEMORY = /out of WebAssembly memory|Array buffer allocation failed|Invalid (typed )?array length|would produce \d+ pairs/;
 
 /** A MemoryError for fingerprinting that ran out of memory; other errors unchanged. */
 function outOfMemory(error, records) {
@@ -330,192 +223,6 @@ async function dedupCommand(args) {
   progress.end(`${count(records.length)} records, ${count(result.unique.length)} unique, ${count(result.groups.length)} groups`);
 }
 
-/** An index file that cannot serve (missing without --update, unreadable, corrupt, not writable): exit 1. */
-class IndexFileError extends Error {}
-
-/**
- * The text index stored in args.index. A file that does not exist gives a new empty index
- * at --similarity (else dedup's default) with --update, and an IndexFileError without it,
- * as does a file that cannot be read or loaded. The file is only read.
- */
-function openIndex(sh, args, progress) {
-  let bytes;
-  try {
-    bytes = readFileSync(args.index);
-    progress.show('load', `loading index ${args.index}: ${megabytes(bytes.length)}`, true);
-  } catch (error) {
-    if (error.code !== 'ENOENT') throw new IndexFileError(`cannot read index file ${args.index}: ${error.message}`);
-    if (!args.update) throw new IndexFileError(`index file ${args.index} does not exist (--update creates it)`);
-    return sh.createTextIndex(args.similarity === undefined ? {} : { similarity: args.similarity });
-  }
-  try {
-    return sh.loadTextIndex(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
-  } catch (error) {
-    if (OUT_OF_MEMORY.test(error.message)) throw new MemoryError(`loading index file ${args.index} (${megabytes(bytes.length)}) does not fit in memory (${error.message})`);
-    throw new IndexFileError(`index file ${args.index} is not a valid text index (${error.message}); it is left as it is`);
-  }
-}
-
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
-/**
- * The replacement of a file that is whole at every moment: the new bytes go to PATH.PID.tmp
- * in the same directory, created by the constructor (so a directory that cannot take it
- * fails before any work) with the old file's permission bits; write() fills and syncs it;
- * commit() renames it over PATH (atomic within a file system: readers see the old file or
- * the new one) and syncs the directory so the rename survives a crash. PATH is untouched
- * until commit(). discard() removes the temporary file, and runs on exit (saying PATH is not
- * updated) and on SIGINT, SIGTERM and SIGHUP; after a SIGKILL or a crash of the machine the
- * temporary file stays behind.
- */
-class FileReplacement {
-  #fd;
-  #done = false;
-  #onExit = () => {
-    // An exit before commit() or discard(): a closed output (EPIPE) or an uncaught error.
-    process.stderr.write(`simhash-wasm: ${this.path} is not updated (the run ended early)\n`);
-    this.discard();
-  };
-  #onSignal = (signal) => {
-    this.discard();
-    process.kill(process.pid, signal); // the listeners are gone: the signal's default action
-  };
-
-  constructor(path) {
-    this.path = path;
-    this.temporary = `${path}.${process.pid}.tmp`;
-    let mode;
-    try {
-      mode = statSync(path).mode & 0o7777;
-    } catch {
-      // A new file: 0o666 less the umask, as any file the user creates.
-    }
-    try {
-      this.#fd = openSync(this.temporary, 'wx', 0o666);
-      if (mode !== undefined) fchmodSync(this.#fd, mode);
-    } catch (error) {
-      if (this.#fd !== undefined) this.discard();
-      throw new IndexFileError(`cannot write ${this.temporary}, the new index file before it replaces ${path}: ${error.message}`);
-    }
-    process.on('exit', this.#onExit);
-    for (const signal of SIGNALS) process.on(signal, this.#onSignal);
-  }
-
-  /** Writes bytes to the temporary file and syncs it to the disk. */
-  write(bytes) {
-    try {
-      for (let at = 0; at < bytes.length;) at += writeSync(this.#fd, bytes, at);
-      fsyncSync(this.#fd);
-    } catch (error) {
-      throw new IndexFileError(`cannot write ${this.temporary}, the new index file (${error.message}); ${this.path} is left as it was`);
-    }
-  }
-
-  /** Renames the temporary file over PATH. */
-  commit() {
-    try {
-      closeSync(this.#fd);
-      this.#fd = undefined;
-      renameSync(this.temporary, this.path);
-    } catch (error) {
-      throw new IndexFileError(`cannot replace ${this.path} by ${this.temporary} (${error.message}); ${this.path} is left as it was`);
-    }
-    this.#release();
-    try {
-      const directory = openSync(dirname(this.path), 'r');
-      try {
-        fsyncSync(directory);
-      } finally {
-        closeSync(directory);
-      }
-    } catch {
-      // Some file systems cannot sync a directory; the rename is done either way.
-    }
-  }
-
-  /** Removes the temporary file unless commit() renamed it; later calls do nothing. */
-  discard() {
-    if (this.#done) return;
-    this.#release();
-    try {
-      if (this.#fd !== undefined) closeSync(this.#fd);
-    } catch {
-      // Closing is best effort: the process is ending or has failed already.
-    }
-    try {
-      unlinkSync(this.temporary);
-    } catch {
-      // Already gone.
-    }
-  }
-
-  #release() {
-    this.#done = true;
-    process.off('exit', this.#onExit);
-    for (const signal of SIGNALS) process.off(signal, this.#onSignal);
-  }
-}
-
-/** A MemoryError for an index that ran out of memory while `doing`; other errors unchanged. */
-function indexOutOfMemory(error, index, doing) {
-  if (!OUT_OF_MEMORY.test(error.message)) return error;
-  return new MemoryError(`the text index (${count(index.size)} texts) does not fit in memory ${doing} (${error.message})`);
-}
-
-/**
- * dedup --index: each record is kept when its text's query finds nothing in the index,
- * then added to it, so later records are compared with it too; kept records are written as
- * they are decided, so only the index grows with the input. With --update the index is
- * written beside the old file and renamed over it once all output is written.
- */
-async function indexCommand(args) {
-  const progress = progressReporter(args.progress);
-  const sh = await init();
-  const index = openIndex(sh, args, progress);
-  let replacement = null;
-  try {
-    if (args.similarity !== undefined && args.similarity !== index.similarity) {
-      throw new UsageError(`--similarity ${args.similarity} differs from the similarity of index file ${args.index}, ${index.similarity}; an index keeps the similarity it was made with (leave --similarity out, or use a new index file)`);
-    }
-    progress.show('index', `index ${args.index}: ${count(index.size)} texts, similarity ${index.similarity}`, true);
-    if (args.update) replacement = new FileReplacement(args.index);
-    const out = new Output();
-    let records = 0;
-    let kept = 0;
-    await readInput(args, progress, {
-      header: (record) => out.write(record.raw),
-      record(record, text) {
-        records++;
-        try {
-          if (index.query(text, { limit: 1 }).length > 0) return undefined;
-          index.add(text);
-        } catch (error) {
-          throw indexOutOfMemory(error, index, `at line ${record.line}`);
-        }
-        kept++;
-        return out.write(record.raw);
-      },
-      status: () => `${count(records)} records, ${count(kept)} kept`,
-    });
-    await out.flush();
-    if (replacement) {
-      progress.show('write', `writing ${args.index}: ${count(index.size)} texts`, true);
-      let bytes;
-      try {
-        bytes = index.serialize();
-      } catch (error) {
-        throw indexOutOfMemory(error, index, 'to write');
-      }
-      replacement.write(bytes);
-      replacement.commit();
-    }
-    const stored = replacement ? `${count(index.size)} texts (${count(kept)} added)` : `${count(index.size - kept)} texts (not updated)`;
-    progress.end(`${count(records)} records, ${count(kept)} kept, ${count(records - kept)} near-duplicates; ${args.index}: ${stored}`);
-  } finally {
-    replacement?.discard();
-    index.dispose();
-  }
-}
 
 async function showSample() {
   const started = performance.now();

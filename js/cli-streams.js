@@ -1,0 +1,109 @@
+// The CLI's streams: records read from the input as they are parsed, kept records written
+// to stdout in large pieces, and progress on stderr.
+import { createReadStream, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { InputError, RecordParser, textPicker } from './records.js';
+
+/**
+ * Progress on stderr: on a terminal, one line rewritten at most every 100 ms; elsewhere,
+ * with --progress, a line at most every second and at each new phase; otherwise nothing.
+ */
+export function progressReporter(forced) {
+  const tty = Boolean(process.stderr.isTTY);
+  const enabled = tty || forced;
+  let last = -Infinity;
+  let lastPhase;
+  return {
+    enabled,
+    /** A report; one that ends a phase (`final`) is always shown. */
+    show(phase, message, final = false) {
+      if (!enabled) return;
+      const now = performance.now();
+      if (!final && phase === lastPhase && now - last < (tty ? 100 : 1000)) return;
+      last = now;
+      lastPhase = phase;
+      process.stderr.write(tty ? `\r\x1b[K${message}` : `simhash-wasm: ${message}\n`);
+    },
+    /** A final line, which stays. */
+    end(message) {
+      if (enabled) process.stderr.write(tty ? `\r\x1b[K${message}\n` : `simhash-wasm: ${message}\n`);
+    },
+  };
+}
+
+export const count = (n) => n.toLocaleString('en');
+export const megabytes = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+/**
+ * Writes text to stdout in pieces of about 1 MB, honouring backpressure: write() returns a
+ * promise (to await) only when it flushed a piece, so a caller writing record by record
+ * does not wait a turn per record.
+ */
+export class Output {
+  #parts = [];
+  #length = 0;
+
+  write(text) {
+    this.#parts.push(text);
+    this.#length += text.length;
+    return this.#length >= 1 << 20 ? this.flush() : undefined;
+  }
+
+  async flush() {
+    if (this.#length === 0) return;
+    const text = this.#parts.join('');
+    this.#parts = [];
+    this.#length = 0;
+    if (!process.stdout.write(text)) await once(process.stdout, 'drain');
+  }
+}
+
+/**
+ * Reads the input, handing the CSV header record to sink.header(record) and each other
+ * record, in order, to sink.record(record, text) (awaited when it returns a promise), as
+ * they are parsed; it keeps none of them. Progress reports sink.status().
+ */
+export async function readInput(args, progress, sink) {
+  const stdin = args.file === '-';
+  let size;
+  if (!stdin) {
+    try {
+      size = statSync(args.file).size;
+    } catch {
+      // The stream below reports why the file cannot be read.
+    }
+  }
+  const parser = new RecordParser(args.format);
+  let pick = args.format === 'csv' ? undefined : textPicker(args.format, args.field);
+  const take = async (batch) => {
+    for (const record of batch) {
+      if (record.header) {
+        if (!record.fields.includes(args.field)) {
+          throw new InputError(record.line, `the header has no column "${args.field}" (columns: ${record.fields.join(', ')}); pick one with --field`);
+        }
+        pick = textPicker('csv', args.field, record);
+        const pending = sink.header(record);
+        if (pending) await pending;
+        continue;
+      }
+      const text = pick(record);
+      if (text === undefined) {
+        throw new InputError(record.line, args.format === 'csv'
+          ? `the record has ${record.fields.length} fields, no "${args.field}"`
+          : `expected a JSON string or an object whose "${args.field}" is a string`);
+      }
+      const pending = sink.record(record, text);
+      if (pending) await pending;
+    }
+  };
+  const input = stdin ? process.stdin : createReadStream(args.file, { highWaterMark: 1 << 20 });
+  let bytes = 0;
+  for await (const chunk of input) {
+    bytes += chunk.length;
+    await take(parser.push(chunk));
+    progress.show('read', `reading: ${megabytes(bytes)}${size ? ` of ${megabytes(size)}` : ''}, ${sink.status()}`);
+  }
+  await take(parser.end());
+  progress.show('read', `read ${megabytes(bytes)}, ${sink.status()}`, true);
+}
+
