@@ -1,10 +1,10 @@
 // SimHashIndex: an exact Hamming index that lives in WASM memory; dispose() frees it.
 import { checkFingerprint, checkInteger, checkObject, typeName } from './checks.js';
 import { toFingerprintArray } from './hamming.js';
+import { ID_MAX, NO_FRESH_ID, checkIds } from './ids.js';
 import { asError, copyOut, coreCall, loadHandle, resultBytes, withAllocations } from './memory.js';
 import { checkMaxDistance } from './options.js';
 
-const NO_FRESH_ID = 'this index has no fresh id left: it has handed out ids up to 4294967295 (ids chosen by the caller can still be added)';
 
 // Indexes forgotten without dispose() are freed when collected: [core, address] pairs.
 const indexRegistry = new FinalizationRegistry(([core, address]) => core._indexDelete(address));
@@ -34,7 +34,7 @@ export class SimHashIndex {
 
   add(fingerprint, id) {
     checkFingerprint(fingerprint, 'fingerprint');
-    if (id !== undefined) checkInteger(id, 'id', 0, 0xffffffff);
+    if (id !== undefined) checkInteger(id, 'id', 0, ID_MAX);
     const handle = this.#live();
     const low = Number(BigInt.asUintN(32, fingerprint));
     const high = Number(fingerprint >> 32n);
@@ -51,18 +51,10 @@ export class SimHashIndex {
 
   addAll(fingerprints, ids) {
     const fps = toFingerprintArray(fingerprints, 'fingerprints');
-    let idArray;
-    if (ids !== undefined) {
-      if (!(ids instanceof Uint32Array) && !Array.isArray(ids)) {
-        throw new TypeError(`ids must be a Uint32Array or an array of numbers, got ${typeName(ids)}`);
-      }
-      if (ids.length !== fps.length) throw new RangeError(`ids has ${ids.length} entries but fingerprints has ${fps.length}`);
-      idArray = ids instanceof Uint32Array ? ids : Uint32Array.from(ids, (id, i) => checkInteger(id, `ids[${i}]`, 0, 0xffffffff));
-    }
-    return this.#add(fps, idArray);
+    return this.#add(fps, ids === undefined ? undefined : checkIds(ids, fps.length, 'fingerprints'));
   }
 
-  /** Stores fps under ids (fresh ids when undefined), all or nothing (the core undoes a failed batch, id counter included). */
+  /** Stores fps under ids (checked; fresh ids when undefined), all or nothing (the core undoes a failed batch, id counter included). */
   #add(fps, ids) {
     const handle = this.#live();
     const core = this.#core;
@@ -73,9 +65,7 @@ export class SimHashIndex {
       const added = coreCall(() => core._indexAddBatch(handle, fpAddress, idsAddress, fps.length, outAddress));
       if (added === fps.length) return copyOut(core, Uint32Array, outAddress, fps.length);
       if (!ids) throw new Error(NO_FRESH_ID);
-      const id = ids[added];
-      const earlier = ids.subarray(0, added).indexOf(id);
-      throw new Error(earlier >= 0 ? `ids[${added}] = ${id} repeats ids[${earlier}]` : `ids[${added}] = ${id} is already stored in this index`);
+      throw new Error(`ids[${added}] = ${ids[added]} is already stored in this index`);
     });
   }
 
@@ -99,7 +89,7 @@ export class SimHashIndex {
   }
 
   remove(id) {
-    checkInteger(id, 'id', 0, 0xffffffff);
+    checkInteger(id, 'id', 0, ID_MAX);
     return this.#core._indexRemove(this.#live(), id);
   }
 

@@ -3,13 +3,12 @@
 // module's single-call scratch buffer (memory.js), or into a buffer of its own when it is
 // longer; matches come back through the result buffer.
 import { checkInteger, checkKnownKeys, checkObject, typeName } from './checks.js';
+import { ID_MAX, NO_FRESH_ID, checkIds } from './ids.js';
 import { SINGLE_CALL_BYTES, coreCall, copyOut, loadHandle, resultBytes, singleCallScratch, withAllocations, withEncodedTexts } from './memory.js';
 import { checkOptions } from './options.js';
 import { DEFAULT_SIMILARITY, checkSimilarity } from './similarity.js';
 import { encodeInto } from './text.js';
 
-const ID_MAX = 0xffffffff;
-const NO_FRESH_ID = 'this index has no fresh id left: it has handed out ids up to 4294967295 (ids chosen by the caller can still be added)';
 /** Longest text encoded into the single-call scratch buffer (UTF-8 takes at most 3 bytes per UTF-16 unit). */
 const SCRATCH_CHARS = Math.floor(SINGLE_CALL_BYTES / 3);
 
@@ -31,24 +30,6 @@ function withText(core, text, use) {
     const address = mem.alloc(text.length * 3);
     return use(address, encodeInto(text, core.HEAPU8.subarray(address, address + text.length * 3)));
   });
-}
-
-/** ids as a Uint32Array of texts.length distinct ids, each checked. */
-function checkIds(ids, count) {
-  if (!(ids instanceof Uint32Array) && !Array.isArray(ids)) {
-    throw new TypeError(`ids must be a Uint32Array or an array of numbers, got ${typeName(ids)}`);
-  }
-  if (ids.length !== count) throw new RangeError(`ids has ${ids.length} entries but texts has ${count}`);
-  const array = ids instanceof Uint32Array ? ids : Uint32Array.from(ids, (id, i) => checkInteger(id, `ids[${i}]`, 0, ID_MAX));
-  // Repeats are found here, before the core reserves room for the batch, so a rejected
-  // batch leaves the WASM heap as it was.
-  const first = new Map();
-  for (let i = 0; i < array.length; i++) {
-    const earlier = first.get(array[i]);
-    if (earlier !== undefined) throw new Error(`ids[${i}] = ${array[i]} repeats ids[${earlier}]`);
-    first.set(array[i], i);
-  }
-  return array;
 }
 
 export class TextIndex {
@@ -92,7 +73,7 @@ export class TextIndex {
   addAll(texts, ids) {
     if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
     texts.forEach((text, i) => checkText(text, `texts[${i}]`));
-    const idArray = ids === undefined ? undefined : checkIds(ids, texts.length);
+    const idArray = ids === undefined ? undefined : checkIds(ids, texts.length, 'texts');
     const handle = this.#live();
     const core = this.#core;
     // One call for the whole batch: the core undoes a failed batch, id counter included.
