@@ -6,8 +6,8 @@
 //   simhash_bench leaders-file FILE K
 //   simhash_bench scan               seconds per pair of a plain scan (findPairs of 1,400 items)
 //   simhash_bench text-index FILE S  TextIndex at threshold S over FILE's texts (NUL-separated):
-//                                    query each, add it when nothing is found; then serialize and
-//                                    load back
+//                                    query each, add it when nothing is found (every text with
+//                                    STORE_ALL set in the environment); then serialize and load back
 // Prints one JSON object per line.
 #include <chrono>
 #include <ctime>
