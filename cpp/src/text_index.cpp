@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstring>
 #include <initializer_list>
+#include <utility>
 
+#include "band_table.h"
 #include "bytes.h"
 #include "radix.h"
 #include "simhash/index.h"
@@ -26,10 +28,10 @@ using bytes::getLE;
 using bytes::kChecksumSize;
 using bytes::storeLE;
 
-// Sorts items by key, stably: by insertion while few (a query's candidates and answers, a
-// table run), else by radix.h's sort, whose six passes each count into 2,048 buckets: about
-// the work of insertion-sorting 256 items. No comparison sort: each std::sort
-// instantiation costs about 3 KB of WASM.
+// Sorts a query's candidates or answers by key, stably: by insertion while few, else by
+// radix.h's sort, whose six passes each count into 2,048 buckets: about the work of
+// insertion-sorting 256 items. No comparison sort: each std::sort instantiation costs
+// about 3 KB of WASM.
 void sortItems(std::vector<KeyedItem>& items, std::vector<KeyedItem>& scratch) {
   if (items.size() > 256) {
     radixSort(items, scratch, 64);
@@ -42,10 +44,6 @@ void sortItems(std::vector<KeyedItem>& items, std::vector<KeyedItem>& scratch) {
     items[j] = item;
   }
 }
-
-// The band table's placing hash of a key (home() scales it to the table), and back.
-uint32_t placing(uint32_t key) { return key * 0x9E3779B9u; }
-uint32_t keyOfPlacing(uint32_t hash) { return hash * 0x144CBC89u; }  // 0x9E3779B9's inverse mod 2^32
 
 // A piece of an error message: text, or an unsigned integer written in decimal.
 struct Piece {
@@ -72,15 +70,6 @@ std::string describe(std::initializer_list<Piece> pieces) {
   return out;
 }
 
-// SlotOfId's capacity for `reserved` ids: a power of two, at least 16, at load <= 1/2, of
-// 8-byte entries.
-size_t idTableBytes(size_t reserved) {
-  if (reserved == 0) return 0;
-  size_t capacity = 16;
-  while (capacity < 2 * reserved) capacity *= 2;
-  return capacity * 8;
-}
-
 }  // namespace
 
 struct TextIndex::Impl {
@@ -100,15 +89,11 @@ struct TextIndex::Impl {
   std::vector<uint8_t> alive;
   size_t deadBytes = 0;
   detail::SlotOfId slotOfId;
-  size_t idsReserved = 0;  // the most ids slotOfId was asked room for (its capacity follows)
   uint64_t nextId = 0;
 
-  // The band table: one entry per stored text and band, id << 32 | key, open addressing
-  // with linear probing (keys are never 0; 0 marks an empty entry), several entries per
-  // key. Key and id share one word so that a probe reads one cache line. Ids rather than
-  // slots, so compacting the arena leaves it as it is.
-  std::vector<uint64_t> table;
-  size_t tableUsed = 0;
+  // The band table: one entry per stored text and band. Ids rather than slots, so
+  // compacting the arena leaves it as it is.
+  BandTable table;
 
   // Scratch of one call. The text's distinct shingles (codes[0, codeCount)) are also in an
   // open-addressing set, where a candidate's shingles are looked up, each distinct one
@@ -127,6 +112,7 @@ struct TextIndex::Impl {
   std::vector<TextMatch> answers;
   size_t codeCount = 0;
   uint32_t generation = 0, stamp = 0;
+  uint64_t touched = 0;  // what BandTable::touch read: stored, so that the reads happen
   size_t setMask = 0;
   unsigned setShift = 60;
   // The text the scratch was prepared from, when it was a caller's text: an add right after
@@ -134,18 +120,10 @@ struct TextIndex::Impl {
   std::string prepared;
   bool isPrepared = false;
 
-  Impl(double s, const ShingleOptions& o) : threshold(s), options(o), signer(bandingFor(s)), bands(bandingFor(s).bands) {
+  Impl(double s, const ShingleOptions& o, size_t mergeAt)
+      : threshold(s), options(o), signer(bandingFor(s)), bands(bandingFor(s).bands), table(mergeAt) {
     keys.resize(bands);
-    table.assign(1024, 0);
   }
-
-  size_t home(uint32_t key) const {
-    // Multiply-shift onto any table size: the table grows by half, not doubling.
-    return static_cast<size_t>((uint64_t{placing(key)} * table.size()) >> 32);
-  }
-  size_t after(size_t e) const { return e + 1 == table.size() ? 0 : e + 1; }
-  static uint32_t keyOf(uint64_t entry) { return static_cast<uint32_t>(entry); }
-  static uint32_t idOf(uint64_t entry) { return static_cast<uint32_t>(entry >> 32); }
 
   // The text's normalized code points, distinct canonical codes (in the set too) and band
   // keys, into cps, codes and keys.
@@ -225,59 +203,21 @@ struct TextIndex::Impl {
   // an add, before it changes anything. Compacts the arena when removed bytes outnumber
   // live ones (not observable: the table holds ids).
   void reserve(size_t texts, size_t bytes) {
+    reserveTexts(texts, bytes);
+    table.reserve(texts * bands);
+  }
+
+  // reserve() but for the band table.
+  void reserveTexts(size_t texts, size_t bytes) {
     if (deadBytes > 4096 && deadBytes > arena.size() - deadBytes) compact();
-    if (arena.size() + bytes > arena.capacity()) arena.reserve(std::max(arena.size() + bytes, arena.capacity() + arena.capacity() / 4));
+    // The arena grows by an eighth: the normalized texts are most of an index's bytes.
+    if (arena.size() + bytes > arena.capacity()) arena.reserve(std::max(arena.size() + bytes, arena.capacity() + arena.capacity() / 8));
     if (records.size() + texts > records.capacity()) {
       const size_t capacity = std::max(records.size() + texts, records.capacity() + records.capacity() / 4);
       records.reserve(capacity);
       alive.reserve(capacity);
     }
     slotOfId.reserve(slotOfId.size() + texts);
-    idsReserved = std::max(idsReserved, slotOfId.size() + texts);
-    const size_t entries = tableUsed + texts * bands;
-    if (4 * entries > 3 * table.size()) {
-      size_t capacity = table.size();
-      while (4 * entries > 3 * capacity) capacity += capacity / 4 + 1024;
-      rehash(capacity);
-    }
-  }
-
-  void rehash(size_t capacity) {
-    std::vector<uint64_t> old(capacity, 0);
-    old.swap(table);
-    for (const uint64_t entry : old) {
-      if (entry != 0) insertEntry(entry);
-    }
-  }
-
-  void insertEntry(uint64_t entry) {
-    size_t e = home(keyOf(entry));
-    while (table[e] != 0) e = after(e);
-    table[e] = entry;
-  }
-
-  static uint64_t entryOf(uint32_t key, uint32_t id) { return uint64_t{id} << 32 | key; }
-
-  // Erases one entry (key, id), if stored: it may not be, for a text loaded with other keys
-  // than its own (deserialize takes keys as written).
-  void eraseEntry(uint32_t key, uint32_t id) {
-    const uint64_t entry = entryOf(key, id);
-    size_t hole = home(key);
-    while (table[hole] != 0 && table[hole] != entry) hole = after(hole);
-    if (table[hole] == 0) return;
-    --tableUsed;
-    // Backward-shift deletion: pull later entries of the run into the hole, so lookups
-    // never meet tombstones.
-    const size_t n = table.size();
-    for (size_t e = after(hole); table[e] != 0; e = after(e)) {
-      const size_t want = home(keyOf(table[e]));
-      // Move entry e into the hole unless its home lies cyclically in (hole, e].
-      if ((e + n - want) % n >= (e + n - hole) % n) {
-        table[hole] = table[e];
-        hole = e;
-      }
-    }
-    table[hole] = 0;
   }
 
   void compact() {
@@ -321,58 +261,6 @@ struct TextIndex::Impl {
     isPrepared = false;
   }
 
-  // The band table's entries in one order whatever its capacity and history: by the hash
-  // that places them (home() is monotone in it), then id; as that order's keys (placing
-  // hash << 32 | id). A run of the table (entries between two empty ones) holds exactly
-  // the entries whose homes lie in it, so sorting each run sorts them all, but for the run
-  // that wraps past the end: its entries homed at the table's start come first, those
-  // homed at its end last.
-  std::vector<uint64_t> canonicalOrder() const {
-    std::vector<uint64_t> out(tableUsed);
-    size_t filled = 0;
-    std::vector<KeyedItem> items, scratch;
-    // Appends the order keys of positions [from, end) (cyclic), sorted.
-    auto appendRun = [&](size_t from, size_t end) {
-      const size_t first = filled;
-      for (size_t e = from; e != end; e = after(e)) out[filled++] = uint64_t{placing(keyOf(table[e]))} << 32 | idOf(table[e]);
-      if (filled - first <= 256) {
-        for (size_t i = first + 1; i < filled; ++i) {
-          const uint64_t order = out[i];
-          size_t j = i;
-          for (; j > first && out[j - 1] > order; --j) out[j] = out[j - 1];
-          out[j] = order;
-        }
-        return;
-      }
-      items.clear();
-      for (size_t i = first; i < filled; ++i) items.push_back({out[i], 0});
-      sortItems(items, scratch);
-      for (size_t i = first; i < filled; ++i) out[i] = items[i - first].key;
-    };
-    const size_t n = table.size();
-    size_t firstEmpty = 0, lastEmpty = n - 1;  // the table is never full (load <= 3/4)
-    while (table[firstEmpty] != 0) ++firstEmpty;
-    while (table[lastEmpty] != 0) --lastEmpty;
-    appendRun(after(lastEmpty), firstEmpty);
-    // Of the run that wraps, those homed at the end go last.
-    size_t homedAtStart = 0;
-    while (homedAtStart < filled && home(keyOfPlacing(static_cast<uint32_t>(out[homedAtStart] >> 32))) < firstEmpty) ++homedAtStart;
-    const std::vector<uint64_t> homedAtEnd(out.begin() + static_cast<std::ptrdiff_t>(homedAtStart), out.begin() + static_cast<std::ptrdiff_t>(filled));
-    filled = homedAtStart;
-    for (size_t e = firstEmpty; e < lastEmpty;) {
-      if (table[e] == 0) {
-        ++e;
-        continue;
-      }
-      size_t end = e;
-      while (table[end] != 0) ++end;
-      appendRun(e, end);
-      e = end;
-    }
-    for (const uint64_t order : homedAtEnd) out[filled++] = order;
-    return out;
-  }
-
   // Stores the prepared text (cps, codes, keys) under id. @pre room reserved, id not stored.
   void store(uint32_t id) {
     const size_t start = arena.size();
@@ -382,8 +270,7 @@ struct TextIndex::Impl {
     slotOfId.insert(id, static_cast<uint32_t>(records.size()));
     records.push_back({start, static_cast<uint32_t>(arena.size() - start), static_cast<uint32_t>(codeCount), id});
     alive.push_back(1);
-    for (const uint32_t key : keys) insertEntry(entryOf(key, id));
-    tableUsed += bands;
+    for (const uint32_t key : keys) table.insert(key, id);
   }
 
   Status add(std::string_view text, uint32_t id) {
@@ -404,7 +291,7 @@ struct TextIndex::Impl {
   // keys[i * bands, ...): no allocation, so it runs after an out-of-memory error too.
   void undo(const uint32_t* ids, const uint32_t* batchKeys, size_t count, size_t records0, size_t arena0) {
     for (size_t i = 0; i < count; ++i) {
-      for (unsigned b = 0; b < bands; ++b) eraseEntry(batchKeys[i * bands + b], ids[i]);
+      for (unsigned b = 0; b < bands; ++b) table.erase(batchKeys[i * bands + b], ids[i]);
       slotOfId.erase(ids[i]);
     }
     records.resize(records0);
@@ -421,7 +308,8 @@ struct TextIndex::Impl {
   }
 };
 
-TextIndex::TextIndex(double threshold, const ShingleOptions& options) : impl_(new Impl(threshold, options)) {}
+TextIndex::TextIndex(double threshold, const ShingleOptions& options, size_t mergeAt)
+    : impl_(new Impl(threshold, options, mergeAt)) {}
 TextIndex::~TextIndex() = default;
 TextIndex::TextIndex(TextIndex&&) noexcept = default;
 TextIndex& TextIndex::operator=(TextIndex&&) noexcept = default;
@@ -492,7 +380,7 @@ bool TextIndex::remove(uint32_t id) {
   // The keys from the stored text: its code points are the normalized text.
   m.decode(slot);
   m.shingle(m.storedCps);
-  for (const uint32_t key : m.keys) m.eraseEntry(key, id);
+  for (const uint32_t key : m.keys) m.table.erase(key, id);
   m.slotOfId.erase(id);
   m.alive[slot] = 0;
   m.deadBytes += m.records[slot].length;
@@ -505,12 +393,10 @@ void TextIndex::query(std::string_view text, size_t limit, std::vector<TextMatch
   out.clear();
   m.prepare(text);
   m.items.clear();
-  for (const uint32_t key : m.keys) __builtin_prefetch(&m.table[m.home(key)]);  // the probes' misses overlap
-  for (const uint32_t key : m.keys) {
-    for (size_t e = m.home(key); m.table[e] != 0; e = m.after(e)) {
-      if (Impl::keyOf(m.table[e]) == key) m.items.push_back({Impl::idOf(m.table[e]), 0});
-    }
-  }
+  uint64_t touched = 0;
+  for (const uint32_t key : m.keys) touched += m.table.touch(key);  // the keys' cache misses overlap
+  m.touched = touched;
+  for (const uint32_t key : m.keys) m.table.find(key, m.items);
   sortItems(m.items, m.scratch);
   const size_t na = m.codeCount;
   uint64_t previous = UINT64_MAX;
@@ -550,7 +436,7 @@ void TextIndex::query(std::string_view text, size_t limit, std::vector<TextMatch
 
 size_t TextIndex::serializedSize() const {
   const Impl& m = *impl_;
-  return kHeaderSize + (m.arena.size() - m.deadBytes) + kTextHeader * size() + kBandEntry * m.tableUsed + kChecksumSize;
+  return kHeaderSize + (m.arena.size() - m.deadBytes) + kTextHeader * size() + kBandEntry * m.table.size() + kChecksumSize;
 }
 
 std::vector<uint8_t> TextIndex::serialize() const {
@@ -561,7 +447,6 @@ std::vector<uint8_t> TextIndex::serialize() const {
 
 void TextIndex::serializeTo(uint8_t* out) const {
   const Impl& m = *impl_;
-  const std::vector<uint64_t> order = m.canonicalOrder();
   uint8_t* at = out;
   std::memcpy(at, kMagic, 4);
   at = storeLE(at + 4, kFormatVersion, 2);
@@ -582,10 +467,10 @@ void TextIndex::serializeTo(uint8_t* out) const {
     if (r.length != 0) std::memcpy(at, m.arena.data() + r.start, r.length);  // an empty arena's data() may be null
     at += r.length;
   }
-  for (const uint64_t o : order) {
-    at = storeLE(at, keyOfPlacing(static_cast<uint32_t>(o >> 32)), 4);
-    at = storeLE(at, static_cast<uint32_t>(o), 4);
-  }
+  m.table.forEachInOrder([&](uint32_t key, uint32_t id) {
+    at = storeLE(at, key, 4);
+    at = storeLE(at, id, 4);
+  });
   storeLE(at, checksum(out, static_cast<size_t>(at - out)), 8);
 }
 
@@ -618,7 +503,7 @@ Status TextIndex::deserialize(const uint8_t* data, size_t size, TextIndex& out, 
 
   TextIndex index(threshold, options);
   Impl& m = *index.impl_;
-  m.reserve(count, body - kHeaderSize - count * (kTextHeader + kBandEntry * bands));
+  m.reserveTexts(count, body - kHeaderSize - count * (kTextHeader + kBandEntry * bands));
   size_t at = kHeaderSize;
   for (uint64_t i = 0; i < count; ++i) {
     if (body - at < kTextHeader) return fail({"text ", i, " is cut off"});
@@ -638,28 +523,15 @@ Status TextIndex::deserialize(const uint8_t* data, size_t size, TextIndex& out, 
   if ((body - at) % kBandEntry != 0) return fail({"has ", body - at, " bytes of band keys, not a multiple of ", kBandEntry});
   const size_t entries = (body - at) / kBandEntry;
   if (entries > count * bands) return fail({"has ", entries, " band keys; ", count, " texts have at most ", count * bands});
-  // Their ids are not looked up (a cache miss each): query() skips an id not stored. In
-  // the order serialize() writes them, homes never decrease, so each entry goes to its home
-  // or right after the one before (every slot between is taken): no probing, sequential
-  // writes. An entry out of that order, or one that would pass the end, is inserted as add
-  // does.
-  const size_t capacity = m.table.size();
-  size_t lastHome = 0, next = 0;  // the last home placed this way, and the slot after it
-  for (size_t e = 0; e < entries; ++e, at += kBandEntry) {
-    const auto key = static_cast<uint32_t>(getLE(data + at, 4));
-    if (key == 0) return fail({"band key ", e, " is 0"});
-    const uint64_t entry = Impl::entryOf(key, static_cast<uint32_t>(getLE(data + at + 4, 4)));
-    const size_t home = m.home(key);
-    const size_t slot = std::max(home, next);
-    if (home >= lastHome && slot < capacity && m.table[slot] == 0) {
-      m.table[slot] = entry;
-      lastHome = home;
-      next = slot + 1;
-    } else {
-      m.insertEntry(entry);
-    }
+  for (size_t e = 0; e < entries; ++e) {
+    if (getLE(data + at + e * kBandEntry, 4) == 0) return fail({"band key ", e, " is 0"});
   }
-  m.tableUsed = entries;
+  // Their ids are not looked up (a cache miss each): query() skips an id not stored. In the
+  // order serialize() writes them they fill the sorted part sequentially.
+  m.table.assign(entries, [&](size_t e) {
+    const uint8_t* entry = data + at + e * kBandEntry;
+    return std::pair<uint32_t, uint32_t>(static_cast<uint32_t>(getLE(entry, 4)), static_cast<uint32_t>(getLE(entry + 4, 4)));
+  });
   m.nextId = nextId;
   out = std::move(index);
   return Status::Ok;
@@ -668,7 +540,7 @@ Status TextIndex::deserialize(const uint8_t* data, size_t size, TextIndex& out, 
 size_t TextIndex::memoryBytes() const {
   const Impl& m = *impl_;
   return m.arena.capacity() + m.records.capacity() * sizeof(Impl::Record) + m.alive.capacity() +
-         m.table.capacity() * sizeof(uint64_t) + idTableBytes(m.idsReserved) +
+         m.table.memoryBytes() + m.slotOfId.memoryBytes() +
          (m.cps.capacity() + m.storedCps.capacity()) * sizeof(char32_t) + (m.codes.capacity() + m.raw.capacity()) * sizeof(uint64_t) +
          m.set.capacity() * sizeof(Impl::SetEntry) + m.keys.capacity() * sizeof(uint32_t) + (m.items.capacity() + m.scratch.capacity()) * sizeof(KeyedItem) + m.answers.capacity() * sizeof(TextMatch) + m.prepared.capacity();
 }

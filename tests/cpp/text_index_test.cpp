@@ -132,8 +132,12 @@ std::vector<uint32_t> dedupLeaders(const std::vector<std::string>& texts, double
   return leaders;
 }
 
-TextIndex indexOf(const std::vector<std::string>& texts, double threshold) {
-  TextIndex index(threshold);
+// The band table's merges at the default size, and after every 16 entries: small indexes
+// then hold most entries in the sorted part, the rest in the recent part.
+constexpr size_t kSmallMerges = 16;
+
+TextIndex indexOf(const std::vector<std::string>& texts, double threshold, size_t mergeAt) {
+  TextIndex index(threshold, {}, mergeAt);
   for (uint32_t i = 0; i < texts.size(); ++i) REQUIRE(index.add(texts[i], i) == Status::Ok);
   return index;
 }
@@ -142,10 +146,11 @@ TextIndex indexOf(const std::vector<std::string>& texts, double threshold) {
 
 TEST_CASE("a query's answers are exactly its verified band candidates, and recall at least 0.99 of brute force", "[text_index]") {
   const double threshold = GENERATE(0.5, 0.7, 0.8, 0.9);
-  CAPTURE(threshold);
+  const size_t mergeAt = GENERATE(TextIndex::kMergeAt, kSmallMerges);
+  CAPTURE(threshold, mergeAt);
   const std::vector<std::string> stored = plantedTexts(11, 250);
   const std::vector<std::string> queries = plantedTexts(11, 250);  // the same texts: each query meets its variants
-  TextIndex index = indexOf(stored, threshold);
+  TextIndex index = indexOf(stored, threshold, mergeAt);
   std::vector<std::vector<uint32_t>> storedKeys;
   std::vector<std::vector<uint64_t>> storedShingles;
   for (const std::string& t : stored) {
@@ -180,9 +185,10 @@ TEST_CASE("a query's answers are exactly its verified band candidates, and recal
 TEST_CASE("querying each text and adding it when nothing is found keeps exactly dedup's leaders", "[text_index]") {
   const double threshold = GENERATE(0.5, 0.7, 0.8, 0.9);
   const auto options = GENERATE(ShingleOptions{3, 2}, ShingleOptions{2, 1});
-  CAPTURE(threshold, options.alphabetic, options.cjk);
+  const size_t mergeAt = GENERATE(TextIndex::kMergeAt, kSmallMerges);
+  CAPTURE(threshold, options.alphabetic, options.cjk, mergeAt);
   const std::vector<std::string> texts = plantedTexts(23, 300);
-  TextIndex index(threshold, options);
+  TextIndex index(threshold, options, mergeAt);
   std::vector<uint32_t> kept;
   std::vector<TextMatch> answers;
   for (uint32_t i = 0; i < texts.size(); ++i) {
@@ -237,7 +243,8 @@ TEST_CASE("ids: fresh, caller-chosen, duplicates refused, removed ids never hand
 }
 
 TEST_CASE("addAll is all or nothing", "[text_index]") {
-  TextIndex index(0.8);
+  const size_t mergeAt = GENERATE(TextIndex::kMergeAt, kSmallMerges);
+  TextIndex index(0.8, {}, mergeAt);
   REQUIRE(index.add("already here", 7) == Status::Ok);
   const std::vector<uint8_t> before = index.serialize();
   const std::string utf8 = "one texttwo textthree text";
@@ -259,8 +266,9 @@ TEST_CASE("addAll is all or nothing", "[text_index]") {
 
 TEST_CASE("removal: removed texts are never answers, the rest still are, through compaction", "[text_index]") {
   const double threshold = 0.7;
+  const size_t mergeAt = GENERATE(TextIndex::kMergeAt, kSmallMerges);
   const std::vector<std::string> texts = plantedTexts(31, 200);
-  TextIndex index = indexOf(texts, threshold);
+  TextIndex index = indexOf(texts, threshold, mergeAt);
   std::mt19937 rng(5);
   std::vector<uint8_t> removed(texts.size(), 0);
   for (uint32_t i = 0; i < texts.size(); ++i) {
@@ -269,7 +277,7 @@ TEST_CASE("removal: removed texts are never answers, the rest still are, through
   // Adds after removals compact the stored texts once removed bytes outnumber live ones.
   std::vector<std::string> more = plantedTexts(32, 50);
   for (uint32_t k = 0; k < more.size(); ++k) REQUIRE(index.add(more[k], 100000 + k) == Status::Ok);
-  TextIndex fresh(threshold);
+  TextIndex fresh(threshold, {}, TextIndex::kMergeAt);
   for (uint32_t i = 0; i < texts.size(); ++i) {
     if (!removed[i]) REQUIRE(fresh.add(texts[i], i) == Status::Ok);
   }
@@ -285,7 +293,8 @@ TEST_CASE("removal: removed texts are never answers, the rest still are, through
 
 TEST_CASE("serialize and deserialize round trip", "[text_index]") {
   const std::vector<std::string> texts = plantedTexts(41, 60);
-  TextIndex index(0.75, ShingleOptions{2, 2});
+  const size_t mergeAt = GENERATE(TextIndex::kMergeAt, kSmallMerges);
+  TextIndex index(0.75, ShingleOptions{2, 2}, mergeAt);
   for (uint32_t i = 0; i < texts.size(); ++i) {
     uint32_t id;
     REQUIRE(index.addWithNewId(texts[i], id) == Status::Ok);
@@ -406,7 +415,9 @@ TEST_CASE("bytes with a valid checksum are still checked: sizes, ids, keys and h
 
 TEST_CASE("band keys are written in one order whatever the table's history; a loaded index writes its bytes back", "[text_index]") {
   const std::vector<std::string> texts = plantedTexts(7, 400);
-  TextIndex grown(0.8), removedMany(0.8);
+  const size_t mergeAt = GENERATE(TextIndex::kMergeAt, kSmallMerges);
+  CAPTURE(mergeAt);
+  TextIndex grown(0.8, {}, mergeAt), removedMany(0.8, {}, kSmallMerges);
   for (uint32_t i = 0; i < texts.size(); ++i) REQUIRE(grown.add(texts[i], i) == Status::Ok);
   // Another order of adds, and many texts added and removed: a larger table, other runs.
   for (uint32_t i = 0; i < 3000; ++i) REQUIRE(removedMany.add(texts[i % texts.size()] + " extra " + std::to_string(i), 100000 + i) == Status::Ok);

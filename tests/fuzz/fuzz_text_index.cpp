@@ -728,7 +728,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Model model(threshold, options);
   uint64_t nextId = 0;
   if (input.ConsumeIntegralInRange<int>(0, 7) == 0) nextId = uint64_t{UINT32_MAX} + 1 - input.ConsumeIntegralInRange<uint32_t>(0, 8);
-  Run run(nextId == 0 ? TextIndex(threshold, options) : loadedEmpty(threshold, options, nextId), model, {}, nextId);
+  // Merges of the band table after as few as 1 recent entry, or at the default size.
+  const size_t mergeAt = input.ConsumeBool() ? TextIndex::kMergeAt : input.ConsumeIntegralInRange<size_t>(1, 64);
+  Run run(nextId == 0 ? TextIndex(threshold, options, mergeAt) : loadedEmpty(threshold, options, nextId), model, {}, nextId);
   run.run(input);
   return 0;
 }

@@ -28,6 +28,8 @@ class SlotOfId {
   uint32_t* find(uint32_t id);
   /// @return whether id was present.
   bool erase(uint32_t id);
+  /// Bytes held: 8 per entry, a power of two of them at load at most 3/4.
+  size_t memoryBytes() const { return entries_.capacity() * sizeof(Entry); }
 
  private:
   static constexpr uint32_t kEmpty = UINT32_MAX;  // slots never reach it: ids are 32-bit and unique

@@ -13,8 +13,8 @@
 // Long texts are banded like short ones: this index does not use the fingerprint radius
 // that dedup switches to when the texts average over 2,000 UTF-16 units.
 // Copies of a text (texts that normalize alike) share every band key, so the band table
-// holds them in one run per key: an add of the k-th copy walks k - 1 entries per band and a
-// query that meets them verifies each. The stream stores no copies.
+// holds them side by side under each key: a lookup of the k-th copy's keys walks k - 1
+// entries per band and a query that meets them verifies each. The stream stores no copies.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -36,8 +36,12 @@ struct TextMatch {
 
 class TextIndex {
  public:
+  /// The band table keeps most entries sorted, 6 bytes each, and takes new ones in a hash
+  /// table that an add merges into the sorted part once it holds an eighth as many and more
+  /// than `mergeAt` (tests make it small, to have both parts in small indexes).
+  static constexpr size_t kMergeAt = size_t{1} << 16;
   /// @pre 0 < threshold <= 1, isValid(options).
-  explicit TextIndex(double threshold, const ShingleOptions& options = {});
+  explicit TextIndex(double threshold, const ShingleOptions& options = {}, size_t mergeAt = kMergeAt);
   ~TextIndex();
   TextIndex(TextIndex&&) noexcept;
   TextIndex& operator=(TextIndex&&) noexcept;
@@ -55,7 +59,9 @@ class TextIndex {
 
   /// Stores text under a caller-chosen id. @return DuplicateId, storing nothing, if id is
   /// stored. Cost: the text's normalization, shingles and min-hashes (none when it is the
-  /// text last queried), and `bands` table inserts.
+  /// text last queried), and `bands` table inserts; now and then (once per twelfth of
+  /// growth) a merge of the band table, O(stored texts × bands): about 40 ms for 200k
+  /// texts in WASM (cpp/src/band_table.h).
   Status add(std::string_view text, uint32_t id);
   /// Stores text under a fresh id, returned through `id`. @return DuplicateId, storing
   /// nothing, when the fresh ids are used up.
@@ -86,8 +92,8 @@ class TextIndex {
   /// then id, up to the checksum · u64 XXH3_64bits of everything
   /// before it (framed as the fingerprint index's, README "Serialized index format").
   /// Texts in the order they were added; keys in an order independent of the table's size
-  /// and history, so a loaded index writes back the bytes it was loaded from. Cost: linear,
-  /// plus sorting the table's runs (a few entries each).
+  /// and history, so a loaded index writes back the bytes it was loaded from. Cost: linear
+  /// (the band table keeps most entries in that order already).
   std::vector<uint8_t> serialize() const;
   /// serialize()'s length in bytes.
   size_t serializedSize() const;
@@ -98,8 +104,9 @@ class TextIndex {
   /// The checksum guards against damage; past it the structure is checked (sizes, ids
   /// unique, B as the threshold's banding, keys not 0, at most n × B of them) but the
   /// texts, shingle counts and keys are taken as written, not recomputed nor matched to
-  /// their ids: that is what makes loading linear in the bytes and the table fill nearly
-  /// sequentially (no normalizing, shingling or signing, no lookup per key). Bytes this
+  /// their ids: that is what makes loading linear in the bytes, the keys copied in order
+  /// into the band table's sorted part (no normalizing, shingling or signing, no lookup
+  /// per key). Bytes this
   /// library did not write may thus give answers other than their texts' similarities,
   /// never a crash; a key of an id not stored proposes nothing.
   static Status deserialize(const uint8_t* data, size_t size, TextIndex& out, std::string& error);
@@ -107,10 +114,11 @@ class TextIndex {
   /// Bytes held now. Per stored text: its normalized text's UTF-8 (what verification
   /// rebuilds the shingles from: punctuation removed, whitespace runs as one space, so
   /// usually less than the text's UTF-8), a 16-byte record (24 natively), 1 alive flag,
-  /// 16-32 in the id table (load 1/4 to 1/2), and 8 per band in the band table (load 0.6
-  /// to 3/4; 0.8: 14 bands, 150-190 bytes). The text and record arrays and the band table
-  /// grow by a quarter at a time. Removed texts' bytes are reclaimed by an add once they
-  /// outnumber the live ones and 4 KB; their table entries at once.
+  /// 11-21 in the id table (load 3/8 to 3/4), and per band about 6 in the band table's
+  /// sorted part plus 1 in its recent part (band_table.h; 0.8: 14 bands, about 100 bytes).
+  /// The text arena grows by an eighth at a time, the records by a quarter. Removed texts'
+  /// bytes are reclaimed by an add once they outnumber the live ones and 4 KB; their band
+  /// entries at the band table's next merge.
   size_t memoryBytes() const;
 
  private:

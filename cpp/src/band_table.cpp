@@ -1,0 +1,188 @@
+#include "band_table.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace simhash {
+
+namespace {
+constexpr size_t kSmallestRecent = 1024;
+}  // namespace
+
+BandTable::SortedPart::SortedPart(size_t count) {
+  if (count == 0) return;  // no buckets: find() reads nothing
+  // At most 32 entries a bucket on average (64 bytes of low bits); at least 2^16 buckets,
+  // so that the low bits kept per entry fit in 16.
+  while (bits < 24 && (count >> bits) > 32) ++bits;
+  lows.reserve(count);
+  ids.reserve(count);
+  starts.assign((size_t{1} << bits) + 1, 0);
+  deadBits.assign((count + 63) / 64, 0);
+}
+
+void BandTable::SortedPart::append(uint64_t order) {
+  const auto hash = static_cast<uint32_t>(order >> 32);
+  ++starts[(hash >> shift()) + 1];  // a count until finish() sums them
+  lows.push_back(static_cast<uint16_t>(hash & ((uint32_t{1} << shift()) - 1)));
+  ids.push_back(static_cast<uint32_t>(order));
+}
+
+void BandTable::SortedPart::finish() {
+  for (size_t b = 1; b < starts.size(); ++b) starts[b] += starts[b - 1];
+}
+
+BandTable::BandTable(size_t mergeAt) : mergeAt_(mergeAt), recent_(kSmallestRecent, 0) {}
+
+size_t BandTable::capacityFor(size_t entries) {
+  size_t capacity = kSmallestRecent;
+  while (4 * entries > 3 * capacity) capacity += capacity / 4 + kSmallestRecent;
+  return capacity;
+}
+
+void BandTable::reserve(size_t more) {
+  const size_t wanted = recentUsed_ + more;
+  const bool crowded = wanted > recentLimit();
+  const bool hollow = sorted_.dead > mergeAt_ && 4 * sorted_.dead > sorted_.ids.size();
+  if (crowded || hollow) {
+    merge(more);
+    return;
+  }
+  if (4 * wanted <= 3 * recent_.size()) return;
+  std::vector<uint64_t> grown(capacityFor(wanted), 0);
+  grown.swap(recent_);
+  recentUsed_ = 0;
+  for (const uint64_t entry : grown) {
+    if (entry != 0) insertRecent(entry);
+  }
+}
+
+void BandTable::insertRecent(uint64_t entry) {
+  size_t e = home(static_cast<uint32_t>(entry));
+  while (recent_[e] != 0) e = after(e);
+  recent_[e] = entry;
+  ++recentUsed_;
+}
+
+void BandTable::insert(uint32_t key, uint32_t id) { insertRecent(uint64_t{id} << 32 | key); }
+
+void BandTable::erase(uint32_t key, uint32_t id) {
+  const uint32_t hash = placing(key);
+  if (!sorted_.ids.empty()) {
+    const size_t b = hash >> sorted_.shift();
+    const auto low = static_cast<uint16_t>(hash & ((uint32_t{1} << sorted_.shift()) - 1));
+    for (size_t e = sorted_.starts[b]; e < sorted_.starts[b + 1] && sorted_.lows[e] <= low; ++e) {
+      if (sorted_.lows[e] == low && sorted_.ids[e] == id && !sorted_.isDead(e)) {
+        sorted_.deadBits[e >> 6] |= uint64_t{1} << (e & 63);
+        ++sorted_.dead;
+        return;
+      }
+    }
+  }
+  const uint64_t entry = uint64_t{id} << 32 | key;
+  size_t hole = home(key);
+  while (recent_[hole] != 0 && recent_[hole] != entry) hole = after(hole);
+  if (recent_[hole] == 0) return;
+  --recentUsed_;
+  // Backward-shift deletion: pull later entries of the run into the hole, so lookups never
+  // meet tombstones.
+  const size_t n = recent_.size();
+  for (size_t e = after(hole); recent_[e] != 0; e = after(e)) {
+    const size_t want = home(static_cast<uint32_t>(recent_[e]));
+    // Move entry e into the hole unless its home lies cyclically in (hole, e].
+    if ((e + n - want) % n >= (e + n - hole) % n) {
+      recent_[hole] = recent_[e];
+      hole = e;
+    }
+  }
+  recent_[hole] = 0;
+}
+
+uint64_t BandTable::touch(uint32_t key) const {
+  // Real loads, not prefetch hints: WebAssembly has no prefetch, and independent loads of
+  // several keys still overlap in the processor.
+  uint64_t sum = recent_[home(key)];
+  if (!sorted_.ids.empty()) {
+    const uint32_t start = sorted_.starts[placing(key) >> sorted_.shift()];
+    if (start < sorted_.ids.size()) sum += sorted_.lows[start] + uint64_t{sorted_.ids[start]};
+  }
+  return sum;
+}
+
+void BandTable::find(uint32_t key, std::vector<KeyedItem>& out) const {
+  const uint32_t hash = placing(key);
+  if (!sorted_.ids.empty()) {
+    const size_t b = hash >> sorted_.shift();
+    const auto low = static_cast<uint16_t>(hash & ((uint32_t{1} << sorted_.shift()) - 1));
+    for (size_t e = sorted_.starts[b]; e < sorted_.starts[b + 1] && sorted_.lows[e] <= low; ++e) {
+      if (sorted_.lows[e] == low && !sorted_.isDead(e)) out.push_back({sorted_.ids[e], 0});
+    }
+  }
+  for (size_t e = home(key); recent_[e] != 0; e = after(e)) {
+    if (static_cast<uint32_t>(recent_[e]) == key) out.push_back({recent_[e] >> 32, 0});
+  }
+}
+
+std::vector<uint64_t> BandTable::recentInOrder() const {
+  // By bucket of the top 16 bits of the hash (one counting pass), then each bucket (a few
+  // entries) by insertion: the recent part is at most an eighth of the entries, so this
+  // is a small share of a merge.
+  constexpr unsigned kBucketBits = 16;
+  std::vector<uint64_t> out(recentUsed_);
+  std::vector<uint32_t> ends((size_t{1} << kBucketBits) + 1, 0);
+  auto orderOf = [](uint64_t entry) { return uint64_t{placing(static_cast<uint32_t>(entry))} << 32 | entry >> 32; };
+  for (const uint64_t entry : recent_) {
+    if (entry != 0) ++ends[(orderOf(entry) >> (64 - kBucketBits)) + 1];
+  }
+  for (size_t b = 1; b < ends.size(); ++b) ends[b] += ends[b - 1];
+  for (const uint64_t entry : recent_) {
+    if (entry != 0) {
+      const uint64_t order = orderOf(entry);
+      out[ends[order >> (64 - kBucketBits)]++] = order;
+    }
+  }
+  // Now bucket b is [ends[b - 1], ends[b]) (0 for b = 0).
+  for (size_t b = 0, begin = 0; b + 1 < ends.size(); begin = ends[b++]) {
+    for (size_t i = begin + 1; i < ends[b]; ++i) {
+      const uint64_t order = out[i];
+      size_t j = i;
+      for (; j > begin && out[j - 1] > order; --j) out[j] = out[j - 1];
+      out[j] = order;
+    }
+  }
+  return out;
+}
+
+void BandTable::merge(size_t more) {
+  // Everything allocated first: a failure leaves the table as it was.
+  const std::vector<uint64_t> recent = recentInOrder();
+  const size_t count = sorted_.live() + recent.size();
+  SortedPart sorted(count);
+  sorted.lows.resize(count);
+  sorted.ids.resize(count);
+  // The recent part at once as large as it may grow before the next merge: no rehash.
+  std::vector<uint64_t> fresh(capacityFor(std::max(more, recentLimitFor(count))), 0);
+  // Written through pointers, the bucket sizes counted into starts: the loop a merge is.
+  uint16_t* lows = sorted.lows.data();
+  uint32_t* ids = sorted.ids.data();
+  uint32_t* sizes = sorted.starts.data() + 1;
+  const unsigned shift = sorted.shift();
+  const uint32_t lowMask = (uint32_t{1} << shift) - 1;
+  size_t written = 0;
+  mergeInOrder(recent, [&](uint64_t order) {
+    const auto hash = static_cast<uint32_t>(order >> 32);
+    lows[written] = static_cast<uint16_t>(hash & lowMask);
+    ids[written++] = static_cast<uint32_t>(order);
+    ++sizes[hash >> shift];
+  });
+  sorted.finish();
+  sorted_ = std::move(sorted);
+  recent_.swap(fresh);
+  recentUsed_ = 0;
+}
+
+size_t BandTable::memoryBytes() const {
+  return sorted_.lows.capacity() * sizeof(uint16_t) + (sorted_.ids.capacity() + sorted_.starts.capacity()) * sizeof(uint32_t) +
+         (sorted_.deadBits.capacity() + recent_.capacity()) * sizeof(uint64_t);
+}
+
+}  // namespace simhash

@@ -1,0 +1,140 @@
+#pragma once
+// Internal: TextIndex's band table, one entry (band key, id) per stored text and band.
+//
+// Two parts, so that most entries cost 6 bytes rather than the 10-13 of a hash table:
+// - the sorted part: entries ordered by (placing hash of the key, id) at load 1, bucketed
+//   by the hash's top `bits` bits (a start per bucket, 32 entries a bucket at most on
+//   average), each entry the hash's low 32 - bits bits (u16: bits >= 16) and the id (u32);
+//   a removed entry is marked in a bitmap until the next merge drops it;
+// - the recent part: open addressing with linear probing, 8-byte entries (id << 32 | key;
+//   0 is empty, keys are never 0), load at most 3/4, where inserts go.
+// reserve() merges the recent part into a new sorted part once it would hold more than a
+// twelfth of the sorted part's live entries and more than `mergeAt`, or once removed
+// entries are a quarter of the sorted part: a merge costs O(entries) and comes once per
+// twelfth of growth. After a merge the recent part is allocated at the size it may reach
+// before the next one, so it never rehashes. The placing hash is
+// invertible, so a key is matched exactly in both parts: the entries found for a key are
+// exactly those inserted with it and not erased.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "radix.h"
+
+namespace simhash {
+
+class BandTable {
+ public:
+  /// mergeAt: the recent entries below which no merge happens (TextIndex::kMergeAt).
+  explicit BandTable(size_t mergeAt);
+
+  /// Room for `more` inserts without allocating. May merge; every allocation comes before
+  /// any change, so a failed one (an exception) leaves the table as it was.
+  void reserve(size_t more);
+  /// Adds an entry. @pre key != 0, room reserved.
+  void insert(uint32_t key, uint32_t id);
+  /// Removes one entry (key, id) if there is one. Allocates nothing.
+  void erase(uint32_t key, uint32_t id);
+  /// Reads the first cache lines find(key) reads, and returns a value of them that the
+  /// caller must use: touching every key's lines first lets their cache misses overlap.
+  uint64_t touch(uint32_t key) const;
+  /// Appends {id, 0} to out for every entry of key.
+  void find(uint32_t key, std::vector<KeyedItem>& out) const;
+  /// Live entries.
+  size_t size() const { return sorted_.live() + recentUsed_; }
+
+  /// Calls each(key, id) for every entry in (placing hash of the key, id) order: an order
+  /// that depends on the entries alone, not on the table's history.
+  template <class Each>
+  void forEachInOrder(Each&& each) const {
+    const std::vector<uint64_t> recent = recentInOrder();
+    mergeInOrder(recent, [&](uint64_t order) { each(keyOfPlacing(static_cast<uint32_t>(order >> 32)), static_cast<uint32_t>(order)); });
+  }
+
+  /// Replaces the entries with count entries, (keys[i], ids[i]) given by entryAt(i) as a
+  /// pair of uint32_t. Entries in forEachInOrder's order go straight to the sorted part,
+  /// any others to the recent part.
+  template <class EntryAt>
+  void assign(size_t count, EntryAt&& entryAt) {
+    SortedPart sorted(count);
+    std::vector<uint64_t> strays;
+    uint64_t last = 0;
+    for (size_t i = 0; i < count; ++i) {
+      const auto [key, id] = entryAt(i);
+      const uint64_t order = uint64_t{placing(key)} << 32 | id;
+      if (order >= last) {
+        sorted.append(order);
+        last = order;
+      } else {
+        strays.push_back(uint64_t{id} << 32 | key);
+      }
+    }
+    sorted.finish();
+    std::vector<uint64_t> recent(capacityFor(strays.size()), 0);
+    sorted_ = std::move(sorted);
+    recent_.swap(recent);
+    recentUsed_ = 0;
+    for (const uint64_t entry : strays) insertRecent(entry);
+  }
+
+  size_t memoryBytes() const;
+
+ private:
+  static uint32_t placing(uint32_t key) { return key * 0x9E3779B9u; }
+  static uint32_t keyOfPlacing(uint32_t hash) { return hash * 0x144CBC89u; }  // 0x9E3779B9's inverse mod 2^32
+
+  // The sorted part, built in order: constructed with room for `count` entries (and the
+  // buckets for that many), append() in (placing hash << 32 | id) order, then finish().
+  struct SortedPart {
+    SortedPart() = default;
+    explicit SortedPart(size_t count);
+    void append(uint64_t order);
+    void finish();
+    size_t live() const { return ids.size() - dead; }
+    bool isDead(size_t e) const { return (deadBits[e >> 6] >> (e & 63)) & 1; }
+    size_t buckets() const { return starts.empty() ? 0 : starts.size() - 1; }
+    unsigned shift() const { return 32 - bits; }
+    unsigned bits = 16;
+    std::vector<uint16_t> lows;
+    std::vector<uint32_t> ids;
+    std::vector<uint32_t> starts;  // 2^bits + 1 when built: bucket b is [starts[b], starts[b + 1])
+    std::vector<uint64_t> deadBits;
+    size_t dead = 0;
+  };
+
+  static size_t capacityFor(size_t entries);
+  // The most entries the recent part holds before a merge, for a sorted part of `live`.
+  size_t recentLimitFor(size_t live) const { return live / 12 > mergeAt_ ? live / 12 : mergeAt_; }
+  size_t recentLimit() const { return recentLimitFor(sorted_.live()); }
+  size_t home(uint32_t key) const {
+    // Multiply-shift onto any table size: the recent part grows by a quarter, not doubling.
+    return static_cast<size_t>((uint64_t{placing(key)} * recent_.size()) >> 32);
+  }
+  size_t after(size_t e) const { return e + 1 == recent_.size() ? 0 : e + 1; }
+  void insertRecent(uint64_t entry);
+
+  // The recent entries as (placing hash << 32 | id), sorted.
+  std::vector<uint64_t> recentInOrder() const;
+  // Calls emit(placing hash << 32 | id) for the live sorted entries and `recent` merged, in order.
+  template <class Emit>
+  void mergeInOrder(const std::vector<uint64_t>& recent, Emit&& emit) const {
+    size_t r = 0;
+    for (size_t b = 0; b < sorted_.buckets(); ++b) {
+      for (size_t e = sorted_.starts[b]; e < sorted_.starts[b + 1]; ++e) {
+        if (sorted_.isDead(e)) continue;
+        const uint64_t order = (uint64_t{b} << sorted_.shift() | sorted_.lows[e]) << 32 | sorted_.ids[e];
+        for (; r < recent.size() && recent[r] < order; ++r) emit(recent[r]);
+        emit(order);
+      }
+    }
+    for (; r < recent.size(); ++r) emit(recent[r]);
+  }
+  void merge(size_t more);
+
+  size_t mergeAt_;
+  SortedPart sorted_;
+  std::vector<uint64_t> recent_;
+  size_t recentUsed_ = 0;
+};
+
+}  // namespace simhash
