@@ -37,7 +37,8 @@ const fits = (record) => {
   return n >= 10 && n <= 300;
 };
 
-function groups() {
+/** The groups: one-line texts per language, then documents per language. */
+export function groups() {
   const short = [loadEnglish(), loadChinese(), loadJapanese()].map((c) => ({
     name: `${c.name} one-line`, language: c.language ?? c.name, size: 'short', records: c.records.filter(fits), bases: SHORT_BASES,
   }));
@@ -45,6 +46,11 @@ function groups() {
     name: `${c.name} documents`, language: c.language, size: 'document', records: c.records, bases: Math.min(DOCUMENT_BASES, c.records.length),
   }));
   return [...short, ...documents];
+}
+
+/** The records of one group that the natural pairs and the neighbours are drawn among (seeded). */
+export function naturalSample(group) {
+  return new Random(`${group.name}/neighbour-sample`).sampleIndices(group.records.length, NEIGHBOUR_SAMPLE[group.size]).map((i) => group.records[i]);
 }
 
 /** The pairs of one group, each with its kind and the core's current similarity. */
@@ -59,7 +65,7 @@ function groupPairs(core, group) {
   };
   const pairs = edits.pairs.map((p) => ({ ...p }));
   for (const [i, j] of randomPairs(group, RANDOM[group.size])) pairs.push({ a: add(group.records[i]), b: add(group.records[j]), kind: 'random' });
-  const sample = new Random(`${group.name}/neighbour-sample`).sampleIndices(group.records.length, NEIGHBOUR_SAMPLE[group.size]).map((i) => group.records[i]);
+  const sample = naturalSample(group);
   const join = similarityJoin(core, encodeBatch(sample), 0.3);
   const near = [];
   for (let p = 0; p < join.a.length; p++) if (join.similarity[p] < 0.5) near.push(p);

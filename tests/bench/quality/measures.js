@@ -97,9 +97,25 @@ export function editSimilarity(a, b) {
   return 1 - prev[m] / Math.max(n, m);
 }
 
+/** Words: the tokens that are not CJK characters (maximal runs of non-space non-CJK code points). */
+export function words({ cps, cjk }) {
+  const out = [];
+  let word = '';
+  for (let i = 0; i < cps.length; i++) {
+    if (cps[i] === ' ' || cjk[i]) {
+      if (word) out.push(word);
+      word = '';
+    } else word += cps[i];
+  }
+  if (word) out.push(word);
+  return out;
+}
+
 /**
  * The set-based candidates: name → (normalized text) → set. "3/2" is today's definition
  * (3 code points, 2 from a CJK one); "3/1+2" takes both 1 and 2 from a CJK code point.
+ * "+ tokens" / "+ words" add each token / word as one more element, marked with a leading
+ * U+0000 (which normalized text never holds) so that it never equals a shingle.
  */
 export const SET_MEASURES = {
   'J 3/2 (current)': (nt) => shingleSet(nt, 3, [2]),
@@ -110,6 +126,11 @@ export const SET_MEASURES = {
   'J tokens + 3/2': (nt) => {
     const set = shingleSet(nt, 3, [2]);
     for (const t of tokens(nt)) set.add(`\u0000${t}`);
+    return set;
+  },
+  'J 3/2 + words': (nt) => {
+    const set = shingleSet(nt, 3, [2]);
+    for (const w of words(nt)) set.add(`\u0000${w}`);
     return set;
   },
 };
