@@ -98,18 +98,7 @@ export function editSimilarity(a, b) {
 }
 
 /** Words: the tokens that are not CJK characters (maximal runs of non-space non-CJK code points). */
-export function words({ cps, cjk }) {
-  const out = [];
-  let word = '';
-  for (let i = 0; i < cps.length; i++) {
-    if (cps[i] === ' ' || cjk[i]) {
-      if (word) out.push(word);
-      word = '';
-    } else word += cps[i];
-  }
-  if (word) out.push(word);
-  return out;
-}
+export const words = (nt) => tokens(nt).filter((t) => !CJK.test(t));
 
 /**
  * The set-based candidates: name → (normalized text) → set. "3/2" is today's definition
