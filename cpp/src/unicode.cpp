@@ -103,7 +103,11 @@ constexpr CharClass W = CharClass::Word;
 constexpr CharClass C = CharClass::Cjk;
 
 // Sorted, non-overlapping; code points not covered are separators. Letters, digits and
-// marks by Unicode block, with the blocks' punctuation and symbols left out.
+// marks by Unicode block, with the blocks' punctuation and symbols left out. CJK: the Han,
+// kana, Hangul and bopomofo blocks of Unicode 13.0 (Extension I, U+2EBF0..U+2EE5D, of 15.1
+// lies inside 0x20000..0x3134F). Kana Extended-B (14.0, U+1AFF0..), Extensions H (15.0,
+// U+31350..) and J (17.0, U+323B0..) are not here: classing them CJK would change the
+// fingerprints of texts that contain them, a new fingerprint format.
 constexpr ClassRange kClassRanges[] = {
     {0x0030, 0x0039, W}, {0x0041, 0x005A, W}, {0x0061, 0x007A, W}, {0x00AA, 0x00AA, W},
     {0x00B5, 0x00B5, W}, {0x00BA, 0x00BA, W}, {0x00C0, 0x00D6, W}, {0x00D8, 0x00F6, W},
