@@ -1,6 +1,7 @@
 #include "band_table.h"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 namespace simhash {
@@ -11,9 +12,9 @@ constexpr size_t kSmallestRecent = 1024;
 
 BandTable::SortedPart::SortedPart(size_t count) {
   if (count == 0) return;  // no buckets: find() reads nothing
-  // At most 32 entries a bucket on average (64 bytes of low bits); at least 2^16 buckets,
-  // so that the low bits kept per entry fit in 16.
-  while (bits < 24 && (count >> bits) > 32) ++bits;
+  // At least 2^16 buckets, so that the low bits kept per entry fit in 16 (and the starts,
+  // 256 KB, mostly stay in cache); more once buckets would average over 256 entries.
+  while (bits < 24 && (count >> bits) > 256) ++bits;
   lows.reserve(count);
   ids.reserve(count);
   starts.assign((size_t{1} << bits) + 1, 0);
@@ -25,6 +26,18 @@ void BandTable::SortedPart::append(uint64_t order) {
   ++starts[(hash >> shift()) + 1];  // a count until finish() sums them
   lows.push_back(static_cast<uint16_t>(hash & ((uint32_t{1} << shift()) - 1)));
   ids.push_back(static_cast<uint32_t>(order));
+}
+
+size_t BandTable::SortedPart::lowerBound(uint32_t hash, size_t& end) const {
+  const size_t b = hash >> shift();
+  const size_t begin = starts[b];
+  end = starts[b + 1];
+  const uint32_t low = hash & ((uint32_t{1} << shift()) - 1);
+  // Low bits are uniform within a bucket: start from where this one would lie.
+  size_t e = begin + static_cast<size_t>((uint64_t{low} * (end - begin)) >> shift());
+  while (e > begin && lows[e - 1] >= low) --e;
+  while (e < end && lows[e] < low) ++e;
+  return e;
 }
 
 void BandTable::SortedPart::finish() {
@@ -68,10 +81,10 @@ void BandTable::insert(uint32_t key, uint32_t id) { insertRecent(uint64_t{id} <<
 void BandTable::erase(uint32_t key, uint32_t id) {
   const uint32_t hash = placing(key);
   if (!sorted_.ids.empty()) {
-    const size_t b = hash >> sorted_.shift();
     const auto low = static_cast<uint16_t>(hash & ((uint32_t{1} << sorted_.shift()) - 1));
-    for (size_t e = sorted_.starts[b]; e < sorted_.starts[b + 1] && sorted_.lows[e] <= low; ++e) {
-      if (sorted_.lows[e] == low && sorted_.ids[e] == id && !sorted_.isDead(e)) {
+    size_t end;
+    for (size_t e = sorted_.lowerBound(hash, end); e < end && sorted_.lows[e] == low; ++e) {
+      if (sorted_.ids[e] == id && !sorted_.isDead(e)) {
         sorted_.deadBits[e >> 6] |= uint64_t{1} << (e & 63);
         ++sorted_.dead;
         return;
@@ -102,8 +115,13 @@ uint64_t BandTable::touch(uint32_t key) const {
   // several keys still overlap in the processor.
   uint64_t sum = recent_[home(key)];
   if (!sorted_.ids.empty()) {
-    const uint32_t start = sorted_.starts[placing(key) >> sorted_.shift()];
-    if (start < sorted_.ids.size()) sum += sorted_.lows[start] + uint64_t{sorted_.ids[start]};
+    // Where lowerBound starts looking (it reads the bucket's starts, in cache, first).
+    const uint32_t hash = placing(key);
+    const size_t b = hash >> sorted_.shift();
+    const size_t begin = sorted_.starts[b], size = sorted_.starts[b + 1] - begin;
+    const uint32_t low = hash & ((uint32_t{1} << sorted_.shift()) - 1);
+    const size_t e = begin + static_cast<size_t>((uint64_t{low} * size) >> sorted_.shift());
+    if (e < sorted_.ids.size()) sum += sorted_.lows[e] + uint64_t{sorted_.ids[e]};
   }
   return sum;
 }
@@ -111,10 +129,10 @@ uint64_t BandTable::touch(uint32_t key) const {
 void BandTable::find(uint32_t key, std::vector<KeyedItem>& out) const {
   const uint32_t hash = placing(key);
   if (!sorted_.ids.empty()) {
-    const size_t b = hash >> sorted_.shift();
     const auto low = static_cast<uint16_t>(hash & ((uint32_t{1} << sorted_.shift()) - 1));
-    for (size_t e = sorted_.starts[b]; e < sorted_.starts[b + 1] && sorted_.lows[e] <= low; ++e) {
-      if (sorted_.lows[e] == low && !sorted_.isDead(e)) out.push_back({sorted_.ids[e], 0});
+    size_t end;
+    for (size_t e = sorted_.lowerBound(hash, end); e < end && sorted_.lows[e] == low; ++e) {
+      if (!sorted_.isDead(e)) out.push_back({sorted_.ids[e], 0});
     }
   }
   for (size_t e = home(key); recent_[e] != 0; e = after(e)) {
@@ -164,16 +182,43 @@ void BandTable::merge(size_t more) {
   // Written through pointers, the bucket sizes counted into starts: the loop a merge is.
   uint16_t* lows = sorted.lows.data();
   uint32_t* ids = sorted.ids.data();
-  uint32_t* sizes = sorted.starts.data() + 1;
+  uint32_t* sizes = count == 0 ? nullptr : sorted.starts.data() + 1;  // no buckets when empty
   const unsigned shift = sorted.shift();
   const uint32_t lowMask = (uint32_t{1} << shift) - 1;
-  size_t written = 0;
-  mergeInOrder(recent, [&](uint64_t order) {
-    const auto hash = static_cast<uint32_t>(order >> 32);
-    lows[written] = static_cast<uint16_t>(hash & lowMask);
-    ids[written++] = static_cast<uint32_t>(order);
-    ++sizes[hash >> shift];
-  });
+  if (sorted_.dead == 0 && !sorted_.ids.empty() && sorted.bits == sorted_.bits) {
+    // The usual merge: nothing removed, the same buckets. The old entries between two
+    // recent ones' places are copied as one run.
+    const SortedPart& old = sorted_;
+    size_t from = 0, to = 0;
+    auto copyTo = [&](size_t at) {
+      std::memcpy(lows + to, old.lows.data() + from, (at - from) * sizeof(uint16_t));
+      std::memcpy(ids + to, old.ids.data() + from, (at - from) * sizeof(uint32_t));
+      to += at - from;
+      from = at;
+    };
+    for (const uint64_t order : recent) {
+      const auto hash = static_cast<uint32_t>(order >> 32);
+      const auto id = static_cast<uint32_t>(order);
+      const auto low = static_cast<uint16_t>(hash & lowMask);
+      size_t end;
+      size_t at = std::max(from, old.lowerBound(hash, end));
+      while (at < end && old.lows[at] == low && old.ids[at] < id) ++at;  // (hash, id) order
+      copyTo(at);
+      lows[to] = low;
+      ids[to++] = id;
+      ++sizes[hash >> shift];
+    }
+    copyTo(old.ids.size());
+    for (size_t b = 0; b < old.buckets(); ++b) sizes[b] += old.starts[b + 1] - old.starts[b];
+  } else {
+    size_t written = 0;
+    mergeInOrder(recent, [&](uint64_t order) {
+      const auto hash = static_cast<uint32_t>(order >> 32);
+      lows[written] = static_cast<uint16_t>(hash & lowMask);
+      ids[written++] = static_cast<uint32_t>(order);
+      ++sizes[hash >> shift];
+    });
+  }
   sorted.finish();
   sorted_ = std::move(sorted);
   recent_.swap(fresh);

@@ -3,9 +3,11 @@
 //
 // Two parts, so that most entries cost 6 bytes rather than the 10-13 of a hash table:
 // - the sorted part: entries ordered by (placing hash of the key, id) at load 1, bucketed
-//   by the hash's top `bits` bits (a start per bucket, 32 entries a bucket at most on
-//   average), each entry the hash's low 32 - bits bits (u16: bits >= 16) and the id (u32);
-//   a removed entry is marked in a bitmap until the next merge drops it;
+//   by the hash's top `bits` bits (a start per bucket, 2^16 buckets or more, at most 256
+//   entries a bucket on average), each entry the hash's low 32 - bits bits (u16: bits >=
+//   16) and the id (u32); a lookup estimates its place in the bucket from the low bits,
+//   which spread evenly, and steps a few entries from there; a removed entry is marked in
+//   a bitmap until the next merge drops it;
 // - the recent part: open addressing with linear probing, 8-byte entries (id << 32 | key;
 //   0 is empty, keys are never 0), load at most 3/4, where inserts go.
 // reserve() merges the recent part into a new sorted part once it would hold more than a
@@ -90,6 +92,9 @@ class BandTable {
     explicit SortedPart(size_t count);
     void append(uint64_t order);
     void finish();
+    // The first entry at or after `hash` in its bucket, and the bucket's end through `end`.
+    // @pre built, not empty.
+    size_t lowerBound(uint32_t hash, size_t& end) const;
     size_t live() const { return ids.size() - dead; }
     bool isDead(size_t e) const { return (deadBits[e >> 6] >> (e & 63)) & 1; }
     size_t buckets() const { return starts.empty() ? 0 : starts.size() - 1; }

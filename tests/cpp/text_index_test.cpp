@@ -291,6 +291,19 @@ TEST_CASE("removal: removed texts are never answers, the rest still are, through
   CHECK(index.serialize() == fresh.serialize());
 }
 
+TEST_CASE("an index emptied by removals merges its band table to nothing and takes adds again", "[text_index]") {
+  TextIndex index(0.8, {}, kSmallMerges);
+  const std::vector<std::string> texts = plantedTexts(43, 60);
+  for (uint32_t i = 0; i < texts.size(); ++i) REQUIRE(index.add(texts[i], i) == Status::Ok);
+  for (uint32_t i = 0; i < texts.size(); ++i) REQUIRE(index.remove(i));
+  REQUIRE(index.add("the only text left", 500) == Status::Ok);  // the merge of removed entries only
+  TextIndex fresh(0.8);
+  REQUIRE(fresh.add("the only text left", 500) == Status::Ok);
+  CHECK(query(index, "the only text left") == std::vector<TextMatch>{{500, 1.0}});
+  CHECK(query(index, texts[0]).empty());
+  CHECK(index.serialize() == fresh.serialize());
+}
+
 TEST_CASE("serialize and deserialize round trip", "[text_index]") {
   const std::vector<std::string> texts = plantedTexts(41, 60);
   const size_t mergeAt = GENERATE(TextIndex::kMergeAt, kSmallMerges);
