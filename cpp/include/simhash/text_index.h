@@ -13,8 +13,8 @@
 // Long texts are banded like short ones: this index does not use the fingerprint radius
 // that dedup switches to when the texts average over 2,000 UTF-16 units.
 // Copies of a text (texts that normalize alike) share every band key, so the band table
-// holds them side by side under each key: a lookup of the k-th copy's keys walks k - 1
-// entries per band and a query that meets them verifies each. The stream stores no copies.
+// holds them side by side under each key: a query that meets them verifies each, and a
+// removal steps over them. The stream stores no copies.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -60,8 +60,8 @@ class TextIndex {
   /// Stores text under a caller-chosen id. @return DuplicateId, storing nothing, if id is
   /// stored. Cost: the text's normalization, shingles and min-hashes (none when it is the
   /// text last queried), and `bands` table inserts; now and then (once per twelfth of
-  /// growth) a merge of the band table, O(stored texts × bands): about 40 ms for 200k
-  /// texts in WASM (cpp/src/band_table.h).
+  /// growth) a merge of the band table, O(stored texts × bands): 140-200 ms for 1M texts
+  /// in WASM (cpp/src/band_table.h).
   Status add(std::string_view text, uint32_t id);
   /// Stores text under a fresh id, returned through `id`. @return DuplicateId, storing
   /// nothing, when the fresh ids are used up.
