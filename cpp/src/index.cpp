@@ -88,9 +88,9 @@ bool SlotOfId::erase(uint32_t id) {
 }
 
 void SlotOfId::reserve(size_t count) {
-  if (4 * count <= 3 * entries_.size()) return;  // load factor <= 3/4
+  if (2 * count <= entries_.size()) return;  // load factor <= 1/2
   size_t capacity = entries_.empty() ? 16 : entries_.size();
-  while (4 * count > 3 * capacity) capacity *= 2;
+  while (capacity < 2 * count) capacity *= 2;
   rehash(capacity);
 }
 

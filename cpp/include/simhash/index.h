@@ -28,7 +28,7 @@ class SlotOfId {
   uint32_t* find(uint32_t id);
   /// @return whether id was present.
   bool erase(uint32_t id);
-  /// Bytes held: 8 per entry, a power of two of them at load at most 3/4.
+  /// Bytes held: 8 per entry, a power of two of them at load at most 1/2.
   size_t memoryBytes() const { return entries_.capacity() * sizeof(Entry); }
 
  private:
