@@ -88,9 +88,9 @@ bool SlotOfId::erase(uint32_t id) {
 }
 
 void SlotOfId::reserve(size_t count) {
-  if (2 * count <= entries_.size()) return;  // load factor <= 1/2
+  if (4 * count <= maxLoadQuarters_ * entries_.size()) return;
   size_t capacity = entries_.empty() ? 16 : entries_.size();
-  while (capacity < 2 * count) capacity *= 2;
+  while (4 * count > maxLoadQuarters_ * capacity) capacity *= 2;
   rehash(capacity);
 }
 

@@ -88,7 +88,7 @@ struct TextIndex::Impl {
   std::vector<Record> records;
   std::vector<uint8_t> alive;
   size_t deadBytes = 0;
-  detail::SlotOfId slotOfId;
+  detail::SlotOfId slotOfId{3};  // load at most 3/4
   uint64_t nextId = 0;
 
   // The band table: one entry per stored text and band. Ids rather than slots, so

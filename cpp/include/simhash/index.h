@@ -19,6 +19,10 @@ namespace detail {
 /// id -> slot, open addressing with linear probing (smaller in WASM than std::unordered_map).
 class SlotOfId {
  public:
+  /// The capacity is a power of two kept at load at most maxLoadQuarters / 4 (2: the index,
+  /// whose out-of-memory behaviour is tested at that size; 3: the text index, whose texts
+  /// are short and whose memory is budgeted per text).
+  explicit SlotOfId(unsigned maxLoadQuarters = 2) : maxLoadQuarters_(maxLoadQuarters) {}
   size_t size() const { return size_; }
   /// @return false, changing nothing, when id is present.
   bool insert(uint32_t id, uint32_t slot);
@@ -28,7 +32,7 @@ class SlotOfId {
   uint32_t* find(uint32_t id);
   /// @return whether id was present.
   bool erase(uint32_t id);
-  /// Bytes held: 8 per entry, a power of two of them at load at most 1/2.
+  /// Bytes held: 8 per entry.
   size_t memoryBytes() const { return entries_.capacity() * sizeof(Entry); }
 
  private:
@@ -40,6 +44,7 @@ class SlotOfId {
   size_t home(uint32_t id) const { return (id * 0x9E3779B1u) & (entries_.size() - 1); }
   size_t position(uint32_t id) const;
   void rehash(size_t capacity);
+  unsigned maxLoadQuarters_;
   std::vector<Entry> entries_;
   size_t size_ = 0;
 };

@@ -114,7 +114,7 @@ class TextIndex {
   /// Bytes held now. Per stored text: its normalized text's UTF-8 (what verification
   /// rebuilds the shingles from: punctuation removed, whitespace runs as one space, so
   /// usually less than the text's UTF-8), a 16-byte record (24 natively), 1 alive flag,
-  /// 16-32 in the id table (load 1/4 to 1/2), and per band about 6 in the band table's
+  /// 11-21 in the id table (load 3/8 to 3/4), and per band about 6 in the band table's
   /// sorted part plus 1 in its recent part (band_table.h; 0.8: 14 bands, about 100 bytes).
   /// The text arena grows by an eighth at a time, the records by a quarter. Removed texts'
   /// bytes are reclaimed by an add once they outnumber the live ones and 4 KB; their band
