@@ -20,6 +20,7 @@ import { groups, naturalSample } from './light-edits.js';
 import { Measured, SET_MEASURES } from './quality/measures.js';
 import { Random } from './quality/random.js';
 import { loadCore, encodeBatch, similarityJoin } from './quality/exact.js';
+import { sharedOfSorted } from './quality/jaccard.js';
 import { table, f3 } from './quality/table.js';
 
 const CURRENT = 'J 3/2 (current)';
@@ -49,21 +50,6 @@ function idSets(texts, measured, measure) {
   });
 }
 
-function sharedCount(a, b) {
-  let i = 0;
-  let j = 0;
-  let shared = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      shared++;
-      i++;
-      j++;
-    } else if (a[i] < b[j]) i++;
-    else j++;
-  }
-  return shared;
-}
-
 /**
  * Every pair i < j whose Jaccard is at least threshold, exactly: brute force over the sets
  * sorted by size, pruned by the size filter (|small| >= threshold |large|). Map "i,j" → J.
@@ -76,7 +62,7 @@ function jaccardJoin(sets, threshold) {
     for (let q = p + 1; q < order.length; q++) {
       const b = sets[order[q]];
       if (a.length < threshold * b.length - 1e-9) break;
-      const shared = sharedCount(a, b);
+      const shared = sharedOfSorted(a, b);
       const union = a.length + b.length - shared;
       const j = union ? shared / union : 1;
       if (atLeast(j, threshold)) out.set(`${Math.min(order[p], order[q])},${Math.max(order[p], order[q])}`, j);

@@ -61,7 +61,8 @@ export class ShingleSets {
   }
 }
 
-export function jaccardOfSorted(x, y) {
+/** The elements two ascending arrays of distinct values share. */
+export function sharedOfSorted(x, y) {
   let i = 0;
   let j = 0;
   let shared = 0;
@@ -73,6 +74,11 @@ export function jaccardOfSorted(x, y) {
     } else if (x[i] < y[j]) i++;
     else j++;
   }
+  return shared;
+}
+
+export function jaccardOfSorted(x, y) {
+  const shared = sharedOfSorted(x, y);
   const union = x.length + y.length - shared;
   return union === 0 ? 1 : shared / union;
 }
