@@ -24,17 +24,21 @@ BandTable::SortedPart::SortedPart(size_t count) {
 void BandTable::SortedPart::append(uint64_t order) {
   const auto hash = static_cast<uint32_t>(order >> 32);
   ++starts[(hash >> shift()) + 1];  // a count until finish() sums them
-  lows.push_back(static_cast<uint16_t>(hash & ((uint32_t{1} << shift()) - 1)));
+  lows.push_back(lowOf(hash));
   ids.push_back(static_cast<uint32_t>(order));
 }
 
-size_t BandTable::SortedPart::lowerBound(uint32_t hash, size_t& end) const {
+size_t BandTable::SortedPart::estimate(uint32_t hash, size_t& end) const {
   const size_t b = hash >> shift();
   const size_t begin = starts[b];
   end = starts[b + 1];
-  const uint32_t low = hash & ((uint32_t{1} << shift()) - 1);
-  // Low bits are uniform within a bucket: start from where this one would lie.
-  size_t e = begin + static_cast<size_t>((uint64_t{low} * (end - begin)) >> shift());
+  return begin + static_cast<size_t>((uint64_t{lowOf(hash)} * (end - begin)) >> shift());
+}
+
+size_t BandTable::SortedPart::lowerBound(uint32_t hash, size_t& end) const {
+  const size_t begin = starts[hash >> shift()];
+  const uint16_t low = lowOf(hash);
+  size_t e = estimate(hash, end);
   while (e > begin && lows[e - 1] >= low) --e;
   while (e < end && lows[e] < low) ++e;
   return e;
@@ -81,7 +85,7 @@ void BandTable::insert(uint32_t key, uint32_t id) { insertRecent(uint64_t{id} <<
 void BandTable::erase(uint32_t key, uint32_t id) {
   const uint32_t hash = placing(key);
   if (!sorted_.ids.empty()) {
-    const auto low = static_cast<uint16_t>(hash & ((uint32_t{1} << sorted_.shift()) - 1));
+    const uint16_t low = sorted_.lowOf(hash);
     size_t end;
     for (size_t e = sorted_.lowerBound(hash, end); e < end && sorted_.lows[e] == low; ++e) {
       if (sorted_.ids[e] == id && !sorted_.isDead(e)) {
@@ -115,13 +119,10 @@ uint64_t BandTable::touch(uint32_t key) const {
   // several keys still overlap in the processor.
   uint64_t sum = recent_[home(key)];
   if (!sorted_.ids.empty()) {
-    // Where lowerBound starts looking (it reads the bucket's starts, in cache, first).
-    const uint32_t hash = placing(key);
-    const size_t b = hash >> sorted_.shift();
-    const size_t begin = sorted_.starts[b], size = sorted_.starts[b + 1] - begin;
-    const uint32_t low = hash & ((uint32_t{1} << sorted_.shift()) - 1);
-    const size_t e = begin + static_cast<size_t>((uint64_t{low} * size) >> sorted_.shift());
-    if (e < sorted_.ids.size()) sum += sorted_.lows[e] + uint64_t{sorted_.ids[e]};
+    // Where lowerBound starts looking (the bucket's starts it reads first stay in cache).
+    size_t end;
+    const size_t e = sorted_.estimate(placing(key), end);
+    if (e < end) sum += sorted_.lows[e] + uint64_t{sorted_.ids[e]};
   }
   return sum;
 }
@@ -129,7 +130,7 @@ uint64_t BandTable::touch(uint32_t key) const {
 void BandTable::find(uint32_t key, std::vector<KeyedItem>& out) const {
   const uint32_t hash = placing(key);
   if (!sorted_.ids.empty()) {
-    const auto low = static_cast<uint16_t>(hash & ((uint32_t{1} << sorted_.shift()) - 1));
+    const uint16_t low = sorted_.lowOf(hash);
     size_t end;
     for (size_t e = sorted_.lowerBound(hash, end); e < end && sorted_.lows[e] == low; ++e) {
       if (!sorted_.isDead(e)) out.push_back({sorted_.ids[e], 0});
@@ -142,7 +143,7 @@ void BandTable::find(uint32_t key, std::vector<KeyedItem>& out) const {
 
 std::vector<uint64_t> BandTable::recentInOrder() const {
   // By bucket of the top 16 bits of the hash (one counting pass), then each bucket (a few
-  // entries) by insertion: the recent part is at most an eighth of the entries, so this
+  // entries) by insertion: the recent part is at most a twelfth of the entries, so this
   // is a small share of a merge.
   constexpr unsigned kBucketBits = 16;
   std::vector<uint64_t> out(recentUsed_);
@@ -184,7 +185,6 @@ void BandTable::merge(size_t more) {
   uint32_t* ids = sorted.ids.data();
   uint32_t* sizes = count == 0 ? nullptr : sorted.starts.data() + 1;  // no buckets when empty
   const unsigned shift = sorted.shift();
-  const uint32_t lowMask = (uint32_t{1} << shift) - 1;
   if (sorted_.dead == 0 && !sorted_.ids.empty() && sorted.bits == sorted_.bits) {
     // The usual merge: nothing removed, the same buckets. The old entries between two
     // recent ones' places are copied as one run.
@@ -199,7 +199,7 @@ void BandTable::merge(size_t more) {
     for (const uint64_t order : recent) {
       const auto hash = static_cast<uint32_t>(order >> 32);
       const auto id = static_cast<uint32_t>(order);
-      const auto low = static_cast<uint16_t>(hash & lowMask);
+      const uint16_t low = sorted.lowOf(hash);
       size_t end;
       size_t at = std::max(from, old.lowerBound(hash, end));
       while (at < end && old.lows[at] == low && old.ids[at] < id) ++at;  // (hash, id) order
@@ -214,7 +214,7 @@ void BandTable::merge(size_t more) {
     size_t written = 0;
     mergeInOrder(recent, [&](uint64_t order) {
       const auto hash = static_cast<uint32_t>(order >> 32);
-      lows[written] = static_cast<uint16_t>(hash & lowMask);
+      lows[written] = sorted.lowOf(hash);
       ids[written++] = static_cast<uint32_t>(order);
       ++sizes[hash >> shift];
     });

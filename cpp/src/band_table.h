@@ -14,9 +14,9 @@
 // twelfth of the sorted part's live entries and more than `mergeAt`, or once removed
 // entries are a quarter of the sorted part: a merge costs O(entries) and comes once per
 // twelfth of growth. After a merge the recent part is allocated at the size it may reach
-// before the next one, so it never rehashes. The placing hash is
-// invertible, so a key is matched exactly in both parts: the entries found for a key are
-// exactly those inserted with it and not erased.
+// before the next one, so it never rehashes. The placing hash is invertible, so a key is
+// matched exactly in both parts: the entries found for a key are exactly those inserted
+// with it and not erased.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -92,9 +92,14 @@ class BandTable {
     explicit SortedPart(size_t count);
     void append(uint64_t order);
     void finish();
-    // The first entry at or after `hash` in its bucket, and the bucket's end through `end`.
-    // @pre built, not empty.
+    // Where `hash` would lie in its bucket if the low bits spread exactly evenly, and the
+    // bucket's end through `end`. @pre built, not empty.
+    size_t estimate(uint32_t hash, size_t& end) const;
+    // The first entry at or after `hash` in its bucket (from the estimate, a few steps), and
+    // the bucket's end through `end`. @pre built, not empty.
     size_t lowerBound(uint32_t hash, size_t& end) const;
+    // The bits of `hash` an entry keeps: those below its bucket's.
+    uint16_t lowOf(uint32_t hash) const { return static_cast<uint16_t>(hash & ((uint32_t{1} << shift()) - 1)); }
     size_t live() const { return ids.size() - dead; }
     bool isDead(size_t e) const { return (deadBits[e >> 6] >> (e & 63)) & 1; }
     size_t buckets() const { return starts.empty() ? 0 : starts.size() - 1; }
