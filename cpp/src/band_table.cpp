@@ -15,8 +15,7 @@ BandTable::SortedPart::SortedPart(size_t count) {
   // At least 2^16 buckets, so that the low bits kept per entry fit in 16 (and the starts,
   // 256 KB, mostly stay in cache); more once buckets would average over 256 entries.
   while (bits < 24 && (count >> bits) > 256) ++bits;
-  lows.reserve(count);
-  ids.reserve(count);
+  entries.reserve(count);
   starts.assign((size_t{1} << bits) + 1, 0);
   deadBits.assign((count + 63) / 64, 0);
 }
@@ -24,8 +23,7 @@ BandTable::SortedPart::SortedPart(size_t count) {
 void BandTable::SortedPart::append(uint64_t order) {
   const auto hash = static_cast<uint32_t>(order >> 32);
   ++starts[(hash >> shift()) + 1];  // a count until finish() sums them
-  lows.push_back(lowOf(hash));
-  ids.push_back(static_cast<uint32_t>(order));
+  entries.emplace_back(lowOf(hash), static_cast<uint32_t>(order));
 }
 
 size_t BandTable::SortedPart::estimate(uint32_t hash, size_t& end) const {
@@ -39,8 +37,8 @@ size_t BandTable::SortedPart::lowerBound(uint32_t hash, size_t& end) const {
   const size_t begin = starts[hash >> shift()];
   const uint16_t low = lowOf(hash);
   size_t e = estimate(hash, end);
-  while (e > begin && lows[e - 1] >= low) --e;
-  while (e < end && lows[e] < low) ++e;
+  while (e > begin && entries[e - 1].low >= low) --e;
+  while (e < end && entries[e].low < low) ++e;
   return e;
 }
 
@@ -59,7 +57,7 @@ size_t BandTable::capacityFor(size_t entries) {
 void BandTable::reserve(size_t more) {
   const size_t wanted = recentUsed_ + more;
   const bool crowded = wanted > recentLimit();
-  const bool hollow = sorted_.dead > mergeAt_ && 4 * sorted_.dead > sorted_.ids.size();
+  const bool hollow = sorted_.dead > mergeAt_ && 4 * sorted_.dead > sorted_.entries.size();
   if (crowded || hollow) {
     merge(more);
     return;
@@ -84,11 +82,11 @@ void BandTable::insert(uint32_t key, uint32_t id) { insertRecent(uint64_t{id} <<
 
 void BandTable::erase(uint32_t key, uint32_t id) {
   const uint32_t hash = placing(key);
-  if (!sorted_.ids.empty()) {
+  if (!sorted_.entries.empty()) {
     const uint16_t low = sorted_.lowOf(hash);
     size_t end;
-    for (size_t e = sorted_.lowerBound(hash, end); e < end && sorted_.lows[e] == low; ++e) {
-      if (sorted_.ids[e] == id && !sorted_.isDead(e)) {
+    for (size_t e = sorted_.lowerBound(hash, end); e < end && sorted_.entries[e].low == low; ++e) {
+      if (sorted_.entries[e].id() == id && !sorted_.isDead(e)) {
         sorted_.deadBits[e >> 6] |= uint64_t{1} << (e & 63);
         ++sorted_.dead;
         return;
@@ -114,26 +112,44 @@ void BandTable::erase(uint32_t key, uint32_t id) {
   recent_[hole] = 0;
 }
 
-uint64_t BandTable::touch(uint32_t key) const {
-  // Real loads, not prefetch hints: WebAssembly has no prefetch, and independent loads of
-  // several keys still overlap in the processor.
-  uint64_t sum = recent_[home(key)];
-  if (!sorted_.ids.empty()) {
-    // Where lowerBound starts looking (the bucket's starts it reads first stay in cache).
-    size_t end;
-    const size_t e = sorted_.estimate(placing(key), end);
-    if (e < end) sum += sorted_.lows[e] + uint64_t{sorted_.ids[e]};
+uint64_t BandTable::touch(const uint32_t* keys, size_t count) const {
+  // Real loads, not prefetch hints: WebAssembly has no prefetch, and independent loads
+  // still overlap in the processor, as many as its reorder buffer holds. So the places
+  // are computed first (from the bucket starts, which mostly stay in cache), then read in
+  // a loop of a few instructions a key, which keeps every key's misses in flight at once.
+  // With each key's places computed and read in turn, the misses of only two or three
+  // keys overlapped.
+  constexpr size_t kChunk = 32;
+  constexpr size_t kNowhere = SIZE_MAX;
+  size_t inSorted[kChunk], inRecent[kChunk];
+  uint64_t sum = 0;
+  for (size_t first = 0; first < count; first += kChunk) {
+    const size_t n = std::min(kChunk, count - first);
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t key = keys[first + i];
+      inRecent[i] = home(key);
+      inSorted[i] = kNowhere;
+      if (!sorted_.entries.empty()) {
+        size_t end;
+        const size_t e = sorted_.estimate(placing(key), end);
+        if (e < end) inSorted[i] = e;
+      }
+    }
+    for (size_t i = 0; i < n; ++i) {
+      sum += recent_[inRecent[i]];
+      if (inSorted[i] != kNowhere) sum += sorted_.entries[inSorted[i]].low;
+    }
   }
   return sum;
 }
 
 void BandTable::find(uint32_t key, std::vector<KeyedItem>& out) const {
   const uint32_t hash = placing(key);
-  if (!sorted_.ids.empty()) {
+  if (!sorted_.entries.empty()) {
     const uint16_t low = sorted_.lowOf(hash);
     size_t end;
-    for (size_t e = sorted_.lowerBound(hash, end); e < end && sorted_.lows[e] == low; ++e) {
-      if (!sorted_.isDead(e)) out.push_back({sorted_.ids[e], 0});
+    for (size_t e = sorted_.lowerBound(hash, end); e < end && sorted_.entries[e].low == low; ++e) {
+      if (!sorted_.isDead(e)) out.push_back({sorted_.entries[e].id(), 0});
     }
   }
   for (size_t e = home(key); recent_[e] != 0; e = after(e)) {
@@ -176,23 +192,20 @@ void BandTable::merge(size_t more) {
   const std::vector<uint64_t> recent = recentInOrder();
   const size_t count = sorted_.live() + recent.size();
   SortedPart sorted(count);
-  sorted.lows.resize(count);
-  sorted.ids.resize(count);
+  sorted.entries.resize(count);
   // The recent part at once as large as it may grow before the next merge: no rehash.
   std::vector<uint64_t> fresh(capacityFor(std::max(more, recentLimitFor(count))), 0);
   // Written through pointers, the bucket sizes counted into starts: the loop a merge is.
-  uint16_t* lows = sorted.lows.data();
-  uint32_t* ids = sorted.ids.data();
+  SortedPart::Entry* entries = sorted.entries.data();
   uint32_t* sizes = count == 0 ? nullptr : sorted.starts.data() + 1;  // no buckets when empty
   const unsigned shift = sorted.shift();
-  if (sorted_.dead == 0 && !sorted_.ids.empty() && sorted.bits == sorted_.bits) {
+  if (sorted_.dead == 0 && !sorted_.entries.empty() && sorted.bits == sorted_.bits) {
     // The usual merge: nothing removed, the same buckets. The old entries between two
     // recent ones' places are copied as one run.
     const SortedPart& old = sorted_;
     size_t from = 0, to = 0;
     auto copyTo = [&](size_t at) {
-      std::memcpy(lows + to, old.lows.data() + from, (at - from) * sizeof(uint16_t));
-      std::memcpy(ids + to, old.ids.data() + from, (at - from) * sizeof(uint32_t));
+      std::memcpy(entries + to, old.entries.data() + from, (at - from) * sizeof(SortedPart::Entry));
       to += at - from;
       from = at;
     };
@@ -202,20 +215,18 @@ void BandTable::merge(size_t more) {
       const uint16_t low = sorted.lowOf(hash);
       size_t end;
       size_t at = std::max(from, old.lowerBound(hash, end));
-      while (at < end && old.lows[at] == low && old.ids[at] < id) ++at;  // (hash, id) order
+      while (at < end && old.entries[at].low == low && old.entries[at].id() < id) ++at;  // (hash, id) order
       copyTo(at);
-      lows[to] = low;
-      ids[to++] = id;
+      entries[to++] = SortedPart::Entry(low, id);
       ++sizes[hash >> shift];
     }
-    copyTo(old.ids.size());
+    copyTo(old.entries.size());
     for (size_t b = 0; b < old.buckets(); ++b) sizes[b] += old.starts[b + 1] - old.starts[b];
   } else {
     size_t written = 0;
     mergeInOrder(recent, [&](uint64_t order) {
       const auto hash = static_cast<uint32_t>(order >> 32);
-      lows[written] = sorted.lowOf(hash);
-      ids[written++] = static_cast<uint32_t>(order);
+      entries[written++] = SortedPart::Entry(sorted.lowOf(hash), static_cast<uint32_t>(order));
       ++sizes[hash >> shift];
     });
   }
@@ -226,7 +237,7 @@ void BandTable::merge(size_t more) {
 }
 
 size_t BandTable::memoryBytes() const {
-  return sorted_.lows.capacity() * sizeof(uint16_t) + (sorted_.ids.capacity() + sorted_.starts.capacity()) * sizeof(uint32_t) +
+  return sorted_.entries.capacity() * sizeof(SortedPart::Entry) + sorted_.starts.capacity() * sizeof(uint32_t) +
          (sorted_.deadBits.capacity() + recent_.capacity()) * sizeof(uint64_t);
 }
 

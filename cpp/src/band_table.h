@@ -5,7 +5,8 @@
 // - the sorted part: entries ordered by (placing hash of the key, id) at load 1, bucketed
 //   by the hash's top `bits` bits (a start per bucket, 2^16 buckets or more, at most 256
 //   entries a bucket on average), each entry the hash's low 32 - bits bits (u16: bits >=
-//   16) and the id (u32); a lookup estimates its place in the bucket from the low bits,
+//   16) and the id, side by side (6 bytes, so the id a lookup matches is in the line it
+//   read the low bits from); a lookup estimates its place in the bucket from the low bits,
 //   which spread evenly, and steps a few entries from there; a removed entry is marked in
 //   a bitmap until the next merge drops it;
 // - the recent part: open addressing with linear probing, 8-byte entries (id << 32 | key;
@@ -37,9 +38,10 @@ class BandTable {
   void insert(uint32_t key, uint32_t id);
   /// Removes one entry (key, id) if there is one. Allocates nothing.
   void erase(uint32_t key, uint32_t id);
-  /// Reads the first cache lines find(key) reads, and returns a value of them that the
-  /// caller must use: touching every key's lines first lets their cache misses overlap.
-  uint64_t touch(uint32_t key) const;
+  /// Reads the first cache lines find() reads for each of keys[0, count), and returns a
+  /// value of them that the caller must use: touching every key's lines first lets their
+  /// cache misses overlap.
+  uint64_t touch(const uint32_t* keys, size_t count) const;
   /// Appends {id, 0} to out for every entry of key.
   void find(uint32_t key, std::vector<KeyedItem>& out) const;
   /// Live entries.
@@ -100,13 +102,20 @@ class BandTable {
     size_t lowerBound(uint32_t hash, size_t& end) const;
     // The bits of `hash` an entry keeps: those below its bucket's.
     uint16_t lowOf(uint32_t hash) const { return static_cast<uint16_t>(hash & ((uint32_t{1} << shift()) - 1)); }
-    size_t live() const { return ids.size() - dead; }
+    size_t live() const { return entries.size() - dead; }
     bool isDead(size_t e) const { return (deadBits[e >> 6] >> (e & 63)) & 1; }
     size_t buckets() const { return starts.empty() ? 0 : starts.size() - 1; }
     unsigned shift() const { return 32 - bits; }
     unsigned bits = 16;
-    std::vector<uint16_t> lows;
-    std::vector<uint32_t> ids;
+    // Aligned to 2 bytes: the id is two halves.
+    struct Entry {
+      Entry() = default;
+      Entry(uint16_t low, uint32_t id) : low(low), idLow(static_cast<uint16_t>(id)), idHigh(static_cast<uint16_t>(id >> 16)) {}
+      uint32_t id() const { return uint32_t{idHigh} << 16 | idLow; }
+      uint16_t low, idLow, idHigh;
+    };
+    static_assert(sizeof(Entry) == 6, "entries are 6 bytes");
+    std::vector<Entry> entries;
     std::vector<uint32_t> starts;  // 2^bits + 1 when built: bucket b is [starts[b], starts[b + 1])
     std::vector<uint64_t> deadBits;
     size_t dead = 0;
@@ -132,7 +141,7 @@ class BandTable {
     for (size_t b = 0; b < sorted_.buckets(); ++b) {
       for (size_t e = sorted_.starts[b]; e < sorted_.starts[b + 1]; ++e) {
         if (sorted_.isDead(e)) continue;
-        const uint64_t order = (uint64_t{b} << sorted_.shift() | sorted_.lows[e]) << 32 | sorted_.ids[e];
+        const uint64_t order = (uint64_t{b} << sorted_.shift() | sorted_.entries[e].low) << 32 | sorted_.entries[e].id();
         for (; r < recent.size() && recent[r] < order; ++r) emit(recent[r]);
         emit(order);
       }

@@ -69,7 +69,10 @@ void MinHashBands::keys(const uint64_t* codes, size_t size, uint32_t* out) {
     const uint64_t h = mix64(codes[k] ^ 0x2545F4914F6CDD1Dull);
     const size_t bin = static_cast<size_t>(((h >> 32) * total) >> 32);
     const uint64_t value = h & 0xFFFFFFFFull;
-    if (value < m[bin]) m[bin] = value;
+    // A select, not a branch: whether a shingle lowers its bin's minimum is a coin toss
+    // early in a text, and mispredicting it cost a third of this loop (native, 200k texts).
+    const uint64_t least = m[bin];
+    m[bin] = value < least ? value : least;
   }
   if (size > 0) {
     for (unsigned j = 0; j < total; ++j) {
