@@ -121,6 +121,7 @@ uint64_t BandTable::touch(const uint32_t* keys, size_t count) const {
   // keys overlapped.
   constexpr size_t kChunk = 32;
   constexpr size_t kNowhere = SIZE_MAX;
+  constexpr size_t kSide = 64 / sizeof(SortedPart::Entry);  // a cache line of entries
   size_t inSorted[kChunk], inRecent[kChunk];
   uint64_t sum = 0;
   for (size_t first = 0; first < count; first += kChunk) {
@@ -135,9 +136,15 @@ uint64_t BandTable::touch(const uint32_t* keys, size_t count) const {
         if (e < end) inSorted[i] = e;
       }
     }
+    // The estimate is off by a few entries (the square root of a bucket's size over 2, at
+    // most 8 at 2^16 buckets), so the lines on both sides of it too.
     for (size_t i = 0; i < n; ++i) {
       sum += recent_[inRecent[i]];
-      if (inSorted[i] != kNowhere) sum += sorted_.entries[inSorted[i]].low;
+      if (inSorted[i] == kNowhere) continue;
+      const SortedPart::Entry* at = sorted_.entries.data() + inSorted[i];
+      sum += at->low;
+      if (inSorted[i] >= kSide) sum += at[-kSide].low;
+      if (inSorted[i] + kSide < sorted_.entries.size()) sum += at[kSide].low;
     }
   }
   return sum;
@@ -149,7 +156,8 @@ void BandTable::find(uint32_t key, std::vector<KeyedItem>& out) const {
     const uint16_t low = sorted_.lowOf(hash);
     size_t end;
     for (size_t e = sorted_.lowerBound(hash, end); e < end && sorted_.entries[e].low == low; ++e) {
-      if (!sorted_.isDead(e)) out.push_back({sorted_.entries[e].id(), 0});
+      // The bitmap only when an entry is dead: a read of it is another cache miss.
+      if (sorted_.dead == 0 || !sorted_.isDead(e)) out.push_back({sorted_.entries[e].id(), 0});
     }
   }
   for (size_t e = home(key); recent_[e] != 0; e = after(e)) {

@@ -112,7 +112,7 @@ struct TextIndex::Impl {
   std::vector<TextMatch> answers;
   size_t codeCount = 0;
   uint32_t generation = 0, stamp = 0;
-  uint64_t touched = 0;  // what BandTable::touch read: stored, so that the reads happen
+  uint64_t touched = 0;  // what a query's touching reads read: stored, so that the reads happen
   size_t setMask = 0;
   unsigned setShift = 60;
   // The text the scratch was prepared from, when it was a caller's text: an add right after
@@ -176,26 +176,41 @@ struct TextIndex::Impl {
   // `need` (not always exactly) once its shingles left cannot make `need`.
   size_t shared(size_t slot, size_t need) {
     decode(slot);
-    if (raw.size() < storedCps.size() + 1) raw.resize(storedCps.size() + 1);
-    const size_t n = canonicalShingleCodes(storedCps.data(), storedCps.size(), options, raw.data());
+    const size_t points = storedCps.size();
+    if (raw.size() < points + 1) raw.resize(points + 1);
     if (++stamp == 0) {  // wrapped: forget the stamps of earlier candidates
       for (SetEntry& entry : set) entry.hit = 0;
       stamp = 1;
     }
-    size_t count = 0;
-    for (size_t k = 0; k < n; ++k) {
-      // The n - k codes left (repeats included) bound the distinct shingles still to come.
-      if (count + (n - k) < need) return count;
-      const uint64_t code = raw[k];
-      for (size_t e = setSlot(code); set[e].generation == generation; e = (e + 1) & setMask) {
-        if (set[e].code != code) continue;
-        if (set[e].hit != stamp) {
-          set[e].hit = stamp;
-          ++count;
+    size_t count = 0, k = 0;
+    // Counts codes raw[k, end) in; false once the `total` codes (repeats included) minus
+    // those seen bound the distinct shingles still to come below `need`.
+    auto countUntil = [&](size_t end, size_t total) {
+      for (; k < end; ++k) {
+        if (count + (total - k) < need) return false;
+        const uint64_t code = raw[k];
+        for (size_t e = setSlot(code); set[e].generation == generation; e = (e + 1) & setMask) {
+          if (set[e].code != code) continue;
+          if (set[e].hit != stamp) {
+            set[e].hit = stamp;
+            ++count;
+          }
+          break;
         }
-        break;
       }
+      return true;
+    };
+    // Codes come position by position, and those of the first m positions depend only on
+    // the first m + kMaxShingle code points. So a third of them first, bounded by the most
+    // codes a text has (one per code point, and one more): most candidates are far from
+    // the threshold and are rejected before the rest is computed.
+    const size_t prefix = points / 3;
+    if (prefix >= 32) {
+      canonicalShingleCodes(storedCps.data(), prefix + kMaxShingle, options, raw.data());
+      if (!countUntil(prefix, points + 1)) return count;
     }
+    const size_t n = canonicalShingleCodes(storedCps.data(), points, options, raw.data());
+    countUntil(n, n);
     return count;
   }
 
@@ -401,21 +416,44 @@ void TextIndex::query(std::string_view text, size_t limit, std::vector<TextMatch
   m.touched = m.table.touch(m.keys.data(), m.keys.size());
   for (const uint32_t key : m.keys) m.table.find(key, m.items);
   sortItems(m.items, m.scratch);
+  // The distinct candidates, in id order (a candidate is found by several bands). Each
+  // is a chain of reads, id to slot to record to text, and each read a cache miss in a
+  // large index: they are taken a link at a time for every candidate, so that the
+  // candidates' misses overlap rather than add up.
+  size_t candidates = 0;
+  for (size_t i = 0; i < m.items.size(); ++i) {
+    if (candidates == 0 || m.items[i].key != m.items[candidates - 1].key) m.items[candidates++] = m.items[i];
+  }
+  m.items.resize(candidates);
+  uint64_t touched = 0;
+  for (const KeyedItem& candidate : m.items) touched += m.slotOfId.touch(static_cast<uint32_t>(candidate.key));
+  constexpr uint32_t kSkipped = UINT32_MAX;
+  for (KeyedItem& candidate : m.items) {
+    const uint32_t* found = m.slotOfId.find(static_cast<uint32_t>(candidate.key));
+    candidate.item = found ? *found : kSkipped;  // absent: keys of a loaded file whose id it does not hold
+    if (found) touched += m.records[*found].shingles;
+  }
   const size_t na = m.codeCount;
-  uint64_t previous = UINT64_MAX;
+  for (KeyedItem& candidate : m.items) {
+    if (candidate.item == kSkipped) continue;
+    const Impl::Record& record = m.records[candidate.item];
+    const size_t nb = record.shingles;
+    // The best a pair of sizes na, nb can reach is min/max, as the quotient computes it.
+    const size_t least = std::min(na, nb), most = std::max(na, nb);
+    if (most > 0 && static_cast<double>(least) / static_cast<double>(most) < m.threshold) {
+      candidate.item = kSkipped;
+      continue;
+    }
+    if (record.length != 0) touched += m.arena[record.start];
+  }
+  m.touched = touched;
   for (const KeyedItem& candidate : m.items) {
-    if (candidate.key == previous) continue;  // found by several bands
-    previous = candidate.key;
+    if (candidate.item == kSkipped) continue;
     const auto id = static_cast<uint32_t>(candidate.key);
-    const uint32_t* found = m.slotOfId.find(id);
-    if (!found) continue;  // keys of a loaded file whose id it does not hold
-    const uint32_t slot = *found;
+    const uint32_t slot = candidate.item;
     const size_t nb = m.records[slot].shingles;
     double similarity = 1.0;  // both sets empty
     if (na + nb > 0) {
-      // The best a pair of sizes na, nb can reach is min/max, as the quotient computes it.
-      const size_t least = std::min(na, nb), most = std::max(na, nb);
-      if (static_cast<double>(least) / static_cast<double>(most) < m.threshold) continue;
       const size_t shared = m.shared(slot, leastShared(static_cast<uint32_t>(na), static_cast<uint32_t>(nb), m.threshold));
       similarity = static_cast<double>(shared) / static_cast<double>(na + nb - shared);
     }

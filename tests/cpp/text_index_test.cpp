@@ -19,8 +19,10 @@ namespace {
 
 // Texts as users store them: bases of words from a small vocabulary (so unrelated texts
 // share shingles) in ASCII, CJK (Han and kana words, unspaced) or both, each followed by
-// variants with 1-3 word edits (spanning similarities around the thresholds), plus
-// punctuation and case changes that normalize away, and texts that normalize to nothing.
+// variants with word edits (1-3, or up to an eighth of a long text's words: similarities
+// around the thresholds), plus punctuation and case changes that normalize away, and texts
+// that normalize to nothing. A quarter of the bases are long (40-119 numbered words), where a
+// candidate's verification computes its shingles in two steps (TextIndex::Impl::shared).
 std::vector<std::string> plantedTexts(unsigned seed, size_t bases) {
   static const char* const kAscii[] = {"the", "cat", "sat", "on", "mat", "dog", "ran", "far", "away", "from", "home",
                                        "and", "then", "came", "back", "to", "sleep", "under", "a", "tree", "big", "red"};
@@ -35,8 +37,11 @@ std::vector<std::string> plantedTexts(unsigned seed, size_t bases) {
       const bool cjk = script == 1 || (script == 2 && pick(2) == 0);
       return std::string(cjk ? kCjk[pick(std::size(kCjk))] : kAscii[pick(std::size(kAscii))]);
     };
-    std::vector<std::string> words(3 + pick(20));
-    for (std::string& w : words) w = word();
+    const bool isLong = pick(4) == 0;
+    std::vector<std::string> words(isLong ? 40 + pick(80) : 3 + pick(20));
+    // A long text's words carry a number, so that it repeats few shingles (as natural
+    // text, where the bound on the shingles left is tight).
+    for (std::string& w : words) w = word() + (isLong ? std::to_string(pick(100)) : "");
     auto join = [&](const std::vector<std::string>& ws) {
       std::string text;
       for (const std::string& w : ws) text += (text.empty() || script == 1 ? "" : " ") + w;
@@ -45,7 +50,7 @@ std::vector<std::string> plantedTexts(unsigned seed, size_t bases) {
     texts.push_back(join(words));
     for (size_t v = pick(4); v > 0; --v) {
       std::vector<std::string> edited = words;
-      for (size_t e = 1 + pick(3); e > 0; --e) {
+      for (size_t e = 1 + pick(isLong ? words.size() / 8 : 3); e > 0; --e) {
         const size_t at = pick(edited.size());
         const size_t kind = pick(4);
         if (kind == 0 && edited.size() > 1) edited.erase(edited.begin() + static_cast<long>(at));
