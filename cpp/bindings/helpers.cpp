@@ -55,7 +55,7 @@ std::string_view textAt(uintptr_t utf8, const uint32_t* bounds, uint32_t i) {
 
 // Serialized bytes into the result buffer; returns their length.
 uint32_t bytesToResult(const std::vector<uint8_t>& bytes) {
-  std::vector<uint32_t>& words = result();
+  ResultWords& words = result();
   words.resize((bytes.size() + 3) / 4);
   std::copy(bytes.begin(), bytes.end(), reinterpret_cast<uint8_t*>(words.data()));
   return static_cast<uint32_t>(bytes.size());
@@ -63,16 +63,16 @@ uint32_t bytesToResult(const std::vector<uint8_t>& bytes) {
 
 }  // namespace
 
-std::vector<uint32_t>& result() {
-  static std::vector<uint32_t> words;
+ResultWords& result() {
+  static ResultWords words;
   return words;
 }
 
 uintptr_t resultAddress() { return reinterpret_cast<uintptr_t>(result().data()); }
 
 void resultRelease() {
-  std::vector<uint32_t>& words = result();
-  if (!smallBuffer(words.capacity() * sizeof(uint32_t))) std::vector<uint32_t>().swap(words);
+  ResultWords& words = result();
+  if (!smallBuffer(words.capacity() * sizeof(uint32_t))) ResultWords().swap(words);
 }
 
 namespace {
@@ -192,7 +192,7 @@ double findPairs(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, d
   std::vector<Pair> pairs;
   size_t repeated = 0;
   const uint64_t total = simhash::findPairs(at<uint64_t>(fingerprints), count, maxDistance, static_cast<uint64_t>(maxPairs), pairs, &repeated);
-  std::vector<uint32_t>& words = result();
+  ResultWords& words = result();
   if (static_cast<double>(total) > maxPairs) {
     words.assign(1, static_cast<uint32_t>(repeated));
     return static_cast<double>(total);
@@ -232,7 +232,7 @@ uint32_t IndexHandle::queryOne(uint32_t low, uint32_t high) {
     }
   } release{matches_};
   index_.query(uint64_t{high} << 32 | low, matches_);
-  std::vector<uint32_t>& words = result();
+  ResultWords& words = result();
   words.resize(2 * matches_.size());
   for (size_t i = 0; i < matches_.size(); ++i) {
     words[2 * i] = matches_[i].id;
@@ -273,7 +273,7 @@ uint32_t TextIndexHandle::queryOne(uintptr_t utf8, uint32_t length, uint32_t lim
   } release{matches_};
   index_.query({at<char>(utf8), length}, limit, matches_);
   const size_t n = matches_.size();
-  std::vector<uint32_t>& words = result();
+  ResultWords& words = result();
   words.resize(3 * n);
   double* similarity = reinterpret_cast<double*>(words.data());
   for (size_t i = 0; i < n; ++i) {
@@ -286,7 +286,7 @@ uint32_t TextIndexHandle::queryOne(uintptr_t utf8, uint32_t length, uint32_t lim
 uint32_t TextIndexHandle::serialize() const {
   // Written straight into the result buffer: a million texts make about 250 MB.
   const size_t size = index_.serializedSize();
-  std::vector<uint32_t>& words = result();
+  ResultWords& words = result();
   words.resize((size + 3) / 4);
   index_.serializeTo(reinterpret_cast<uint8_t*>(words.data()));
   return static_cast<uint32_t>(size);

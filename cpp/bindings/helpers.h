@@ -13,7 +13,9 @@
 // option bytes 6..11 as a little-endian 48-bit integer (fingerprint.h kOptionBytes, then
 // the caller flags byte), exactly representable in a JS number.
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "simhash/index.h"
@@ -26,8 +28,31 @@ T* at(uintptr_t address) {
   return reinterpret_cast<T*>(address);
 }
 
+/// Leaves the elements that resize() adds uninitialized: every call that fills the result
+/// buffer writes all of it, and zeroing the bytes of a large text index first took a sixth
+/// of its serialize() (WASM).
+template <class T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <class U>
+  UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}  // NOLINT: rebinding
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using ResultWords = std::vector<uint32_t, UninitializedAllocator<uint32_t>>;
+
 /// The result buffer, for calls that fill it.
-std::vector<uint32_t>& result();
+ResultWords& result();
 uintptr_t resultAddress();
 /// Frees the result buffer if it is large (JS calls it once it has copied a result out);
 /// a small one stays for reuse.

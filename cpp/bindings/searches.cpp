@@ -80,7 +80,7 @@ double equalFingerprintsExpand(uintptr_t groups, uintptr_t groupPairs, uint32_t 
   for (uint32_t p = 0; p < count; ++p) total += equal.itemPairs(given[p]);
   if (static_cast<double>(total) > maxPairs) return static_cast<double>(total);
   const std::vector<Pair> pairs = equal.expand(std::vector<Pair>(given, given + count), withinGroups);
-  std::vector<uint32_t>& words = result();
+  ResultWords& words = result();
   words.resize(3 * pairs.size());
   std::memcpy(words.data(), pairs.data(), pairs.size() * sizeof(Pair));
   return static_cast<double>(pairs.size());
