@@ -20,6 +20,7 @@
 
 #include "simhash/index.h"
 #include "simhash/text_index.h"
+#include "../src/uninitialized.h"
 
 namespace simhash::bindings {
 
@@ -28,28 +29,9 @@ T* at(uintptr_t address) {
   return reinterpret_cast<T*>(address);
 }
 
-/// Leaves the elements that resize() adds uninitialized: every call that fills the result
-/// buffer writes all of it, and zeroing the bytes of a large text index first took a sixth
-/// of its serialize() (WASM).
-template <class T>
-struct UninitializedAllocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = UninitializedAllocator<U>;
-  };
-  UninitializedAllocator() = default;
-  template <class U>
-  UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}  // NOLINT: rebinding
-  template <class U>
-  void construct(U* p) noexcept {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
-using ResultWords = std::vector<uint32_t, UninitializedAllocator<uint32_t>>;
+// Every call that fills the result buffer writes what JS reads of it: zeroing a large text
+// index's bytes first took a sixth of its serialize() (WASM).
+using ResultWords = std::vector<uint32_t, simhash::UninitializedAllocator<uint32_t>>;
 
 /// The result buffer, for calls that fill it.
 ResultWords& result();

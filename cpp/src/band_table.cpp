@@ -141,10 +141,10 @@ uint64_t BandTable::touch(const uint32_t* keys, size_t count) const {
     for (size_t i = 0; i < n; ++i) {
       sum += recent_[inRecent[i]];
       if (inSorted[i] == kNowhere) continue;
-      const SortedPart::Entry* at = sorted_.entries.data() + inSorted[i];
-      sum += at->low;
-      if (inSorted[i] >= kSide) sum += at[-kSide].low;
-      if (inSorted[i] + kSide < sorted_.entries.size()) sum += at[kSide].low;
+      const size_t e = inSorted[i];
+      sum += sorted_.entries[e].low;
+      if (e >= kSide) sum += sorted_.entries[e - kSide].low;
+      if (e + kSide < sorted_.entries.size()) sum += sorted_.entries[e + kSide].low;
     }
   }
   return sum;

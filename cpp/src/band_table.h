@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "radix.h"
+#include "uninitialized.h"
 
 namespace simhash {
 
@@ -115,7 +116,8 @@ class BandTable {
       uint16_t low, idLow, idHigh;
     };
     static_assert(sizeof(Entry) == 6, "entries are 6 bytes");
-    std::vector<Entry> entries;
+    // Uninitialized when a merge sizes it: the merge writes every entry.
+    std::vector<Entry, UninitializedAllocator<Entry>> entries;
     std::vector<uint32_t> starts;  // 2^bits + 1 when built: bucket b is [starts[b], starts[b + 1])
     std::vector<uint64_t> deadBits;
     size_t dead = 0;
