@@ -18,6 +18,9 @@
 // before the next one, so it never rehashes. The placing hash is invertible, so a key is
 // matched exactly in both parts: the entries found for a key are exactly those inserted
 // with it and not erased.
+//
+// A lookup's reads are cache misses in a large table: touch() reads a query's keys' lines
+// first, all at once, so that find() meets them in cache.
 #include <cstddef>
 #include <cstdint>
 #include <vector>

@@ -1,6 +1,7 @@
 // The short texts of the scale benchmarks: every record of Debian's `fortunes` (all plain
 // files of /usr/share/games/fortunes, ANSI colours removed), in a seeded order, then copies
-// of random records with 1-3 word edits up to the number asked for.
+// of random records with 1-3 word edits up to the number asked for; and the synthetic lines
+// the text index benchmarks store.
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { random64 } from '../js/helpers.js';
@@ -42,4 +43,49 @@ export function makeTexts(n) {
     texts.push(copy.join(' '));
   }
   return { texts, records: records.length };
+}
+
+/**
+ * The synthetic stored corpus of the text index benchmarks (text-index.js describes it):
+ * `storedCount` lines, then `furtherCount` texts, half edited copies of stored lines and
+ * half fresh lines, in a seeded order.
+ * source[i] is the position in `stored` that further[i] copies, -1 for a fresh line.
+ */
+export function syntheticCorpus(records, storedCount, furtherCount) {
+  const next = random64(28);
+  const pick = (n) => Number(next() % BigInt(n));
+  const words = records.flatMap((record) => record.split(/\s+/).filter((word) => word !== ''));
+  const line = () => {
+    const lineWords = new Array(6 + pick(25));
+    for (let w = 0; w < lineWords.length; w++) lineWords[w] = words[pick(words.length)];
+    return lineWords;
+  };
+  const stored = new Array(storedCount);
+  for (let i = 0; i < storedCount; i++) stored[i] = line().join(' ');
+  const further = [];
+  const source = [];
+  for (let i = 0; i < furtherCount; i++) {
+    if (i < furtherCount / 2) {
+      const from = pick(storedCount);
+      const copy = stored[from].split(' ');
+      for (let edits = 1 + pick(3); edits > 0; edits--) {
+        const at = pick(copy.length);
+        const kind = pick(3);
+        if (kind === 0 && copy.length > 1) copy.splice(at, 1); // a word dropped
+        else if (kind === 1) copy.splice(at, 0, copy[at]); // a word repeated
+        else copy[at] = words[pick(words.length)]; // a word replaced
+      }
+      further.push(copy.join(' '));
+      source.push(from);
+    } else {
+      further.push(line().join(' '));
+      source.push(-1);
+    }
+  }
+  for (let i = further.length - 1; i > 0; i--) {
+    const j = pick(i + 1);
+    [further[i], further[j]] = [further[j], further[i]];
+    [source[i], source[j]] = [source[j], source[i]];
+  }
+  return { stored, further, source };
 }

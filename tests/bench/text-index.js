@@ -46,7 +46,7 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { DEFAULT_SIMILARITY, init } from '../../js/node.js';
 import { random64 } from '../js/helpers.js';
-import { makeTexts } from './fortune-texts.js';
+import { makeTexts, syntheticCorpus } from './fortune-texts.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
@@ -80,50 +80,6 @@ const needed = Math.max(...SIZES, CORPORA.includes('fortunes') ? STORED + FURTHE
 let fortuneTexts = makeTexts(needed);
 if (fortuneTexts.records > needed) fortuneTexts = makeTexts(fortuneTexts.records);
 const { texts } = fortuneTexts;
-
-/**
- * The synthetic stored corpus (see the top): `storedCount` lines, then `furtherCount`
- * texts, half edited copies of stored lines and half fresh lines, in a seeded order.
- * source[i] is the position in `stored` that further[i] copies, -1 for a fresh line.
- */
-function syntheticCorpus(records, storedCount, furtherCount) {
-  const next = random64(28);
-  const pick = (n) => Number(next() % BigInt(n));
-  const words = records.flatMap((record) => record.split(/\s+/).filter((word) => word !== ''));
-  const line = () => {
-    const lineWords = new Array(6 + pick(25));
-    for (let w = 0; w < lineWords.length; w++) lineWords[w] = words[pick(words.length)];
-    return lineWords;
-  };
-  const stored = new Array(storedCount);
-  for (let i = 0; i < storedCount; i++) stored[i] = line().join(' ');
-  const further = [];
-  const source = [];
-  for (let i = 0; i < furtherCount; i++) {
-    if (i < furtherCount / 2) {
-      const from = pick(storedCount);
-      const copy = stored[from].split(' ');
-      for (let edits = 1 + pick(3); edits > 0; edits--) {
-        const at = pick(copy.length);
-        const kind = pick(3);
-        if (kind === 0 && copy.length > 1) copy.splice(at, 1); // a word dropped
-        else if (kind === 1) copy.splice(at, 0, copy[at]); // a word repeated
-        else copy[at] = words[pick(words.length)]; // a word replaced
-      }
-      further.push(copy.join(' '));
-      source.push(from);
-    } else {
-      further.push(line().join(' '));
-      source.push(-1);
-    }
-  }
-  for (let i = further.length - 1; i > 0; i--) {
-    const j = pick(i + 1);
-    [further[i], further[j]] = [further[j], further[i]];
-    [source[i], source[j]] = [source[j], source[i]];
-  }
-  return { stored, further, source };
-}
 
 /** The stream over texts: the indices kept, its time and the index's WASM heap. */
 function stream(slice) {

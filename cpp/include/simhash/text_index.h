@@ -37,7 +37,7 @@ struct TextMatch {
 class TextIndex {
  public:
   /// The band table keeps most entries sorted, 6 bytes each, and takes new ones in a hash
-  /// table that an add merges into the sorted part once it holds an eighth as many and more
+  /// table that an add merges into the sorted part once it holds a twelfth as many and more
   /// than `mergeAt` (tests make it small, to have both parts in small indexes).
   static constexpr size_t kMergeAt = size_t{1} << 16;
   /// @pre 0 < threshold <= 1, isValid(options).
