@@ -112,7 +112,7 @@ struct TextIndex::Impl {
   std::vector<TextMatch> answers;
   size_t codeCount = 0;
   uint32_t generation = 0, stamp = 0;
-  uint64_t touched = 0;  // what a query's touching reads read: stored, so that the reads happen
+  uint64_t touched = 0;  // a value of what a query's touching reads read: stored, so that they happen
   size_t setMask = 0;
   unsigned setShift = 60;
   // The text the scratch was prepared from, when it was a caller's text: an add right after
@@ -413,7 +413,7 @@ void TextIndex::query(std::string_view text, size_t limit, std::vector<TextMatch
   out.clear();
   m.prepare(text);
   m.items.clear();
-  m.touched = m.table.touch(m.keys.data(), m.keys.size());
+  uint64_t touched = m.table.touch(m.keys.data(), m.keys.size());
   for (const uint32_t key : m.keys) m.table.find(key, m.items);
   sortItems(m.items, m.scratch);
   // The distinct candidates, in id order (a candidate is found by several bands). Each
@@ -425,7 +425,6 @@ void TextIndex::query(std::string_view text, size_t limit, std::vector<TextMatch
     if (candidates == 0 || m.items[i].key != m.items[candidates - 1].key) m.items[candidates++] = m.items[i];
   }
   m.items.resize(candidates);
-  uint64_t touched = 0;
   for (const KeyedItem& candidate : m.items) touched += m.slotOfId.touch(static_cast<uint32_t>(candidate.key));
   constexpr uint32_t kSkipped = UINT32_MAX;
   for (KeyedItem& candidate : m.items) {
