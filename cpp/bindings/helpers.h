@@ -13,9 +13,7 @@
 // option bytes 6..11 as a little-endian 48-bit integer (fingerprint.h kOptionBytes, then
 // the caller flags byte), exactly representable in a JS number.
 #include <cstdint>
-#include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "simhash/index.h"

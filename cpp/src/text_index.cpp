@@ -112,7 +112,7 @@ struct TextIndex::Impl {
   std::vector<TextMatch> answers;
   size_t codeCount = 0;
   uint32_t generation = 0, stamp = 0;
-  uint64_t touched = 0;  // a value of what a query's touching reads read: stored, so that they happen
+  uint64_t touched = 0;  // the sum of what a query's touching loads read: stored, so that they are not dropped
   size_t setMask = 0;
   unsigned setShift = 60;
   // The text the scratch was prepared from, when it was a caller's text: an add right after
