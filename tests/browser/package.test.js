@@ -26,8 +26,8 @@ const TOOLS = join(ROOT, 'node_modules');
  * large calls (+2.1 KB), the sliced searches and the similarity dedup, sh.similarities,
  * the streaming index, the pool's split search, findPairs' grouping in the core, the
  * banding candidates of the similarity dedup, the text index (+11.0 KB), the single-pair
- * similarity (+0.9 KB) and the text index's compact band table (+1.8 KB); docs/download.md
- * has the accounting.
+ * similarity (+0.9 KB), the text index's compact band table (+1.8 KB) and its batched
+ * query path (+0.6 KB); docs/download.md has the accounting.
  */
 const MAX_GZIP_BYTES = 74 * 1024;
 
