@@ -1,5 +1,6 @@
 // WASM memory: scratch allocations freed on every exit path, errors of allocations inside
-// the core, copies out of the result buffer, and texts encoded into WASM in bounded slices.
+// the core, copies out of the result buffer (at once or in pieces), and texts encoded
+// into WASM in bounded slices.
 import { typeName } from './checks.js';
 import { utf8Length, writeUtf8 } from './text.js';
 
@@ -114,6 +115,29 @@ export function resultBytes(core, length) {
   const bytes = new Uint8Array(core.HEAPU8.buffer, core._resultAddress(), length).slice();
   core._resultRelease();
   return bytes;
+}
+
+/**
+ * Bytes the core writes a piece at a time to the result buffer, copied into one Uint8Array
+ * as they come, so that WASM memory never holds them all: begin() returns their length,
+ * each next() writes the next piece and returns its length, end() frees what the pieces
+ * were written from.
+ */
+export function resultBytesInPieces(core, begin, next, end) {
+  try {
+    const length = coreCall(begin);
+    const bytes = new Uint8Array(length);
+    for (let at = 0; at < length;) {
+      const count = coreCall(next);
+      if (count === 0) throw new Error(`the core stopped after ${at} of ${length} bytes`);
+      bytes.set(new Uint8Array(core.HEAPU8.buffer, core._resultAddress(), count), at);
+      at += count;
+    }
+    return bytes;
+  } finally {
+    end();
+    core._resultRelease();
+  }
 }
 
 /** `count` values of a typed array type at a WASM address, copied out. */

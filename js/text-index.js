@@ -4,7 +4,7 @@
 // longer; matches come back through the result buffer.
 import { checkInteger, checkKnownKeys, checkObject, typeName } from './checks.js';
 import { ID_MAX, NO_FRESH_ID, checkIds } from './ids.js';
-import { SINGLE_CALL_BYTES, coreCall, copyOut, loadHandle, resultBytes, singleCallScratch, withAllocations, withEncodedTexts } from './memory.js';
+import { SINGLE_CALL_BYTES, coreCall, copyOut, loadHandle, resultBytesInPieces, singleCallScratch, withAllocations, withEncodedTexts } from './memory.js';
 import { checkOptions } from './options.js';
 import { DEFAULT_SIMILARITY, checkSimilarity } from './similarity.js';
 import { encodeInto } from './text.js';
@@ -125,7 +125,9 @@ export class TextIndex {
   /** The versioned, checksummed "SHTX" bytes (text_index.h); loadTextIndex restores them. */
   serialize() {
     const handle = this.#live();
-    return resultBytes(this.#core, coreCall(() => this.#core._textIndexSerialize(handle)));
+    const core = this.#core;
+    return resultBytesInPieces(core, () => core._textIndexSerializeBegin(handle), () => core._textIndexSerializeNext(handle),
+      () => core._textIndexSerializeEnd(handle));
   }
 
   dispose() {

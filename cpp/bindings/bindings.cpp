@@ -128,7 +128,9 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_textIndexAddBatch", optional_override([](uintptr_t index, uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t ids, uintptr_t idsOut) {
              return at<TextIndexHandle>(index)->addBatch(utf8, offsets, count, ids, idsOut);
            }));
-  function("_textIndexSerialize", optional_override([](uintptr_t index) { return at<TextIndexHandle>(index)->serialize(); }));
+  function("_textIndexSerializeBegin", optional_override([](uintptr_t index) { return at<TextIndexHandle>(index)->serializeBegin(); }));
+  function("_textIndexSerializeNext", optional_override([](uintptr_t index) { return at<TextIndexHandle>(index)->serializeNext(); }));
+  function("_textIndexSerializeEnd", optional_override([](uintptr_t index) { at<TextIndexHandle>(index)->serializeEnd(); }));
   function("_textIndexLoad", optional_override([](uintptr_t index, uintptr_t bytes, uint32_t length) {
              return at<TextIndexHandle>(index)->load(bytes, length);
            }));

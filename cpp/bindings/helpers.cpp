@@ -283,14 +283,21 @@ uint32_t TextIndexHandle::queryOne(uintptr_t utf8, uint32_t length, uint32_t lim
   return static_cast<uint32_t>(n);
 }
 
-uint32_t TextIndexHandle::serialize() const {
-  // Written straight into the result buffer: a million texts make about 250 MB.
-  const size_t size = index_.serializedSize();
-  ResultWords& words = result();
-  words.resize((size + 3) / 4);
-  index_.serializeTo(reinterpret_cast<uint8_t*>(words.data()));
-  return static_cast<uint32_t>(size);
+uint32_t TextIndexHandle::serializeBegin() {
+  writer_ = std::make_unique<TextIndex::Writer>(index_);
+  return static_cast<uint32_t>(writer_->size());
 }
+
+uint32_t TextIndexHandle::serializeNext() {
+  // A piece that stays in cache from being written to being copied out, and that the
+  // result buffer keeps between calls (resultRelease).
+  constexpr size_t kPiece = size_t{1} << 18;
+  ResultWords& words = result();
+  words.resize(kPiece / 4);
+  return static_cast<uint32_t>(writer_->write(reinterpret_cast<uint8_t*>(words.data()), kPiece));
+}
+
+void TextIndexHandle::serializeEnd() { writer_.reset(); }
 
 std::string TextIndexHandle::load(uintptr_t bytes, uint32_t length) {
   std::string error;

@@ -13,6 +13,7 @@
 // option bytes 6..11 as a little-endian 48-bit integer (fingerprint.h kOptionBytes, then
 // the caller flags byte), exactly representable in a JS number.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -127,14 +128,19 @@ class TextIndexHandle {
   /// The first `limit` matches of the text in the result buffer: their count n doubles
   /// (the similarities; the buffer is 8-byte aligned), then n uint32 ids. Returns n.
   uint32_t queryOne(uintptr_t utf8, uint32_t length, uint32_t limit);
-  /// The serialized bytes in the result buffer; returns their length in bytes.
-  uint32_t serialize() const;
+  /// serialize(): serializeBegin() returns the length in bytes, each serializeNext()
+  /// writes the next piece of them to the result buffer and returns its length, and
+  /// serializeEnd() frees what the pieces were read from. The index must not change until then.
+  uint32_t serializeBegin();
+  uint32_t serializeNext();
+  void serializeEnd();
   /// Replaces this index; returns "" on success or the reason the bytes were rejected.
   std::string load(uintptr_t bytes, uint32_t length);
 
  private:
   TextIndex index_;
   std::vector<TextMatch> matches_;
+  std::unique_ptr<TextIndex::Writer> writer_;
 };
 
 }  // namespace simhash::bindings

@@ -197,7 +197,7 @@ std::vector<uint64_t> BandTable::recentInOrder() const {
 
 void BandTable::merge(size_t more) {
   // Everything allocated first: a failure leaves the table as it was.
-  const std::vector<uint64_t> recent = recentInOrder();
+  std::vector<uint64_t> recent = recentInOrder();
   const size_t count = sorted_.live() + recent.size();
   SortedPart sorted(count);
   sorted.entries.resize(count);
@@ -232,9 +232,9 @@ void BandTable::merge(size_t more) {
     for (size_t b = 0; b < old.buckets(); ++b) sizes[b] += old.starts[b + 1] - old.starts[b];
   } else {
     size_t written = 0;
-    mergeInOrder(recent, [&](uint64_t order) {
-      const auto hash = static_cast<uint32_t>(order >> 32);
-      entries[written++] = SortedPart::Entry(sorted.lowOf(hash), static_cast<uint32_t>(order));
+    Cursor(*this, std::move(recent)).take(count, [&](uint32_t key, uint32_t id) {
+      const uint32_t hash = placing(key);
+      entries[written++] = SortedPart::Entry(sorted.lowOf(hash), id);
       ++sizes[hash >> shift];
     });
   }

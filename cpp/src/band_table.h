@@ -23,6 +23,7 @@
 // first, all at once, so that find() meets them in cache.
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "radix.h"
@@ -51,16 +52,61 @@ class BandTable {
   /// Live entries.
   size_t size() const { return sorted_.live() + recentUsed_; }
 
-  /// Calls each(key, id) for every entry in (placing hash of the key, id) order: an order
-  /// that depends on the entries alone, not on the table's history.
-  template <class Each>
-  void forEachInOrder(Each&& each) const {
-    const std::vector<uint64_t> recent = recentInOrder();
-    mergeInOrder(recent, [&](uint64_t order) { each(keyOfPlacing(static_cast<uint32_t>(order >> 32)), static_cast<uint32_t>(order)); });
-  }
+  /// The entries one at a time in (placing hash of the key, id) order: an order that
+  /// depends on the entries alone, not on the table's history. The table must not change
+  /// while a cursor over it is in use.
+  class Cursor {
+   public:
+    explicit Cursor(const BandTable& table) : Cursor(table, table.recentInOrder()) {}
+    /// @pre recent is table.recentInOrder().
+    Cursor(const BandTable& table, std::vector<uint64_t> recent) : table_(table), recent_(std::move(recent)) {}
+    /// Calls emit(key, id) for each of the next entries, at most `most` of them. @return
+    /// how many: fewer than `most` once every entry has been given.
+    template <class Emit>
+    size_t take(size_t most, Emit&& emit) {
+      // Locals, not members, in the loop: what emit writes might alias the members.
+      const SortedPart& sorted = table_.sorted_;
+      const SortedPart::Entry* entries = sorted.entries.data();
+      const uint32_t* starts = sorted.starts.data();
+      const size_t count = sorted.entries.size(), recentCount = recent_.size();
+      const uint64_t* recent = recent_.data();
+      const bool anyDead = sorted.dead != 0;
+      const unsigned shift = sorted.shift();
+      size_t e = entry_, b = bucket_, r = nextRecent_, taken = 0;
+      for (; taken < most; ++taken) {
+        if (anyDead) {
+          while (e < count && sorted.isDead(e)) ++e;
+        }
+        uint64_t order;
+        if (e < count) {
+          while (starts[b + 1] <= e) ++b;
+          order = (uint64_t{b} << shift | entries[e].low) << 32 | entries[e].id();
+          if (r < recentCount && recent[r] < order) {
+            order = recent[r++];
+          } else {
+            ++e;
+          }
+        } else if (r < recentCount) {
+          order = recent[r++];
+        } else {
+          break;
+        }
+        emit(keyOfPlacing(static_cast<uint32_t>(order >> 32)), static_cast<uint32_t>(order));
+      }
+      entry_ = e;
+      bucket_ = b;
+      nextRecent_ = r;
+      return taken;
+    }
+
+   private:
+    const BandTable& table_;
+    std::vector<uint64_t> recent_;  // recentInOrder()
+    size_t bucket_ = 0, entry_ = 0, nextRecent_ = 0;
+  };
 
   /// Replaces the entries with count entries, (keys[i], ids[i]) given by entryAt(i) as a
-  /// pair of uint32_t. Entries in forEachInOrder's order go straight to the sorted part,
+  /// pair of uint32_t. Entries in a Cursor's order go straight to the sorted part,
   /// any others to the recent part.
   template <class EntryAt>
   void assign(size_t count, EntryAt&& entryAt) {
@@ -139,20 +185,6 @@ class BandTable {
 
   // The recent entries as (placing hash << 32 | id), sorted.
   std::vector<uint64_t> recentInOrder() const;
-  // Calls emit(placing hash << 32 | id) for the live sorted entries and `recent` merged, in order.
-  template <class Emit>
-  void mergeInOrder(const std::vector<uint64_t>& recent, Emit&& emit) const {
-    size_t r = 0;
-    for (size_t b = 0; b < sorted_.buckets(); ++b) {
-      for (size_t e = sorted_.starts[b]; e < sorted_.starts[b + 1]; ++e) {
-        if (sorted_.isDead(e)) continue;
-        const uint64_t order = (uint64_t{b} << sorted_.shift() | sorted_.entries[e].low) << 32 | sorted_.entries[e].id();
-        for (; r < recent.size() && recent[r] < order; ++r) emit(recent[r]);
-        emit(order);
-      }
-    }
-    for (; r < recent.size(); ++r) emit(recent[r]);
-  }
   void merge(size_t more);
 
   size_t mergeAt_;

@@ -2,6 +2,7 @@
 // Internal: little-endian fields of the serialized formats (index.h, idf.h, text_index.h).
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,22 @@ inline uint64_t getLE(const uint8_t* data, unsigned bytes) {
 inline uint64_t checksum(const uint8_t* data, size_t size) {
   return hashFeature(std::string_view(reinterpret_cast<const char*>(data), size));
 }
+
+/// checksum() of bytes given a piece at a time: update() with each piece in order, then
+/// digest(). Defined beside hashFeature, where xxHash is compiled.
+class StreamingChecksum {
+ public:
+  StreamingChecksum();
+  ~StreamingChecksum();
+  StreamingChecksum(const StreamingChecksum&) = delete;
+  StreamingChecksum& operator=(const StreamingChecksum&) = delete;
+  void update(const uint8_t* data, size_t size);
+  uint64_t digest() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 /// The layout both formats share: 4-byte magic, u16 version at 4, a header of headerSize
 /// bytes holding a u32 entry count at countOffset, count entries of entrySize bytes, and

@@ -1,7 +1,9 @@
 #include "simhash/fingerprint.h"
 
 #include <algorithm>
+#include <cstring>
 
+#include "bytes.h"
 #include "simhash/idf.h"
 
 #define XXH_INLINE_ALL
@@ -10,6 +12,83 @@
 namespace simhash {
 
 uint64_t hashFeature(std::string_view feature) { return XXH3_64bits(feature.data(), feature.size()); }
+
+namespace bytes {
+
+// XXH3_64bits (seed 0, the default secret) streamed as XXH3_hashLong_64b_internal computes
+// it for inputs over 240 bytes: every 1,024-byte block but the last is accumulated and
+// scrambled; the last is kept until digest(), which accumulates its stripes and the
+// input's last 64 bytes, then merges. Inputs of 240 bytes or less are hashed whole by
+// XXH3_64bits. Written here on xxHash's own steps rather than with its streaming API,
+// which inlines into 4 KB of gzipped WASM.
+namespace {
+constexpr size_t kStripe = XXH_STRIPE_LEN;
+constexpr size_t kStripesPerBlock = (sizeof(XXH3_kSecret) - kStripe) / XXH_SECRET_CONSUME_RATE;
+constexpr size_t kBlock = kStripe * kStripesPerBlock;
+
+// The one place the stream accumulates stripes: each inlined copy of xxHash's loop costs
+// about a kilobyte of WASM.
+XXH_NO_INLINE void accumulate(xxh_u64* acc, const uint8_t* stripes, size_t count, const uint8_t* secret) {
+  XXH3_accumulate(acc, stripes, secret, count, XXH3_accumulate_512);
+}
+}  // namespace
+
+struct StreamingChecksum::State {
+  alignas(XXH_ACC_ALIGN) xxh_u64 acc[XXH_ACC_NB] = XXH3_INIT_ACC;
+  // The last 64 bytes of the blocks consumed, then up to a block not yet consumed: the
+  // input's last stripe may reach back into the consumed ones.
+  alignas(8) uint8_t kept[kStripe + kBlock];
+  size_t pending = 0;  // bytes at kept + kStripe
+  uint64_t total = 0;
+
+  // Accumulates and scrambles `count` whole blocks.
+  void consume(const uint8_t* blocks, size_t count) {
+    for (size_t b = 0; b < count; ++b) {
+      accumulate(acc, blocks + b * kBlock, kStripesPerBlock, XXH3_kSecret);
+      XXH3_scrambleAcc(acc, XXH3_kSecret + sizeof(XXH3_kSecret) - kStripe);
+    }
+  }
+};
+
+StreamingChecksum::StreamingChecksum() : state_(std::make_unique<State>()) {}
+StreamingChecksum::~StreamingChecksum() = default;
+
+void StreamingChecksum::update(const uint8_t* data, size_t size) {
+  State& s = *state_;
+  s.total += size;
+  while (size > 0) {
+    if (s.pending == kBlock) {  // a whole block with input after it
+      s.consume(s.kept + kStripe, 1);
+      std::memcpy(s.kept, s.kept + kBlock, kStripe);
+      s.pending = 0;
+    }
+    if (s.pending == 0 && size > kBlock) {  // whole blocks straight from the input, all but the last
+      const size_t blocks = (size - 1) / kBlock;
+      s.consume(data, blocks);
+      std::memcpy(s.kept, data + blocks * kBlock - kStripe, kStripe);
+      data += blocks * kBlock;
+      size -= blocks * kBlock;
+    }
+    const size_t count = std::min(kBlock - s.pending, size);
+    std::memcpy(s.kept + kStripe + s.pending, data, count);
+    s.pending += count;
+    data += count;
+    size -= count;
+  }
+}
+
+uint64_t StreamingChecksum::digest() const {
+  const State& s = *state_;
+  const uint8_t* last = s.kept + kStripe;
+  if (s.total <= XXH3_MIDSIZE_MAX) return hashFeature(std::string_view(reinterpret_cast<const char*>(last), s.pending));  // all of it is kept
+  alignas(XXH_ACC_ALIGN) xxh_u64 acc[XXH_ACC_NB];
+  std::memcpy(acc, s.acc, sizeof(acc));
+  accumulate(acc, last, (s.pending - 1) / kStripe, XXH3_kSecret);
+  accumulate(acc, last + s.pending - kStripe, 1, XXH3_kSecret + sizeof(XXH3_kSecret) - kStripe - XXH_SECRET_LASTACC_START);
+  return XXH3_mergeAccs(acc, XXH3_kSecret + XXH_SECRET_MERGEACCS_START, s.total * XXH_PRIME64_1);
+}
+
+}  // namespace bytes
 
 void encodeOptions(const FingerprintOptions& options, uint8_t out[kOptionBytes]) {
   const TokenizerOptions& t = options.tokenizer;

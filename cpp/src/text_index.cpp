@@ -474,20 +474,30 @@ void TextIndex::query(std::string_view text, size_t limit, std::vector<TextMatch
   m.trimScratch();
 }
 
-size_t TextIndex::serializedSize() const {
-  const Impl& m = *impl_;
-  return kHeaderSize + (m.arena.size() - m.deadBytes) + kTextHeader * size() + kBandEntry * m.table.size() + kChecksumSize;
-}
-
 std::vector<uint8_t> TextIndex::serialize() const {
-  std::vector<uint8_t> out(serializedSize());
-  serializeTo(out.data());
+  Writer writer(*this);
+  std::vector<uint8_t> out(writer.size());
+  writer.write(out.data(), out.size());
   return out;
 }
 
-void TextIndex::serializeTo(uint8_t* out) const {
-  const Impl& m = *impl_;
-  uint8_t* at = out;
+struct TextIndex::Writer::State {
+  explicit State(const TextIndex& index) : index(index), m(*index.impl_), cursor(m.table) {}
+  const TextIndex& index;
+  const Impl& m;
+  BandTable::Cursor cursor;
+  bytes::StreamingChecksum checksum;
+  enum class Part { kHeader, kTextHeader, kText, kBandEntries, kChecksum, kDone } part = Part::kHeader;
+  size_t slot = 0;  // the text being written (kTextHeader, kText)
+  // The part's bytes, unless it is a text (read from the arena), and how many are written.
+  uint8_t bytes[kHeaderSize];
+  size_t partSize = 0, partWritten = 0;
+};
+
+TextIndex::Writer::Writer(const TextIndex& index) : state_(std::make_unique<State>(index)) {
+  State& w = *state_;
+  const Impl& m = w.m;
+  uint8_t* at = w.bytes;
   std::memcpy(at, kMagic, 4);
   at = storeLE(at + 4, kFormatVersion, 2);
   at = storeLE(at, m.options.alphabetic, 1);
@@ -496,22 +506,89 @@ void TextIndex::serializeTo(uint8_t* out) const {
   std::memcpy(&thresholdBits, &m.threshold, 8);
   at = storeLE(at, thresholdBits, 8);
   at = storeLE(at, m.nextId, 8);
-  at = storeLE(at, size(), 4);
-  at = storeLE(at, m.bands, 4);
-  for (size_t slot = 0; slot < m.records.size(); ++slot) {
-    if (!m.alive[slot]) continue;
-    const Impl::Record& r = m.records[slot];
-    at = storeLE(at, r.id, 4);
-    at = storeLE(at, r.shingles, 4);
-    at = storeLE(at, r.length, 4);
-    if (r.length != 0) std::memcpy(at, m.arena.data() + r.start, r.length);  // an empty arena's data() may be null
-    at += r.length;
+  at = storeLE(at, index.size(), 4);
+  storeLE(at, m.bands, 4);
+  w.partSize = kHeaderSize;
+}
+
+TextIndex::Writer::~Writer() = default;
+
+size_t TextIndex::Writer::size() const {
+  const Impl& m = state_->m;
+  return kHeaderSize + (m.arena.size() - m.deadBytes) + kTextHeader * state_->index.size() + kBandEntry * m.table.size() + kChecksumSize;
+}
+
+size_t TextIndex::Writer::write(uint8_t* out, size_t capacity) {
+  using Part = State::Part;
+  State& w = *state_;
+  const Impl& m = w.m;
+  uint8_t* at = out;
+  uint8_t* const end = out + capacity;
+  const uint8_t* unhashed = out;  // the checksum covers every byte before it
+  // Copies what fits of the part's bytes, read from `from`. @return whether the part is written.
+  auto put = [&](const uint8_t* from) {
+    const size_t count = std::min(w.partSize - w.partWritten, static_cast<size_t>(end - at));
+    if (count != 0) std::memcpy(at, from + w.partWritten, count);  // an empty arena's data() may be null
+    at += count;
+    w.partWritten += count;
+    return w.partWritten == w.partSize;
+  };
+  auto begin = [&](Part part, size_t size) {
+    w.part = part;
+    w.partSize = size;
+    w.partWritten = 0;
+  };
+  // The next stored text's header, or the band entries after the last text.
+  auto beginText = [&]() {
+    while (w.slot < m.records.size() && !m.alive[w.slot]) ++w.slot;
+    if (w.slot == m.records.size()) return begin(Part::kBandEntries, 0);
+    const Impl::Record& r = m.records[w.slot];
+    storeLE(storeLE(storeLE(w.bytes, r.id, 4), r.shingles, 4), r.length, 4);
+    begin(Part::kTextHeader, kTextHeader);
+  };
+  while (at != end && w.part != Part::kDone) {
+    switch (w.part) {
+      case Part::kHeader:
+        if (put(w.bytes)) beginText();
+        break;
+      case Part::kTextHeader:
+        if (put(w.bytes)) begin(Part::kText, m.records[w.slot].length);
+        break;
+      case Part::kText:
+        if (put(m.arena.data() + m.records[w.slot].start)) {
+          ++w.slot;
+          beginText();
+        }
+        break;
+      case Part::kBandEntries: {
+        // Whole entries while they fit; one cut at the end of the room waits in w.bytes.
+        if (!put(w.bytes)) break;
+        const size_t whole = static_cast<size_t>(end - at) / kBandEntry;
+        uint8_t* to = at;  // a local that only this loop writes, so it stays in a register
+        bool more = w.cursor.take(whole, [&](uint32_t key, uint32_t id) { to = storeLE(storeLE(to, key, 4), id, 4); }) == whole;
+        at = to;
+        if (more && at != end) {
+          more = w.cursor.take(1, [&](uint32_t key, uint32_t id) { storeLE(storeLE(w.bytes, key, 4), id, 4); }) == 1;
+          if (more) begin(Part::kBandEntries, kBandEntry);
+        } else if (more) {
+          begin(Part::kBandEntries, 0);
+        }
+        if (!more) {
+          w.checksum.update(unhashed, static_cast<size_t>(at - unhashed));
+          storeLE(w.bytes, w.checksum.digest(), 8);
+          begin(Part::kChecksum, kChecksumSize);
+        }
+        break;
+      }
+      case Part::kChecksum:
+        if (put(w.bytes)) begin(Part::kDone, 0);
+        break;
+      case Part::kDone:
+        break;
+    }
   }
-  m.table.forEachInOrder([&](uint32_t key, uint32_t id) {
-    at = storeLE(at, key, 4);
-    at = storeLE(at, id, 4);
-  });
-  storeLE(at, checksum(out, static_cast<size_t>(at - out)), 8);
+  if (w.part != Part::kChecksum && w.part != Part::kDone) w.checksum.update(unhashed, static_cast<size_t>(at - unhashed));
+  return static_cast<size_t>(at - out);
 }
 
 Status TextIndex::deserialize(const uint8_t* data, size_t size, TextIndex& out, std::string& error) {

@@ -3,9 +3,10 @@
 // (--stored lines through addAll, then --further texts queried, limit 1, and added when
 // nothing is found), the further texts in alternating chunks of --chunk (which build goes
 // first alternates too), then every further text queried again (full answers, no adds),
-// alternately as well. Prints per build: addAll, query + add and query per text, the
-// adds' share and the slowest add (a merge of the band table, or a growth), and the
-// ratios B/A. Each build is a checkout with its WASM module built (js/wasm/); for the
+// alternately as well, then serialize() and loadTextIndex 5 times each, alternately. Prints
+// per build: addAll, query + add and query per text, the adds' share and the slowest add
+// (a merge of the band table, or a growth), serialize (and how much it grew the WASM
+// memory) and load; the ratios B/A, and whether both wrote the same bytes. Each build is a checkout with its WASM module built (js/wasm/); for the
 // code of another commit: `git worktree add /tmp/base COMMIT`, then in it
 // `cmake --preset wasm -B build/wasm && cmake --build build/wasm --target simhash_wasm`,
 // copy build/wasm/simhash_core.* to js/wasm/ and run `node .ci/cjs.js`.
@@ -71,12 +72,35 @@ for (let run = 0; run < RUNS; run++) {
     const { index } = sides[builds.indexOf(build)];
     for (let i = from; i < to; i++) index.query(further[i]);
   });
+  // serialize() and loadTextIndex, 5 times each, alternately; the first serialize of each
+  // build may grow its WASM memory, and both builds must write the same bytes.
+  const serializeMs = builds.map(() => []);
+  const loadMs = builds.map(() => []);
+  const grew = builds.map(() => 0);
+  const written = [];
+  for (let r = 0; r < 5; r++) {
+    for (const b of r % 2 === 0 ? [0, 1] : [1, 0]) {
+      const { sh } = builds[b];
+      const before = sh.memoryBytes;
+      let start = performance.now();
+      written[b] = sides[b].index.serialize();
+      serializeMs[b].push(performance.now() - start);
+      grew[b] += sh.memoryBytes - before;
+      start = performance.now();
+      sh.loadTextIndex(written[b]).dispose();
+      loadMs[b].push(performance.now() - start);
+    }
+  }
+  const median = (values) => [...values].sort((x, y) => x - y)[2];
   console.log(`run ${run + 1}: ${STORED.toLocaleString('en')} stored, ${FURTHER.toLocaleString('en')} further texts`);
   sides.forEach((side, b) => {
     console.log(`  ${b === 0 ? 'A' : 'B'} ${roots[b]}: addAll ${perText(side.addAllMs, STORED)}, query + add ${perText(streamMs[b], FURTHER)} `
       + `(adds ${perText(side.addMs, FURTHER)}, ${side.added.toLocaleString('en')} added, slowest ${side.slowestAdd.toFixed(1)} ms), `
-      + `query ${perText(queryMs[b], FURTHER)}`);
+      + `query ${perText(queryMs[b], FURTHER)}; serialize ${median(serializeMs[b]).toFixed(0)} ms (${serializeMs[b].map((ms) => ms.toFixed(0)).join(', ')}), `
+      + `WASM memory +${(grew[b] / 2 ** 20).toFixed(1)} MiB; loadTextIndex ${median(loadMs[b]).toFixed(0)} ms`);
     side.index.dispose();
   });
-  console.log(`  B/A: query + add ${(streamMs[1] / streamMs[0]).toFixed(3)}, query ${(queryMs[1] / queryMs[0]).toFixed(3)}`);
+  console.log(`  B/A: query + add ${(streamMs[1] / streamMs[0]).toFixed(3)}, query ${(queryMs[1] / queryMs[0]).toFixed(3)}, `
+    + `serialize ${(median(serializeMs[1]) / median(serializeMs[0])).toFixed(3)}, load ${(median(loadMs[1]) / median(loadMs[0])).toFixed(3)}; `
+    + `the same ${written[0].length.toLocaleString('en')} bytes: ${Buffer.compare(written[0], written[1]) === 0}`);
 }

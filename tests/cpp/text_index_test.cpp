@@ -465,6 +465,68 @@ TEST_CASE("band keys are written in one order whatever the table's history; a lo
   for (const std::string& t : texts) CHECK(query(loadedReversed, t) == query(grown, t));
 }
 
+TEST_CASE("the streaming checksum equals the checksum of the whole, however the bytes are cut", "[text_index]") {
+  std::mt19937 rng(5);
+  std::vector<uint8_t> data(200000);
+  for (uint8_t& b : data) b = static_cast<uint8_t>(rng());
+  std::vector<size_t> lengths;
+  for (size_t n = 0; n <= 300; ++n) lengths.push_back(n);  // short inputs, and the switch at 240
+  for (size_t blocks = 1; blocks <= 3; ++blocks) {           // around the 1,024-byte blocks and their last stripe
+    for (size_t n = 1024 * blocks - 65; n <= 1024 * blocks + 65; ++n) lengths.push_back(n);
+  }
+  for (size_t n : {5000, 65536, 200000}) lengths.push_back(n);
+  for (const size_t length : lengths) {
+    for (const size_t most : {1, 63, 64, 1024, 1500, 300000}) {  // the largest piece
+      simhash::bytes::StreamingChecksum streaming;
+      for (size_t at = 0; at < length;) {
+        const size_t piece = std::min(length - at, 1 + rng() % most);
+        streaming.update(data.data() + at, piece);
+        at += piece;
+      }
+      CAPTURE(length, most);
+      REQUIRE(streaming.digest() == simhash::bytes::checksum(data.data(), length));
+    }
+  }
+}
+
+TEST_CASE("a writer's pieces, of any size, are serialize()'s bytes, which keep their format", "[text_index]") {
+  // The format is a contract: format version 1 writes these bytes (their length and
+  // checksum) for these texts, natively and through the JS layer (text-index.test.js).
+  TextIndex golden(0.8);
+  for (const char* text : {"the cat sat on the mat", "我们今天去公园散步吧", "How do I reset my password?", "How can I reset my password?", "a dog ran"}) {
+    uint32_t id;
+    REQUIRE(golden.addWithNewId(text, id) == Status::Ok);
+  }
+  REQUIRE(golden.remove(4));
+  const std::vector<uint8_t> goldenBytes = golden.serialize();
+  CHECK(goldenBytes.size() == 641);
+  CHECK(simhash::bytes::getLE(goldenBytes.data() + goldenBytes.size() - 8, 8) == 0xb238e65d77fefc2cULL);
+
+  const std::vector<std::string> texts = plantedTexts(13, 200);
+  TextIndex index(0.8, {}, kSmallMerges);  // both parts of the band table, and removed entries
+  for (uint32_t i = 0; i < texts.size(); ++i) REQUIRE(index.add(texts[i], i) == Status::Ok);
+  for (uint32_t i = 0; i < texts.size(); i += 5) REQUIRE(index.remove(i));
+  const std::vector<uint8_t> whole = index.serialize();
+  TextIndex loaded(0.5);
+  std::string error;
+  REQUIRE(TextIndex::deserialize(whole.data(), whole.size(), loaded, error) == Status::Ok);
+  // Pieces that cut the header, text headers, texts, band entries and the checksum anywhere.
+  const size_t piece = GENERATE(1, 3, 7, 8, 9, 12, 13, 31, 4096);
+  CAPTURE(piece);
+  TextIndex::Writer writer(index);
+  REQUIRE(writer.size() == whole.size());
+  std::vector<uint8_t> pieces;
+  std::vector<uint8_t> buffer(piece + 1, 0xEE);
+  for (size_t written; (written = writer.write(buffer.data(), piece)) != 0;) {
+    REQUIRE(written <= piece);
+    CHECK(buffer[piece] == 0xEE);
+    pieces.insert(pieces.end(), buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(written));
+    if (written < piece) CHECK(pieces.size() == whole.size());
+  }
+  CHECK(pieces == whole);
+  CHECK(writer.write(buffer.data(), piece) == 0);
+}
+
 TEST_CASE("band keys depend on the text alone: dedup's batches and the index agree", "[text_index]") {
   // The same text in batches of different code point frequencies gets the same keys, signed
   // from the stored sets or as addTexts builds them (long texts, over 256 code points, too).

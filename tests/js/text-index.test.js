@@ -4,6 +4,7 @@
 // the stream contract with dedup; serialized bytes that round-trip and reject any damage.
 // Hostile arguments and heap checks of a failed call are in hostile.test.js and memory.test.js.
 import { test, describe } from 'node:test';
+import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { sh, disposing } from './helpers.js';
@@ -85,6 +86,36 @@ describe('the API', () => {
     for (const text of ['hello world how are you', '你好世界', 'goodbye world']) assert.deepEqual(loaded.query(text), index.query(text));
     assert.equal(loaded.add('next'), 4, 'the id counter survives (3 was handed out and removed)');
     assert.deepEqual(loaded.serialize().subarray(0, 4), new TextEncoder().encode('SHTX'));
+  });
+
+  test('serialize: format version 1 writes these bytes (length and checksum), as natively (text_index_test.cpp)', (t) => {
+    const index = disposing(t, sh.createTextIndex());
+    index.addAll(['the cat sat on the mat', '我们今天去公园散步吧', 'How do I reset my password?', 'How can I reset my password?', 'a dog ran']);
+    index.remove(4);
+    const bytes = index.serialize();
+    assert.equal(bytes.length, 641);
+    assert.equal(Buffer.from(bytes.subarray(-8)).toString('hex'), '2cfcfe775de638b2');
+  });
+
+  test('serialize copies its bytes out a piece at a time: WASM memory does not grow by their size', () => {
+    // A module of its own, and adds in small batches, so that no freed memory (of earlier
+    // tests, of a large batch) could hold the bytes: writing them at once grew the memory
+    // by 9.7 MB here.
+    const program = `
+      import { init } from ${JSON.stringify(new URL('../../js/node.js', import.meta.url).href)};
+      const sh = await init();
+      const index = sh.createTextIndex();
+      const texts = Array.from({ length: 60000 }, (_, i) => 'text ' + i + ' of the serialized index, ' + ((i * 7919) % 10007));
+      for (let i = 0; i < texts.length; i += 1000) index.addAll(texts.slice(i, i + 1000));
+      const before = sh.memoryBytes;
+      const bytes = index.serialize();
+      const grew = sh.memoryBytes - before;
+      const again = sh.loadTextIndex(bytes).serialize();
+      console.log(JSON.stringify({ length: bytes.length, grew, same: Buffer.compare(bytes, again) === 0 }));`;
+    const { length, grew, same } = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', program], { encoding: 'utf8' }));
+    assert.ok(length > 8 << 20, `${length} bytes: more than a few pieces`);
+    assert.ok(grew < length / 4, `WASM memory grew ${grew} bytes for ${length} serialized`);
+    assert.ok(same, 'the loaded index writes back the same bytes');
   });
 
   test('dispose, twice, and Symbol.dispose; a disposed index throws', () => {

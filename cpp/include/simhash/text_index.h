@@ -95,10 +95,25 @@ class TextIndex {
   /// and history, so a loaded index writes back the bytes it was loaded from. Cost: linear
   /// (the band table keeps most entries in that order already).
   std::vector<uint8_t> serialize() const;
-  /// serialize()'s length in bytes.
-  size_t serializedSize() const;
-  /// Writes serialize()'s bytes to out[0, serializedSize()): no copy of its own.
-  void serializeTo(uint8_t* out) const;
+  /// serialize()'s bytes a piece at a time, for a caller that moves them elsewhere as they
+  /// come (WASM memory to JS) and so needs neither all of them at once nor a second copy.
+  /// The index must not change while a writer of it is in use.
+  class Writer {
+   public:
+    explicit Writer(const TextIndex& index);
+    ~Writer();
+    Writer(const Writer&) = delete;
+    Writer& operator=(const Writer&) = delete;
+    /// All the bytes, what is written and what is left.
+    size_t size() const;
+    /// Writes the next min(capacity, bytes left) bytes to out. @return how many: fewer
+    /// than capacity only once all are written.
+    size_t write(uint8_t* out, size_t capacity);
+
+   private:
+    struct State;
+    std::unique_ptr<State> state_;
+  };
   /// Replaces `out` with the index stored in data. On failure returns CorruptData, sets
   /// `error` to what is wrong, and leaves `out` unchanged.
   /// The checksum guards against damage; past it the structure is checked (sizes, ids
