@@ -82,16 +82,12 @@ export function singleCallScratch(core) {
   return address;
 }
 
-/**
- * A handle made by create() and filled by load(handle, bytes address, length), which
- * returns '' or why the bytes were rejected: the handle, or an Error after deleting it
- * (also when loading fails for want of memory).
- */
-export function loadHandle(core, bytes, create, load, remove) {
+/** A handle made by create() and filled by fill(handle, allocations), which returns '' or why the bytes were rejected. */
+function loadInto(core, create, fill, remove) {
   const handle = coreCall(create);
   let error;
   try {
-    error = withAllocations(core, (mem) => load(handle, mem.copyIn(bytes), bytes.length));
+    error = withAllocations(core, (mem) => fill(handle, mem));
   } catch (failure) {
     remove(handle);
     throw failure;
@@ -101,6 +97,40 @@ export function loadHandle(core, bytes, create, load, remove) {
     throw new Error(error);
   }
   return handle;
+}
+
+/**
+ * A handle made by create() and filled by load(handle, bytes address, length), which
+ * returns '' or why the bytes were rejected: the handle, or an Error after deleting it
+ * (also when loading fails for want of memory).
+ */
+export function loadHandle(core, bytes, create, load, remove) {
+  return loadInto(core, create, (handle, mem) => load(handle, mem.copyIn(bytes), bytes.length), remove);
+}
+
+/**
+ * Serialized bytes cross between JS and WASM memory PIECE_BYTES at a time where they may
+ * be large (the text index): WASM memory, which never shrinks, then holds one piece of
+ * them rather than all.
+ */
+export const PIECE_BYTES = 1 << 18;
+
+/**
+ * As loadHandle, with the bytes given to the core a piece at a time: begin(handle, length),
+ * next(handle, piece address, piece length) for each, then end(handle) returns '' or why
+ * they were rejected.
+ */
+export function loadHandleInPieces(core, bytes, create, { begin, next, end }, remove) {
+  return loadInto(core, create, (handle, mem) => {
+    const piece = mem.alloc(Math.min(bytes.length, PIECE_BYTES));
+    begin(handle, bytes.length);
+    for (let at = 0; at < bytes.length; at += PIECE_BYTES) {
+      const part = bytes.subarray(at, at + PIECE_BYTES);
+      core.HEAPU8.set(part, piece);
+      next(handle, piece, part.length);
+    }
+    return end(handle);
+  }, remove);
 }
 
 /** The first `count` words of the result buffer (findPairs, query), copied out; a large buffer is then freed. */
@@ -119,16 +149,15 @@ export function resultBytes(core, length) {
 
 /**
  * Bytes the core writes a piece at a time to the result buffer, copied into one Uint8Array
- * as they come, so that WASM memory never holds them all: begin() returns their length,
- * each next() writes the next piece and returns its length, end() frees what the pieces
- * were written from.
+ * as they come: begin() returns their length, each next(PIECE_BYTES) writes the next piece
+ * and returns its length, end() frees what the pieces were written from.
  */
 export function resultBytesInPieces(core, begin, next, end) {
   try {
     const length = coreCall(begin);
     const bytes = new Uint8Array(length);
     for (let at = 0; at < length;) {
-      const count = coreCall(next);
+      const count = coreCall(() => next(PIECE_BYTES));
       if (count === 0) throw new Error(`the core stopped after ${at} of ${length} bytes`);
       bytes.set(new Uint8Array(core.HEAPU8.buffer, core._resultAddress(), count), at);
       at += count;

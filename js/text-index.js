@@ -4,7 +4,7 @@
 // longer; matches come back through the result buffer.
 import { checkInteger, checkKnownKeys, checkObject, typeName } from './checks.js';
 import { ID_MAX, NO_FRESH_ID, checkIds } from './ids.js';
-import { SINGLE_CALL_BYTES, coreCall, copyOut, loadHandle, resultBytesInPieces, singleCallScratch, withAllocations, withEncodedTexts } from './memory.js';
+import { SINGLE_CALL_BYTES, coreCall, copyOut, loadHandleInPieces, resultBytesInPieces, singleCallScratch, withAllocations, withEncodedTexts } from './memory.js';
 import { checkOptions } from './options.js';
 import { DEFAULT_SIMILARITY, checkSimilarity } from './similarity.js';
 import { encodeInto } from './text.js';
@@ -126,7 +126,7 @@ export class TextIndex {
   serialize() {
     const handle = this.#live();
     const core = this.#core;
-    return resultBytesInPieces(core, () => core._textIndexSerializeBegin(handle), () => core._textIndexSerializeNext(handle),
+    return resultBytesInPieces(core, () => core._textIndexSerializeBegin(handle), (capacity) => core._textIndexSerializeNext(handle, capacity),
       () => core._textIndexSerializeEnd(handle));
   }
 
@@ -156,7 +156,10 @@ export function createTextIndex(core, init) {
 /** sh.loadTextIndex: restores textIndex.serialize(); corrupted or truncated bytes throw an Error. */
 export function loadTextIndex(core, bytes) {
   if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array, got ${typeName(bytes)}`);
-  const handle = loadHandle(core, bytes, () => core._textIndexCreate(DEFAULT_SIMILARITY),
-    (h, address, length) => core._textIndexLoad(h, address, length), (h) => core._textIndexDelete(h));
+  const handle = loadHandleInPieces(core, bytes, () => core._textIndexCreate(DEFAULT_SIMILARITY), {
+    begin: (h, length) => core._textIndexLoadBegin(h, length),
+    next: (h, address, length) => core._textIndexLoadNext(h, address, length),
+    end: (h) => core._textIndexLoadEnd(h),
+  }, (h) => core._textIndexDelete(h));
   return new TextIndex(core, handle);
 }

@@ -129,11 +129,12 @@ EMSCRIPTEN_BINDINGS(simhash) {
              return at<TextIndexHandle>(index)->addBatch(utf8, offsets, count, ids, idsOut);
            }));
   function("_textIndexSerializeBegin", optional_override([](uintptr_t index) { return at<TextIndexHandle>(index)->serializeBegin(); }));
-  function("_textIndexSerializeNext", optional_override([](uintptr_t index) { return at<TextIndexHandle>(index)->serializeNext(); }));
+  function("_textIndexSerializeNext", optional_override([](uintptr_t index, uint32_t capacity) { return at<TextIndexHandle>(index)->serializeNext(capacity); }));
   function("_textIndexSerializeEnd", optional_override([](uintptr_t index) { at<TextIndexHandle>(index)->serializeEnd(); }));
-  function("_textIndexLoad", optional_override([](uintptr_t index, uintptr_t bytes, uint32_t length) {
-             return at<TextIndexHandle>(index)->load(bytes, length);
-           }));
+  function("_textIndexLoadBegin", optional_override([](uintptr_t index, uint32_t length) { at<TextIndexHandle>(index)->loadBegin(length); }));
+  function("_textIndexLoadNext", optional_override([](uintptr_t index, uintptr_t bytes, uint32_t length) { at<TextIndexHandle>(index)->loadNext(bytes, length); }));
+  function("_textIndexLoadEnd", optional_override([](uintptr_t index) { return at<TextIndexHandle>(index)->loadEnd(); }));
+
 
   // The exact similarity of given pairs of texts in one call (sh.similarities).
   function("_pairSimilarities", &similarity_glue::pairSimilarities);

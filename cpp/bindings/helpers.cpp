@@ -288,20 +288,22 @@ uint32_t TextIndexHandle::serializeBegin() {
   return static_cast<uint32_t>(writer_->size());
 }
 
-uint32_t TextIndexHandle::serializeNext() {
-  // A piece that stays in cache from being written to being copied out, and that the
-  // result buffer keeps between calls (resultRelease).
-  constexpr size_t kPiece = size_t{1} << 18;
+uint32_t TextIndexHandle::serializeNext(uint32_t capacity) {
   ResultWords& words = result();
-  words.resize(kPiece / 4);
-  return static_cast<uint32_t>(writer_->write(reinterpret_cast<uint8_t*>(words.data()), kPiece));
+  words.resize((capacity + 3) / 4);
+  return static_cast<uint32_t>(writer_->write(reinterpret_cast<uint8_t*>(words.data()), capacity));
 }
 
 void TextIndexHandle::serializeEnd() { writer_.reset(); }
 
-std::string TextIndexHandle::load(uintptr_t bytes, uint32_t length) {
+void TextIndexHandle::loadBegin(uint32_t length) { reader_ = std::make_unique<TextIndex::Reader>(length); }
+
+void TextIndexHandle::loadNext(uintptr_t bytes, uint32_t length) { reader_->read(at<uint8_t>(bytes), length); }
+
+std::string TextIndexHandle::loadEnd() {
   std::string error;
-  TextIndex::deserialize(at<uint8_t>(bytes), length, index_, error);
+  reader_->finish(index_, error);
+  reader_.reset();
   return error;
 }
 

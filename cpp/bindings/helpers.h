@@ -129,18 +129,24 @@ class TextIndexHandle {
   /// (the similarities; the buffer is 8-byte aligned), then n uint32 ids. Returns n.
   uint32_t queryOne(uintptr_t utf8, uint32_t length, uint32_t limit);
   /// serialize(): serializeBegin() returns the length in bytes, each serializeNext()
-  /// writes the next piece of them to the result buffer and returns its length, and
-  /// serializeEnd() frees what the pieces were read from. The index must not change until then.
+  /// writes the next piece of them, up to `capacity` bytes, to the result buffer and
+  /// returns its length, and serializeEnd() frees what the pieces were read from. The
+  /// index must not change until then.
   uint32_t serializeBegin();
-  uint32_t serializeNext();
+  uint32_t serializeNext(uint32_t capacity);
   void serializeEnd();
-  /// Replaces this index; returns "" on success or the reason the bytes were rejected.
-  std::string load(uintptr_t bytes, uint32_t length);
+  /// Replaces this index with serialized bytes given in pieces: loadBegin() with their
+  /// length, loadNext() with each piece in order, then loadEnd() returns "" on success or
+  /// the reason the bytes were rejected (this index unchanged then).
+  void loadBegin(uint32_t length);
+  void loadNext(uintptr_t bytes, uint32_t length);
+  std::string loadEnd();
 
  private:
   TextIndex index_;
   std::vector<TextMatch> matches_;
   std::unique_ptr<TextIndex::Writer> writer_;
+  std::unique_ptr<TextIndex::Reader> reader_;
 };
 
 }  // namespace simhash::bindings

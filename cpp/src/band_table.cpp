@@ -195,6 +195,15 @@ std::vector<uint64_t> BandTable::recentInOrder() const {
   return out;
 }
 
+void BandTable::Builder::finish(BandTable& table) {
+  sorted_.finish();
+  std::vector<uint64_t> recent(capacityFor(strays_.size()), 0);
+  table.sorted_ = std::move(sorted_);
+  table.recent_.swap(recent);
+  table.recentUsed_ = 0;
+  for (const uint64_t entry : strays_) table.insertRecent(entry);
+}
+
 void BandTable::merge(size_t more) {
   // Everything allocated first: a failure leaves the table as it was.
   std::vector<uint64_t> recent = recentInOrder();

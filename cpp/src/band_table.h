@@ -105,31 +105,8 @@ class BandTable {
     size_t bucket_ = 0, entry_ = 0, nextRecent_ = 0;
   };
 
-  /// Replaces the entries with count entries, (keys[i], ids[i]) given by entryAt(i) as a
-  /// pair of uint32_t. Entries in a Cursor's order go straight to the sorted part,
-  /// any others to the recent part.
-  template <class EntryAt>
-  void assign(size_t count, EntryAt&& entryAt) {
-    SortedPart sorted(count);
-    std::vector<uint64_t> strays;
-    uint64_t last = 0;
-    for (size_t i = 0; i < count; ++i) {
-      const auto [key, id] = entryAt(i);
-      const uint64_t order = uint64_t{placing(key)} << 32 | id;
-      if (order >= last) {
-        sorted.append(order);
-        last = order;
-      } else {
-        strays.push_back(uint64_t{id} << 32 | key);
-      }
-    }
-    sorted.finish();
-    std::vector<uint64_t> recent(capacityFor(strays.size()), 0);
-    sorted_ = std::move(sorted);
-    recent_.swap(recent);
-    recentUsed_ = 0;
-    for (const uint64_t entry : strays) insertRecent(entry);
-  }
+  /// Entries given one at a time, in any order, that replace a table's (below).
+  class Builder;
 
   size_t memoryBytes() const;
 
@@ -191,6 +168,31 @@ class BandTable {
   SortedPart sorted_;
   std::vector<uint64_t> recent_;
   size_t recentUsed_ = 0;
+};
+
+/// Entries given one at a time, in any order, that replace a table's: those in a
+/// Cursor's order go straight to the sorted part, any others to the recent part.
+class BandTable::Builder {
+ public:
+  /// Room for `count` entries.
+  explicit Builder(size_t count) : sorted_(count) {}
+  /// @pre key != 0; at most `count` entries in all.
+  void add(uint32_t key, uint32_t id) {
+    const uint64_t order = uint64_t{placing(key)} << 32 | id;
+    if (order >= last_) {
+      sorted_.append(order);
+      last_ = order;
+    } else {
+      strays_.push_back(uint64_t{id} << 32 | key);
+    }
+  }
+  /// Replaces table's entries with those added.
+  void finish(BandTable& table);
+
+ private:
+  SortedPart sorted_;
+  std::vector<uint64_t> strays_;
+  uint64_t last_ = 0;
 };
 
 }  // namespace simhash

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <initializer_list>
+#include <optional>
 #include <utility>
 
 #include "band_table.h"
@@ -565,10 +566,12 @@ size_t TextIndex::Writer::write(uint8_t* out, size_t capacity) {
         if (!put(w.bytes)) break;
         const size_t whole = static_cast<size_t>(end - at) / kBandEntry;
         uint8_t* to = at;  // a local that only this loop writes, so it stays in a register
-        bool more = w.cursor.take(whole, [&](uint32_t key, uint32_t id) { to = storeLE(storeLE(to, key, 4), id, 4); }) == whole;
+        auto store = [&](uint32_t key, uint32_t id) { to = storeLE(storeLE(to, key, 4), id, 4); };
+        bool more = w.cursor.take(whole, store) == whole;
         at = to;
         if (more && at != end) {
-          more = w.cursor.take(1, [&](uint32_t key, uint32_t id) { storeLE(storeLE(w.bytes, key, 4), id, 4); }) == 1;
+          to = w.bytes;
+          more = w.cursor.take(1, store) == 1;
           if (more) begin(Part::kBandEntries, kBandEntry);
         } else if (more) {
           begin(Part::kBandEntries, 0);
@@ -592,65 +595,182 @@ size_t TextIndex::Writer::write(uint8_t* out, size_t capacity) {
 }
 
 Status TextIndex::deserialize(const uint8_t* data, size_t size, TextIndex& out, std::string& error) {
-  // Messages are built by one function from their pieces: each std::string concatenation
-  // chain would inline its own allocations (WASM size).
-  auto fail = [&](std::initializer_list<Piece> pieces) {
-    error = describe(pieces);
-    return Status::CorruptData;
-  };
-  if (std::string damage = bytes::checkHeader(data, size, kMagic, kFormatVersion, kHeaderSize); !damage.empty()) return fail({damage.c_str()});
-  if (!bytes::checksumHolds(data, size)) return fail({"checksum mismatch (the data is corrupted or truncated)"});
-  const size_t body = size - kChecksumSize;
-  // Past the checksum, anything odd is a writer's bug rather than damage; still checked.
-  const ShingleOptions options{data[6], data[7]};
-  if (!isValid(options)) return fail({"shingle sizes ", data[6], ", ", data[7], " are not within 1..3"});
-  const uint64_t thresholdBits = getLE(data + 8, 8);
-  double threshold;
-  std::memcpy(&threshold, &thresholdBits, 8);
-  // Messages format integers only: formatting a double links printf (4.5 KB of gzipped WASM).
-  if (!(threshold > 0 && threshold <= 1)) return fail({"the threshold is not within (0, 1]"});
-  const uint64_t nextId = getLE(data + 16, 8);
-  if (nextId > uint64_t{UINT32_MAX} + 1) return fail({"next id ", nextId, " exceeds 2^32"});
-  const uint64_t count = getLE(data + 24, 4);
-  const uint64_t bands = getLE(data + 28, 4);
-  if (bands != bandingFor(threshold).bands) {
-    return fail({bands, " bands where the threshold's banding has ", bandingFor(threshold).bands});
-  }
-  if (count > (body - kHeaderSize) / (kTextHeader + kBandEntry * bands)) return fail({"a count of ", count, " texts exceeds the data"});
+  Reader reader(size);
+  reader.read(data, size);
+  return reader.finish(out, error);
+}
 
-  TextIndex index(threshold, options);
-  Impl& m = *index.impl_;
-  m.reserveTexts(count, body - kHeaderSize - count * (kTextHeader + kBandEntry * bands));
-  size_t at = kHeaderSize;
-  for (uint64_t i = 0; i < count; ++i) {
-    if (body - at < kTextHeader) return fail({"text ", i, " is cut off"});
-    const auto id = static_cast<uint32_t>(getLE(data + at, 4));
-    const auto shingles = static_cast<uint32_t>(getLE(data + at + 4, 4));
-    const uint64_t length = getLE(data + at + 8, 4);
-    at += kTextHeader;
-    if (body - at < length) return fail({"text ", i, " is cut off"});
+// The bytes are parsed as they come; what is wrong is kept and reported in deserialize()'s
+// order (header, checksum, structure), so a damaged byte is reported as damage whatever
+// it made of the structure. Parsing stops at the first problem; the bytes are still hashed.
+struct TextIndex::Reader::State {
+  explicit State(size_t size) : size(size), body(size > kChecksumSize ? size - kChecksumSize : 0) {}
+  const size_t size, body;  // body: the bytes before the checksum
+  size_t read = 0;          // bytes given so far
+  bytes::StreamingChecksum checksum;
+  uint8_t stored[kChecksumSize] = {};  // the checksum's bytes, as they pass
+  std::string headerError, error;
+  std::optional<TextIndex> index;  // from the header on
+  std::optional<BandTable::Builder> keys;  // once the texts are read
+  enum class Part { kHeader, kTextHeader, kText, kBandEntry, kDone } part = Part::kHeader;
+  // The part's bytes, unless it is a text (appended to the arena as it comes), and how
+  // many are read.
+  uint8_t bytes[kHeaderSize];
+  size_t partSize = kHeaderSize, partRead = 0;
+  uint64_t count = 0, bands = 0, nextId = 0, texts = 0;
+  size_t entries = 0, entriesRead = 0;
+
+  bool failed() const { return !headerError.empty() || !error.empty(); }
+  void fail(std::initializer_list<Piece> pieces) { error = describe(pieces); }
+  void begin(Part next, size_t size) {
+    part = next;
+    partSize = size;
+    partRead = 0;
+  }
+  // The header is in `bytes`.
+  void readHeader(size_t at) {
+    if (std::string damage = bytes::checkHeader(bytes, size, kMagic, kFormatVersion, kHeaderSize); !damage.empty()) {
+      headerError = describe({damage.c_str()});
+      return;
+    }
+    const ShingleOptions options{bytes[6], bytes[7]};
+    if (!isValid(options)) return fail({"shingle sizes ", bytes[6], ", ", bytes[7], " are not within 1..3"});
+    const uint64_t thresholdBits = getLE(bytes + 8, 8);
+    double threshold;
+    std::memcpy(&threshold, &thresholdBits, 8);
+    // Messages format integers only: formatting a double links printf (4.5 KB of gzipped WASM).
+    if (!(threshold > 0 && threshold <= 1)) return fail({"the threshold is not within (0, 1]"});
+    nextId = getLE(bytes + 16, 8);
+    if (nextId > uint64_t{UINT32_MAX} + 1) return fail({"next id ", nextId, " exceeds 2^32"});
+    count = getLE(bytes + 24, 4);
+    bands = getLE(bytes + 28, 4);
+    if (bands != bandingFor(threshold).bands) return fail({bands, " bands where the threshold's banding has ", bandingFor(threshold).bands});
+    if (count > (body - kHeaderSize) / (kTextHeader + kBandEntry * bands)) return fail({"a count of ", count, " texts exceeds the data"});
+    index.emplace(threshold, options);
+    index->impl_->reserveTexts(count, body - kHeaderSize - count * (kTextHeader + kBandEntry * bands));
+    beginText(at);
+  }
+  // The next text's header, or the band keys after the last text; `at` is where it starts.
+  void beginText(size_t at) {
+    if (texts < count) {
+      if (body - at < kTextHeader) return fail({"text ", texts, " is cut off"});
+      return begin(Part::kTextHeader, kTextHeader);
+    }
+    if ((body - at) % kBandEntry != 0) return fail({"has ", body - at, " bytes of band keys, not a multiple of ", kBandEntry});
+    entries = (body - at) / kBandEntry;
+    if (entries > count * bands) return fail({"has ", entries, " band keys; ", count, " texts have at most ", count * bands});
+    keys.emplace(entries);
+    begin(entries == 0 ? Part::kDone : Part::kBandEntry, kBandEntry);
+  }
+  // The text header is in `bytes`; its text starts at `at`.
+  void readTextHeader(size_t at) {
+    Impl& m = *index->impl_;
+    const auto id = static_cast<uint32_t>(getLE(bytes, 4));
+    const auto shingles = static_cast<uint32_t>(getLE(bytes + 4, 4));
+    const uint64_t length = getLE(bytes + 8, 4);
+    if (body - at < length) return fail({"text ", texts, " is cut off"});
     // A text of L bytes has at most L code points, each starting at most one shingle.
-    if (shingles > length) return fail({"text ", i, " has ", shingles, " shingles in ", length, " bytes"});
+    if (shingles > length) return fail({"text ", texts, " has ", shingles, " shingles in ", length, " bytes"});
     if (!m.slotOfId.insert(id, static_cast<uint32_t>(m.records.size()))) return fail({"id ", id, " appears twice"});
     m.records.push_back({m.arena.size(), static_cast<uint32_t>(length), shingles, id});
     m.alive.push_back(1);
-    m.arena.insert(m.arena.end(), data + at, data + at + length);
-    at += length;
+    begin(Part::kText, length);
+    if (length == 0) endText(at);
   }
-  if ((body - at) % kBandEntry != 0) return fail({"has ", body - at, " bytes of band keys, not a multiple of ", kBandEntry});
-  const size_t entries = (body - at) / kBandEntry;
-  if (entries > count * bands) return fail({"has ", entries, " band keys; ", count, " texts have at most ", count * bands});
-  for (size_t e = 0; e < entries; ++e) {
-    if (getLE(data + at + e * kBandEntry, 4) == 0) return fail({"band key ", e, " is 0"});
+  void endText(size_t at) {
+    ++texts;
+    beginText(at);
   }
-  // Their ids are not looked up (a cache miss each): query() skips an id not stored. In the
-  // order serialize() writes them they fill the sorted part sequentially.
-  m.table.assign(entries, [&](size_t e) {
-    const uint8_t* entry = data + at + e * kBandEntry;
-    return std::pair<uint32_t, uint32_t>(static_cast<uint32_t>(getLE(entry, 4)), static_cast<uint32_t>(getLE(entry + 4, 4)));
-  });
-  m.nextId = nextId;
-  out = std::move(index);
+  // Adds `count` band entries (u32 key, u32 id) read from `from`. @pre within the entries.
+  void addKeys(const uint8_t* from, size_t count) {
+    BandTable::Builder& builder = *keys;
+    for (size_t e = 0; e < count; ++e, from += kBandEntry) {
+      const auto key = static_cast<uint32_t>(getLE(from, 4));
+      if (key == 0) return fail({"band key ", entriesRead + e, " is 0"});
+      builder.add(key, static_cast<uint32_t>(getLE(from + 4, 4)));
+    }
+    entriesRead += count;
+    if (entriesRead == entries) begin(Part::kDone, 0);
+  }
+
+  // Parses the body's bytes [at, at + count).
+  void parse(const uint8_t* data, size_t count, size_t at) {
+    const uint8_t* p = data;
+    const uint8_t* const end = data + count;
+    auto gather = [&]() {
+      const size_t n = std::min(partSize - partRead, static_cast<size_t>(end - p));
+      std::memcpy(bytes + partRead, p, n);
+      p += n;
+      partRead += n;
+      return partRead == partSize;
+    };
+    auto position = [&]() { return at + static_cast<size_t>(p - data); };
+    while (p != end && !failed()) {
+      switch (part) {
+        case Part::kHeader:
+          if (gather()) readHeader(position());
+          break;
+        case Part::kTextHeader:
+          if (gather()) readTextHeader(position());
+          break;
+        case Part::kText: {
+          std::vector<uint8_t>& arena = index->impl_->arena;
+          const size_t n = std::min(partSize - partRead, static_cast<size_t>(end - p));
+          arena.insert(arena.end(), p, p + n);
+          p += n;
+          partRead += n;
+          if (partRead == partSize) endText(position());
+          break;
+        }
+        case Part::kBandEntry: {
+          // Whole entries straight from the piece; one cut by its end is gathered.
+          if (partRead != 0) {
+            if (!gather()) break;
+            addKeys(bytes, 1);
+            partRead = 0;
+            break;
+          }
+          const size_t whole = std::min(static_cast<size_t>(end - p) / kBandEntry, entries - entriesRead);
+          addKeys(p, whole);
+          p += whole * kBandEntry;
+          if (p != end && part == Part::kBandEntry && !failed()) gather();
+          break;
+        }
+        case Part::kDone:
+          p = end;  // not reached: the parts end where the body does
+          break;
+      }
+    }
+  }
+};
+
+TextIndex::Reader::Reader(size_t size) : state_(std::make_unique<State>(size)) {}
+TextIndex::Reader::~Reader() = default;
+
+void TextIndex::Reader::read(const uint8_t* data, size_t count) {
+  State& r = *state_;
+  const size_t inBody = r.read < r.body ? std::min(count, r.body - r.read) : 0;
+  r.checksum.update(data, inBody);
+  if (!r.failed()) r.parse(data, inBody, r.read);
+  for (size_t i = inBody; i < count; ++i) r.stored[r.read + i - r.body] = data[i];
+  r.read += count;
+}
+
+Status TextIndex::Reader::finish(TextIndex& out, std::string& error) {
+  State& r = *state_;
+  auto fail = [&](std::string message) {
+    error = std::move(message);
+    return Status::CorruptData;
+  };
+  if (r.size < kHeaderSize + kChecksumSize) {
+    return fail(describe({bytes::checkHeader(r.bytes, r.size, kMagic, kFormatVersion, kHeaderSize).c_str()}));
+  }
+  if (!r.headerError.empty()) return fail(r.headerError);
+  if (getLE(r.stored, 8) != r.checksum.digest()) return fail(describe({"checksum mismatch (the data is corrupted or truncated)"}));
+  if (!r.error.empty()) return fail(r.error);
+  r.keys->finish(r.index->impl_->table);
+  r.index->impl_->nextId = r.nextId;
+  out = std::move(*r.index);
   return Status::Ok;
 }
 

@@ -5,8 +5,8 @@
 // first alternates too), then every further text queried again (full answers, no adds),
 // alternately as well, then serialize() and loadTextIndex 5 times each, alternately. Prints
 // per build: addAll, query + add and query per text, the adds' share and the slowest add
-// (a merge of the band table, or a growth), serialize (and how much it grew the WASM
-// memory) and load; the ratios B/A, and whether both wrote the same bytes. Each build is a checkout with its WASM module built (js/wasm/); for the
+// (a merge of the band table, or a growth), serialize and load (and how much each grew
+// the WASM memory); the ratios B/A, and whether both wrote the same bytes. Each build is a checkout with its WASM module built (js/wasm/); for the
 // code of another commit: `git worktree add /tmp/base COMMIT`, then in it
 // `cmake --preset wasm -B build/wasm && cmake --build build/wasm --target simhash_wasm`,
 // copy build/wasm/simhash_core.* to js/wasm/ and run `node .ci/cjs.js`.
@@ -77,6 +77,7 @@ for (let run = 0; run < RUNS; run++) {
   const serializeMs = builds.map(() => []);
   const loadMs = builds.map(() => []);
   const grew = builds.map(() => 0);
+  const loadGrew = builds.map(() => 0);
   const written = [];
   for (let r = 0; r < 5; r++) {
     for (const b of r % 2 === 0 ? [0, 1] : [1, 0]) {
@@ -86,9 +87,12 @@ for (let run = 0; run < RUNS; run++) {
       written[b] = sides[b].index.serialize();
       serializeMs[b].push(performance.now() - start);
       grew[b] += sh.memoryBytes - before;
+      const beforeLoad = sh.memoryBytes;
       start = performance.now();
-      sh.loadTextIndex(written[b]).dispose();
+      const loaded = sh.loadTextIndex(written[b]);
       loadMs[b].push(performance.now() - start);
+      loadGrew[b] += sh.memoryBytes - beforeLoad;
+      loaded.dispose();
     }
   }
   const median = (values) => [...values].sort((x, y) => x - y)[2];
@@ -97,7 +101,8 @@ for (let run = 0; run < RUNS; run++) {
     console.log(`  ${b === 0 ? 'A' : 'B'} ${roots[b]}: addAll ${perText(side.addAllMs, STORED)}, query + add ${perText(streamMs[b], FURTHER)} `
       + `(adds ${perText(side.addMs, FURTHER)}, ${side.added.toLocaleString('en')} added, slowest ${side.slowestAdd.toFixed(1)} ms), `
       + `query ${perText(queryMs[b], FURTHER)}; serialize ${median(serializeMs[b]).toFixed(0)} ms (${serializeMs[b].map((ms) => ms.toFixed(0)).join(', ')}), `
-      + `WASM memory +${(grew[b] / 2 ** 20).toFixed(1)} MiB; loadTextIndex ${median(loadMs[b]).toFixed(0)} ms`);
+      + `WASM memory +${(grew[b] / 2 ** 20).toFixed(1)} MiB; loadTextIndex ${median(loadMs[b]).toFixed(0)} ms (${loadMs[b].map((ms) => ms.toFixed(0)).join(', ')}), `
+      + `WASM memory +${(loadGrew[b] / 2 ** 20).toFixed(1)} MiB`);
     side.index.dispose();
   });
   console.log(`  B/A: query + add ${(streamMs[1] / streamMs[0]).toFixed(3)}, query ${(queryMs[1] / queryMs[0]).toFixed(3)}, `

@@ -489,7 +489,7 @@ TEST_CASE("the streaming checksum equals the checksum of the whole, however the 
   }
 }
 
-TEST_CASE("a writer's pieces, of any size, are serialize()'s bytes, which keep their format", "[text_index]") {
+TEST_CASE("a writer's pieces, of any size, are serialize()'s bytes, which keep their format; a reader's are deserialize()'s", "[text_index]") {
   // The format is a contract: format version 1 writes these bytes (their length and
   // checksum) for these texts, natively and through the JS layer (text-index.test.js).
   TextIndex golden(0.8);
@@ -525,6 +525,32 @@ TEST_CASE("a writer's pieces, of any size, are serialize()'s bytes, which keep t
   }
   CHECK(pieces == whole);
   CHECK(writer.write(buffer.data(), piece) == 0);
+
+  // Read back in pieces: the same index; damaged bytes the same error as read whole.
+  auto readInPieces = [&](const std::vector<uint8_t>& bytes, TextIndex& out, std::string& message) {
+    TextIndex::Reader reader(bytes.size());
+    for (size_t at = 0; at < bytes.size(); at += piece) reader.read(bytes.data() + at, std::min(piece, bytes.size() - at));
+    return reader.finish(out, message);
+  };
+  TextIndex fromPieces(0.5);
+  REQUIRE(readInPieces(whole, fromPieces, error) == Status::Ok);
+  CHECK(fromPieces.serialize() == whole);
+  for (size_t i = 0; i < texts.size(); i += 7) CHECK(query(fromPieces, texts[i]) == query(index, texts[i]));
+  std::mt19937 rng(static_cast<unsigned>(piece));
+  for (int trial = 0; trial < 40; ++trial) {
+    std::vector<uint8_t> damaged = whole;
+    if (trial % 2 == 0) {
+      damaged[rng() % damaged.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
+    } else {
+      damaged.resize(rng() % damaged.size());
+    }
+    TextIndex a(0.5), b(0.5);
+    std::string wholeError, piecesError;
+    const Status status = TextIndex::deserialize(damaged.data(), damaged.size(), a, wholeError);
+    CHECK(status == Status::CorruptData);
+    CHECK(readInPieces(damaged, b, piecesError) == status);
+    CHECK(piecesError == wholeError);
+  }
 }
 
 TEST_CASE("band keys depend on the text alone: dedup's batches and the index agree", "[text_index]") {

@@ -19,7 +19,8 @@
 //         the very same bytes, answer queries like the model, and go on to add, remove and
 //         reload; otherwise (taken as written, text_index.h) its answers must still be
 //         stored ids at or above the threshold in order, and it must add, remove and
-//         round-trip.
+//         round-trip. A TextIndex::Reader given the bytes in pieces of 1 + 7 × (bits 3-7)
+//         bytes must give the same verdict, message and index.
 //   bit 0 set: OPS. The rest drives (FuzzedDataProvider) an index's threshold and shingle
 //         sizes, optionally a start from a loaded empty index whose next fresh id is near
 //         2^32, then a sequence of add / addWithNewId / addAll (all or nothing) / remove
@@ -646,6 +647,17 @@ void runLoad(const uint8_t* data, size_t size, uint8_t mode) {
   const std::vector<uint8_t> before = index.serialize();
   std::string error;
   const Status status = TextIndex::deserialize(bytes.data(), bytes.size(), index, error);
+  {
+    // In pieces (their size from the mode bits), the same verdict and the same message.
+    const size_t piece = size_t{1} + (mode >> 3) * 7;
+    TextIndex::Reader reader(bytes.size());
+    for (size_t at = 0; at < bytes.size(); at += piece) reader.read(bytes.data() + at, std::min(piece, bytes.size() - at));
+    TextIndex fromPieces(0.5);
+    std::string piecesError;
+    FUZZ_CHECK(reader.finish(fromPieces, piecesError) == status);
+    FUZZ_CHECK(piecesError == error);
+    if (status == Status::Ok) FUZZ_CHECK(fromPieces.serialize() == index.serialize());
+  }
   if (status != Status::Ok) {
     FUZZ_CHECK(status == Status::CorruptData);
     FUZZ_CHECK(error.rfind("invalid serialized text index: ", 0) == 0);

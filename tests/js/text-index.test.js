@@ -6,7 +6,9 @@
 import { test, describe } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { sh, disposing } from './helpers.js';
 import { DEFAULT_SIMILARITY, usesBanding } from '../../js/similarity.js';
 import { FORTUNES_DIR, loadChinese, loadEnglish } from '../bench/quality/corpora.js';
@@ -97,25 +99,37 @@ describe('the API', () => {
     assert.equal(Buffer.from(bytes.subarray(-8)).toString('hex'), '2cfcfe775de638b2');
   });
 
-  test('serialize copies its bytes out a piece at a time: WASM memory does not grow by their size', () => {
-    // A module of its own, and adds in small batches, so that no freed memory (of earlier
-    // tests, of a large batch) could hold the bytes: writing them at once grew the memory
-    // by 9.7 MB here.
-    const program = `
-      import { init } from ${JSON.stringify(new URL('../../js/node.js', import.meta.url).href)};
+  test('serialize and loadTextIndex move the bytes a piece at a time: WASM memory does not grow by them', (t) => {
+    // Each side in a module of its own, the adds in small batches, so that no freed memory
+    // (of earlier tests, of a large batch) could hold the bytes, and enough texts that the
+    // module's initial memory counts little: writing the bytes whole grew the memory by
+    // their size, and loading them whole needed the index and the bytes at once.
+    const node = new URL('../../js/node.js', import.meta.url).href;
+    const file = join(mkdtempSync(join(tmpdir(), 'simhash-text-index-')), 'index.bin');
+    t.after(() => rmSync(dirname(file), { recursive: true, force: true }));
+    const run = (program) => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', `
+      import { init } from ${JSON.stringify(node)};
+      import { readFileSync, writeFileSync } from 'node:fs';
       const sh = await init();
+      const file = ${JSON.stringify(file)};
+      ${program}`], { encoding: 'utf8' }));
+    const written = run(`
       const index = sh.createTextIndex();
-      const texts = Array.from({ length: 60000 }, (_, i) => 'text ' + i + ' of the serialized index, ' + ((i * 7919) % 10007));
+      const texts = Array.from({ length: 200000 }, (_, i) => 'text ' + i + ' of the serialized index, ' + ((i * 7919) % 10007));
       for (let i = 0; i < texts.length; i += 1000) index.addAll(texts.slice(i, i + 1000));
       const before = sh.memoryBytes;
       const bytes = index.serialize();
       const grew = sh.memoryBytes - before;
-      const again = sh.loadTextIndex(bytes).serialize();
-      console.log(JSON.stringify({ length: bytes.length, grew, same: Buffer.compare(bytes, again) === 0 }));`;
-    const { length, grew, same } = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', program], { encoding: 'utf8' }));
-    assert.ok(length > 8 << 20, `${length} bytes: more than a few pieces`);
-    assert.ok(grew < length / 4, `WASM memory grew ${grew} bytes for ${length} serialized`);
-    assert.ok(same, 'the loaded index writes back the same bytes');
+      writeFileSync(file, bytes);
+      console.log(JSON.stringify({ length: bytes.length, grew, heap: sh.heapBytesInUse }));`);
+    assert.ok(written.length > 30 << 20, `${written.length} bytes: many pieces`);
+    assert.ok(written.grew < written.length / 4, `serialize grew WASM memory by ${written.grew} bytes for ${written.length}`);
+    const loaded = run(`
+      const bytes = new Uint8Array(readFileSync(file));
+      const index = sh.loadTextIndex(bytes);
+      console.log(JSON.stringify({ memory: sh.memoryBytes, heap: sh.heapBytesInUse, same: Buffer.compare(bytes, index.serialize()) === 0 }));`);
+    assert.ok(loaded.memory < loaded.heap + written.length / 2, `WASM memory of ${loaded.memory} bytes after loading an index of ${loaded.heap} from ${written.length}`);
+    assert.ok(loaded.same, 'the loaded index writes back the same bytes');
   });
 
   test('dispose, twice, and Symbol.dispose; a disposed index throws', () => {

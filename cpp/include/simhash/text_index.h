@@ -116,15 +116,34 @@ class TextIndex {
   };
   /// Replaces `out` with the index stored in data. On failure returns CorruptData, sets
   /// `error` to what is wrong, and leaves `out` unchanged.
-  /// The checksum guards against damage; past it the structure is checked (sizes, ids
-  /// unique, B as the threshold's banding, keys not 0, at most n × B of them) but the
-  /// texts, shingle counts and keys are taken as written, not recomputed nor matched to
-  /// their ids: that is what makes loading linear in the bytes, the keys copied in order
-  /// into the band table's sorted part (no normalizing, shingling or signing, no lookup
-  /// per key). Bytes this
-  /// library did not write may thus give answers other than their texts' similarities,
-  /// never a crash; a key of an id not stored proposes nothing.
+  /// The header (length, signature, version) is checked first, then the checksum, which
+  /// guards against damage; past them the structure is checked (sizes, ids unique, B as
+  /// the threshold's banding, keys not 0, at most n × B of them) but the texts, shingle
+  /// counts and keys are taken as written, not recomputed nor matched to their ids: that
+  /// is what makes loading linear in the bytes, the keys copied in order into the band
+  /// table's sorted part (no normalizing, shingling or signing, no lookup per key). Bytes
+  /// this library did not write may thus give answers other than their texts'
+  /// similarities, never a crash; a key of an id not stored proposes nothing.
   static Status deserialize(const uint8_t* data, size_t size, TextIndex& out, std::string& error);
+  /// deserialize() of bytes given a piece at a time, for a caller that moves them in from
+  /// elsewhere (JS to WASM memory) and so needs neither all of them at once nor a second
+  /// copy: the index is built as they come, and given out by finish() if they hold.
+  class Reader {
+   public:
+    /// For `size` bytes in all.
+    explicit Reader(size_t size);
+    ~Reader();
+    Reader(const Reader&) = delete;
+    Reader& operator=(const Reader&) = delete;
+    /// The next `count` bytes. @pre at most `size` bytes in all.
+    void read(const uint8_t* data, size_t count);
+    /// Once all `size` bytes are read: as deserialize() returns.
+    Status finish(TextIndex& out, std::string& error);
+
+   private:
+    struct State;
+    std::unique_ptr<State> state_;
+  };
 
   /// Bytes held now. Per stored text: its normalized text's UTF-8 (what verification
   /// rebuilds the shingles from: punctuation removed, whitespace runs as one space, so
