@@ -126,7 +126,9 @@ export class TextIndex {
   serialize() {
     const handle = this.#live();
     const core = this.#core;
-    return resultBytesInPieces(core, () => core._textIndexSerializeBegin(handle), (capacity) => core._textIndexSerializeNext(handle, capacity),
+    return resultBytesInPieces(core,
+      () => core._textIndexSerializeBegin(handle),
+      (capacity) => core._textIndexSerializeNext(handle, capacity),
       () => core._textIndexSerializeEnd(handle));
   }
 

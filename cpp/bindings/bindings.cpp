@@ -135,7 +135,6 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_textIndexLoadNext", optional_override([](uintptr_t index, uintptr_t bytes, uint32_t length) { at<TextIndexHandle>(index)->loadNext(bytes, length); }));
   function("_textIndexLoadEnd", optional_override([](uintptr_t index) { return at<TextIndexHandle>(index)->loadEnd(); }));
 
-
   // The exact similarity of given pairs of texts in one call (sh.similarities).
   function("_pairSimilarities", &similarity_glue::pairSimilarities);
   // Verification of candidate pairs in batches, and the exact similarity join: the
