@@ -29,7 +29,9 @@
 //     Untimed: the further texts' full answers among the stored texts (mean count) and the
 //     slowest single query; the heap against the stored texts' UTF-8; serialize() and
 //     loadTextIndex() of the index (median of --runs each), the loaded index checked to
-//     answer the further texts as the original. The API reports nothing about candidates,
+//     answer the further texts as the original; loadTextIndex() in a fresh process (a page
+//     that loads its index when it starts: no memory already grown by the index), with
+//     the WASM memory it leaves. The API reports nothing about candidates,
 //     so neither does this.
 // The core verifies every candidate whatever the limit, so limit 1 costs what a full query
 // costs but for the answers' JS objects.
@@ -42,8 +44,10 @@
 // tests/bench/results/text-index.txt.
 // Usage: node tests/bench/text-index.js [N ...] [--runs=R] [--stored=M] [--batch=B] [--further=F]
 //   [--stored-corpus=synthetic|fortunes] [--check=C] [--sample=S]
-import { writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { DEFAULT_SIMILARITY, init } from '../../js/node.js';
 import { random64 } from '../js/helpers.js';
 import { makeTexts, syntheticCorpus } from './fortune-texts.js';
@@ -132,6 +136,28 @@ for (const n of SIZES) {
  * position further[i] copies (-1: none); `notes`, lines printed under the description.
  * Returns the lines of its tables.
  */
+/**
+ * loadTextIndex of the bytes in a new process, as a page that loads its index when it
+ * starts: `runs` times, each one's milliseconds and the module's WASM memory after it.
+ */
+function loadInFreshProcesses(bytes, runs) {
+  const dir = mkdtempSync(join(tmpdir(), 'simhash-text-index-'));
+  try {
+    const file = join(dir, 'index.bin');
+    writeFileSync(file, bytes);
+    const program = `import { init } from ${JSON.stringify(new URL('../../js/node.js', import.meta.url).href)};
+      import { readFileSync } from 'node:fs';
+      const sh = await init();
+      const bytes = new Uint8Array(readFileSync(${JSON.stringify(file)}));
+      const start = performance.now();
+      sh.loadTextIndex(bytes);
+      console.log(JSON.stringify({ ms: performance.now() - start, memory: sh.memoryBytes }));`;
+    return Array.from({ length: runs }, () => JSON.parse(execFileSync(process.execPath, ['--max-old-space-size=4000', '--input-type=module', '-e', program], { encoding: 'utf8' })));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function storedPart(name, description, stored, further, source, notes = []) {
   const heapBefore = sh.heapBytesInUse;
   const index = sh.createTextIndex();
@@ -209,6 +235,8 @@ function storedPart(name, description, stored, further, source, notes = []) {
     loaded.dispose();
   }
   index.dispose();
+  const freshLoads = loadInFreshProcesses(bytes, RUNS);
+  log(`${name}: load in a fresh process ${freshLoads.map((l) => seconds(l.ms)).join(', ')}, WASM memory ${mib(freshLoads[0].memory)}`);
 
   const lines = [];
   lines.push(`${count(stored.length)} texts stored, ${name}: ${description}`);
@@ -219,11 +247,12 @@ function storedPart(name, description, stored, further, source, notes = []) {
       + `at >= ${DEFAULT_SIMILARITY} (${count(sampledFoundSelf)} found themselves)`);
   }
   lines.push('');
-  lines.push('| addAll per text | heap / UTF-8 | further texts | query + add per text | added, slowest add | answers per query (among the stored), slowest query | serialize | loadTextIndex | bytes |');
-  lines.push('|---|---|---|---|---|---|---|---|---|');
+  lines.push('| addAll per text | heap / UTF-8 | further texts | query + add per text | added, slowest add | answers per query (among the stored), slowest query | serialize | loadTextIndex | loadTextIndex in a fresh process, its WASM memory | bytes |');
+  lines.push('|---|---|---|---|---|---|---|---|---|---|');
   lines.push(`| ${us(addAllMs, stored.length)} | ${mib(storedHeap)} / ${mib(storedBytes)} = ${(storedHeap / storedBytes).toFixed(2)}× | ${count(further.length)} (${count(answered)} found a match) `
     + `| ${us(furtherMs, further.length)} | ${count(added)} (${count(storedAfter)} stored after), ${slowestAdd.toFixed(1)} ms | ${(answers / further.length).toFixed(2)}, ${slowest.toFixed(2)} ms `
-    + `| ${seconds(median(serializeRuns))} | ${seconds(median(loadRuns))} | ${count(bytes.length)} (${mib(bytes.length)}) |`);
+    + `| ${seconds(median(serializeRuns))} | ${seconds(median(loadRuns))} | ${seconds(median(freshLoads.map((l) => l.ms)))}, ${mib(freshLoads[0].memory)} `
+    + `| ${count(bytes.length)} (${mib(bytes.length)}) |`);
   if (source) {
     lines.push('');
     lines.push('Further texts by kind (full queries after the timed pass; answers among the stored texts):');
