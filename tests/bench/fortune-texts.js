@@ -20,6 +20,21 @@ function fortunes() {
   return [...records];
 }
 
+/**
+ * 1-3 word edits of `words`, in place: a word dropped, repeated, or replaced by `word()`;
+ * `pick(n)` draws from [0, n).
+ */
+export function editWords(words, pick, word) {
+  for (let edits = 1 + pick(3); edits > 0; edits--) {
+    const at = pick(words.length);
+    const kind = pick(3);
+    if (kind === 0 && words.length > 1) words.splice(at, 1);
+    else if (kind === 1) words.splice(at, 0, words[at]);
+    else words[at] = word();
+  }
+  return words;
+}
+
 /** The distinct records in a seeded order, then copies of random records with 1-3 word edits. */
 export function makeTexts(n) {
   const next = random64(2024);
@@ -32,15 +47,7 @@ export function makeTexts(n) {
   const words = records.map((r) => r.split(' '));
   const texts = records.slice(0, n);
   while (texts.length < n) {
-    const copy = words[pick(words.length)].slice();
-    for (let edits = 1 + pick(3); edits > 0; edits--) {
-      const at = pick(copy.length);
-      const kind = pick(3);
-      if (kind === 0 && copy.length > 1) copy.splice(at, 1); // a word dropped
-      else if (kind === 1) copy.splice(at, 0, copy[at]); // a word repeated
-      else copy[at] = words[pick(words.length)][0]; // a word replaced
-    }
-    texts.push(copy.join(' '));
+    texts.push(editWords(words[pick(words.length)].slice(), pick, () => words[pick(words.length)][0]).join(' '));
   }
   return { texts, records: records.length };
 }
@@ -67,15 +74,7 @@ export function syntheticCorpus(records, storedCount, furtherCount) {
   for (let i = 0; i < furtherCount; i++) {
     if (i < furtherCount / 2) {
       const from = pick(storedCount);
-      const copy = stored[from].split(' ');
-      for (let edits = 1 + pick(3); edits > 0; edits--) {
-        const at = pick(copy.length);
-        const kind = pick(3);
-        if (kind === 0 && copy.length > 1) copy.splice(at, 1); // a word dropped
-        else if (kind === 1) copy.splice(at, 0, copy[at]); // a word repeated
-        else copy[at] = words[pick(words.length)]; // a word replaced
-      }
-      further.push(copy.join(' '));
+      further.push(editWords(stored[from].split(' '), pick, () => words[pick(words.length)]).join(' '));
       source.push(from);
     } else {
       further.push(line().join(' '));

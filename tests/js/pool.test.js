@@ -9,6 +9,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { sh, plantedSet, random64 } from './helpers.js';
+import { editWords } from '../bench/fortune-texts.js';
 import { createPool } from '../../js/worker.js';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
 import { mergeSortedTriplesSteps, searchItemShard, searchShard, sortPairs, splitTriples } from '../../js/pairs.js';
@@ -67,15 +68,7 @@ function withEdits(records, n, seed) {
   const pick = (count) => Number(next() % BigInt(count));
   const texts = records.slice(0, n);
   while (texts.length < n) {
-    const words = records[pick(records.length)].split(' ');
-    for (let edits = 1 + pick(3); edits > 0; edits--) {
-      const at = pick(words.length);
-      const kind = pick(3);
-      if (kind === 0 && words.length > 1) words.splice(at, 1);
-      else if (kind === 1) words.splice(at, 0, words[at]);
-      else words[at] = records[pick(records.length)].split(' ')[0];
-    }
-    texts.push(words.join(' '));
+    texts.push(editWords(records[pick(records.length)].split(' '), pick, () => records[pick(records.length)].split(' ')[0]).join(' '));
   }
   return texts;
 }
