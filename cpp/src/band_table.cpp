@@ -116,9 +116,9 @@ uint64_t BandTable::touch(const uint32_t* keys, size_t count) const {
   // Real loads, not prefetch hints: WebAssembly has no prefetch, and independent loads
   // still overlap in the processor, as many as its reorder buffer holds. So the places
   // are computed first (from the bucket starts, which mostly stay in cache), then read in
-  // a loop of a few instructions a key, which keeps every key's misses in flight at once.
-  // With each key's places computed and read in turn, the misses of only two or three
-  // keys overlapped.
+  // a loop of a few instructions a key, which keeps every key's misses in flight at once:
+  // computing and reading each key's places in turn overlaps the misses of only two or
+  // three keys.
   constexpr size_t kChunk = 32;
   constexpr size_t kNowhere = SIZE_MAX;
   constexpr size_t kSide = 64 / sizeof(SortedPart::Entry);  // a cache line of entries

@@ -752,7 +752,7 @@ void TextIndex::Reader::read(const uint8_t* data, size_t count) {
   const size_t inBody = r.read < r.body ? std::min(count, r.body - r.read) : 0;
   r.checksum.update(data, inBody);
   if (!r.failed()) r.parse(data, inBody, r.read);
-  for (size_t i = inBody; i < count; ++i) r.stored[r.read + i - r.body] = data[i];
+  for (size_t i = inBody; i < count && r.read + i < r.size; ++i) r.stored[r.read + i - r.body] = data[i];
   r.read += count;
 }
 
@@ -762,6 +762,7 @@ Status TextIndex::Reader::finish(TextIndex& out, std::string& error) {
     error = std::move(message);
     return Status::CorruptData;
   };
+  if (r.read != r.size) return fail(describe({"given ", r.read, " bytes of ", r.size}));
   if (r.size < kHeaderSize + kChecksumSize) {
     return fail(describe({bytes::checkHeader(r.bytes, r.size, kMagic, kFormatVersion, kHeaderSize).c_str()}));
   }

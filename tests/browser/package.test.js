@@ -27,7 +27,7 @@ const TOOLS = join(ROOT, 'node_modules');
  * the streaming index, the pool's split search, findPairs' grouping in the core, the
  * banding candidates of the similarity dedup, the text index (+11.0 KB), the single-pair
  * similarity (+0.9 KB), the text index's compact band table (+1.8 KB), its batched
- * query path (+0.6 KB) and its serialize() and load in pieces (+3.2 KB); docs/download.md
+ * query path (+0.6 KB) and its serialize() and load in pieces (+3.3 KB); docs/download.md
  * has the accounting.
  */
 const MAX_GZIP_BYTES = 78 * 1024;

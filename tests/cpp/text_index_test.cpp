@@ -536,6 +536,17 @@ TEST_CASE("a writer's pieces, of any size, are serialize()'s bytes, which keep t
   REQUIRE(readInPieces(whole, fromPieces, error) == Status::Ok);
   CHECK(fromPieces.serialize() == whole);
   for (size_t i = 0; i < texts.size(); i += 7) CHECK(query(fromPieces, texts[i]) == query(index, texts[i]));
+  // Bytes short of the length announced, or past it, are rejected, and the extra ones not kept.
+  for (const size_t given : {whole.size() - 1, whole.size() + piece}) {
+    std::vector<uint8_t> bytes = whole;
+    bytes.resize(given, 0xAB);
+    TextIndex::Reader reader(whole.size());
+    for (size_t at = 0; at < bytes.size(); at += piece) reader.read(bytes.data() + at, std::min(piece, bytes.size() - at));
+    TextIndex target(0.5);
+    CHECK(reader.finish(target, error) == Status::CorruptData);
+    CHECK(error == "invalid serialized text index: given " + std::to_string(given) + " bytes of " + std::to_string(whole.size()));
+    CHECK(target.size() == 0);
+  }
   std::mt19937 rng(static_cast<unsigned>(piece));
   for (int trial = 0; trial < 40; ++trial) {
     std::vector<uint8_t> damaged = whole;

@@ -135,9 +135,10 @@ class TextIndex {
     ~Reader();
     Reader(const Reader&) = delete;
     Reader& operator=(const Reader&) = delete;
-    /// The next `count` bytes. @pre at most `size` bytes in all.
+    /// The next `count` bytes.
     void read(const uint8_t* data, size_t count);
-    /// Once all `size` bytes are read: as deserialize() returns.
+    /// Once all `size` bytes are read: as deserialize() returns. Fewer or more bytes in
+    /// all are rejected (CorruptData) and nothing past `size` is kept.
     Status finish(TextIndex& out, std::string& error);
 
    private:
