@@ -12,12 +12,12 @@ import { checkKnownKeys, typeName } from './checks.js';
 import { fingerprintAll, fingerprintEncodedAsync } from './fingerprints.js';
 import { idfHandle } from './idf.js';
 import { GROUPINGS, dedupResult, flatGroups, labelsOfPairs } from './grouping.js';
-import { coreCall, forEachEncodedSliceAsync, forEachByteSliceAsync } from './memory.js';
 import { checkMaxDistance, checkOptions, textOptions } from './options.js';
 import { Pacer, checkSignal } from './pacing.js';
 import { searchLeaders, searchPairs } from './pairs.js';
 import { DEFAULT_SIMILARITY, candidateRadius, checkSimilarity, usesBanding } from './similarity.js';
 import { searchSimilarGroups } from './similar-groups.js';
+import { buildShingleSets, withShingleSets, withSimilarity } from './shingle-sets.js';
 import { encodeTextsPaced, preparedInJs } from './text.js';
 
 /**
@@ -26,11 +26,6 @@ import { encodeTextsPaced, preparedInJs } from './text.js';
  */
 const DEDUP_SLICE = 4096;
 const FINGERPRINT_SLICE_BYTES = 1 << 20;
-/**
- * Characters of text in WASM memory at once while the shingle sets are built (768 KB at
- * most): about 20-40 ms of work per call in WASM for short texts.
- */
-const SETS_SLICE_CHARS = 1 << 18;
 const DEDUP_OPTIONS = ['key', 'similarity', 'maxDistance', 'options', 'grouping', 'onProgress', 'signal'];
 
 /**
@@ -111,13 +106,14 @@ export function expandFingerprints({ of }, fingerprints) {
 /**
  * Labels of distinct texts (leader or components, by similarity or fingerprints only), in
  * slices with pacer.step('pairs', ...) between them: the search every entry runs, on the
- * calling thread or in a pool's worker. `texts` as withSimilarity takes them.
+ * calling thread or in a pool's worker. `texts` as shingle-sets.js buildShingleSets takes them.
  */
 export async function searchLabels(core, texts, fingerprints, { k, similarity, banding = false, grouping }, pacer) {
+  const between = () => pacer.step('pairs', 0, 1000);
   if (banding) { // no fingerprints needed (a pool's worker gets none)
     const count = Array.isArray(texts) ? texts.length : texts.bounds.length - 1;
-    return searchSimilarGroups(core, count, similarity, grouping,
-      (groups, group) => withSimilarity(core, texts, group, () => pacer.step('pairs', 0, 1000), groups), pacer, 'pairs');
+    return withShingleSets(core, (sets) => searchSimilarGroups(core, sets, count, similarity, grouping,
+      (groups) => buildShingleSets(core, sets, texts, between, groups), pacer, 'pairs'));
   }
   if (similarity === 0) {
     return grouping === 'leader'
@@ -125,35 +121,10 @@ export async function searchLabels(core, texts, fingerprints, { k, similarity, b
       : labelsOfPairs(fingerprints.length, await searchPairs(core, fingerprints, k, pacer, 'pairs'), grouping);
   }
   // Progress of the 'pairs' phase stays at 0 while the sets are built: the search reports from there.
-  return withSimilarity(core, texts, async () => (grouping === 'leader'
-    ? searchLeaders(core, fingerprints, k, pacer, 'pairs', similarity)
-    : labelsOfPairs(fingerprints.length, await searchPairs(core, fingerprints, k, pacer, 'pairs', similarity), grouping)),
-  () => pacer.step('pairs', 0, 1000));
-}
-
-/**
- * Runs `body()` with the texts' shingle sets built in the core for verification by
- * similarity (_similarityCount, _similarityAdd), released on every exit, awaiting
- * `between()` after each slice of texts. `texts`: strings, or the UTF-8 bytes of the texts
- * end to end with their bounds (text.js encodeTexts' layout). `groups`: a
- * _similarGroupsCreate handle that signs each set as it is built, or 0.
- */
-export async function withSimilarity(core, texts, body, between = async () => {}, groups = 0) {
-  try {
-    // The similarity is of the texts themselves (README "Similarity"), whatever the fingerprint
-    // options. The sets are built a slice of texts at a time (two passes: the code points are
-    // numbered by frequency first), so the texts' UTF-8 is never all in WASM memory at once.
-    core._similarityRelease();
-    const countPass = (utf8, offsets, count) => coreCall(() => core._similarityCount(utf8, offsets, count));
-    const addPass = (utf8, offsets, count) => coreCall(() => core._similarityAdd(utf8, offsets, count, groups));
-    for (const use of [countPass, addPass]) {
-      if (Array.isArray(texts)) await forEachEncodedSliceAsync(core, texts, 'texts', use, between, SETS_SLICE_CHARS);
-      else await forEachByteSliceAsync(core, texts, use, between, 3 * SETS_SLICE_CHARS);
-    }
-    return await body();
-  } finally {
-    core._similarityRelease();
-  }
+  return withSimilarity(core, texts, async (sets) => (grouping === 'leader'
+    ? searchLeaders(core, fingerprints, k, pacer, 'pairs', { sets, similarity })
+    : labelsOfPairs(fingerprints.length, await searchPairs(core, fingerprints, k, pacer, 'pairs', { sets, similarity }), grouping)),
+  between);
 }
 
 /**

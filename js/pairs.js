@@ -132,10 +132,10 @@ export function* sortPairsSteps(count, pairs) {
 /**
  * The pairs within k of shard `shard` of `shards` (pairs.h PairSearch), a slice at a time
  * with `await step(progress)` between slices (progress in [0, 1]), as (a, b, distance)
- * uint32 triples in the order found. With `similarity`, only the pairs whose texts (built
- * by the caller with _similarityCount and _similarityAdd) reach it are kept. `candidates` counts the pairs
- * within k before verification; once it passes `maxCandidates` the search stops and
- * `words` is null.
+ * uint32 triples in the order found. With `similarity`, only the pairs whose texts' sets
+ * (in the caller's ShingleSets handle `sets`, shingle-sets.js) reach it are kept.
+ * `candidates` counts the pairs within k before verification; once it passes
+ * `maxCandidates` the search stops and `words` is null.
  */
 async function collectPairs(core, fingerprints, k, { shard = 0, shards = 1, ...verification }, step) {
   let collected;
@@ -146,7 +146,7 @@ async function collectPairs(core, fingerprints, k, { shard = 0, shards = 1, ...v
 }
 
 /** A PairSearch handle run to the end: collectPairs' answer. */
-async function drainPairSearch(core, search, { similarity = 0, maxCandidates = Infinity }, step) {
+async function drainPairSearch(core, search, { sets = 0, similarity = 0, maxCandidates = Infinity }, step) {
   const chunks = [];
   let total = 0;
   let candidates = 0;
@@ -154,7 +154,7 @@ async function drainPairSearch(core, search, { similarity = 0, maxCandidates = I
     done = coreCall(() => core._pairSearchRun(search, SLICE_WORK));
     candidates += core._pairSearchFound(search);
     if (candidates > maxCandidates) return { words: null, candidates };
-    if (similarity > 0) coreCall(() => core._pairSearchVerify(search, similarity));
+    if (similarity > 0) coreCall(() => core._pairSearchVerify(search, sets, similarity));
     const found = core._pairSearchFound(search);
     if (found > 0) {
       chunks.push(copyOut(core, Uint32Array, core._pairSearchFoundAddress(search), found * 3));
@@ -180,11 +180,11 @@ export function concatWords(chunks, length) {
 
 /**
  * The pairs within k, a slice at a time (`pacer.step(phase, ...)` between slices, with
- * progress in thousandths), sorted. With `similarity`, only the pairs whose texts (built
- * by the caller with _similarityCount and _similarityAdd) reach it are kept.
+ * progress in thousandths), sorted. With `verification` { sets, similarity }, only the
+ * pairs whose texts' sets (the caller's ShingleSets handle) reach it are kept.
  */
-export async function searchPairs(core, fingerprints, k, pacer, phase, similarity = 0) {
-  const { words } = await collectPairs(core, fingerprints, k, { similarity }, (progress) => pacer.step(phase, Math.round(progress * 1000), 1000));
+export async function searchPairs(core, fingerprints, k, pacer, phase, verification = {}) {
+  const { words } = await collectPairs(core, fingerprints, k, verification, (progress) => pacer.step(phase, Math.round(progress * 1000), 1000));
   return sortPairs(fingerprints.length, splitTriples(words, words.length / 3));
 }
 
@@ -192,8 +192,8 @@ export async function searchPairs(core, fingerprints, k, pacer, phase, similarit
  * One shard of the pair search run to the end (a pool's worker: js/pool-search.js), with
  * `onSlice(progress)` after each slice: collectPairs' { words, candidates }.
  */
-export function searchShard(core, fingerprints, k, shard, shards, { similarity = 0, maxCandidates = Infinity }, onSlice) {
-  return collectPairs(core, fingerprints, k, { shard, shards, similarity, maxCandidates }, onSlice);
+export function searchShard(core, fingerprints, k, shard, shards, verification, onSlice) {
+  return collectPairs(core, fingerprints, k, { shard, shards, ...verification }, onSlice);
 }
 
 /**
@@ -227,19 +227,19 @@ export async function searchItemShard(core, fingerprints, k, shard, shards, maxP
 /** Whether LeaderSearch takes its pair path on these fingerprints (pairs.h; a few ms). */
 export function leaderUsesPairs(core, fingerprints, k) {
   let usesPairs = false;
-  return withSearch(core, fingerprints, (fps) => core._leaderSearchCreate(fps, fingerprints.length, k, 0), '_leaderSearchDelete', (search) => {
+  return withSearch(core, fingerprints, (fps) => core._leaderSearchCreate(fps, fingerprints.length, k, 0, 0), '_leaderSearchDelete', (search) => {
     usesPairs = core._leaderSearchUsesPairs(search);
   }).then(() => usesPairs);
 }
 
 /**
  * leaderLabels a slice at a time, with `pacer.step(phase, ...)` between slices. With
- * `similarity`, a kept item takes an item only if their texts (built by the caller with
- * _similarityCount and _similarityAdd) reach it.
+ * `verification` { sets, similarity }, a kept item takes an item only if their texts'
+ * sets (the caller's ShingleSets handle) reach it.
  */
-export async function searchLeaders(core, fingerprints, k, pacer, phase, similarity = 0) {
+export async function searchLeaders(core, fingerprints, k, pacer, phase, { sets = 0, similarity = 0 } = {}) {
   let labels;
-  await withSearch(core, fingerprints, (fps) => core._leaderSearchCreate(fps, fingerprints.length, k, similarity), '_leaderSearchDelete', async (search) => {
+  await withSearch(core, fingerprints, (fps) => core._leaderSearchCreate(fps, fingerprints.length, k, sets, similarity), '_leaderSearchDelete', async (search) => {
     for (let done = false; !done;) {
       done = coreCall(() => core._leaderSearchRun(search, SLICE_WORK));
       await pacer.step(phase, Math.round(core._leaderSearchProgress(search) * 1000), 1000);

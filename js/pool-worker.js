@@ -30,11 +30,12 @@
 import createSimhashCore from './wasm/simhash_core.mjs';
 import { isNode, nodeModule, wasmLoadError } from './environment.js';
 import { fingerprintAll, fingerprintEncoded } from './fingerprints.js';
-import { searchLabels, withSimilarity } from './dedup.js';
+import { searchLabels } from './dedup.js';
 import { idfHandle, loadIdf } from './idf.js';
 import { checkOptions } from './options.js';
 import { Pacer } from './pacing.js';
 import { leaderUsesPairs, searchItemShard, searchShard } from './pairs.js';
+import { withSimilarity } from './shingle-sets.js';
 
 let core;
 let ready;
@@ -81,7 +82,7 @@ const OPS = {
     return [{ fingerprints, labels }, fingerprints ? [fingerprints.buffer, labels.buffer] : [labels.buffer]];
   },
   async pairShard({ fingerprints, maxDistance, shard, shards, texts, similarity, maxCandidates }, progress) {
-    const search = () => searchShard(core, fingerprints, maxDistance, shard, shards, { similarity, maxCandidates }, progress);
+    const search = (sets = 0) => searchShard(core, fingerprints, maxDistance, shard, shards, { sets, similarity, maxCandidates }, progress);
     const result = similarity > 0 ? await withSimilarity(core, texts, search) : await search();
     return [result, result.words ? [result.words.buffer] : []];
   },

@@ -15,15 +15,11 @@ export function similarities(core, texts, pairs) {
   checkPairIndices(pairs, texts.length, 'texts.length');
   const { a, b } = pairs;
   if (a.length === 0) return new Float64Array(0);
-  try {
-    return withEncodedTexts(core, texts, (utf8, offsets, count, mem) => {
-      const out = mem.alloc(a.length * 8); // malloc aligns to 8 bytes at least
-      coreCall(() => core._pairSimilarities(utf8, offsets, count, mem.copyIn(a), mem.copyIn(b), a.length, out));
-      return copyOut(core, Float64Array, out, a.length);
-    });
-  } finally {
-    core._similarityRelease();
-  }
+  return withEncodedTexts(core, texts, (utf8, offsets, count, mem) => {
+    const out = mem.alloc(a.length * 8); // malloc aligns to 8 bytes at least
+    coreCall(() => core._pairSimilarities(utf8, offsets, count, mem.copyIn(a), mem.copyIn(b), a.length, out));
+    return copyOut(core, Float64Array, out, a.length);
+  });
 }
 
 /** The similarity of two texts, as sh.similarity: both in the single-call scratch when they fit, no table built. */

@@ -102,8 +102,10 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_similarGroupsProgress", &similarGroupsProgress);
   function("_similarGroupsTake", &similarGroupsTake);
   function("_similarGroupsDelete", &similarGroupsDelete);
-  function("_similarityCount", &similarityCount);
-  function("_similarityAdd", &similarityAdd);
+  function("_shingleSetsCreate", &shingleSetsCreate);
+  function("_shingleSetsDelete", &shingleSetsDelete);
+  function("_shingleSetsCount", &shingleSetsCount);
+  function("_shingleSetsAdd", &shingleSetsAdd);
 
   // The index crosses as its address: Embind's class_ would add ~4 KB of gzipped glue
   // for handle bookkeeping that js/ does anyway (dispose, FinalizationRegistry).
@@ -143,12 +145,10 @@ EMSCRIPTEN_BINDINGS(simhash) {
 #ifdef SIMHASH_WASM_BENCH_BINDINGS
   function("_verifyPairs", &similarity_glue::verifyPairs);
   function("_similarityJoin", &similarity_glue::join);
-  function("_similarityResult", optional_override([] { return reinterpret_cast<uintptr_t>(similarity_glue::joined().data()); }));
   // The band keys of a text (tests/bench/calibrate.js): bandingFor(threshold).bands words at out.
   function("_similarGroupsBandKeys", optional_override([](uintptr_t groups, uint32_t i, uintptr_t out) {
              at<simhash::SimilarGroups>(groups)->bandKeys(i, at<uint32_t>(out));
            }));
   function("_bandingBands", optional_override([](double threshold) { return simhash::bandingFor(threshold).bands; }));
 #endif
-  function("_similarityRelease", &similarity_glue::release);
 }

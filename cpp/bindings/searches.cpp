@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "helpers.h"
-#include "similarity_glue.h"
 #include "simhash/pairs.h"
 #include "simhash/similar_groups.h"
 
@@ -19,12 +18,14 @@ struct PairSearchHandle {
 
 struct LeaderSearchHandle {
   LeaderSearch search;
+  const ShingleSets* sets;
   double similarity;
 };
 
-// LeaderSearch::Accept of a similarity dedup: the texts' sets as built by similarityCount and similarityAdd.
+// LeaderSearch::Accept of a similarity dedup: the texts' sets of the search's handle.
 bool similarEnough(void* handle, uint32_t leader, uint32_t item) {
-  return similarity_glue::sets().atLeast(leader, item, static_cast<LeaderSearchHandle*>(handle)->similarity);
+  const auto& h = *static_cast<LeaderSearchHandle*>(handle);
+  return h.sets->atLeast(leader, item, h.similarity);
 }
 
 // Found pairs above this many bytes are given back when cleared, not kept for reuse.
@@ -43,9 +44,9 @@ bool pairSearchRun(uintptr_t search, double workBudget) {
 
 double pairSearchProgress(uintptr_t search) { return at<PairSearchHandle>(search)->search.progress(); }
 
-uint32_t pairSearchVerify(uintptr_t search, double threshold) {
+uint32_t pairSearchVerify(uintptr_t search, uintptr_t setsHandle, double threshold) {
   std::vector<Pair>& found = at<PairSearchHandle>(search)->found;
-  const ShingleSets& sets = similarity_glue::sets();
+  const ShingleSets& sets = *at<ShingleSets>(setsHandle);
   size_t kept = 0;
   for (const Pair& p : found) {
     if (sets.atLeast(p.a, p.b, threshold)) found[kept++] = p;
@@ -88,8 +89,8 @@ double equalFingerprintsExpand(uintptr_t groups, uintptr_t groupPairs, uint32_t 
 
 void equalFingerprintsDelete(uintptr_t groups) { delete at<EqualFingerprints>(groups); }
 
-uintptr_t leaderSearchCreate(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, double similarity) {
-  auto* handle = new LeaderSearchHandle{LeaderSearch(at<uint64_t>(fingerprints), count, maxDistance), similarity};
+uintptr_t leaderSearchCreate(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, uintptr_t sets, double similarity) {
+  auto* handle = new LeaderSearchHandle{LeaderSearch(at<uint64_t>(fingerprints), count, maxDistance), at<ShingleSets>(sets), similarity};
   if (similarity > 0) handle->search.setAccept(&similarEnough, handle);
   return reinterpret_cast<uintptr_t>(handle);
 }
@@ -106,9 +107,9 @@ bool leaderSearchUsesPairs(uintptr_t search) { return at<LeaderSearchHandle>(sea
 
 void leaderSearchDelete(uintptr_t search) { delete at<LeaderSearchHandle>(search); }
 
-uintptr_t similarGroupsCreate(double threshold, bool components) {
+uintptr_t similarGroupsCreate(uintptr_t sets, double threshold, bool components) {
   const auto grouping = components ? SimilarGroups::Grouping::Components : SimilarGroups::Grouping::Leader;
-  return reinterpret_cast<uintptr_t>(new SimilarGroups(similarity_glue::sets(), threshold, grouping, bandingFor(threshold)));
+  return reinterpret_cast<uintptr_t>(new SimilarGroups(*at<ShingleSets>(sets), threshold, grouping, bandingFor(threshold)));
 }
 
 bool similarGroupsRun(uintptr_t groups, double workBudget) { return at<SimilarGroups>(groups)->run(static_cast<size_t>(workBudget)); }
@@ -121,13 +122,16 @@ void similarGroupsTake(uintptr_t groups, uintptr_t out) {
 
 void similarGroupsDelete(uintptr_t groups) { delete at<SimilarGroups>(groups); }
 
-void similarityCount(uintptr_t utf8, uintptr_t offsets, uint32_t count) {
-  similarity_glue::sets().countTexts(at<char>(utf8), at<uint32_t>(offsets), count);
+uintptr_t shingleSetsCreate() { return reinterpret_cast<uintptr_t>(new ShingleSets()); }
+void shingleSetsDelete(uintptr_t sets) { delete at<ShingleSets>(sets); }
+
+void shingleSetsCount(uintptr_t sets, uintptr_t utf8, uintptr_t offsets, uint32_t count) {
+  at<ShingleSets>(sets)->countTexts(at<char>(utf8), at<uint32_t>(offsets), count);
 }
 
-void similarityAdd(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t groups) {
-  similarity_glue::sets().addTexts(at<char>(utf8), at<uint32_t>(offsets), count, nullptr,
-                                   groups == 0 ? nullptr : at<SimilarGroups>(groups));
+void shingleSetsAdd(uintptr_t sets, uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t groups) {
+  at<ShingleSets>(sets)->addTexts(at<char>(utf8), at<uint32_t>(offsets), count, nullptr,
+                                  groups == 0 ? nullptr : at<SimilarGroups>(groups));
 }
 
 }  // namespace simhash::bindings

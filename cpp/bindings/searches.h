@@ -1,7 +1,9 @@
 #pragma once
 // The resumable searches of pairs.h as handles JS drives a slice at a time (dedup on the
 // calling thread yields between slices, reports progress and honours its AbortSignal),
-// with the candidate pairs of a similarity dedup verified as they are found.
+// with the candidate pairs of a similarity dedup verified as they are found against the
+// shingle sets of a ShingleSets handle. Every handle belongs to the one call that created
+// it: calls that overlap on an instance share none of them.
 #include <cstdint>
 
 namespace simhash::bindings {
@@ -13,9 +15,9 @@ uintptr_t pairSearchCreate(uintptr_t fingerprints, uint32_t count, unsigned maxD
 /// Runs about `workBudget` units (pairs.h); returns whether the search is done.
 bool pairSearchRun(uintptr_t search, double workBudget);
 double pairSearchProgress(uintptr_t search);
-/// Keeps only the found pairs whose texts' similarity reaches `threshold` (texts as built
-/// by similarityCount and similarityAdd); returns how many are kept.
-uint32_t pairSearchVerify(uintptr_t search, double threshold);
+/// Keeps only the found pairs whose texts' similarity reaches `threshold` (the texts' sets
+/// of the ShingleSets handle `sets`); returns how many are kept.
+uint32_t pairSearchVerify(uintptr_t search, uintptr_t sets, double threshold);
 /// The pairs found and kept so far: their count, and their address as (a, b, distance)
 /// uint32 triples (valid until the next call on the handle).
 uint32_t pairSearchFound(uintptr_t search);
@@ -40,9 +42,9 @@ double equalFingerprintsExpand(uintptr_t groups, uintptr_t groupPairs, uint32_t 
 void equalFingerprintsDelete(uintptr_t groups);
 
 /// A LeaderSearch (dedup's leader grouping) over fingerprints that stay valid until the
-/// handle is deleted; with similarity > 0, a leader takes an item only if their texts (as
-/// built by similarityCount and similarityAdd) reach it.
-uintptr_t leaderSearchCreate(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, double similarity);
+/// handle is deleted; with similarity > 0, a leader takes an item only if their texts'
+/// sets (of the ShingleSets handle `sets`, which must outlive the search) reach it.
+uintptr_t leaderSearchCreate(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, uintptr_t sets, double similarity);
 bool leaderSearchRun(uintptr_t search, double workBudget);
 double leaderSearchProgress(uintptr_t search);
 /// Writes the labels (count uint32) to out, once the search is done.
@@ -52,25 +54,27 @@ void leaderSearchTake(uintptr_t search, uintptr_t out);
 bool leaderSearchUsesPairs(uintptr_t search);
 void leaderSearchDelete(uintptr_t search);
 
-/// A SimilarGroups (similar_groups.h) over the texts as built by similarityCount and
-/// similarityAdd (created after the counting pass, it signs the sets as similarityAdd
-/// builds them when passed to it), which must stay built until the handle is deleted:
-/// leader grouping, or components when `components`, at similarity `threshold` with
-/// bandingFor(threshold).
-uintptr_t similarGroupsCreate(double threshold, bool components);
+/// A SimilarGroups (similar_groups.h) over the texts' sets of the ShingleSets handle
+/// `sets` (it signs the sets as shingleSetsAdd builds them when passed to it), which must
+/// outlive it: leader grouping, or components when `components`, at similarity
+/// `threshold` with bandingFor(threshold).
+uintptr_t similarGroupsCreate(uintptr_t sets, double threshold, bool components);
 bool similarGroupsRun(uintptr_t groups, double workBudget);
 double similarGroupsProgress(uintptr_t groups);
 /// Writes the labels (one uint32 per text) to out, once the grouping is done.
 void similarGroupsTake(uintptr_t groups, uintptr_t out);
 void similarGroupsDelete(uintptr_t groups);
 
-/// Builds the shingle sets of the texts a slice at a time (each slice one UTF-8 buffer and
-/// count + 1 offsets, which need not outlive the call): similarityCount for every slice,
-/// then similarityAdd for the same slices in order (ShingleSets::countTexts, addTexts),
-/// for pairSearchVerify, leaderSearchCreate and similarGroupsCreate; similarity_glue's
-/// release frees them. `groups`: a similarGroupsCreate handle that signs each set as it
-/// is built (its addTexts observer), or 0.
-void similarityCount(uintptr_t utf8, uintptr_t offsets, uint32_t count);
-void similarityAdd(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t groups);
+/// A ShingleSets (similarity.h) of the call that creates it, for pairSearchVerify,
+/// leaderSearchCreate and similarGroupsCreate; shingleSetsDelete frees it.
+uintptr_t shingleSetsCreate();
+void shingleSetsDelete(uintptr_t sets);
+/// Builds the texts' sets a slice at a time (each slice one UTF-8 buffer and count + 1
+/// offsets, which need not outlive the call): shingleSetsCount for every slice, then
+/// shingleSetsAdd for the same slices in order (ShingleSets::countTexts, addTexts).
+/// `groups`: a similarGroupsCreate handle that signs each set as it is built (its
+/// addTexts observer), or 0.
+void shingleSetsCount(uintptr_t sets, uintptr_t utf8, uintptr_t offsets, uint32_t count);
+void shingleSetsAdd(uintptr_t sets, uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t groups);
 
 }  // namespace simhash::bindings

@@ -21,7 +21,7 @@ import { Random } from './quality/random.js';
 import { loadCore, encodeBatch, similarityJoin } from './quality/exact.js';
 import { table, f3 } from './quality/table.js';
 import { BANDING_FROM, candidateRadius, RADIUS_TABLE, usesBanding } from '../../js/similarity.js';
-import { withSimilarity } from '../../js/dedup.js';
+import { withSimilarity } from '../../js/shingle-sets.js';
 
 const SIMILARITIES = [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1];
 const RECALL = 0.99;
@@ -72,9 +72,9 @@ for (const corpus of [loadEnglish, loadChinese, loadLongDocuments].map((load) =>
   };
   // Banding: each s's bands over the collection's sets, then which pairs share one.
   const banded = new Map();
-  await withSimilarity(core, texts, async () => {
+  await withSimilarity(core, texts, async (sets) => {
     for (const s of SIMILARITIES.filter((x) => x >= BANDING_FROM)) {
-      const groups = core._similarGroupsCreate(s, false);
+      const groups = core._similarGroupsCreate(sets, s, false);
       const bands = core._bandingBands(s);
       const out = core._malloc(4 * bands);
       try {

@@ -131,9 +131,7 @@ class ShingleSets {
   void buildForPairs(const char* utf8, const uint32_t* offsets, uint32_t count, const uint32_t* a, const uint32_t* b,
                      size_t pairCount, const ShingleOptions& options = {});
 
-  /// Frees every byte held, scratch of an interrupted build included (in WASM, running out
-  /// of memory unwinds to JS without destructors: a long-lived instance cleared in a
-  /// finally block then leaks nothing).
+  /// Frees every byte held, scratch of an interrupted build included.
   void clear();
 
   uint32_t count() const;

@@ -1,7 +1,7 @@
 // The core's exact similarity (cpp/include/simhash/similarity.h) called straight from the
 // WASM module, for the benchmarks: texts encoded once into WASM memory with the module's
 // _malloc, pairs as two Uint32Arrays, one call per batch, everything freed in a finally
-// block (and the module's sets released with _similarityRelease, also after an error).
+// block (each call's sets are its own and freed by the core, also after an error).
 import { readFileSync } from 'node:fs';
 import createSimhashCore from '../../../build/wasm-bench/simhash_core.mjs';
 import { SimHash } from '../../../js/simhash.js';
@@ -46,7 +46,6 @@ function withHeap(core, body) {
   try {
     return body(alloc, copyIn);
   } finally {
-    core._similarityRelease();
     for (const address of addresses) core._free(address);
   }
 }
@@ -77,8 +76,10 @@ export function pairSimilarities(core, batch, a, b) {
 export function similarityJoin(core, batch, threshold) {
   const { a, b } = withHeap(core, (alloc, copyIn) => {
     const count = core._similarityJoin(copyIn(batch.utf8), copyIn(batch.offsets), batch.count, threshold);
-    const words = new Uint32Array(core.HEAPU8.buffer, core._similarityResult(), 2 * count);
-    return { a: Uint32Array.from({ length: count }, (_, p) => words[2 * p]), b: Uint32Array.from({ length: count }, (_, p) => words[2 * p + 1]) };
+    const words = new Uint32Array(core.HEAPU8.buffer, core._resultAddress(), 2 * count);
+    const pairs = { a: Uint32Array.from({ length: count }, (_, p) => words[2 * p]), b: Uint32Array.from({ length: count }, (_, p) => words[2 * p + 1]) };
+    core._resultRelease();
+    return pairs;
   });
   return { a, b, similarity: pairSimilarities(core, batch, a, b) };
 }

@@ -1,0 +1,48 @@
+// The shingle sets a similarity dedup verifies against, built in the core. Each call owns
+// its sets through a handle (cpp/bindings/searches.h shingleSetsCreate), deleted when the
+// call ends, fails or is aborted: calls that overlap on one instance (a dedup waiting
+// between slices, and whatever runs meanwhile, from its onProgress or another promise)
+// never share them.
+import { coreCall, forEachByteSliceAsync, forEachEncodedSliceAsync } from './memory.js';
+
+/**
+ * Characters of text in WASM memory at once while the sets are built (768 KB at most):
+ * about 20-40 ms of work per call in WASM for short texts.
+ */
+const SETS_SLICE_CHARS = 1 << 18;
+
+/** Runs `use(sets)` with a new ShingleSets handle, deleted on every exit. */
+export async function withShingleSets(core, use) {
+  const sets = coreCall(() => core._shingleSetsCreate());
+  try {
+    return await use(sets);
+  } finally {
+    core._shingleSetsDelete(sets);
+  }
+}
+
+/**
+ * Builds the texts' sets into the handle `sets`, a slice of texts at a time (two passes:
+ * the code points are numbered by frequency first), so the texts' UTF-8 is never all in
+ * WASM memory at once, awaiting `between()` after each slice. The similarity is of the
+ * texts themselves (README "Similarity"), whatever the fingerprint options. `texts`:
+ * strings, or the UTF-8 bytes of the texts end to end with their bounds (text.js
+ * encodeTexts' layout). `groups`: a _similarGroupsCreate handle that signs each set as it
+ * is built, or 0.
+ */
+export async function buildShingleSets(core, sets, texts, between = async () => {}, groups = 0) {
+  const countPass = (utf8, offsets, count) => coreCall(() => core._shingleSetsCount(sets, utf8, offsets, count));
+  const addPass = (utf8, offsets, count) => coreCall(() => core._shingleSetsAdd(sets, utf8, offsets, count, groups));
+  for (const use of [countPass, addPass]) {
+    if (Array.isArray(texts)) await forEachEncodedSliceAsync(core, texts, 'texts', use, between, SETS_SLICE_CHARS);
+    else await forEachByteSliceAsync(core, texts, use, between, 3 * SETS_SLICE_CHARS);
+  }
+}
+
+/** Runs `body(sets)` with the texts' sets built (buildShingleSets) in a handle of its own, deleted on every exit. */
+export function withSimilarity(core, texts, body, between) {
+  return withShingleSets(core, async (sets) => {
+    await buildShingleSets(core, sets, texts, between);
+    return body(sets);
+  });
+}
