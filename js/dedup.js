@@ -19,6 +19,7 @@ import { DEFAULT_SIMILARITY, candidateRadius, checkSimilarity, usesBanding } fro
 import { searchSimilarGroups } from './similar-groups.js';
 import { buildShingleSets, withShingleSets, withSimilarity } from './shingle-sets.js';
 import { encodeTextsPaced, preparedInJs } from './text.js';
+import { assertUsable } from './traps.js';
 
 /**
  * Texts fingerprinted between progress reports, cancellation checks and yields, and at
@@ -134,7 +135,8 @@ export async function searchLabels(core, texts, fingerprints, { k, similarity, b
  */
 async function fingerprintDistinct(core, distinct, encoded, options, between) {
   if (encoded && !preparedInJs(textOptions(options))) {
-    const idf = options?.idf ? idfHandle(options.idf, core, 'options.idf') : 0;
+    // The weights' handle is looked up for each slice: the caller may dispose of them between slices, which then throws.
+    const idf = () => (options?.idf ? idfHandle(options.idf, core, 'options.idf') : 0);
     return fingerprintEncodedAsync(core, encoded, checkOptions(options), idf, between, FINGERPRINT_SLICE_BYTES, DEDUP_SLICE);
   }
   const fingerprints = new BigUint64Array(distinct.length);
@@ -160,7 +162,8 @@ export async function dedup(core, items, options) {
   const { key, fingerprintOptions, onProgress, signal } = search;
   const texts = new Array(items.length);
   for (let i = 0; i < items.length; i++) texts[i] = itemText(items, key, i);
-  const pacer = new Pacer({ signal, onProgress });
+  // Between slices other calls may run on this instance (README "Errors and memory"): one that trapped ends this one.
+  const pacer = new Pacer({ signal, onProgress, check: () => assertUsable(core) });
   await pacer.step('fingerprint', 0, texts.length);
   const collapsed = await collapseTexts(texts, pacer);
   const { distinct } = collapsed;

@@ -55,12 +55,12 @@ export function fingerprintOne(core, text, options) {
 /**
  * As fingerprintTexts, for texts encoded already (text.js encodeTexts' layout), a slice
  * of at most sliceBytes (or one text) and sliceTexts texts at a time, awaiting
- * between(end) after each.
+ * between(end) after each; `idf()` gives the IDF weights' handle (or 0) for each slice.
  */
 export async function fingerprintEncodedAsync(core, encoded, wire, idf, between, sliceBytes, sliceTexts) {
   const out = new BigUint64Array(encoded.bounds.length - 1);
   await forEachByteSliceAsync(core, encoded, (utf8, offsets, count, start, mem) => {
-    out.set(fingerprintBatch(core, mem, utf8, offsets, count, wire, idf), start);
+    out.set(fingerprintBatch(core, mem, utf8, offsets, count, wire, idf()), start);
   }, between, sliceBytes, sliceTexts);
   return out;
 }

@@ -2,11 +2,12 @@
 import { typeName } from './checks.js';
 import { coreCall, forEachEncodedSlice, loadHandle, resultBytes } from './memory.js';
 import { coreTexts } from './text.js';
+import { bindCore, guardMethods, handleRegistry } from './traps.js';
 import { decodeOptions } from './wire.js';
 
 // IdfWeights objects -> { core, handle, options }; handle 0 once disposed.
 const idfEntries = new WeakMap();
-const idfRegistry = new FinalizationRegistry(([core, handle]) => core._idfDelete(handle));
+const idfRegistry = handleRegistry('_idfDelete');
 
 function idfEntry(idf, name) {
   const entry = idfEntries.get(idf);
@@ -31,6 +32,7 @@ export function idfHandle(idf, core, name) {
 export class IdfWeights {
   constructor(core, handle) {
     idfEntries.set(this, { core, handle, options: decodeOptions(core._idfOptions(handle)) });
+    bindCore(this, core);
     idfRegistry.register(this, [core, handle], this);
   }
 
@@ -67,6 +69,7 @@ export class IdfWeights {
   }
 }
 
+guardMethods(IdfWeights, 'idf');
 if (Symbol.dispose) IdfWeights.prototype[Symbol.dispose] = IdfWeights.prototype.dispose;
 
 /** Learns weights from texts; `wire` and `options` are the checked options (no idf). */

@@ -2,6 +2,7 @@
 // glue module (new URL(..., import.meta.url)), which bundlers such as Vite follow.
 import createSimhashCore from './wasm/simhash_core.mjs';
 import { SimHash } from './simhash.js';
+import { isUsable } from './traps.js';
 import { wasmLoadError } from './environment.js';
 
 export { DEFAULT_OPTIONS, DEFAULT_MAX_DISTANCE } from './defaults.js';
@@ -9,14 +10,17 @@ export { distance, toHex, fromHex } from './hamming.js';
 export { DEFAULT_SIMILARITY, candidateRadius } from './similarity.js';
 
 let instance;
+let loaded; // the instance once it has loaded
 
 /**
- * Loads the WASM module once; later calls return the same instance. A module that cannot
+ * Loads the WASM module once; later calls return the same instance, or a new one once it
+ * is unusable (a WebAssembly trap: README "Errors and memory"). A module that cannot
  * be loaded rejects with an Error naming the URL tried and how to fix it.
  * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, locateFile?: (file: string, scriptDirectory: string) => string }} [options]
  */
 export function init(options = {}) {
-  instance ??= load(options);
+  if (loaded && !isUsable(loaded)) instance = loaded = undefined;
+  instance ??= load(options).then((sh) => (loaded = sh));
   instance.catch(() => { instance = undefined; }); // a failed load may be retried
   return instance;
 }

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import createSimhashCore from './wasm/simhash_core.mjs';
 import { SimHash } from './simhash.js';
+import { isUsable } from './traps.js';
 import { wasmLoadError } from './environment.js';
 
 export { DEFAULT_OPTIONS, DEFAULT_MAX_DISTANCE } from './defaults.js';
@@ -11,13 +12,16 @@ export { distance, toHex, fromHex } from './hamming.js';
 export { DEFAULT_SIMILARITY, candidateRadius } from './similarity.js';
 
 let instance;
+let loaded; // the instance once it has loaded
 
 /**
- * Loads the WASM module once; later calls return the same instance.
+ * Loads the WASM module once; later calls return the same instance, or a new one once it is
+ * unusable (a WebAssembly trap: README "Errors and memory").
  * @param {{ wasmBinary?: ArrayBuffer | Uint8Array }} [options]
  */
 export function init(options = {}) {
-  instance ??= load(options);
+  if (loaded && !isUsable(loaded)) instance = loaded = undefined;
+  instance ??= load(options).then((sh) => (loaded = sh));
   instance.catch(() => { instance = undefined; }); // a failed load may be retried
   return instance;
 }

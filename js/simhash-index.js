@@ -4,10 +4,10 @@ import { toFingerprintArray } from './hamming.js';
 import { ID_MAX, NO_FRESH_ID, checkIds } from './ids.js';
 import { asError, copyOut, coreCall, loadHandle, resultBytes, withAllocations } from './memory.js';
 import { checkMaxDistance } from './options.js';
-
+import { bindCore, guardMethods, handleRegistry } from './traps.js';
 
 // Indexes forgotten without dispose() are freed when collected: [core, address] pairs.
-const indexRegistry = new FinalizationRegistry(([core, address]) => core._indexDelete(address));
+const indexRegistry = handleRegistry('_indexDelete');
 
 export class SimHashIndex {
   #core;
@@ -16,6 +16,7 @@ export class SimHashIndex {
   constructor(core, handle) {
     this.#core = core;
     this.#handle = handle;
+    bindCore(this, core);
     indexRegistry.register(this, [core, handle], this);
   }
 
@@ -111,6 +112,7 @@ export class SimHashIndex {
 }
 
 // `using index = sh.createIndex()` where the runtime has explicit resource management.
+guardMethods(SimHashIndex, 'index');
 if (Symbol.dispose) SimHashIndex.prototype[Symbol.dispose] = SimHashIndex.prototype.dispose;
 
 /** sh.createIndex. */

@@ -11,12 +11,14 @@ import { findPairs } from './pairs.js';
 import { createIndex, loadIndex } from './simhash-index.js';
 import { similarities, similarity } from './similarities.js';
 import { createTextIndex, loadTextIndex } from './text-index.js';
+import { bindCore, guardMethods } from './traps.js';
 
 export class SimHash {
   #core;
 
   constructor(core) {
     this.#core = core;
+    bindCore(this, core);
   }
 
   /** Version of the fingerprint definition (README "Fingerprint specification"); stored fingerprints compare only within one version. */
@@ -120,3 +122,6 @@ export class SimHash {
     return dedup(this.#core, items, options);
   }
 }
+
+// A WebAssembly trap makes the instance unusable, and every call says so (traps.js).
+guardMethods(SimHash, 'sh');

@@ -8,12 +8,13 @@ import { SINGLE_CALL_BYTES, coreCall, copyOut, loadHandleInPieces, resultBytesIn
 import { checkOptions } from './options.js';
 import { DEFAULT_SIMILARITY, checkSimilarity } from './similarity.js';
 import { encodeInto } from './text.js';
+import { bindCore, guardMethods, handleRegistry } from './traps.js';
 
 /** Longest text encoded into the single-call scratch buffer (UTF-8 takes at most 3 bytes per UTF-16 unit). */
 const SCRATCH_CHARS = Math.floor(SINGLE_CALL_BYTES / 3);
 
 // Text indexes forgotten without dispose() are freed when collected: [core, address] pairs.
-const registry = new FinalizationRegistry(([core, address]) => core._textIndexDelete(address));
+const registry = handleRegistry('_textIndexDelete');
 
 function checkText(text, name) {
   if (typeof text !== 'string') throw new TypeError(`${name} must be a string, got ${typeName(text)}`);
@@ -39,6 +40,7 @@ export class TextIndex {
   constructor(core, handle) {
     this.#core = core;
     this.#handle = handle;
+    bindCore(this, core);
     registry.register(this, [core, handle], this);
   }
 
@@ -141,6 +143,7 @@ export class TextIndex {
 }
 
 // `using index = sh.createTextIndex()` where the runtime has explicit resource management.
+guardMethods(TextIndex, 'textIndex');
 if (Symbol.dispose) TextIndex.prototype[Symbol.dispose] = TextIndex.prototype.dispose;
 
 /**
