@@ -118,7 +118,7 @@ export class SimHash {
    * Near-duplicate groups of a list. Asynchronous so that long runs can report progress,
    * be cancelled and let the page breathe.
    */
-  dedup(items, options = {}) {
+  async dedup(items, options = {}) {
     return dedup(this.#core, items, options);
   }
 }

@@ -45,6 +45,20 @@ function afterError(core, call, error) {
 let traps = 0;
 
 function guard(call, method) {
+  if (method.constructor.name === 'AsyncFunction') {
+    return async function guardedAsync(a, b, c) {
+      const core = coreOf.get(this);
+      assertUsable(core);
+      let value;
+      try {
+        value = await method.call(this, a, b, c);
+      } catch (error) {
+        throw afterError(core, call, error);
+      }
+      assertUsable(core); // another call trapped while this one ran: its answer cannot be trusted
+      return value;
+    };
+  }
   // Three parameters cover every public method's (none reads arguments.length), and a call
   // with fixed arguments costs less than rest and apply on the single-call paths.
   return function guarded(a, b, c) {
@@ -55,14 +69,7 @@ function guard(call, method) {
     } catch (error) {
       throw afterError(coreOf.get(this), call, error);
     }
-    if (!(result instanceof Promise)) return result;
-    const core = coreOf.get(this);
-    return result.then((value) => {
-      assertUsable(core); // another call trapped while this one ran: its answer cannot be trusted
-      return value;
-    }, (error) => {
-      throw afterError(core, call, error);
-    });
+    return result;
   };
 }
 
