@@ -15,7 +15,7 @@ import { makeTexts } from '../bench/fortune-texts.js';
 
 test('randomized interleavings: dedups at once, calls from onProgress and beside, aborts; every answer as alone', async () => {
   await runInterleavings(sh, { seed: 0, count: 1000 }); // warm-up: the module's reusable buffers reach their size
-  for (const seed of [1, 2, 3, 4]) {
+  for (const seed of [1, 2, 3]) {
     const before = sh.heapBytesInUse;
     const { compared, overlapped, outcomes } = await runInterleavings(sh, { seed, count: 6000 });
     assert.ok(compared > 20 && overlapped > 5, `seed ${seed}: ${compared} answers compared, ${overlapped} reports while another dedup ran`);
