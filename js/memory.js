@@ -67,7 +67,10 @@ export function withAllocations(core, body) {
 
 // One scratch buffer per module instance for single calls (fingerprint, index.add), kept
 // between calls: allocating per call would cost more than the call's work. Single calls
-// use it only up to SINGLE_CALL_BYTES, so it never holds more.
+// use it only up to SINGLE_CALL_BYTES, so it never holds more. A call writes it and the
+// core reads it before the call returns, with no JS of anyone else's in between, so calls
+// that overlap (from a dedup's onProgress, or between its slices) never share it; the
+// result buffer is copied out the same way (resultWords, resultBytes).
 export const SINGLE_CALL_BYTES = 1 << 16;
 const scratches = new WeakMap(); // core -> address of SINGLE_CALL_BYTES bytes
 

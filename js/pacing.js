@@ -31,6 +31,8 @@ export const yieldToEventLoop = typeof MessageChannel === 'function'
 /**
  * The rhythm of one job: `report` passes progress on, `pause` (called between small units
  * of work) yields once `sliceMs` of work has passed and throws once the job is cancelled.
+ * Each job has its own: jobs that overlap on one instance each yield after a slice of
+ * their own work, so the thread never runs more than one slice between yields.
  * Hooks for the pool: `beforeYield` runs before each yield, `guard(promise)` may end a
  * yield early (a failed job), `check()` throws if the job has failed.
  */

@@ -9,6 +9,12 @@
 // valid until the next such call. Scratch stays between calls that handle texts of up to
 // 64 KB; what a call grows beyond that is freed when it ends, failed calls included, so a
 // few MB at most stay allocated between calls.
+// Calls that overlap on one instance (README "Errors and memory"): JS calls in here from one
+// thread, and only a dedup waits between calls (between its slices), so other calls run
+// only there. The module-wide state, the result buffer and the Fingerprinter with its
+// scratch (helpers.cpp), is filled and read within one call from JS that returns before
+// any other starts, so no two calls ever share it. What a dedup keeps between its slices
+// lives in handles of its own (searches.h).
 // Fingerprint options cross as one number, optionsWire: the serialized IDF header's
 // option bytes 6..11 as a little-endian 48-bit integer (fingerprint.h kOptionBytes, then
 // the caller flags byte), exactly representable in a JS number.
@@ -131,7 +137,8 @@ class TextIndexHandle {
   /// serialize(): serializeBegin() returns the length in bytes, each serializeNext()
   /// writes the next piece of them, up to `capacity` bytes, to the result buffer and
   /// returns its length, and serializeEnd() frees what the pieces were read from. The
-  /// index must not change until then.
+  /// index must not change until then: JS makes the three calls within one serialize(),
+  /// which no other call interrupts.
   uint32_t serializeBegin();
   uint32_t serializeNext(uint32_t capacity);
   void serializeEnd();

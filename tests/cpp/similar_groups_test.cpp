@@ -1,5 +1,6 @@
 #include "simhash/similar_groups.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <numeric>
@@ -230,4 +231,62 @@ TEST_CASE("sets signed as addTexts builds them group as sets signed by run()", "
   }
   CHECK(sameKeys == built.count());
   CHECK(run(observing, 1000) == expected);
+}
+
+TEST_CASE("two calls' sets and groupings interleaved a slice at a time label as each alone", "[similar_groups]") {
+  // What the bindings do when calls overlap on one instance: each dedup owns its
+  // ShingleSets and SimilarGroups, built and run a slice at a time in turns, while a call
+  // between the slices (sh.similarities) builds and frees sets of its own.
+  const auto grouping = GENERATE(SimilarGroups::Grouping::Leader, SimilarGroups::Grouping::Components);
+  CAPTURE(grouping == SimilarGroups::Grouping::Leader);
+  struct Call {
+    std::string utf8;
+    std::vector<uint32_t> offsets{0};
+    std::vector<uint32_t> alone;
+    ShingleSets sets;
+    explicit Call(const std::vector<std::string>& texts, SimilarGroups::Grouping grouping) {
+      for (const std::string& t : texts) {
+        utf8 += t;
+        offsets.push_back(static_cast<uint32_t>(utf8.size()));
+      }
+      const Built built(texts);
+      SimilarGroups groups(built.sets, 0.8, grouping, simhash::bandingFor(0.8));
+      alone = run(groups, size_t{1} << 30);
+    }
+    uint32_t count() const { return static_cast<uint32_t>(offsets.size() - 1); }
+  };
+  Call calls[] = {Call(shortTexts(7, 250), grouping), Call(shortTexts(8, 300), grouping)};
+  auto between = [&] {  // a call that ends in one go, between the slices
+    ShingleSets own;
+    own.buildForPairs(calls[1].utf8.data(), calls[1].offsets.data(), calls[1].count(), std::vector<uint32_t>{0, 1}.data(),
+                      std::vector<uint32_t>{2, 3}.data(), 2);
+    CHECK(own.similarity(0, 2) >= 0);
+  };
+  constexpr uint32_t kSlice = 64;
+  for (Call& call : calls) {
+    for (uint32_t at = 0; at < call.count(); at += kSlice) {
+      call.sets.countTexts(call.utf8.data(), call.offsets.data() + at, std::min(kSlice, call.count() - at));
+      between();
+    }
+  }
+  SimilarGroups groups[] = {SimilarGroups(calls[0].sets, 0.8, grouping, simhash::bandingFor(0.8)),
+                            SimilarGroups(calls[1].sets, 0.8, grouping, simhash::bandingFor(0.8))};
+  const uint32_t most = std::max(calls[0].count(), calls[1].count());
+  for (uint32_t at = 0; at < most; at += kSlice) {
+    for (int c = 0; c < 2; ++c) {
+      if (at >= calls[c].count()) continue;
+      calls[c].sets.addTexts(calls[c].utf8.data(), calls[c].offsets.data() + at, std::min(kSlice, calls[c].count() - at), nullptr,
+                             &groups[c]);
+      between();
+    }
+  }
+  bool done[] = {false, false};
+  while (!done[0] || !done[1]) {
+    for (int c = 0; c < 2; ++c) {
+      if (!done[c]) done[c] = groups[c].run(50);
+      between();
+    }
+  }
+  CHECK(groups[0].takeLabels() == calls[0].alone);
+  CHECK(groups[1].takeLabels() == calls[1].alone);
 }
