@@ -278,7 +278,7 @@ export interface SimHash {
   readonly heapBytesInUse: number;
 }
 
-/** Loads the WASM module once; later calls return the same instance. */
+/** Loads the WASM module once; later calls return the same instance, or a new one once a WebAssembly trap has made it unusable. */
 export function init(options?: InitOptions): Promise<SimHash>;
 
 export const DEFAULT_OPTIONS: Readonly<Required<Omit<FingerprintOptions, 'idf'>> & { idf: null }>;

@@ -6,7 +6,7 @@
 
 const helpers = require('./helpers.cjs');
 
-/** Loads the WASM module once; later calls return the same instance. */
+/** Loads the WASM module once (node.js init: the same instance for later calls, a new one once it is unusable). */
 exports.init = (options) => import('./node.js').then((entry) => entry.init(options));
 exports.distance = helpers.distance;
 exports.toHex = helpers.toHex;
