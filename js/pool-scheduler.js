@@ -143,11 +143,15 @@ export class Scheduler {
     return ready;
   }
 
-  #onMessage(handle, { id, ok, result, error, memoryBytes, progress }) {
+  #onMessage(handle, { id, ok, result, error, memoryBytes, progress, trapped }) {
     const task = handle.tasks.get(id);
     if (!task) return;
     if (progress !== undefined) {
       task.onProgress?.(progress);
+      return;
+    }
+    if (trapped) { // its instance is unusable (traps.js): the worker's tasks fail with the trap, and a new worker takes its place
+      this.#onFailure(handle, rebuildError(error));
       return;
     }
     handle.tasks.delete(id);

@@ -22,7 +22,9 @@
 // `idf` is { id, bytes?, drop? }: IdfWeights are loaded once per worker from their bytes and
 // kept under the id given by the calling thread, which also says which to drop.
 // Messages out: { id, ok: true, result, memoryBytes } or { id, ok: false, error: { name, message } },
-// and before them, for some ops, { id, progress }.
+// and before them, for some ops, { id, progress }. A WebAssembly trap leaves this worker's
+// instance unusable (js/traps.js): the reply then says `trapped: true`, the scheduler
+// replaces the worker, and any later message here gets the same error.
 // Typed arrays travel by transfer both ways.
 //
 // No top-level await and no static import of Node modules: bundlers build this file for
@@ -39,6 +41,7 @@ import { withSimilarity } from './shingle-sets.js';
 
 let core;
 let ready;
+let trap; // the error data of the trap that made this worker's instance unusable
 const idfs = new Map(); // id from the calling thread -> IdfWeights of this worker's instance
 
 function load({ wasmBinary, wasmUrl }) {
@@ -109,9 +112,15 @@ function handle(message, reply) {
     return;
   }
   ready.then(async () => {
+    if (trap) throw trap;
     const [result, transfer] = await OPS[op](message, (progress) => reply({ id, progress }));
     reply({ id, ok: true, result, memoryBytes: core.HEAPU8.length }, transfer);
-  }).catch((error) => reply({ id, ok: false, error: errorData(error) }));
+  }).catch((error) => {
+    if (error instanceof WebAssembly.RuntimeError) {
+      trap ??= new Error(`simhash-wasm worker: ${op} hit a WebAssembly trap (${error.message}); the pool replaces the worker`);
+    }
+    reply({ id, ok: false, error: errorData(trap ?? error), trapped: trap !== undefined });
+  });
 }
 
 if (isNode) {
