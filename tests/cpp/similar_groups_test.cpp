@@ -67,16 +67,23 @@ struct Built {
   uint32_t count() const { return static_cast<uint32_t>(texts.size()); }
 };
 
-// Whether texts a and b share a band (candidates).
-bool shareBand(SimilarGroups& groups, unsigned bands, uint32_t a, uint32_t b) {
-  std::vector<uint32_t> ka(bands), kb(bands);
-  groups.bandKeys(a, ka.data());
-  groups.bandKeys(b, kb.data());
-  for (unsigned j = 0; j < bands; ++j) {
-    if (ka[j] == kb[j]) return true;
+// Every text's band keys, read once: whether texts a and b share a band (candidates).
+class BandKeys {
+ public:
+  BandKeys(SimilarGroups& groups, unsigned bands, uint32_t count) : bands_(bands), keys_(size_t{bands} * count) {
+    for (uint32_t i = 0; i < count; ++i) groups.bandKeys(i, keys_.data() + size_t{bands} * i);
   }
-  return false;
-}
+  bool shared(uint32_t a, uint32_t b) const {
+    for (unsigned j = 0; j < bands_; ++j) {
+      if (keys_[size_t{bands_} * a + j] == keys_[size_t{bands_} * b + j]) return true;
+    }
+    return false;
+  }
+
+ private:
+  unsigned bands_;
+  std::vector<uint32_t> keys_;
+};
 
 std::vector<uint32_t> run(SimilarGroups& groups, size_t budget) {
   while (!groups.run(budget)) {
@@ -141,8 +148,9 @@ TEST_CASE("grouping equals the rule applied to the candidate pairs that reach th
   const Built built(shortTexts(7, 250));
   SimilarGroups groups(built.sets, threshold, grouping, simhash::bandingFor(threshold));
   const std::vector<uint32_t> labels = run(groups, size_t{1} << 30);
+  const BandKeys keys(groups, simhash::bandingFor(threshold).bands, built.count());
   const std::vector<uint32_t> expected = referenceLabels(built.count(), grouping, [&](uint32_t a, uint32_t b) {
-    return shareBand(groups, simhash::bandingFor(threshold).bands, a, b) && built.sets.atLeast(a, b, threshold);
+    return keys.shared(a, b) && built.sets.atLeast(a, b, threshold);
   });
   CHECK(labels == expected);
   // The texts that normalize alike are grouped; the two empty ones too.
@@ -159,12 +167,13 @@ TEST_CASE("candidates hold nearly every pair that reaches the threshold", "[simi
   const Built built(shortTexts(11, 600));
   SimilarGroups groups(built.sets, threshold, SimilarGroups::Grouping::Leader, simhash::bandingFor(threshold));
   run(groups, size_t{1} << 30);
+  const BandKeys keys(groups, simhash::bandingFor(threshold).bands, built.count());
   size_t reaching = 0, candidates = 0;
   for (uint32_t i = 0; i < built.count(); ++i) {
     for (uint32_t j = i + 1; j < built.count(); ++j) {
       if (!built.sets.atLeast(i, j, threshold)) continue;
       ++reaching;
-      candidates += shareBand(groups, simhash::bandingFor(threshold).bands, i, j);
+      candidates += keys.shared(i, j);
     }
   }
   CAPTURE(reaching, candidates);
