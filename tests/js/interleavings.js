@@ -1,6 +1,6 @@
 // Calls that overlap on one instance, each compared with the same call run alone (README
 // "Errors and memory"). Shared by Node (tests/js/interleavings.test.js) and Chromium
-// (tests/browser/interleavings.test.js), so it imports nothing: the caller passes `sh`.
+// (tests/browser/interleavings.test.js), so it imports nothing of Node's: the caller passes `sh`.
 //
 // A run first computes every call's answer alone, one after another. Then, in a seeded
 // random schedule, several dedups (both modes, both groupings, both candidate paths) run at
@@ -8,18 +8,7 @@
 // (similarity, similarities, fingerprintAll, findPairs, learnIdf, fingerprint- and
 // text-index calls); some dedups are aborted by their signal at a random report. Every
 // answer must equal its answer alone, and every aborted dedup must reject with its reason.
-
-/** Deterministic generator in [0, 1) (mulberry32), so a failing seed reproduces. */
-export function seeded(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../bench/quality/random.js';
 
 const WORDS = ('reset password account login email order refund delivery price blue red widget phone case cable '
   + 'charger screen battery fast slow cheap new used broken return ticket support help please today urgent').split(' ');
@@ -30,7 +19,7 @@ const HANZI = '这家餐厅的菜很好吃服务也不错价格便宜环境安�
  * characters replaced), shuffled: enough pairs around the thresholds for every path.
  */
 export function sampleTexts(count, seed) {
-  const random = seeded(seed);
+  const random = mulberry32(seed);
   const pick = (n) => Math.floor(random() * n);
   const texts = [];
   while (texts.length < count) {
@@ -125,7 +114,7 @@ const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
  * and throws an Error listing every call whose answer differed from its answer alone.
  */
 export async function runInterleavings(sh, { seed, count, dedupsAtOnce = 4 }) {
-  const random = seeded(seed);
+  const random = mulberry32(seed);
   const pick = (n) => Math.floor(random() * n);
   const texts = sampleTexts(count, seed);
   const pairCount = 200;

@@ -15,8 +15,8 @@ function fnv1a(text) {
   return hash >>> 0;
 }
 
-/** mulberry32: small, fast, good enough for sampling (not for cryptography). */
-function mulberry32(seed) {
+/** mulberry32: small, fast, good enough for sampling (not for cryptography); numbers in [0, 1). */
+export function mulberry32(seed) {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
