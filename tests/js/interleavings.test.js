@@ -146,3 +146,16 @@ test('the pool: two jobs at once, and one aborted while the other runs, each as 
     await pool.terminate();
   }
 });
+
+test('IDF weights disposed while a dedup uses them make it reject, not read freed memory', async () => {
+  const texts = sampleTexts(12_000, 13); // more than one slice of fingerprints
+  const idf = sh.learnIdf(texts.slice(0, 500));
+  let reports = 0;
+  await assert.rejects(sh.dedup(texts, {
+    options: { idf },
+    onProgress: ({ phase }) => {
+      if (phase === 'fingerprint' && ++reports === 2) idf.dispose();
+    },
+  }), { message: 'options.idf has been disposed' });
+  assert.equal(sh.similarity('hello world', 'hello world'), 1, 'the instance still answers');
+});
