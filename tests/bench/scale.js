@@ -42,7 +42,7 @@ const SIZES = args.filter((a) => !a.startsWith('--')).map(Number);
 if (SIZES.length === 0) SIZES.push(10_000, 100_000, 1_000_000);
 const BRUTE_MAX = option('brute-max', 100_000);
 const SLOW_MAX = option('slow-max', 100_000);
-const OUR_K = option('k', 3); // short texts need more (README, "Choosing maxDistance"): --k=12 shows what it costs
+const OUR_K = option('k', 3); // short texts need more (README, "Choosing thresholds"): --k=12 shows what it costs
 const THEIR_K = 2;
 const PAIRS_K = option('pairs-k', 10);
 const POOL_RUNS = option('pool-runs', 3);

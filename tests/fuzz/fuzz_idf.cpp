@@ -32,7 +32,7 @@ using simhash::IdfTable;
 using simhash::Status;
 using simhash::Weighting;
 
-// README "Serialized IDF format (version 1)": the count of features at byte 20 of a
+// docs/formats.md "Serialized IDF format (version 1)": the count of features at byte 20 of a
 // 24-byte header, 12-byte entries (u64 hash, u32 weight), an 8-byte checksum.
 constexpr size_t kHeaderSize = 24, kEntrySize = 12, kCountOffset = 20;
 constexpr size_t kMaxCheckedDocuments = 16;

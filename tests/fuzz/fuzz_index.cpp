@@ -42,7 +42,7 @@ using simhash::Index;
 using simhash::Match;
 using simhash::Status;
 
-// README "Serialized index format (version 1)".
+// docs/formats.md "Serialized index format (version 1)".
 constexpr size_t kHeaderSize = 20, kItemSize = 12, kChecksumSize = 8;
 // Bound one input's work to tens of milliseconds under the sanitizers; a serialize and
 // reload round trip costs a few hundred instrumented operations per item, so it is rationed.

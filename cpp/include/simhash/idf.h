@@ -41,7 +41,7 @@ class IdfTable {
   /// compared, never applied by the core.
   uint8_t callerFlags() const { return callerFlags_; }
 
-  /// Versioned, checksummed bytes (README "Serialized IDF format").
+  /// Versioned, checksummed bytes (docs/formats.md "Serialized IDF format").
   std::vector<uint8_t> serialize() const;
   /// @return Ok, or CorruptData with a reason in `error` for truncated, damaged or
   /// inconsistent bytes; `out` is untouched then. Accepted are exactly the tables an

@@ -127,7 +127,7 @@ class Index {
   /// Parts of the partition in use (0 = linear scan), for tests and benchmarks.
   size_t partCount();
 
-  /// The versioned byte format (README "Serialized index format"): header, items, checksum.
+  /// The versioned byte format (docs/formats.md "Serialized index format"): header, items, checksum.
   std::vector<uint8_t> serialize() const;
   /// Replaces `out` with the index stored in data. On failure returns CorruptData, sets
   /// `error` to a description of what is wrong, and leaves `out` unchanged.

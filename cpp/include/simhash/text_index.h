@@ -90,7 +90,7 @@ class TextIndex {
   /// id, u32 distinct shingles, u32 length L, L bytes of the normalized text) · the band
   /// table's entries (u32 key, u32 id; B per text, at most n × B), ordered by the key's hash,
   /// then id, up to the checksum · u64 XXH3_64bits of everything
-  /// before it (framed as the fingerprint index's, README "Serialized index format").
+  /// before it (framed as the fingerprint index's, docs/formats.md "Serialized index format").
   /// Texts in the order they were added; keys in an order independent of the table's size
   /// and history, so a loaded index writes back the bytes it was loaded from. Cost: linear
   /// (the band table keeps most entries in that order already).
