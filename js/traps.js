@@ -9,6 +9,7 @@
 
 const coreOf = new WeakMap(); // public object (SimHash, indexes, IdfWeights) -> its core
 const trapOf = new WeakMap(); // core -> { call, message } of the trap that broke it
+let traps = 0; // traps so far, in any instance: while there are none, a guarded call looks nothing up
 
 /** Records the core that a public object's methods call into (guardMethods needs it). */
 export function bindCore(object, core) {
@@ -41,9 +42,6 @@ function afterError(core, call, error) {
     { cause: error });
 }
 
-// Traps are rare: while none has happened anywhere, a guarded call looks nothing up.
-let traps = 0;
-
 function guard(call, method) {
   if (method.constructor.name === 'AsyncFunction') {
     return async function guardedAsync(a, b, c) {
@@ -63,13 +61,11 @@ function guard(call, method) {
   // with fixed arguments costs less than rest and apply on the single-call paths.
   return function guarded(a, b, c) {
     if (traps > 0) assertUsable(coreOf.get(this));
-    let result;
     try {
-      result = method.call(this, a, b, c);
+      return method.call(this, a, b, c);
     } catch (error) {
       throw afterError(coreOf.get(this), call, error);
     }
-    return result;
   };
 }
 

@@ -89,3 +89,8 @@ test('the link check finds a missing file and a missing heading', () => {
     'README.md#no-such-heading: no heading #no-such-heading in README.md',
   ]);
 });
+
+test('the README stays a contract: at most 4,500 words (runs and comparisons go to docs/)', () => {
+  const words = readFileSync(join(ROOT, 'README.md'), 'utf8').split(/\s+/).filter(Boolean).length;
+  assert.ok(words <= 4500, `README.md has ${words} words`);
+});
