@@ -11,8 +11,8 @@
 // few MB at most stay allocated between calls.
 // Calls that overlap on one instance (README "Errors and memory"): JS calls in here from one
 // thread, and only a dedup waits between calls (between its slices), so other calls run
-// only there. The module-wide state, the result buffer and the Fingerprinter with its
-// scratch (helpers.cpp), is filled and read within one call from JS that returns before
+// only there. The module-wide state (the result buffer, and the Fingerprinter with its
+// scratch in helpers.cpp) is filled and read within one call from JS that returns before
 // any other starts, so no two calls ever share it. What a dedup keeps between its slices
 // lives in handles of its own (searches.h).
 // Fingerprint options cross as one number, optionsWire: the serialized IDF header's
