@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "band_chains.h"
+
 namespace simhash {
 
 Banding bandingFor(double threshold) {
@@ -36,7 +38,6 @@ uint64_t mix64(uint64_t x) {  // MurmurHash3's finalizer: every input bit moves 
   return x ^ (x >> 33);
 }
 
-constexpr uint32_t kNone = UINT32_MAX;
 // A bin's minimum is a 32-bit value; above those, a bin with no shingle, and a mark on the
 // values that densification copied (so copies are never copied again).
 constexpr uint64_t kEmpty = uint64_t{1} << 32;
@@ -103,25 +104,18 @@ struct SimilarGroups::Impl {
   uint32_t count = 0;  // the sets' count, once run() starts
   bool started = false;
   uint32_t groupedUpTo = 0;
-  uint32_t signedUpTo = 0;  // texts [0, signedUpTo) have their band keys in chainNext
+  uint32_t signedUpTo = 0;  // texts [0, signedUpTo) have their band keys in chains.spare
   MinHashBands signer;
-  // The indexed texts by band key: an open-addressing table of keys (never 0) and the
-  // most recent entry indexed under each, an entry being i * bands + b for text i's key
-  // of band b; chainNext[e] is the entry indexed before entry e under the same key. Keys
-  // of different bands are different hashes, so one table serves all bands (a key shared
-  // across bands only adds a candidate: the chains link entries, so each chain holds
-  // every entry of its key, whatever their bands). Until text i is indexed,
-  // chainNext[i * bands + b] holds its key of band b when i < signedUpTo.
-  std::vector<uint32_t> slotKey, slotEntry;
-  size_t slotsUsed = 0;
-  std::vector<uint32_t> chainNext;
+  // The indexed texts by band key. Until text i is indexed, chains.spare(i) holds its keys
+  // when i < signedUpTo.
+  BandChains chains;
   std::vector<uint32_t> labels;  // leader of each text so far, or its union-find parent
   std::vector<uint32_t> seenBy;  // the text whose candidates last included each text, plus 1
   std::vector<uint32_t> keys;
   // 64-bit: std::sort of this type is in the module already.
   std::vector<uint64_t> candidates, codes;
 
-  explicit Impl(Banding banding) : signer(banding) {}
+  explicit Impl(Banding banding) : signer(banding), chains(banding.bands) {}
 
   // The band keys of text i, from its stored set, written to out[0, bands).
   void sign(uint32_t i, uint32_t* out) {
@@ -131,70 +125,18 @@ struct SimilarGroups::Impl {
     signer.keys(codes.data(), size, out);
   }
 
-  size_t slotOf(uint32_t key) const {
-    // Multiply-shift onto any table size: the table grows by half, not doubling.
-    size_t slot = static_cast<size_t>((uint64_t{key * 0x9E3779B9u} * slotKey.size()) >> 32);
-    while (slotKey[slot] != 0 && slotKey[slot] != key) slot = slot + 1 == slotKey.size() ? 0 : slot + 1;
-    return slot;
-  }
-
-  uint32_t chain(uint32_t key) const {
-    const size_t slot = slotOf(key);
-    return slotKey[slot] == 0 ? kNone : slotEntry[slot];
-  }
-
-  // Indexes text i under its keys (in `keys`).
-  void index(uint32_t i) {
-    if (4 * (slotsUsed + bands) > 3 * slotKey.size()) grow();
-    for (unsigned b = 0; b < bands; ++b) {
-      const size_t slot = slotOf(keys[b]);
-      if (slotKey[slot] == 0) {
-        slotKey[slot] = keys[b];
-        slotEntry[slot] = kNone;
-        ++slotsUsed;
-      }
-      const uint32_t entry = i * bands + b;
-      chainNext[entry] = slotEntry[slot];
-      slotEntry[slot] = entry;
-    }
-  }
-
-  void grow() {
-    std::vector<uint32_t> oldKey(slotKey.size() + slotKey.size() / 2 + 1024, 0);
-    std::vector<uint32_t> oldEntry(oldKey.size());
-    oldKey.swap(slotKey);
-    oldEntry.swap(slotEntry);
-    for (size_t k = 0; k < oldKey.size(); ++k) {
-      if (oldKey[k] == 0) continue;
-      const size_t slot = slotOf(oldKey[k]);
-      slotKey[slot] = oldKey[k];
-      slotEntry[slot] = oldEntry[k];
-    }
-  }
-
   // The earlier texts that share a band with text i (each once), into candidates.
   // Returns the chain links read.
   size_t collect(uint32_t i) {
     candidates.clear();
-    size_t read = 0;
-    for (unsigned b = 0; b < bands; ++b) {
-      for (uint32_t e = chain(keys[b]); e != kNone; e = chainNext[e], ++read) {
-        const uint32_t y = e / bands;
-        if (seenBy[y] == i + 1) continue;
-        seenBy[y] = i + 1;
-        candidates.push_back(y);
-      }
-    }
-    return read;
+    return chains.collect(keys.data(), i + 1, seenBy, candidates);
   }
 
   // ShingleSets::Observer: set i's keys, signed while its codes are at hand.
   void added(uint32_t i, const uint64_t* setCodes, uint32_t size) {
     if (i != signedUpTo || started) return;  // out of order: run() signs it from the sets
-    if (chainNext.size() < (size_t{i} + 1) * bands) {  // room for every text the sets will hold
-      chainNext.resize(size_t{std::max({i + 1, sets->count(), sets->counted()})} * bands);
-    }
-    signer.keys(setCodes, size, chainNext.data() + size_t{i} * bands);
+    chains.reserve(std::max({i + 1, sets->count(), sets->counted()}));  // room for every text the sets will hold
+    signer.keys(setCodes, size, chains.spare(i));
     ++signedUpTo;
   }
 
@@ -202,7 +144,7 @@ struct SimilarGroups::Impl {
     count = sets->count();
     labels.resize(count);
     seenBy.assign(count, 0);
-    chainNext.resize(size_t{count} * bands);
+    chains.reserve(count);
     started = true;
   }
 
@@ -217,7 +159,7 @@ struct SimilarGroups::Impl {
   size_t group(uint32_t i) {
     size_t work = 16 * bands;
     if (i < signedUpTo) {
-      std::copy_n(chainNext.data() + size_t{i} * bands, bands, keys.data());
+      std::copy_n(chains.spare(i), bands, keys.data());
     } else {
       sign(i, keys.data());
       work += rows * bands + sets->size(i);
@@ -235,7 +177,7 @@ struct SimilarGroups::Impl {
           return work;
         }
       }
-      index(i);
+      chains.index(i, keys.data());
       return work + 16 * bands;
     }
     for (const uint64_t candidate : candidates) {
@@ -248,7 +190,7 @@ struct SimilarGroups::Impl {
       if (ry < ri) labels[ri] = ry;
       else labels[ry] = ri;
     }
-    index(i);
+    chains.index(i, keys.data());
     return work + 16 * bands;
   }
 };
@@ -262,8 +204,6 @@ SimilarGroups::SimilarGroups(const ShingleSets& sets, double threshold, Grouping
   m.rows = banding.rows;
   m.bands = banding.bands;
   m.keys.resize(m.bands);
-  m.slotKey.assign(1024, 0);
-  m.slotEntry.resize(1024);
 }
 
 SimilarGroups::~SimilarGroups() = default;
@@ -298,7 +238,7 @@ void SimilarGroups::added(uint32_t i, const uint64_t* codes, uint32_t size) { im
 
 void SimilarGroups::bandKeys(uint32_t i, uint32_t* out) {
   Impl& m = *impl_;
-  if (!m.started && i < m.signedUpTo) std::copy_n(m.chainNext.data() + size_t{i} * m.bands, m.bands, out);
+  if (!m.started && i < m.signedUpTo) std::copy_n(m.chains.spare(i), m.bands, out);
   else m.sign(i, out);
 }
 

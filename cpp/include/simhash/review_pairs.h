@@ -1,0 +1,56 @@
+#pragma once
+// Pairs of groups for a person to review: the near misses of a grouping by similarity.
+//
+// Given the texts' shingle sets (similarity.h) and a grouping of them (any labels: texts
+// with equal labels are one group), ReviewPairs finds each two groups that some pair of
+// their texts, one from each, joins with a similarity in [review, similarity), and
+// reports each two groups once, through their most similar such pair (ties: the least
+// (a, b)). Candidates come from MinHash banding of the sets at `review` (similar_groups.h:
+// bandingFor(review) keeps a pair at J = review with probability 0.995 or more, higher
+// ones more surely) over every text, not only a grouping's leaders; every candidate of
+// another group is decided exactly. The result depends only on the texts, their order
+// and the labels, never on slicing.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "simhash/similar_groups.h"
+#include "simhash/similarity.h"
+
+namespace simhash {
+
+/// One pair of groups to review: texts a < b, one of each group, and their similarity.
+struct ReviewPair {
+  uint32_t a, b;
+  double similarity;
+};
+
+/// The review pairs of a grouping, in resumable slices.
+/// Memory: 4 × bands + 8 bytes per text plus about 11 bytes per (text, band) (every text is
+/// indexed), and 24 bytes per pair of texts found in range until pairs of the same groups
+/// are folded (at most twice the pairs of groups found).
+class ReviewPairs {
+ public:
+  /// @pre `sets` built for texts [0, labels.size()), unchanged and alive while run() is
+  /// called; 0 < review < similarity <= 1.
+  ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, double similarity, Banding banding);
+  ~ReviewPairs();
+  ReviewPairs(ReviewPairs&&) noexcept;
+  ReviewPairs& operator=(ReviewPairs&&) noexcept;
+
+  /// Works until done or about workBudget units are spent (units as SimilarGroups::run);
+  /// returns true when done.
+  bool run(size_t workBudget);
+  /// Fraction of the work done, 0..1.
+  double progress() const;
+  /// The pairs of groups, most similar first, then by (a, b): the first `limit` of them.
+  /// `total` receives how many there are. @pre run() returned true.
+  std::vector<ReviewPair> take(size_t limit, size_t& total);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace simhash

@@ -1,0 +1,98 @@
+#pragma once
+// Internal: texts indexed by their band keys, for the one-pass candidate searches over
+// MinHash bands (SimilarGroups, ReviewPairs: similar_groups.h, review_pairs.h).
+//
+// An open-addressing table of keys (never 0) and the most recent entry indexed under each,
+// an entry being i × bands + b for text i's key of band b; next[e] is the entry indexed
+// before entry e under the same key. Keys of different bands are different hashes, so one
+// table serves all bands (a key shared across bands only adds a candidate: the chains link
+// entries, so each chain holds every entry of its key, whatever their bands). About 11
+// bytes per indexed (text, band), and 4 × bands per text the chains have room for.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace simhash {
+
+class BandChains {
+ public:
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  explicit BandChains(unsigned bands) : bands_(bands), slotKey_(1024, 0), slotEntry_(1024) {}
+
+  /// Room for texts [0, count) (never shrinks).
+  void reserve(uint32_t count) {
+    if (next_.size() < size_t{count} * bands_) next_.resize(size_t{count} * bands_);
+  }
+  /// Text i's `bands` entries: until text i is indexed, nothing reads them, so a caller may
+  /// keep its keys there. @pre room for text i.
+  uint32_t* spare(uint32_t i) { return next_.data() + size_t{i} * bands_; }
+
+  /// Indexes text i under keys[0, bands). @pre room for text i; keys does not point into
+  /// spare(i).
+  void index(uint32_t i, const uint32_t* keys) {
+    if (4 * (slotsUsed_ + bands_) > 3 * slotKey_.size()) grow();
+    for (unsigned b = 0; b < bands_; ++b) {
+      const size_t slot = slotOf(keys[b]);
+      if (slotKey_[slot] == 0) {
+        slotKey_[slot] = keys[b];
+        slotEntry_[slot] = kNone;
+        ++slotsUsed_;
+      }
+      const uint32_t entry = i * bands_ + b;
+      next_[entry] = slotEntry_[slot];
+      slotEntry_[slot] = entry;
+    }
+  }
+
+  /// The indexed texts that share a key of keys[0, bands), each once, appended to out:
+  /// seenBy[y] == mark marks text y as given (seenBy has an entry per text; a caller
+  /// passes a mark it has not used before, such as its text's number plus 1).
+  /// @return the chain links read.
+  size_t collect(const uint32_t* keys, uint32_t mark, std::vector<uint32_t>& seenBy, std::vector<uint64_t>& out) const {
+    size_t read = 0;
+    for (unsigned b = 0; b < bands_; ++b) {
+      for (uint32_t e = chain(keys[b]); e != kNone; e = next_[e], ++read) {
+        const uint32_t y = e / bands_;
+        if (seenBy[y] == mark) continue;
+        seenBy[y] = mark;
+        out.push_back(y);
+      }
+    }
+    return read;
+  }
+
+ private:
+  size_t slotOf(uint32_t key) const {
+    // Multiply-shift onto any table size: the table grows by half, not doubling.
+    size_t slot = static_cast<size_t>((uint64_t{key * 0x9E3779B9u} * slotKey_.size()) >> 32);
+    while (slotKey_[slot] != 0 && slotKey_[slot] != key) slot = slot + 1 == slotKey_.size() ? 0 : slot + 1;
+    return slot;
+  }
+
+  uint32_t chain(uint32_t key) const {
+    const size_t slot = slotOf(key);
+    return slotKey_[slot] == 0 ? kNone : slotEntry_[slot];
+  }
+
+  void grow() {
+    std::vector<uint32_t> oldKey(slotKey_.size() + slotKey_.size() / 2 + 1024, 0);
+    std::vector<uint32_t> oldEntry(oldKey.size());
+    oldKey.swap(slotKey_);
+    oldEntry.swap(slotEntry_);
+    for (size_t k = 0; k < oldKey.size(); ++k) {
+      if (oldKey[k] == 0) continue;
+      const size_t slot = slotOf(oldKey[k]);
+      slotKey_[slot] = oldKey[k];
+      slotEntry_[slot] = oldEntry[k];
+    }
+  }
+
+  unsigned bands_;
+  std::vector<uint32_t> slotKey_, slotEntry_;
+  size_t slotsUsed_ = 0;
+  std::vector<uint32_t> next_;
+};
+
+}  // namespace simhash

@@ -1,0 +1,158 @@
+#include "simhash/review_pairs.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "banding_test_data.h"
+
+using banding_test::BandKeys;
+using banding_test::Built;
+using banding_test::shortTexts;
+using simhash::ReviewPair;
+using simhash::ReviewPairs;
+using simhash::SimilarGroups;
+
+namespace simhash {
+// In the type's namespace, where std::vector's == looks for it.
+bool operator==(const ReviewPair& x, const ReviewPair& y) { return x.a == y.a && x.b == y.b && x.similarity == y.similarity; }
+}  // namespace simhash
+
+namespace {
+
+std::vector<ReviewPair> runReview(ReviewPairs& review, size_t budget, size_t limit, size_t& total) {
+  while (!review.run(budget)) {
+  }
+  return review.take(limit, total);
+}
+
+// review_pairs.h's rule applied by brute force to the pairs that `linked` accepts: for each
+// two groups, their most similar pair in [review, similarity) (ties: least (a, b)),
+// sorted most similar first, then by (a, b).
+template <class Linked>
+std::vector<ReviewPair> referencePairs(const Built& built, const std::vector<uint32_t>& labels, double review,
+                                       double similarity, Linked linked) {
+  std::map<std::pair<uint32_t, uint32_t>, ReviewPair> best;
+  for (uint32_t b = 0; b < built.count(); ++b) {
+    for (uint32_t a = 0; a < b; ++a) {
+      if (labels[a] == labels[b] || !linked(a, b)) continue;
+      const double s = built.sets.similarity(a, b);
+      if (s < review || s >= similarity) continue;
+      const auto groups = std::minmax(labels[a], labels[b]);
+      auto [at, fresh] = best.emplace(groups, ReviewPair{a, b, s});
+      const ReviewPair& held = at->second;
+      if (!fresh && (s > held.similarity || (s == held.similarity && std::make_pair(a, b) < std::make_pair(held.a, held.b)))) {
+        at->second = ReviewPair{a, b, s};
+      }
+    }
+  }
+  std::vector<ReviewPair> pairs;
+  for (const auto& entry : best) pairs.push_back(entry.second);
+  std::sort(pairs.begin(), pairs.end(), [](const ReviewPair& x, const ReviewPair& y) {
+    if (x.similarity != y.similarity) return x.similarity > y.similarity;
+    return std::make_pair(x.a, x.b) < std::make_pair(y.a, y.b);
+  });
+  return pairs;
+}
+
+std::vector<uint32_t> groupLabels(const Built& built, double similarity, SimilarGroups::Grouping grouping) {
+  SimilarGroups groups(built.sets, similarity, grouping, simhash::bandingFor(similarity));
+  return banding_test::run(groups, size_t{1} << 30);
+}
+
+}  // namespace
+
+TEST_CASE("review pairs equal the rule applied to the candidate pairs", "[review_pairs]") {
+  const double review = GENERATE(0.5, 0.6, 0.75);
+  const auto grouping = GENERATE(SimilarGroups::Grouping::Leader, SimilarGroups::Grouping::Components);
+  const double similarity = 0.8;
+  CAPTURE(review, grouping == SimilarGroups::Grouping::Leader);
+  const Built built(shortTexts(5, 300));
+  const std::vector<uint32_t> labels = groupLabels(built, similarity, grouping);
+  // The candidates' band keys: those of a grouping banded at the review threshold.
+  SimilarGroups signer(built.sets, review, grouping, simhash::bandingFor(review));
+  const BandKeys keys(signer, simhash::bandingFor(review).bands, built.count());
+  const std::vector<ReviewPair> expected =
+      referencePairs(built, labels, review, similarity, [&](uint32_t a, uint32_t b) { return keys.shared(a, b); });
+  ReviewPairs reviewPairs(built.sets, labels, review, similarity, simhash::bandingFor(review));
+  size_t total = 0;
+  const std::vector<ReviewPair> pairs = runReview(reviewPairs, size_t{1} << 30, SIZE_MAX, total);
+  CHECK(total == pairs.size());
+  CHECK(expected.size() > 30);
+  CHECK(pairs == expected);
+}
+
+TEST_CASE("review pairs hold nearly every pair of groups in range", "[review_pairs]") {
+  const double review = GENERATE(0.5, 0.6);
+  CAPTURE(review);
+  const Built built(shortTexts(13, 500));
+  const std::vector<uint32_t> labels = groupLabels(built, 0.8, SimilarGroups::Grouping::Leader);
+  const std::vector<ReviewPair> all = referencePairs(built, labels, review, 0.8, [](uint32_t, uint32_t) { return true; });
+  ReviewPairs reviewPairs(built.sets, labels, review, 0.8, simhash::bandingFor(review));
+  size_t total = 0;
+  const std::vector<ReviewPair> pairs = runReview(reviewPairs, size_t{1} << 30, SIZE_MAX, total);
+  // Every pair listed is right: in range, of two groups, each two groups once.
+  std::map<std::pair<uint32_t, uint32_t>, double> found;
+  for (const ReviewPair& p : pairs) {
+    CHECK(p.a < p.b);
+    CHECK(labels[p.a] != labels[p.b]);
+    CHECK(p.similarity == built.sets.similarity(p.a, p.b));
+    CHECK(p.similarity >= review);
+    CHECK(p.similarity < 0.8);
+    CHECK(found.emplace(std::minmax(labels[p.a], labels[p.b]), p.similarity).second);
+  }
+  // Nearly every two groups in range are found, most through their most similar pair.
+  size_t held = 0, atBest = 0;
+  for (const ReviewPair& p : all) {
+    const auto at = found.find(std::minmax(labels[p.a], labels[p.b]));
+    if (at == found.end()) continue;
+    ++held;
+    atBest += at->second == p.similarity;
+  }
+  CAPTURE(all.size(), held, atBest);
+  CHECK(all.size() > 200);
+  CHECK(held >= 0.99 * all.size());
+  CHECK(atBest >= 0.98 * all.size());
+}
+
+TEST_CASE("review pairs do not depend on the slices of work; the limit keeps the most similar", "[review_pairs]") {
+  const Built built(shortTexts(3, 150));
+  const std::vector<uint32_t> labels = groupLabels(built, 0.8, SimilarGroups::Grouping::Leader);
+  ReviewPairs whole(built.sets, labels, 0.5, 0.8, simhash::bandingFor(0.5));
+  ReviewPairs sliced(built.sets, labels, 0.5, 0.8, simhash::bandingFor(0.5));
+  ReviewPairs limited(built.sets, labels, 0.5, 0.8, simhash::bandingFor(0.5));
+  size_t total = 0, slicedTotal = 0, limitedTotal = 0;
+  const std::vector<ReviewPair> expected = runReview(whole, size_t{1} << 30, SIZE_MAX, total);
+  double progress = 0;
+  while (!sliced.run(1)) {
+    CHECK(sliced.progress() >= progress);
+    progress = sliced.progress();
+  }
+  CHECK(sliced.progress() == 1.0);
+  CHECK(sliced.take(SIZE_MAX, slicedTotal) == expected);
+  CHECK(slicedTotal == total);
+  const std::vector<ReviewPair> first = runReview(limited, size_t{1} << 30, 10, limitedTotal);
+  CHECK(limitedTotal == total);
+  REQUIRE(total > 10);
+  CHECK(first == std::vector<ReviewPair>(expected.begin(), expected.begin() + 10));
+}
+
+TEST_CASE("review pairs of no texts, one text, one group", "[review_pairs]") {
+  const Built none(std::vector<std::string>{});
+  ReviewPairs empty(none.sets, {}, 0.5, 0.8, simhash::bandingFor(0.5));
+  size_t total = 1;
+  CHECK(runReview(empty, 1, SIZE_MAX, total).empty());
+  CHECK(total == 0);
+  CHECK(empty.progress() == 1.0);
+  const Built alike(std::vector<std::string>{"the cat sat on the mat", "the cat sat on a mat", "the cat sat on the mat!"});
+  ReviewPairs oneGroup(alike.sets, {0, 0, 0}, 0.5, 0.8, simhash::bandingFor(0.5));
+  CHECK(runReview(oneGroup, 1, SIZE_MAX, total).empty());
+  ReviewPairs twoGroups(alike.sets, {0, 1, 0}, 0.5, 0.8, simhash::bandingFor(0.5));
+  const std::vector<ReviewPair> pairs = runReview(twoGroups, 1, SIZE_MAX, total);
+  REQUIRE(pairs.size() == 1);
+  CHECK(pairs[0].a == 0);
+  CHECK(pairs[0].b == 1);
+  CHECK(pairs[0].similarity == alike.sets.similarity(0, 1));
+}
