@@ -8,14 +8,15 @@
 //     of the verified pairs;
 //   - by fingerprints only (maxDistance without similarity): fingerprints; the leader
 //     search (no pairs listed) or the pairs within maxDistance for components.
-import { checkKnownKeys, typeName } from './checks.js';
+import { checkInteger, checkKnownKeys, typeName } from './checks.js';
 import { fingerprintAll, fingerprintEncodedAsync } from './fingerprints.js';
 import { idfHandle } from './idf.js';
 import { GROUPINGS, dedupResult, flatGroups, labelsOfPairs } from './grouping.js';
 import { checkMaxDistance, checkOptions, textOptions } from './options.js';
 import { Pacer, checkSignal } from './pacing.js';
 import { searchLeaders, searchPairs } from './pairs.js';
-import { DEFAULT_SIMILARITY, candidateRadius, checkSimilarity, usesBanding } from './similarity.js';
+import { DEFAULT_REVIEW_LIMIT, DEFAULT_SIMILARITY, candidateRadius, checkReview, checkSimilarity, usesBanding } from './similarity.js';
+import { reviewResult, searchReview } from './review-pairs.js';
 import { searchSimilarGroups } from './similar-groups.js';
 import { buildShingleSets, withShingleSets, withSimilarity } from './shingle-sets.js';
 import { encodeTextsPaced, preparedInJs } from './text.js';
@@ -27,13 +28,13 @@ import { assertUsable } from './traps.js';
  */
 const DEDUP_SLICE = 4096;
 const FINGERPRINT_SLICE_BYTES = 1 << 20;
-const DEDUP_OPTIONS = ['key', 'similarity', 'maxDistance', 'options', 'grouping', 'onProgress', 'signal'];
+const DEDUP_OPTIONS = ['key', 'similarity', 'maxDistance', 'review', 'reviewLimit', 'options', 'grouping', 'onProgress', 'signal'];
 
 /**
  * Checks dedup's arguments (the same for the pool's dedup) and returns them parsed:
  * `similarity` is 0 in the fingerprint-only mode; `mayBand` whether candidates may come
  * from MinHash banding (by similarity without maxDistance: searchFor decides with the
- * texts), else `k` is the candidate radius.
+ * texts), else `k` is the candidate radius; `review` 0 when no review pairs are asked for.
  */
 export function checkDedupArguments(items, options) {
   if (!Array.isArray(items)) throw new TypeError(`items must be an array, got ${typeName(items)}`);
@@ -53,7 +54,17 @@ export function checkDedupArguments(items, options) {
   const similarity = fingerprintsOnly ? 0 : checkSimilarity(options.similarity ?? DEFAULT_SIMILARITY, 'options.similarity');
   const k = maxDistance === undefined ? candidateRadius(similarity) : checkMaxDistance(maxDistance, 'options.maxDistance');
   const mayBand = maxDistance === undefined && similarity > 0;
-  return { key, k, similarity, mayBand, fingerprintOptions, grouping, onProgress, signal };
+  let review = 0;
+  if (options.review !== undefined) {
+    if (fingerprintsOnly) throw new TypeError('options.review needs dedup by similarity: give options.similarity with options.maxDistance, or neither');
+    review = checkReview(options.review, similarity, 'options.review');
+  }
+  let reviewLimit = DEFAULT_REVIEW_LIMIT;
+  if (options.reviewLimit !== undefined) {
+    if (!review) throw new TypeError('options.reviewLimit needs options.review');
+    reviewLimit = checkInteger(options.reviewLimit, 'options.reviewLimit', 1, 0xffffffff);
+  }
+  return { key, k, similarity, mayBand, review, reviewLimit, fingerprintOptions, grouping, onProgress, signal };
 }
 
 /** The search of checkDedupArguments' answer for these distinct texts: `banding` where similarity.js usesBanding. */
@@ -105,25 +116,33 @@ export function expandFingerprints({ of }, fingerprints) {
 }
 
 /**
- * Labels of distinct texts (leader or components, by similarity or fingerprints only), in
- * slices with pacer.step('pairs', ...) between them: the search every entry runs, on the
- * calling thread or in a pool's worker. `texts` as shingle-sets.js buildShingleSets takes them.
+ * The grouping of distinct texts, in slices with pacer.step between them: the search
+ * every entry runs, on the calling thread or in a pool's worker. `labels` (leader or
+ * components, by similarity or fingerprints only; phase 'pairs'), and `review`, when
+ * asked for, the review pairs of those groups (review-pairs.js searchReview; phase
+ * 'review'), else null. `texts` as shingle-sets.js buildShingleSets takes them.
  */
-export async function searchLabels(core, texts, fingerprints, { k, similarity, banding = false, grouping }, pacer) {
+export async function searchLabels(core, texts, fingerprints, search, pacer) {
+  const { k, similarity, banding = false, grouping, review = 0 } = search;
   const between = () => pacer.step('pairs', 0, 1000);
+  const withReview = async (sets, labels) => ({
+    labels,
+    review: review > 0 ? await searchReview(core, sets, labels, search, pacer, 'review') : null,
+  });
   if (banding) { // no fingerprints needed (a pool's worker gets none)
     const count = Array.isArray(texts) ? texts.length : texts.bounds.length - 1;
-    return withShingleSets(core, (sets) => searchSimilarGroups(core, sets, count, similarity, grouping,
-      (groups) => buildShingleSets(core, sets, texts, between, groups), pacer, 'pairs'));
+    return withShingleSets(core, async (sets) => withReview(sets, await searchSimilarGroups(core, sets, count, similarity, grouping,
+      (groups) => buildShingleSets(core, sets, texts, between, groups), pacer, 'pairs')));
   }
   if (similarity === 0) {
-    return grouping === 'leader'
-      ? searchLeaders(core, fingerprints, k, pacer, 'pairs')
+    const labels = grouping === 'leader'
+      ? await searchLeaders(core, fingerprints, k, pacer, 'pairs')
       : labelsOfPairs(fingerprints.length, await searchPairs(core, fingerprints, k, pacer, 'pairs'), grouping);
+    return { labels, review: null };
   }
   // Progress of the 'pairs' phase stays at 0 while the sets are built: the search reports from there.
-  return withSimilarity(core, texts, async (sets) => (grouping === 'leader'
-    ? searchLeaders(core, fingerprints, k, pacer, 'pairs', { sets, similarity })
+  return withSimilarity(core, texts, async (sets) => withReview(sets, grouping === 'leader'
+    ? await searchLeaders(core, fingerprints, k, pacer, 'pairs', { sets, similarity })
     : labelsOfPairs(fingerprints.length, await searchPairs(core, fingerprints, k, pacer, 'pairs', { sets, similarity }), grouping)),
   between);
 }
@@ -172,8 +191,8 @@ export async function dedup(core, items, options) {
   const encoded = search.similarity > 0 ? await encodeTextsPaced(distinct, pacer) : undefined;
   const fingerprints = await fingerprintDistinct(core, distinct, encoded, fingerprintOptions,
     (end) => pacer.step('fingerprint', Math.round((end / distinct.length) * texts.length), texts.length));
-  const labels = expandLabels(collapsed, await searchLabels(core, encoded ?? distinct, fingerprints, searchFor(search, distinct), pacer));
-  const result = await dedupResult(items, flatGroups(labels), pacer);
+  const { labels, review } = await searchLabels(core, encoded ?? distinct, fingerprints, searchFor(search, distinct), pacer);
+  const result = await dedupResult(items, flatGroups(expandLabels(collapsed, labels)), pacer);
   pacer.report('groups', 1, 1);
-  return { ...result, fingerprints: expandFingerprints(collapsed, fingerprints) };
+  return { ...result, fingerprints: expandFingerprints(collapsed, fingerprints), ...(review && reviewResult(collapsed.first, review)) };
 }

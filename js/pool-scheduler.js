@@ -143,11 +143,11 @@ export class Scheduler {
     return ready;
   }
 
-  #onMessage(handle, { id, ok, result, error, memoryBytes, progress, trapped }) {
+  #onMessage(handle, { id, ok, result, error, memoryBytes, progress, phase, trapped }) {
     const task = handle.tasks.get(id);
     if (!task) return;
     if (progress !== undefined) {
-      task.onProgress?.(progress);
+      task.onProgress?.(progress, phase);
       return;
     }
     if (trapped) { // its instance is unusable (traps.js): the worker's tasks fail with the trap, and a new worker takes its place
@@ -226,8 +226,8 @@ export class Scheduler {
   /**
    * Queues a task of a job; resolves with the worker's result. `exclusive`: the worker runs
    * nothing else meanwhile; `idf`: idfForWorkers' weights; `encode`: a fingerprint task
-   * whose texts are encoded to UTF-8 when posted; `onProgress(progress)`: what the worker
-   * reports while it runs the task.
+   * whose texts are encoded to UTF-8 when posted; `onProgress(progress, phase)`: what the
+   * worker reports while it runs the task.
    */
   task(job, message, { transfer = [], exclusive = false, idf, encode = false, onProgress } = {}) {
     return new Promise((resolve, reject) => {

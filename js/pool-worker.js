@@ -6,11 +6,14 @@
 // Messages in: { id, op: 'init', wasmBinary?, wasmUrl? } first, then
 //   { id, op: 'fingerprint', texts, options, idf? }              -> BigUint64Array
 //   { id, op: 'fingerprintEncoded', utf8, bounds, options, idf? } -> BigUint64Array (text.js encodeTexts' layout)
-//   { id, op: 'group', fingerprints, texts?, k, similarity, banding, grouping } -> { fingerprints, labels }
-//     (fingerprints null when banding: the texts alone decide)
+//   { id, op: 'group', fingerprints, texts?, k, similarity, banding, grouping, review, reviewLimit }
+//     -> { fingerprints, labels, review } (fingerprints null when banding: the texts alone decide)
 //     (dedup's search over distinct texts: dedup.js searchLabels; texts when similarity > 0,
 //     as { utf8, bounds }: pool-search.js encodeTextsPaced),
-//     with progress messages { id, progress } (thousandths done) after each slice
+//     with progress messages { id, progress, phase } (thousandths done of 'pairs' or
+//     'review') after each slice
+//   { id, op: 'review', texts, labels, similarity, review, reviewLimit } -> the review pairs
+//     of those groups (review-pairs.js searchReview), with progress messages as 'group'
 //   { id, op: 'pairShard', fingerprints, maxDistance, shard, shards, texts?, similarity, maxCandidates }
 //     -> { words, candidates } (pairs.js searchShard: one shard's pairs, verified by
 //     similarity when it is above 0; words null past maxCandidates), with progress
@@ -22,7 +25,7 @@
 // `idf` is { id, bytes?, drop? }: IdfWeights are loaded once per worker from their bytes and
 // kept under the id given by the calling thread, which also says which to drop.
 // Messages out: { id, ok: true, result, memoryBytes } or { id, ok: false, error: { name, message } },
-// and before them, for some ops, { id, progress }. A WebAssembly trap leaves this worker's
+// and before them, for some ops, { id, progress, phase? }. A WebAssembly trap leaves this worker's
 // instance unusable (js/traps.js): the reply then says `trapped: true`, the scheduler
 // replaces the worker, and any later message here gets the same error.
 // Typed arrays travel by transfer both ways.
@@ -37,6 +40,7 @@ import { idfHandle, loadIdf } from './idf.js';
 import { checkOptions } from './options.js';
 import { Pacer } from './pacing.js';
 import { leaderUsesPairs, searchItemShard, searchShard } from './pairs.js';
+import { searchReview } from './review-pairs.js';
 import { withSimilarity } from './shingle-sets.js';
 
 let core;
@@ -68,6 +72,16 @@ function workerOptions(options, idf) {
   return { ...options, idf: weights };
 }
 
+/** A Pacer that reports each slice's progress in thousandths, with its phase. Slices only matter on a page's thread: here they run back to back. */
+function progressPacer(progress) {
+  return new Pacer({ sliceMs: Infinity, onProgress: ({ phase, done, total }) => progress(Math.floor((done / total) * 1000), phase) });
+}
+
+/** The buffers of searchReview's pairs, to transfer. */
+function reviewBuffers(pairs) {
+  return pairs ? [pairs.a.buffer, pairs.b.buffer, pairs.similarity.buffer] : [];
+}
+
 const OPS = {
   fingerprint({ texts, options, idf }) {
     const fingerprints = fingerprintAll(core, texts, workerOptions(options, idf));
@@ -78,11 +92,16 @@ const OPS = {
     const fingerprints = fingerprintEncoded(core, utf8, bounds, checkOptions(o), o?.idf ? idfHandle(o.idf, core, 'options.idf') : 0);
     return [fingerprints, [fingerprints.buffer]];
   },
-  // Slices only matter on a page's thread: here they run back to back, each reporting progress in thousandths.
-  async group({ fingerprints, texts, k, similarity, banding, grouping }, progress) {
-    const pacer = new Pacer({ sliceMs: Infinity, onProgress: ({ done, total }) => progress(Math.floor((done / total) * 1000)) });
-    const labels = await searchLabels(core, texts ?? [], fingerprints, { k, similarity, banding, grouping }, pacer);
-    return [{ fingerprints, labels }, fingerprints ? [fingerprints.buffer, labels.buffer] : [labels.buffer]];
+  async group({ fingerprints, texts, k, similarity, banding, grouping, review, reviewLimit }, progress) {
+    const search = { k, similarity, banding, grouping, review, reviewLimit };
+    const grouped = await searchLabels(core, texts ?? [], fingerprints, search, progressPacer(progress));
+    const transfer = [grouped.labels.buffer, ...reviewBuffers(grouped.review)];
+    return [{ fingerprints, ...grouped }, fingerprints ? [fingerprints.buffer, ...transfer] : transfer];
+  },
+  async review({ texts, labels, similarity, review, reviewLimit }, progress) {
+    const pacer = progressPacer(progress);
+    const pairs = await withSimilarity(core, texts, (sets) => searchReview(core, sets, labels, { similarity, review, reviewLimit }, pacer, 'review'));
+    return [pairs, reviewBuffers(pairs)];
   },
   async pairShard({ fingerprints, maxDistance, shard, shards, texts, similarity, maxCandidates }, progress) {
     const search = (sets = 0) => searchShard(core, fingerprints, maxDistance, shard, shards, { sets, similarity, maxCandidates }, progress);
@@ -113,7 +132,7 @@ function handle(message, reply) {
   }
   ready.then(async () => {
     if (trap) throw trap;
-    const [result, transfer] = await OPS[op](message, (progress) => reply({ id, progress }));
+    const [result, transfer] = await OPS[op](message, (progress, phase) => reply({ id, progress, phase }));
     reply({ id, ok: true, result, memoryBytes: core.HEAPU8.length }, transfer);
   }).catch((error) => {
     if (error instanceof WebAssembly.RuntimeError) {

@@ -10,6 +10,7 @@ import { checkMaxDistance, checkOptions, textOptions } from './options.js';
 import { Job, checkTaskOptions } from './pool-job.js';
 import { idfForWorkers } from './pool-scheduler.js';
 import { copyTexts, poolLabels, poolPairs } from './pool-search.js';
+import { reviewResult } from './review-pairs.js';
 import { encodeTextsPaced, preparedInJs } from './text.js';
 
 /** At most this many texts per fingerprint task... */
@@ -179,48 +180,62 @@ export class SimHashPool {
       const search = searchFor(parsed, distinct);
       const { bounds } = await chunkTexts(distinct, undefined, 'texts', pacer);
       let fps;
-      let labels;
+      let grouped; // dedup.js searchLabels' answer
       if (search.banding) {
         // Banding needs no fingerprints: one worker builds the sets and groups while the
         // others fingerprint (its progress is reported once the fingerprints are done).
         const encoded = await encodeTextsPaced(distinct, pacer);
-        const grouped = this.#groupInOneWorker(job, null, encoded, search, () => fps !== undefined);
-        grouped.catch(() => {}); // awaited below; a failure meanwhile fails the job
+        const grouping = this.#groupInOneWorker(job, null, encoded, search, () => fps !== undefined);
+        grouping.catch(() => {}); // awaited below; a failure meanwhile fails the job
         fps = await this.#fingerprint(job, distinct, bounds, taken, items.length);
         job.report('pairs', 0, 1000);
-        labels = await grouped;
+        grouped = await grouping;
       } else {
         fps = await this.#fingerprint(job, distinct, bounds, taken, items.length);
         job.report('pairs', 0, 1000);
         const encoded = similarity > 0 ? await encodeTextsPaced(distinct, pacer) : undefined;
-        labels = await poolLabels(this.#scheduler, job, fps, encoded, search, pacer) ?? await this.#groupInOneWorker(job, fps, encoded, search);
+        const labels = await poolLabels(this.#scheduler, job, fps, encoded, search, pacer);
+        if (!labels) grouped = await this.#groupInOneWorker(job, fps, encoded, search);
+        else grouped = { labels, review: search.review > 0 ? await this.#reviewInOneWorker(job, encoded, labels, search) : null };
       }
       job.report('pairs', 1000, 1000);
-      const result = await dedupResult(items, flatGroups(expandLabels(collapsed, labels)), pacer);
+      const result = await dedupResult(items, flatGroups(expandLabels(collapsed, grouped.labels)), pacer);
       job.report('groups', 1, 1);
-      return { ...result, fingerprints: expandFingerprints(collapsed, fps) };
+      return { ...result, fingerprints: expandFingerprints(collapsed, fps), ...(grouped.review && reviewResult(collapsed.first, grouped.review)) };
     });
   }
 
   /**
-   * dedup's labels of the distinct texts from dedup.js searchLabels in one worker, with its
-   * progress while `reporting()` (`encoded`: encodeTextsPaced's texts when similarity is
-   * above 0; `fingerprints` null when banding).
+   * dedup's grouping of the distinct texts from dedup.js searchLabels in one worker, with
+   * its progress while `reporting()` (`encoded`: encodeTextsPaced's texts when similarity
+   * is above 0; `fingerprints` null when banding).
    */
-  async #groupInOneWorker(job, fingerprints, encoded, { k, similarity, banding, grouping }, reporting = () => true) {
+  async #groupInOneWorker(job, fingerprints, encoded, { k, similarity, banding, grouping, review, reviewLimit }, reporting = () => true) {
     const fps = fingerprints?.slice() ?? null; // the calling thread keeps its fingerprints; the copy moves
     const [texts, textBuffers] = copyTexts(encoded, true); // the last use of the texts here
-    const message = { op: 'group', fingerprints: fps, texts, k, similarity, banding, grouping };
-    const onProgress = (thousandths) => {
-      if (!reporting()) return;
-      try {
-        job.report('pairs', thousandths, 1000);
-      } catch {
-        // an onProgress that throws has failed the job with its error
-      }
-    };
+    const message = { op: 'group', fingerprints: fps, texts, k, similarity, banding, grouping, review, reviewLimit };
     const transfer = fps ? [fps.buffer, ...textBuffers] : textBuffers;
-    return (await job.guard(this.#scheduler.task(job, message, { transfer, exclusive: true, onProgress }))).labels;
+    const onProgress = (thousandths, phase) => {
+      if (reporting()) this.#reportSafely(job, phase, thousandths);
+    };
+    return job.guard(this.#scheduler.task(job, message, { transfer, exclusive: true, onProgress }));
+  }
+
+  /** The review pairs (review-pairs.js searchReview) of the groups `labels` of the distinct texts, from one worker. */
+  async #reviewInOneWorker(job, encoded, labels, { similarity, review, reviewLimit }) {
+    const [texts, transfer] = copyTexts(encoded, true); // the last use of the texts here
+    const message = { op: 'review', texts, labels: labels.slice(), similarity, review, reviewLimit };
+    const onProgress = (thousandths, phase) => this.#reportSafely(job, phase, thousandths);
+    return job.guard(this.#scheduler.task(job, message, { transfer: [...transfer, message.labels.buffer], exclusive: true, onProgress }));
+  }
+
+  /** job.report of a worker's progress in thousandths. */
+  #reportSafely(job, phase, thousandths) {
+    try {
+      job.report(phase, thousandths, 1000);
+    } catch {
+      // an onProgress that throws has failed the job with its error
+    }
   }
 
   /** Stops every worker; pending calls reject, later calls throw. */

@@ -67,6 +67,21 @@ export function checkSimilarity(value, name) {
   return value;
 }
 
+/** The lowest review threshold dedup takes: below it, banding's chance candidates abound (README "Review"). */
+export const MIN_REVIEW = 0.5;
+
+/** How many review pairs dedup returns unless options.reviewLimit says otherwise: a page's worth for a person to act on. */
+export const DEFAULT_REVIEW_LIMIT = 1000;
+
+/** A review threshold for dedup at `similarity`: a number in [MIN_REVIEW, similarity). */
+export function checkReview(value, similarity, name) {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${typeName(value)}`);
+  if (!(value >= MIN_REVIEW && value < similarity)) {
+    throw new RangeError(`${name} must be at least ${MIN_REVIEW} and below the similarity ${similarity}, got ${value}`);
+  }
+  return value;
+}
+
 /**
  * The Hamming radius (of 64 bits) dedup takes as candidates for similarity threshold s,
  * 0 < s <= 1: the radius of the table's largest similarity not above s (a lower threshold

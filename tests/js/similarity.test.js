@@ -189,7 +189,7 @@ test('the shingle sets built over many slices, from strings or from encoded byte
     texts.push(base, base.replace(/\S+$/, 'changed'));
   }
   const fps = fingerprintAll(core, texts);
-  const search = (t) => searchLabels(core, t, fps, { k: 16, similarity: 0.8, grouping: 'leader' }, new Pacer({ sliceMs: Infinity }));
+  const search = async (t) => (await searchLabels(core, t, fps, { k: 16, similarity: 0.8, grouping: 'leader' }, new Pacer({ sliceMs: Infinity }))).labels;
   const fromStrings = await search(texts);
   assert.deepEqual(await search(encodeTexts(texts)), fromStrings);
   // The leader rule by brute force over the candidates within 16 bits.
@@ -222,7 +222,7 @@ test('encodeTextsPaced and utf8Length encode and count as TextEncoder does, acro
   assert.ok(Buffer.from(many.utf8.buffer, many.utf8.byteOffset, many.utf8.length).equals(encoder.encode(long.join(''))), 'the long texts encode as TextEncoder does');
   for (let i = 0; i < long.length; i++) assert.equal(many.bounds[i + 1] - many.bounds[i], utf8Length(long[i]), `long text ${i}`);
   const { core } = await loadCore();
-  const search = (t, grouping) => searchLabels(core, t, null, { similarity: 0.8, banding: true, grouping }, new Pacer({ sliceMs: Infinity }));
+  const search = async (t, grouping) => (await searchLabels(core, t, null, { similarity: 0.8, banding: true, grouping }, new Pacer({ sliceMs: Infinity }))).labels;
   for (const grouping of ['leader', 'components']) {
     const fromStrings = await search(texts, grouping);
     assert.deepEqual(await search({ utf8, bounds }, grouping), fromStrings, grouping);

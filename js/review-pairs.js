@@ -1,0 +1,50 @@
+// dedup's review pairs (README "Review"): the core's ReviewPairs
+// (cpp/include/simhash/review_pairs.h) over the call's shingle sets and the grouping's
+// labels, a slice at a time: each two groups that some pair of their members joins with a
+// similarity in [review, similarity), once, through their most similar such pair.
+import { coreCall, withAllocations } from './memory.js';
+
+/** Work units per slice: as similar-groups.js (about 10-20 ms in WASM). */
+const SLICE_WORK = 2e6;
+
+/**
+ * The review pairs of the distinct texts whose sets the ShingleSets handle `sets` holds,
+ * grouped by `labels` (equal labels: one group), with `pacer.step(phase, ...)` between
+ * slices, progress in thousandths: { a, b, similarity } parallel arrays of the first
+ * `reviewLimit` pairs (most similar first, then by (a, b); a < b index the texts), and
+ * `total`, how many pairs of groups there are.
+ */
+export async function searchReview(core, sets, labels, { review, similarity, reviewLimit }, pacer, phase) {
+  const search = withAllocations(core, (mem) => coreCall(() => core._reviewPairsCreate(sets, mem.copyIn(labels), labels.length, review, similarity)));
+  try {
+    for (let done = false; !done;) {
+      done = coreCall(() => core._reviewPairsRun(search, SLICE_WORK));
+      await pacer.step(phase, Math.round(core._reviewPairsProgress(search) * 1000), 1000);
+    }
+    const total = coreCall(() => core._reviewPairsTake(search, reviewLimit));
+    const n = Math.min(total, reviewLimit);
+    // The result buffer holds n similarities (float64), then the a's, then the b's (searches.h reviewPairsTake).
+    const at = core._resultAddress();
+    const { buffer } = core.HEAPU8;
+    const pairs = {
+      similarity: new Float64Array(buffer, at, n).slice(),
+      a: new Uint32Array(buffer, at + 8 * n, n).slice(),
+      b: new Uint32Array(buffer, at + 12 * n, n).slice(),
+      total,
+    };
+    core._resultRelease();
+    return pairs;
+  } finally {
+    core._reviewPairsDelete(search);
+  }
+}
+
+/**
+ * dedup's `review` and `reviewOmitted` from searchReview's pairs of distinct texts: each
+ * text stands for its first item (`first`, dedup.js collapseTexts), which keeps a < b.
+ */
+export function reviewResult(first, { a, b, similarity, total }) {
+  const review = new Array(a.length);
+  for (let p = 0; p < a.length; p++) review[p] = { a: first[a[p]], b: first[b[p]], similarity: similarity[p] };
+  return { review, reviewOmitted: total - a.length };
+}

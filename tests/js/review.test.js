@@ -1,0 +1,191 @@
+// dedup's review pairs (README "Review"): the same groups as without review; every pair
+// listed is right (two groups, an exact similarity in [review, similarity), each two groups
+// once, in order); nearly every two groups in range are listed, by brute force over all
+// pairs; the limit; the pool's answer equals one thread's; bad options.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { sh, random64 } from './helpers.js';
+import { SAMPLE } from '../../js/sample.js';
+import { createPool } from '../../js/worker.js';
+
+/**
+ * The bundled sample with variants of its lines a word or a few characters apart (one-line
+ * texts in English and Chinese, similarities across 0.4-1), some copied verbatim.
+ */
+function sampleWithVariants(seed) {
+  const next = random64(seed);
+  const pick = (n) => Number(next() % BigInt(n));
+  const texts = [];
+  for (const line of SAMPLE) {
+    texts.push(line);
+    for (let v = pick(4); v > 0; v--) {
+      if (/[\u4e00-\u9fff]/.test(line)) {
+        const chars = [...line];
+        for (let e = 1 + pick(3); e > 0; e--) chars[pick(chars.length)] = '的了是在有'[pick(5)];
+        texts.push(chars.join(''));
+      } else {
+        const words = line.split(' ');
+        for (let e = 1 + pick(2); e > 0; e--) words[pick(words.length)] = ['really', 'quite', 'the', 'never', 'always'][pick(5)];
+        texts.push(words.join(' '));
+      }
+    }
+    if (pick(8) === 0) texts.push(texts[pick(texts.length)]);
+  }
+  return texts;
+}
+
+/** Each item's group in a dedup result: the first item of its group, or itself. */
+function groupOf(result, count) {
+  const group = Uint32Array.from({ length: count }, (_, i) => i);
+  for (const members of result.groups) for (const i of members) group[i] = members[0];
+  return group;
+}
+
+/** Every pair of items in two groups with a similarity in [review, similarity): per two groups, the most similar (ties: least (a, b)). */
+function bruteForce(texts, group, review, similarity) {
+  const a = [];
+  const b = [];
+  for (let j = 1; j < texts.length; j++) for (let i = 0; i < j; i++) if (group[i] !== group[j]) { a.push(i); b.push(j); }
+  const s = sh.similarities(texts, { a: Uint32Array.from(a), b: Uint32Array.from(b) });
+  const best = new Map();
+  for (let p = 0; p < a.length; p++) {
+    if (s[p] < review || s[p] >= similarity) continue;
+    const key = `${Math.min(group[a[p]], group[b[p]])},${Math.max(group[a[p]], group[b[p]])}`;
+    const held = best.get(key);
+    if (!held || s[p] > held.similarity || (s[p] === held.similarity && (a[p] < held.a || (a[p] === held.a && b[p] < held.b)))) {
+      best.set(key, { a: a[p], b: b[p], similarity: s[p] });
+    }
+  }
+  return best;
+}
+
+/** The checks every review list passes, and its recall against the brute force. */
+function checkReview(texts, result, { review, similarity = 0.8 }) {
+  const group = groupOf(result, texts.length);
+  const seen = new Set();
+  result.review.forEach((entry, p) => {
+    assert.deepEqual(Object.keys(entry), ['a', 'b', 'similarity']);
+    assert.ok(entry.a < entry.b, `entry ${p}: a < b`);
+    assert.notEqual(group[entry.a], group[entry.b], `entry ${p}: two groups`);
+    assert.equal(entry.similarity, sh.similarity(texts[entry.a], texts[entry.b]), `entry ${p}: the exact similarity`);
+    assert.ok(entry.similarity >= review && entry.similarity < similarity, `entry ${p}: in range`);
+    const key = `${Math.min(group[entry.a], group[entry.b])},${Math.max(group[entry.a], group[entry.b])}`;
+    assert.ok(!seen.has(key), `entry ${p}: its two groups once`);
+    seen.add(key);
+    const before = result.review[p - 1];
+    if (before) {
+      assert.ok(before.similarity > entry.similarity || (before.similarity === entry.similarity
+        && (before.a < entry.a || (before.a === entry.a && before.b < entry.b))), `entry ${p}: in order`);
+    }
+  });
+  const expected = bruteForce(texts, group, review, similarity);
+  let held = 0;
+  let atBest = 0;
+  const listed = new Map(result.review.map((entry) => [`${Math.min(group[entry.a], group[entry.b])},${Math.max(group[entry.a], group[entry.b])}`, entry]));
+  for (const [key, best] of expected) {
+    const entry = listed.get(key);
+    if (!entry) continue;
+    held++;
+    if (entry.similarity === best.similarity) atBest++;
+    if (entry.similarity === best.similarity) assert.deepEqual(entry, best, 'the least of the most similar pairs');
+  }
+  assert.equal(result.reviewOmitted, 0);
+  return { expected: expected.size, held, atBest };
+}
+
+const texts = sampleWithVariants(5);
+// Documents of about 3,000 characters: dedup takes the radius path for them.
+const documents = Array.from({ length: 120 }, (_, d) => {
+  const lines = Array.from({ length: 40 }, (_, l) => texts[(d * 7 + l * 13) % texts.length]);
+  if (d % 3 === 1) lines.splice(d % 40, 8, ...texts.slice(d, d + 8));
+  return lines.join(' ');
+});
+
+for (const grouping of ['leader', 'components']) {
+  for (const review of [0.5, 0.65]) {
+    test(`review ${review}, ${grouping}: the groups without review, and nearly every two groups in range through their most similar pair`, async (t) => {
+      const plain = await sh.dedup(texts, { grouping });
+      const result = await sh.dedup(texts, { grouping, review });
+      assert.deepEqual(result.groups, plain.groups);
+      assert.deepEqual(result.uniqueIndices, plain.uniqueIndices);
+      assert.ok(!('review' in plain) && !('reviewOmitted' in plain), 'no review fields unless asked for');
+      const { expected, held, atBest } = checkReview(texts, result, { review });
+      t.diagnostic(`${texts.length} texts: ${expected} pairs of groups in range, ${held} listed, ${atBest} through their most similar pair`);
+      assert.ok(expected > 100, `${expected} pairs of groups in range`);
+      assert.ok(held >= 0.99 * expected, `${held} of ${expected} listed`);
+      assert.ok(atBest >= 0.98 * expected, `${atBest} of ${expected} through their most similar pair`);
+    });
+  }
+}
+
+test('review on the radius path (long documents, and maxDistance given): the groups without review, nearly every two groups in range', async (t) => {
+  for (const [name, items, options] of [['documents', documents, {}], ['maxDistance 20', texts, { maxDistance: 20, similarity: 0.8 }]]) {
+    const plain = await sh.dedup(items, options);
+    const result = await sh.dedup(items, { ...options, review: 0.5 });
+    assert.deepEqual(result.groups, plain.groups, name);
+    const { expected, held } = checkReview(items, result, { review: 0.5 });
+    t.diagnostic(`${name}: ${expected} pairs of groups in range, ${held} listed`);
+    assert.ok(expected > 20, `${name}: ${expected} pairs of groups in range`);
+    assert.ok(held >= 0.99 * expected, `${name}: ${held} of ${expected} listed`);
+  }
+});
+
+test('reviewLimit keeps the most similar pairs and reviewOmitted counts the rest; progress reports the review phase', async () => {
+  const all = await sh.dedup(texts, { review: 0.5 });
+  const phases = [];
+  const first = await sh.dedup(texts, { review: 0.5, reviewLimit: 7, onProgress: ({ phase }) => { if (phases.at(-1) !== phase) phases.push(phase); } });
+  assert.deepEqual(first.review, all.review.slice(0, 7));
+  assert.equal(first.reviewOmitted, all.review.length - 7);
+  assert.deepEqual(phases, ['fingerprint', 'pairs', 'review', 'groups']);
+  const heap = sh.heapBytesInUse;
+  await sh.dedup(texts, { review: 0.5 });
+  assert.equal(sh.heapBytesInUse, heap, 'the review frees what it allocates');
+});
+
+test('the README pairs: one word apart in English, two characters in Chinese, listed for review at 0.5', async () => {
+  const pairs = [['How do I reset my password?', 'How can I reset my password?'], ['这家餐厅的菜很好吃，服务也很周到。', '这家餐厅的菜非常好吃，服务也很周到！']];
+  for (const [x, y] of pairs) {
+    const result = await sh.dedup([x, y], { review: 0.5 });
+    assert.deepEqual(result.groups, []);
+    assert.deepEqual(result.review, [{ a: 0, b: 1, similarity: sh.similarity(x, y) }]);
+  }
+});
+
+test('bad review options: a TypeError or RangeError, and the instance works afterwards', async () => {
+  const cases = [
+    [{ review: '0.5' }, TypeError, /options.review must be a number/],
+    [{ review: 0.45 }, RangeError, /at least 0.5 and below the similarity 0.8, got 0.45/],
+    [{ review: 0.8 }, RangeError, /below the similarity 0.8/],
+    [{ similarity: 0.6, review: 0.7 }, RangeError, /below the similarity 0.6/],
+    [{ maxDistance: 3, review: 0.5 }, TypeError, /needs dedup by similarity/],
+    [{ reviewLimit: 5 }, TypeError, /reviewLimit needs options.review/],
+    [{ review: 0.5, reviewLimit: 0 }, RangeError, /reviewLimit/],
+    [{ review: 0.5, reviewLimit: 1.5 }, RangeError, /reviewLimit/],
+  ];
+  for (const [options, Type, message] of cases) {
+    await assert.rejects(sh.dedup(['a', 'b'], options), (error) => error instanceof Type && message.test(error.message), JSON.stringify(options));
+  }
+  assert.equal((await sh.dedup(['same text', 'same text!'], { review: 0.5 })).groups.length, 1);
+});
+
+let pool;
+before(async () => { pool = await createPool({ size: 2 }); });
+after(() => pool.terminate());
+
+test('the pool\'s review equals one thread\'s: banding, the sharded radius path, documents', async () => {
+  for (const [items, options] of [
+    [texts, { review: 0.5 }],
+    [texts, { review: 0.6, grouping: 'components', reviewLimit: 50 }],
+    [texts, { review: 0.5, maxDistance: 20, similarity: 0.8, grouping: 'components' }],
+    [texts, { review: 0.5, maxDistance: 20, similarity: 0.8 }],
+    [documents, { review: 0.5 }],
+  ]) {
+    const one = await sh.dedup(items, options);
+    const phases = new Set();
+    const pooled = await pool.dedup(items, { ...options, onProgress: ({ phase }) => phases.add(phase) });
+    assert.deepEqual(pooled.groups, one.groups, JSON.stringify(options));
+    assert.deepEqual(pooled.review, one.review, JSON.stringify(options));
+    assert.equal(pooled.reviewOmitted, one.reviewOmitted, JSON.stringify(options));
+    assert.ok(phases.has('review'), `${JSON.stringify(options)}: the review phase reported`);
+  }
+});
