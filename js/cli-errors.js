@@ -6,6 +6,9 @@ export class UsageError extends Error {}
 /** Thrown when the work does not fit in memory: exit 3. */
 export class MemoryError extends Error {}
 
+/** A --review-file that cannot be written: exit 1. */
+export class ReviewFileError extends Error {}
+
 /** An index file that cannot serve (missing without --update, unreadable, corrupt, not writable): exit 1. */
 export class IndexFileError extends Error {}
 

@@ -35,13 +35,18 @@ export const count = (n) => n.toLocaleString('en');
 export const megabytes = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 /**
- * Writes text to stdout in pieces of about 1 MB, honouring backpressure: write() returns a
- * promise (to await) only when it flushed a piece, so a caller writing record by record
- * does not wait a turn per record.
+ * Writes text to a stream (stdout unless given) in pieces of about 1 MB, honouring
+ * backpressure: write() returns a promise (to await) only when it flushed a piece, so a
+ * caller writing record by record does not wait a turn per record.
  */
 export class Output {
   #parts = [];
   #length = 0;
+  #stream;
+
+  constructor(stream = process.stdout) {
+    this.#stream = stream;
+  }
 
   write(text) {
     this.#parts.push(text);
@@ -54,7 +59,7 @@ export class Output {
     const text = this.#parts.join('');
     this.#parts = [];
     this.#length = 0;
-    if (!process.stdout.write(text)) await once(process.stdout, 'drain');
+    if (!this.#stream.write(text)) await once(this.#stream, 'drain');
   }
 }
 

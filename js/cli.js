@@ -2,10 +2,12 @@
 // simhash-wasm command line: near-duplicate removal for Node scripts. The command line here;
 // the streams in cli-streams.js, dedup --index in cli-index.js, exit statuses in cli-errors.js.
 import { init, DEFAULT_MAX_DISTANCE } from './node.js';
-import { DEFAULT_SIMILARITY } from './similarity.js';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { DEFAULT_SIMILARITY, MIN_REVIEW } from './similarity.js';
 import { FORMATS, InputError, formatOf } from './records.js';
 import { SAMPLE } from './sample.js';
-import { IndexFileError, MemoryError, OUT_OF_MEMORY, UsageError } from './cli-errors.js';
+import { IndexFileError, MemoryError, OUT_OF_MEMORY, ReviewFileError, UsageError } from './cli-errors.js';
 import { indexCommand } from './cli-index.js';
 import { Output, count, progressReporter, readInput } from './cli-streams.js';
 
@@ -39,11 +41,19 @@ Options:
   --pairs            write every pair of records whose fingerprints are within
                      --max-distance (default ${DEFAULT_MAX_DISTANCE}) instead, one JSON object per line:
                      {"a":{"line":L,"text":T},"b":{"line":L,"text":T},"distance":D}
+  --review R         also write the pairs of groups that are possibly near-duplicates,
+                     for a person to confirm: each two groups that some pair of their
+                     records joins with a similarity in [R, S), once, through their most
+                     similar pair (0.5 <= R < S; README "Review"), to --review-file
+  --review-file FILE with --review: the file to write them to, one JSON object per line,
+                     most similar first: {"a":{"line":L,"text":T},"b":{"line":L,"text":T},
+                     "similarity":S} (replaced if it exists)
+  --review-limit N   with --review: write the N most similar pairs only (default: all)
   --index INDEX      incremental dedup: write the records that are near-duplicates neither
                      of a text stored in the text index file INDEX nor of an earlier
                      record, as above. INDEX keeps the similarity it was made with; a
                      different --similarity is a usage error. Not with --max-distance,
-                     --groups, --pairs or the fingerprint options
+                     --groups, --pairs, --review or the fingerprint options
   --update           with --index: add the kept records' texts to INDEX, creating it when
                      missing (at --similarity). The new index is written to INDEX.PID.tmp
                      beside it, synced, and renamed over INDEX after all output is written,
@@ -68,6 +78,7 @@ const NOT_WITH_INDEX = {
   '--max-distance': 'an index verifies every candidate by similarity; it has no fingerprint radius',
   '--groups': 'an incremental run writes the records it keeps',
   '--pairs': 'an incremental run writes the records it keeps',
+  '--review': 'an incremental run writes the records it keeps',
   '--tokenizer': 'an index compares texts by similarity, which fingerprint options do not change',
   '--word-ngram': 'an index compares texts by similarity, which fingerprint options do not change',
   '--char-ngram': 'an index compares texts by similarity, which fingerprint options do not change',
@@ -76,7 +87,7 @@ const NOT_WITH_INDEX = {
 };
 
 function parseArgs(argv) {
-  const args = { file: '-', similarity: undefined, maxDistance: undefined, format: undefined, field: 'text', options: {}, output: 'unique', progress: false, index: undefined, update: false };
+  const args = { file: '-', similarity: undefined, maxDistance: undefined, format: undefined, field: 'text', options: {}, output: 'unique', progress: false, index: undefined, update: false, review: undefined, reviewFile: undefined, reviewLimit: undefined };
   const [command, ...rest] = argv;
   if (command !== 'dedup') throw new UsageError(`unknown command "${command}"`);
   const given = new Set();
@@ -116,6 +127,9 @@ function parseArgs(argv) {
       case '--progress': args.progress = true; break;
       case '--index': args.index = takeValue(++i, arg); break;
       case '--update': args.update = true; break;
+      case '--review': args.review = takeSimilarity(++i, arg); break;
+      case '--review-file': args.reviewFile = takeValue(++i, arg); break;
+      case '--review-limit': args.reviewLimit = takeInteger(++i, arg, 1, 0xffffffff); break;
       case '--groups':
       case '--pairs': {
         const output = arg.slice(2);
@@ -130,6 +144,7 @@ function parseArgs(argv) {
     }
   }
   if (args.update && args.index === undefined) throw new UsageError('--update needs --index INDEX: the index file to update');
+  checkReviewArgs(args, given);
   if (args.index !== undefined) {
     for (const [option, reason] of Object.entries(NOT_WITH_INDEX)) {
       if (given.has(option)) throw new UsageError(`${option} does not apply with --index (${reason})`);
@@ -137,6 +152,46 @@ function parseArgs(argv) {
   }
   args.format ??= args.file === '-' ? 'lines' : formatOf(args.file);
   return args;
+}
+
+/** --review and its companions: each needs the others it names, and none goes with --pairs or --max-distance alone. */
+function checkReviewArgs(args, given) {
+  if (args.review === undefined) {
+    for (const option of ['--review-file', '--review-limit']) if (given.has(option)) throw new UsageError(`${option} needs --review R`);
+    return;
+  }
+  if (args.reviewFile === undefined) throw new UsageError('--review needs --review-file FILE: the file to write the pairs to');
+  if (args.output === 'pairs') throw new UsageError('--review does not apply with --pairs (which lists fingerprint pairs, not groups)');
+  if (args.similarity === undefined && args.maxDistance !== undefined) {
+    throw new UsageError('--review needs dedup by similarity: give --similarity with --max-distance, or neither');
+  }
+  const similarity = args.similarity ?? DEFAULT_SIMILARITY;
+  if (!(args.review >= MIN_REVIEW && args.review < similarity)) {
+    throw new UsageError(`--review takes a number from ${MIN_REVIEW} up to the similarity ${similarity} (excluded), got ${args.review}`);
+  }
+}
+
+/** The --review-file, opened (and emptied) before any work, so that a path that cannot be written fails first. */
+async function openReviewFile(path) {
+  const stream = createWriteStream(path);
+  try {
+    await once(stream, 'open');
+  } catch (error) {
+    throw new ReviewFileError(`cannot write --review-file ${path}: ${error.message}`);
+  }
+  return stream;
+}
+
+/** Writes dedup's review pairs to the opened --review-file, one JSON object per line, and closes it. */
+async function writeReview(stream, records, review) {
+  const out = new Output(stream);
+  for (const { a, b, similarity } of review) {
+    const [x, y] = [records[a], records[b]];
+    await out.write(`${JSON.stringify({ a: { line: x.line, text: x.text }, b: { line: y.line, text: y.text }, similarity })}\n`);
+  }
+  await out.flush();
+  stream.end();
+  await once(stream, 'finish');
 }
 
 /** Fingerprints in slices, reporting progress between them. */
@@ -160,6 +215,7 @@ function outOfMemory(error, records) {
 }
 
 async function dedupCommand(args) {
+  const reviewFile = args.review === undefined ? undefined : await openReviewFile(args.reviewFile);
   const progress = progressReporter(args.progress);
   const records = [];
   let header = null;
@@ -204,6 +260,7 @@ async function dedupCommand(args) {
       similarity: args.similarity,
       maxDistance: args.maxDistance,
       options: args.options,
+      ...(args.review !== undefined && { review: args.review, reviewLimit: args.reviewLimit ?? 0xffffffff }),
       onProgress: ({ phase, done, total }) => progress.show(phase, `${phase}: ${count(done)} of ${count(total)}`, done === total),
     });
   } catch (error) {
@@ -220,7 +277,9 @@ async function dedupCommand(args) {
     for (const i of result.uniqueIndices) await out.write(records[i].raw);
   }
   await out.flush();
-  progress.end(`${count(records.length)} records, ${count(result.unique.length)} unique, ${count(result.groups.length)} groups`);
+  if (reviewFile) await writeReview(reviewFile, records, result.review);
+  const reviewed = result.review ? `, ${count(result.review.length)} pairs of groups to review in ${args.reviewFile}` : '';
+  progress.end(`${count(records.length)} records, ${count(result.unique.length)} unique, ${count(result.groups.length)} groups${reviewed}`);
 }
 
 
@@ -255,7 +314,7 @@ async function main(argv) {
     if (error instanceof UsageError) {
       process.stderr.write(`simhash-wasm: ${error.message}\nRun "simhash-wasm --help" for the options.\n`);
       process.exitCode = 2;
-    } else if (error instanceof IndexFileError) {
+    } else if (error instanceof IndexFileError || error instanceof ReviewFileError) {
       process.stderr.write(`simhash-wasm: ${error.message}\n`);
       process.exitCode = 1;
     } else if (error instanceof InputError || error.code === 'ENOENT' || error.code === 'EACCES' || error.code === 'EISDIR') {

@@ -97,7 +97,8 @@ export interface GroupLabelsOptions {
 }
 
 export interface Progress {
-  phase: 'fingerprint' | 'pairs' | 'groups';
+  /** 'review' only when dedup is given `review`. */
+  phase: 'fingerprint' | 'pairs' | 'review' | 'groups';
   done: number;
   total: number;
 }
@@ -120,6 +121,15 @@ export interface DedupOptions<T> {
    * (fast, but short texts and large lists get chance pairs: README "Choosing thresholds").
    */
   maxDistance?: number;
+  /**
+   * Also list possible duplicates for a person to confirm (README "Review"): in [0.5,
+   * similarity). The groups stay those without it; `result.review` lists each two groups
+   * that some pair of their members (one from each) joins with a similarity in [review,
+   * similarity), through their most similar such pair. Not with maxDistance alone.
+   */
+  review?: number;
+  /** With `review`: how many review pairs to return, the most similar; a positive integer, default 1,000. */
+  reviewLimit?: number;
   /** Fingerprint options for every item. */
   options?: FingerprintOptions;
   /**
@@ -143,6 +153,20 @@ export interface DedupResult<T> {
   groups: number[][];
   /** The fingerprint of every item, in item order. */
   fingerprints: BigUint64Array;
+  /**
+   * With `review` only: pairs of groups for a person to confirm, most similar first, then
+   * by (a, b). A text in no group is a group of one. Each two groups appear once.
+   */
+  review?: ReviewPair[];
+  /** With `review` only: the pairs of groups past reviewLimit, left out. */
+  reviewOmitted?: number;
+}
+
+/** Two groups that may be duplicates: items a < b, one of each, and their exact similarity (as `similarity()`), in [review, similarity). */
+export interface ReviewPair {
+  a: number;
+  b: number;
+  similarity: number;
 }
 
 /** An exact index: query() returns every stored fingerprint within maxDistance. Owns WASM memory: dispose() it. */

@@ -511,6 +511,48 @@ describe('dedup --index: incremental runs against a text index file', () => {
   });
 });
 
+describe('review pairs', () => {
+  const texts = [...SAMPLE.slice(0, 60), 'How do I reset my password?', 'How can I reset my password?', ...SAMPLE.slice(0, 60).map((t) => t.replace(/^\S+/, 'So').replace(/\S+$/, 'again'))];
+  const input = `${texts.join('\n')}\n\n`; // a blank line at the end: not a record
+
+  test('--review R --review-file FILE: the records as without it, and the review pairs of dedup({ review }) with line numbers and texts', async () => {
+    const path = join(dir, 'review.jsonl');
+    const plain = cli(['dedup'], input);
+    const run = cli(['dedup', '--review', '0.5', '--review-file', path], input);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, plain.stdout);
+    const { review } = await sh.dedup(texts, { review: 0.5 });
+    assert.ok(review.length > 10, `${review.length} review pairs`);
+    const expected = review.map(({ a, b, similarity }) => ({ a: { line: a + 1, text: texts[a] }, b: { line: b + 1, text: texts[b] }, similarity }));
+    assert.deepEqual(jsonLines(readFileSync(path, 'utf8')), expected);
+    const limited = cli(['dedup', '--review', '0.5', '--review-file', path, '--review-limit', '3', '--groups'], input);
+    assert.equal(limited.status, 0, limited.stderr);
+    assert.deepEqual(jsonLines(readFileSync(path, 'utf8')), expected.slice(0, 3));
+  });
+
+  test('--review mistakes: exit 2 with the reason; a file that cannot be written: exit 1 before any output', () => {
+    const path = join(dir, 'unused.jsonl');
+    for (const [args, message] of [
+      [['--review', '0.5'], /--review needs --review-file FILE/],
+      [['--review-file', path], /--review-file needs --review R/],
+      [['--review-limit', '5'], /--review-limit needs --review R/],
+      [['--review', '0.4', '--review-file', path], /--review takes a number from 0.5 up to the similarity 0.8/],
+      [['--review', '0.7', '--similarity', '0.7', '--review-file', path], /up to the similarity 0.7/],
+      [['--review', '0.5', '--max-distance', '3', '--review-file', path], /--review needs dedup by similarity/],
+      [['--review', '0.5', '--pairs', '--review-file', path], /--review does not apply with --pairs/],
+      [['--review', '0.5', '--index', path, '--review-file', path], /--review does not apply with --index/],
+    ]) {
+      const run = cli(['dedup', ...args], input);
+      assert.equal(run.status, 2, args.join(' '));
+      assert.match(run.stderr, message, args.join(' '));
+    }
+    const unwritable = cli(['dedup', '--review', '0.5', '--review-file', join(dir, 'no-such-dir', 'review.jsonl')], input);
+    assert.equal(unwritable.status, 1);
+    assert.equal(unwritable.stdout, '');
+    assert.match(unwritable.stderr, /cannot write --review-file .*no-such-dir.*ENOENT/);
+  });
+});
+
 test('no arguments: the bundled sample, its groups and the time taken', () => {
   const run = cli([]);
   assert.equal(run.status, 0, run.stderr);

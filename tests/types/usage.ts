@@ -1,6 +1,6 @@
 // A typed use of the package, checked by `tsc --noEmit --strict` in the test suite: the
 // declarations in js/index.d.ts must describe how the README uses the API.
-import { init, toHex, candidateRadius, DEFAULT_MAX_DISTANCE, DEFAULT_SIMILARITY, type DedupResult, type FingerprintOptions, type SimHashIndex, type TextIndex, type TextMatch } from 'simhash-wasm';
+import { init, toHex, candidateRadius, DEFAULT_MAX_DISTANCE, DEFAULT_SIMILARITY, type DedupResult, type FingerprintOptions, type ReviewPair, type SimHashIndex, type TextIndex, type TextMatch } from 'simhash-wasm';
 
 interface Ticket {
   id: string;
@@ -76,5 +76,10 @@ export async function example(tickets: Ticket[]): Promise<string[]> {
     signal: controller.signal,
   });
   const strings = await sh.dedup(['a', 'b'], { maxDistance: 3 });
+  const reviewed = await sh.dedup(['How do I reset my password?', 'How can I reset my password?'], { review: 0.5, reviewLimit: 100 });
+  const mostSimilar: ReviewPair | undefined = reviewed.review?.[0];
+  const omitted: number = reviewed.reviewOmitted ?? 0;
+  void mostSimilar?.similarity;
+  void omitted;
   return [...result.unique.map((t) => t.id), ...strings.unique, hex, String(sh.distance(fp, all[0] ?? 0n))];
 }
