@@ -102,6 +102,11 @@ EMSCRIPTEN_BINDINGS(simhash) {
   function("_similarGroupsProgress", &similarGroupsProgress);
   function("_similarGroupsTake", &similarGroupsTake);
   function("_similarGroupsDelete", &similarGroupsDelete);
+  function("_reviewPairsCreate", &reviewPairsCreate);
+  function("_reviewPairsRun", &reviewPairsRun);
+  function("_reviewPairsProgress", &reviewPairsProgress);
+  function("_reviewPairsTake", &reviewPairsTake);
+  function("_reviewPairsDelete", &reviewPairsDelete);
   function("_shingleSetsCreate", &shingleSetsCreate);
   function("_shingleSetsDelete", &shingleSetsDelete);
   function("_shingleSetsCount", &shingleSetsCount);

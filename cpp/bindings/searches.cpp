@@ -5,6 +5,7 @@
 
 #include "helpers.h"
 #include "simhash/pairs.h"
+#include "simhash/review_pairs.h"
 #include "simhash/similar_groups.h"
 
 namespace simhash::bindings {
@@ -121,6 +122,33 @@ void similarGroupsTake(uintptr_t groups, uintptr_t out) {
 }
 
 void similarGroupsDelete(uintptr_t groups) { delete at<SimilarGroups>(groups); }
+
+uintptr_t reviewPairsCreate(uintptr_t sets, uintptr_t labels, uint32_t count, double review, double similarity) {
+  const uint32_t* groups = at<uint32_t>(labels);
+  return reinterpret_cast<uintptr_t>(new ReviewPairs(*at<ShingleSets>(sets), std::vector<uint32_t>(groups, groups + count),
+                                                     review, similarity, bandingFor(review)));
+}
+
+bool reviewPairsRun(uintptr_t review, double workBudget) { return at<ReviewPairs>(review)->run(static_cast<size_t>(workBudget)); }
+double reviewPairsProgress(uintptr_t review) { return at<ReviewPairs>(review)->progress(); }
+
+double reviewPairsTake(uintptr_t review, double limit) {
+  size_t total = 0;
+  const std::vector<ReviewPair> pairs = at<ReviewPairs>(review)->take(static_cast<size_t>(limit), total);
+  const size_t n = pairs.size();
+  ResultWords& words = result();
+  words.resize(4 * n);  // n doubles (8-aligned: the buffer starts aligned), then the a's and the b's
+  auto* similarities = reinterpret_cast<double*>(words.data());
+  uint32_t* a = words.data() + 2 * n;
+  for (size_t p = 0; p < n; ++p) {
+    similarities[p] = pairs[p].similarity;
+    a[p] = pairs[p].a;
+    a[n + p] = pairs[p].b;
+  }
+  return static_cast<double>(total);
+}
+
+void reviewPairsDelete(uintptr_t review) { delete at<ReviewPairs>(review); }
 
 uintptr_t shingleSetsCreate() { return reinterpret_cast<uintptr_t>(new ShingleSets()); }
 void shingleSetsDelete(uintptr_t sets) { delete at<ShingleSets>(sets); }

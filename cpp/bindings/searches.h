@@ -65,6 +65,18 @@ double similarGroupsProgress(uintptr_t groups);
 void similarGroupsTake(uintptr_t groups, uintptr_t out);
 void similarGroupsDelete(uintptr_t groups);
 
+/// A ReviewPairs (review_pairs.h) over the texts' sets of the ShingleSets handle `sets`
+/// (which must outlive it) and the group of each text, labels[0, count) (copied): the
+/// pairs of groups in [review, similarity), from bands at bandingFor(review).
+uintptr_t reviewPairsCreate(uintptr_t sets, uintptr_t labels, uint32_t count, double review, double similarity);
+bool reviewPairsRun(uintptr_t review, double workBudget);
+double reviewPairsProgress(uintptr_t review);
+/// Once the search is done: the number of pairs of groups, and the first n = min(limit,
+/// that number) of them in the result buffer as n float64 similarities, then n uint32 a,
+/// then n uint32 b.
+double reviewPairsTake(uintptr_t review, double limit);
+void reviewPairsDelete(uintptr_t review);
+
 /// A ShingleSets (similarity.h) of the call that creates it, for pairSearchVerify,
 /// leaderSearchCreate and similarGroupsCreate; shingleSetsDelete frees it.
 uintptr_t shingleSetsCreate();

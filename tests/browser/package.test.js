@@ -1,7 +1,7 @@
 // Tests the package as users get it: `npm pack`, install the tarball into a fresh project
 // (offline), then use it from Node ESM and CommonJS, from TypeScript 5.x and 7 in CommonJS,
 // Node16 and browser-lib configurations, from a plain <script type="module"> page, and from
-// Vite, webpack 5 (with the pool) and esbuild (per the README's recipe) builds in headless
+// Vite, webpack 5 (with the pool) and esbuild (per docs/bundlers.md's recipe) builds in headless
 // Chromium and Firefox ESR under a strict Content-Security-Policy; a page whose .wasm is
 // missing gets an Error that says what to do; the pool's dedup leaves a page's main thread
 // free in both browsers. Also measures what a browser downloads.
@@ -360,13 +360,13 @@ test('webpack 5 with the pool: no warnings, the results of Node', async (t) => {
   assert.deepEqual(warnings.map((w) => `${w.moduleName}: ${w.message}`), []);
 });
 
-// The README's esbuild recipe ("Browsers and bundlers"), as written there.
+// The esbuild recipe of docs/bundlers.md, as written there.
 const ESBUILD_RECIPE = [
   ['esbuild', 'src/main.js', 'node_modules/simhash-wasm/js/pool-worker.js', '--bundle', '--format=esm', '--outdir=dist', '--entry-names=[name]'],
   ['cp', 'node_modules/simhash-wasm/js/wasm/simhash_core.wasm', 'dist/'],
 ];
 
-test('esbuild per the README recipe, with the pool', async (t) => {
+test('esbuild per the recipe of docs/bundlers.md, with the pool', async (t) => {
   mkdirSync(join(project, 'src'), { recursive: true });
   writeFileSync(join(project, 'src/main.js'), `import { init } from 'simhash-wasm';\nimport { createPool } from 'simhash-wasm/worker';\n${POOL_PROGRAM}\ndocument.getElementById('out').textContent = poolResult;`);
   rmSync(join(project, 'dist'), { recursive: true, force: true });

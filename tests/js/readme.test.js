@@ -17,12 +17,17 @@ test('README quick start', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'simhash-readme-'));
   try {
     const file = join(dir, 'quickstart.mjs');
-    writeFileSync(file, `${code.replace("from 'simhash-wasm'", `from '${entry}'`)}\nexport { sh, a, b, unique, groups };\n`);
-    const { sh, a, b, unique, groups } = await import(pathToFileURL(file).href);
+    writeFileSync(file, `${code.replace("from 'simhash-wasm'", `from '${entry}'`)}\nexport { sh, a, b, unique, groups, zh, review };\n`);
+    const { sh, a, b, unique, groups, zh, review } = await import(pathToFileURL(file).href);
     const claimed = Number(/sh\.distance\(a, b\);\s*\/\/ (\d+)/.exec(code)?.[1]); // the number the README shows
     assert.equal(sh.distance(a, b), claimed);
     assert.deepEqual(unique, ['The cat sat.', 'Something else']);
     assert.deepEqual(groups, [[0, 1]]);
+    // The Chinese pair is a review pair, with the similarity the README shows (to 3 places).
+    const shown = Number(/\/\/ review: \[\{ a: 0, b: 1, similarity: ([\d.]+) \}\]/.exec(code)?.[1]);
+    assert.deepEqual(review, [{ a: 0, b: 1, similarity: sh.similarity(zh[0], zh[1]) }]);
+    assert.equal(review[0].similarity.toFixed(3), shown.toFixed(3));
+    assert.ok(review[0].similarity < 0.8, 'below the default similarity');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
