@@ -1,31 +1,28 @@
 #include "simhash/review_pairs.h"
 
-#include <algorithm>
+#include <cstring>
 
-#include "band_chains.h"
+#include "radix.h"
+
+#include "set_sketch.h"
 
 namespace simhash {
 
 namespace {
 
-// A pair of texts in range: `groups` its two labels, the lesser in the high half.
-struct Found {
-  uint64_t groups;
-  double similarity;
-  uint32_t a, b;
-};
+uint64_t mix64(uint64_t x) {  // MurmurHash3's finalizer
+  x ^= x >> 33;
+  x *= 0xFF51AFD7ED558CCDull;
+  x ^= x >> 33;
+  x *= 0xC4CEB9FE1A85EC53ull;
+  return x ^ (x >> 33);
+}
 
-// The order of the result: most similar first, then (a, b).
-bool moreSimilar(const Found& x, const Found& y) {
+// Whether pair x comes before pair y in the result: more similar, then by (a, b).
+bool before(const ReviewPair& x, const ReviewPair& y) {
   if (x.similarity != y.similarity) return x.similarity > y.similarity;
   return x.a != y.a ? x.a < y.a : x.b < y.b;
 }
-
-// Pairs of the same groups together, the one the result keeps first.
-bool byGroups(const Found& x, const Found& y) { return x.groups != y.groups ? x.groups < y.groups : moreSimilar(x, y); }
-
-// Pairs found between folds before the next fold, at the least.
-constexpr size_t kFoldEvery = 1 << 16;
 
 }  // namespace
 
@@ -35,53 +32,119 @@ struct ReviewPairs::Impl {
   double review, similarity;
   unsigned rows, bands;
   MinHashBands signer;
-  BandChains chains;  // every text so far, by band key
-  uint32_t done = 0;
+  SetSketch sketcher;
+  SketchFilter filter;
+  // Two stages, each resumable: every text signed (its band keys and its sketch), then
+  // every text against the earlier texts that share a band key with it. The band index
+  // is static once built, so it is laid out flat rather than chained: entries (key << 32
+  // | text) grouped by the top bits of the key, in text order within a group, so that a
+  // lookup reads one short contiguous run instead of chasing links across memory.
+  uint32_t signedUpTo = 0, done = 0;
+  std::vector<uint32_t> keys;      // bands per text: the band keys
+  std::vector<uint64_t> sketches;  // SetSketch::kWords per text
+  unsigned shift = 32;             // a key's group: key >> shift
+  std::vector<uint32_t> starts;    // each group's first entry, then the end
+  std::vector<uint64_t> entries;
   std::vector<uint32_t> seenBy;  // the text whose candidates last included each text, plus 1
-  std::vector<uint32_t> keys;
-  std::vector<uint64_t> candidates, codes;
-  std::vector<Found> found;
-  size_t folded = 0;  // found.size() after the last fold
+  std::vector<uint64_t> codes;
+  // The pairs of groups found so far, each with its best pair of texts: open addressing
+  // from the two labels (the lesser in the high half; never 0, as the labels differ) to
+  // the pair's place in `best`.
+  std::vector<uint64_t> slotGroups = std::vector<uint64_t>(1024, 0);
+  std::vector<uint32_t> slotBest = std::vector<uint32_t>(1024);
+  std::vector<ReviewPair> best;
 
-  Impl(Banding banding) : rows(banding.rows), bands(banding.bands), signer(banding), chains(banding.bands), keys(banding.bands) {}
+  Impl(Banding banding, double review)
+      : rows(banding.rows), bands(banding.bands), signer(banding), filter(review) {}
 
-  // Keeps one pair per two groups: the most similar.
-  void fold() {
-    std::sort(found.begin(), found.end(), byGroups);
-    found.erase(std::unique(found.begin(), found.end(), [](const Found& x, const Found& y) { return x.groups == y.groups; }),
-                found.end());
-    folded = found.size();
+  size_t slotOf(uint64_t groups) const {
+    size_t slot = static_cast<size_t>(((mix64(groups) >> 32) * slotGroups.size()) >> 32);
+    while (slotGroups[slot] != 0 && slotGroups[slot] != groups) slot = slot + 1 == slotGroups.size() ? 0 : slot + 1;
+    return slot;
   }
 
-  // Text i against the earlier texts it shares a band with; returns the work it took
-  // (units as SimilarGroups counts them).
-  size_t step(uint32_t i) {
+  void grow() {
+    std::vector<uint64_t> oldGroups(2 * slotGroups.size(), 0);
+    std::vector<uint32_t> oldBest(oldGroups.size());
+    oldGroups.swap(slotGroups);
+    oldBest.swap(slotBest);
+    for (size_t k = 0; k < oldGroups.size(); ++k) {
+      if (oldGroups[k] == 0) continue;
+      const size_t slot = slotOf(oldGroups[k]);
+      slotGroups[slot] = oldGroups[k];
+      slotBest[slot] = oldBest[k];
+    }
+  }
+
+  // Texts y < i of groups gy != gi at similarity s: the best pair of their groups so far?
+  void record(uint32_t gy, uint32_t gi, const ReviewPair& pair) {
+    if (4 * (best.size() + 1) > 3 * slotGroups.size()) grow();
+    const uint64_t groups = gy < gi ? uint64_t{gy} << 32 | gi : uint64_t{gi} << 32 | gy;
+    const size_t slot = slotOf(groups);
+    if (slotGroups[slot] == 0) {
+      slotGroups[slot] = groups;
+      slotBest[slot] = static_cast<uint32_t>(best.size());
+      best.push_back(pair);
+    } else if (before(pair, best[slotBest[slot]])) {
+      best[slotBest[slot]] = pair;
+    }
+  }
+
+  // Text i's band keys and sketch; returns the work it took (units as SimilarGroups counts them).
+  size_t sign(uint32_t i) {
     const uint32_t size = sets->size(i);
     if (codes.size() < size) codes.resize(size);  // grows only: resizing down and up would zero it
     sets->canonicalCodes(i, codes.data());
-    signer.keys(codes.data(), size, keys.data());
-    candidates.clear();
-    size_t work = 32 * bands + rows * bands + size + 4 * chains.collect(keys.data(), i + 1, seenBy, candidates);
+    signer.keys(codes.data(), size, keys.data() + size_t{i} * bands);
+    sketcher.make(codes.data(), size, sketches.data() + size_t{i} * SetSketch::kWords);
+    return rows * bands + SetSketch::kBins + 2 * size;
+  }
+
+  // The flat band index of every text's keys: about 4 entries a group.
+  void index() {
+    const size_t count = keys.size();
+    unsigned bits = 1;
+    while (bits < 30 && (size_t{4} << bits) < count) ++bits;
+    shift = 32 - bits;
+    starts.assign((size_t{1} << bits) + 1, 0);
+    for (const uint32_t key : keys) ++starts[(key >> shift) + 1];
+    for (size_t g = 1; g < starts.size(); ++g) starts[g] += starts[g - 1];
+    entries.resize(count);
+    std::vector<uint32_t> at(starts.begin(), starts.end() - 1);
+    for (size_t e = 0; e < count; ++e) entries[at[keys[e] >> shift]++] = uint64_t{keys[e]} << 32 | (e / bands);
+  }
+
+  // Text i against the earlier texts it shares a band key with; returns the work it took.
+  size_t step(uint32_t i) {
+    const uint32_t size = sets->size(i);
     const uint32_t group = labels[i];
-    for (const uint64_t candidate : candidates) {
-      const auto y = static_cast<uint32_t>(candidate);
-      if (labels[y] == group) continue;
-      work += 8 + size / 2;
-      if (!sets->atLeast(y, i, review)) continue;
-      const double s = sets->similarity(y, i);
-      if (s >= similarity) continue;  // a near-duplicate pair that another grouping decision kept apart
-      const uint32_t other = labels[y];
-      found.push_back({other < group ? uint64_t{other} << 32 | group : uint64_t{group} << 32 | other, s, y, i});
+    const uint64_t* sketch = sketches.data() + size_t{i} * SetSketch::kWords;
+    size_t work = 16 * bands;
+    for (unsigned b = 0; b < bands; ++b) {
+      const uint32_t key = keys[size_t{i} * bands + b];
+      const uint32_t end = starts[(key >> shift) + 1];
+      for (uint32_t e = starts[key >> shift]; e < end; ++e) {
+        const auto y = static_cast<uint32_t>(entries[e]);
+        if (y >= i) break;  // texts in order within a group: the rest are later texts
+        if (entries[e] >> 32 != key || seenBy[y] == i + 1) continue;
+        seenBy[y] = i + 1;
+        work += 2;
+        if (labels[y] == group) continue;
+        if (!filter.mayReach(sketches.data() + size_t{y} * SetSketch::kWords, sets->size(y), sketch, size)) continue;
+        work += 8 + size / 2;
+        if (!sets->atLeast(y, i, review)) continue;
+        const double s = sets->similarity(y, i);
+        if (s >= similarity) continue;  // a near-duplicate pair that another grouping decision kept apart
+        record(labels[y], group, {y, i, s});
+      }
     }
-    if (found.size() >= 2 * folded + kFoldEvery) fold();
-    chains.index(i, keys.data());
     return work;
   }
 };
 
 ReviewPairs::ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, double similarity,
                          Banding banding)
-    : impl_(new Impl(banding)) {
+    : impl_(new Impl(banding, review)) {
   Impl& m = *impl_;
   m.sets = &sets;
   m.labels = std::move(labels);
@@ -89,7 +152,8 @@ ReviewPairs::ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, 
   m.similarity = similarity;
   const auto count = static_cast<uint32_t>(m.labels.size());
   m.seenBy.assign(count, 0);
-  m.chains.reserve(count);
+  m.keys.resize(size_t{count} * m.bands);
+  m.sketches.resize(size_t{count} * SetSketch::kWords);
 }
 
 ReviewPairs::~ReviewPairs() = default;
@@ -100,23 +164,38 @@ bool ReviewPairs::run(size_t workBudget) {
   Impl& m = *impl_;
   const auto count = static_cast<uint32_t>(m.labels.size());
   size_t work = 0;
+  while (m.signedUpTo < count && work < workBudget) work += m.sign(m.signedUpTo++);
+  if (m.signedUpTo < count) return false;
+  if (m.entries.size() < m.keys.size()) {
+    m.index();
+    work += 8 * m.keys.size();
+  }
   while (m.done < count && work < workBudget) work += m.step(m.done++);
   return m.done == count;
 }
 
 double ReviewPairs::progress() const {
   const Impl& m = *impl_;
-  return m.labels.empty() ? 1.0 : static_cast<double>(m.done) / static_cast<double>(m.labels.size());
+  // Signing is about a quarter of the work.
+  return m.labels.empty() ? 1.0 : (m.signedUpTo + 3.0 * m.done) / (4.0 * static_cast<double>(m.labels.size()));
 }
 
 std::vector<ReviewPair> ReviewPairs::take(size_t limit, size_t& total) {
-  Impl& m = *impl_;
-  m.fold();
-  total = m.found.size();
-  std::sort(m.found.begin(), m.found.end(), moreSimilar);
+  const std::vector<ReviewPair>& best = impl_->best;
+  total = best.size();
+  // Two stable radix passes: by (a, b), then by similarity descending (the bits of a
+  // non-negative double order as the double does).
+  std::vector<KeyedItem> order(total), scratch;
+  for (size_t p = 0; p < total; ++p) order[p] = {uint64_t{best[p].a} << 32 | best[p].b, static_cast<uint32_t>(p)};
+  radixSort(order, scratch, 64);
+  for (KeyedItem& x : order) {
+    uint64_t bits;
+    std::memcpy(&bits, &best[x.item].similarity, sizeof bits);
+    x.key = ~bits;
+  }
+  radixSort(order, scratch, 64);
   std::vector<ReviewPair> pairs;
-  pairs.reserve(std::min(limit, total));
-  for (size_t p = 0; p < total && p < limit; ++p) pairs.push_back({m.found[p].a, m.found[p].b, m.found[p].similarity});
+  for (size_t p = 0; p < total && p < limit; ++p) pairs.push_back(best[order[p].item]);
   return pairs;
 }
 

@@ -8,8 +8,8 @@
 // (a, b)). Candidates come from MinHash banding of the sets at `review` (similar_groups.h:
 // bandingFor(review) keeps a pair at J = review with probability 0.995 or more, higher
 // ones more surely) over every text, not only a grouping's leaders; every candidate of
-// another group is decided exactly. The result depends only on the texts, their order
-// and the labels, never on slicing.
+// another group that its set's sketch does not rule out is decided exactly. The result
+// depends only on the texts, their order and the labels, never on slicing.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -26,10 +26,12 @@ struct ReviewPair {
   double similarity;
 };
 
-/// The review pairs of a grouping, in resumable slices.
-/// Memory: 4 × bands + 8 bytes per text plus about 11 bytes per (text, band) (every text is
-/// indexed), and 24 bytes per pair of texts found in range until pairs of the same groups
-/// are folded (at most twice the pairs of groups found).
+/// The review pairs of a grouping, in resumable slices: every text signed (its band keys
+/// and a 512-bit sketch of its set), then each text against the earlier texts it shares a
+/// band key with. A candidate of another group whose sketch shows it far below `review`
+/// (more than 3 standard deviations: set_sketch.h) is set aside unverified; the others are
+/// decided exactly. Memory: 12 bytes per (text, band), 72 per text, and about 40 per pair
+/// of groups found.
 class ReviewPairs {
  public:
   /// @pre `sets` built for texts [0, labels.size()), unchanged and alive while run() is

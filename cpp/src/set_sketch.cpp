@@ -1,0 +1,71 @@
+#include "set_sketch.h"
+
+#include <algorithm>
+
+namespace simhash {
+
+namespace {
+
+uint64_t mix64(uint64_t x) {  // MurmurHash3's finalizer
+  x ^= x >> 33;
+  x *= 0xFF51AFD7ED558CCDull;
+  x ^= x >> 33;
+  x *= 0xC4CEB9FE1A85EC53ull;
+  return x ^ (x >> 33);
+}
+
+constexpr uint64_t kEmpty = uint64_t{1} << 32;  // above every 32-bit minimum
+
+}  // namespace
+
+void SetSketch::make(const uint64_t* codes, size_t size, uint64_t* out) {
+  uint64_t* const m = mins_.data();
+  std::fill(m, m + kBins, kEmpty);
+  for (size_t k = 0; k < size; ++k) {
+    // A seed of its own: independent of the band keys' min-hashes (similar_groups.cpp).
+    const uint64_t h = mix64(codes[k] ^ 0x6A09E667F3BCC908ull);
+    const size_t bin = static_cast<size_t>(h >> 56);  // kBins = 256
+    const uint64_t value = h & 0xFFFFFFFFull;
+    const uint64_t least = m[bin];
+    m[bin] = value < least ? value : least;
+  }
+  std::fill(out, out + kWords, 0);
+  if (size == 0) return;
+  // Each bin's 2 bits: of its minimum, or of the next non-empty bin's to the right mixed with
+  // the distance to it (so that copies from different distances agree only by chance).
+  unsigned next = 0;  // a non-empty bin at or after j (circularly), found from the right
+  for (unsigned j = kBins; j-- > 0;) {
+    if (m[j] != kEmpty) {
+      next = j;
+      break;
+    }
+  }
+  for (unsigned j = kBins; j-- > 0;) {
+    if (m[j] != kEmpty) next = j;
+    const unsigned distance = (next + kBins - j) % kBins;
+    const uint64_t bits = distance == 0 ? m[j] : mix64(m[next] + (uint64_t{distance} << 40));
+    out[j / 32] |= (bits & 3u) << (2 * (j % 32));
+  }
+}
+
+SketchFilter::SketchFilter(double threshold) {
+  const double p = threshold + (1 - threshold) / 4;
+  expected_ = SetSketch::kBins * p;
+  variance_ = SetSketch::kBins * p * (1 - p);
+}
+
+bool SketchFilter::mayReach(const uint64_t* a, uint32_t na, const uint64_t* b, uint32_t nb) const {
+  unsigned differ = 0;
+  for (unsigned w = 0; w < SetSketch::kWords; ++w) {
+    uint64_t x = a[w] ^ b[w];
+    x = (x | (x >> 1)) & 0x5555555555555555ull;  // one bit per bin whose 2 bits differ
+    differ += static_cast<unsigned>(__builtin_popcountll(x));
+  }
+  const double shortfall = expected_ - (SetSketch::kBins - differ);
+  if (shortfall <= 0) return true;
+  // shortfall <= kDeviations × sqrt(variance × kBins / neff), neff = n kBins / (n + kBins), squared:
+  const double n = std::min(na, nb);
+  return shortfall * shortfall * n <= kDeviations * kDeviations * variance_ * (n + SetSketch::kBins);
+}
+
+}  // namespace simhash

@@ -1,0 +1,52 @@
+#pragma once
+// Internal: a 512-bit sketch of a shingle set, to set aside before exact verification the
+// candidate pairs that cannot plausibly reach a similarity (b-bit minwise hashing: Li and
+// König, WWW 2010). Used where candidates come from low thresholds' bands, which propose
+// many chance pairs (ReviewPairs: at 0.5, 450 candidates a text on 97k fortunes, of which
+// 1 in 600 reaches 0.5).
+//
+// A set's sketch: one permutation hashing of its canonical codes into kBins bins (each
+// code's 64-bit mix picks a bin and competes for its minimum), empty bins densified by
+// rotation (the next non-empty bin to the right, its value marked with the distance:
+// Shrivastava and Li, ICML 2014), and 2 bits of each bin's value kept. Two sets' bins agree
+// with probability about J, and otherwise their 2 bits agree 1 time in 4, so a bin's 2 bits
+// agree with probability p(J) = J + (1 - J) / 4.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace simhash {
+
+class SetSketch {
+ public:
+  static constexpr unsigned kBins = 256;
+  static constexpr unsigned kWords = 2 * kBins / 64;  // uint64 words per sketch
+
+  /// The sketch of the set whose shingles have canonical codes codes[0, size) (any order,
+  /// repeats allowed), written to out[0, kWords). Cost O(size + kBins).
+  void make(const uint64_t* codes, size_t size, uint64_t* out);
+
+ private:
+  std::vector<uint64_t> mins_ = std::vector<uint64_t>(kBins);
+};
+
+/// Whether two sets of sizes na and nb (distinct shingles) whose sketches are a and b may
+/// reach similarity `threshold`: false only when the sketches agree in fewer bins than
+/// kBins × p(threshold) by more than kDeviations standard deviations of that count. The
+/// deviation is that of neff = n × kBins / (n + kBins) independent bins, n = min(na, nb):
+/// sets smaller than the bins fill only some of them (rotation copies the rest), and that
+/// n bounds what the sketch sees, so the test only errs for sets far below the threshold.
+/// Cost: 8 XORs and popcounts.
+class SketchFilter {
+ public:
+  static constexpr double kDeviations = 3.0;
+  /// @pre 0 < threshold <= 1.
+  explicit SketchFilter(double threshold);
+  bool mayReach(const uint64_t* a, uint32_t na, const uint64_t* b, uint32_t nb) const;
+
+ private:
+  double expected_;  // kBins × p(threshold)
+  double variance_;  // kBins × p (1 - p), the count's variance at neff = kBins
+};
+
+}  // namespace simhash

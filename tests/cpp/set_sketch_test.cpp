@@ -1,0 +1,77 @@
+#include "set_sketch.h"
+
+#include <catch2/catch.hpp>
+#include <random>
+#include <vector>
+
+using simhash::SetSketch;
+using simhash::SketchFilter;
+
+namespace {
+
+// Two sets of `size` codes each sharing `shared` of them: J = shared / (2 size - shared).
+struct SetPair {
+  std::vector<uint64_t> a, b;
+};
+
+SetPair setPair(std::mt19937_64& rng, size_t size, size_t shared) {
+  SetPair pair;
+  for (size_t k = 0; k < shared; ++k) {
+    const uint64_t code = rng();
+    pair.a.push_back(code);
+    pair.b.push_back(code);
+  }
+  for (size_t k = shared; k < size; ++k) {
+    pair.a.push_back(rng());
+    pair.b.push_back(rng());
+  }
+  return pair;
+}
+
+// The share of pairs at (size, shared) that the filter at `threshold` lets through.
+double passed(std::mt19937_64& rng, size_t size, size_t shared, double threshold, int trials) {
+  SetSketch sketch;
+  const SketchFilter filter(threshold);
+  uint64_t a[SetSketch::kWords], b[SetSketch::kWords];
+  int through = 0;
+  for (int t = 0; t < trials; ++t) {
+    const SetPair pair = setPair(rng, size, shared);
+    sketch.make(pair.a.data(), pair.a.size(), a);
+    sketch.make(pair.b.data(), pair.b.size(), b);
+    through += filter.mayReach(a, static_cast<uint32_t>(size), b, static_cast<uint32_t>(size));
+  }
+  return static_cast<double>(through) / trials;
+}
+
+}  // namespace
+
+TEST_CASE("the sketch filter passes pairs at the threshold and sets aside pairs far below it", "[set_sketch]") {
+  std::mt19937_64 rng(17);
+  // At J = threshold (shared = 2 s n / (1 + s)), nearly every pair passes, small sets included.
+  for (const size_t size : {3, 12, 40, 150, 600}) {
+    for (const double threshold : {0.5, 0.7, 0.9}) {
+      const auto shared = static_cast<size_t>(2 * threshold * size / (1 + threshold) + 0.999);
+      CAPTURE(size, threshold, shared);
+      CHECK(passed(rng, size, shared, threshold, 2000) >= 0.995);
+    }
+  }
+  // Far below it, sets of a hundred shingles or more are mostly set aside.
+  for (const size_t size : {150, 600}) {
+    CAPTURE(size);
+    CHECK(passed(rng, size, size / 10, 0.5, 2000) <= 0.02);   // J about 0.05
+    CHECK(passed(rng, size, size / 3, 0.7, 2000) <= 0.02);    // J 0.2
+  }
+}
+
+TEST_CASE("sketches depend on the set alone: order and repeats do not matter; the empty set", "[set_sketch]") {
+  SetSketch sketch;
+  const std::vector<uint64_t> codes{5, 9, 1ull << 40, 77, 3};
+  const std::vector<uint64_t> shuffled{77, 3, 9, 5, 1ull << 40, 9, 3};
+  uint64_t a[SetSketch::kWords], b[SetSketch::kWords], none[SetSketch::kWords];
+  sketch.make(codes.data(), codes.size(), a);
+  sketch.make(shuffled.data(), shuffled.size(), b);
+  CHECK(std::equal(a, a + SetSketch::kWords, b));
+  CHECK(SketchFilter(1.0).mayReach(a, 5, b, 5));
+  sketch.make(nullptr, 0, none);
+  CHECK(SketchFilter(0.9).mayReach(none, 0, a, 5));  // an empty set is left to the exact test
+}
