@@ -1,6 +1,8 @@
 #pragma once
-// Internal: texts indexed by their band keys, for the one-pass candidate searches over
-// MinHash bands (SimilarGroups, ReviewPairs: similar_groups.h, review_pairs.h).
+// Internal: texts indexed by their band keys as they are added, for SimilarGroups' one-pass
+// candidate search over MinHash bands (similar_groups.h), where the leader rule indexes a
+// text only once it is decided. (ReviewPairs indexes every text before its search, and
+// lays its index out flat instead: review_pairs.cpp.)
 //
 // An open-addressing table of keys (never 0) and the most recent entry indexed under each,
 // an entry being i × bands + b for text i's key of band b; next[e] is the entry indexed

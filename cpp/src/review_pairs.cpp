@@ -186,14 +186,16 @@ std::vector<ReviewPair> ReviewPairs::take(size_t limit, size_t& total) {
   // Two stable radix passes: by (a, b), then by similarity descending (the bits of a
   // non-negative double order as the double does).
   std::vector<KeyedItem> order(total), scratch;
-  for (size_t p = 0; p < total; ++p) order[p] = {uint64_t{best[p].a} << 32 | best[p].b, static_cast<uint32_t>(p)};
-  radixSort(order, scratch, 64);
-  for (KeyedItem& x : order) {
-    uint64_t bits;
-    std::memcpy(&bits, &best[x.item].similarity, sizeof bits);
-    x.key = ~bits;
+  for (size_t p = 0; p < total; ++p) order[p].item = static_cast<uint32_t>(p);
+  for (const bool bySimilarity : {false, true}) {
+    for (KeyedItem& x : order) {
+      const ReviewPair& pair = best[x.item];
+      uint64_t bits;
+      std::memcpy(&bits, &pair.similarity, sizeof bits);
+      x.key = bySimilarity ? ~bits : uint64_t{pair.a} << 32 | pair.b;
+    }
+    radixSort(order, scratch, 64);
   }
-  radixSort(order, scratch, 64);
   std::vector<ReviewPair> pairs;
   for (size_t p = 0; p < total && p < limit; ++p) pairs.push_back(best[order[p].item]);
   return pairs;
