@@ -85,27 +85,31 @@ export function singleCallScratch(core) {
   return address;
 }
 
-/** A handle made by create() and filled by fill(handle, allocations), which returns '' or why the bytes were rejected. */
+/**
+ * A handle made by create() and filled by fill(handle, allocations), which returns 0 or the
+ * length of why the bytes were rejected, in the result buffer (bindings.cpp).
+ */
 function loadInto(core, create, fill, remove) {
   const handle = coreCall(create);
-  let error;
+  let rejected;
   try {
-    error = withAllocations(core, (mem) => fill(handle, mem));
+    rejected = withAllocations(core, (mem) => fill(handle, mem));
   } catch (failure) {
     remove(handle);
     throw failure;
   }
-  if (error) {
+  if (rejected) {
+    const why = new TextDecoder().decode(resultBytes(core, rejected));
     remove(handle);
-    throw new Error(error);
+    throw new Error(why);
   }
   return handle;
 }
 
 /**
  * A handle made by create() and filled by load(handle, bytes address, length), which
- * returns '' or why the bytes were rejected: the handle, or an Error after deleting it
- * (also when loading fails for want of memory).
+ * returns 0 or the length of why the bytes were rejected (loadInto): the handle, or an
+ * Error after deleting it (also when loading fails for want of memory).
  */
 export function loadHandle(core, bytes, create, load, remove) {
   return loadInto(core, create, (handle, mem) => load(handle, mem.copyIn(bytes), bytes.length), remove);
@@ -120,8 +124,8 @@ export const PIECE_BYTES = 1 << 18;
 
 /**
  * As loadHandle, with the bytes given to the core a piece at a time: begin(handle, length),
- * next(handle, piece address, piece length) for each, then end(handle) returns '' or why
- * they were rejected.
+ * next(handle, piece address, piece length) for each, then end(handle) returns 0 or the
+ * length of why they were rejected (loadInto).
  */
 export function loadHandleInPieces(core, bytes, create, { begin, next, end }, remove) {
   return loadInto(core, create, (handle, mem) => {

@@ -228,7 +228,7 @@ export async function searchItemShard(core, fingerprints, k, shard, shards, maxP
 export function leaderUsesPairs(core, fingerprints, k) {
   let usesPairs = false;
   return withSearch(core, fingerprints, (fps) => core._leaderSearchCreate(fps, fingerprints.length, k, 0, 0), '_leaderSearchDelete', (search) => {
-    usesPairs = core._leaderSearchUsesPairs(search);
+    usesPairs = core._leaderSearchUsesPairs(search) !== 0;
   }).then(() => usesPairs);
 }
 

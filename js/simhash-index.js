@@ -82,16 +82,16 @@ export class SimHashIndex {
     }
     if (count === 0) return [];
     // The matches are read straight from the result buffer, then it is released (freed when large).
-    const words = new Uint32Array(core.HEAPU8.buffer, core._simhash_result_address(), count * 2);
+    const words = new Uint32Array(core.HEAPU8.buffer, core._resultAddress(), count * 2);
     const matches = new Array(count);
     for (let i = 0; i < count; i++) matches[i] = { id: words[2 * i], distance: words[2 * i + 1] };
-    core._simhash_result_release();
+    core._resultRelease();
     return matches;
   }
 
   remove(id) {
     checkInteger(id, 'id', 0, ID_MAX);
-    return this.#core._indexRemove(this.#live(), id);
+    return this.#core._indexRemove(this.#live(), id) !== 0;
   }
 
   clear() {

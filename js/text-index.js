@@ -104,12 +104,12 @@ export class TextIndex {
     if (count === 0) return [];
     // The result buffer holds count similarities (doubles), then count ids; it is released
     // (freed when large) once read.
-    const address = core._simhash_result_address();
+    const address = core._resultAddress();
     const similarities = new Float64Array(core.HEAPU8.buffer, address, count);
     const ids = new Uint32Array(core.HEAPU8.buffer, address + count * 8, count);
     const matches = new Array(count);
     for (let i = 0; i < count; i++) matches[i] = { id: ids[i], similarity: similarities[i] };
-    core._simhash_result_release();
+    core._resultRelease();
     return matches;
   }
 

@@ -1,7 +1,7 @@
 #pragma once
-// The address-level calls that bindings.cpp declares to Embind: each takes raw WASM
+// The address-level calls that bindings.cpp exports: each takes raw WASM
 // addresses (uintptr_t) of buffers the JS layer allocated with _malloc and filled in one
-// go, converts them to the core's types and calls the core. Nothing here knows Embind.
+// go, converts them to the core's types and calls the core. Nothing here knows Emscripten.
 //
 // Texts cross as one UTF-8 buffer and count + 1 uint32 byte offsets (text i is
 // utf8[offsets[i] .. offsets[i + 1])). Results of unknown size go to one module-wide

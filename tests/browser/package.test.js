@@ -27,7 +27,8 @@ const TOOLS = join(ROOT, 'node_modules');
  * the streaming index, the pool's split search, findPairs' grouping in the core, the
  * banding candidates of the similarity dedup, the text index (+11.0 KB), the single-pair
  * similarity (+0.9 KB), the text index's compact band table (+1.8 KB), its batched
- * query path (+0.6 KB) and its serialize() and load in pieces (+3.3 KB); docs/download.md
+ * query path (+0.6 KB), its serialize() and load in pieces (+3.3 KB) and dedup's review
+ * pairs (+3.5 KB), less the raw exports that replaced Embind (−6.1 KB); docs/download.md
  * has the accounting.
  */
 const MAX_GZIP_BYTES = 78 * 1024;
@@ -223,6 +224,15 @@ test('a Vite production build in each browser, under a strict CSP, within the si
   console.log(`browser download (Vite build): ${sizes.map((s) => `${s.file} ${s.bytes} B (${s.gzip} B gz)`).join(', ')}; total ${total} B gzipped`);
   assert.ok(sizes.some((s) => s.file.endsWith('.wasm')), 'the .wasm is emitted as an asset');
   assert.ok(total <= MAX_GZIP_BYTES, `${total} B gzipped exceeds ${MAX_GZIP_BYTES}`);
+  // The README and docs/download.md state the download and the budget: within 0.5 KB of what was measured.
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const stated = /A browser downloads ([\d,]+) B gzipped \(JS \+ WASM\) within a \d+ KiB \(([\d,]+) B\) budget/.exec(readme);
+  const number = (text) => Number(text.replace(/,/g, ''));
+  assert.ok(stated, 'the README\'s Install line states the download and its budget');
+  assert.ok(Math.abs(number(stated[1]) - total) <= 512, `the README states ${stated[1]} B; measured ${total} B`);
+  assert.equal(number(stated[2]), MAX_GZIP_BYTES, 'the README states the budget the test enforces');
+  const now = /\| \*\*total\*\* \| \*\*([\d,]+) B\*\* \|/.exec(readFileSync(join(ROOT, 'docs/download.md'), 'utf8'));
+  assert.ok(now && Math.abs(number(now[1]) - total) <= 512, `docs/download.md states ${now?.[1]} B; measured ${total} B`);
 
   await inEachBrowser(t, async (browser) => {
     const { out, problems } = await pageResult(browser, dist);

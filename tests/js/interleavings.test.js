@@ -67,6 +67,9 @@ test('a forced WebAssembly trap rejects the call that hit it, ends the dedup und
   textIndex.add('hello world');
   const idf = own.learnIdf(texts.slice(0, 100));
   // A real trap: the core's grouping run given an address past the end of WASM memory.
+  // Module._similarGroupsRun is a stub that replaces itself with the WASM export when first
+  // called: one dedup first, so that the wrapper set below stays in place.
+  await own.dedup(texts.slice(0, 50));
   const run = core._similarGroupsRun;
   let runs = 0;
   core._similarGroupsRun = (groups, work) => run(++runs === 2 ? 0xfffffff0 : groups, work);
