@@ -111,7 +111,7 @@ export interface DedupOptions<T> {
    * Jaccard similarity of their sets of character shingles after the fingerprint's
    * normalization (README "Similarity"). Default 0.8, unless only
    * maxDistance is given. Candidates only choose the pairs to check: MinHash bands of the
-   * shingles for short texts at 0.7 and above, else the fingerprints within a radius.
+   * shingles for short texts at 0.5 and above, else the fingerprints within a radius.
    */
   similarity?: number;
   /**
@@ -211,8 +211,9 @@ export interface TextIndexInit {
  * short texts (also for long ones here); every answer is verified exactly, so none is below
  * the threshold, and a pair at the threshold or above is a candidate with probability
  * >= 0.995. Querying texts in order and adding each one that finds nothing keeps exactly
- * `dedup(texts, { similarity }).uniqueIndices` where dedup bands (similarity >= 0.7, texts
- * averaging <= 2,000 UTF-16 units, no maxDistance). Stores each text normalized (punctuation
+ * `dedup(texts, { similarity }).uniqueIndices` where dedup bands at 0.7 or more (texts
+ * averaging <= 2,000 UTF-16 units, no maxDistance); below 0.7 dedup also sets aside
+ * candidates that its sketches show far below the threshold (README "Text index"). Stores each text normalized (punctuation
  * removed, whitespace runs as one space), not as given. Owns WASM memory: dispose() it.
  */
 export interface TextIndex extends DisposableWhereTyped {

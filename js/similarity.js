@@ -37,8 +37,9 @@ export const RADIUS_TABLE = Object.freeze([
  * dedup without maxDistance takes its candidates from MinHash banding of the shingle sets
  * (cpp/include/simhash/similar_groups.h) rather than from the fingerprints when both
  * hold (README "Choosing thresholds", `node tests/bench/calibrate.js`):
- * - the similarity is at least BANDING_FROM: below it, banding's few rows per band let
- *   chance candidates abound, and the radius table serves;
+ * - the similarity is at least BANDING_FROM, the lowest threshold dedup serves fast (below
+ *   0.7 the bands have 3 or 4 rows, and the sets' sketches set aside most of the chance
+ *   candidates those propose before the exact test: similar_groups.h kSketchBelow);
  * - the distinct texts average at most BANDING_MAX_MEAN_LENGTH UTF-16 units: short texts,
  *   where banding keeps at least 99% of the pairs with a seventh of the chance candidates
  *   of radius 16 of 64 bits and linear work where the radius search is quadratic in
@@ -46,7 +47,7 @@ export const RADIUS_TABLE = Object.freeze([
  *   pages of one manual reach J 0.3-0.5), and there banding's chance candidates outnumber
  *   the radius's six to one.
  */
-export const BANDING_FROM = 0.7;
+export const BANDING_FROM = 0.5;
 export const BANDING_MAX_MEAN_LENGTH = 2000;
 
 /** Whether dedup at `similarity` without maxDistance bands these distinct texts (see above). */
@@ -67,8 +68,8 @@ export function checkSimilarity(value, name) {
   return value;
 }
 
-/** The lowest review threshold dedup takes: below it, banding's chance candidates abound (README "Review"). */
-export const MIN_REVIEW = 0.5;
+/** The lowest review threshold dedup takes: review pairs come from banding at the review threshold (README "Review"). */
+export const MIN_REVIEW = BANDING_FROM;
 
 /** How many review pairs dedup returns unless options.reviewLimit says otherwise: a page's worth for a person to act on. */
 export const DEFAULT_REVIEW_LIMIT = 1000;

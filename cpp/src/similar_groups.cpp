@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "band_chains.h"
+#include "set_sketch.h"
 
 namespace simhash {
 
@@ -114,15 +115,45 @@ struct SimilarGroups::Impl {
   std::vector<uint32_t> keys;
   // 64-bit: std::sort of this type is in the module already.
   std::vector<uint64_t> candidates, codes;
+  // Below kSketchBelow, where bands of few rows propose many chance candidates: each
+  // text's sketch (set_sketch.h), made as it is signed, and the filter that sets aside
+  // the candidates it shows far below the threshold.
+  bool sketched;
+  SetSketch sketcher;
+  SketchFilter filter;
+  std::vector<uint64_t> sketches;
 
-  explicit Impl(Banding banding) : signer(banding), chains(banding.bands) {}
+  Impl(Banding banding, double threshold)
+      : signer(banding), chains(banding.bands), sketched(threshold < kSketchBelow), filter(threshold) {}
 
-  // The band keys of text i, from its stored set, written to out[0, bands).
+  void reserve(uint32_t texts) {
+    chains.reserve(texts);
+    if (sketched && sketches.size() < size_t{texts} * SetSketch::kWords) sketches.resize(size_t{texts} * SetSketch::kWords);
+  }
+
+  // Text i's band keys (to out[0, bands)) and sketch, from its set's canonical codes.
+  void sign(uint32_t i, const uint64_t* setCodes, uint32_t size, uint32_t* out) {
+    signer.keys(setCodes, size, out);
+    if (sketched) sketcher.make(setCodes, size, sketches.data() + size_t{i} * SetSketch::kWords);
+  }
+
+  // The same from its stored set.
   void sign(uint32_t i, uint32_t* out) {
     const uint32_t size = sets->size(i);
     if (codes.size() < size) codes.resize(size);  // grows only: resizing down and up would zero it
     sets->canonicalCodes(i, codes.data());
-    signer.keys(codes.data(), size, out);
+    sign(i, codes.data(), size, out);
+  }
+
+  // Whether texts y and i may reach the threshold: an exact test, after the sketches' when sketched.
+  bool reaches(uint32_t y, uint32_t i) const {
+    if (sketched) {
+      const uint64_t* sketch = sketches.data();
+      if (!filter.mayReach(sketch + size_t{y} * SetSketch::kWords, sets->size(y), sketch + size_t{i} * SetSketch::kWords, sets->size(i))) {
+        return false;
+      }
+    }
+    return sets->atLeast(y, i, threshold);
   }
 
   // The earlier texts that share a band with text i (each once), into candidates.
@@ -135,8 +166,8 @@ struct SimilarGroups::Impl {
   // ShingleSets::Observer: set i's keys, signed while its codes are at hand.
   void added(uint32_t i, const uint64_t* setCodes, uint32_t size) {
     if (i != signedUpTo || started) return;  // out of order: run() signs it from the sets
-    chains.reserve(std::max({i + 1, sets->count(), sets->counted()}));  // room for every text the sets will hold
-    signer.keys(setCodes, size, chains.spare(i));
+    reserve(std::max({i + 1, sets->count(), sets->counted()}));  // room for every text the sets will hold
+    sign(i, setCodes, size, chains.spare(i));
     ++signedUpTo;
   }
 
@@ -144,7 +175,7 @@ struct SimilarGroups::Impl {
     count = sets->count();
     labels.resize(count);
     seenBy.assign(count, 0);
-    chains.reserve(count);
+    reserve(count);
     started = true;
   }
 
@@ -172,7 +203,7 @@ struct SimilarGroups::Impl {
       for (const uint64_t candidate : candidates) {
         const auto y = static_cast<uint32_t>(candidate);
         work += 8 + sets->size(i) / 2;
-        if (sets->atLeast(y, i, threshold)) {
+        if (reaches(y, i)) {
           labels[i] = y;
           return work;
         }
@@ -185,7 +216,7 @@ struct SimilarGroups::Impl {
       const uint32_t ry = find(y), ri = find(i);
       if (ry == ri) continue;  // already joined: no test needed
       work += 8 + sets->size(i) / 2;
-      if (!sets->atLeast(y, i, threshold)) continue;
+      if (!reaches(y, i)) continue;
       // The smaller index becomes the root, so each root is its component's minimum.
       if (ry < ri) labels[ri] = ry;
       else labels[ry] = ri;
@@ -196,7 +227,7 @@ struct SimilarGroups::Impl {
 };
 
 SimilarGroups::SimilarGroups(const ShingleSets& sets, double threshold, Grouping grouping, Banding banding)
-    : impl_(new Impl(banding)) {
+    : impl_(new Impl(banding, threshold)) {
   Impl& m = *impl_;
   m.sets = &sets;
   m.threshold = threshold;
@@ -238,8 +269,12 @@ void SimilarGroups::added(uint32_t i, const uint64_t* codes, uint32_t size) { im
 
 void SimilarGroups::bandKeys(uint32_t i, uint32_t* out) {
   Impl& m = *impl_;
-  if (!m.started && i < m.signedUpTo) std::copy_n(m.chains.spare(i), m.bands, out);
-  else m.sign(i, out);
+  if (!m.started && i < m.signedUpTo) {
+    std::copy_n(m.chains.spare(i), m.bands, out);
+  } else {
+    m.reserve(std::max(i + 1, m.sets->count()));
+    m.sign(i, out);
+  }
 }
 
 }  // namespace simhash

@@ -10,7 +10,10 @@
 // With --breakdown, the one-thread search is also run in parts on the distinct texts: the
 // shingle sets alone, the sets and the grouping by banding (what dedup runs on short
 // texts), and the sets with the search within the calibrated radius and its verification.
-// Usage: node tests/bench/dedup.js [N ...] [--pool=WORKERS] [--runs=R] [--breakdown]
+// With --thresholds, one thread also runs the lower thresholds and the review (similarity
+// 0.6, 0.5, and review 0.5 at the default 0.8) in turns with the default, each in a fresh
+// module: medians, their ratio to the default's, and the WASM memory each grew.
+// Usage: node tests/bench/dedup.js [N ...] [--pool=WORKERS] [--runs=R] [--breakdown] [--thresholds]
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
@@ -52,6 +55,8 @@ const texts = makeTexts(Math.max(...SIZES)).texts;
 const pool = await createPool(args.some((a) => a.startsWith('--pool=')) ? { size: option('pool', 2) } : {});
 const rows = [];
 const breakdowns = [];
+const variantRows = [];
+const VARIANTS = [['the default (0.8)', {}], ['similarity 0.6', { similarity: 0.6 }], ['similarity 0.5', { similarity: 0.5 }], ['review 0.5', { review: 0.5 }]];
 try {
   for (const n of SIZES) {
     const slice = texts.slice(0, n);
@@ -85,6 +90,30 @@ try {
       breakdowns.push(`N = ${n.toLocaleString('en')}, one thread: shingle sets alone ${sets}; sets and grouping by banding (the dedup's search) ${banded}; `
         + `sets and the search within ${radius} bits with verification ${radiusSearch}`);
     }
+    if (args.includes('--thresholds')) {
+      const times = VARIANTS.map(() => []);
+      const growths = VARIANTS.map(() => 0);
+      const answers = [];
+      for (let r = 0; r < RUNS; r++) {
+        for (const [v, [name, options]] of VARIANTS.entries()) {
+          const fresh = new SimHash(await createSimhashCore({ wasmBinary }));
+          const before = fresh.memoryBytes;
+          const start = performance.now();
+          const answer = await fresh.dedup(slice, options);
+          times[v].push(performance.now() - start);
+          growths[v] = Math.max(growths[v], fresh.memoryBytes - before);
+          answers[v] = answer;
+          log(`N = ${n}: ${name} ${s(times[v].at(-1))}`);
+        }
+      }
+      const base = median(times[0]);
+      VARIANTS.forEach(([name], v) => {
+        const { groups, review, reviewOmitted } = answers[v];
+        const found = review ? `; ${(review.length + reviewOmitted).toLocaleString('en')} pairs of groups to review` : '';
+        variantRows.push([n.toLocaleString('en'), name, s(median(times[v])), `${(median(times[v]) / base).toFixed(2)}×`,
+          `+${(growths[v] / 2 ** 20).toFixed(0)} MiB (${(growths[v] / bytes).toFixed(2)}×)`, `${groups.length.toLocaleString('en')} groups${found}`]);
+      });
+    }
     const { result } = one[0];
     if (JSON.stringify(result.groups) !== JSON.stringify(pooled[0].result.groups)) throw new Error(`N = ${n}: pool and one thread differ`);
     const fingerprints = [...new Set(result.fingerprints)];
@@ -107,3 +136,9 @@ console.log('| N | where | total | fingerprints | search (sets, candidates, veri
 console.log('|---|---|---|---|---|---|');
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);
 for (const line of breakdowns) console.log(`\n${line}`);
+if (variantRows.length > 0) {
+  console.log(`\nOne thread, each threshold in turn with the default in a fresh module, medians of ${RUNS} runs\n`);
+  console.log('| N | dedup | time | against the default | WASM memory grown (× the UTF-8) | answer |');
+  console.log('|---|---|---|---|---|---|');
+  for (const row of variantRows) console.log(`| ${row.join(' | ')} |`);
+}

@@ -8,6 +8,11 @@
 //   simhash_bench text-index FILE S  TextIndex at threshold S over FILE's texts (NUL-separated):
 //                                    query each, add it when nothing is found (every text with
 //                                    STORE_ALL set in the environment); then serialize and load back
+//   simhash_bench candidates FILE S  the candidate pairs of FILE's texts (NUL-separated) at
+//                                    threshold S, as dedup and the review find them: pairs
+//                                    sharing a band key of bandingFor(S); of those, the pairs
+//                                    the set sketches pass (set_sketch.h), the pairs that reach
+//                                    S, and those the sketches set aside
 // Prints one JSON object per line.
 #include <chrono>
 #include <ctime>
@@ -15,18 +20,81 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "../../cpp/src/partition.h"
+#include "../../cpp/src/set_sketch.h"
 #include "planted.h"
 #include "simhash/fingerprint.h"
 #include "simhash/pairs.h"
+#include "simhash/similar_groups.h"
+#include "simhash/similarity.h"
 #include "simhash/text_index.h"
 
 namespace {
 
 double seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+std::vector<std::string> readTexts(const char* path) {
+  std::ifstream file(path, std::ios::binary);
+  std::vector<std::string> texts;
+  for (std::string text; std::getline(file, text, '\0');) texts.push_back(std::move(text));
+  return texts;
+}
+
+// `candidates FILE S` (see the top of the file).
+void candidates(const char* path, double threshold) {
+  const std::vector<std::string> texts = readTexts(path);
+  std::string utf8;
+  std::vector<uint32_t> offsets{0};
+  for (const std::string& text : texts) {
+    utf8 += text;
+    offsets.push_back(static_cast<uint32_t>(utf8.size()));
+  }
+  const auto count = static_cast<uint32_t>(texts.size());
+  simhash::ShingleSets sets;
+  sets.build(utf8.data(), offsets.data(), count);
+  const simhash::Banding banding = simhash::bandingFor(threshold);
+  simhash::MinHashBands signer(banding);
+  simhash::SetSketch sketcher;
+  const simhash::SketchFilter filter(threshold);
+  std::vector<uint32_t> keys(size_t{count} * banding.bands);
+  std::vector<uint64_t> sketches(size_t{count} * simhash::SetSketch::kWords), codes;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> byKey;
+  for (uint32_t i = 0; i < count; ++i) {
+    codes.resize(std::max<size_t>(sets.size(i), 1));
+    sets.canonicalCodes(i, codes.data());
+    signer.keys(codes.data(), sets.size(i), keys.data() + size_t{i} * banding.bands);
+    sketcher.make(codes.data(), sets.size(i), sketches.data() + size_t{i} * simhash::SetSketch::kWords);
+    for (unsigned b = 0; b < banding.bands; ++b) byKey[keys[size_t{i} * banding.bands + b]].push_back(i);
+  }
+  std::vector<uint32_t> seenBy(count, 0);
+  size_t candidatePairs = 0, passed = 0, reaching = 0, setAside = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (uint32_t i = 0; i < count; ++i) {
+    for (unsigned b = 0; b < banding.bands; ++b) {
+      for (const uint32_t y : byKey[keys[size_t{i} * banding.bands + b]]) {
+        if (y >= i) break;
+        if (seenBy[y] == i + 1) continue;
+        seenBy[y] = i + 1;
+        ++candidatePairs;
+        const bool pass = filter.mayReach(sketches.data() + size_t{y} * simhash::SetSketch::kWords, sets.size(y),
+                                          sketches.data() + size_t{i} * simhash::SetSketch::kWords, sets.size(i));
+        const bool reaches = sets.atLeast(y, i, threshold);
+        passed += pass;
+        reaching += reaches;
+        setAside += reaches && !pass;
+      }
+    }
+  }
+  const double pairs = 0.5 * count * (count - 1.0);
+  std::printf("{\"texts\":%u,\"threshold\":%.2f,\"rows\":%u,\"bands\":%u,\"candidates\":%zu,\"candidatesPerMillionPairs\":%.1f,"
+              "\"sketchPassed\":%zu,\"passedPerMillionPairs\":%.1f,\"reaching\":%zu,\"setAsideReaching\":%zu,\"seconds\":%.2f}\n",
+              count, threshold, banding.rows, banding.bands, candidatePairs, 1e6 * candidatePairs / pairs, passed, 1e6 * passed / pairs,
+              reaching, setAside, seconds(start));
 }
 
 std::vector<uint64_t> readFingerprints(const char* path) {
@@ -162,8 +230,10 @@ int main(int argc, char** argv) {
     std::printf("{\"secondsPerPair\":%.4e}\n", best / (1400.0 * 1399 / 2));
   } else if (mode == "text-index" && argc == 4) {
     textIndex(argv[2], std::strtod(argv[3], nullptr));
+  } else if (mode == "candidates" && argc == 4) {
+    candidates(argv[2], std::strtod(argv[3], nullptr));
   } else {
-    std::fprintf(stderr, "usage: simhash_bench fingerprint FILE | pairs N K SEED | pairs-file FILE K | leaders N K SEED | leaders-file FILE K | scan | text-index FILE S\n");
+    std::fprintf(stderr, "usage: simhash_bench fingerprint FILE | pairs N K SEED | pairs-file FILE K | leaders N K SEED | leaders-file FILE K | scan | text-index FILE S | candidates FILE S\n");
     return 2;
   }
   return 0;
