@@ -22,7 +22,8 @@ test('dedup bands short texts from BANDING_FROM without maxDistance, and takes t
   assert.equal(banding(short, {}), true, 'the default');
   assert.equal(banding(short, { similarity: 0.9 }), true);
   assert.equal(banding(long, {}), false);
-  assert.equal(banding(short, { similarity: 0.6 }), false);
+  assert.equal(banding(short, { similarity: 0.6 }), true, 'from BANDING_FROM');
+  assert.equal(banding(short, { similarity: BANDING_FROM - 0.01 }), false, 'below BANDING_FROM');
   assert.equal(banding(short, { similarity: 0.8, maxDistance: 16 }), false, 'maxDistance sets the radius');
   assert.equal(banding(short, { maxDistance: 3 }), false, 'fingerprint-only mode');
 });
