@@ -43,8 +43,8 @@ Options:
                      {"a":{"line":L,"text":T},"b":{"line":L,"text":T},"distance":D}
   --review R         also write the pairs of groups that are possibly near-duplicates,
                      for a person to confirm: each two groups that some pair of their
-                     records joins with a similarity in [R, S), once, through their most
-                     similar pair (0.5 <= R < S; README "Review"), to --review-file
+                     records joins with a similarity of at least R, once, through their
+                     most similar pair (0.5 <= R < S; README "Review"), to --review-file
   --review-file FILE with --review: the file to write them to, one JSON object per line,
                      most similar first: {"a":{"line":L,"text":T},"b":{"line":L,"text":T},
                      "similarity":S} (replaced if it exists)

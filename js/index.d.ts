@@ -124,8 +124,8 @@ export interface DedupOptions<T> {
   /**
    * Also list possible duplicates for a person to confirm (README "Review"): in [0.5,
    * similarity). The groups stay those without it; `result.review` lists each two groups
-   * that some pair of their members (one from each) joins with a similarity in [review,
-   * similarity), through their most similar such pair. Not with maxDistance alone.
+   * that some pair of their members (one from each) joins with a similarity of at least
+   * review, through their most similar such pair. Not with maxDistance alone.
    */
   review?: number;
   /** With `review`: how many review pairs to return, the most similar; a positive integer, default 1,000. */
@@ -162,7 +162,11 @@ export interface DedupResult<T> {
   reviewOmitted?: number;
 }
 
-/** Two groups that may be duplicates: items a < b, one of each, and their exact similarity (as `similarity()`), in [review, similarity). */
+/**
+ * Two groups that may be duplicates: items a < b, one of each, and their exact similarity
+ * (as `similarity()`), at least `review`: below `similarity` unless the grouping kept the
+ * two apart (the leader rule, or a candidate its search missed).
+ */
 export interface ReviewPair {
   a: number;
   b: number;

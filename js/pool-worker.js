@@ -12,7 +12,7 @@
 //     as { utf8, bounds }: pool-search.js encodeTextsPaced),
 //     with progress messages { id, progress, phase } (thousandths done of 'pairs' or
 //     'review') after each slice
-//   { id, op: 'review', texts, labels, similarity, review, reviewLimit } -> the review pairs
+//   { id, op: 'review', texts, labels, review, reviewLimit } -> the review pairs
 //     of those groups (review-pairs.js searchReview), with progress messages as 'group'
 //   { id, op: 'pairShard', fingerprints, maxDistance, shard, shards, texts?, similarity, maxCandidates }
 //     -> { words, candidates } (pairs.js searchShard: one shard's pairs, verified by
@@ -98,9 +98,9 @@ const OPS = {
     const transfer = [grouped.labels.buffer, ...reviewBuffers(grouped.review)];
     return [{ fingerprints, ...grouped }, fingerprints ? [fingerprints.buffer, ...transfer] : transfer];
   },
-  async review({ texts, labels, similarity, review, reviewLimit }, progress) {
+  async review({ texts, labels, review, reviewLimit }, progress) {
     const pacer = progressPacer(progress);
-    const pairs = await withSimilarity(core, texts, (sets) => searchReview(core, sets, labels, { similarity, review, reviewLimit }, pacer, 'review'));
+    const pairs = await withSimilarity(core, texts, (sets) => searchReview(core, sets, labels, { review, reviewLimit }, pacer, 'review'));
     return [pairs, reviewBuffers(pairs)];
   },
   async pairShard({ fingerprints, maxDistance, shard, shards, texts, similarity, maxCandidates }, progress) {

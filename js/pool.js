@@ -198,7 +198,10 @@ export class SimHashPool {
         if (!labels) grouped = await this.#groupInOneWorker(job, fps, encoded, search);
         else grouped = { labels, review: search.review > 0 ? await this.#reviewInOneWorker(job, encoded, labels, search) : null };
       }
-      job.report('pairs', 1000, 1000);
+      // Phases in order: a grouping worker's progress counts only once the fingerprints are
+      // done, so its 'pairs' and 'review' may have ended unreported, or reported in full.
+      if (job.last?.phase !== 'review') job.report('pairs', 1000, 1000);
+      if (search.review > 0) job.report('review', 1000, 1000);
       const result = await dedupResult(items, flatGroups(expandLabels(collapsed, grouped.labels)), pacer);
       job.report('groups', 1, 1);
       return { ...result, fingerprints: expandFingerprints(collapsed, fps), ...(grouped.review && reviewResult(collapsed.first, grouped.review)) };
@@ -222,9 +225,9 @@ export class SimHashPool {
   }
 
   /** The review pairs (review-pairs.js searchReview) of the groups `labels` of the distinct texts, from one worker. */
-  async #reviewInOneWorker(job, encoded, labels, { similarity, review, reviewLimit }) {
+  async #reviewInOneWorker(job, encoded, labels, { review, reviewLimit }) {
     const [texts, transfer] = copyTexts(encoded, true); // the last use of the texts here
-    const message = { op: 'review', texts, labels: labels.slice(), similarity, review, reviewLimit };
+    const message = { op: 'review', texts, labels: labels.slice(), review, reviewLimit };
     const onProgress = (thousandths, phase) => this.#reportSafely(job, phase, thousandths);
     return job.guard(this.#scheduler.task(job, message, { transfer: [...transfer, message.labels.buffer], exclusive: true, onProgress }));
   }

@@ -1,7 +1,7 @@
 // dedup's review pairs (README "Review"): the core's ReviewPairs
 // (cpp/include/simhash/review_pairs.h) over the call's shingle sets and the grouping's
 // labels, a slice at a time: each two groups that some pair of their members joins with a
-// similarity in [review, similarity), once, through their most similar such pair.
+// similarity of at least `review`, once, through their most similar such pair.
 import { coreCall, withAllocations } from './memory.js';
 
 /** Work units per slice: as similar-groups.js (about 10-20 ms in WASM). */
@@ -14,8 +14,8 @@ const SLICE_WORK = 2e6;
  * `reviewLimit` pairs (most similar first, then by (a, b); a < b index the texts), and
  * `total`, how many pairs of groups there are.
  */
-export async function searchReview(core, sets, labels, { review, similarity, reviewLimit }, pacer, phase) {
-  const search = withAllocations(core, (mem) => coreCall(() => core._reviewPairsCreate(sets, mem.copyIn(labels), labels.length, review, similarity)));
+export async function searchReview(core, sets, labels, { review, reviewLimit }, pacer, phase) {
+  const search = withAllocations(core, (mem) => coreCall(() => core._reviewPairsCreate(sets, mem.copyIn(labels), labels.length, review)));
   try {
     for (let done = false; !done;) {
       done = coreCall(() => core._reviewPairsRun(search, SLICE_WORK));

@@ -67,8 +67,9 @@ void similarGroupsDelete(uintptr_t groups);
 
 /// A ReviewPairs (review_pairs.h) over the texts' sets of the ShingleSets handle `sets`
 /// (which must outlive it) and the group of each text, labels[0, count) (copied): the
-/// pairs of groups in [review, similarity), from bands at bandingFor(review).
-uintptr_t reviewPairsCreate(uintptr_t sets, uintptr_t labels, uint32_t count, double review, double similarity);
+/// pairs of groups that some pair of their texts joins at `review` or more, from bands
+/// at bandingFor(review).
+uintptr_t reviewPairsCreate(uintptr_t sets, uintptr_t labels, uint32_t count, double review);
 bool reviewPairsRun(uintptr_t review, double workBudget);
 double reviewPairsProgress(uintptr_t review);
 /// Once the search is done: the number of pairs of groups, and the first n = min(limit,

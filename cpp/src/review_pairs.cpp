@@ -29,7 +29,7 @@ bool before(const ReviewPair& x, const ReviewPair& y) {
 struct ReviewPairs::Impl {
   const ShingleSets* sets;
   std::vector<uint32_t> labels;
-  double review, similarity;
+  double review;
   unsigned rows, bands;
   MinHashBands signer;
   SetSketch sketcher;
@@ -133,23 +133,19 @@ struct ReviewPairs::Impl {
         if (!filter.mayReach(sketches.data() + size_t{y} * SetSketch::kWords, sets->size(y), sketch, size)) continue;
         work += 8 + size / 2;
         if (!sets->atLeast(y, i, review)) continue;
-        const double s = sets->similarity(y, i);
-        if (s >= similarity) continue;  // a near-duplicate pair that another grouping decision kept apart
-        record(labels[y], group, {y, i, s});
+        record(labels[y], group, {y, i, sets->similarity(y, i)});
       }
     }
     return work;
   }
 };
 
-ReviewPairs::ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, double similarity,
-                         Banding banding)
+ReviewPairs::ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, Banding banding)
     : impl_(new Impl(banding, review)) {
   Impl& m = *impl_;
   m.sets = &sets;
   m.labels = std::move(labels);
   m.review = review;
-  m.similarity = similarity;
   const auto count = static_cast<uint32_t>(m.labels.size());
   m.seenBy.assign(count, 0);
   m.keys.resize(size_t{count} * m.bands);

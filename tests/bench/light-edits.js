@@ -11,6 +11,8 @@
 // For each set-based measure it also gives the J that 97% of each kind's pairs reach in
 // its own sets, and what MinHash banding at that J would cost: the expected chance
 // candidates per million random pairs (bandingFor's rule, cpp/src/similar_groups.cpp).
+// Last, what dedup does with each pair: grouped at the defaults, and grouped or listed for
+// review with review 0.5 (README "Review"), against the targets of issue 35.
 // Seeded (quality/random.js); writes tests/output/light-edits.txt.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -104,11 +106,12 @@ const candidateProbability = ({ rows, bands }, j) => 1 - (1 - j ** rows) ** band
 
 export async function lightEditReport(print, context = {}) {
   const started = performance.now();
-  const { core } = context.core ? context : await loadCore();
+  const { core, sh } = context.core ? context : await loadCore();
   const only = process.argv.find((a) => a.startsWith('--groups='))?.slice(9);
   const all = groups().filter((g) => !only || only.split(',').some((x) => g.name.startsWith(x)));
   const kinds = [...KIND_NAMES, ...NEGATIVE_KINDS];
   const data = [];
+  const groupTexts = new Map(); // group name -> the texts its pairs index
 
   print(`\n## Light edits (issue 27): per kind, per language, one-line texts and documents apart\n`);
   for (const group of all) {
@@ -128,6 +131,7 @@ export async function lightEditReport(print, context = {}) {
       if (Math.abs(p.values['J 3/2 (current)'] - p.current) > 1e-9) disagree++;
     }
     data.push({ group, pairs, natural, examples, sampled });
+    groupTexts.set(group.name, texts);
     const count = (k) => pairs.filter((p) => p.kind === k).length;
     print(`${group.name}: ${group.records.length} records, ${group.bases} bases; pairs: ${KIND_NAMES.map((k) => `${k} ${count(k)}`).join(', ')}; ` +
       `random ${count('random')}; neighbours ${count('neighbours')} (of ${neighboursFound} with current J 0.3-0.5 among ${sampled} records); ` +
@@ -209,6 +213,33 @@ export async function lightEditReport(print, context = {}) {
     bandingRows.push(['J 3/2 at today\'s default 0.8 (reference)', group.name, '', '', `${b.rows} × ${b.bands}`, chance.toFixed(0)]);
   }
   print(table(['measure', 'group', 'J reached by 97%', 'weakest kind', 'banding', 'chance per 1M'], bandingRows));
+
+  print(`\n### What dedup does with each pair: grouped at the defaults (0.8), and grouped or listed for review with \`review: 0.5\`\n`);
+  print(`Each pair deduplicated on its own (\`sh.dedup([a, b], { review: 0.5 })\`: its groups are those of the defaults), so candidates, the`);
+  print(`sketches and verification all count. Targets: the format edits (whitespace, punctuation, case, width, swapped sentences) grouped`);
+  print(`at the defaults ≥ ${TARGET_RECALL}; every light edit grouped or listed ≥ ${TARGET_RECALL}; negatives grouped or listed ≤ ${TARGET_NEGATIVES} (✗ marks a miss).\n`);
+  const FORMAT_KINDS = ['whitespace', 'punctuation', 'case', 'width', 'swap sentences'];
+  const dedupRows = [];
+  for (const { group, pairs } of data) {
+    const texts = groupTexts.get(group.name);
+    for (const kind of kindsOf(pairs)) {
+      let grouped = 0;
+      let either = 0;
+      const ofKind = pairs.filter((p) => p.kind === kind);
+      for (const p of ofKind) {
+        const result = await sh.dedup([texts[p.a], texts[p.b]], { review: 0.5 });
+        grouped += result.groups.length;
+        either += result.groups.length + result.review.length;
+      }
+      const negative = NEGATIVE_KINDS.includes(kind);
+      const [g, e] = [grouped / ofKind.length, either / ofKind.length];
+      const mark = (ok) => (ok ? '' : ' ✗');
+      dedupRows.push([group.name, kind, String(ofKind.length),
+        `${f3(g)}${mark(!FORMAT_KINDS.includes(kind) || g >= TARGET_RECALL)}`,
+        `${f3(e)}${mark(negative ? e <= TARGET_NEGATIVES : e >= TARGET_RECALL)}`]);
+    }
+  }
+  print(table(['group', 'kind', 'pairs', 'grouped at 0.8', 'grouped or listed, review 0.5'], dedupRows));
 
   print(`\n(${((performance.now() - started) / 1000).toFixed(0)} s)`);
   return data;

@@ -1,10 +1,10 @@
 #pragma once
-// Pairs of groups for a person to review: the near misses of a grouping by similarity.
+// Pairs of groups for a person to review: what a grouping by similarity kept apart.
 //
 // Given the texts' shingle sets (similarity.h) and a grouping of them (any labels: texts
 // with equal labels are one group), ReviewPairs finds each two groups that some pair of
-// their texts, one from each, joins with a similarity in [review, similarity), and
-// reports each two groups once, through their most similar such pair (ties: the least
+// their texts, one from each, joins with a similarity of at least `review`, and reports
+// each two groups once, through their most similar such pair (ties: the least
 // (a, b)). Candidates come from MinHash banding of the sets at `review` (similar_groups.h:
 // bandingFor(review) keeps a pair at J = review with probability 0.995 or more, higher
 // ones more surely) over every text, not only a grouping's leaders; every candidate of
@@ -35,8 +35,8 @@ struct ReviewPair {
 class ReviewPairs {
  public:
   /// @pre `sets` built for texts [0, labels.size()), unchanged and alive while run() is
-  /// called; 0 < review < similarity <= 1.
-  ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, double similarity, Banding banding);
+  /// called; 0 < review <= 1.
+  ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, Banding banding);
   ~ReviewPairs();
   ReviewPairs(ReviewPairs&&) noexcept;
   ReviewPairs& operator=(ReviewPairs&&) noexcept;
