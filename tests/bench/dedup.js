@@ -10,9 +10,10 @@
 // With --breakdown, the one-thread search is also run in parts on the distinct texts: the
 // shingle sets alone, the sets and the grouping by banding (what dedup runs on short
 // texts), and the sets with the search within the calibrated radius and its verification.
-// With --thresholds, one thread also runs the lower thresholds and the review (similarity
-// 0.6, 0.5, and review 0.5 at the default 0.8) in turns with the default, each in a fresh
-// module: medians, their ratio to the default's, and the WASM memory each grew.
+// With --thresholds, one thread and the pool also run the lower thresholds and the review
+// (similarity 0.6, 0.5, and review 0.5 at the default 0.8) in turns with the default (one
+// thread in a fresh module each time): medians, their ratio to the default's, and the WASM
+// memory each grew on one thread.
 // Usage: node tests/bench/dedup.js [N ...] [--pool=WORKERS] [--runs=R] [--breakdown] [--thresholds]
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -91,28 +92,30 @@ try {
         + `sets and the search within ${radius} bits with verification ${radiusSearch}`);
     }
     if (args.includes('--thresholds')) {
-      const times = VARIANTS.map(() => []);
-      const growths = VARIANTS.map(() => 0);
-      const answers = [];
-      for (let r = 0; r < RUNS; r++) {
-        for (const [v, [name, options]] of VARIANTS.entries()) {
-          const fresh = new SimHash(await createSimhashCore({ wasmBinary }));
-          const before = fresh.memoryBytes;
-          const start = performance.now();
-          const answer = await fresh.dedup(slice, options);
-          times[v].push(performance.now() - start);
-          growths[v] = Math.max(growths[v], fresh.memoryBytes - before);
-          answers[v] = answer;
-          log(`N = ${n}: ${name} ${s(times[v].at(-1))}`);
+      // One thread in a fresh module per run (its memory growth is the variant's), and the pool.
+      for (const [where, run] of [['one thread', null], [`pool (${pool.size} workers)`, (t, o) => pool.dedup(t, o)]]) {
+        const times = VARIANTS.map(() => []);
+        const growths = VARIANTS.map(() => 0);
+        const answers = [];
+        for (let r = 0; r < RUNS; r++) {
+          for (const [v, [name, options]] of VARIANTS.entries()) {
+            const fresh = run ? null : new SimHash(await createSimhashCore({ wasmBinary }));
+            const before = fresh?.memoryBytes ?? 0;
+            const start = performance.now();
+            answers[v] = await (run ? run(slice, options) : fresh.dedup(slice, options));
+            times[v].push(performance.now() - start);
+            if (fresh) growths[v] = Math.max(growths[v], fresh.memoryBytes - before);
+            log(`N = ${n}: ${where}, ${name} ${s(times[v].at(-1))}`);
+          }
         }
+        const base = median(times[0]);
+        VARIANTS.forEach(([name], v) => {
+          const { groups, review, reviewOmitted } = answers[v];
+          const found = review ? `; ${(review.length + reviewOmitted).toLocaleString('en')} pairs of groups to review` : '';
+          variantRows.push([n.toLocaleString('en'), where, name, s(median(times[v])), `${(median(times[v]) / base).toFixed(2)}×`,
+            run ? '' : `+${(growths[v] / 2 ** 20).toFixed(0)} MiB (${(growths[v] / bytes).toFixed(2)}×)`, `${groups.length.toLocaleString('en')} groups${found}`]);
+        });
       }
-      const base = median(times[0]);
-      VARIANTS.forEach(([name], v) => {
-        const { groups, review, reviewOmitted } = answers[v];
-        const found = review ? `; ${(review.length + reviewOmitted).toLocaleString('en')} pairs of groups to review` : '';
-        variantRows.push([n.toLocaleString('en'), name, s(median(times[v])), `${(median(times[v]) / base).toFixed(2)}×`,
-          `+${(growths[v] / 2 ** 20).toFixed(0)} MiB (${(growths[v] / bytes).toFixed(2)}×)`, `${groups.length.toLocaleString('en')} groups${found}`]);
-      });
     }
     const { result } = one[0];
     if (JSON.stringify(result.groups) !== JSON.stringify(pooled[0].result.groups)) throw new Error(`N = ${n}: pool and one thread differ`);
@@ -137,8 +140,8 @@ console.log('|---|---|---|---|---|---|');
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);
 for (const line of breakdowns) console.log(`\n${line}`);
 if (variantRows.length > 0) {
-  console.log(`\nOne thread, each threshold in turn with the default in a fresh module, medians of ${RUNS} runs\n`);
-  console.log('| N | dedup | time | against the default | WASM memory grown (× the UTF-8) | answer |');
-  console.log('|---|---|---|---|---|---|');
+  console.log(`\nEach threshold in turn with the default (one thread: in a fresh module), medians of ${RUNS} runs\n`);
+  console.log('| N | where | dedup | time | against the default | WASM memory grown (× the UTF-8) | answer |');
+  console.log('|---|---|---|---|---|---|---|');
   for (const row of variantRows) console.log(`| ${row.join(' | ')} |`);
 }
