@@ -48,15 +48,18 @@ export function sampleTexts(count, seed) {
 
 /** A dedup result as one string: unique indices, groups and fingerprints. */
 export function dedupDigest(result) {
-  return `${result.uniqueIndices.join(',')}|${result.groups.map((g) => g.join(',')).join(';')}|${result.fingerprints.join(',')}`;
+  const review = (result.review ?? []).map((p) => `${p.a},${p.b},${p.similarity}`).join(';');
+  return `${result.uniqueIndices.join(',')}|${result.groups.map((g) => g.join(',')).join(';')}|${result.fingerprints.join(',')}|${review}`;
 }
 
-/** The dedups of a run: both modes, both groupings, the banded and the radius paths. */
+/** The dedups of a run: both modes, both groupings, the banded (with sketches below 0.7) and the radius paths, and review pairs. */
 const DEDUPS = [
   { name: 'dedup by similarity (banded, leader)', options: {} },
   { name: 'dedup by similarity (banded, components)', options: { grouping: 'components' } },
-  { name: 'dedup at 0.6 (radius, leader)', options: { similarity: 0.6 } },
-  { name: 'dedup at 0.6 (radius, components)', options: { similarity: 0.6, grouping: 'components' } },
+  { name: 'dedup at 0.6 (banded with sketches, leader)', options: { similarity: 0.6 } },
+  { name: 'dedup at 0.8 (radius 16, leader)', options: { similarity: 0.8, maxDistance: 16 } },
+  { name: 'dedup at 0.8 (radius 16, components)', options: { similarity: 0.8, maxDistance: 16, grouping: 'components' } },
+  { name: 'dedup with review 0.5 (components)', options: { review: 0.5, grouping: 'components' } },
   { name: 'dedup by fingerprints (leader)', options: { maxDistance: 3 } },
   { name: 'dedup by fingerprints (components)', options: { maxDistance: 6, grouping: 'components' } },
 ];
