@@ -283,7 +283,8 @@ export interface SimHash {
   groupLabels(count: number, pairs: Pairs, options?: GroupLabelsOptions): Uint32Array;
   /**
    * The exact similarity of two texts (README "Similarity"): the Jaccard similarity of their
-   * sets of character shingles after the fingerprint's normalization, in [0, 1].
+   * sets of character shingles after the fingerprint's normalization, with half-width
+   * katakana also folded as NFKC does (ｶﾞ = ガ), in [0, 1].
    */
   similarity(a: string, b: string): number;
   /**

@@ -39,7 +39,7 @@ void normalize(std::string_view utf8, Write write) {
       write(cp - 'A' < 26 ? cp + 32 : cp);
       continue;
     }
-    cp = unicode::decodeNext(text, size, pos);
+    cp = unicode::decodeNextFoldingHalfwidthKana(text, size, pos);
     // Punctuation goes first, so whitespace on both sides of a removed mark is one run.
     if (unicode::isPunctuation(cp)) continue;
     if (unicode::isWhitespace(cp)) {
@@ -408,7 +408,8 @@ void ShingleSets::countTexts(const char* utf8, const uint32_t* offsets, uint32_t
         ++ascii[text[pos++]];
         continue;
       }
-      const char32_t cp = unicode::decodeNext(text, size, pos);
+      // Decoded as normalization decodes (half-width kana folded), so every code point it writes is counted.
+      const char32_t cp = unicode::decodeNextFoldingHalfwidthKana(text, size, pos);
       if (unicode::isPunctuation(cp)) continue;
       const char32_t counted = unicode::isWhitespace(cp) ? U' ' : unicode::foldCase(cp);
       if (counted < 0x10000) ++m.bmp[counted];

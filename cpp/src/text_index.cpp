@@ -17,7 +17,11 @@ namespace simhash {
 namespace {
 
 constexpr char kMagic[4] = {'S', 'H', 'T', 'X'};
-constexpr uint16_t kFormatVersion = 1;
+// 2: texts normalized with half-width katakana folded (similarity.h). Version 1 bytes,
+// whose texts were normalized without that fold, still load: their texts are normalized
+// again and their keys made anew (Reader::finish).
+constexpr uint16_t kFormatVersion = 2;
+constexpr uint16_t kUnfoldedKanaVersion = 1;
 // magic 4, version 2, alphabetic 1, cjk 1, threshold 8 (IEEE 754 binary64), next id 8,
 // count 4, bands 4
 constexpr size_t kHeaderSize = 32;
@@ -619,6 +623,7 @@ struct TextIndex::Reader::State {
   size_t partSize = kHeaderSize, partRead = 0;
   uint64_t count = 0, bands = 0, nextId = 0, texts = 0;
   size_t entries = 0, entriesRead = 0;
+  uint16_t version = 0;
 
   bool failed() const { return !headerError.empty() || !error.empty(); }
   void fail(std::initializer_list<Piece> pieces) { error = describe(pieces); }
@@ -629,7 +634,9 @@ struct TextIndex::Reader::State {
   }
   // The header is in `bytes`.
   void readHeader(size_t at) {
-    if (std::string damage = bytes::checkHeader(bytes, size, kMagic, kFormatVersion, kHeaderSize); !damage.empty()) {
+    version = static_cast<uint16_t>(getLE(bytes + 4, 2));
+    const uint16_t expected = version == kUnfoldedKanaVersion ? kUnfoldedKanaVersion : kFormatVersion;
+    if (std::string damage = bytes::checkHeader(bytes, size, kMagic, expected, kHeaderSize); !damage.empty()) {
       headerError = describe({damage.c_str()});
       return;
     }
@@ -771,6 +778,19 @@ Status TextIndex::Reader::finish(TextIndex& out, std::string& error) {
   if (!r.error.empty()) return fail(r.error);
   r.keys->finish(r.index->impl_->table);
   r.index->impl_->nextId = r.nextId;
+  if (r.version == kUnfoldedKanaVersion) {
+    // Each stored text normalized again (idempotent but for the fold) and added anew, in order.
+    const Impl& old = *r.index->impl_;
+    TextIndex again(old.threshold, old.options);
+    for (const Impl::Record& record : old.records) {
+      const std::string_view text(reinterpret_cast<const char*>(old.arena.data()) + record.start, record.length);
+      if (again.impl_->add(text, record.id) != Status::Ok) return fail(describe({"id ", record.id, " appears twice"}));
+    }
+    again.impl_->trimScratch();
+    again.impl_->nextId = r.nextId;
+    out = std::move(again);
+    return Status::Ok;
+  }
   out = std::move(*r.index);
   return Status::Ok;
 }

@@ -35,6 +35,38 @@ inline char32_t decodeNext(const unsigned char* text, size_t size, size_t& pos) 
   return detail::decodeMultibyte(text, size, pos);
 }
 
+namespace detail {
+// Half-width katakana U+FF61..U+FF9F as NFKC maps each alone (full), and the kana NFKC
+// composes with a following U+FF9E (voiced) or U+FF9F (semi-voiced) mark, 0 where none.
+struct HalfwidthKana {
+  uint16_t full, voiced, semiVoiced;
+};
+extern const HalfwidthKana kHalfwidthKana[0xFF9F - 0xFF61 + 1];
+}  // namespace detail
+
+/// Decodes the code point at text[pos] as decodeNext does, with half-width katakana
+/// (U+FF61..U+FF9F) folded as NFKC folds them: a half-width kana immediately followed by
+/// U+FF9E or U+FF9F becomes the composed full-width kana where NFKC composes the pair (ｶﾞ
+/// -> ガ, ﾊﾟ -> パ, ｳﾞ -> ヴ), both consumed; any other code point of the block becomes its
+/// NFKC form alone (ｶ -> カ, ｰ -> ー, ｡ -> 。, and the marks -> U+3099, U+309A). A full-width
+/// kana followed by a half-width mark is not composed. For the similarity only: the
+/// fingerprint's tokenizer decodes with decodeNext. @pre pos < size
+inline char32_t decodeNextFoldingHalfwidthKana(const unsigned char* text, size_t size, size_t& pos) {
+  const char32_t cp = decodeNext(text, size, pos);
+  if (cp < 0xFF61 || cp > 0xFF9F) return cp;
+  const detail::HalfwidthKana& kana = detail::kHalfwidthKana[cp - 0xFF61];
+  // U+FF9E and U+FF9F are EF BE 9E and EF BE 9F in UTF-8.
+  if (pos + 3 <= size && text[pos] == 0xEF && text[pos + 1] == 0xBE && (text[pos + 2] & 0xFE) == 0x9E) {
+    const char32_t composed = text[pos + 2] == 0x9E ? kana.voiced : kana.semiVoiced;
+    if (composed != 0) {
+      pos += 3;
+      return composed;
+    }
+  }
+  return kana.full;
+}
+
+
 /// Writes the UTF-8 encoding of a valid scalar value to out (room for 4 bytes).
 /// @return the number of bytes written.
 inline size_t encodeUtf8(char32_t cp, char* out) {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { RADIUS_TABLE, candidateRadius, DEFAULT_SIMILARITY, BANDING_FROM, BANDING_MAX_MEAN_LENGTH, usesBanding } from '../../js/similarity.js';
 import { checkDedupArguments, searchFor } from '../../js/dedup.js';
-import { jaccard } from './similarity-reference.js';
+import { jaccard, shingles } from './similarity-reference.js';
 import { loadCore, encodeBatch, verifyPairs, pairSimilarities, similarityJoin } from '../bench/quality/exact.js';
 
 test('dedup bands short texts from BANDING_FROM without maxDistance, and takes the radius for long texts, lower thresholds or maxDistance', () => {
@@ -45,6 +45,7 @@ const TEXTS = [
   '', '  ', '...', 'a', 'ab', 'Hello, World!', 'hello world', 'HELLO   world.', 'ｈｅｌｌｏ　ｗｏｒｌｄ',
   'The quick brown fox jumps over the lazy dog.', 'The quick brown fox jumped over the lazy dog!',
   '天下没有不散的宴席。', '天下没有不散之宴席', '天下\n没有 不散的宴席', '第3章', '第3节', 'abc 你好吗', '你好a',
+  'コーヒーを飲みます', 'ｺｰﾋｰを飲みます', 'ガクセイ ｶﾞｸｾｲ', 'ﾊﾟﾝ パン ﾊﾞﾝ', 'カﾞ ｱﾞ ﾞﾟ', 'ー', 'ｰ',
   'x'.repeat(5000), `${'lorem ipsum dolor sit amet '.repeat(300)}end`,
 ];
 
@@ -245,4 +246,57 @@ test('dedup by similarity returns the fingerprints of fingerprintAll, with optio
   } finally {
     idf.dispose();
   }
+});
+
+test('the core equals the JS reference on random texts of ASCII, CJK, kana with ー, half-width kana and marks, astral characters, punctuation and whitespace', async () => {
+  const { sh, random64 } = await import('./helpers.js');
+  const next = random64(47);
+  const pieces = ['a', 'b', 'e', 'the', 'Cat', 'é', '你', '好', '世', '界', '中', '𠀀', 'の', 'か', 'カ', 'ガ', 'ー', 'ヴ', 'ア', '한',
+    'ｶ', 'ｷ', 'ﾊ', 'ｳ', 'ｱ', 'ｦ', 'ﾜ', 'ｰ', 'ｯ', 'ﾞ', 'ﾟ', '｡', '｢', '･', 'ａ', 'Ｂ', '１', '7',
+    ' ', '  ', '\n', '\t', '\u3000', '\u00a0', ',', '.', '!', "'", '-', '，', '。', '「', '」', '・', '$', '+', '€', '😀'];
+  const randomText = (count) => Array.from({ length: count }, () => pieces[Number(next() % BigInt(pieces.length))]).join('');
+  const texts = [];
+  for (let i = 0; i < 150; i++) {
+    const base = randomText(Number(next() % 30n));
+    const at = Number(next() % BigInt(base.length + 1));
+    texts.push(base, base.slice(0, at) + randomText(1) + base.slice(at + 1)); // and a near-duplicate
+  }
+  const a = Uint32Array.from(texts.keys());
+  const b = a.map((i) => (i % 2 ? i - 1 : (i * 7 + 3) % texts.length));
+  const batch = sh.similarities(texts, { a, b });
+  let nearDuplicates = 0;
+  for (let p = 0; p < a.length; p++) {
+    const x = texts[a[p]];
+    const y = texts[b[p]];
+    const expected = jaccard(x, y);
+    assert.equal(batch[p], expected, `similarities: ${JSON.stringify(x)} vs ${JSON.stringify(y)}`);
+    assert.equal(sh.similarity(x, y), expected, `similarity: ${JSON.stringify(x)} vs ${JSON.stringify(y)}`);
+    if (expected >= 0.5 && expected < 1) nearDuplicates++;
+  }
+  assert.ok(nearDuplicates > 50, `pairs across the range (${nearDuplicates} in [0.5, 1))`);
+});
+
+test('the similarity folds half-width katakana as NFKC does, for every code point of U+FF61-U+FF9F and every kana + mark pair; the fingerprint does not fold them', async () => {
+  const { sh } = await import('./helpers.js');
+  const block = Array.from({ length: 0xff9f - 0xff61 + 1 }, (_, i) => String.fromCodePoint(0xff61 + i));
+  const inputs = [...block, ...block.flatMap((c) => [`${c}\uff9e`, `${c}\uff9f`])];
+  let composed = 0;
+  for (const input of inputs) {
+    const nfkc = input.normalize('NFKC');
+    // Framed by letters, so that equal shingle sets mean equal normalized texts.
+    assert.equal(sh.similarity(`x${input}y`, `x${nfkc}y`), 1, `${JSON.stringify(input)} folds to ${JSON.stringify(nfkc)}`);
+    const kept = nfkc.replace(/\p{P}/gu, '');
+    if (kept) assert.ok(sh.similarity(`x${input}y`, 'xy') < 1, `${JSON.stringify(input)} is not removed`);
+    else assert.equal(sh.similarity(`x${input}y`, 'xy'), 1, `${JSON.stringify(input)} folds to punctuation, removed`);
+    assert.deepEqual(shingles(`x${input}y`), shingles(`x${nfkc}y`), `the reference folds ${JSON.stringify(input)} alike`);
+    if ([...input].length === 2 && [...nfkc].length === 1) {
+      composed++;
+      // The composed kana, not the kana and a combining mark, which the core does not compose.
+      assert.ok(sh.similarity(`x${input}y`, `x${Array.from(input, (c) => c.normalize('NFKC')).join('')}y`) < 1, `${JSON.stringify(input)} composes`);
+    }
+  }
+  assert.equal(composed, 28, 'NFKC composes 23 voiced and 5 semi-voiced half-width kana');
+  assert.equal(sh.similarity('ｶﾞｸｾｲ', 'ガクセイ'), 1);
+  assert.equal(sh.similarities(['ｺｰﾋｰ', 'コーヒー'], { a: Uint32Array.of(0), b: Uint32Array.of(1) })[0], 1);
+  assert.notEqual(sh.fingerprint('ｶﾀｶﾅ'), sh.fingerprint('カタカナ'), 'fingerprints are unchanged: the tokenizer does not fold half-width kana');
 });

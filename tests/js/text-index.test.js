@@ -6,7 +6,7 @@
 import { test, describe } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { sh, disposing } from './helpers.js';
@@ -90,13 +90,40 @@ describe('the API', () => {
     assert.deepEqual(loaded.serialize().subarray(0, 4), new TextEncoder().encode('SHTX'));
   });
 
-  test('serialize: format version 1 writes these bytes (length and checksum), as natively (text_index_test.cpp)', (t) => {
+  test('serialize: format version 2 writes these bytes (length and checksum), as natively (text_index_test.cpp)', (t) => {
     const index = disposing(t, sh.createTextIndex());
     index.addAll(['the cat sat on the mat', '我们今天去公园散步吧', 'How do I reset my password?', 'How can I reset my password?', 'a dog ran']);
     index.remove(4);
     const bytes = index.serialize();
     assert.equal(bytes.length, 641);
-    assert.equal(Buffer.from(bytes.subarray(-8)).toString('hex'), '2cfcfe775de638b2');
+    assert.equal(bytes[4], 2, 'format version 2');
+    assert.equal(Buffer.from(bytes.subarray(-8)).toString('hex'), 'ac6cb4cd47ef8c12');
+  });
+
+  test('format version 1 bytes (texts normalized before half-width katakana folded) load: texts normalized again, keys made anew, written back as version 2', () => {
+    // tests/vectors/text-index-v1.bin: written by 3cdfcf7 from ids 0, 3, 6, 9, 12 (9 removed):
+    // 'ｶﾞｸｾｲ ﾉ ｺｰﾋｰ ｦ ﾉﾐﾏｽ｡', '学生のコーヒーを飲みます', 'The cat sat on the mat.', 'ﾊﾟﾝ ﾄ ｶﾞｲﾄﾞ ﾌﾞｯｸ', '天下没有不散的宴席'.
+    const bytes = new Uint8Array(readFileSync(new URL('../vectors/text-index-v1.bin', import.meta.url)));
+    assert.equal(bytes[4], 1);
+    const loaded = sh.loadTextIndex(bytes);
+    try {
+      assert.equal(loaded.size, 4);
+      assert.deepEqual([0, 3, 6, 9, 12].map((id) => loaded.has(id)), [true, true, true, false, true]);
+      assert.deepEqual(loaded.query('ガクセイ ノ コーヒー ヲ ノミマス。'), [{ id: 0, similarity: 1 }], 'the half-width text, folded, is found by its full-width form');
+      assert.deepEqual(loaded.query('The cat sat on the mat'), [{ id: 6, similarity: 1 }]);
+      assert.deepEqual(loaded.query('天下没有不散的宴席！'), [{ id: 12, similarity: 1 }]);
+      const again = loaded.serialize();
+      assert.equal(again[4], 2);
+      const reloaded = sh.loadTextIndex(again);
+      assert.deepEqual(reloaded.query('ｶﾞｸｾｲ ﾉ ｺｰﾋｰ ｦ ﾉﾐﾏｽ'), [{ id: 0, similarity: 1 }]);
+      assert.deepEqual(reloaded.serialize(), again, 'a version 2 index writes back the bytes it was loaded from');
+      reloaded.dispose();
+      const corrupt = bytes.slice();
+      corrupt[4] = 3;
+      assert.throws(() => sh.loadTextIndex(corrupt), /invalid serialized text index: format version 3 is not supported \(this build reads version 2\)/);
+    } finally {
+      loaded.dispose();
+    }
   });
 
   test('serialize and loadTextIndex move the bytes a piece at a time: WASM memory does not grow by them', (t) => {

@@ -5,7 +5,9 @@
 //   1. Normalize as the fingerprint does: decode UTF-8 as WHATWG's TextDecoder does (an
 //      invalid subsequence is one U+FFFD); remove every code point of general category P;
 //      fold case (unicode.h: simple folding of the alphabetic scripts, full-width letters
-//      and digits to ASCII); then every run of whitespace (White_Space) that lies between
+//      and digits to ASCII) and half-width katakana as NFKC does (unicode.h
+//      decodeNextFoldingHalfwidthKana: ｶﾞ -> ガ; the fingerprint's tokenizer does not fold
+//      them); then every run of whitespace (White_Space) that lies between
 //      two CJK characters is removed, every other run becomes one U+0020, and leading and
 //      trailing whitespace is dropped.
 //   2. Shingles of the normalized code points c[0..L): position i starts a window of

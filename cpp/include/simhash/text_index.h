@@ -85,7 +85,9 @@ class TextIndex {
   /// of the text last queried reuses its shingles and keys (the query-then-add stream).
   void query(std::string_view text, size_t limit, std::vector<TextMatch>& out);
 
-  /// The versioned byte format, little-endian: "SHTX" · u16 version (1) · u8 alphabetic and
+  /// The versioned byte format, little-endian: "SHTX" · u16 version (2; version 1, whose texts
+  /// were normalized before half-width katakana folded, loads with each text normalized and
+  /// added again) · u8 alphabetic and
   /// u8 CJK shingle size · f64 threshold · u64 next id · u32 count n · u32 bands B · n × (u32
   /// id, u32 distinct shingles, u32 length L, L bytes of the normalized text) · the band
   /// table's entries (u32 key, u32 id; B per text, at most n × B), ordered by the key's hash,
