@@ -113,6 +113,19 @@ const detail::HalfwidthKana detail::kHalfwidthKana[] = {
     {0x30F3, 0, 0}, {0x3099, 0, 0}, {0x309A, 0, 0},
 };
 
+char32_t detail::foldHalfwidthKana(char32_t cp, const unsigned char* text, size_t size, size_t& pos) {
+  const HalfwidthKana& kana = kHalfwidthKana[cp - 0xFF61];
+  // U+FF9E and U+FF9F are EF BE 9E and EF BE 9F in UTF-8.
+  if (pos + 3 <= size && text[pos] == 0xEF && text[pos + 1] == 0xBE && (text[pos + 2] & 0xFE) == 0x9E) {
+    const char32_t composed = text[pos + 2] == 0x9E ? kana.voiced : kana.semiVoiced;
+    if (composed != 0) {
+      pos += 3;
+      return composed;
+    }
+  }
+  return kana.full;
+}
+
 namespace {
 
 struct ClassRange {

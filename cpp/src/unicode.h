@@ -42,6 +42,9 @@ struct HalfwidthKana {
   uint16_t full, voiced, semiVoiced;
 };
 extern const HalfwidthKana kHalfwidthKana[0xFF9F - 0xFF61 + 1];
+// decodeNextFoldingHalfwidthKana's rare path, out of line: cp (U+FF61..U+FF9F) was just
+// decoded, and text[pos] is what follows it.
+char32_t foldHalfwidthKana(char32_t cp, const unsigned char* text, size_t size, size_t& pos);
 }  // namespace detail
 
 /// Decodes the code point at text[pos] as decodeNext does, with half-width katakana
@@ -53,17 +56,7 @@ extern const HalfwidthKana kHalfwidthKana[0xFF9F - 0xFF61 + 1];
 /// fingerprint's tokenizer decodes with decodeNext. @pre pos < size
 inline char32_t decodeNextFoldingHalfwidthKana(const unsigned char* text, size_t size, size_t& pos) {
   const char32_t cp = decodeNext(text, size, pos);
-  if (cp < 0xFF61 || cp > 0xFF9F) return cp;
-  const detail::HalfwidthKana& kana = detail::kHalfwidthKana[cp - 0xFF61];
-  // U+FF9E and U+FF9F are EF BE 9E and EF BE 9F in UTF-8.
-  if (pos + 3 <= size && text[pos] == 0xEF && text[pos + 1] == 0xBE && (text[pos + 2] & 0xFE) == 0x9E) {
-    const char32_t composed = text[pos + 2] == 0x9E ? kana.voiced : kana.semiVoiced;
-    if (composed != 0) {
-      pos += 3;
-      return composed;
-    }
-  }
-  return kana.full;
+  return cp < 0xFF61 || cp > 0xFF9F ? cp : detail::foldHalfwidthKana(cp, text, size, pos);
 }
 
 

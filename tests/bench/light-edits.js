@@ -118,13 +118,11 @@ export async function lightEditReport(print, context = {}) {
     const t0 = performance.now();
     const { texts, pairs, neighboursFound, sampled, natural, examples } = groupPairs(core, group);
     const measured = new Measured(); // per group: the sets of one group's texts at a time
-    const folded = new Measured({ foldKana: true });
     // The JS mirror of the current definition must agree with the core on every pair.
     let disagree = 0;
     for (const p of pairs) {
       p.values = {};
       for (const m of Object.keys(SET_MEASURES)) p.values[m] = measured.jaccard(texts[p.a], texts[p.b], m);
-      p.values['J 3/2, kana folded'] = folded.jaccard(texts[p.a], texts[p.b], 'J 3/2 (current)');
       p.values['edit tokens'] = measured.edit(texts[p.a], texts[p.b], EDIT_MAX_TOKENS);
       p.values['max(J 3/2, edit tokens)'] = Math.max(p.current, p.values['edit tokens'] ?? 0);
       p.tokens = Math.max(measured.tokens(texts[p.a]).length, measured.tokens(texts[p.b]).length);
@@ -159,7 +157,7 @@ export async function lightEditReport(print, context = {}) {
     print('');
   }
 
-  for (const measure of ['J 3/2, kana folded', 'edit tokens', 'max(J 3/2, edit tokens)']) {
+  for (const measure of ['edit tokens', 'max(J 3/2, edit tokens)']) {
     print(`### ${measure}: share of pairs with similarity ≥ s (one-line texts)\n`);
     for (const { group, pairs } of data.filter((d) => d.group.size === 'short')) {
       const usable = pairs.filter((p) => p.values[measure] !== null);
@@ -173,20 +171,20 @@ export async function lightEditReport(print, context = {}) {
   }
 
   // Summary per measure: the worst light-edit kind and the worst negative at each s.
-  const measures = [...Object.keys(SET_MEASURES), 'J 3/2, kana folded', 'edit tokens', 'max(J 3/2, edit tokens)'];
+  const measures = [...Object.keys(SET_MEASURES), 'edit tokens', 'max(J 3/2, edit tokens)'];
   print(`### Every measure: worst kind's share ≥ s (light edits) / highest negative share ≥ s, per group\n`);
   print(`(edit tokens: 1 - Levenshtein/max over tokens — words and CJK characters — for texts of at most ${EDIT_MAX_TOKENS} tokens)\n`);
   for (const measure of measures) {
     const rows = data.map(({ group, pairs }) => {
       const usable = pairs.filter((p) => p.values[measure] !== null);
-      const edits = KIND_NAMES.filter((k) => usable.some((p) => p.kind === k) && !(measure !== 'J 3/2, kana folded' && k === 'kana width'));
+      const edits = KIND_NAMES.filter((k) => usable.some((p) => p.kind === k));
       return [group.name, ...THRESHOLDS.map((s) => {
         const worst = edits.length ? Math.min(...edits.map((k) => shareAtLeast(valuesOf(usable, k, measure), s))) : NaN;
         const negative = Math.max(...NEGATIVE_KINDS.map((k) => shareAtLeast(valuesOf(usable, k, measure), s) || 0));
         return `${f3(worst)} / ${f3(negative)}`;
       })];
     });
-    print(`${measure}${measure === 'J 3/2, kana folded' ? '' : ' (kana width excluded: see the kana-folded row)'}:\n`);
+    print(`${measure}:\n`);
     print(table(['group', ...THRESHOLDS.map(String)], rows));
     print('');
   }
@@ -195,9 +193,9 @@ export async function lightEditReport(print, context = {}) {
   print(`### Candidate path: the J that ${TARGET_RECALL * 100}% of every light-edit kind reach in each measure's own sets, and banding at it\n`);
   print('Chance candidates: expected candidate pairs per million random record pairs, with bandingFor\'s rows × bands at that J.\n');
   const bandingRows = [];
-  for (const measure of [...Object.keys(SET_MEASURES), 'J 3/2, kana folded']) {
+  for (const measure of Object.keys(SET_MEASURES)) {
     for (const { group, pairs } of data) {
-      const edits = KIND_NAMES.filter((k) => pairs.some((p) => p.kind === k) && (measure === 'J 3/2, kana folded' || k !== 'kana width'));
+      const edits = KIND_NAMES.filter((k) => pairs.some((p) => p.kind === k));
       const needed = Math.min(...edits.map((k) => percentile(valuesOf(pairs, k, measure), 1 - TARGET_RECALL)));
       const weakest = edits.reduce((w, k) => (percentile(valuesOf(pairs, k, measure), 1 - TARGET_RECALL) < percentile(valuesOf(pairs, w, measure), 1 - TARGET_RECALL) ? k : w));
       const b = bandingFor(Math.max(needed, 0.05));

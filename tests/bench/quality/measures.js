@@ -2,8 +2,9 @@
 // from the normalized text of README "Similarity" step 1 (mirrored here: punctuation
 // removed, case and full-width letters and digits folded, whitespace between two CJK
 // characters removed, other runs one space). CJK is the core's class (cpp/src/unicode.cpp):
-// Han, kana with U+30FC, Hangul, bopomofo, half-width katakana. With foldKana, half-width
-// katakana are first composed to full-width (NFKC on U+FF61-U+FF9F only: ｶﾞ → ガ).
+// Han, kana with U+30FC, Hangul, bopomofo, half-width katakana. Half-width katakana are
+// first composed to full-width (NFKC on U+FF61-U+FF9F only: ｶﾞ → ガ), as the core does;
+// foldKana: false gives the definition before that fold.
 import { CJK_CLASS } from './corpora.js';
 
 const CJK = new RegExp(`[${CJK_CLASS}]`, 'u');
@@ -11,7 +12,7 @@ const FULL_WIDTH_ALNUM = /[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]/g;
 const HALF_KANA_RUN = /[\uff61-\uff9f]+/g;
 
 /** The normalized text as code points, and which of them are CJK. */
-export function normalize(text, { foldKana = false } = {}) {
+export function normalize(text, { foldKana = true } = {}) {
   let t = text;
   if (foldKana) t = t.replace(HALF_KANA_RUN, (run) => run.normalize('NFKC'));
   t = t.replace(/\p{P}/gu, '').replace(FULL_WIDTH_ALNUM, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
