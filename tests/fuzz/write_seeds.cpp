@@ -2,6 +2,8 @@
 //   build/fuzz/fuzz_write_seeds tests/fuzz/corpus
 // Seeds only need to be valid starting points; the fuzzer mutates them from there. The
 // input layouts are described at the top of each fuzz_*.cpp and in reference.h.
+// The text index seeds named *_format1 were written by 3cdfcf7's build in format 1, before
+// half-width katakana folded, and are kept as they are: format 1 bytes must still load.
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
