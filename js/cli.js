@@ -4,7 +4,7 @@
 import { init, DEFAULT_MAX_DISTANCE } from './node.js';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { DEFAULT_SIMILARITY, MIN_REVIEW } from './similarity.js';
+import { DEFAULT_SIMILARITY, checkReview } from './similarity.js';
 import { FORMATS, InputError, formatOf } from './records.js';
 import { SAMPLE } from './sample.js';
 import { IndexFileError, MemoryError, OUT_OF_MEMORY, ReviewFileError, UsageError } from './cli-errors.js';
@@ -165,9 +165,10 @@ function checkReviewArgs(args, given) {
   if (args.similarity === undefined && args.maxDistance !== undefined) {
     throw new UsageError('--review needs dedup by similarity: give --similarity with --max-distance, or neither');
   }
-  const similarity = args.similarity ?? DEFAULT_SIMILARITY;
-  if (!(args.review >= MIN_REVIEW && args.review < similarity)) {
-    throw new UsageError(`--review takes a number from ${MIN_REVIEW} up to the similarity ${similarity} (excluded), got ${args.review}`);
+  try {
+    checkReview(args.review, args.similarity ?? DEFAULT_SIMILARITY, '--review');
+  } catch (error) {
+    throw new UsageError(error.message);
   }
 }
 

@@ -147,6 +147,23 @@ export function resultWords(core, count) {
   return words;
 }
 
+/**
+ * Columns of `count` values each, end to end in the result buffer in the order of `Types`
+ * (typed array constructors; each column's start must suit its type), copied out; a large
+ * buffer is then freed.
+ */
+export function resultColumns(core, count, Types) {
+  let at = core._resultAddress();
+  const { buffer } = core.HEAPU8;
+  const columns = Types.map((Type) => {
+    const column = new Type(buffer, at, count).slice();
+    at += Type.BYTES_PER_ELEMENT * count;
+    return column;
+  });
+  core._resultRelease();
+  return columns;
+}
+
 /** The first `length` bytes of the result buffer (serialize), copied out; a large buffer is then freed. */
 export function resultBytes(core, length) {
   const bytes = new Uint8Array(core.HEAPU8.buffer, core._resultAddress(), length).slice();

@@ -1,7 +1,7 @@
 // The core's pair search and leader grouping over fingerprints: in one call (findPairs,
 // leaderLabels), or a slice at a time with pauses between (searchPairs, searchLeaders),
 // each slice about SLICE_WORK units of the core's work (pairs.h: about 1 ns each in WASM).
-import { coreCall, copyOut, resultWords, withAllocations } from './memory.js';
+import { coreCall, copyOut, resultColumns, resultWords, withAllocations } from './memory.js';
 import { STEP_ITERATIONS, runSteps } from './pacing.js';
 
 const SLICE_WORK = 1e7;
@@ -38,15 +38,8 @@ export function findPairs(core, fingerprints, k) {
   const total = withAllocations(core, (mem) => core._findPairs(mem.copyIn(fingerprints), fingerprints.length, k, MAX_PAIRS));
   if (total > MAX_PAIRS) throw tooManyPairs(total, resultWords(core, 1)[0]);
   // The result buffer holds the a's, the b's, then the distances (helpers.h findPairs).
-  const at = core._resultAddress();
-  const { buffer } = core.HEAPU8;
-  const pairs = {
-    a: new Uint32Array(buffer, at, total).slice(),
-    b: new Uint32Array(buffer, at + 4 * total, total).slice(),
-    distance: new Uint8Array(buffer, at + 8 * total, total).slice(),
-  };
-  core._resultRelease();
-  return pairs;
+  const [a, b, distance] = resultColumns(core, total, [Uint32Array, Uint32Array, Uint8Array]);
+  return { a, b, distance };
 }
 
 /** leaderOfPairs(count, findPairs(core, fingerprints, k)), computed in the core without listing the pairs. */

@@ -61,6 +61,15 @@ export class Job {
     this.emit();
   }
 
+  /** report() of progress a worker sent: an onProgress that throws has failed the job with its error already. */
+  reportFromWorker(phase, done, total) {
+    try {
+      this.report(phase, done, total);
+    } catch {
+      // the job has failed: its promise rejects with the error
+    }
+  }
+
   emit() {
     if (!this.onProgress || this.failed) return;
     this.lastAt = now();

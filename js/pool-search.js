@@ -58,11 +58,7 @@ async function shardTasks(scheduler, job, message, only = Array.from({ length: s
       const thousandths = Math.floor((sum / shards) * 1000);
       if (thousandths <= reported) return;
       reported = thousandths;
-      try {
-        job.report('pairs', thousandths, 1000);
-      } catch {
-        // an onProgress that throws has failed the job with its error
-      }
+      job.reportFromWorker('pairs', thousandths, 1000);
     };
     const [body, transfer] = message(shard, shards);
     tasks.push(scheduler.task(job, body, { transfer, exclusive: true, onProgress }));

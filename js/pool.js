@@ -219,7 +219,7 @@ export class SimHashPool {
     const message = { op: 'group', fingerprints: fps, texts, k, similarity, banding, grouping, review, reviewLimit };
     const transfer = fps ? [fps.buffer, ...textBuffers] : textBuffers;
     const onProgress = (thousandths, phase) => {
-      if (reporting()) this.#reportSafely(job, phase, thousandths);
+      if (reporting()) job.reportFromWorker(phase, thousandths, 1000);
     };
     return job.guard(this.#scheduler.task(job, message, { transfer, exclusive: true, onProgress }));
   }
@@ -228,17 +228,8 @@ export class SimHashPool {
   async #reviewInOneWorker(job, encoded, labels, { review, reviewLimit }) {
     const [texts, transfer] = copyTexts(encoded, true); // the last use of the texts here
     const message = { op: 'review', texts, labels: labels.slice(), review, reviewLimit };
-    const onProgress = (thousandths, phase) => this.#reportSafely(job, phase, thousandths);
+    const onProgress = (thousandths, phase) => job.reportFromWorker(phase, thousandths, 1000);
     return job.guard(this.#scheduler.task(job, message, { transfer: [...transfer, message.labels.buffer], exclusive: true, onProgress }));
-  }
-
-  /** job.report of a worker's progress in thousandths. */
-  #reportSafely(job, phase, thousandths) {
-    try {
-      job.report(phase, thousandths, 1000);
-    } catch {
-      // an onProgress that throws has failed the job with its error
-    }
   }
 
   /** Stops every worker; pending calls reject, later calls throw. */

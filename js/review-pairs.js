@@ -2,7 +2,7 @@
 // (cpp/include/simhash/review_pairs.h) over the call's shingle sets and the grouping's
 // labels, a slice at a time: each two groups that some pair of their members joins with a
 // similarity of at least `review`, once, through their most similar such pair.
-import { coreCall, withAllocations } from './memory.js';
+import { coreCall, resultColumns, withAllocations } from './memory.js';
 
 /** Work units per slice: as similar-groups.js (about 10-20 ms in WASM). */
 const SLICE_WORK = 2e6;
@@ -24,16 +24,8 @@ export async function searchReview(core, sets, labels, { review, reviewLimit }, 
     const total = coreCall(() => core._reviewPairsTake(search, reviewLimit));
     const n = Math.min(total, reviewLimit);
     // The result buffer holds n similarities (float64), then the a's, then the b's (searches.h reviewPairsTake).
-    const at = core._resultAddress();
-    const { buffer } = core.HEAPU8;
-    const pairs = {
-      similarity: new Float64Array(buffer, at, n).slice(),
-      a: new Uint32Array(buffer, at + 8 * n, n).slice(),
-      b: new Uint32Array(buffer, at + 12 * n, n).slice(),
-      total,
-    };
-    core._resultRelease();
-    return pairs;
+    const [similarity, a, b] = resultColumns(core, n, [Float64Array, Uint32Array, Uint32Array]);
+    return { a, b, similarity, total };
   } finally {
     core._reviewPairsDelete(search);
   }

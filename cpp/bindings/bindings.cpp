@@ -13,7 +13,6 @@
 #include <malloc.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include "helpers.h"
@@ -30,10 +29,7 @@ namespace {
 
 // An error message for JS: its UTF-8 in the result buffer; returns its length (0: none).
 uint32_t message(const std::string& text) {
-  bindings::ResultWords& words = bindings::result();
-  words.resize((text.size() + 3) / 4);
-  std::memcpy(words.data(), text.data(), text.size());
-  return static_cast<uint32_t>(text.size());
+  return bindings::bytesToResult(reinterpret_cast<const uint8_t*>(text.data()), text.size());
 }
 
 }  // namespace

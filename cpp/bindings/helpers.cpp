@@ -53,14 +53,6 @@ std::string_view textAt(uintptr_t utf8, const uint32_t* bounds, uint32_t i) {
   return {at<char>(utf8) + bounds[i], bounds[i + 1] - bounds[i]};
 }
 
-// Serialized bytes into the result buffer; returns their length.
-uint32_t bytesToResult(const std::vector<uint8_t>& bytes) {
-  ResultWords& words = result();
-  words.resize((bytes.size() + 3) / 4);
-  std::copy(bytes.begin(), bytes.end(), reinterpret_cast<uint8_t*>(words.data()));
-  return static_cast<uint32_t>(bytes.size());
-}
-
 }  // namespace
 
 ResultWords& result() {
@@ -69,6 +61,13 @@ ResultWords& result() {
 }
 
 uintptr_t resultAddress() { return reinterpret_cast<uintptr_t>(result().data()); }
+
+uint32_t bytesToResult(const uint8_t* bytes, size_t size) {
+  ResultWords& words = result();
+  words.resize((size + 3) / 4);
+  std::copy(bytes, bytes + size, reinterpret_cast<uint8_t*>(words.data()));
+  return static_cast<uint32_t>(size);
+}
 
 void resultRelease() {
   ResultWords& words = result();
@@ -180,7 +179,10 @@ double idfOptions(uintptr_t idf) {
   return static_cast<double>(wire);
 }
 
-uint32_t idfSerialize(uintptr_t idf) { return bytesToResult(at<IdfTable>(idf)->serialize()); }
+uint32_t idfSerialize(uintptr_t idf) {
+  const std::vector<uint8_t> bytes = at<IdfTable>(idf)->serialize();
+  return bytesToResult(bytes.data(), bytes.size());
+}
 
 std::string idfLoad(uintptr_t idf, uintptr_t bytes, uint32_t length) {
   std::string error;
@@ -241,7 +243,10 @@ uint32_t IndexHandle::queryOne(uint32_t low, uint32_t high) {
   return static_cast<uint32_t>(matches_.size());
 }
 
-uint32_t IndexHandle::serialize() const { return bytesToResult(index_.serialize()); }
+uint32_t IndexHandle::serialize() const {
+  const std::vector<uint8_t> bytes = index_.serialize();
+  return bytesToResult(bytes.data(), bytes.size());
+}
 
 std::string IndexHandle::load(uintptr_t bytes, uint32_t length) {
   std::string error;

@@ -41,6 +41,8 @@ using ResultWords = std::vector<uint32_t, simhash::UninitializedAllocator<uint32
 /// The result buffer, for calls that fill it.
 ResultWords& result();
 uintptr_t resultAddress();
+/// Bytes (serialized data, a message's UTF-8) into the result buffer; returns their length.
+uint32_t bytesToResult(const uint8_t* bytes, size_t size);
 /// Frees the result buffer if it is large (JS calls it once it has copied a result out);
 /// a small one stays for reuse.
 void resultRelease();

@@ -2,21 +2,13 @@
 
 #include <cstring>
 
+#include "mix.h"
 #include "radix.h"
-
 #include "set_sketch.h"
 
 namespace simhash {
 
 namespace {
-
-uint64_t mix64(uint64_t x) {  // MurmurHash3's finalizer
-  x ^= x >> 33;
-  x *= 0xFF51AFD7ED558CCDull;
-  x ^= x >> 33;
-  x *= 0xC4CEB9FE1A85EC53ull;
-  return x ^ (x >> 33);
-}
 
 // Whether pair x comes before pair y in the result: more similar, then by (a, b).
 bool before(const ReviewPair& x, const ReviewPair& y) {

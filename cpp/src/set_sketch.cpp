@@ -2,17 +2,11 @@
 
 #include <algorithm>
 
+#include "mix.h"
+
 namespace simhash {
 
 namespace {
-
-uint64_t mix64(uint64_t x) {  // MurmurHash3's finalizer
-  x ^= x >> 33;
-  x *= 0xFF51AFD7ED558CCDull;
-  x ^= x >> 33;
-  x *= 0xC4CEB9FE1A85EC53ull;
-  return x ^ (x >> 33);
-}
 
 constexpr uint64_t kEmpty = uint64_t{1} << 32;  // above every 32-bit minimum
 

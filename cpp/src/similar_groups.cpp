@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "band_chains.h"
+#include "mix.h"
 #include "set_sketch.h"
 
 namespace simhash {
@@ -30,14 +31,6 @@ Banding bandingFor(double threshold) {
 }
 
 namespace {
-
-uint64_t mix64(uint64_t x) {  // MurmurHash3's finalizer: every input bit moves every output bit
-  x ^= x >> 33;
-  x *= 0xFF51AFD7ED558CCDull;
-  x ^= x >> 33;
-  x *= 0xC4CEB9FE1A85EC53ull;
-  return x ^ (x >> 33);
-}
 
 // A bin's minimum is a 32-bit value; above those, a bin with no shingle, and a mark on the
 // values that densification copied (so copies are never copied again).

@@ -146,13 +146,9 @@ void leaders(const std::vector<uint64_t>& fps, unsigned k) {
 }
 
 void textIndex(const char* path, double threshold) {
-  std::ifstream file(path, std::ios::binary);
-  std::vector<std::string> texts;
+  const std::vector<std::string> texts = readTexts(path);
   size_t bytes = 0;
-  for (std::string text; std::getline(file, text, '\0');) {
-    bytes += text.size();
-    texts.push_back(std::move(text));
-  }
+  for (const std::string& text : texts) bytes += text.size();
   simhash::TextIndex index(threshold);
   const bool storeAll = std::getenv("STORE_ALL") != nullptr;
   std::vector<simhash::TextMatch> found;

@@ -336,7 +336,7 @@ describe('the search split across the workers', () => {
           return searchItemShard(core, body.fingerprints, body.maxDistance, body.shard, body.shards, body.maxPairs, onProgress);
         },
       };
-      const job = { report() {}, guard: (promise) => promise, pacer: () => new Pacer({ sliceMs: Infinity }) };
+      const job = { report() {}, reportFromWorker() {}, guard: (promise) => promise, pacer: () => new Pacer({ sliceMs: Infinity }) };
       assert.deepEqual(await poolPairs(scheduler, job, fps, k, total), expected, `${size} shards`);
       const share = Math.floor(total / size);
       assert.ok(tasks.length > size, 'a shard ran again');
