@@ -35,7 +35,7 @@ struct ReviewPair {
 class ReviewPairs {
  public:
   /// @pre `sets` built for texts [0, labels.size()), unchanged and alive while run() is
-  /// called; 0 < review <= 1.
+  /// called; 0 < review <= 1; labels.size() × banding.bands < 2^32.
   ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, Banding banding);
   ~ReviewPairs();
   ReviewPairs(ReviewPairs&&) noexcept;
