@@ -9,6 +9,7 @@
 #include "band_table.h"
 #include "bytes.h"
 #include "radix.h"
+#include "set_sketch.h"
 #include "simhash/index.h"
 #include "unicode.h"
 
@@ -17,16 +18,22 @@ namespace simhash {
 namespace {
 
 constexpr char kMagic[4] = {'S', 'H', 'T', 'X'};
-// 2: texts normalized with half-width katakana folded (similarity.h). Version 1 bytes,
-// whose texts were normalized without that fold, still load: their texts are normalized
-// again and their keys made anew (Reader::finish).
+// 2: texts normalized with half-width katakana folded (similarity.h); 3: the same with
+// review (its threshold, sketches and band table). An index without review is written as
+// version 2, so its bytes are those of the releases before review. Version 1 bytes, whose
+// texts were normalized without that fold, still load: their texts are normalized again
+// and their keys made anew (Reader::finish).
 constexpr uint16_t kFormatVersion = 2;
+constexpr uint16_t kReviewVersion = 3;
 constexpr uint16_t kUnfoldedKanaVersion = 1;
 // magic 4, version 2, alphabetic 1, cjk 1, threshold 8 (IEEE 754 binary64), next id 8,
 // count 4, bands 4
 constexpr size_t kHeaderSize = 32;
-constexpr size_t kTextHeader = 12;  // id 4, distinct shingles 4, byte length 4
-constexpr size_t kBandEntry = 8;    // key 4, id 4
+constexpr size_t kReviewHeader = 12;  // version 3: review 8, review bands 4
+constexpr size_t kTextHeader = 12;    // id 4, distinct shingles 4, byte length 4
+constexpr size_t kSketchBytes = 8 * SetSketch::kWords;
+constexpr size_t kEntryCount = 8;     // version 3: u64 band entries
+constexpr size_t kBandEntry = 8;      // key 4, id 4
 
 using bytes::checksum;
 using bytes::getLE;
@@ -100,6 +107,24 @@ struct TextIndex::Impl {
   // compacting the arena leaves it as it is.
   BandTable table;
 
+  // Review (text_index.h): a second band table at bandingFor(review), and each stored
+  // text's sketch, by slot, that sets aside the chance candidates its few rows propose.
+  struct Review {
+    Review(double r, size_t mergeAt)
+        : threshold(r), signer(bandingFor(r)), bands(bandingFor(r).bands), table(mergeAt), filter(r), keys(bands) {}
+    double threshold;
+    MinHashBands signer;
+    unsigned bands;
+    BandTable table;
+    SetSketch sketcher;
+    SketchFilter filter;
+    std::vector<uint32_t> keys;           // the prepared text's
+    uint64_t sketch[SetSketch::kWords];   // the prepared text's
+    std::vector<uint64_t> sketches;       // SetSketch::kWords per slot
+    const uint64_t* sketchOf(size_t slot) const { return sketches.data() + slot * SetSketch::kWords; }
+  };
+  std::unique_ptr<Review> review;
+
   // Scratch of one call. The text's distinct shingles (codes[0, codeCount)) are also in an
   // open-addressing set, where a candidate's shingles are looked up, each distinct one
   // counted once: an entry is in the set when its `generation` is the current one (so the
@@ -125,10 +150,14 @@ struct TextIndex::Impl {
   std::string prepared;
   bool isPrepared = false;
 
-  Impl(double s, const ShingleOptions& o, size_t mergeAt)
-      : threshold(s), options(o), signer(bandingFor(s)), bands(bandingFor(s).bands), table(mergeAt) {
+  Impl(double s, double r, const ShingleOptions& o, size_t mergeAt)
+      : threshold(s), options(o), signer(bandingFor(s)), bands(bandingFor(s).bands), table(mergeAt),
+        review(r > 0 ? std::make_unique<Review>(r, mergeAt) : nullptr) {
     keys.resize(bands);
   }
+
+  // Band keys a text has in both tables.
+  unsigned allBands() const { return bands + (review ? review->bands : 0); }
 
   // The text's normalized code points, distinct canonical codes (in the set too) and band
   // keys, into cps, codes and keys.
@@ -173,6 +202,10 @@ struct TextIndex::Impl {
     }
     codeCount = count;
     signer.keys(distinct, count, keys.data());
+    if (review) {
+      review->signer.keys(distinct, count, review->keys.data());
+      review->sketcher.make(distinct, count, review->sketch);
+    }
   }
 
   size_t setSlot(uint64_t code) const { return static_cast<size_t>((code * 0x9E3779B97F4A7C15ull) >> setShift); }
@@ -225,6 +258,7 @@ struct TextIndex::Impl {
   void reserve(size_t texts, size_t bytes) {
     reserveTexts(texts, bytes);
     table.reserve(texts * bands);
+    if (review) review->table.reserve(texts * review->bands);
   }
 
   // reserve() but for the band table.
@@ -236,6 +270,7 @@ struct TextIndex::Impl {
       const size_t capacity = std::max(records.size() + texts, records.capacity() + records.capacity() / 4);
       records.reserve(capacity);
       alive.reserve(capacity);
+      if (review) review->sketches.reserve(capacity * SetSketch::kWords);
     }
     slotOfId.reserve(slotOfId.size() + texts);
   }
@@ -245,8 +280,11 @@ struct TextIndex::Impl {
     packed.reserve(arena.size() - deadBytes);
     std::vector<Record> kept;
     kept.reserve(records.size());
+    std::vector<uint64_t> keptSketches;
+    if (review) keptSketches.reserve(review->sketches.capacity());
     for (size_t slot = 0; slot < records.size(); ++slot) {
       if (!alive[slot]) continue;
+      if (review) keptSketches.insert(keptSketches.end(), review->sketchOf(slot), review->sketchOf(slot) + SetSketch::kWords);
       Record r = records[slot];
       const size_t start = packed.size();
       packed.insert(packed.end(), arena.begin() + static_cast<std::ptrdiff_t>(r.start),
@@ -257,6 +295,7 @@ struct TextIndex::Impl {
     }
     arena.swap(packed);
     records.swap(kept);
+    if (review) review->sketches.swap(keptSketches);
     alive.assign(records.size(), 1);
     deadBytes = 0;
   }
@@ -291,6 +330,10 @@ struct TextIndex::Impl {
     records.push_back({start, static_cast<uint32_t>(arena.size() - start), static_cast<uint32_t>(codeCount), id});
     alive.push_back(1);
     for (const uint32_t key : keys) table.insert(key, id);
+    if (review) {
+      for (const uint32_t key : review->keys) review->table.insert(key, id);
+      review->sketches.insert(review->sketches.end(), review->sketch, review->sketch + SetSketch::kWords);
+    }
   }
 
   Status add(std::string_view text, uint32_t id) {
@@ -307,15 +350,28 @@ struct TextIndex::Impl {
     return n;
   }
 
+  // The prepared text's keys in both tables, to out[0, allBands()).
+  void copyKeys(uint32_t* out) const {
+    out = std::copy(keys.begin(), keys.end(), out);
+    if (review) std::copy(review->keys.begin(), review->keys.end(), out);
+  }
+
+  // Removes the entries of keys[0, allBands()) (as copyKeys wrote them) for id.
+  void eraseKeys(const uint32_t* all, uint32_t id) {
+    for (unsigned b = 0; b < bands; ++b) table.erase(all[b], id);
+    for (unsigned b = 0; review && b < review->bands; ++b) review->table.erase(all[bands + b], id);
+  }
+
   // Undoes the adds of ids[0, count), the last records stored, whose keys are
-  // keys[i * bands, ...): no allocation, so it runs after an out-of-memory error too.
+  // batchKeys[i * allBands(), ...): no allocation, so it runs after an out-of-memory error too.
   void undo(const uint32_t* ids, const uint32_t* batchKeys, size_t count, size_t records0, size_t arena0) {
     for (size_t i = 0; i < count; ++i) {
-      for (unsigned b = 0; b < bands; ++b) table.erase(batchKeys[i * bands + b], ids[i]);
+      eraseKeys(batchKeys + i * allBands(), ids[i]);
       slotOfId.erase(ids[i]);
     }
     records.resize(records0);
     alive.resize(records0);
+    if (review) review->sketches.resize(records0 * SetSketch::kWords);
     arena.resize(arena0);
   }
 
@@ -334,12 +390,15 @@ struct TextIndex::Impl {
 };
 
 TextIndex::TextIndex(double threshold, const ShingleOptions& options, size_t mergeAt)
-    : impl_(new Impl(threshold, options, mergeAt)) {}
+    : impl_(new Impl(threshold, 0, options, mergeAt)) {}
+TextIndex::TextIndex(double threshold, double review, const ShingleOptions& options, size_t mergeAt)
+    : impl_(new Impl(threshold, review, options, mergeAt)) {}
 TextIndex::~TextIndex() = default;
 TextIndex::TextIndex(TextIndex&&) noexcept = default;
 TextIndex& TextIndex::operator=(TextIndex&&) noexcept = default;
 
 double TextIndex::threshold() const { return impl_->threshold; }
+double TextIndex::review() const { return impl_->review ? impl_->review->threshold : 0; }
 const ShingleOptions& TextIndex::options() const { return impl_->options; }
 Banding TextIndex::banding() const { return impl_->signer.banding(); }
 size_t TextIndex::size() const { return impl_->slotOfId.size(); }
@@ -367,7 +426,7 @@ Status TextIndex::addWithNewId(std::string_view text, uint32_t& id) {
 
 size_t TextIndex::addAll(const char* utf8, const uint32_t* offsets, size_t count, const uint32_t* ids, uint32_t* idsOut) {
   Impl& m = *impl_;
-  std::vector<uint32_t> batchKeys(count * m.bands);
+  std::vector<uint32_t> batchKeys(count * m.allBands());
   m.reserve(count, offsets[count] - offsets[0]);  // most of the room at once (compaction first)
   size_t done = 0;
   // Undoes the batch's adds on every way out but success, a failed allocation's unwinding
@@ -390,7 +449,7 @@ size_t TextIndex::addAll(const char* utf8, const uint32_t* offsets, size_t count
     const std::string_view text(utf8 + offsets[done], offsets[done + 1] - offsets[done]);
     const Status status = ids ? m.add(text, idsOut[done] = ids[done]) : addWithNewId(text, idsOut[done]);
     if (status != Status::Ok) break;
-    std::copy(m.keys.begin(), m.keys.end(), batchKeys.begin() + static_cast<std::ptrdiff_t>(done * m.bands));
+    m.copyKeys(batchKeys.data() + done * m.allBands());
   }
   undo.kept = done == count;
   m.trimScratch();
@@ -406,6 +465,9 @@ bool TextIndex::remove(uint32_t id) {
   m.decode(slot);
   m.shingle(m.storedCps);
   for (const uint32_t key : m.keys) m.table.erase(key, id);
+  if (m.review) {
+    for (const uint32_t key : m.review->keys) m.review->table.erase(key, id);
+  }
   m.slotOfId.erase(id);
   m.alive[slot] = 0;
   m.deadBytes += m.records[slot].length;
@@ -420,16 +482,30 @@ void TextIndex::query(std::string_view text, size_t limit, std::vector<TextMatch
   m.items.clear();
   uint64_t touched = m.table.touch(m.keys.data(), m.keys.size());
   for (const uint32_t key : m.keys) m.table.find(key, m.items);
+  // The threshold's bands' candidates are marked (item 1): only they can be duplicates.
+  for (KeyedItem& item : m.items) item.item = 1;
+  Impl::Review* const review = m.review.get();
+  if (review) {
+    touched += review->table.touch(review->keys.data(), review->keys.size());
+    for (const uint32_t key : review->keys) review->table.find(key, m.items);
+  }
   sortItems(m.items, m.scratch);
-  // The distinct candidates, in id order (a candidate is found by several bands). Each
-  // is a chain of reads, id to slot to record to text, and each read a cache miss in a
-  // large index: they are taken a link at a time for every candidate, so that the
-  // candidates' misses overlap rather than add up.
+  // The distinct candidates, in id order (a candidate is found by several bands), each
+  // key then id | mark << 32. Each is a chain of reads, id to slot to record to text, and
+  // each read a cache miss in a large index: they are taken a link at a time for every
+  // candidate, so that the candidates' misses overlap rather than add up.
   size_t candidates = 0;
   for (size_t i = 0; i < m.items.size(); ++i) {
-    if (candidates == 0 || m.items[i].key != m.items[candidates - 1].key) m.items[candidates++] = m.items[i];
+    if (candidates == 0 || m.items[i].key != m.items[candidates - 1].key) {
+      m.items[candidates++] = m.items[i];
+    } else {
+      m.items[candidates - 1].item |= m.items[i].item;
+    }
   }
   m.items.resize(candidates);
+  for (KeyedItem& candidate : m.items) candidate.key |= uint64_t{candidate.item} << 32;
+  constexpr uint64_t kFromThreshold = uint64_t{1} << 32;
+  const double least = review ? review->threshold : m.threshold;  // what an answer reaches
   for (const KeyedItem& candidate : m.items) touched += m.slotOfId.touch(static_cast<uint32_t>(candidate.key));
   constexpr uint32_t kSkipped = UINT32_MAX;
   for (KeyedItem& candidate : m.items) {
@@ -443,8 +519,14 @@ void TextIndex::query(std::string_view text, size_t limit, std::vector<TextMatch
     const Impl::Record& record = m.records[candidate.item];
     const size_t nb = record.shingles;
     // The best a pair of sizes na, nb can reach is min/max, as the quotient computes it.
-    const size_t least = std::min(na, nb), most = std::max(na, nb);
-    if (most > 0 && static_cast<double>(least) / static_cast<double>(most) < m.threshold) {
+    const size_t fewer = std::min(na, nb), more = std::max(na, nb);
+    if (more > 0 && static_cast<double>(fewer) / static_cast<double>(more) < least) {
+      candidate.item = kSkipped;
+      continue;
+    }
+    // A candidate of the review bands alone: its sketch first.
+    if (!(candidate.key & kFromThreshold) &&
+        !review->filter.mayReach(review->sketch, static_cast<uint32_t>(na), review->sketchOf(candidate.item), static_cast<uint32_t>(nb))) {
       candidate.item = kSkipped;
       continue;
     }
@@ -458,10 +540,14 @@ void TextIndex::query(std::string_view text, size_t limit, std::vector<TextMatch
     const size_t nb = m.records[slot].shingles;
     double similarity = 1.0;  // both sets empty
     if (na + nb > 0) {
-      const size_t shared = m.shared(slot, leastShared(static_cast<uint32_t>(na), static_cast<uint32_t>(nb), m.threshold));
+      const size_t shared = m.shared(slot, leastShared(static_cast<uint32_t>(na), static_cast<uint32_t>(nb), least));
       similarity = static_cast<double>(shared) / static_cast<double>(na + nb - shared);
     }
-    if (similarity >= m.threshold) out.push_back({id, similarity});
+    if (similarity >= m.threshold && (candidate.key & kFromThreshold)) {
+      out.push_back({id, similarity, MatchKind::Duplicate});
+    } else if (similarity >= least) {
+      out.push_back({id, similarity, MatchKind::Review});
+    }
   }
   // By similarity, descending: the answers are in id order, and the sort is stable. A
   // positive double's bits order as its value.
@@ -487,15 +573,19 @@ std::vector<uint8_t> TextIndex::serialize() const {
 }
 
 struct TextIndex::Writer::State {
-  explicit State(const TextIndex& index) : index(index), m(*index.impl_), cursor(m.table) {}
+  explicit State(const TextIndex& index) : index(index), m(*index.impl_), cursor(m.table) {
+    if (m.review) reviewCursor.emplace(m.review->table);
+  }
   const TextIndex& index;
   const Impl& m;
   BandTable::Cursor cursor;
+  std::optional<BandTable::Cursor> reviewCursor;
+  BandTable::Cursor* entries = &cursor;  // the table whose entries are being written
   bytes::StreamingChecksum checksum;
-  enum class Part { kHeader, kTextHeader, kText, kBandEntries, kChecksum, kDone } part = Part::kHeader;
-  size_t slot = 0;  // the text being written (kTextHeader, kText)
+  enum class Part { kHeader, kTextHeader, kText, kSketch, kEntryCount, kBandEntries, kChecksum, kDone } part = Part::kHeader;
+  size_t slot = 0;  // the text being written (kTextHeader, kText, kSketch)
   // The part's bytes, unless it is a text (read from the arena), and how many are written.
-  uint8_t bytes[kHeaderSize];
+  uint8_t bytes[kSketchBytes];
   size_t partSize = 0, partWritten = 0;
 };
 
@@ -504,7 +594,7 @@ TextIndex::Writer::Writer(const TextIndex& index) : state_(std::make_unique<Stat
   const Impl& m = w.m;
   uint8_t* at = w.bytes;
   std::memcpy(at, kMagic, 4);
-  at = storeLE(at + 4, kFormatVersion, 2);
+  at = storeLE(at + 4, m.review ? kReviewVersion : kFormatVersion, 2);
   at = storeLE(at, m.options.alphabetic, 1);
   at = storeLE(at, m.options.cjk, 1);
   uint64_t thresholdBits;
@@ -512,15 +602,24 @@ TextIndex::Writer::Writer(const TextIndex& index) : state_(std::make_unique<Stat
   at = storeLE(at, thresholdBits, 8);
   at = storeLE(at, m.nextId, 8);
   at = storeLE(at, index.size(), 4);
-  storeLE(at, m.bands, 4);
+  at = storeLE(at, m.bands, 4);
   w.partSize = kHeaderSize;
+  if (m.review) {
+    uint64_t reviewBits;
+    std::memcpy(&reviewBits, &m.review->threshold, 8);
+    storeLE(storeLE(at, reviewBits, 8), m.review->bands, 4);
+    w.partSize += kReviewHeader;
+  }
 }
 
 TextIndex::Writer::~Writer() = default;
 
 size_t TextIndex::Writer::size() const {
   const Impl& m = state_->m;
-  return kHeaderSize + (m.arena.size() - m.deadBytes) + kTextHeader * state_->index.size() + kBandEntry * m.table.size() + kChecksumSize;
+  const size_t texts = state_->index.size();
+  const size_t common = kHeaderSize + (m.arena.size() - m.deadBytes) + kTextHeader * texts + kBandEntry * m.table.size() + kChecksumSize;
+  if (!m.review) return common;
+  return common + kReviewHeader + kSketchBytes * texts + kEntryCount + kBandEntry * m.review->table.size();
 }
 
 size_t TextIndex::Writer::write(uint8_t* out, size_t capacity) {
@@ -546,7 +645,11 @@ size_t TextIndex::Writer::write(uint8_t* out, size_t capacity) {
   // The next stored text's header, or the band entries after the last text.
   auto beginText = [&]() {
     while (w.slot < m.records.size() && !m.alive[w.slot]) ++w.slot;
-    if (w.slot == m.records.size()) return begin(Part::kBandEntries, 0);
+    if (w.slot == m.records.size()) {
+      if (!m.review) return begin(Part::kBandEntries, 0);
+      storeLE(w.bytes, m.table.size(), kEntryCount);
+      return begin(Part::kEntryCount, kEntryCount);
+    }
     const Impl::Record& r = m.records[w.slot];
     storeLE(storeLE(storeLE(w.bytes, r.id, 4), r.shingles, 4), r.length, 4);
     begin(Part::kTextHeader, kTextHeader);
@@ -560,10 +663,24 @@ size_t TextIndex::Writer::write(uint8_t* out, size_t capacity) {
         if (put(w.bytes)) begin(Part::kText, m.records[w.slot].length);
         break;
       case Part::kText:
-        if (put(m.arena.data() + m.records[w.slot].start)) {
+        if (!put(m.arena.data() + m.records[w.slot].start)) break;
+        if (m.review) {
+          const uint64_t* sketch = m.review->sketchOf(w.slot);
+          for (unsigned i = 0; i < SetSketch::kWords; ++i) storeLE(w.bytes + 8 * i, sketch[i], 8);
+          begin(Part::kSketch, kSketchBytes);
+          break;
+        }
+        ++w.slot;
+        beginText();
+        break;
+      case Part::kSketch:
+        if (put(w.bytes)) {
           ++w.slot;
           beginText();
         }
+        break;
+      case Part::kEntryCount:
+        if (put(w.bytes)) begin(Part::kBandEntries, 0);
         break;
       case Part::kBandEntries: {
         // Whole entries while they fit; one cut at the end of the room waits in w.bytes.
@@ -571,16 +688,19 @@ size_t TextIndex::Writer::write(uint8_t* out, size_t capacity) {
         const size_t whole = static_cast<size_t>(end - at) / kBandEntry;
         uint8_t* to = at;  // a local that only this loop writes, so it stays in a register
         auto store = [&](uint32_t key, uint32_t id) { to = storeLE(storeLE(to, key, 4), id, 4); };
-        bool more = w.cursor.take(whole, store) == whole;
+        bool more = w.entries->take(whole, store) == whole;
         at = to;
         if (more && at != end) {
           to = w.bytes;
-          more = w.cursor.take(1, store) == 1;
+          more = w.entries->take(1, store) == 1;
           if (more) begin(Part::kBandEntries, kBandEntry);
         } else if (more) {
           begin(Part::kBandEntries, 0);
         }
-        if (!more) {
+        if (!more && w.entries == &w.cursor && w.reviewCursor) {  // the review table's entries next
+          w.entries = &*w.reviewCursor;
+          begin(Part::kBandEntries, 0);
+        } else if (!more) {
           w.checksum.update(unhashed, static_cast<size_t>(at - unhashed));
           storeLE(w.bytes, w.checksum.digest(), 8);
           begin(Part::kChecksum, kChecksumSize);
@@ -615,14 +735,18 @@ struct TextIndex::Reader::State {
   uint8_t stored[kChecksumSize] = {};  // the checksum's bytes, as they pass
   std::string headerError, error;
   std::optional<TextIndex> index;  // from the header on
-  std::optional<BandTable::Builder> keys;  // once the texts are read
-  enum class Part { kHeader, kTextHeader, kText, kBandEntry, kDone } part = Part::kHeader;
+  // Once the texts are read: the band table's entries, then the review band table's.
+  std::optional<BandTable::Builder> keys, reviewKeys;
+  BandTable::Builder* builder = nullptr;  // the one being read
+  enum class Part { kHeader, kReviewHeader, kTextHeader, kText, kSketch, kEntryCount, kBandEntry, kDone } part = Part::kHeader;
   // The part's bytes, unless it is a text (appended to the arena as it comes), and how
   // many are read.
-  uint8_t bytes[kHeaderSize];
+  uint8_t bytes[kSketchBytes];
   size_t partSize = kHeaderSize, partRead = 0;
-  uint64_t count = 0, bands = 0, nextId = 0, texts = 0;
-  size_t entries = 0, entriesRead = 0;
+  ShingleOptions options;
+  double threshold = 0, review = 0;
+  uint64_t count = 0, bands = 0, reviewBands = 0, nextId = 0, texts = 0;
+  size_t entries = 0, entriesRead = 0, mainEntries = 0, reviewEntries = 0;
   uint16_t version = 0;
 
   bool failed() const { return !headerError.empty() || !error.empty(); }
@@ -632,18 +756,19 @@ struct TextIndex::Reader::State {
     partSize = size;
     partRead = 0;
   }
-  // The header is in `bytes`.
+  bool withReview() const { return version == kReviewVersion; }
+  size_t headerSize() const { return kHeaderSize + (withReview() ? kReviewHeader : 0); }
+  // The header is in `bytes`; `at` is where what follows it starts.
   void readHeader(size_t at) {
     version = static_cast<uint16_t>(getLE(bytes + 4, 2));
-    const uint16_t expected = version == kUnfoldedKanaVersion ? kUnfoldedKanaVersion : kFormatVersion;
-    if (std::string damage = bytes::checkHeader(bytes, size, kMagic, expected, kHeaderSize); !damage.empty()) {
+    const uint16_t expected = version == kUnfoldedKanaVersion || version == kFormatVersion ? version : kReviewVersion;
+    if (std::string damage = bytes::checkHeader(bytes, size, kMagic, expected, headerSize()); !damage.empty()) {
       headerError = describe({damage.c_str()});
       return;
     }
-    const ShingleOptions options{bytes[6], bytes[7]};
+    options = ShingleOptions{bytes[6], bytes[7]};
     if (!isValid(options)) return fail({"shingle sizes ", bytes[6], ", ", bytes[7], " are not within 1..3"});
     const uint64_t thresholdBits = getLE(bytes + 8, 8);
-    double threshold;
     std::memcpy(&threshold, &thresholdBits, 8);
     // Messages format integers only: formatting a double links printf (4.5 KB of gzipped WASM).
     if (!(threshold > 0 && threshold <= 1)) return fail({"the threshold is not within (0, 1]"});
@@ -652,9 +777,27 @@ struct TextIndex::Reader::State {
     count = getLE(bytes + 24, 4);
     bands = getLE(bytes + 28, 4);
     if (bands != bandingFor(threshold).bands) return fail({bands, " bands where the threshold's banding has ", bandingFor(threshold).bands});
-    if (count > (body - kHeaderSize) / (kTextHeader + kBandEntry * bands)) return fail({"a count of ", count, " texts exceeds the data"});
-    index.emplace(threshold, options);
-    index->impl_->reserveTexts(count, body - kHeaderSize - count * (kTextHeader + kBandEntry * bands));
+    if (withReview()) return begin(Part::kReviewHeader, kReviewHeader);
+    beginTexts(at);
+  }
+  // The review header is in `bytes`.
+  void readReviewHeader(size_t at) {
+    const uint64_t reviewBits = getLE(bytes, 8);
+    std::memcpy(&review, &reviewBits, 8);
+    if (!(review > 0 && review < threshold)) return fail({"the review threshold is not within (0, threshold)"});
+    reviewBands = getLE(bytes + 8, 4);
+    if (reviewBands != bandingFor(review).bands) {
+      return fail({reviewBands, " review bands where the review threshold's banding has ", bandingFor(review).bands});
+    }
+    beginTexts(at);
+  }
+  // The header is read: the index, then its texts from `at`.
+  void beginTexts(size_t at) {
+    const uint64_t perText = kTextHeader + kBandEntry * bands + (withReview() ? kSketchBytes + kBandEntry * reviewBands : 0);
+    const uint64_t fixed = headerSize() + (withReview() ? kEntryCount : 0);
+    if (body < fixed || count > (body - fixed) / perText) return fail({"a count of ", count, " texts exceeds the data"});
+    index.emplace(threshold, review, options);
+    index->impl_->reserveTexts(count, body - fixed - count * perText);
     beginText(at);
   }
   // The next text's header, or the band keys after the last text; `at` is where it starts.
@@ -663,11 +806,36 @@ struct TextIndex::Reader::State {
       if (body - at < kTextHeader) return fail({"text ", texts, " is cut off"});
       return begin(Part::kTextHeader, kTextHeader);
     }
+    if (withReview()) {
+      if (body - at < kEntryCount) return fail({"the band entry count is cut off"});
+      return begin(Part::kEntryCount, kEntryCount);
+    }
+    beginEntries(at, (body - at) / kBandEntry);
+  }
+  // Band entries from `at`: `main` of the band table, the rest of the review band table's.
+  void beginEntries(size_t at, uint64_t main) {
     if ((body - at) % kBandEntry != 0) return fail({"has ", body - at, " bytes of band keys, not a multiple of ", kBandEntry});
-    entries = (body - at) / kBandEntry;
-    if (entries > count * bands) return fail({"has ", entries, " band keys; ", count, " texts have at most ", count * bands});
+    const uint64_t all = (body - at) / kBandEntry;
+    if (main > all) return fail({"has ", all, " band keys where its count says ", main});
+    if (main > count * bands) return fail({"has ", main, " band keys; ", count, " texts have at most ", count * bands});
+    if (all - main > count * reviewBands) return fail({"has ", all - main, " review band keys; ", count, " texts have at most ", count * reviewBands});
+    entries = mainEntries = main;
+    reviewEntries = all - main;
     keys.emplace(entries);
-    begin(entries == 0 ? Part::kDone : Part::kBandEntry, kBandEntry);
+    if (withReview()) reviewKeys.emplace(reviewEntries);
+    builder = &*keys;
+    begin(all == 0 ? Part::kDone : Part::kBandEntry, kBandEntry);
+    if (entries == 0) nextEntries();
+  }
+  // The band table's entries are read: the review band table's next, or the end.
+  void nextEntries() {
+    if (builder == &*keys && reviewKeys) {
+      builder = &*reviewKeys;
+      entries = reviewEntries;
+      entriesRead = 0;
+      if (entries != 0) return;
+    }
+    begin(Part::kDone, 0);
   }
   // The text header is in `bytes`; its text starts at `at`.
   void readTextHeader(size_t at) {
@@ -684,20 +852,33 @@ struct TextIndex::Reader::State {
     begin(Part::kText, length);
     if (length == 0) endText(at);
   }
+  // The text ends at `at`: its sketch next, or the next text.
   void endText(size_t at) {
+    if (withReview()) {
+      if (body - at < kSketchBytes) return fail({"text ", texts, "'s sketch is cut off"});
+      return begin(Part::kSketch, kSketchBytes);
+    }
+    ++texts;
+    beginText(at);
+  }
+  // The sketch is in `bytes`.
+  void readSketch(size_t at) {
+    std::vector<uint64_t>& sketches = index->impl_->review->sketches;
+    for (unsigned i = 0; i < SetSketch::kWords; ++i) sketches.push_back(getLE(bytes + 8 * i, 8));
     ++texts;
     beginText(at);
   }
   // Adds `count` band entries (u32 key, u32 id) read from `from`. @pre within the entries.
   void addKeys(const uint8_t* from, size_t count) {
-    BandTable::Builder& builder = *keys;
+    BandTable::Builder& to = *builder;
+    const size_t before = builder == &*keys ? 0 : mainEntries;  // the entries before, for messages
     for (size_t e = 0; e < count; ++e, from += kBandEntry) {
       const auto key = static_cast<uint32_t>(getLE(from, 4));
-      if (key == 0) return fail({"band key ", entriesRead + e, " is 0"});
-      builder.add(key, static_cast<uint32_t>(getLE(from + 4, 4)));
+      if (key == 0) return fail({"band key ", before + entriesRead + e, " is 0"});
+      to.add(key, static_cast<uint32_t>(getLE(from + 4, 4)));
     }
     entriesRead += count;
-    if (entriesRead == entries) begin(Part::kDone, 0);
+    if (entriesRead == entries) nextEntries();
   }
 
   // Parses the body's bytes [at, at + count).
@@ -716,6 +897,15 @@ struct TextIndex::Reader::State {
       switch (part) {
         case Part::kHeader:
           if (gather()) readHeader(position());
+          break;
+        case Part::kReviewHeader:
+          if (gather()) readReviewHeader(position());
+          break;
+        case Part::kSketch:
+          if (gather()) readSketch(position());
+          break;
+        case Part::kEntryCount:
+          if (gather()) beginEntries(position(), getLE(bytes, 8));
           break;
         case Part::kTextHeader:
           if (gather()) readTextHeader(position());
@@ -773,10 +963,14 @@ Status TextIndex::Reader::finish(TextIndex& out, std::string& error) {
   if (r.size < kHeaderSize + kChecksumSize) {
     return fail(describe({bytes::checkHeader(r.bytes, r.size, kMagic, kFormatVersion, kHeaderSize).c_str()}));
   }
+  if (r.part == State::Part::kReviewHeader && !r.failed()) {  // a version 3 header cut short: shorter than its header
+    return fail(describe({bytes::checkHeader(r.bytes, r.size, kMagic, kReviewVersion, kHeaderSize + kReviewHeader).c_str()}));
+  }
   if (!r.headerError.empty()) return fail(r.headerError);
   if (getLE(r.stored, 8) != r.checksum.digest()) return fail(describe({"checksum mismatch (the data is corrupted or truncated)"}));
   if (!r.error.empty()) return fail(r.error);
   r.keys->finish(r.index->impl_->table);
+  if (r.reviewKeys) r.reviewKeys->finish(r.index->impl_->review->table);
   r.index->impl_->nextId = r.nextId;
   if (r.version == kUnfoldedKanaVersion) {
     // Each stored text normalized again (idempotent but for the fold) and added anew, in order.
@@ -799,6 +993,7 @@ size_t TextIndex::memoryBytes() const {
   const Impl& m = *impl_;
   return m.arena.capacity() + m.records.capacity() * sizeof(Impl::Record) + m.alive.capacity() +
          m.table.memoryBytes() + m.slotOfId.memoryBytes() +
+         (m.review ? m.review->table.memoryBytes() + m.review->sketches.capacity() * sizeof(uint64_t) + m.review->keys.capacity() * sizeof(uint32_t) : 0) +
          (m.cps.capacity() + m.storedCps.capacity()) * sizeof(char32_t) + (m.codes.capacity() + m.raw.capacity()) * sizeof(uint64_t) +
          m.set.capacity() * sizeof(Impl::SetEntry) + m.keys.capacity() * sizeof(uint32_t) + (m.items.capacity() + m.scratch.capacity()) * sizeof(KeyedItem) + m.answers.capacity() * sizeof(TextMatch) + m.prepared.capacity();
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <random>
 #include <set>
 #include <string>
@@ -343,7 +344,9 @@ TEST_CASE("serialize and deserialize round trip", "[text_index]") {
 }
 
 TEST_CASE("every truncation and every flipped byte is rejected, the target unchanged", "[text_index]") {
-  TextIndex index(0.8);
+  const double review = GENERATE(0.0, 0.6);
+  CAPTURE(review);
+  TextIndex index(0.8, review);
   const std::vector<std::string> texts = {"the cat sat on the mat", "東京の天気", "a dog ran far away", ""};
   for (uint32_t i = 0; i < texts.size(); ++i) REQUIRE(index.add(texts[i], i * 3) == Status::Ok);
   const std::vector<uint8_t> bytes = index.serialize();
@@ -510,9 +513,22 @@ TEST_CASE("a writer's pieces, of any size, are serialize()'s bytes, which keep t
   CHECK(goldenBytes.size() == 641);
   CHECK(goldenBytes[4] == 2);
   CHECK(simhash::bytes::getLE(goldenBytes.data() + goldenBytes.size() - 8, 8) == 0x128cef47cdb46cacULL);
+  // Format version 3: the same texts with review at 0.5.
+  TextIndex goldenReview(0.8, 0.5);
+  for (const char* text : {"the cat sat on the mat", "我们今天去公园散步吧", "How do I reset my password?", "How can I reset my password?", "a dog ran"}) {
+    uint32_t id;
+    REQUIRE(goldenReview.addWithNewId(text, id) == Status::Ok);
+  }
+  REQUIRE(goldenReview.remove(4));
+  const std::vector<uint8_t> goldenReviewBytes = goldenReview.serialize();
+  CHECK(goldenReviewBytes[4] == 3);
+  CHECK(goldenReviewBytes.size() == 2197);
+  CHECK(simhash::bytes::getLE(goldenReviewBytes.data() + goldenReviewBytes.size() - 8, 8) == 0xeeeff7e4195d35daULL);
 
   const std::vector<std::string> texts = plantedTexts(13, 200);
-  TextIndex index(0.8, {}, kSmallMerges);  // both parts of the band table, and removed entries
+  const double review = GENERATE(0.0, 0.5);  // format 2, and 3 (sketches, two band tables)
+  CAPTURE(review);
+  TextIndex index(0.8, review, {}, kSmallMerges);  // both parts of the band table, and removed entries
   for (uint32_t i = 0; i < texts.size(); ++i) REQUIRE(index.add(texts[i], i) == Status::Ok);
   for (uint32_t i = 0; i < texts.size(); i += 5) REQUIRE(index.remove(i));
   const std::vector<uint8_t> whole = index.serialize();
@@ -621,4 +637,177 @@ TEST_CASE("a long text's scratch is given back after the call that needed it", "
   CHECK(stored < before + longText.size() + 65536);
   CHECK(query(index, longText) == std::vector<TextMatch>{{2, 1.0}});
   CHECK(index.memoryBytes() < stored + 65536);
+}
+
+namespace {
+
+// Whether the keys of a and b at threshold t share one: a candidate of t's band table.
+struct KeysAt {
+  double threshold;
+  std::vector<std::vector<uint32_t>> keys;
+  KeysAt(const std::vector<std::string>& texts, double t) : threshold(t) {
+    for (const std::string& text : texts) keys.push_back(bandKeys(text, t));
+  }
+  bool candidate(size_t a, size_t b) const { return shareKey(keys[a], keys[b]); }
+};
+
+}  // namespace
+
+TEST_CASE("review: duplicates as without review, review matches exact, found at least 0.99 of brute force", "[text_index]") {
+  const std::vector<std::string> texts = plantedTexts(17, 250);
+  const size_t count = texts.size();
+  std::vector<std::vector<uint64_t>> textShingles;
+  for (const std::string& t : texts) textShingles.push_back(shingles(t));
+  for (const auto& [threshold, review] : {std::pair{0.8, 0.5}, std::pair{0.9, 0.6}, std::pair{0.7, 0.5}}) {
+    const KeysAt atThreshold(texts, threshold), atReview(texts, review);
+    for (const size_t mergeAt : {TextIndex::kMergeAt, kSmallMerges}) {
+      CAPTURE(threshold, review, mergeAt);
+      TextIndex plain(threshold, {}, mergeAt), index(threshold, review, {}, mergeAt);
+      for (uint32_t i = 0; i < count; ++i) REQUIRE((plain.add(texts[i], i) == Status::Ok && index.add(texts[i], i) == Status::Ok));
+      CHECK(index.review() == review);
+      size_t inRange = 0, listed = 0;
+      for (size_t q = 0; q < count; ++q) {
+        CAPTURE(texts[q]);
+        const std::vector<TextMatch> answers = query(index, texts[q]);
+        // Duplicates: exactly the answers without review; then every answer exact and sorted.
+        std::vector<TextMatch> duplicates;
+        for (const TextMatch& m : answers) {
+          if (m.kind == simhash::MatchKind::Duplicate) duplicates.push_back(m);
+        }
+        REQUIRE(duplicates == query(plain, texts[q]));
+        std::vector<uint8_t> answered(count, 0);
+        for (size_t k = 0; k < answers.size(); ++k) {
+          const TextMatch& m = answers[k];
+          answered[m.id] = 1;
+          const double exact = jaccard(textShingles[q], textShingles[m.id]);
+          REQUIRE(m.similarity == exact);
+          REQUIRE(m.similarity >= review);
+          REQUIRE((atThreshold.candidate(q, m.id) || atReview.candidate(q, m.id)));
+          if (k > 0) {
+            const TextMatch& p = answers[k - 1];
+            REQUIRE((p.similarity > m.similarity || (p.similarity == m.similarity && p.id < m.id)));
+          }
+        }
+        for (uint32_t i = 0; i < count; ++i) {
+          const double s = jaccard(textShingles[q], textShingles[i]);
+          // The threshold's candidates are never set aside by sketches.
+          if (s >= review && atThreshold.candidate(q, i)) REQUIRE(answered[i]);
+          if (s >= review && s < threshold) inRange += 1, listed += answered[i];
+        }
+      }
+      CAPTURE(listed, inRange);
+      REQUIRE(inRange >= 100);
+      CHECK(static_cast<double>(listed) >= 0.99 * static_cast<double>(inRange));
+      WARN("threshold " << threshold << ", review " << review << ": " << listed << " of " << inRange << " pairs in [review, threshold) listed");
+    }
+  }
+}
+
+TEST_CASE("review: the stream keeps dedup's leaders, and limit keeps the first answers", "[text_index]") {
+  const std::vector<std::string> texts = plantedTexts(29, 300);
+  TextIndex index(0.8, 0.5, {}, kSmallMerges);
+  std::vector<uint32_t> kept;
+  size_t withReviewOnly = 0;
+  std::vector<TextMatch> answers;
+  for (uint32_t i = 0; i < texts.size(); ++i) {
+    index.query(texts[i], SIZE_MAX, answers);
+    const bool duplicate = std::any_of(answers.begin(), answers.end(), [](const TextMatch& m) { return m.kind == simhash::MatchKind::Duplicate; });
+    if (duplicate) continue;
+    withReviewOnly += !answers.empty();
+    if (!answers.empty()) {
+      std::vector<TextMatch> first;
+      index.query(texts[i], 1, first);
+      CHECK(first == std::vector<TextMatch>{answers[0]});
+    }
+    REQUIRE(index.add(texts[i], i) == Status::Ok);
+    kept.push_back(i);
+  }
+  CHECK(withReviewOnly > 0);
+  CHECK(kept == dedupLeaders(texts, 0.8, ShingleOptions{}));
+}
+
+TEST_CASE("review: removal, compaction, undone batches and reloads keep both tables and the sketches", "[text_index]") {
+  const std::vector<std::string> texts = plantedTexts(37, 200);
+  const size_t mergeAt = GENERATE(TextIndex::kMergeAt, kSmallMerges);
+  TextIndex index(0.8, 0.55, {}, mergeAt);
+  for (uint32_t i = 0; i < texts.size(); ++i) REQUIRE(index.add(texts[i], i) == Status::Ok);
+  std::mt19937 rng(9);
+  std::vector<uint8_t> removed(texts.size(), 0);
+  for (uint32_t i = 0; i < texts.size(); ++i) {
+    if (rng() % 3 != 0) removed[i] = index.remove(i);
+  }
+  // A batch that fails on its last id is undone; then adds that compact the arena.
+  const std::string utf8 = "one texttwo text";
+  const uint32_t offsets[] = {0, 8, 16};
+  const auto stored = static_cast<uint32_t>(std::find(removed.begin(), removed.end(), 0) - removed.begin());
+  const uint32_t clashing[] = {900000, stored};
+  uint32_t idsOut[2];
+  CHECK(index.addAll(utf8.data(), offsets, 2, clashing, idsOut) == 1);
+  const std::vector<std::string> more = plantedTexts(38, 60);
+  for (uint32_t k = 0; k < more.size(); ++k) REQUIRE(index.add(more[k], 100000 + k) == Status::Ok);
+  TextIndex fresh(0.8, 0.55);
+  for (uint32_t i = 0; i < texts.size(); ++i) {
+    if (!removed[i]) REQUIRE(fresh.add(texts[i], i) == Status::Ok);
+  }
+  for (uint32_t k = 0; k < more.size(); ++k) REQUIRE(fresh.add(more[k], 100000 + k) == Status::Ok);
+  const std::vector<uint8_t> bytes = index.serialize();
+  CHECK(bytes[4] == 3);
+  CHECK(bytes == fresh.serialize());
+  TextIndex loaded(0.5);
+  std::string error;
+  REQUIRE(TextIndex::deserialize(bytes.data(), bytes.size(), loaded, error) == Status::Ok);
+  CHECK(loaded.review() == 0.55);
+  CHECK(loaded.serialize() == bytes);
+  for (size_t q = 0; q < texts.size(); q += 3) {
+    const std::vector<TextMatch> answers = query(index, texts[q]);
+    CHECK(answers == query(fresh, texts[q]));
+    CHECK(answers == query(loaded, texts[q]));
+    for (const TextMatch& m : answers) CHECK((m.id >= 100000 || !removed[m.id]));
+  }
+  // Version 2 bytes of the same texts load without review.
+  TextIndex plain(0.8);
+  for (uint32_t i = 0; i < 20; ++i) REQUIRE(plain.add(texts[i], i) == Status::Ok);
+  const std::vector<uint8_t> plainBytes = plain.serialize();
+  CHECK(plainBytes[4] == 2);
+  REQUIRE(TextIndex::deserialize(plainBytes.data(), plainBytes.size(), loaded, error) == Status::Ok);
+  CHECK(loaded.review() == 0);
+}
+
+TEST_CASE("review: bytes with a valid checksum are still checked: the review threshold and its bands", "[text_index]") {
+  TextIndex index(0.8, 0.5);
+  REQUIRE(index.add("the cat sat", 1) == Status::Ok);
+  const std::vector<uint8_t> bytes = index.serialize();
+  REQUIRE(bytes.size() == 44 + 12 + 11 + 64 + 8 + 8 * (simhash::bandingFor(0.8).bands + simhash::bandingFor(0.5).bands) + 8);
+  auto resealed = [](std::vector<uint8_t> b) {
+    b.resize(b.size() - 8);
+    simhash::bytes::putLE(b, simhash::bytes::checksum(b.data(), b.size()), 8);
+    return b;
+  };
+  auto rejects = [&](std::vector<uint8_t> damaged, const std::string& expected) {
+    TextIndex target(0.5);
+    std::string error;
+    const std::vector<uint8_t> sealed = resealed(std::move(damaged));
+    CHECK(TextIndex::deserialize(sealed.data(), sealed.size(), target, error) == Status::CorruptData);
+    CHECK(error == "invalid serialized text index: " + expected);
+    CHECK(target.size() == 0);
+  };
+  auto withDouble = [&](size_t at, double value) {
+    std::vector<uint8_t> b = bytes;
+    uint64_t bits;
+    std::memcpy(&bits, &value, 8);
+    for (int i = 0; i < 8; ++i) b[at + i] = static_cast<uint8_t>(bits >> (8 * i));
+    return b;
+  };
+  rejects(withDouble(32, 0.8), "the review threshold is not within (0, threshold)");
+  rejects(withDouble(32, 0.0), "the review threshold is not within (0, threshold)");
+  rejects(withDouble(32, 0.6), std::to_string(simhash::bandingFor(0.5).bands) + " review bands where the review threshold's banding has " +
+                                   std::to_string(simhash::bandingFor(0.6).bands));
+  const size_t entryCount = 44 + 12 + 11 + 64;
+  std::vector<uint8_t> moreEntries = bytes;
+  moreEntries[entryCount] += 1;
+  rejects(moreEntries, "has " + std::to_string(simhash::bandingFor(0.8).bands + 1) + " band keys; 1 texts have at most " +
+                           std::to_string(simhash::bandingFor(0.8).bands));
+  std::vector<uint8_t> tooMany = bytes;
+  tooMany[entryCount] = 0xFF;
+  rejects(tooMany, "has " + std::to_string(simhash::bandingFor(0.8).bands + simhash::bandingFor(0.5).bands) + " band keys where its count says 255");
 }

@@ -15,6 +15,15 @@
 // Copies of a text (texts that normalize alike) share every band key, so the band table
 // holds them side by side under each key: a query that meets them verifies each, and a
 // removal steps over them. The stream stores no copies.
+//
+// Review (optional, below the threshold): query also answers the stored texts whose
+// similarity reaches `review`, marked apart (TextMatch::kind), for a person to confirm, as
+// dedup's review pairs are. Their candidates come from a second band table at
+// bandingFor(review), of which those whose sets' sketches show them far below `review`
+// are set aside (set_sketch.h), and from the threshold's bands. A match is a Duplicate
+// only when the threshold's bands propose it and it reaches the threshold, so the stream
+// contract is the same with review as without; any other match reaching `review` is a
+// Review match (rarely, one at or above the threshold that only the review bands proposed).
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -28,10 +37,13 @@
 
 namespace simhash {
 
+enum class MatchKind : uint8_t { Duplicate, Review };
+
 struct TextMatch {
   uint32_t id;
   double similarity;  ///< similarity(query, stored text), exactly as similarity() computes it
-  bool operator==(const TextMatch& o) const { return id == o.id && similarity == o.similarity; }
+  MatchKind kind = MatchKind::Duplicate;
+  bool operator==(const TextMatch& o) const { return id == o.id && similarity == o.similarity && kind == o.kind; }
 };
 
 class TextIndex {
@@ -42,11 +54,15 @@ class TextIndex {
   static constexpr size_t kMergeAt = size_t{1} << 16;
   /// @pre 0 < threshold <= 1, isValid(options).
   explicit TextIndex(double threshold, const ShingleOptions& options = {}, size_t mergeAt = kMergeAt);
+  /// With review matches from `review` on (0: none). @pre 0 <= review < threshold <= 1, isValid(options).
+  TextIndex(double threshold, double review, const ShingleOptions& options = {}, size_t mergeAt = kMergeAt);
   ~TextIndex();
   TextIndex(TextIndex&&) noexcept;
   TextIndex& operator=(TextIndex&&) noexcept;
 
   double threshold() const;
+  /// The review threshold, 0 when the index has none.
+  double review() const;
   const ShingleOptions& options() const;
   Banding banding() const;
   /// Number of stored texts.
@@ -76,23 +92,28 @@ class TextIndex {
   bool remove(uint32_t id);
 
   /// Every stored text with similarity(text, stored) >= threshold among the candidates,
-  /// sorted by similarity descending, then id ascending; the first `limit` of them, to
-  /// `out` (cleared first).
+  /// and with review, every other reaching review among its candidates (as Review
+  /// matches); sorted by similarity descending, then id ascending; the first `limit` of
+  /// them, to `out` (cleared first).
   /// Cost: the query's normalization, shingles (a hash set, no sort) and min-hashes,
   /// `bands` table probes, and per distinct candidate a size check (J <= min/max of the
   /// set sizes) and, when it passes, the candidate's shingles rebuilt from its stored text
   /// and looked up in the query's set until they can no longer reach the threshold. An add
   /// of the text last queried reuses its shingles and keys (the query-then-add stream).
+  /// Review adds the review bands' probes and, per candidate they alone propose, a sketch
+  /// comparison (8 words) before the exact test.
   void query(std::string_view text, size_t limit, std::vector<TextMatch>& out);
 
-  /// The versioned byte format, little-endian: "SHTX" · u16 version (2; version 1, whose texts
-  /// were normalized before half-width katakana folded, loads with each text normalized and
-  /// added again) · u8 alphabetic and
-  /// u8 CJK shingle size · f64 threshold · u64 next id · u32 count n · u32 bands B · n × (u32
-  /// id, u32 distinct shingles, u32 length L, L bytes of the normalized text) · the band
-  /// table's entries (u32 key, u32 id; B per text, at most n × B), ordered by the key's hash,
-  /// then id, up to the checksum · u64 XXH3_64bits of everything
-  /// before it (framed as the fingerprint index's, docs/formats.md "Serialized index format").
+  /// The versioned byte format, little-endian: "SHTX" · u16 version (2 without review, 3
+  /// with; version 1, whose texts were normalized before half-width katakana folded, loads
+  /// with each text normalized and added again) · u8 alphabetic and u8 CJK shingle size ·
+  /// f64 threshold · u64 next id · u32 count n · u32 bands B · [3: f64 review · u32 review
+  /// bands R] · n × (u32 id, u32 distinct shingles, u32 length L, L bytes of the normalized
+  /// text, [3: the set's sketch, 8 × u64]) · [3: u64 band entries E] · the band table's
+  /// entries (u32 key, u32 id; B per text, at most n × B), ordered by the key's hash, then
+  /// id, [3: E of them, then the review band table's entries, at most n × R, in the same
+  /// order] up to the checksum · u64 XXH3_64bits of everything before it (framed as the
+  /// fingerprint index's, docs/formats.md "Serialized index format").
   /// Texts in the order they were added; keys in an order independent of the table's size
   /// and history, so a loaded index writes back the bytes it was loaded from. Cost: linear
   /// (the band table keeps most entries in that order already).
@@ -120,8 +141,8 @@ class TextIndex {
   /// `error` to what is wrong, and leaves `out` unchanged.
   /// The header (length, signature, version) is checked first, then the checksum, which
   /// guards against damage; past them the structure is checked (sizes, ids unique, B as
-  /// the threshold's banding, keys not 0, at most n × B of them) but the texts, shingle
-  /// counts and keys are taken as written, not recomputed nor matched to their ids: that
+  /// the threshold's banding, keys not 0, at most n × B of them; 0 < review < threshold, R
+  /// as its banding) but the texts, shingle counts, sketches and keys are taken as written, not recomputed nor matched to their ids: that
   /// is what makes loading linear in the bytes, the keys copied in order into the band
   /// table's sorted part (no normalizing, shingling or signing, no lookup per key). Bytes
   /// this library did not write may thus give answers other than their texts'
@@ -152,7 +173,8 @@ class TextIndex {
   /// rebuilds the shingles from: punctuation removed, whitespace runs as one space, so
   /// usually less than the text's UTF-8), a 16-byte record (24 natively), 1 alive flag,
   /// 11-21 in the id table (load 3/8 to 3/4), and per band about 6 in the band table's
-  /// sorted part plus 1 in its recent part (band_table.h; 0.8: 14 bands, about 100 bytes).
+  /// sorted part plus 1 in its recent part (band_table.h; 0.8: 14 bands, about 100 bytes);
+  /// with review, 64 for the sketch and 7 per review band (0.5: 40 bands, about 340 bytes).
   /// The text arena grows by an eighth at a time, the records by a quarter. Removed texts'
   /// bytes are reclaimed by an add once they outnumber the live ones and 4 KB; their band
   /// entries at the band table's next merge.
