@@ -197,11 +197,24 @@ export interface TextMatch {
   id: number;
   /** `sh.similarity(query, stored text)`, exactly. */
   similarity: number;
+  /**
+   * 'duplicate': a banding candidate at the threshold or above, what keeps a text out of
+   * the stream. 'review' (only with `review`): any other stored text reaching the review
+   * threshold, for a person to confirm: below the threshold, or rarely at or above it but
+   * proposed by the review bands alone.
+   */
+  kind: 'duplicate' | 'review';
 }
 
 export interface TextIndexInit {
   /** The threshold in (0, 1]: answers have at least this similarity. Default `DEFAULT_SIMILARITY` (0.8), as dedup. */
   similarity?: number;
+  /**
+   * Also answer stored texts whose similarity reaches this review threshold, in
+   * [0.5, similarity), as matches of kind 'review' (as dedup's `review`).
+   * Costs a second band table and a 64-byte sketch per text (README "Text index").
+   */
+  review?: number;
   /**
    * Fingerprint options, checked as dedup's for parity with it. They do not change the
    * answers: the similarity is of the texts themselves, whatever the fingerprint options.
@@ -225,6 +238,8 @@ export interface TextIndex extends DisposableWhereTyped {
   readonly size: number;
   /** The threshold. */
   readonly similarity: number;
+  /** The review threshold, undefined without review. */
+  readonly review: number | undefined;
   /**
    * Stores a text under `id` (0..2^32-1; when omitted, a fresh id: the smallest id above every
    * id handed out before that no stored text holds, as SimHashIndex) and returns the id. An id
@@ -235,8 +250,10 @@ export interface TextIndex extends DisposableWhereTyped {
   addAll(texts: string[], ids?: Uint32Array | number[]): Uint32Array;
   /**
    * Every stored text whose similarity with `text` reaches the threshold (among the
-   * candidates), sorted by similarity descending, then id ascending; the first
-   * `options.limit` (a positive integer) of them, all by default.
+   * candidates), and with review every other reaching the review threshold (kind
+   * 'review'); duplicates first, each kind by similarity descending, then id ascending;
+   * the first `options.limit` (a positive integer) of them, all by default. So
+   * `query(text, { limit: 1 })` is a duplicate whenever there is one.
    */
   query(text: string, options?: { limit?: number }): TextMatch[];
   /** @returns whether the id was stored. A removed id is never returned by query again. */

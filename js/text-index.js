@@ -4,11 +4,14 @@
 // longer; matches come back through the result buffer.
 import { checkInteger, checkKnownKeys, checkObject, typeName } from './checks.js';
 import { ID_MAX, NO_FRESH_ID, checkIds } from './ids.js';
-import { SINGLE_CALL_BYTES, coreCall, copyOut, loadHandleInPieces, resultBytesInPieces, singleCallScratch, withAllocations, withEncodedTexts } from './memory.js';
+import { SINGLE_CALL_BYTES, coreCall, copyOut, loadHandleInPieces, resultBytesInPieces, resultColumns, singleCallScratch, withAllocations, withEncodedTexts } from './memory.js';
 import { checkOptions } from './options.js';
-import { DEFAULT_SIMILARITY, checkSimilarity } from './similarity.js';
+import { DEFAULT_SIMILARITY, checkReview, checkSimilarity } from './similarity.js';
 import { encodeInto } from './text.js';
 import { bindCore, guardMethods, handleRegistry } from './traps.js';
+
+/** A match's kind by the core's MatchKind (text_index.h). */
+const MATCH_KINDS = ['duplicate', 'review'];
 
 /** Longest text encoded into the single-call scratch buffer (UTF-8 takes at most 3 bytes per UTF-16 unit). */
 const SCRATCH_CHARS = Math.floor(SINGLE_CALL_BYTES / 3);
@@ -49,9 +52,14 @@ export class TextIndex {
     return this.#handle;
   }
 
-  /** The threshold: query answers reach this similarity. */
+  /** The threshold: query's duplicates reach this similarity. */
   get similarity() {
     return this.#core._textIndexThreshold(this.#live());
+  }
+
+  /** The review threshold query's review matches reach, or undefined when the index has none. */
+  get review() {
+    return this.#core._textIndexReview(this.#live()) || undefined;
   }
 
   /** Stored texts. */
@@ -91,7 +99,9 @@ export class TextIndex {
 
   /**
    * Every stored text whose similarity with text reaches the threshold among the banding
-   * candidates, sorted by similarity descending then id ascending, the first options.limit.
+   * candidates (kind 'duplicate'), and with review, every other reaching the review
+   * threshold among its candidates (kind 'review'); duplicates first, each kind by
+   * similarity descending then id ascending; the first options.limit.
    */
   query(text, options) {
     checkText(text, 'text');
@@ -102,14 +112,9 @@ export class TextIndex {
     const core = this.#core;
     const count = withText(core, text, (utf8, length) => core._simhash_text_index_query_one(handle, utf8, length, limit));
     if (count === 0) return [];
-    // The result buffer holds count similarities (doubles), then count ids; it is released
-    // (freed when large) once read.
-    const address = core._resultAddress();
-    const similarities = new Float64Array(core.HEAPU8.buffer, address, count);
-    const ids = new Uint32Array(core.HEAPU8.buffer, address + count * 8, count);
+    const [similarities, ids, kinds] = resultColumns(core, count, [Float64Array, Uint32Array, Uint32Array]);
     const matches = new Array(count);
-    for (let i = 0; i < count; i++) matches[i] = { id: ids[i], similarity: similarities[i] };
-    core._resultRelease();
+    for (let i = 0; i < count; i++) matches[i] = { id: ids[i], similarity: similarities[i], kind: MATCH_KINDS[kinds[i]] };
     return matches;
   }
 
@@ -147,21 +152,23 @@ guardMethods(TextIndex, 'textIndex');
 if (Symbol.dispose) TextIndex.prototype[Symbol.dispose] = TextIndex.prototype.dispose;
 
 /**
- * sh.createTextIndex. `options` are fingerprint options, checked as dedup's for parity with
- * it: the similarity is of the texts themselves, so they do not change the answers.
+ * sh.createTextIndex. `review`, as dedup's, adds review matches. `options` are fingerprint
+ * options, checked as dedup's for parity with it: the similarity is of the texts
+ * themselves, so they do not change the answers.
  */
 export function createTextIndex(core, init) {
   const o = checkObject(init, 'init');
-  checkKnownKeys(o, 'init', ['similarity', 'options']);
+  checkKnownKeys(o, 'init', ['similarity', 'review', 'options']);
   const similarity = checkSimilarity(o.similarity ?? DEFAULT_SIMILARITY, 'init.similarity');
+  const review = o.review === undefined ? 0 : checkReview(o.review, similarity, 'init.review');
   checkOptions(o.options);
-  return new TextIndex(core, coreCall(() => core._textIndexCreate(similarity)));
+  return new TextIndex(core, coreCall(() => core._textIndexCreate(similarity, review)));
 }
 
 /** sh.loadTextIndex: restores textIndex.serialize(); corrupted or truncated bytes throw an Error. */
 export function loadTextIndex(core, bytes) {
   if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array, got ${typeName(bytes)}`);
-  const handle = loadHandleInPieces(core, bytes, () => core._textIndexCreate(DEFAULT_SIMILARITY), {
+  const handle = loadHandleInPieces(core, bytes, () => core._textIndexCreate(DEFAULT_SIMILARITY, 0), {
     begin: (h, length) => core._textIndexLoadBegin(h, length),
     next: (h, address, length) => core._textIndexLoadNext(h, address, length),
     end: (h) => core._textIndexLoadEnd(h),

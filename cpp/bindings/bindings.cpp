@@ -138,9 +138,12 @@ EMSCRIPTEN_KEEPALIVE uint32_t indexLoad(uintptr_t index, uintptr_t bytes, uint32
 }
 
 // Text indexes cross as addresses too; their per-text calls are the single calls above.
-EMSCRIPTEN_KEEPALIVE uintptr_t textIndexCreate(double threshold) { return reinterpret_cast<uintptr_t>(new TextIndexHandle(threshold)); }
+EMSCRIPTEN_KEEPALIVE uintptr_t textIndexCreate(double threshold, double review) {
+  return reinterpret_cast<uintptr_t>(new TextIndexHandle(threshold, review));
+}
 EMSCRIPTEN_KEEPALIVE void textIndexDelete(uintptr_t index) { delete bindings::at<TextIndexHandle>(index); }
 EMSCRIPTEN_KEEPALIVE double textIndexThreshold(uintptr_t index) { return bindings::at<TextIndexHandle>(index)->threshold(); }
+EMSCRIPTEN_KEEPALIVE double textIndexReview(uintptr_t index) { return bindings::at<TextIndexHandle>(index)->review(); }
 EMSCRIPTEN_KEEPALIVE uint32_t textIndexAddBatch(uintptr_t index, uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t ids, uintptr_t idsOut) {
   return bindings::at<TextIndexHandle>(index)->addBatch(utf8, offsets, count, ids, idsOut);
 }

@@ -279,11 +279,12 @@ uint32_t TextIndexHandle::queryOne(uintptr_t utf8, uint32_t length, uint32_t lim
   index_.query({at<char>(utf8), length}, limit, matches_);
   const size_t n = matches_.size();
   ResultWords& words = result();
-  words.resize(3 * n);
+  words.resize(4 * n);
   double* similarity = reinterpret_cast<double*>(words.data());
   for (size_t i = 0; i < n; ++i) {
     similarity[i] = matches_[i].similarity;
     words[2 * n + i] = matches_[i].id;
+    words[3 * n + i] = static_cast<uint32_t>(matches_[i].kind);
   }
   return static_cast<uint32_t>(n);
 }

@@ -115,11 +115,13 @@ class IndexHandle {
 /// text's scratch after the call that needed it.
 class TextIndexHandle {
  public:
-  /// @pre 0 < threshold <= 1 (the JS layer checks it). Default shingle sizes: the
-  /// similarity of the texts themselves, whatever the fingerprint options.
-  explicit TextIndexHandle(double threshold) : index_(threshold) {}
+  /// @pre 0 <= review < threshold <= 1, review 0 for none (the JS layer checks it).
+  /// Default shingle sizes: the similarity of the texts themselves, whatever the
+  /// fingerprint options.
+  TextIndexHandle(double threshold, double review) : index_(threshold, review) {}
 
   double threshold() const { return index_.threshold(); }
+  double review() const { return index_.review(); }
   uint32_t size() const { return static_cast<uint32_t>(index_.size()); }
   bool has(uint32_t id) const { return index_.has(id); }
   bool remove(uint32_t id) { return index_.remove(id); }
@@ -134,7 +136,8 @@ class TextIndexHandle {
   /// do not repeat one another (JS checks it, for the same reason).
   uint32_t addBatch(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t ids, uintptr_t idsOut);
   /// The first `limit` matches of the text in the result buffer: their count n doubles
-  /// (the similarities; the buffer is 8-byte aligned), then n uint32 ids. Returns n.
+  /// (the similarities; the buffer is 8-byte aligned), n uint32 ids, then n uint32 kinds
+  /// (MatchKind: 0 duplicate, 1 review). Returns n.
   uint32_t queryOne(uintptr_t utf8, uint32_t length, uint32_t limit);
   /// serialize(): serializeBegin() returns the length in bytes, each serializeNext()
   /// writes the next piece of them, up to `capacity` bytes, to the result buffer and

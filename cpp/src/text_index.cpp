@@ -558,9 +558,14 @@ void TextIndex::query(std::string_view text, size_t limit, std::vector<TextMatch
     m.items.push_back({~bits, i});
   }
   sortItems(m.items, m.scratch);
+  // Duplicates first, then review matches, each in that order.
   std::vector<TextMatch>& sorted = m.answers;
   sorted.clear();
-  for (size_t i = 0; i < m.items.size() && i < limit; ++i) sorted.push_back(out[m.items[i].item]);
+  for (const MatchKind kind : {MatchKind::Duplicate, MatchKind::Review}) {
+    for (size_t i = 0; i < m.items.size() && sorted.size() < limit; ++i) {
+      if (out[m.items[i].item].kind == kind) sorted.push_back(out[m.items[i].item]);
+    }
+  }
   out.swap(sorted);
   m.trimScratch();
 }

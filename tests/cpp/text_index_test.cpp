@@ -685,7 +685,7 @@ TEST_CASE("review: duplicates as without review, review matches exact, found at 
           REQUIRE((atThreshold.candidate(q, m.id) || atReview.candidate(q, m.id)));
           if (k > 0) {
             const TextMatch& p = answers[k - 1];
-            REQUIRE((p.similarity > m.similarity || (p.similarity == m.similarity && p.id < m.id)));
+            REQUIRE((p.kind < m.kind || (p.kind == m.kind && (p.similarity > m.similarity || (p.similarity == m.similarity && p.id < m.id)))));
           }
         }
         for (uint32_t i = 0; i < count; ++i) {

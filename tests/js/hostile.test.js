@@ -97,7 +97,7 @@ describe('wrong types are TypeErrors naming the argument', () => {
       assert.throws(() => texts.has(id), { name: 'TypeError', message: /^id must be a number/ });
     }
     assert.equal(texts.size, 1);
-    assert.deepEqual(texts.query('stored'), [{ id: 0, similarity: 1 }]);
+    assert.deepEqual(texts.query('stored'), [{ id: 0, similarity: 1, kind: 'duplicate' }]);
     texts.dispose();
     stillWorks();
   });
@@ -149,7 +149,7 @@ describe('out-of-range values are RangeErrors', () => {
     assert.throws(() => sh.createTextIndex({ options: { tokenizer: 'letters' } }), (e) => e instanceof RangeError && /^options.tokenizer must be one of/.test(e.message));
     assert.throws(() => sh.createTextIndex({ options: { charNgram: 0 } }), RangeError);
     assert.equal(texts.size, 1);
-    assert.deepEqual(texts.query('stored'), [{ id: 0, similarity: 1 }]);
+    assert.deepEqual(texts.query('stored'), [{ id: 0, similarity: 1, kind: 'duplicate' }]);
     texts.dispose();
     stillWorks();
   });

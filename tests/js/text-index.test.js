@@ -40,7 +40,7 @@ describe('the API', () => {
     assert.equal(answers[2].similarity, sh.similarity(fox, 'The quick brown fox jumped over the lazy dog!'));
     assert.deepEqual(index.query(fox, { limit: 2 }), answers.slice(0, 2));
     assert.deepEqual(index.query(fox, { limit: 1 }), answers.slice(0, 1));
-    assert.deepEqual(index.query('天下，没有不散的宴席'), [{ id: 1, similarity: 1 }], 'punctuation is normalized away');
+    assert.deepEqual(index.query('天下，没有不散的宴席'), [{ id: 1, similarity: 1, kind: 'duplicate' }], 'punctuation is normalized away');
 
     assert.equal(index.remove(0), true);
     assert.equal(index.remove(0), false);
@@ -66,7 +66,7 @@ describe('the API', () => {
     for (const similarity of [0.5, 0.7, 0.9, 1]) {
       const got = answers({ similarity });
       texts.forEach((text, i) => {
-        const expected = texts.map((other, id) => ({ id, similarity: sh.similarity(text, other) }))
+        const expected = texts.map((other, id) => ({ id, similarity: sh.similarity(text, other), kind: 'duplicate' }))
           .filter((m) => m.similarity >= similarity)
           .sort((a, b) => b.similarity - a.similarity || a.id - b.id);
         assert.deepEqual(got[i], expected, `${text} at ${similarity}`);
@@ -90,6 +90,29 @@ describe('the API', () => {
     assert.deepEqual(loaded.serialize().subarray(0, 4), new TextEncoder().encode('SHTX'));
   });
 
+  test('review: matches below the threshold marked apart, checked as dedup\'s review, carried by serialize', (t) => {
+    const index = disposing(t, sh.createTextIndex({ review: 0.5 }));
+    assert.equal(index.review, 0.5);
+    assert.equal(disposing(t, sh.createTextIndex()).review, undefined);
+    index.addAll(['How do I reset my password?', 'How do I reset my password', '这家餐厅的菜很好吃，服务也很周到。', 'a dog ran far away']);
+    const question = 'How can I reset my password?';
+    const close = sh.similarity(question, 'How do I reset my password?');
+    assert.ok(close >= 0.5 && close < DEFAULT_SIMILARITY, `${close}`);
+    assert.deepEqual(index.query(question), [{ id: 0, similarity: close, kind: 'review' }, { id: 1, similarity: close, kind: 'review' }]);
+    assert.deepEqual(index.query(question, { limit: 1 }), [{ id: 0, similarity: close, kind: 'review' }]);
+    const chinese = '这家餐厅的菜非常好吃，服务也很周到！';
+    assert.deepEqual(index.query(chinese), [{ id: 2, similarity: sh.similarity(chinese, '这家餐厅的菜很好吃，服务也很周到。'), kind: 'review' }]);
+    assert.deepEqual(index.query('How do I reset my password?'), [{ id: 0, similarity: 1, kind: 'duplicate' }, { id: 1, similarity: 1, kind: 'duplicate' }]);
+    const loaded = disposing(t, sh.loadTextIndex(index.serialize()));
+    assert.equal(loaded.review, 0.5);
+    assert.deepEqual(loaded.query(question), index.query(question));
+    assert.deepEqual(loaded.serialize(), index.serialize());
+    for (const [init, Type] of [[{ review: '0.5' }, TypeError], [{ review: 0.4 }, RangeError], [{ review: 0.8 }, RangeError],
+      [{ similarity: 0.6, review: 0.7 }, RangeError], [{ review: NaN }, RangeError]]) {
+      assert.throws(() => sh.createTextIndex(init), (e) => e.constructor === Type && /init\.review/.test(e.message), JSON.stringify(init));
+    }
+  });
+
   test('serialize: format version 2 writes these bytes (length and checksum), as natively (text_index_test.cpp)', (t) => {
     const index = disposing(t, sh.createTextIndex());
     index.addAll(['the cat sat on the mat', '我们今天去公园散步吧', 'How do I reset my password?', 'How can I reset my password?', 'a dog ran']);
@@ -98,6 +121,13 @@ describe('the API', () => {
     assert.equal(bytes.length, 641);
     assert.equal(bytes[4], 2, 'format version 2');
     assert.equal(Buffer.from(bytes.subarray(-8)).toString('hex'), 'ac6cb4cd47ef8c12');
+    const withReview = disposing(t, sh.createTextIndex({ review: 0.5 }));
+    withReview.addAll(['the cat sat on the mat', '我们今天去公园散步吧', 'How do I reset my password?', 'How can I reset my password?', 'a dog ran']);
+    withReview.remove(4);
+    const reviewBytes = withReview.serialize();
+    assert.equal(reviewBytes.length, 2197);
+    assert.equal(reviewBytes[4], 3, 'format version 3: with review');
+    assert.equal(Buffer.from(reviewBytes.subarray(-8)).toString('hex'), 'da355d19e4f7efee');
   });
 
   test('format version 1 bytes (texts normalized before half-width katakana folded) load: texts normalized again, keys made anew, written back as version 2', () => {
@@ -109,18 +139,18 @@ describe('the API', () => {
     try {
       assert.equal(loaded.size, 4);
       assert.deepEqual([0, 3, 6, 9, 12].map((id) => loaded.has(id)), [true, true, true, false, true]);
-      assert.deepEqual(loaded.query('ガクセイ ノ コーヒー ヲ ノミマス。'), [{ id: 0, similarity: 1 }], 'the half-width text, folded, is found by its full-width form');
-      assert.deepEqual(loaded.query('The cat sat on the mat'), [{ id: 6, similarity: 1 }]);
-      assert.deepEqual(loaded.query('天下没有不散的宴席！'), [{ id: 12, similarity: 1 }]);
+      assert.deepEqual(loaded.query('ガクセイ ノ コーヒー ヲ ノミマス。'), [{ id: 0, similarity: 1, kind: 'duplicate' }], 'the half-width text, folded, is found by its full-width form');
+      assert.deepEqual(loaded.query('The cat sat on the mat'), [{ id: 6, similarity: 1, kind: 'duplicate' }]);
+      assert.deepEqual(loaded.query('天下没有不散的宴席！'), [{ id: 12, similarity: 1, kind: 'duplicate' }]);
       const again = loaded.serialize();
       assert.equal(again[4], 2);
       const reloaded = sh.loadTextIndex(again);
-      assert.deepEqual(reloaded.query('ｶﾞｸｾｲ ﾉ ｺｰﾋｰ ｦ ﾉﾐﾏｽ'), [{ id: 0, similarity: 1 }]);
+      assert.deepEqual(reloaded.query('ｶﾞｸｾｲ ﾉ ｺｰﾋｰ ｦ ﾉﾐﾏｽ'), [{ id: 0, similarity: 1, kind: 'duplicate' }]);
       assert.deepEqual(reloaded.serialize(), again, 'a version 2 index writes back the bytes it was loaded from');
       reloaded.dispose();
       const corrupt = bytes.slice();
-      corrupt[4] = 3;
-      assert.throws(() => sh.loadTextIndex(corrupt), /invalid serialized text index: format version 3 is not supported \(this build reads version 2\)/);
+      corrupt[4] = 4;
+      assert.throws(() => sh.loadTextIndex(corrupt), /invalid serialized text index: format version 4 is not supported \(this build reads version 3\)/);
     } finally {
       loaded.dispose();
     }
@@ -176,10 +206,10 @@ describe('the API', () => {
     const long = Array.from({ length: 20000 }, (_, i) => `w${i}`).join(' '); // 118,889 UTF-16 units
     const longer = `${long} and one more sentence`;
     index.addAll([long, '', '\uD800 text']);
-    assert.deepEqual(index.query(longer), [{ id: 0, similarity: sh.similarity(longer, long) }]);
+    assert.deepEqual(index.query(longer), [{ id: 0, similarity: sh.similarity(longer, long), kind: 'duplicate' }]);
     assert.equal(index.add(longer), 3);
-    assert.deepEqual(index.query(''), [{ id: 1, similarity: 1 }]);
-    assert.deepEqual(index.query('\uFFFD text'), [{ id: 2, similarity: 1 }], 'a lone surrogate is U+FFFD, as the UTF-8 encoder writes it');
+    assert.deepEqual(index.query(''), [{ id: 1, similarity: 1, kind: 'duplicate' }]);
+    assert.deepEqual(index.query('\uFFFD text'), [{ id: 2, similarity: 1, kind: 'duplicate' }], 'a lone surrogate is U+FFFD, as the UTF-8 encoder writes it');
   });
 });
 
@@ -233,6 +263,32 @@ describe('answers on fortunes with light edits', { skip: NO_CORPORA }, () => {
         assert.ok(expected > n, 'the edits plant pairs above the threshold');
         assert.ok(recall >= 0.99, `recall ${recall}`);
       }
+      // With review at 0.5: the same duplicates, and the pairs in [0.5, 0.8) listed, exactly.
+      const withReview = disposing(t, sh.createTextIndex({ review: 0.5 }));
+      const plain = disposing(t, sh.createTextIndex());
+      withReview.addAll(texts);
+      plain.addAll(texts);
+      let inRange = 0;
+      let listed = 0;
+      for (let q = 0; q < n; q++) {
+        const answers = withReview.query(texts[q]);
+        assert.deepEqual(answers.filter((m) => m.kind === 'duplicate'), plain.query(texts[q]));
+        const ids = new Set();
+        for (const { id, similarity: s } of answers) {
+          assert.ok(s >= 0.5);
+          assert.equal(s, id === q ? 1 : similarity[pairIndex(q, id)], `similarity of ${q} and ${id}`);
+          ids.add(id);
+        }
+        for (let j = 0; j < n; j++) {
+          const s = j === q ? 1 : similarity[pairIndex(q, j)];
+          if (s < 0.5 || s >= DEFAULT_SIMILARITY) continue;
+          inRange++;
+          if (ids.has(j)) listed++;
+        }
+      }
+      t.diagnostic(`${corpus.name} with review 0.5: ${inRange} ordered pairs in [0.5, 0.8), listed ${(listed / inRange).toFixed(4)}`);
+      assert.ok(inRange > n / 4, 'the edits plant pairs in the review range');
+      assert.ok(listed >= 0.99 * inRange, `listed ${listed} of ${inRange}`);
       // sh.similarity itself, on a sample of the answers.
       const index = disposing(t, sh.createTextIndex());
       index.addAll(texts);
@@ -249,18 +305,19 @@ describe('answers on fortunes with light edits', { skip: NO_CORPORA }, () => {
         const j = rng.int(i + 1);
         [texts[i], texts[j]] = [texts[j], texts[i]];
       }
-      for (const similarity of [0.8, 0.9]) {
+      for (const [similarity, review] of [[0.8, undefined], [0.9, undefined], [0.8, 0.5]]) {
         assert.ok(usesBanding(similarity, [...new Set(texts)]), 'the contract is where dedup bands');
-        const index = disposing(t, sh.createTextIndex({ similarity }));
+        const index = disposing(t, sh.createTextIndex({ similarity, review }));
         const kept = [];
         texts.forEach((text, i) => {
-          if (index.query(text, { limit: 1 }).length === 0) {
+          // Duplicates come first: the first match says whether there is one.
+          if (index.query(text, { limit: 1 })[0]?.kind !== 'duplicate') {
             index.add(text, i);
             kept.push(i);
           }
         });
         const { uniqueIndices } = await sh.dedup(texts, { similarity });
-        t.diagnostic(`${corpus.name} at ${similarity}: ${texts.length} texts, ${kept.length} kept`);
+        t.diagnostic(`${corpus.name} at ${similarity}${review ? `, review ${review}` : ''}: ${texts.length} texts, ${kept.length} kept`);
         assert.ok(kept.length < texts.length - 500, 'the variants are found');
         assert.deepEqual(kept, uniqueIndices);
       }
@@ -282,26 +339,31 @@ describe('answers on fortunes with light edits', { skip: NO_CORPORA }, () => {
   }
 });
 
-test('every flipped byte and every truncation of a serialized index throws an Error; nothing is kept', (t) => {
-  const index = disposing(t, sh.createTextIndex({ similarity: 0.7 }));
+for (const review of [undefined, 0.5]) test(`every flipped byte and every truncation of a serialized index${review ? ' with review' : ''} throws an Error; nothing is kept`, (t) => {
+  const index = disposing(t, sh.createTextIndex({ similarity: 0.7, review }));
   index.addAll(['hello world', 'Hello, world!', '你好世界', '']);
   index.remove(1);
   const bytes = index.serialize();
   sh.loadTextIndex(bytes).dispose();
-  const before = sh.heapBytesInUse;
-  for (let at = 0; at < bytes.length; at++) {
-    for (const mask of [0x01, 0x80, 0xff]) {
-      const damaged = bytes.slice();
-      damaged[at] ^= mask;
-      assert.throws(() => sh.loadTextIndex(damaged), (e) => e.constructor === Error && /^invalid serialized text index: /.test(e.message), `byte ${at} ^ ${mask}`);
+  // Twice: the first pass may grow the module's result buffer, which keeps the longest
+  // error message; the second must keep nothing.
+  let before;
+  for (let pass = 0; pass < 2; pass++) {
+    before = sh.heapBytesInUse;
+    for (let at = 0; at < bytes.length; at++) {
+      for (const mask of [0x01, 0x80, 0xff]) {
+        const damaged = bytes.slice();
+        damaged[at] ^= mask;
+        assert.throws(() => sh.loadTextIndex(damaged), (e) => e.constructor === Error && /^invalid serialized text index: /.test(e.message), `byte ${at} ^ ${mask}`);
+      }
     }
+    for (let length = 0; length < bytes.length; length++) {
+      assert.throws(() => sh.loadTextIndex(bytes.subarray(0, length)), (e) => e.constructor === Error && /^invalid serialized text index: /.test(e.message), `${length} bytes`);
+    }
+    const longer = new Uint8Array(bytes.length + 1);
+    longer.set(bytes);
+    assert.throws(() => sh.loadTextIndex(longer), /invalid serialized text index/);
   }
-  for (let length = 0; length < bytes.length; length++) {
-    assert.throws(() => sh.loadTextIndex(bytes.subarray(0, length)), (e) => e.constructor === Error && /^invalid serialized text index: /.test(e.message), `${length} bytes`);
-  }
-  const longer = new Uint8Array(bytes.length + 1);
-  longer.set(bytes);
-  assert.throws(() => sh.loadTextIndex(longer), /invalid serialized text index/);
   assert.equal(sh.heapBytesInUse, before, 'the rejected loads kept nothing');
   const fingerprints = disposing(t, sh.createIndex());
   fingerprints.addAll([1n, 2n, 3n]);

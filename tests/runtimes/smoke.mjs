@@ -175,7 +175,7 @@ await check('the text index: add, query, serialize and load, dispose; answers as
   for (const line of lines) assert.deepEqual(copy.query(line), index.query(line));
   assert.equal(copy.remove(0), true);
   assert.deepEqual(copy.query(lines[2]), []);
-  assert.deepEqual(index.query(lines[2]), [{ id: 0, similarity: 1 }]);
+  assert.deepEqual(index.query(lines[2]), [{ id: 0, similarity: 1, kind: 'duplicate' }]);
   index.dispose();
   copy.dispose();
   assert.throws(() => index.query(lines[0]), /disposed/);

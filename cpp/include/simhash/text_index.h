@@ -93,8 +93,8 @@ class TextIndex {
 
   /// Every stored text with similarity(text, stored) >= threshold among the candidates,
   /// and with review, every other reaching review among its candidates (as Review
-  /// matches); sorted by similarity descending, then id ascending; the first `limit` of
-  /// them, to `out` (cleared first).
+  /// matches); duplicates first, each kind sorted by similarity descending, then id
+  /// ascending; the first `limit` of them, to `out` (cleared first).
   /// Cost: the query's normalization, shingles (a hash set, no sort) and min-hashes,
   /// `bands` table probes, and per distinct candidate a size check (J <= min/max of the
   /// set sizes) and, when it passes, the candidate's shingles rebuilt from its stored text
