@@ -57,10 +57,11 @@ using simhash::Status;
 using simhash::TextIndex;
 using simhash::TextMatch;
 
-// text_index.h "The versioned byte format": a 32-byte header, texts of (u32 id, u32
-// distinct shingles, u32 length, length bytes), band entries of (u32 key, u32 id), an
-// 8-byte checksum.
-constexpr size_t kHeaderSize = 32, kTextHeader = 12, kBandEntry = 8, kChecksumSize = 8;
+// text_index.h "The versioned byte format": a 32-byte header (44 in version 3), texts of
+// (u32 id, u32 distinct shingles, u32 length, length bytes, and in version 3 a 64-byte
+// sketch), band entries of (u32 key, u32 id) (version 3: their count first, then the review
+// band table's after them), an 8-byte checksum.
+constexpr size_t kHeaderSize = 32, kReviewHeader = 12, kTextHeader = 12, kSketchBytes = 64, kBandEntry = 8, kChecksumSize = 8;
 // Bound one input's work to tens of milliseconds under the sanitizers: every query scans
 // the whole model, and a reload re-signs every text.
 constexpr size_t kMaxModelTexts = 160;
@@ -218,11 +219,11 @@ class Model {
 // What serialized bytes hold, as the format in text_index.h lays it out (not as
 // text_index.cpp writes it).
 struct Content {
-  uint16_t version = 0;  // 2, or 1 (texts normalized before half-width katakana folded)
+  uint16_t version = 0;  // 2, 3 (with review), or 1 (texts normalized before half-width katakana folded)
   uint8_t alphabetic = 0, cjk = 0;
-  double threshold = 0;
+  double threshold = 0, review = 0;
   uint64_t nextId = 0;
-  uint32_t bands = 0;
+  uint32_t bands = 0, reviewBands = 0;
   struct Text {
     uint32_t id, shingles;
     std::string utf8;
@@ -230,13 +231,17 @@ struct Content {
   };
   std::vector<Text> texts;                             // in the order written
   std::vector<std::pair<uint32_t, uint32_t>> entries;  // (key, id), sorted: the order is the writer's
+  std::vector<std::pair<uint32_t, uint32_t>> reviewEntries;  // version 3, as entries
 };
 
 // false when the bytes do not parse to exactly their body, or the checksum is wrong.
 bool parse(const std::vector<uint8_t>& bytes, Content& out) {
   if (bytes.size() < kHeaderSize + kChecksumSize || std::memcmp(bytes.data(), "SHTX", 4) != 0) return false;
   out.version = static_cast<uint16_t>(getLE(bytes.data() + 4, 2));
-  if (out.version != 1 && out.version != 2) return false;
+  if (out.version < 1 || out.version > 3) return false;
+  const bool review = out.version == 3;
+  const size_t header = kHeaderSize + (review ? kReviewHeader : 0);
+  if (bytes.size() < header + kChecksumSize) return false;
   const size_t body = bytes.size() - kChecksumSize;
   if (getLE(bytes.data() + body, 8) != XXH3_64bits(bytes.data(), body)) return false;
   out.alphabetic = bytes[6];
@@ -246,7 +251,12 @@ bool parse(const std::vector<uint8_t>& bytes, Content& out) {
   out.nextId = getLE(bytes.data() + 16, 8);
   const uint64_t count = getLE(bytes.data() + 24, 4);
   out.bands = static_cast<uint32_t>(getLE(bytes.data() + 28, 4));
-  size_t at = kHeaderSize;
+  if (review) {
+    const uint64_t reviewBits = getLE(bytes.data() + 32, 8);
+    std::memcpy(&out.review, &reviewBits, 8);
+    out.reviewBands = static_cast<uint32_t>(getLE(bytes.data() + 40, 4));
+  }
+  size_t at = header;
   for (uint64_t i = 0; i < count; ++i) {
     if (body - at < kTextHeader) return false;
     const uint64_t length = getLE(bytes.data() + at + 8, 4);
@@ -256,12 +266,24 @@ bool parse(const std::vector<uint8_t>& bytes, Content& out) {
     text.utf8.assign(reinterpret_cast<const char*>(bytes.data() + at), length);
     out.texts.push_back(std::move(text));
     at += length;
+    if (review) {
+      if (body - at < kSketchBytes) return false;
+      at += kSketchBytes;
+    }
   }
-  if ((body - at) % kBandEntry != 0) return false;
-  for (; at < body; at += kBandEntry) {
-    out.entries.emplace_back(static_cast<uint32_t>(getLE(bytes.data() + at, 4)), static_cast<uint32_t>(getLE(bytes.data() + at + 4, 4)));
+  uint64_t main = UINT64_MAX;  // the band table's entries: all but version 3's review entries
+  if (review) {
+    if (body - at < 8) return false;
+    main = getLE(bytes.data() + at, 8);
+    at += 8;
+  }
+  if ((body - at) % kBandEntry != 0 || (review && main > (body - at) / kBandEntry)) return false;
+  for (uint64_t e = 0; at < body; at += kBandEntry, ++e) {
+    (e < main ? out.entries : out.reviewEntries)
+        .emplace_back(static_cast<uint32_t>(getLE(bytes.data() + at, 4)), static_cast<uint32_t>(getLE(bytes.data() + at + 4, 4)));
   }
   std::sort(out.entries.begin(), out.entries.end());
+  std::sort(out.reviewEntries.begin(), out.reviewEntries.end());
   return true;
 }
 
@@ -620,19 +642,24 @@ ShingleOptions shingleOptionsFrom(FuzzedDataProvider& input) {
   return {static_cast<uint8_t>(byte % 3 + 1), static_cast<uint8_t>(byte / 3 % 3 + 1)};
 }
 
-// What any answer must be, whatever the bytes loaded: stored ids, at or above the
-// threshold, in order, at most `limit` of them.
+// What any answer must be, whatever the bytes loaded: stored ids, duplicates at or above
+// the threshold, review matches (with review) at or above the review threshold, in order
+// (duplicates first), at most `limit` of them.
 void checkAnswerShape(TextIndex& index, std::string_view text, size_t limit) {
   std::vector<TextMatch> found;
   index.query(text, limit, found);
   FUZZ_CHECK(found.size() <= limit);
   for (size_t i = 0; i < found.size(); ++i) {
     FUZZ_CHECK(index.has(found[i].id));
-    FUZZ_CHECK(found[i].similarity >= index.threshold());
+    if (found[i].kind == simhash::MatchKind::Duplicate) {
+      FUZZ_CHECK(found[i].similarity >= index.threshold());
+    } else {
+      FUZZ_CHECK(index.review() > 0 && found[i].similarity >= index.review());
+    }
     if (i > 0) {
       const TextMatch& a = found[i - 1];
       const TextMatch& b = found[i];
-      FUZZ_CHECK(a.similarity > b.similarity || (a.similarity == b.similarity && a.id < b.id));
+      FUZZ_CHECK(a.kind < b.kind || (a.kind == b.kind && (a.similarity > b.similarity || (a.similarity == b.similarity && a.id < b.id))));
     }
   }
 }
@@ -676,6 +703,8 @@ void runLoad(const uint8_t* data, size_t size, uint8_t mode) {
   FUZZ_CHECK(parse(bytes, content));
   FUZZ_CHECK(content.threshold > 0 && content.threshold <= 1);
   FUZZ_CHECK(index.threshold() == content.threshold);
+  FUZZ_CHECK(index.review() == content.review);
+  FUZZ_CHECK(content.review == 0 || (content.review < content.threshold && content.reviewBands == simhash::bandingFor(content.review).bands));
   FUZZ_CHECK(index.options().alphabetic == content.alphabetic && index.options().cjk == content.cjk);
   FUZZ_CHECK(content.nextId <= uint64_t{UINT32_MAX} + 1);
   FUZZ_CHECK(index.size() == content.texts.size());
@@ -689,10 +718,11 @@ void runLoad(const uint8_t* data, size_t size, uint8_t mode) {
     // Format 1: each text normalized again and added anew, so whatever the bytes held, the
     // index holds what this library makes of their texts, and writes format 2.
     checkBytes(index.serialize(), model, content.nextId, stored);
-  } else if (!(expectedContent(model, content.nextId, stored) == content)) {
+  } else if (content.version == 3 || !(expectedContent(model, content.nextId, stored) == content)) {
     // Bytes this library did not write: texts, shingle counts and keys are taken as
     // written, so the answers need not be the texts' similarities; the index must still
-    // answer in shape, add, remove, and round-trip.
+    // answer in shape, add, remove, and round-trip. (Version 3 too: the model knows no
+    // review; text_index_test.cpp checks review against brute force.)
     for (size_t i = 0; i < content.texts.size() && i < kMaxCheckedTexts; ++i) checkAnswerShape(index, content.texts[i].utf8, SIZE_MAX);
     checkAnswerShape(index, "the cat sat on the mat", 2);
     // The fresh id: the smallest at or above the stored counter that no text holds.

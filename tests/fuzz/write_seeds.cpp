@@ -168,6 +168,17 @@ int main(int argc, char** argv) {
     wide.add("猫の猫", 3);
     writeTextIndex(textIndex, "wide_05_sizes_2_1", wide);
   }
+  {
+    // Format 3: review at 0.5 (sketches, the review band table), a removed text.
+    simhash::TextIndex review(0.8, 0.5);
+    review.add("How do I reset my password?", 0);
+    review.add("How can I reset my password?", 1);
+    review.add("这家餐厅的菜很好吃", 2);
+    review.add("这家餐厅的菜非常好吃", 3);
+    review.add("a dog ran", 4);
+    review.remove(4);
+    writeTextIndex(textIndex, "review_08_05", review);
+  }
   // OPS inputs (odd mode byte): bytes that FuzzedDataProvider turns into a threshold,
   // shingle sizes and operations.
   for (unsigned length : {64u, 1024u, 4096u}) {
