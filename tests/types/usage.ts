@@ -28,16 +28,18 @@ export async function example(tickets: Ticket[]): Promise<string[]> {
   }
 
   // Tickets as they arrive: each one kept unless it is a near-duplicate of one kept before.
-  const seen: TextIndex = sh.createTextIndex({ similarity: DEFAULT_SIMILARITY, options: { nfkc: true } });
+  const seen: TextIndex = sh.createTextIndex({ similarity: DEFAULT_SIMILARITY, review: 0.5, options: { nfkc: true } });
   try {
     const kept: Uint32Array = seen.addAll(tickets.slice(0, 1).map((t) => t.body));
     for (const ticket of tickets.slice(1)) {
       const matches: TextMatch[] = seen.query(ticket.body, { limit: 3 });
-      if (matches.length === 0) seen.add(ticket.body);
+      const kind: 'duplicate' | 'review' | undefined = matches[0]?.kind;
+      if (kind !== 'duplicate') seen.add(ticket.body);
       else console.log(ticket.id, matches[0]?.id, matches[0]?.similarity);
     }
     const reloaded = sh.loadTextIndex(seen.serialize());
-    const same: boolean = reloaded.size === seen.size && reloaded.similarity === seen.similarity && reloaded.has(kept[0] ?? 0);
+    const review: number | undefined = reloaded.review;
+    const same: boolean = reloaded.size === seen.size && reloaded.similarity === seen.similarity && review === 0.5 && reloaded.has(kept[0] ?? 0);
     reloaded.remove(0);
     reloaded.dispose();
     void same;
