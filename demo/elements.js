@@ -22,6 +22,8 @@ export const el = {
   download: $('download'), sort: $('sort'), groups: $('groups'), more: $('more'),
   lookupPanel: $('lookup-panel'), lookupQuery: $('lookup-query'), lookupProgress: $('lookup-progress'),
   lookupStatus: $('lookup-status'), lookupResults: $('lookup-results'),
+  lookupReviewHeading: $('lookup-review-heading'), lookupReview: $('lookup-review'),
+  reviewPanel: $('review-panel'), reviewStatus: $('review-status'), review: $('review'), reviewMore: $('review-more'),
 };
 
 export function setState(state) {

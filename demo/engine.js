@@ -21,6 +21,10 @@ export const SLIDER_MAX = 12;
 export const SIMILARITY_MIN = 0.6;
 /** The histogram shows pair distances 0..HISTOGRAM_MAX. */
 export const HISTOGRAM_MAX = 16;
+/** Pairs of groups from this similarity (below the view's) are listed for a person to confirm (dedup's review). */
+export const REVIEW = 0.5;
+/** How many such pairs an analysis lists, the most similar. */
+const REVIEW_LIMIT = 200;
 
 /** The Hamming radius whose pairs a view needs. */
 export function viewRadius(view) {
@@ -108,19 +112,55 @@ export class Engine {
       timed(timings, 'similarities', () => this.#ensureSimilarities());
     }
     const result = timed(timings, 'groups', () => this.#result(view));
+    if (view.by === 'similarity') {
+      await phase('review');
+      const mark = performance.now();
+      Object.assign(result, await this.#review(result, signal));
+      timings.push(['review', performance.now() - mark]);
+    }
     onProgress?.({ phase: 'groups', done: 1, total: 1 });
     return { ...result, timings, total: performance.now() - started };
   }
 
   /** Regroups the analysed items for a view, computing wider pairs or similarities only when needed. */
-  group(view) {
+  async group(view) {
     if (!this.#state) throw new Error('nothing has been analysed');
     const started = performance.now();
     const timings = [];
     if (viewRadius(view) > this.#state.pairsK) timed(timings, 'pairs', () => this.#ensurePairs(viewRadius(view)));
     if (view.by === 'similarity' && !this.#state.similarities) timed(timings, 'similarities', () => this.#ensureSimilarities());
     const result = timed(timings, 'groups', () => this.#result(view));
+    if (view.by === 'similarity') {
+      const mark = performance.now();
+      Object.assign(result, await this.#review(result));
+      timings.push(['review', performance.now() - mark]);
+    }
     return { ...result, timings, total: performance.now() - started };
+  }
+
+  /**
+   * Possible duplicates: dedup's review pairs of the distinct texts at the view's
+   * similarity, as items ({ a, b, similarity }, a < b, the first copy of each text), each
+   * two of the result's groups once (dedup's groups are the page's but for the rare
+   * candidate the fingerprint radius and the bands propose differently: a pair within one
+   * of the page's groups is left out). Most similar first; `reviewOmitted` past the limit.
+   */
+  async #review(result, signal) {
+    const { distinctTexts, firstItem } = this.#state;
+    const { review, reviewOmitted } = await this.#sh.dedup(distinctTexts, {
+      similarity: result.view.similarity, review: REVIEW, reviewLimit: REVIEW_LIMIT, signal,
+    });
+    const seen = new Set();
+    const pairs = [];
+    for (const { a, b, similarity } of review) {
+      const [x, y] = [firstItem[a], firstItem[b]];
+      const [gx, gy] = [result.leader[x], result.leader[y]];
+      const key = gx < gy ? `${gx},${gy}` : `${gy},${gx}`;
+      if (gx === gy || seen.has(key)) continue;
+      seen.add(key);
+      pairs.push({ a: Math.min(x, y), b: Math.max(x, y), similarity });
+    }
+    return { review: pairs, reviewOmitted };
   }
 
   #ensurePairs(k) {

@@ -70,6 +70,7 @@ function describeProgress({ phase, done, total }, settings) {
   if (phase === 'fingerprint') return [`Fingerprinting: ${fmt(done)} of ${plural(total, 'distinct text')}`, total ? done / total : 0];
   if (phase === 'pairs') return [`Finding every pair within ${viewRadius(settings.view)} bits…`, null];
   if (phase === 'similarities') return ['Checking the similarity of each pair…', null];
+  if (phase === 'review') return ['Listing possible duplicates…', null];
   return ['Grouping…', null];
 }
 

@@ -1,5 +1,6 @@
 // The text index of the loaded list that the "Find near-duplicates of…" box (lookup.js)
-// queries: sh.createTextIndex at a similarity threshold, holding item i's text under id i.
+// queries: sh.createTextIndex at a similarity threshold, with review matches from REVIEW
+// (engine.js) below it, holding item i's text under id i.
 // It is filled by addAll in chunks, yielding to the page between slices of work, so that a
 // list of 100,000 lines is indexed without freezing the page. The box runs on the page, not
 // in the demo's worker: a query takes milliseconds (on 100,000 generated lines, in Node,
@@ -9,6 +10,7 @@
 // One index at a time: asking for another list or threshold stops the build under way and
 // disposes the index it replaces, so the WebAssembly heap holds at most one.
 import { abortError, Pacer } from '../js/pacing.js';
+import { REVIEW } from './engine.js';
 
 /**
  * What one addAll call should take. The texts per call follow from the time per text of
@@ -102,7 +104,7 @@ export class ListIndex {
 
   async #build(texts, similarity, signal) {
     const pacer = new Pacer({ signal, sliceMs: SLICE_MS });
-    const index = this.#sh.createTextIndex({ similarity });
+    const index = this.#sh.createTextIndex({ similarity, review: similarity > REVIEW ? REVIEW : undefined });
     this.#onProgress?.(0, texts.length);
     try {
       let chunk = CHUNK_MIN;

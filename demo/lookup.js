@@ -2,7 +2,7 @@
 // typing, in the text index of the loaded list (list-index.js). The lookup uses the similarity
 // that the settings panel shows, also when the groups are by fingerprint distance. The
 // matching items are listed best first, with their similarity and their differences from the
-// typed text. The index is built once the box is used (focused, or holding text), and built
+// typed text; below them, apart, the possible duplicates (the index's review matches). The index is built once the box is used (focused, or holding text), and built
 // again when the list or the similarity changes, so a box nobody uses costs nothing.
 //
 // For the browser tests, #lookup-panel announces data-state: idle (no text to look up),
@@ -37,10 +37,12 @@ function setState(state, answered = null) {
   }
 }
 
-function show(state, status, rows = [], answered = null) {
+function show(state, status, rows = [], answered = null, reviewRows = []) {
   el.lookupProgress.hidden = true;
   el.lookupStatus.textContent = status;
   el.lookupResults.replaceChildren(...rows);
+  el.lookupReview.replaceChildren(...reviewRows);
+  el.lookupReviewHeading.hidden = reviewRows.length === 0;
   setState(state, answered);
 }
 
@@ -65,6 +67,8 @@ async function refresh() {
   let built = holder.built(input.texts, similarity);
   if (!built) {
     el.lookupResults.replaceChildren();
+    el.lookupReview.replaceChildren();
+    el.lookupReviewHeading.hidden = true;
     el.lookupStatus.textContent = `Indexing ${plural(input.texts.length, 'text')} at ${atThreshold(similarity)}…`;
     el.lookupProgress.hidden = false;
     setState('indexing');
@@ -94,21 +98,28 @@ async function refresh() {
   }
   const took = performance.now() - started;
   const reference = { text, name: 'your text' };
-  const rows = matches.slice(0, MATCHES_SHOWN).map(({ id, similarity: s }) => {
-    const row = textRow(input.parsed.records[id], input.texts[id], { similarity: s }, reference);
-    row.dataset.item = id;
-    return row;
-  });
-  if (matches.length > MATCHES_SHOWN) {
-    const more = document.createElement('li');
-    more.className = 'more-members';
-    more.textContent = `…and ${plural(matches.length - MATCHES_SHOWN, 'more item')}.`;
-    rows.push(more);
-  }
+  const rowsOf = (kind) => {
+    const ofKind = matches.filter((m) => m.kind === kind);
+    const rows = ofKind.slice(0, MATCHES_SHOWN).map(({ id, similarity: s }) => {
+      const row = textRow(input.parsed.records[id], input.texts[id], { similarity: s }, reference);
+      row.dataset.item = id;
+      return row;
+    });
+    if (ofKind.length > MATCHES_SHOWN) {
+      const more = document.createElement('li');
+      more.className = 'more-members';
+      more.textContent = `…and ${plural(ofKind.length - MATCHES_SHOWN, 'more item')}.`;
+      rows.push(more);
+    }
+    return rows;
+  };
+  const reviewRows = rowsOf('review');
+  matches = matches.filter((m) => m.kind === 'duplicate');
+  const rows = rowsOf('duplicate');
   const found = matches.length === 0
     ? `No near-duplicates at ${atThreshold(similarity)}`
     : `${plural(matches.length, 'near-duplicate')} at ${atThreshold(similarity)}, most similar first`;
-  show('done', `${found} (looked up in ${ms(took)} among ${count}, indexed in ${ms(built.ms)}).`, rows, { query: text, similarity, items: input.texts.length });
+  show('done', `${found} (looked up in ${ms(took)} among ${count}, indexed in ${ms(built.ms)}).`, rows, { query: text, similarity, items: input.texts.length }, reviewRows);
 }
 
 function refreshSoon(delay) {

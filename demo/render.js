@@ -1,6 +1,7 @@
 // The results panel: the counts, the status and timing lines, the sample check, the
 // histogram (histogram.js), the groups with each member's differences from its group's kept
-// item, and the download of the kept records. Each render counts on body[data-runs], which
+// item, the possible duplicates (review.js), and the download of the kept records; the
+// groups, counts and download follow the person's choices among the possible duplicates. Each render counts on body[data-runs], which
 // the browser tests wait on.
 //
 // An analysis (jobs.js) is { input (input.js), settings, runner (runners.js), result (of
@@ -11,6 +12,7 @@ import { currentView, updateCode } from './controls.js';
 import { el, setState } from './elements.js';
 import { serialize } from './formats.js';
 import { drawHistogram } from './histogram.js';
+import { keptLeaders, renderReview } from './review.js';
 import { textRow } from './rows.js';
 import { describeView, fmt, ms, plural } from './wording.js';
 
@@ -40,6 +42,7 @@ export function renderEmpty() {
   el.download.disabled = true;
   el.groups.replaceChildren();
   el.more.hidden = true;
+  el.reviewPanel.hidden = true;
   drawHistogram(null, -1, currentView());
   updateCode();
   setState('idle');
@@ -55,6 +58,7 @@ export function showStopped(message, isError = false) {
   el.download.disabled = true;
   el.groups.replaceChildren();
   el.more.hidden = true;
+  el.reviewPanel.hidden = true;
   el.run.hidden = false;
   drawHistogram(null, -1, currentView());
   setState(isError ? 'error' : 'cancelled');
@@ -72,10 +76,14 @@ function collectGroups(leader) {
 
 export function render(analysis) {
   const { result, input, runner } = analysis;
-  groupList = collectGroups(result.leader);
-  setStats(result.count, result.unique, groupList.length);
-  const duplicates = result.count - result.unique;
-  el.status.textContent = `${plural(result.count, 'item')}: ${fmt(result.unique)} unique, ${plural(duplicates, 'near-duplicate')} in ${plural(groupList.length, 'group')} at ${describeView(result.view)}.`;
+  const leader = keptLeaders(result);
+  let unique = 0;
+  for (let i = 0; i < leader.length; i++) unique += leader[i] === i;
+  groupList = collectGroups(leader);
+  setStats(result.count, unique, groupList.length);
+  const duplicates = result.count - unique;
+  const merged = unique === result.unique ? '' : ` (${plural(result.unique - unique, 'group')} merged by you)`;
+  el.status.textContent = `${plural(result.count, 'item')}: ${fmt(unique)} unique, ${plural(duplicates, 'near-duplicate')} in ${plural(groupList.length, 'group')} at ${describeView(result.view)}${merged}.`;
   const parts = analysis.timings.map(([label, t]) => `${label} ${ms(t)}`).join(', ');
   let timing = `Analysed in ${ms(analysis.total)} ${runner.where} (${parts}).`;
   if (analysis.regrouped) {
@@ -85,7 +93,7 @@ export function render(analysis) {
   renderSampleCheck(input, result);
   drawHistogram(result.histogram, result.histogramMax, result.view);
   el.download.disabled = false;
-  el.download.textContent = `Download ${plural(result.unique, 'kept record')} (.${extensionOf(input)})`;
+  el.download.textContent = `Download ${plural(unique, 'kept record')} (.${extensionOf(input)})`;
   el.groups.replaceChildren();
   shownGroups = 0;
   showMoreGroups(analysis);
@@ -95,6 +103,7 @@ export function render(analysis) {
     li.textContent = `No near-duplicates at ${describeView(result.view)}.`;
     el.groups.append(li);
   }
+  renderReview(analysis, () => render(analysis));
   el.run.hidden = true;
   updateCode();
   setState('done');
@@ -136,9 +145,10 @@ export function showMoreGroups(analysis) {
     members.className = 'members';
     const kept = { text: input.texts[group[0]], name: 'the kept item' };
     group.slice(0, MEMBERS_SHOWN).forEach((item, position) => {
-      const row = position === 0
-        ? textRow(records[item], input.texts[item], null)
-        : textRow(records[item], input.texts[item], { distance: result.distance[item], similarity: result.similarity?.[item] }, kept);
+      let row;
+      if (position === 0) row = textRow(records[item], input.texts[item], null);
+      else if (result.leader[item] !== group[0]) row = textRow(records[item], input.texts[item], { label: 'merged by you' });
+      else row = textRow(records[item], input.texts[item], { distance: result.distance[item], similarity: result.similarity?.[item] }, kept);
       row.dataset.item = item;
       members.append(row);
     });
@@ -166,7 +176,8 @@ function extensionOf(input) {
 /** Downloads the analysis's kept records as the input had them (formats.js serialize). */
 export function download(analysis) {
   const { input, result } = analysis;
-  const text = serialize(input.parsed, (i) => result.leader[i] === i);
+  const leader = keptLeaders(result);
+  const text = serialize(input.parsed, (i) => leader[i] === i);
   const extension = extensionOf(input);
   const type = { csv: 'text/csv', jsonl: 'application/x-ndjson', txt: 'text/plain' }[extension];
   const base = input.kind === 'file' || input.kind === 'generated' ? input.name.replace(/\.[^.]*$/, '') : 'texts';

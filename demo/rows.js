@@ -7,8 +7,9 @@ import { fmt, percent } from './wording.js';
 
 /**
  * A row for the item at record.line whose text is `text`. `to` null: the reference itself
- * (a group's kept item), shown plain; else { similarity?, distance? } to the reference,
- * `reference` being { text, name }, name as the marks' tooltips say it ('the kept item').
+ * (a group's kept item), shown plain; { label }: shown plain under that badge; else
+ * { similarity?, distance? } to the reference, `reference` being { text, name }, name as
+ * the marks' tooltips say it ('the kept item').
  */
 export function textRow(record, text, to, reference) {
   const li = document.createElement('li');
@@ -17,7 +18,9 @@ export function textRow(record, text, to, reference) {
   meta.className = 'meta';
   const badge = document.createElement('span');
   badge.className = to === null ? 'badge kept' : 'badge';
+  const plain = to === null || to.label !== undefined;
   if (to === null) badge.textContent = 'kept';
+  else if (to.label !== undefined) badge.textContent = to.label;
   else if (to.similarity === undefined) badge.textContent = `distance ${to.distance}`;
   else {
     badge.textContent = `${percent(to.similarity)} similar`;
@@ -36,7 +39,7 @@ export function textRow(record, text, to, reference) {
   }
   const body = document.createElement('p');
   body.className = 'text';
-  if (to === null) {
+  if (plain) {
     body.textContent = text;
   } else {
     const ops = diff(reference.text, text);

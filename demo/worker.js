@@ -29,7 +29,7 @@ self.onmessage = async ({ data }) => {
         },
       });
     } else if (type === 'group') {
-      result = e.group(data.view);
+      result = await e.group(data.view);
     } else {
       throw new Error(`unknown message type ${type}`);
     }

@@ -1,7 +1,7 @@
 // Shared by the browser tests: Debian's Chromium driven by playwright-core and Debian's
 // Firefox ESR driven by puppeteer-core over WebDriver BiDi (never a downloaded browser), and
 // a static file server that sends a strict Content-Security-Policy.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -88,6 +88,30 @@ export function watchProblems(page) {
     if (response.status() >= 400 && !response.url().endsWith('/favicon.ico')) problems.push(`${response.status()} ${response.url()}`);
   });
   return problems;
+}
+
+/**
+ * The demo as `npm run demo` serves it (a Vite build under the strict CSP, demo/serve.js) on
+ * a free port: resolves to { url, close }.
+ */
+export function startDemoServer() {
+  const root = new URL('../..', import.meta.url).pathname;
+  const server = spawn(process.execPath, [join(root, 'demo/serve.js'), '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`the demo server did not start in 90 s:\n${out}${err}`)), 90_000);
+    server.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = out.match(/http:\/\/[^\s]+\//);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ url: match[0], close: () => server.kill('SIGTERM') });
+      }
+    });
+    server.stderr.on('data', (chunk) => { err += chunk; });
+    server.on('exit', (code) => reject(new Error(`the demo server exited with ${code}:\n${out}${err}`)));
+  });
 }
 
 /** Serves `root` on a free localhost port; resolves to { url, close }. */

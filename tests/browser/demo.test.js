@@ -5,11 +5,10 @@
 // box, a narrow screen. Expected groups and matches come from the package in Node.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { launchChromium, watchProblems, STRICT_CSP } from './browser.js';
+import { launchChromium, startDemoServer, watchProblems, STRICT_CSP } from './browser.js';
 import { init } from '../../js/node.js';
 import { diff } from '../../demo/diff.js';
 import { generateLines } from '../../demo/generate.js';
@@ -40,29 +39,15 @@ let browser;
 
 before(async () => {
   sh = await init();
-  server = spawn(process.execPath, [join(ROOT, 'demo/serve.js'), '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  url = await new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`the demo server did not start in 90 s:\n${out}${err}`)), 90_000);
-    server.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = out.match(/http:\/\/[^\s]+\//);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[0]);
-      }
-    });
-    server.stderr.on('data', (chunk) => { err += chunk; });
-    server.on('exit', (code) => reject(new Error(`the demo server exited with ${code}:\n${out}${err}`)));
-  });
+  server = await startDemoServer();
+  ({ url } = server);
   browser = await launchChromium();
   mkdirSync(OUTPUT, { recursive: true });
 });
 
 after(async () => {
   await browser?.close();
-  server?.kill('SIGTERM');
+  server?.close();
 });
 
 /** A fresh page on the demo, watched for errors and CSP violations. */
