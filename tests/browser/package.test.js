@@ -31,7 +31,7 @@ const TOOLS = join(ROOT, 'node_modules');
  * pairs (+3.5 KB), less the raw exports that replaced Embind (−6.1 KB); docs/download.md
  * has the accounting.
  */
-const MAX_GZIP_BYTES = 78 * 1024;
+const MAX_GZIP_BYTES = 80 * 1024;
 
 // Golden vectors with default options: what every build must print for these texts.
 const DEFAULT_SPEC = 'mode=auto word=1 char=2 fold=1 punct=strip weight=binary';
