@@ -10,6 +10,13 @@ import { DEFAULT_SIMILARITY, checkReview, checkSimilarity } from './similarity.j
 import { encodeInto } from './text.js';
 import { bindCore, guardMethods, handleRegistry } from './traps.js';
 
+/**
+ * textIndex[KEYS_OF](text): { keys, normalized }, what an add of text would store (its band
+ * keys in band order, its normalized text), storing nothing: for the shared index
+ * (redis.js), which must propose the candidates this index proposes. Not public API.
+ */
+export const KEYS_OF = Symbol('keysOf');
+
 /** A match's kind by the core's MatchKind (text_index.h). */
 const MATCH_KINDS = ['duplicate', 'review'];
 
@@ -116,6 +123,18 @@ export class TextIndex {
     const matches = new Array(count);
     for (let i = 0; i < count; i++) matches[i] = { id: ids[i], similarity: similarities[i], kind: MATCH_KINDS[kinds[i]] };
     return matches;
+  }
+
+  [KEYS_OF](text) {
+    const handle = this.#live();
+    const core = this.#core;
+    const count = withText(core, text, (utf8, length) => core._textIndexKeysOf(handle, utf8, length));
+    const address = core._resultAddress();
+    const words = new Uint32Array(core.HEAPU8.buffer, address, 2 + count);
+    const keys = words.slice(2, 2 + count);
+    const normalized = new TextDecoder().decode(core.HEAPU8.subarray(address + 4 * (2 + count), address + 4 * (2 + count) + words[1]));
+    core._resultRelease();
+    return { keys, normalized };
   }
 
   /** @returns whether the id was stored. */

@@ -143,6 +143,9 @@ EMSCRIPTEN_KEEPALIVE uintptr_t textIndexCreate(double threshold, double review) 
 }
 EMSCRIPTEN_KEEPALIVE void textIndexDelete(uintptr_t index) { delete bindings::at<TextIndexHandle>(index); }
 EMSCRIPTEN_KEEPALIVE double textIndexThreshold(uintptr_t index) { return bindings::at<TextIndexHandle>(index)->threshold(); }
+EMSCRIPTEN_KEEPALIVE uint32_t textIndexKeysOf(uintptr_t index, uintptr_t utf8, uint32_t length) {
+  return bindings::at<TextIndexHandle>(index)->keysOf(utf8, length);
+}
 EMSCRIPTEN_KEEPALIVE double textIndexReview(uintptr_t index) { return bindings::at<TextIndexHandle>(index)->review(); }
 EMSCRIPTEN_KEEPALIVE uint32_t textIndexAddBatch(uintptr_t index, uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t ids, uintptr_t idsOut) {
   return bindings::at<TextIndexHandle>(index)->addBatch(utf8, offsets, count, ids, idsOut);

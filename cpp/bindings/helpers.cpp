@@ -1,6 +1,7 @@
 #include "helpers.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string_view>
 
 #include "simhash/fingerprint.h"
@@ -287,6 +288,19 @@ uint32_t TextIndexHandle::queryOne(uintptr_t utf8, uint32_t length, uint32_t lim
     words[3 * n + i] = static_cast<uint32_t>(matches_[i].kind);
   }
   return static_cast<uint32_t>(n);
+}
+
+uint32_t TextIndexHandle::keysOf(uintptr_t utf8, uint32_t length) {
+  std::vector<uint32_t> keys;
+  std::string normalized;
+  index_.keysOf({at<char>(utf8), length}, keys, normalized);
+  ResultWords& words = result();
+  words.resize(2 + keys.size() + (normalized.size() + 3) / 4);
+  words[0] = static_cast<uint32_t>(keys.size());
+  words[1] = static_cast<uint32_t>(normalized.size());
+  std::copy(keys.begin(), keys.end(), words.begin() + 2);
+  if (!normalized.empty()) std::memcpy(words.data() + 2 + keys.size(), normalized.data(), normalized.size());
+  return static_cast<uint32_t>(keys.size());
 }
 
 uint32_t TextIndexHandle::serializeBegin() {

@@ -139,6 +139,9 @@ class TextIndexHandle {
   /// (the similarities; the buffer is 8-byte aligned), n uint32 ids, then n uint32 kinds
   /// (MatchKind: 0 duplicate, 1 review). Returns n.
   uint32_t queryOne(uintptr_t utf8, uint32_t length, uint32_t limit);
+  /// TextIndex::keysOf of the text, in the result buffer: u32 key count n, u32 byte length
+  /// L of the normalized text, n u32 keys, then the L bytes. Returns n.
+  uint32_t keysOf(uintptr_t utf8, uint32_t length);
   /// serialize(): serializeBegin() returns the length in bytes, each serializeNext()
   /// writes the next piece of them, up to `capacity` bytes, to the result buffer and
   /// returns its length, and serializeEnd() frees what the pieces were read from. The

@@ -97,6 +97,16 @@ size_t TextIndex::addAll(const char* utf8, const uint32_t* offsets, size_t count
   return done;
 }
 
+void TextIndex::keysOf(std::string_view text, std::vector<uint32_t>& keys, std::string& normalized) {
+  Impl& m = *impl_;
+  m.prepare(text);
+  keys.assign(m.keys.begin(), m.keys.end());
+  normalized.resize(m.utf8Length());
+  char* utf8 = normalized.data();
+  for (const char32_t cp : m.cps) utf8 += unicode::encodeUtf8(cp, utf8);
+  m.trimScratch();
+}
+
 bool TextIndex::remove(uint32_t id) {
   Impl& m = *impl_;
   const uint32_t* found = m.slotOfId.find(id);

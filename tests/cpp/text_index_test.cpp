@@ -811,3 +811,25 @@ TEST_CASE("review: bytes with a valid checksum are still checked: the review thr
   tooMany[entryCount] = 0xFF;
   rejects(tooMany, "has " + std::to_string(simhash::bandingFor(0.8).bands + simhash::bandingFor(0.5).bands) + " band keys where its count says 255");
 }
+
+TEST_CASE("keysOf: the band keys and normalized text an add stores, nothing stored", "[text_index]") {
+  TextIndex index(0.8);
+  REQUIRE(index.add("stored before", 1) == Status::Ok);
+  const std::vector<uint8_t> before = index.serialize();
+  for (const std::string text : {"The cat, sat on the mat!", "東京の天気は晴れ", "ｶﾞｸｾｲ ﾉ ｺｰﾋｰ", "", "?!"}) {
+    CAPTURE(text);
+    std::vector<uint32_t> keys;
+    std::string normalized;
+    index.keysOf(text, keys, normalized);
+    std::vector<uint32_t> sorted = keys;
+    std::sort(sorted.begin(), sorted.end());
+    CHECK(sorted == bandKeys(text, 0.8));
+    std::vector<char32_t> cps;
+    simhash::normalizeForSimilarity(text, cps);
+    std::vector<char32_t> again;
+    simhash::normalizeForSimilarity(normalized, again);
+    CHECK(again == cps);  // the normalized text, normalized again, is itself
+    CHECK(simhash::similarity(text, normalized) == 1.0);
+    CHECK(index.serialize() == before);
+  }
+}

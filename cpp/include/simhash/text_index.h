@@ -104,6 +104,12 @@ class TextIndex {
   /// comparison (8 words) before the exact test.
   void query(std::string_view text, size_t limit, std::vector<TextMatch>& out);
 
+  /// What an add of `text` would store: its band keys (the threshold's, in band order, to
+  /// `keys`) and its normalized text (UTF-8, to `normalized`), for an index kept elsewhere
+  /// (js/redis.js) that must propose the candidates this index proposes. Changes nothing
+  /// stored. Cost: the text's normalization, shingles and min-hashes.
+  void keysOf(std::string_view text, std::vector<uint32_t>& keys, std::string& normalized);
+
   /// The versioned byte format, little-endian: "SHTX" · u16 version (2 without review, 3
   /// with; version 1, whose texts were normalized before half-width katakana folded, loads
   /// with each text normalized and added again) · u8 alphabetic and u8 CJK shingle size ·
