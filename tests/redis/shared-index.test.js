@@ -1,0 +1,207 @@
+// simhash-wasm/redis (js/redis.js) against a real redis-server of the tests' own
+// (tests/redis/server.js): the same answers as an in-memory TextIndex for any sequence of
+// operations, with node-redis and with ioredis; addIfNew atomic across 4 processes; the
+// parameters and keys an index is opened on; hostile arguments; the faults a user meets
+// (a server killed and restarted, a connection lost mid-call, memory full).
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createClient } from 'redis';
+import Redis from 'ioredis';
+import { init } from '../../js/node.js';
+import { createSharedTextIndex } from '../../js/redis.js';
+import { Random } from '../bench/quality/random.js';
+import { MISSING, startRedis } from './server.js';
+
+const WORDS = ['the', 'cat', 'sat', 'on', 'mat', 'dog', 'ran', 'far', 'away', 'home', 'and', 'then', 'came', 'back',
+  '猫', '犬', '東京', '天気', 'ねこ', 'コーヒー', 'password', 'reset', 'printer', 'jammed'];
+
+/** Short texts of a few words, and edits of earlier ones (a word replaced, dropped or added): near-duplicates around 0.8. */
+function makeTexts(rng, count) {
+  const texts = [];
+  for (let i = 0; i < count; i++) {
+    if (texts.length > 0 && rng.int(3) > 0) {
+      const words = texts[rng.int(texts.length)].split(' ');
+      const at = rng.int(words.length);
+      const kind = rng.int(3);
+      if (kind === 0) words[at] = WORDS[rng.int(WORDS.length)];
+      else if (kind === 1 && words.length > 2) words.splice(at, 1);
+      else words.splice(at, 0, WORDS[rng.int(WORDS.length)]);
+      texts.push(words.join(' '));
+    } else {
+      texts.push(Array.from({ length: 4 + rng.int(8) }, () => WORDS[rng.int(WORDS.length)]).join(' '));
+    }
+  }
+  return texts;
+}
+
+const CLIENTS = {
+  'node-redis': async (url) => {
+    const client = await createClient({ url }).connect();
+    return { client, close: () => client.quit() };
+  },
+  ioredis: async (url) => {
+    const client = new Redis(url, { lazyConnect: true });
+    await client.connect();
+    return { client, close: () => client.quit() };
+  },
+};
+
+let sh;
+let server;
+
+before(async () => {
+  if (MISSING) return;
+  sh = await init();
+  server = await startRedis();
+});
+
+after(() => server?.stop());
+
+describe('the shared text index', { skip: MISSING }, () => {
+  for (const [clientName, connect] of Object.entries(CLIENTS)) {
+    test(`${clientName}: any sequence of operations answers as an in-memory TextIndex`, async () => {
+      const { client, close } = await connect(server.url);
+      try {
+        for (const similarity of [0.8, 0.6]) {
+          const rng = new Random(`shared ${clientName} ${similarity}`);
+          const texts = makeTexts(rng, 400);
+          const name = `differential-${clientName}-${similarity}`;
+          const shared = await createSharedTextIndex(client, { name, similarity });
+          const local = sh.createTextIndex({ similarity });
+          const ids = [];
+          let queries = 0;
+          let duplicates = 0;
+          try {
+            for (let step = 0; step < 700; step++) {
+              const text = texts[rng.int(texts.length)];
+              const op = rng.int(10);
+              if (op < 3) { // the stream: addIfNew
+                const id = rng.int(4) === 0 ? 100000 + step : undefined;
+                const got = await shared.addIfNew(text, id);
+                const matches = local.query(text);
+                if (matches.length > 0) {
+                  assert.deepEqual(got, { added: false, matches }, `addIfNew ${JSON.stringify(text)}`);
+                  duplicates++;
+                } else {
+                  assert.deepEqual(got, { added: true, id: local.add(text, id) });
+                  ids.push(got.id);
+                }
+              } else if (op < 5) { // add, fresh or chosen (sometimes a stored id)
+                const id = rng.int(3) === 0 ? (ids.length > 0 && rng.int(2) === 0 ? ids[rng.int(ids.length)] : 200000 + step) : undefined;
+                let expected;
+                try {
+                  expected = local.add(text, id);
+                } catch (error) {
+                  await assert.rejects(shared.add(text, id), { message: error.message });
+                  continue;
+                }
+                assert.equal(await shared.add(text, id), expected);
+                ids.push(expected);
+              } else if (op < 8) { // query, with a limit now and then
+                const options = rng.int(3) === 0 ? { limit: 1 + rng.int(3) } : undefined;
+                assert.deepEqual(await shared.query(text, options), local.query(text, options), `query ${JSON.stringify(text)}`);
+                queries++;
+              } else if (op < 9 && ids.length > 0) { // remove, sometimes twice
+                const id = ids[rng.int(ids.length)];
+                assert.equal(await shared.remove(id), local.remove(id), `remove ${id}`);
+              } else {
+                const id = ids.length > 0 ? ids[rng.int(ids.length)] : 0;
+                assert.equal(await shared.has(id), local.has(id));
+                assert.equal(await shared.size(), local.size);
+              }
+            }
+            assert.ok(queries > 100 && duplicates > 20, `${queries} queries, ${duplicates} duplicates`);
+            for (const text of texts.slice(0, 100)) assert.deepEqual(await shared.query(text), local.query(text));
+          } finally {
+            await shared.close();
+            local.dispose();
+          }
+        }
+      } finally {
+        await close();
+      }
+    });
+  }
+
+  test('addIfNew is atomic: 4 processes adding near-duplicates at once store no two that reach the threshold', async (t) => {
+    const rng = new Random('shared concurrent');
+    // Texts and their near-copies, so that processes race on the same buckets.
+    const texts = makeTexts(rng, 300);
+    const worker = fileURLToPath(new URL('./add-if-new-worker.js', import.meta.url));
+    const run = (seed) => new Promise((resolve, reject) => {
+      execFile(process.execPath, [worker, server.url, 'concurrent', String(seed)], { maxBuffer: 1 << 24, input: undefined }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout));
+      }).stdin.end(JSON.stringify(texts));
+    });
+    const results = await Promise.all([1, 2, 3, 4].map(run));
+    const { client, close } = await CLIENTS['node-redis'](server.url);
+    try {
+      const shared = await createSharedTextIndex(client, { name: 'concurrent' });
+      // What is stored: the added texts; no two of them reach the threshold.
+      const added = results.flatMap((r) => r.added);
+      assert.equal(await shared.size(), added.length);
+      const storedTexts = added.map((a) => a.text);
+      const { groups } = await sh.dedup(storedTexts);
+      const pairsAtThreshold = storedTexts.flatMap((t, i) => storedTexts.slice(i + 1).filter((u) => sh.similarity(t, u) >= 0.8).map((u) => [t, u]));
+      assert.deepEqual(pairsAtThreshold, [], 'no two stored texts reach the threshold');
+      assert.deepEqual(groups, []);
+      // Every rejected text has a stored match at the threshold.
+      const rejected = results.flatMap((r) => r.rejected);
+      t.diagnostic(`4 processes × ${texts.length} texts: ${added.length} stored, ${rejected.length} rejected`);
+      assert.ok(rejected.length > texts.length, `${rejected.length} rejected`);
+      for (const text of rejected) assert.ok((await shared.query(text, { limit: 1 })).length === 1, `a stored match for ${text}`);
+      await shared.close();
+    } finally {
+      await close();
+    }
+  });
+
+  test('serialized (one process), addIfNew keeps what the stream rule keeps: dedup\'s uniqueIndices', async () => {
+    const rng = new Random('shared stream');
+    const texts = makeTexts(rng, 500);
+    const { client, close } = await CLIENTS.ioredis(server.url);
+    try {
+      const shared = await createSharedTextIndex(client, { name: 'stream' });
+      const kept = [];
+      for (let i = 0; i < texts.length; i++) {
+        if ((await shared.addIfNew(texts[i], i)).added) kept.push(i);
+      }
+      assert.deepEqual(kept, (await sh.dedup(texts)).uniqueIndices);
+      await shared.close();
+    } finally {
+      await close();
+    }
+  });
+
+  test('opening: other parameters and keys that are not an index are refused, naming what differs; bad arguments throw', async () => {
+    const { client, close } = await CLIENTS['node-redis'](server.url);
+    try {
+      (await createSharedTextIndex(client, { name: 'params', similarity: 0.7 })).close();
+      await assert.rejects(createSharedTextIndex(client, { name: 'params' }),
+        { message: 'the index params was made with other parameters: threshold 0.7 (this call: 0.8), bands 20 (this call: 14)' });
+      await client.hSet('simhash:{params}:meta', 'definition', '1');
+      await assert.rejects(createSharedTextIndex(client, { name: 'params', similarity: 0.7 }), /definition 1 \(this call: 2\)/);
+      await client.set('simhash:{plain}:meta', 'x');
+      await assert.rejects(createSharedTextIndex(client, { name: 'plain' }), { message: 'simhash:{plain}:meta is not a simhash-wasm text index: it holds a string' });
+      await client.hSet('simhash:{other}:meta', 'magic', 'something else');
+      await assert.rejects(createSharedTextIndex(client, { name: 'other' }), /is not a simhash-wasm text index: its magic field is "something else"/);
+      await assert.rejects(createSharedTextIndex({}, { name: 'x' }), TypeError);
+      await assert.rejects(createSharedTextIndex(client, { name: 'a{b}' }), TypeError);
+      await assert.rejects(createSharedTextIndex(client, { name: 'x', similarity: 1.5 }), RangeError);
+      await assert.rejects(createSharedTextIndex(client, { name: 'x', limit: 1 }), TypeError);
+      const shared = await createSharedTextIndex(client, { name: 'args' });
+      await assert.rejects(shared.add(42), TypeError);
+      await assert.rejects(shared.add('text', -1), RangeError);
+      await assert.rejects(shared.query('text', { limit: 0 }), RangeError);
+      await assert.rejects(shared.remove('1'), TypeError);
+      assert.equal(await shared.add('still usable'), 0);
+      await shared.close();
+      await assert.rejects(shared.query('text'), /closed/);
+    } finally {
+      await close();
+    }
+  });
+});
