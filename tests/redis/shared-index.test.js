@@ -6,6 +6,7 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { connect as connectTcp, createServer as createTcpServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import Redis from 'ioredis';
@@ -203,5 +204,111 @@ describe('the shared text index', { skip: MISSING }, () => {
     } finally {
       await close();
     }
+  });
+
+  describe('faults', () => {
+    /** Every key of the index and what it holds: a snapshot to compare before and after a fault. */
+    async function snapshot(client, name) {
+      const keys = (await client.keys(`simhash:{${name}}:*`)).sort();
+      const values = [];
+      for (const key of keys) values.push([key, (await client.type(key)) === 'hash' ? await client.hGetAll(key) : await client.get(key)]);
+      return values;
+    }
+
+    test('a server killed with SIGKILL and restarted: the index intact, its answers the same', async () => {
+      const own = await startRedis();
+      try {
+        let { client, close } = await CLIENTS['node-redis'](own.url);
+        const texts = makeTexts(new Random('shared restart'), 300);
+        let shared = await createSharedTextIndex(client, { name: 'restart' });
+        for (const text of texts) await shared.addIfNew(text);
+        await shared.remove(3);
+        const before = await snapshot(client, 'restart');
+        const answers = [];
+        for (const text of texts.slice(0, 50)) answers.push(await shared.query(text));
+        await shared.close();
+        await close().catch(() => {});
+        await own.kill();
+        await own.restart();
+        ({ client, close } = await CLIENTS['node-redis'](own.url));
+        try {
+          assert.deepEqual(await snapshot(client, 'restart'), before, 'every key as it was');
+          shared = await createSharedTextIndex(client, { name: 'restart' });
+          for (let i = 0; i < 50; i++) assert.deepEqual(await shared.query(texts[i]), answers[i]);
+          await shared.close();
+        } finally {
+          await close();
+        }
+      } finally {
+        await own.stop();
+      }
+    });
+
+    test('a connection lost mid-call: the call rejects; addIfNew retried with its id stores the text once', async () => {
+      // A proxy that drops the client's connection once the server has answered a command
+      // carrying the store script: the text is stored, and the reply never arrives.
+      const proxy = createTcpServer((socket) => {
+        const upstream = connectTcp(server.port, '127.0.0.1');
+        let armed = false;
+        socket.on('data', (data) => {
+          if (data.includes('EVAL') && data.includes('if-new')) armed = true;
+          upstream.write(data);
+        });
+        upstream.on('data', (data) => {
+          if (armed) {
+            socket.destroy();
+            upstream.destroy();
+          } else {
+            socket.write(data);
+          }
+        });
+        socket.on('error', () => upstream.destroy());
+        upstream.on('error', () => socket.destroy());
+        socket.on('close', () => upstream.destroy());
+      });
+      await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      const viaProxy = createClient({ url: `redis://127.0.0.1:${proxy.address().port}`, socket: { reconnectStrategy: false } });
+      viaProxy.on('error', () => {});
+      await viaProxy.connect();
+      const { client, close } = await CLIENTS['node-redis'](server.url);
+      try {
+        const lossy = await createSharedTextIndex(viaProxy, { name: 'lost' });
+        const direct = await createSharedTextIndex(client, { name: 'lost' });
+        await direct.add('an earlier text about something else');
+        const text = 'The printer on the second floor is jammed again';
+        await assert.rejects(lossy.addIfNew(text, 7));
+        assert.equal(await direct.has(7), true, 'the store ran; its reply was lost');
+        assert.deepEqual(await direct.addIfNew(text, 7), { added: true, id: 7 }, 'the retry finds its own text');
+        assert.equal(await direct.size(), 2, 'stored once');
+        assert.deepEqual(await direct.addIfNew(text, 8), { added: false, matches: [{ id: 7, similarity: 1, kind: 'duplicate' }] });
+        await lossy.close();
+        await direct.close();
+      } finally {
+        await close();
+        proxy.close();
+      }
+    });
+
+    test('memory full (maxmemory, noeviction): addIfNew and add reject, nothing half-written; queries still answer', async () => {
+      const { client, close } = await CLIENTS['node-redis'](server.url);
+      try {
+        const shared = await createSharedTextIndex(client, { name: 'full' });
+        await shared.add('the cat sat on the mat');
+        const before = await snapshot(client, 'full');
+        await client.configSet({ maxmemory: '1', 'maxmemory-policy': 'noeviction' });
+        try {
+          await assert.rejects(shared.addIfNew('a dog ran far away from home'), /OOM/);
+          await assert.rejects(shared.add('a dog ran far away from home'), /OOM/);
+          assert.deepEqual(await shared.query('the cat sat on the mat'), [{ id: 0, similarity: 1, kind: 'duplicate' }]);
+          assert.deepEqual(await snapshot(client, 'full'), before, 'nothing written');
+        } finally {
+          await client.configSet('maxmemory', '0');
+        }
+        assert.deepEqual(await shared.addIfNew('a dog ran far away from home'), { added: true, id: 1 });
+        await shared.close();
+      } finally {
+        await close();
+      }
+    });
   });
 });

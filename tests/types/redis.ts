@@ -1,0 +1,25 @@
+// simhash-wasm/redis's types against both clients' own types.
+import { createClient } from 'redis';
+import { Redis } from 'ioredis';
+import { createSharedTextIndex, type SharedTextIndex } from 'simhash-wasm/redis';
+import type { TextMatch } from 'simhash-wasm';
+
+export async function shared(url: string): Promise<void> {
+  const nodeRedis = await createClient({ url }).connect();
+  const ioredis = new Redis(url);
+  for (const client of [nodeRedis, ioredis]) {
+    const index: SharedTextIndex = await createSharedTextIndex(client, { name: 'posts', similarity: 0.8 });
+    const id: number = await index.add('a text');
+    const outcome = await index.addIfNew('a text!', 7);
+    if (outcome.added) console.log(outcome.id);
+    else console.log(outcome.matches?.[0]?.similarity);
+    const matches: TextMatch[] = await index.query('a text', { limit: 3 });
+    const removed: boolean = await index.remove(id);
+    const stored: boolean = await index.has(id);
+    const size: number = await index.size();
+    void matches, removed, stored, size;
+    await index.close();
+  }
+  await nodeRedis.quit();
+  ioredis.disconnect();
+}
