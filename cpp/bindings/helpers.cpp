@@ -292,7 +292,7 @@ uint32_t TextIndexHandle::queryOne(uintptr_t utf8, uint32_t length, uint32_t lim
 
 uint32_t TextIndexHandle::keysOf(uintptr_t utf8, uint32_t length) {
   std::vector<uint32_t> keys;
-  std::string normalized;
+  std::vector<uint8_t> normalized;
   index_.keysOf({at<char>(utf8), length}, keys, normalized);
   ResultWords& words = result();
   words.resize(2 + keys.size() + (normalized.size() + 3) / 4);

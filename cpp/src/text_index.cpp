@@ -30,6 +30,53 @@ void sortItems(std::vector<KeyedItem>& items, std::vector<KeyedItem>& scratch) {
 
 }  // namespace
 
+void TextIndex::Impl::prepare(std::string_view text) {
+  if (isPrepared && text == prepared) return;
+  isPrepared = false;
+  normalizeForSimilarity(text, cps);
+  shingle(cps);
+  prepared.assign(text);
+  isPrepared = true;
+}
+
+void TextIndex::Impl::shingle(const std::vector<char32_t>& points) {
+  isPrepared = false;
+  if (raw.size() < points.size() + 1) raw.resize(points.size() + 1);
+  const size_t n = canonicalShingleCodes(points.data(), points.size(), options, raw.data());
+  size_t slots = 16;
+  while (slots < 2 * n) slots *= 2;
+  setShift = 64 - static_cast<unsigned>(__builtin_ctzll(slots));
+  setMask = slots - 1;
+  // The set uses the first `slots` entries; entries of older generations read as empty.
+  if (set.size() < slots) {
+    set.assign(slots, SetEntry{0, 0, 0});
+    generation = stamp = 0;
+  }
+  if (++generation == 0) {  // wrapped: forget every generation and stamp
+    for (SetEntry& entry : set) entry = SetEntry{0, 0, 0};
+    generation = 1;
+    stamp = 0;
+  }
+  if (codes.size() < n) codes.resize(n);
+  uint64_t* distinct = codes.data();
+  size_t count = 0;
+  for (size_t k = 0; k < n; ++k) {
+    const uint64_t code = raw[k];
+    size_t e = setSlot(code);
+    while (set[e].generation == generation && set[e].code != code) e = (e + 1) & setMask;
+    if (set[e].generation != generation) {
+      set[e] = SetEntry{code, generation, 0};
+      distinct[count++] = code;
+    }
+  }
+  codeCount = count;
+  signer.keys(distinct, count, keys.data());
+  if (review) {
+    review->signer.keys(distinct, count, review->keys.data());
+    review->sketcher.make(distinct, count, review->sketch);
+  }
+}
+
 TextIndex::TextIndex(double threshold, const ShingleOptions& options, size_t mergeAt)
     : impl_(new Impl(threshold, 0, options, mergeAt)) {}
 TextIndex::TextIndex(double threshold, double review, const ShingleOptions& options, size_t mergeAt)
@@ -97,13 +144,15 @@ size_t TextIndex::addAll(const char* utf8, const uint32_t* offsets, size_t count
   return done;
 }
 
-void TextIndex::keysOf(std::string_view text, std::vector<uint32_t>& keys, std::string& normalized) {
+void TextIndex::keysOf(std::string_view text, std::vector<uint32_t>& keys, std::vector<uint8_t>& normalized) {
   Impl& m = *impl_;
   m.prepare(text);
   keys.assign(m.keys.begin(), m.keys.end());
-  normalized.resize(m.utf8Length());
-  char* utf8 = normalized.data();
+  normalized.resize(4 * m.cps.size());  // at most 4 bytes a code point
+  char* const begin = reinterpret_cast<char*>(normalized.data());
+  char* utf8 = begin;
   for (const char32_t cp : m.cps) utf8 += unicode::encodeUtf8(cp, utf8);
+  normalized.resize(static_cast<size_t>(utf8 - begin));
   m.trimScratch();
 }
 

@@ -95,52 +95,10 @@ struct TextIndex::Impl {
 
   // The text's normalized code points, distinct canonical codes (in the set too) and band
   // keys, into cps, codes and keys.
-  void prepare(std::string_view text) {
-    if (isPrepared && text == prepared) return;
-    isPrepared = false;
-    normalizeForSimilarity(text, cps);
-    shingle(cps);
-    prepared.assign(text);
-    isPrepared = true;
-  }
+  void prepare(std::string_view text);
 
-  void shingle(const std::vector<char32_t>& points) {
-    isPrepared = false;
-    if (raw.size() < points.size() + 1) raw.resize(points.size() + 1);
-    const size_t n = canonicalShingleCodes(points.data(), points.size(), options, raw.data());
-    size_t slots = 16;
-    while (slots < 2 * n) slots *= 2;
-    setShift = 64 - static_cast<unsigned>(__builtin_ctzll(slots));
-    setMask = slots - 1;
-    // The set uses the first `slots` entries; entries of older generations read as empty.
-    if (set.size() < slots) {
-      set.assign(slots, SetEntry{0, 0, 0});
-      generation = stamp = 0;
-    }
-    if (++generation == 0) {  // wrapped: forget every generation and stamp
-      for (SetEntry& entry : set) entry = SetEntry{0, 0, 0};
-      generation = 1;
-      stamp = 0;
-    }
-    if (codes.size() < n) codes.resize(n);
-    uint64_t* distinct = codes.data();
-    size_t count = 0;
-    for (size_t k = 0; k < n; ++k) {
-      const uint64_t code = raw[k];
-      size_t e = setSlot(code);
-      while (set[e].generation == generation && set[e].code != code) e = (e + 1) & setMask;
-      if (set[e].generation != generation) {
-        set[e] = SetEntry{code, generation, 0};
-        distinct[count++] = code;
-      }
-    }
-    codeCount = count;
-    signer.keys(distinct, count, keys.data());
-    if (review) {
-      review->signer.keys(distinct, count, review->keys.data());
-      review->sketcher.make(distinct, count, review->sketch);
-    }
-  }
+  // prepare() from code points (a stored text's, to remove it).
+  void shingle(const std::vector<char32_t>& points);
 
   size_t setSlot(uint64_t code) const { return static_cast<size_t>((code * 0x9E3779B97F4A7C15ull) >> setShift); }
 

@@ -819,8 +819,9 @@ TEST_CASE("keysOf: the band keys and normalized text an add stores, nothing stor
   for (const std::string text : {"The cat, sat on the mat!", "東京の天気は晴れ", "ｶﾞｸｾｲ ﾉ ｺｰﾋｰ", "", "?!"}) {
     CAPTURE(text);
     std::vector<uint32_t> keys;
-    std::string normalized;
-    index.keysOf(text, keys, normalized);
+    std::vector<uint8_t> bytes;
+    index.keysOf(text, keys, bytes);
+    const std::string normalized(bytes.begin(), bytes.end());
     std::vector<uint32_t> sorted = keys;
     std::sort(sorted.begin(), sorted.end());
     CHECK(sorted == bandKeys(text, 0.8));

@@ -108,7 +108,7 @@ class TextIndex {
   /// `keys`) and its normalized text (UTF-8, to `normalized`), for an index kept elsewhere
   /// (js/redis.js) that must propose the candidates this index proposes. Changes nothing
   /// stored. Cost: the text's normalization, shingles and min-hashes.
-  void keysOf(std::string_view text, std::vector<uint32_t>& keys, std::string& normalized);
+  void keysOf(std::string_view text, std::vector<uint32_t>& keys, std::vector<uint8_t>& normalized);
 
   /// The versioned byte format, little-endian: "SHTX" · u16 version (2 without review, 3
   /// with; version 1, whose texts were normalized before half-width katakana folded, loads
