@@ -1,0 +1,134 @@
+// `npm run bench:redis`: the shared text index (simhash-wasm/redis) on loopback against
+// Debian's redis-server (started here, on a free port, persistence off: Redis's defaults
+// but for the save points), one machine, at the default similarity.
+//   - Fill: --stored (200,000) synthetic short lines (fortune-texts.js syntheticCorpus, as
+//     bench:text-index stores) through add, --concurrency (64) calls in flight; Redis's
+//     used_memory grown against the UTF-8 of the stored texts.
+//   - Then 2 processes at once (--processes), each with its own node-redis client: --queries
+//     (20,000) queries of the further texts (half edited copies of stored lines, half fresh),
+//     then --adds (10,000) addIfNew of other further texts, --in-flight (1) calls at a time; per process
+//     the calls per second and the p50 / p99 latency, summed over the processes; and the
+//     scripts run per call, from the server's command statistics (one round trip each).
+// Prints a table and writes it to tests/bench/results/redis.txt.
+// Usage: node tests/bench/redis.js [--stored=N] [--queries=Q] [--adds=A] [--processes=P] [--concurrency=C] [--in-flight=F]
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { createClient } from 'redis';
+import { createSharedTextIndex } from '../../js/redis.js';
+import { startRedis } from '../redis/server.js';
+import { makeTexts, syntheticCorpus } from './fortune-texts.js';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const STORED = option('stored', 200_000);
+const QUERIES = option('queries', 20_000);
+const ADDS = option('adds', 10_000);
+const PROCESSES = option('processes', 2);
+const CONCURRENCY = option('concurrency', 64);
+const IN_FLIGHT = option('in-flight', 1);
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+const fmt = (n, digits = 0) => n.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** One process's part (run with --part=k): queries, then addIfNew, one at a time. */
+async function part(url, k) {
+  const { further } = corpus();
+  const client = await createClient({ url }).connect();
+  const index = await createSharedTextIndex(client, { name: 'bench' });
+  const mine = further.filter((_, i) => i % PROCESSES === k);
+  const timed = async (calls, call) => {
+    const latencies = new Float64Array(calls.length);
+    const start = performance.now();
+    let next = 0;
+    // IN_FLIGHT callers, each making one call at a time (a server handling concurrent requests).
+    await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < calls.length) {
+        const i = next++;
+        const t = performance.now();
+        await call(calls[i]);
+        latencies[i] = performance.now() - t;
+      }
+    }));
+    const seconds = (performance.now() - start) / 1000;
+    latencies.sort();
+    return { perSecond: calls.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
+  };
+  const queries = await timed(mine.slice(0, QUERIES), (text) => index.query(text));
+  let added = 0;
+  const adds = await timed(mine.slice(QUERIES, QUERIES + ADDS), async (text) => {
+    const result = await index.addIfNew(text);
+    if (result.added) added++;
+  });
+  await index.close();
+  await client.quit();
+  process.stdout.write(JSON.stringify({ queries, adds, added }));
+}
+
+function corpus() {
+  const { texts, records } = makeTexts(10);
+  void texts;
+  const all = makeTexts(records).texts;
+  return syntheticCorpus(all, STORED, PROCESSES * (QUERIES + ADDS));
+}
+
+async function commandCalls(client) {
+  const stats = await client.sendCommand(['INFO', 'commandstats']);
+  const calls = {};
+  for (const [, name, count] of stats.matchAll(/cmdstat_(\w+):calls=(\d+)/g)) calls[name] = Number(count);
+  return calls;
+}
+
+async function main() {
+  const server = await startRedis(['--appendonly', 'no']);
+  try {
+    const client = await createClient({ url: server.url }).connect();
+    const index = await createSharedTextIndex(client, { name: 'bench' });
+    const { stored } = corpus();
+    const memory = async () => Number(/used_memory:(\d+)/.exec(await client.sendCommand(['INFO', 'memory']))[1]);
+    const empty = await memory();
+    let start = performance.now();
+    for (let i = 0; i < stored.length; i += CONCURRENCY) await Promise.all(stored.slice(i, i + CONCURRENCY).map((text) => index.add(text)));
+    const fillSeconds = (performance.now() - start) / 1000;
+    const used = (await memory()) - empty;
+    const utf8 = stored.reduce((sum, t) => sum + Buffer.byteLength(t), 0);
+    const before = await commandCalls(client);
+    const self = fileURLToPath(import.meta.url);
+    start = performance.now();
+    const parts = await Promise.all(Array.from({ length: PROCESSES }, (_, k) => new Promise((resolve, reject) => {
+      execFile(process.execPath, [self, ...args, `--part=${k}`, `--url=${server.url}`], { maxBuffer: 1 << 24 }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout));
+      });
+    })));
+    const after = await commandCalls(client);
+    const scripts = ((after.evalsha ?? 0) - (before.evalsha ?? 0)) + ((after.eval ?? 0) - (before.eval ?? 0));
+    const calls = PROCESSES * (QUERIES + ADDS);
+    const sum = (pick) => parts.reduce((s, p) => s + pick(p), 0);
+    const lines = [
+      `shared text index (simhash-wasm/redis), similarity 0.8, ${IN_FLIGHT} call(s) in flight per process, redis-server ${(await client.sendCommand(['INFO', 'server'])).match(/redis_version:(\S+)/)[1]} on loopback, ${PROCESSES} client processes; load average ${loadavg()[0].toFixed(1)}`,
+      '',
+      `${fmt(STORED)} synthetic short lines stored by add (${CONCURRENCY} in flight) in ${fmt(fillSeconds, 1)} s (${fmt(STORED / fillSeconds)} per second); Redis memory ${fmt(used / 2 ** 20, 1)} MiB for ${fmt(utf8 / 2 ** 20, 1)} MiB of UTF-8: ${fmt(used / utf8, 2)}×`,
+      '',
+      '| calls | per second, summed | p50 | p99 |',
+      '|---|---|---|---|',
+      `| query, ${fmt(PROCESSES * QUERIES)} | ${fmt(sum((p) => p.queries.perSecond))} | ${parts.map((p) => fmt(p.queries.p50, 3)).join(' / ')} ms | ${parts.map((p) => fmt(p.queries.p99, 3)).join(' / ')} ms |`,
+      `| addIfNew, ${fmt(PROCESSES * ADDS)} (${fmt(sum((p) => p.added))} added) | ${fmt(sum((p) => p.adds.perSecond))} | ${parts.map((p) => fmt(p.adds.p50, 3)).join(' / ')} ms | ${parts.map((p) => fmt(p.adds.p99, 3)).join(' / ')} ms |`,
+      '',
+      `Scripts run by the server during those calls: ${fmt(scripts)} for ${fmt(calls)} calls (a query runs one; an uncontended addIfNew two).`,
+    ];
+    const table = lines.join('\n');
+    console.log(table);
+    const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} logical cores; Node ${process.versions.node}`;
+    writeFileSync(new URL('./results/redis.txt', import.meta.url), `$ node tests/bench/redis.js ${args.join(' ')}\n\n${machine}\n\n${table}\n`);
+    await index.close();
+    await client.quit();
+  } finally {
+    await server.stop();
+  }
+}
+
+const partArg = args.find((a) => a.startsWith('--part='));
+if (partArg) await part(args.find((a) => a.startsWith('--url=')).slice(6), Number(partArg.slice(7)));
+else await main();
