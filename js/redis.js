@@ -24,7 +24,7 @@ import { KEYS_OF } from './text-index.js';
 /** What the meta hash's `magic` field holds in an index of this library. */
 const MAGIC = 'simhash-wasm text index';
 /** The key layout and scripts' version (docs/redis.md). */
-const LAYOUT = '1';
+const LAYOUT = '2';
 /**
  * The similarity's definition: texts are stored normalized as text index format 2 stores
  * them (half-width katakana folded); a change of normalization changes it.
@@ -32,40 +32,93 @@ const LAYOUT = '1';
 const DEFINITION = '2';
 
 /**
+ * Numbers as fixed-width codes of 6 bits a character, so that a bucket is a string of
+ * fixed-size records that Lua searches with string.find (docs/redis.md).
+ */
+const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_';
+const DIGIT_VALUE = new Map([...DIGITS].map((c, i) => [c, i]));
+const ID_WIDTH = 6; // 36 bits: every u32 id
+const LOW_WIDTH = 3; // 18 bits: a band key's low 16
+const RECORD = LOW_WIDTH + ID_WIDTH;
+
+function encode(value, width) {
+  let out = '';
+  for (let i = width - 1; i >= 0; i--) out += DIGITS[Math.floor(value / 2 ** (6 * i)) % 64];
+  return out;
+}
+
+function decode(code) {
+  let value = 0;
+  for (const c of code) value = value * 64 + DIGIT_VALUE.get(c);
+  return value;
+}
+
+/**
  * Keys (docs/redis.md): every key of an index under one hash tag, {name}, so that a
  * Cluster keeps them in one slot and the scripts run unchanged there.
  *   simhash:{name}:meta        hash: magic, layout, definition, threshold, bands, next, count
- *   simhash:{name}:t:<id>      string: the stored text, normalized
- *   simhash:{name}:b:<hi>      hash: field <lo> → the ids (base 36, comma-separated) of the
- *                              entries whose band key is hi << 16 | lo (hi, lo base 36)
- * 65,536 bucket hashes keep each one small (listpack-encoded: about 12 bytes an entry).
+ *   simhash:{name}:t:<id>      string: the stored text, normalized (id: its 6-character code)
+ *   simhash:{name}:b:<hi>      string: the records (low 16 bits of the band key, 3
+ *                              characters; id, 6) of the entries whose band key's high 16
+ *                              bits are hi (base 36)
  */
 function keyNames(name) {
   const prefix = `simhash:{${name}}:`;
   return {
     meta: `${prefix}meta`,
-    text: (id) => `${prefix}t:${id}`,
-    textPrefix: `${prefix}t:`,
-    bucketPrefix: `${prefix}b:`,
+    text: (id) => `${prefix}t:${encode(id, ID_WIDTH)}`,
     bucket: (key) => `${prefix}b:${(key >>> 16).toString(36)}`,
-    field: (key) => (key & 0xffff).toString(36),
+    field: (key) => encode(key & 0xffff, LOW_WIDTH),
   };
 }
 
-// Each script takes KEYS[1] = the meta hash, then the keys it names; ARGV as each says.
-// Ids in bucket lists are base 36; ids in replies and text keys are decimal.
+// Each script takes KEYS[1] = the meta hash, then a bucket key per band key (repeated when
+// two share one), and the band keys' low codes in ARGV, in the same order. Ids cross as
+// their codes.
 const LUA_HELPERS = `
-local function ids(list)
-  local out = {}
-  if list then for id in string.gmatch(list, '[^,]+') do out[#out + 1] = tonumber(id, 36) end end
+local prefix = string.sub(KEYS[1], 1, -5)
+local RECORD, LOW = ${RECORD}, ${LOW_WIDTH}
+local DIGITS = '${DIGITS}'
+local function code(n)
+  local s = ''
+  for _ = 1, ${ID_WIDTH} do local d = n % 64; s = string.sub(DIGITS, d + 1, d + 1) .. s; n = (n - d) / 64 end
+  return s
+end
+-- The ids (codes) of the records of low code lows[i] in buckets[i], each once, not in skip.
+local function idsIn(buckets, lows, skip)
+  local seen, out = {}, {}
+  for i = 1, #lows do
+    local bucket, low = buckets[i], lows[i]
+    if bucket then
+      local at = 1
+      while true do
+        local pos = string.find(bucket, low, at, true)
+        if not pos then break end
+        if (pos - 1) % RECORD == 0 then
+          local id = string.sub(bucket, pos + LOW, pos + RECORD - 1)
+          if not seen[id] and not (skip and skip[id]) then seen[id] = true; out[#out + 1] = id end
+          at = pos + RECORD
+        else
+          at = pos + 1
+        end
+      end
+    end
+  end
   return out
 end
-local function b36(n)
-  local digits = '0123456789abcdefghijklmnopqrstuvwxyz'
-  if n == 0 then return '0' end
-  local s = ''
-  while n > 0 do local d = n % 36; s = string.sub(digits, d + 1, d + 1) .. s; n = (n - d) / 36 end
-  return s
+-- {id, text, id, text, ...} of the ids still stored.
+local function withTexts(ids, head)
+  local out = head or {}
+  if #ids == 0 then return out end
+  local keys = {}
+  for i, id in ipairs(ids) do keys[i] = prefix .. 't:' .. id end
+  local texts = redis.call('MGET', unpack(keys))
+  for i, id in ipairs(ids) do if texts[i] then out[#out + 1] = id; out[#out + 1] = texts[i] end end
+  return out
+end
+local function buckets()
+  if #KEYS == 1 then return {} end
+  return redis.call('MGET', unpack(KEYS, 2))
 end
 `;
 
@@ -83,84 +136,66 @@ elseif kind ~= 'hash' then
 end
 return redis.call('HMGET', meta, 'magic', 'layout', 'definition', 'threshold', 'bands')`,
 
-  // QUERY: KEYS[2..] the buckets of ARGV's fields, pairwise (KEYS[1 + i] holds field
-  // ARGV[i]). Returns {id, text, id, text, ...} of the distinct ids found.
+  // QUERY: returns {id, text, id, text, ...} of the candidates: one MGET of the buckets,
+  // one of the texts.
   query: `#!lua flags=no-writes
 ${LUA_HELPERS}
-local prefix = string.sub(KEYS[1], 1, -5)
-local seen, out = {}, {}
-for i = 2, #KEYS do
-  for _, id in ipairs(ids(redis.call('HGET', KEYS[i], ARGV[i - 1]))) do
-    if not seen[id] then
-      seen[id] = true
-      local text = redis.call('GET', prefix .. 't:' .. id)
-      if text then out[#out + 1] = tostring(id); out[#out + 1] = text end
-    end
-  end
-end
-return out`,
+return withTexts(idsIn(buckets(), ARGV))`,
 
-  // ADD: KEYS[2..] buckets as QUERY's; ARGV[1] the id or '' for a fresh one, ARGV[2] the
-  // normalized text, ARGV[3] 'if-new' to store only when every id in the buckets is among
-  // ARGV[4] (the ids the caller verified, comma-separated decimal), then the fields.
-  // Returns {'added', id}, {'taken', id} (that id is stored), {'no-fresh-id'}, or
-  // {'changed', id, text, ...} for the ids the caller has not verified.
+  // ADD: ARGV[1] the id's code or '' for a fresh one, ARGV[2] the normalized text,
+  // ARGV[3] 'if-new' to store only when every id in the buckets is among ARGV[4] (the
+  // codes the caller verified, concatenated), then the low codes. Returns {'added', id},
+  // {'taken'} (that id is stored), {'no-fresh-id'}, or {'changed', id, text, ...} for the
+  // ids the caller has not verified.
   add: `#!lua
 ${LUA_HELPERS}
 local meta = KEYS[1]
-local prefix = string.sub(meta, 1, -5)
-local fields = {}
-for i = 5, #ARGV do fields[#fields + 1] = ARGV[i] end
+local lows = {}
+for i = 5, #ARGV do lows[#lows + 1] = ARGV[i] end
 if ARGV[3] == 'if-new' then
   local known = {}
-  for id in string.gmatch(ARGV[4], '[^,]+') do known[tonumber(id)] = true end
-  local out = {'changed'}
-  local seen = {}
-  for i = 2, #KEYS do
-    for _, id in ipairs(ids(redis.call('HGET', KEYS[i], fields[i - 1]))) do
-      if not known[id] and not seen[id] then
-        seen[id] = true
-        local text = redis.call('GET', prefix .. 't:' .. id)
-        if text then out[#out + 1] = tostring(id); out[#out + 1] = text end
-      end
-    end
-  end
+  for k = 1, #ARGV[4], ${ID_WIDTH} do known[string.sub(ARGV[4], k, k + ${ID_WIDTH - 1})] = true end
+  local out = withTexts(idsIn(buckets(), lows, known), {'changed'})
   if #out > 1 then return out end
 end
 local id
 if ARGV[1] == '' then
-  id = tonumber(redis.call('HGET', meta, 'next'))
-  while id <= 4294967295 and redis.call('EXISTS', prefix .. 't:' .. id) == 1 do id = id + 1 end
-  if id > 4294967295 then return {'no-fresh-id'} end
-  redis.call('HSET', meta, 'next', tostring(id + 1))
+  local next = tonumber(redis.call('HGET', meta, 'next'))
+  while next <= 4294967295 and redis.call('EXISTS', prefix .. 't:' .. code(next)) == 1 do next = next + 1 end
+  if next > 4294967295 then return {'no-fresh-id'} end
+  redis.call('HSET', meta, 'next', tostring(next + 1))
+  id = code(next)
 else
-  id = tonumber(ARGV[1])
-  if redis.call('EXISTS', prefix .. 't:' .. id) == 1 then return {'taken', tostring(id)} end
+  id = ARGV[1]
+  if redis.call('EXISTS', prefix .. 't:' .. id) == 1 then return {'taken'} end
 end
 redis.call('SET', prefix .. 't:' .. id, ARGV[2])
-local entry = b36(id)
-for i = 2, #KEYS do
-  local list = redis.call('HGET', KEYS[i], fields[i - 1])
-  redis.call('HSET', KEYS[i], fields[i - 1], list and (list .. ',' .. entry) or entry)
-end
+-- GET and SET rather than APPEND, whose spare room would hold as much again as the records.
+for i = 2, #KEYS do redis.call('SET', KEYS[i], (redis.call('GET', KEYS[i]) or '') .. lows[i - 1] .. id) end
 redis.call('HINCRBY', meta, 'count', 1)
-return {'added', tostring(id)}`,
+return {'added', id}`,
 
-  // REMOVE: KEYS[2..] buckets as QUERY's; ARGV[1] the id, ARGV[2] its text as the caller
-  // read it, then the fields. Returns 1 when it removed the text, 0 when it was not stored.
+  // REMOVE: ARGV[1] the id's code, ARGV[2] its text as the caller read it, then the low
+  // codes. Returns 1 when it removed the text, 0 when it was not stored.
   remove: `#!lua
 ${LUA_HELPERS}
 local meta = KEYS[1]
-local prefix = string.sub(meta, 1, -5)
 local key = prefix .. 't:' .. ARGV[1]
 if redis.call('GET', key) ~= ARGV[2] then return 0 end
-local id = tonumber(ARGV[1])
 for i = 2, #KEYS do
-  local kept = {}
-  for _, other in ipairs(ids(redis.call('HGET', KEYS[i], ARGV[i + 1]))) do
-    if other ~= id then kept[#kept + 1] = b36(other) end
+  local bucket = redis.call('GET', KEYS[i])
+  local record = ARGV[i + 1] .. ARGV[1]
+  local at = 1
+  while bucket do
+    local pos = string.find(bucket, record, at, true)
+    if not pos then break end
+    if (pos - 1) % RECORD == 0 then
+      bucket = string.sub(bucket, 1, pos - 1) .. string.sub(bucket, pos + RECORD)
+      if bucket == '' then redis.call('DEL', KEYS[i]) else redis.call('SET', KEYS[i], bucket) end
+      break
+    end
+    at = pos + 1
   end
-  if #kept == 0 then redis.call('HDEL', KEYS[i], ARGV[i + 1]) else redis.call('HSET', KEYS[i], ARGV[i + 1], table.concat(kept, ',')) end
 end
 redis.call('DEL', key)
 redis.call('HINCRBY', meta, 'count', -1)
@@ -191,6 +226,13 @@ async function runScript(send, name, keys, args) {
     return send(['EVAL', SCRIPTS[name], String(keys.length), ...keys, ...args]);
   }
 }
+
+/**
+ * Up to this many candidates are verified a pair at a time (sh.similarity: 17 µs a short
+ * pair), more in one sh.similarities call (about 300 µs whatever the count, then little per
+ * pair): most queries have a candidate or two.
+ */
+const PAIRWISE_MOST = 16;
 
 function checkText(text, name) {
   if (typeof text !== 'string') throw new TypeError(`${name} must be a string, got ${typeName(text)}`);
@@ -236,18 +278,23 @@ export class SharedTextIndex {
   /** The matches among {id, text, ...} pairs: verified exactly, at or above the threshold, sorted. */
   #verify(text, flat) {
     const count = flat.length / 2;
-    if (count === 0) return [];
-    const texts = [text];
-    const a = new Uint32Array(count);
-    const b = new Uint32Array(count);
-    for (let i = 0; i < count; i++) {
-      texts.push(flat[2 * i + 1]);
-      b[i] = i + 1;
+    let similarities;
+    if (count <= PAIRWISE_MOST) {
+      similarities = new Float64Array(count);
+      for (let i = 0; i < count; i++) similarities[i] = this.#sh.similarity(text, flat[2 * i + 1]);
+    } else {
+      const texts = [text];
+      const a = new Uint32Array(count);
+      const b = new Uint32Array(count);
+      for (let i = 0; i < count; i++) {
+        texts.push(flat[2 * i + 1]);
+        b[i] = i + 1;
+      }
+      similarities = this.#sh.similarities(texts, { a, b });
     }
-    const similarities = this.#sh.similarities(texts, { a, b });
     const matches = [];
     for (let i = 0; i < count; i++) {
-      if (similarities[i] >= this.#similarity) matches.push({ id: Number(flat[2 * i]), similarity: similarities[i], kind: 'duplicate' });
+      if (similarities[i] >= this.#similarity) matches.push({ id: decode(flat[2 * i]), similarity: similarities[i], kind: 'duplicate' });
     }
     return matches.sort((x, y) => y.similarity - x.similarity || x.id - y.id);
   }
@@ -268,11 +315,11 @@ export class SharedTextIndex {
     checkText(text, 'text');
     if (id !== undefined) checkInteger(id, 'id', 0, ID_MAX);
     const { buckets, fields, normalized } = this.#signed(text);
-    return this.#added(await runScript(this.#send, 'add', [this.#keys.meta, ...buckets], [id === undefined ? '' : String(id), normalized, '', '', ...fields]), id);
+    return this.#added(await runScript(this.#send, 'add', [this.#keys.meta, ...buckets], [id === undefined ? '' : encode(id, ID_WIDTH), normalized, '', '', ...fields]), id);
   }
 
   #added(reply, id) {
-    if (reply[0] === 'added') return Number(reply[1]);
+    if (reply[0] === 'added') return decode(reply[1]);
     if (reply[0] === 'taken') throw new Error(`id ${id} is already stored in this index`);
     if (reply[0] === 'no-fresh-id') throw new Error(NO_FRESH_ID);
     throw new Error(`unexpected reply from the add script: ${JSON.stringify(reply)}`);
@@ -294,12 +341,12 @@ export class SharedTextIndex {
     for (;;) {
       // An earlier attempt with this id stored this very text: it is added, once.
       for (let i = 0; i < flat.length; i += 2) {
-        if (id !== undefined && Number(flat[i]) === id && flat[i + 1] === normalized) return { added: true, id };
+        if (id !== undefined && decode(flat[i]) === id && flat[i + 1] === normalized) return { added: true, id };
       }
       matches.push(...this.#verify(text, flat));
       if (matches.length > 0) return { added: false, matches: matches.sort((x, y) => y.similarity - x.similarity || x.id - y.id) };
       for (let i = 0; i < flat.length; i += 2) known.push(flat[i]);
-      const reply = await runScript(this.#send, 'add', keys, [id === undefined ? '' : String(id), normalized, 'if-new', known.join(','), ...fields]);
+      const reply = await runScript(this.#send, 'add', keys, [id === undefined ? '' : encode(id, ID_WIDTH), normalized, 'if-new', known.join(''), ...fields]);
       if (reply[0] !== 'changed') return { added: true, id: this.#added(reply, id) };
       flat = reply.slice(1);
     }
@@ -311,7 +358,7 @@ export class SharedTextIndex {
     const stored = await this.#send(['GET', this.#keys.text(id)]);
     if (stored === null) return false;
     const { buckets, fields } = this.#signed(stored);
-    return (await runScript(this.#send, 'remove', [this.#keys.meta, ...buckets], [String(id), stored, ...fields])) === 1;
+    return (await runScript(this.#send, 'remove', [this.#keys.meta, ...buckets], [encode(id, ID_WIDTH), stored, ...fields])) === 1;
   }
 
   async has(id) {
