@@ -3,15 +3,15 @@
 //
 // The answers are TextIndex's (text-index.js): the same band keys propose the same
 // candidates (a TextIndex of the same threshold computes them: KEYS_OF), and every
-// candidate is verified exactly in WASM (sh.similarities over the query and the
-// candidates' stored normalized texts, whose similarity is the original texts'). Redis
-// holds the texts and the band table; each operation is one Lua script (one round trip),
-// run atomically by the server:
-//   query     QUERY   the buckets of the text's keys, and the candidates' texts;
-//   add       ADD     stores the text, its entries, the id counter;
-//   addIfNew  QUERY, then ADD_IF_NEW, which stores only if the buckets hold no id the
-//             caller has not verified, and otherwise returns those ids' texts to verify
-//             (then ADD_IF_NEW again): so N processes adding near-duplicates at once store
+// candidate is verified exactly in WASM (sh.similarity of the query and each candidate's
+// stored normalized text, whose similarity is the original text's). Redis holds the texts
+// and the band table; each step is one Lua script (one round trip), which the server runs
+// alone:
+//   query     QUERY: the buckets of the text's keys, and the candidates' texts;
+//   add       ADD: stores the text, its entries, the id counter;
+//   addIfNew  QUERY, then ADD in its 'if-new' mode, which stores only if the buckets hold
+//             no id the caller has not verified, and otherwise returns those ids' texts to
+//             verify (then ADD again): so N processes adding near-duplicates at once store
 //             one of them;
 //   remove    GET of the text, then REMOVE with its keys.
 import { createHash } from 'node:crypto';
