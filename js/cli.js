@@ -9,6 +9,7 @@ import { FORMATS, InputError, formatOf } from './records.js';
 import { SAMPLE } from './sample.js';
 import { IndexFileError, MemoryError, OUT_OF_MEMORY, ReviewFileError, UsageError } from './cli-errors.js';
 import { indexCommand } from './cli-index.js';
+import { isRedisIndex, redisIndexCommand } from './cli-index-redis.js';
 import { Output, count, progressReporter, readInput } from './cli-streams.js';
 
 const USAGE = `Usage: simhash-wasm dedup [FILE|-] [options]
@@ -54,10 +55,14 @@ Options:
                      record, as above. INDEX keeps the similarity it was made with; a
                      different --similarity is a usage error. Not with --max-distance,
                      --groups, --pairs, --review or the fingerprint options
+                     INDEX may be redis://HOST:PORT/DB#NAME: the text index NAME shared
+                     through Redis (needs the npm package redis; docs/redis.md)
   --update           with --index: add the kept records' texts to INDEX, creating it when
                      missing (at --similarity). The new index is written to INDEX.PID.tmp
                      beside it, synced, and renamed over INDEX after all output is written,
-                     so an interrupted run leaves INDEX as it was
+                     so an interrupted run leaves INDEX as it was. With redis://, each kept
+                     record is added as it is decided (addIfNew: runs at once keep no two
+                     near-duplicates)
   --progress         report progress on standard error even when it is not a terminal
                      (one line per second; on a terminal, one line updated in place)
   --help             show this help
@@ -310,7 +315,8 @@ async function main(argv) {
   }
   try {
     const args = parseArgs(argv);
-    await (args.index === undefined ? dedupCommand(args) : indexCommand(args));
+    if (args.index === undefined) await dedupCommand(args);
+    else await (isRedisIndex(args.index) ? redisIndexCommand(args) : indexCommand(args));
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`simhash-wasm: ${error.message}\nRun "simhash-wasm --help" for the options.\n`);

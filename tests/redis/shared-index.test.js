@@ -5,7 +5,10 @@
 // (a server killed and restarted, a connection lost mid-call, memory full).
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect as connectTcp, createServer as createTcpServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
@@ -311,5 +314,58 @@ describe('the shared text index', { skip: MISSING }, () => {
         await close();
       }
     });
+  });
+
+  test('the CLI: dedup --index redis://HOST:PORT/DB#NAME writes what the file index writes, with and without --update', async () => {
+    const cli = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
+    const dir = mkdtempSync(join(tmpdir(), 'simhash-cli-redis-'));
+    try {
+      const rng = new Random('shared cli');
+      const texts = makeTexts(rng, 600);
+      const first = join(dir, 'first.txt');
+      const second = join(dir, 'second.txt');
+      writeFileSync(first, `${texts.slice(0, 300).join('\n')}\n`);
+      writeFileSync(second, `${texts.slice(300).join('\n')}\n`);
+      const run = (...args) => spawnSync(process.execPath, [cli, 'dedup', ...args], { encoding: 'utf8' });
+      const redisIndex = `redis://127.0.0.1:${server.port}/0#cli`;
+      const fileIndex = join(dir, 'index.shtx');
+      // --update: the same kept records, and the index then holds them.
+      const viaRedis = run(first, '--index', redisIndex, '--update');
+      const viaFile = run(first, '--index', fileIndex, '--update');
+      assert.equal(viaRedis.status, 0, viaRedis.stderr);
+      assert.equal(viaFile.status, 0, viaFile.stderr);
+      assert.equal(viaRedis.stdout, viaFile.stdout);
+      const keptFirst = viaRedis.stdout.split('\n').filter((line) => line !== '').length;
+      assert.ok(keptFirst > 50 && keptFirst < 300, `${keptFirst} kept`);
+      const { client, close } = await CLIENTS['node-redis'](server.url);
+      try {
+        const shared = await createSharedTextIndex(client, { name: 'cli' });
+        assert.equal(await shared.size(), keptFirst);
+        // Without --update: compared with the index and the run's earlier records; the index unchanged.
+        const readOnlyRedis = run(second, '--index', redisIndex);
+        const readOnlyFile = run(second, '--index', fileIndex);
+        assert.equal(readOnlyRedis.status, 0, readOnlyRedis.stderr);
+        assert.equal(readOnlyRedis.stdout, readOnlyFile.stdout);
+        assert.equal(await shared.size(), keptFirst, 'not updated');
+        await shared.close();
+      } finally {
+        await close();
+      }
+      // Errors: a name missing is a usage error; a server that does not answer, or another similarity, named.
+      const noName = run(first, '--index', `redis://127.0.0.1:${server.port}/0`);
+      assert.equal(noName.status, 2);
+      assert.match(noName.stderr, /the index's name is missing after #/);
+      const otherSimilarity = run(first, '--index', redisIndex, '--similarity', '0.7');
+      assert.equal(otherSimilarity.status, 2);
+      assert.match(otherSimilarity.stderr, /threshold 0\.8 \(this call: 0\.7\)/);
+      const probe = await startRedis();
+      const closedPort = probe.port;
+      await probe.stop();
+      const unreachable = run(first, '--index', `redis://127.0.0.1:${closedPort}/0#cli`);
+      assert.equal(unreachable.status, 1);
+      assert.match(unreachable.stderr, /cannot connect to redis:\/\/127\.0\.0\.1:\d+\/0/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
