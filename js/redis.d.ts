@@ -1,5 +1,5 @@
 // simhash-wasm/redis: a text index shared by processes through Redis (Node only).
-import type { TextMatch } from './index.js';
+import type { TextIndex, TextMatch } from './index.js';
 
 /** A connected client of the npm package `redis` (node-redis) or of `ioredis`; the library opens no connection. */
 export type RedisClient = { sendCommand(args: string[]): Promise<unknown> } | { call(command: string, ...args: string[]): Promise<unknown> };
@@ -34,6 +34,14 @@ export interface SharedTextIndex {
   remove(id: number): Promise<boolean>;
   has(id: number): Promise<boolean>;
   size(): Promise<number>;
+  /**
+   * Stores the texts, ids and fresh-id counter of an in-memory TextIndex (or its serialized
+   * bytes) into this index, which must be empty and of the same similarity. Not atomic:
+   * import before other processes use it. Review is dropped.
+   */
+  importFrom(source: TextIndex | Uint8Array): Promise<void>;
+  /** A new in-memory TextIndex with this index's texts, ids and fresh-id counter (dispose() it). */
+  exportTo(): Promise<TextIndex>;
   /** Frees this process's WASM side; the client stays open and the index stays in Redis. */
   close(): Promise<void>;
 }

@@ -67,6 +67,7 @@ function keyNames(name) {
   return {
     meta: `${prefix}meta`,
     text: (id) => `${prefix}t:${encode(id, ID_WIDTH)}`,
+    textPrefix: `${prefix}t:`,
     bucket: (key) => `${prefix}b:${(key >>> 16).toString(36)}`,
     field: (key) => encode(key & 0xffff, LOW_WIDTH),
   };
@@ -227,6 +228,34 @@ async function runScript(send, name, keys, args) {
   }
 }
 
+/** Adds in flight while importing, and texts per addAll while exporting. */
+const IMPORT_IN_FLIGHT = 64;
+const EXPORT_BATCH = 10_000;
+
+/**
+ * The threshold, fresh-id counter and stored texts ({ id, text }, normalized) of a text
+ * index's bytes as serialize() writes them (format 2, or 3 with review: text_index.h "The
+ * versioned byte format"; the checksum was checked by loadTextIndex or is the writer's own).
+ */
+function storedTexts(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = view.getUint16(4, true);
+  const threshold = view.getFloat64(8, true);
+  const nextId = Number(view.getBigUint64(16, true));
+  const count = view.getUint32(24, true);
+  const sketchBytes = version === 3 ? 64 : 0;
+  let at = version === 3 ? 44 : 32;
+  const decoder = new TextDecoder();
+  const texts = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const id = view.getUint32(at, true);
+    const length = view.getUint32(at + 8, true);
+    texts[i] = { id, text: decoder.decode(bytes.subarray(at + 12, at + 12 + length)) };
+    at += 12 + length + sketchBytes;
+  }
+  return { threshold, nextId, texts };
+}
+
 /**
  * Up to this many candidates are verified a pair at a time (sh.similarity: 17 µs a short
  * pair), more in one sh.similarities call (about 300 µs whatever the count, then little per
@@ -368,6 +397,75 @@ export class SharedTextIndex {
 
   async size() {
     return Number(await this.#send(['HGET', this.#keys.meta, 'count']));
+  }
+
+  /**
+   * Stores the texts of an in-memory TextIndex (or its serialized bytes, any format
+   * loadTextIndex reads) under their ids, and its fresh-id counter, into this index, which
+   * must be empty and of the same threshold. Not atomic: import before other processes use
+   * the index. Review, which this index does not keep, is dropped.
+   */
+  async importFrom(source) {
+    const sh = this.#sh;
+    let bytes;
+    if (source instanceof Uint8Array) {
+      const loaded = sh.loadTextIndex(source); // checked, and any older format normalized again
+      try {
+        bytes = loaded.serialize();
+      } finally {
+        loaded.dispose();
+      }
+    } else if (source && typeof source.serialize === 'function' && typeof source.similarity === 'number') {
+      bytes = source.serialize();
+    } else {
+      throw new TypeError(`source must be a TextIndex or its serialized bytes, got ${typeName(source)}`);
+    }
+    const { threshold, nextId, texts } = storedTexts(bytes);
+    if (threshold !== this.#similarity) throw new Error(`the text index's similarity ${threshold} differs from this index's ${this.#similarity}`);
+    if ((await this.size()) !== 0) throw new Error('this shared index is not empty: import into a new one');
+    for (let i = 0; i < texts.length; i += IMPORT_IN_FLIGHT) {
+      await Promise.all(texts.slice(i, i + IMPORT_IN_FLIGHT).map(({ id, text }) => this.add(text, id)));
+    }
+    // The counter never moves back: ids this index handed out and removed stay unused.
+    const counter = Number(await this.#send(['HGET', this.#keys.meta, 'next']));
+    await this.#send(['HSET', this.#keys.meta, 'next', String(Math.max(counter, nextId))]);
+  }
+
+  /**
+   * An in-memory TextIndex with this index's texts, ids and fresh-id counter: it answers as
+   * this index does and hands out the same fresh ids. A snapshot: not atomic across writers.
+   */
+  async exportTo() {
+    const stored = new Map();
+    for (let cursor = '0'; ;) {
+      const pattern = `${this.#keys.textPrefix.replace(/[*?[\]\\]/g, '\\$&')}*`; // the name's glob characters escaped
+      const [next, keys] = await this.#send(['SCAN', cursor, 'MATCH', pattern, 'COUNT', '1000']);
+      if (keys.length > 0) {
+        const texts = await this.#send(['MGET', ...keys]);
+        keys.forEach((key, i) => { if (texts[i] !== null) stored.set(decode(key.slice(this.#keys.textPrefix.length)), texts[i]); });
+      }
+      cursor = String(next);
+      if (cursor === '0') break;
+    }
+    const counter = Number(await this.#send(['HGET', this.#keys.meta, 'next']));
+    const index = this.#sh.createTextIndex({ similarity: this.#similarity });
+    try {
+      // Every id below the counter handed out as a fresh id, in order, so that the counter
+      // ends where this index's is; the ids no text holds (removed) are removed again.
+      for (let start = 0; start < counter; start += EXPORT_BATCH) {
+        const end = Math.min(counter, start + EXPORT_BATCH);
+        const batch = [];
+        for (let id = start; id < end; id++) batch.push(stored.get(id) ?? '');
+        index.addAll(batch);
+        for (let id = start; id < end; id++) if (!stored.has(id)) index.remove(id);
+      }
+      const chosen = [...stored.keys()].filter((id) => id >= counter).sort((a, b) => a - b);
+      if (chosen.length > 0) index.addAll(chosen.map((id) => stored.get(id)), chosen);
+      return index;
+    } catch (error) {
+      index.dispose();
+      throw error;
+    }
   }
 
   /** Frees this process's WASM side; the client stays the caller's, the index stays in Redis. */

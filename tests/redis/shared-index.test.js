@@ -6,7 +6,7 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as connectTcp, createServer as createTcpServer } from 'node:net';
@@ -366,6 +366,53 @@ describe('the shared text index', { skip: MISSING }, () => {
       assert.match(unreachable.stderr, /cannot connect to redis:\/\/127\.0\.0\.1:\d+\/0/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('moving an index: a TextIndex or its bytes imported, exported back: the same answers, ids and fresh ids', async () => {
+    const rng = new Random('shared move');
+    const texts = makeTexts(rng, 300);
+    const { client, close } = await CLIENTS.ioredis(server.url);
+    try {
+      for (const similarity of [0.8, 0.7]) {
+        // An in-memory index with fresh ids, chosen ids above and below the counter, and removals.
+        const original = sh.createTextIndex({ similarity });
+        texts.slice(0, 200).forEach((text, i) => (i % 7 === 3 ? original.add(text, 5000 + i) : original.add(text)));
+        for (let id = 0; id < 150; id += 9) original.remove(id);
+        const shared = await createSharedTextIndex(client, { name: `move-${similarity}`, similarity });
+        await shared.importFrom(original);
+        await assert.rejects(shared.importFrom(original), /not empty/);
+        assert.equal(await shared.size(), original.size);
+        for (const text of texts) assert.deepEqual(await shared.query(text), original.query(text));
+        const back = await shared.exportTo();
+        assert.equal(back.size, original.size);
+        for (const text of texts) assert.deepEqual(back.query(text), original.query(text));
+        for (const id of [0, 3, 9, 150, 5003, 5010]) assert.equal(back.has(id), original.has(id), `has ${id}`);
+        // The same fresh ids next, in all three.
+        for (const text of texts.slice(200, 220)) {
+          const id = original.add(text);
+          assert.equal(await shared.add(text), id);
+          assert.equal(back.add(text), id);
+        }
+        back.dispose();
+        original.dispose();
+        await shared.close();
+      }
+      // Serialized bytes, of any format loadTextIndex reads: format 1's texts are normalized again.
+      const v1 = readFileSync(new URL('../vectors/text-index-v1.bin', import.meta.url));
+      const loaded = sh.loadTextIndex(new Uint8Array(v1));
+      const shared = await createSharedTextIndex(client, { name: 'move-bytes' });
+      await shared.importFrom(new Uint8Array(v1));
+      for (const text of ['ガクセイ ノ コーヒー ヲ ノミマス。', 'The cat sat on the mat', '天下没有不散的宴席！']) {
+        assert.deepEqual(await shared.query(text), loaded.query(text));
+        assert.ok((await shared.query(text)).length > 0);
+      }
+      await assert.rejects((await createSharedTextIndex(client, { name: 'move-other', similarity: 0.9 })).importFrom(loaded), /similarity 0.8 differs from this index's 0.9/);
+      await assert.rejects(shared.importFrom('bytes'), TypeError);
+      loaded.dispose();
+      await shared.close();
+    } finally {
+      await close();
     }
   });
 });

@@ -2,7 +2,7 @@
 import { createClient } from 'redis';
 import { Redis } from 'ioredis';
 import { createSharedTextIndex, type SharedTextIndex } from 'simhash-wasm/redis';
-import type { TextMatch } from 'simhash-wasm';
+import type { TextIndex, TextMatch } from 'simhash-wasm';
 
 export async function shared(url: string): Promise<void> {
   const nodeRedis = await createClient({ url }).connect();
@@ -17,6 +17,9 @@ export async function shared(url: string): Promise<void> {
     const removed: boolean = await index.remove(id);
     const stored: boolean = await index.has(id);
     const size: number = await index.size();
+    const copy: TextIndex = await index.exportTo();
+    await index.importFrom(copy.serialize()).catch(() => undefined);
+    copy.dispose();
     void matches, removed, stored, size;
     await index.close();
   }
