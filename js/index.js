@@ -5,9 +5,7 @@ import { SimHash } from './simhash.js';
 import { isUsable } from './traps.js';
 import { wasmLoadError } from './environment.js';
 
-export { DEFAULT_OPTIONS, DEFAULT_MAX_DISTANCE } from './defaults.js';
-export { distance, toHex, fromHex } from './hamming.js';
-export { DEFAULT_SIMILARITY, candidateRadius } from './similarity.js';
+export * from './helpers.js';
 
 let instance;
 let loaded; // the instance once it has loaded

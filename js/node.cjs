@@ -8,10 +8,4 @@ const helpers = require('./helpers.cjs');
 
 /** Loads the WASM module once (node.js init: the same instance for later calls, a new one once it is unusable). */
 exports.init = (options) => import('./node.js').then((entry) => entry.init(options));
-exports.distance = helpers.distance;
-exports.toHex = helpers.toHex;
-exports.fromHex = helpers.fromHex;
-exports.DEFAULT_OPTIONS = helpers.DEFAULT_OPTIONS;
-exports.DEFAULT_MAX_DISTANCE = helpers.DEFAULT_MAX_DISTANCE;
-exports.DEFAULT_SIMILARITY = helpers.DEFAULT_SIMILARITY;
-exports.candidateRadius = helpers.candidateRadius;
+Object.assign(exports, helpers); // js/helpers.js lists them
