@@ -1,8 +1,14 @@
 // simhash-wasm/redis: a text index shared by processes through Redis (Node only).
 import type { TextIndex, TextMatch } from './index.js';
 
-/** A connected client of the npm package `redis` (node-redis) or of `ioredis`; the library opens no connection. */
-export type RedisClient = { sendCommand(args: string[]): Promise<unknown> } | { call(command: string, ...args: string[]): Promise<unknown> };
+/**
+ * A connected client of the npm package `redis` (node-redis: a client or a Cluster) or of
+ * `ioredis` (a client or a Cluster); the library opens no connection.
+ */
+export type RedisClient =
+  | { sendCommand(args: string[]): Promise<unknown> }
+  | { sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[]): Promise<unknown>; getSlotRandomNode(slot: number): unknown }
+  | { call(command: string, ...args: string[]): Promise<unknown> };
 
 export interface SharedTextIndexInit {
   /** The index's name: its keys are `simhash:{name}:…`, all under one hash tag (so one Cluster slot). No braces. */

@@ -176,6 +176,21 @@ for i = 2, #KEYS do redis.call('SET', KEYS[i], (redis.call('GET', KEYS[i]) or ''
 redis.call('HINCRBY', meta, 'count', 1)
 return {'added', id}`,
 
+  // EXPORT: ARGV[1] a SCAN cursor, ARGV[2] the text keys' pattern. Returns {next cursor, id,
+  // text, id, text, ...}: a script, so that a Cluster runs the SCAN on the node holding the
+  // index's slot.
+  export: `#!lua flags=no-writes
+local found = redis.call('SCAN', ARGV[1], 'MATCH', ARGV[2], 'COUNT', 1000)
+local out = {found[1]}
+if #found[2] > 0 then
+  local texts = redis.call('MGET', unpack(found[2]))
+  local skip = #ARGV[3] + 1
+  for i, key in ipairs(found[2]) do
+    if texts[i] then out[#out + 1] = string.sub(key, skip); out[#out + 1] = texts[i] end
+  end
+end
+return out`,
+
   // REMOVE: ARGV[1] the id's code, ARGV[2] its text as the caller read it, then the low
   // codes. Returns 1 when it removed the text, 0 when it was not stored.
   remove: `#!lua
@@ -207,12 +222,18 @@ const SHA = Object.fromEntries(Object.entries(SCRIPTS).map(([name, source]) => [
 
 /**
  * One way to send a command with either client: node-redis (the npm package `redis`,
- * whose clients have sendCommand(args)) or ioredis (call(command, ...args)). Replies are
- * strings, numbers, arrays and null in both.
+ * whose clients have sendCommand(args), and whose Cluster clients sendCommand(firstKey,
+ * isReadonly, args): the key routes the command to its slot's node) or ioredis (call(command,
+ * ...args), a Cluster routing by the command's keys). Replies are strings, numbers, arrays
+ * and null in both. Every command this module sends names a key of the index: a script
+ * its KEYS[1], any other its first argument.
  */
 function commandsOf(client) {
   if (client && typeof client.callBuffer === 'function' && typeof client.call === 'function') {
     return (args) => client.call(...args);
+  }
+  if (client && typeof client.sendCommand === 'function' && typeof client.getSlotRandomNode === 'function') {
+    return (args) => client.sendCommand(/^EVAL/.test(args[0]) ? args[3] : args[1], false, args);
   }
   if (client && typeof client.sendCommand === 'function') return (args) => client.sendCommand(args);
   throw new TypeError(`client must be a connected node-redis or ioredis client, got ${typeName(client)}`);
@@ -437,14 +458,11 @@ export class SharedTextIndex {
    */
   async exportTo() {
     const stored = new Map();
+    const pattern = `${this.#keys.textPrefix.replace(/[*?[\]\\]/g, '\\$&')}*`; // the name's glob characters escaped
     for (let cursor = '0'; ;) {
-      const pattern = `${this.#keys.textPrefix.replace(/[*?[\]\\]/g, '\\$&')}*`; // the name's glob characters escaped
-      const [next, keys] = await this.#send(['SCAN', cursor, 'MATCH', pattern, 'COUNT', '1000']);
-      if (keys.length > 0) {
-        const texts = await this.#send(['MGET', ...keys]);
-        keys.forEach((key, i) => { if (texts[i] !== null) stored.set(decode(key.slice(this.#keys.textPrefix.length)), texts[i]); });
-      }
-      cursor = String(next);
+      const reply = await runScript(this.#send, 'export', [this.#keys.meta], [cursor, pattern, this.#keys.textPrefix]);
+      for (let i = 1; i < reply.length; i += 2) stored.set(decode(reply[i]), reply[i + 1]);
+      cursor = String(reply[0]);
       if (cursor === '0') break;
     }
     const counter = Number(await this.#send(['HGET', this.#keys.meta, 'next']));

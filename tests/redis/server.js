@@ -74,3 +74,43 @@ export async function startRedis(args = []) {
     },
   };
 }
+
+/**
+ * A Redis Cluster of `count` masters (no replicas), each a server as startRedis starts one
+ * with cluster mode on, its slots assigned by `redis-cli --cluster create`. Resolves to {
+ * nodes: [{ host, port }], stop() }.
+ */
+export async function startCluster(count = 3) {
+  const servers = [];
+  try {
+    for (let i = 0; i < count; i++) servers.push(await startRedis(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--appendonly', 'no']));
+    const cli = REDIS_SERVER.replace(/redis-server$/, 'redis-cli');
+    await new Promise((resolve, reject) => {
+      const create = spawn(cli, ['--cluster', 'create', ...servers.map((s) => `127.0.0.1:${s.port}`), '--cluster-replicas', '0', '--cluster-yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      create.stdout.on('data', (chunk) => { out += chunk; });
+      create.stderr.on('data', (chunk) => { out += chunk; });
+      create.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`redis-cli --cluster create exited with ${code}:\n${out}`))));
+    });
+    // Every node knows every slot's owner before a client asks.
+    const cli2 = (port, args) => new Promise((resolve) => {
+      const p = spawn(cli, ['-p', String(port), ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+      let out = '';
+      p.stdout.on('data', (chunk) => { out += chunk; });
+      p.on('exit', () => resolve(out));
+    });
+    for (const deadline = Date.now() + 20_000; ;) {
+      const states = await Promise.all(servers.map((s) => cli2(s.port, ['cluster', 'info'])));
+      if (states.every((state) => /cluster_state:ok/.test(state))) break;
+      if (Date.now() > deadline) throw new Error('the cluster did not reach cluster_state:ok in 20 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } catch (error) {
+    await Promise.all(servers.map((s) => s.stop()));
+    throw error;
+  }
+  return {
+    nodes: servers.map((s) => ({ host: '127.0.0.1', port: s.port })),
+    stop: () => Promise.all(servers.map((s) => s.stop())),
+  };
+}

@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as connectTcp, createServer as createTcpServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createClient } from 'redis';
-import Redis from 'ioredis';
+import { createClient, createCluster } from 'redis';
+import Redis, { Cluster } from 'ioredis';
 import { init } from '../../js/node.js';
 import { createSharedTextIndex } from '../../js/redis.js';
 import { Random } from '../bench/quality/random.js';
-import { MISSING, startRedis } from './server.js';
+import { MISSING, startCluster, startRedis } from './server.js';
 
 const WORDS = ['the', 'cat', 'sat', 'on', 'mat', 'dog', 'ran', 'far', 'away', 'home', 'and', 'then', 'came', 'back',
   '猫', '犬', '東京', '天気', 'ねこ', 'コーヒー', 'password', 'reset', 'printer', 'jammed'];
@@ -413,6 +413,56 @@ describe('the shared text index', { skip: MISSING }, () => {
       await shared.close();
     } finally {
       await close();
+    }
+  });
+
+  test('a Redis Cluster of 3 masters, with each client: the scripts run unchanged; answers as TextIndex, export included', async () => {
+    const cluster = await startCluster(3);
+    const clients = {
+      'node-redis': async () => {
+        const client = createCluster({ rootNodes: cluster.nodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })) });
+        await client.connect();
+        return { client, close: () => client.quit() };
+      },
+      ioredis: async () => {
+        const client = new Cluster(cluster.nodes);
+        return { client, close: () => client.quit() };
+      },
+    };
+    try {
+      for (const [clientName, connect] of Object.entries(clients)) {
+        const { client, close } = await connect();
+        try {
+          const rng = new Random(`cluster ${clientName}`);
+          const texts = makeTexts(rng, 200);
+          const shared = await createSharedTextIndex(client, { name: `cluster-${clientName}` });
+          const local = sh.createTextIndex();
+          for (let step = 0; step < 300; step++) {
+            const text = texts[rng.int(texts.length)];
+            const op = rng.int(4);
+            if (op === 0) {
+              const matches = local.query(text);
+              assert.deepEqual(await shared.addIfNew(text), matches.length > 0 ? { added: false, matches } : { added: true, id: local.add(text) });
+            } else if (op === 1 && local.size > 0) {
+              const id = rng.int(local.size + 5);
+              assert.equal(await shared.remove(id), local.remove(id));
+            } else {
+              assert.deepEqual(await shared.query(text), local.query(text));
+            }
+          }
+          assert.equal(await shared.size(), local.size);
+          const back = await shared.exportTo();
+          for (const text of texts) assert.deepEqual(back.query(text), local.query(text));
+          assert.equal(back.add('the next text'), local.add('the next text'), 'the same fresh id');
+          back.dispose();
+          local.dispose();
+          await shared.close();
+        } finally {
+          await close();
+        }
+      }
+    } finally {
+      await cluster.stop();
     }
   });
 });

@@ -1,13 +1,15 @@
 // simhash-wasm/redis's types against both clients' own types.
-import { createClient } from 'redis';
-import { Redis } from 'ioredis';
+import { createClient, createCluster } from 'redis';
+import { Cluster, Redis } from 'ioredis';
 import { createSharedTextIndex, type SharedTextIndex } from 'simhash-wasm/redis';
 import type { TextIndex, TextMatch } from 'simhash-wasm';
 
 export async function shared(url: string): Promise<void> {
   const nodeRedis = await createClient({ url }).connect();
   const ioredis = new Redis(url);
-  for (const client of [nodeRedis, ioredis]) {
+  const nodeRedisCluster = await createCluster({ rootNodes: [{ url }] }).connect();
+  const ioredisCluster = new Cluster([url]);
+  for (const client of [nodeRedis, ioredis, nodeRedisCluster, ioredisCluster]) {
     const index: SharedTextIndex = await createSharedTextIndex(client, { name: 'posts', similarity: 0.8 });
     const id: number = await index.add('a text');
     const outcome = await index.addIfNew('a text!', 7);
