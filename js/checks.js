@@ -38,3 +38,9 @@ export function checkKnownKeys(value, name, known) {
     if (!known.includes(key)) throw new TypeError(`${name}.${key} is not an option (known: ${known.join(', ')})`);
   }
 }
+
+/** A text argument: a string, else a TypeError naming it. */
+export function checkText(text, name) {
+  if (typeof text !== 'string') throw new TypeError(`${name} must be a string, got ${typeName(text)}`);
+  return text;
+}

@@ -2,7 +2,7 @@
 // living in WASM memory; dispose() frees it. A text crosses as UTF-8 written into the
 // module's single-call scratch buffer (memory.js), or into a buffer of its own when it is
 // longer; matches come back through the result buffer.
-import { checkInteger, checkKnownKeys, checkObject, typeName } from './checks.js';
+import { checkInteger, checkKnownKeys, checkObject, checkText, typeName } from './checks.js';
 import { ID_MAX, NO_FRESH_ID, checkIds } from './ids.js';
 import { SINGLE_CALL_BYTES, coreCall, copyOut, loadHandleInPieces, resultBytesInPieces, resultColumns, singleCallScratch, withAllocations, withEncodedTexts } from './memory.js';
 import { checkOptions } from './options.js';
@@ -20,16 +20,14 @@ export const KEYS_OF = Symbol('keysOf');
 /** A match's kind by the core's MatchKind (text_index.h). */
 const MATCH_KINDS = ['duplicate', 'review'];
 
+/** Decodes KEYS_OF's normalized texts: one for every call. */
+const utf8Decoder = new TextDecoder();
+
 /** Longest text encoded into the single-call scratch buffer (UTF-8 takes at most 3 bytes per UTF-16 unit). */
 const SCRATCH_CHARS = Math.floor(SINGLE_CALL_BYTES / 3);
 
 // Text indexes forgotten without dispose() are freed when collected: [core, address] pairs.
 const registry = handleRegistry('_textIndexDelete');
-
-function checkText(text, name) {
-  if (typeof text !== 'string') throw new TypeError(`${name} must be a string, got ${typeName(text)}`);
-  return text;
-}
 
 /** Calls use(address, length) with text's UTF-8 in WASM memory: the scratch buffer for short texts. */
 function withText(core, text, use) {
@@ -132,7 +130,7 @@ export class TextIndex {
     const address = core._resultAddress();
     const words = new Uint32Array(core.HEAPU8.buffer, address, 2 + count);
     const keys = words.slice(2, 2 + count);
-    const normalized = new TextDecoder().decode(core.HEAPU8.subarray(address + 4 * (2 + count), address + 4 * (2 + count) + words[1]));
+    const normalized = utf8Decoder.decode(core.HEAPU8.subarray(address + 4 * (2 + count), address + 4 * (2 + count) + words[1]));
     core._resultRelease();
     return { keys, normalized };
   }
