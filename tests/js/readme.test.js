@@ -1,13 +1,25 @@
-// The README's quick start runs as written and says what it shows; every relative link in the
-// README and docs/ points to a file that exists (and to a heading of it, when it names one).
+// The README's quick start runs as written and says what it shows; every figure of the README
+// that the library fixes (defaults, the thresholds table, format versions, the blank text's
+// fingerprint) is the library's; every relative link in the README and docs/ points to a file
+// that exists (and to a heading of it, when it names one). The download size on the Install
+// line is checked by tests/browser/package.test.js, where it is measured.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, writeFileSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { init, DEFAULT_SIMILARITY, DEFAULT_MAX_DISTANCE, DEFAULT_OPTIONS, candidateRadius } from '../../js/node.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+/** The captures of `pattern` (global) in the README: at least `least` matches, or the README no longer states it. */
+function stated(pattern, least = 1) {
+  const found = [...README.matchAll(pattern)].map((match) => match.slice(1).find((group) => group !== undefined));
+  assert.ok(found.length >= least, `the README states ${pattern} at least ${least} times; found ${found.length}`);
+  return found;
+}
 
 test('README quick start', async () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -27,10 +39,79 @@ test('README quick start', async () => {
     const shown = Number(/\/\/ review: \[\{ a: 0, b: 1, similarity: ([\d.]+) \}\]/.exec(code)?.[1]);
     assert.deepEqual(review, [{ a: 0, b: 1, similarity: sh.similarity(zh[0], zh[1]) }]);
     assert.equal(review[0].similarity.toFixed(3), shown.toFixed(3));
-    assert.ok(review[0].similarity < 0.8, 'below the default similarity');
+    const below = Number(/below ([\d.]+), so not merged/.exec(code)?.[1]);
+    assert.equal(below, DEFAULT_SIMILARITY, 'the quick start compares with the default similarity');
+    assert.ok(review[0].similarity < DEFAULT_SIMILARITY, 'below the default similarity');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the README states the library\'s defaults and candidate radii', () => {
+  // The default similarity, wherever the README names it.
+  const similarities = [
+    ...stated(/\bdefault(?: similarity)? (0\.\d+)/g, 4), // quick start, createTextIndex, dedup, Detection quality
+    ...stated(/duplicates at (0\.\d+)/g), // the text index's example
+    ...stated(/# one text per line, similarity (0\.\d+)/g), // the CLI's
+  ];
+  for (const s of similarities) assert.equal(Number(s), DEFAULT_SIMILARITY, `the README states the default similarity ${s}`);
+  assert.deepEqual(stated(/maxDistance 0\.\.64 inclusive, default (\d+)/g).map(Number), [DEFAULT_MAX_DISTANCE]);
+
+  // FingerprintOptions: every option with its default, as DEFAULT_OPTIONS has it.
+  const block = /interface FingerprintOptions \{\n([\s\S]*?)\n\}/.exec(README)?.[1] ?? '';
+  const defaults = Object.fromEntries([...block.matchAll(/^\s*(\w+)\?:.*\/\/.*\bdefault ('[^']*'|\S+)/gm)]
+    .map(([, name, value]) => [name, value === 'none' ? null : /^'/.test(value) ? value.slice(1, -1) : JSON.parse(value)]));
+  assert.deepEqual(defaults, DEFAULT_OPTIONS);
+
+  // "Choosing thresholds": candidateRadius(s) for every s of the table, the default in bold.
+  const row = (name) => /^\|(.*)\|$/m.exec(README.slice(README.indexOf(`| ${name} |`)))[1].split('|').slice(1).map((cell) => cell.trim().replace(/\*\*/g, ''));
+  const thresholds = row('s').map(Number);
+  const radii = row('`candidateRadius(s)` (of 64 bits)').map(Number);
+  assert.equal(thresholds.length, radii.length);
+  assert.deepEqual(radii, thresholds.map((s) => candidateRadius(s)));
+  assert.deepEqual(stated(/^\| s \|.*\*\*(0\.\d+)\*\*/gm).map(Number), [DEFAULT_SIMILARITY], 'the default is the bold column');
+});
+
+test('the README states the module\'s format versions and the blank text\'s fingerprint', async () => {
+  const sh = await init();
+  const version = (bytes) => [new TextDecoder().decode(bytes.subarray(0, 4)), bytes[4] | (bytes[5] << 8)];
+  const [fingerprint] = stated(/## Fingerprint specification \(format version (\d+)\)/g).map(Number);
+  assert.equal(fingerprint, sh.formatVersion);
+
+  // "Serialized formats", as the module writes them.
+  const [, shix, shtx, shtxReview, shtxLoads, shif] = /`"SHIX"`, version (\d+)\), text indexes \(`"SHTX"`, version (\d+), (\d+) with review; version (\d+) loads\) and IDF weights \(`"SHIF"`, version (\d+)\)/.exec(README) ?? [];
+  assert.ok(shix, 'the README\'s "Serialized formats" names each format\'s version');
+  const index = sh.createIndex();
+  const texts = sh.createTextIndex();
+  const reviewing = sh.createTextIndex({ review: 0.5 });
+  const idf = sh.learnIdf(['a b', 'b c']);
+  try {
+    texts.add('the cat sat');
+    assert.deepEqual(version(index.serialize()), ['SHIX', Number(shix)]);
+    assert.deepEqual(version(texts.serialize()), ['SHTX', Number(shtx)]);
+    assert.deepEqual(version(reviewing.serialize()), ['SHTX', Number(shtxReview)]);
+    assert.deepEqual(version(idf.toBytes()), ['SHIF', Number(shif)]);
+    const old = readFileSync(join(ROOT, 'tests/vectors/text-index-v1.bin'));
+    assert.deepEqual(version(old), ['SHTX', Number(shtxLoads)]);
+    sh.loadTextIndex(old).dispose();
+  } finally {
+    for (const owner of [index, texts, reviewing, idf]) owner.dispose();
+  }
+  // The changelog's line of current formats and the headings of docs/formats.md say the same.
+  const [current] = stated(/The current formats: (fingerprint format \d+, serialized index and IDF formats \d+, text index formats \d+ and \d+)\./g);
+  assert.equal(current, `fingerprint format ${fingerprint}, serialized index and IDF formats ${shix}, text index formats ${shtx} and ${shtxReview}`);
+  assert.equal(Number(shix), Number(shif), 'the changelog line names one version for both');
+  const formats = readFileSync(join(ROOT, 'docs/formats.md'), 'utf8');
+  for (const heading of [`## Serialized index format (version ${shix})`, `## Serialized text index format (versions ${shtx} and ${shtxReview})`, `## Serialized IDF format (version ${shif})`]) {
+    assert.ok(formats.includes(`\n${heading}\n`), `docs/formats.md has "${heading}"`);
+  }
+
+  // Blank texts: the golden vector the specification quotes, and the module's.
+  const [blank] = stated(/all blank texts share fingerprint `([0-9a-f]{16})`/g);
+  const vectors = readFileSync(join(ROOT, 'tests/vectors/fingerprints.tsv'), 'utf8').split('\n').map((line) => line.split('\t'));
+  assert.deepEqual(vectors.filter(([, , hex, note]) => hex === '' && note === 'empty').map(([fp]) => fp), [blank]);
+  assert.equal(sh.toHex(sh.fingerprint('')), blank);
+  assert.equal(sh.toHex(sh.fingerprint(' \t\n')), blank);
 });
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
