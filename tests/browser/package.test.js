@@ -224,13 +224,16 @@ test('a Vite production build in each browser, under a strict CSP, within the si
   console.log(`browser download (Vite build): ${sizes.map((s) => `${s.file} ${s.bytes} B (${s.gzip} B gz)`).join(', ')}; total ${total} B gzipped`);
   assert.ok(sizes.some((s) => s.file.endsWith('.wasm')), 'the .wasm is emitted as an asset');
   assert.ok(total <= MAX_GZIP_BYTES, `${total} B gzipped exceeds ${MAX_GZIP_BYTES}`);
-  // The README and docs/download.md state the download and the budget: within 0.5 KB of what was measured.
+  // The README's Install line states the download within 1% of what bundle-size.json records, and
+  // the budget this test enforces; the only check of those figures, here where they are measured
+  // (tests/output is not in git, so no earlier suite can read them on a fresh clone).
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const stated = /A browser downloads ([\d,]+) B gzipped \(JS \+ WASM\) within a \d+ KiB \(([\d,]+) B\) budget/.exec(readme);
+  const stated = /A browser downloads ([\d,]+) B gzipped \(JS \+ WASM\) within a (\d+) KiB \(([\d,]+) B\) budget/.exec(readme);
   const number = (text) => Number(text.replace(/,/g, ''));
   assert.ok(stated, 'the README\'s Install line states the download and its budget');
-  assert.ok(Math.abs(number(stated[1]) - total) <= 512, `the README states ${stated[1]} B; measured ${total} B`);
-  assert.equal(number(stated[2]), MAX_GZIP_BYTES, 'the README states the budget the test enforces');
+  assert.ok(Math.abs(number(stated[1]) - total) <= total / 100, `the README states ${stated[1]} B; measured ${total} B (tests/output/bundle-size.json)`);
+  assert.deepEqual([number(stated[2]) * 1024, number(stated[3])], [MAX_GZIP_BYTES, MAX_GZIP_BYTES], 'the README states the budget the test enforces');
+  // docs/download.md's accounting ends in the same total, within 0.5 KB.
   const now = /\| \*\*total\*\* \| \*\*([\d,]+) B\*\* \|/.exec(readFileSync(join(ROOT, 'docs/download.md'), 'utf8'));
   assert.ok(now && Math.abs(number(now[1]) - total) <= 512, `docs/download.md states ${now?.[1]} B; measured ${total} B`);
 
