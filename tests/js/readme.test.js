@@ -1,8 +1,9 @@
 // The README's quick start runs as written and says what it shows; every figure of the README
-// that the library fixes (defaults, the thresholds table, format versions, the blank text's
-// fingerprint) is the library's; every relative link in the README and docs/ points to a file
-// that exists (and to a heading of it, when it names one). The download size on the Install
-// line is checked by tests/browser/package.test.js, where it is measured.
+// that the library fixes (defaults, ranges, the thresholds table, format versions, the blank
+// text's fingerprint, the Node.js version) is the library's; every relative link in the README
+// and docs/ points to a file that exists (and to a heading of it, when it names one). The
+// download size on the Install line is checked by tests/browser/package.test.js, where it is
+// measured.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, writeFileSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
@@ -112,6 +113,28 @@ test('the README states the module\'s format versions and the blank text\'s fing
   assert.deepEqual(vectors.filter(([, , hex, note]) => hex === '' && note === 'empty').map(([fp]) => fp), [blank]);
   assert.equal(sh.toHex(sh.fingerprint('')), blank);
   assert.equal(sh.toHex(sh.fingerprint(' \t\n')), blank);
+});
+
+test('the README states the options\' ranges and the Node.js versions the package supports', async () => {
+  const sh = await init();
+  const range = (pattern) => {
+    const match = pattern.exec(README);
+    assert.ok(match, `the README states ${pattern}`);
+    return match.slice(1).map(Number);
+  };
+  for (const name of ['wordNgram', 'charNgram']) {
+    const [low, high] = range(new RegExp(`${name}\\?: number;\\s*// (\\d+)\\.\\.(\\d+)`));
+    sh.fingerprint('a b c', { [name]: low });
+    sh.fingerprint('a b c', { [name]: high });
+    assert.throws(() => sh.fingerprint('a b c', { [name]: low - 1 }), RangeError);
+    assert.throws(() => sh.fingerprint('a b c', { [name]: high + 1 }), RangeError);
+  }
+  const [low, high] = range(/maxDistance (\d+)\.\.(\d+) inclusive/);
+  for (const maxDistance of [low, high]) sh.createIndex({ maxDistance }).dispose();
+  for (const maxDistance of [low - 1, high + 1]) assert.throws(() => sh.createIndex({ maxDistance }), RangeError);
+
+  const engines = Number(/^>=(\d+)$/.exec(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).engines.node)?.[1]);
+  for (const version of [...stated(/Node\.js (\d+) or newer/g), ...stated(/Node (\d+)\+/g)]) assert.equal(Number(version), engines, 'package.json\'s engines');
 });
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
