@@ -2,7 +2,7 @@
 // ones, with the package's public API: fingerprints with progress and cancellation from
 // sh.dedup, the pairs from sh.findPairs, their exact similarities from sh.similarities,
 // dedup's 'leader' grouping from sh.groupLabels; identical texts are collapsed by dedup's
-// own rule (js/dedup.js collapseTexts), so the groups are dedup's. It keeps the
+// own rule (js/dedup/dedup.js collapseTexts), so the groups are dedup's. It keeps the
 // fingerprints, the pairs and their similarities: the histogram needs the pairs'
 // distances, and the sliders regroup from what is kept without fingerprinting or
 // searching again.
@@ -12,8 +12,8 @@
 //                                     kept if their exact similarity reaches it (dedup's default);
 //   { by: 'distance', maxDistance }   fingerprints within maxDistance (the fingerprint-only mode).
 import { candidateRadius } from 'simhash-wasm';
-import { collapseTexts } from '../js/dedup.js';
-import { Pacer } from '../js/pacing.js';
+import { collapseTexts } from '../js/dedup/dedup.js';
+import { Pacer } from '../js/core/pacing.js';
 
 /** Largest max distance the distance slider offers. */
 export const SLIDER_MAX = 12;

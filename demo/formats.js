@@ -1,9 +1,9 @@
-// The demo's view of its input: the package's record parser (js/records.js, which the CLI
+// The demo's view of its input: the package's record parser (js/cli/records.js, which the CLI
 // also uses) run on a whole file or pasted text, plus what a page needs on top of it: the
 // fields to offer, a guess of which holds the text, and the download.
-import { parseRecords, textPicker } from '../js/records.js';
+import { parseRecords, textPicker } from '../js/cli/records.js';
 
-export { InputError, formatOf } from '../js/records.js';
+export { InputError, formatOf } from '../js/cli/records.js';
 
 /**
  * A whole input (a file's bytes, or text) as { format, header, records, fields, blank }:

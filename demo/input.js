@@ -105,7 +105,7 @@ async function loadFile(file) {
 
 /** The bundled sample split into English and Chinese quotes, planted pairs renumbered. */
 async function loadSamples() {
-  const { SAMPLE, SAMPLE_PLANTED } = await import('../js/sample.js');
+  const { SAMPLE, SAMPLE_PLANTED } = await import('../js/cli/sample.js');
   const isChinese = (text) => /\p{Script=Han}/u.test(text);
   const split = (keep) => {
     const index = new Map();

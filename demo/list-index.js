@@ -9,7 +9,7 @@
 //
 // One index at a time: asking for another list or threshold stops the build under way and
 // disposes the index it replaces, so the WebAssembly heap holds at most one.
-import { abortError, Pacer } from '../js/pacing.js';
+import { abortError, Pacer } from '../js/core/pacing.js';
 import { REVIEW } from './engine.js';
 
 /**

@@ -7,7 +7,7 @@
 // An analysis (jobs.js) is { input (input.js), settings, runner (runners.js), result (of
 // Engine.analyze or Engine.group), timings, total, regrouped (the last Engine.group
 // result, or null) }.
-import { flatGroups } from '../js/grouping.js';
+import { flatGroups } from '../js/dedup/grouping.js';
 import { currentView, updateCode } from './controls.js';
 import { el, setState } from './elements.js';
 import { serialize } from './formats.js';

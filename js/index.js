@@ -2,8 +2,8 @@
 // glue module (new URL(..., import.meta.url)), which bundlers such as Vite follow.
 import createSimhashCore from './wasm/simhash_core.mjs';
 import { SimHash } from './simhash.js';
-import { isUsable } from './traps.js';
-import { wasmLoadError } from './environment.js';
+import { isUsable } from './core/traps.js';
+import { wasmLoadError } from './core/environment.js';
 
 export * from './helpers.js';
 

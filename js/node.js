@@ -4,8 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import createSimhashCore from './wasm/simhash_core.mjs';
 import { SimHash } from './simhash.js';
-import { isUsable } from './traps.js';
-import { wasmLoadError } from './environment.js';
+import { isUsable } from './core/traps.js';
+import { wasmLoadError } from './core/environment.js';
 
 export * from './helpers.js';
 

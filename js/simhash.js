@@ -1,17 +1,17 @@
 // SimHash: the public API bound to one instantiated WASM module. Each method checks its
 // arguments and hands the work to the module of its job; bulk data crosses once per batch.
-import { typeName } from './checks.js';
-import { dedup } from './dedup.js';
-import { fingerprintAll, fingerprintOne, fingerprintTokens } from './fingerprints.js';
-import { groupLabels } from './grouping.js';
-import { distance, fromHex, toFingerprintArray, toHex } from './hamming.js';
-import { learnIdf, loadIdf } from './idf.js';
-import { checkMaxDistance, checkOptions } from './options.js';
-import { findPairs } from './pairs.js';
-import { createIndex, loadIndex } from './simhash-index.js';
-import { similarities, similarity } from './similarities.js';
-import { createTextIndex, loadTextIndex } from './text-index.js';
-import { bindCore, guardMethods } from './traps.js';
+import { typeName } from './core/checks.js';
+import { dedup } from './dedup/dedup.js';
+import { fingerprintAll, fingerprintOne, fingerprintTokens } from './fingerprints/fingerprints.js';
+import { groupLabels } from './dedup/grouping.js';
+import { distance, fromHex, toFingerprintArray, toHex } from './core/hamming.js';
+import { learnIdf, loadIdf } from './fingerprints/idf.js';
+import { checkMaxDistance, checkOptions } from './fingerprints/options.js';
+import { findPairs } from './dedup/pairs.js';
+import { createIndex, loadIndex } from './indexes/simhash-index.js';
+import { similarities, similarity } from './dedup/similarities.js';
+import { createTextIndex, loadTextIndex } from './indexes/text-index.js';
+import { bindCore, guardMethods } from './core/traps.js';
 
 export class SimHash {
   #core;

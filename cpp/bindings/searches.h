@@ -50,7 +50,7 @@ double leaderSearchProgress(uintptr_t search);
 /// Writes the labels (count uint32) to out, once the search is done.
 void leaderSearchTake(uintptr_t search, uintptr_t out);
 /// Whether the search takes the pair path (LeaderSearch::usesPairs): a pool shards that
-/// path's pair search across its workers (js/pool-search.js).
+/// path's pair search across its workers (js/pool/search.js).
 bool leaderSearchUsesPairs(uintptr_t search);
 void leaderSearchDelete(uintptr_t search);
 

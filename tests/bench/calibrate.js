@@ -1,5 +1,5 @@
 // `npm run bench:calibrate`: the Hamming radius that makes fingerprints a safe candidate
-// filter for a similarity threshold s (js/similarity.js holds the resulting table).
+// filter for a similarity threshold s (js/core/thresholds.js holds the resulting table).
 //
 // For each benchmark corpus (English and Chinese fortunes, the PostgreSQL manual as long
 // documents), the collection is the corpus records plus the planted variants of the quality
@@ -12,7 +12,7 @@
 // candidates from MinHash banding instead (cpp/include/simhash/similar_groups.h): for those
 // s it also prints the banding's recall on the same pairs and its chance candidates on the
 // same random pairs, and the last table gives what dedup uses on each corpus (banding for
-// short texts only: js/similarity.js usesBanding). Writes tests/output/calibration.txt.
+// short texts only: js/core/thresholds.js usesBanding). Writes tests/output/calibration.txt.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadEnglish, loadChinese, loadLongDocuments } from './quality/corpora.js';
 import { buildDataset } from './quality/dataset.js';
@@ -20,8 +20,8 @@ import { plantedCollection } from './quality/collection.js';
 import { Random } from './quality/random.js';
 import { loadCore, encodeBatch, similarityJoin } from './quality/exact.js';
 import { table, f3 } from './quality/table.js';
-import { BANDING_FROM, candidateRadius, RADIUS_TABLE, usesBanding } from '../../js/similarity.js';
-import { withSimilarity } from '../../js/shingle-sets.js';
+import { BANDING_FROM, candidateRadius, RADIUS_TABLE, usesBanding } from '../../js/core/thresholds.js';
+import { withSimilarity } from '../../js/dedup/shingle-sets.js';
 
 const SIMILARITIES = [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1];
 const RECALL = 0.99;
@@ -121,7 +121,7 @@ for (const corpus of [loadEnglish, loadChinese, loadLongDocuments].map((load) =>
   results.push({ corpus, texts: texts.length, rows, bands: (s) => usesBanding(s, texts) });
   print(`\n## ${corpus.name}: ${texts.length} texts (${corpus.records.length} records + planted variants), ${join.a.length} pairs with J >= 0.5 (join ${joinSeconds.toFixed(1)} s)\n`);
   print(table(['s', 'pairs J >= s', `radius for ${RECALL * 100}%`, 'max distance', ...LENGTHS.map((l) => `radius, ${l.name}`),
-    'js/similarity.js radius', 'recall there', 'candidates per 1M pairs there', 'banding recall', 'banding per 1M pairs'],
+    'js/core/thresholds.js radius', 'recall there', 'candidates per 1M pairs there', 'banding recall', 'banding per 1M pairs'],
   rows.map((r) => [r.s, r.pairs, r.radius ?? '', r.max ?? '', ...r.byLength.map((x) => x ?? ''), r.chosen, f3(r.recall), r.perMillion.toFixed(1),
     r.banded ? f3(r.banded.recall) : '', r.banded ? r.banded.perMillion.toFixed(1) : ''])));
 }
@@ -130,7 +130,7 @@ print('\n## Candidates per million pairs by radius (random pairs of each corpus\
 const radii = [3, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28];
 print(table(['radius', ...results.map((r) => r.corpus.name)], radii.map((k) => [k, ...results.map((r) => r.rows[0].perMillionAt(k).toFixed(1))])));
 
-print(`\n## What dedup uses at each s (banding from ${BANDING_FROM} for short texts, the radius of js/similarity.js otherwise), checked\n`);
+print(`\n## What dedup uses at each s (banding from ${BANDING_FROM} for short texts, the radius of js/core/thresholds.js otherwise), checked\n`);
 const used = (r, x) => (r.bands(x.s) ? { how: 'banding', ...x.banded } : { how: `radius ${x.chosen}`, recall: x.recall, perMillion: x.perMillion });
 print(table(['s', ...results.flatMap((r) => [r.corpus.name, 'recall', 'per 1M'])],
   RADIUS_TABLE.map(([s]) => {

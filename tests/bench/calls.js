@@ -10,7 +10,7 @@
 //   alternately, twice each)
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { SAMPLE } from '../../js/sample.js';
+import { SAMPLE } from '../../js/cli/sample.js';
 
 const N_TEXTS = 20000;
 const N_INDEX = 200000;

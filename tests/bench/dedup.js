@@ -19,10 +19,10 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
 import { SimHash } from '../../js/simhash.js';
-import { searchLabels } from '../../js/dedup.js';
-import { withSimilarity } from '../../js/shingle-sets.js';
-import { Pacer } from '../../js/pacing.js';
-import { candidateRadius, DEFAULT_SIMILARITY } from '../../js/similarity.js';
+import { searchLabels } from '../../js/dedup/dedup.js';
+import { withSimilarity } from '../../js/dedup/shingle-sets.js';
+import { Pacer } from '../../js/core/pacing.js';
+import { candidateRadius, DEFAULT_SIMILARITY } from '../../js/core/thresholds.js';
 import { createPool } from '../../js/worker.js';
 import { makeTexts } from './fortune-texts.js';
 

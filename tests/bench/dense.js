@@ -9,7 +9,7 @@
 //
 // Usage: node tests/bench/dense.js [N] [R]
 import { sh, random64 } from '../js/helpers.js';
-import { leaderOfPairs } from '../../js/grouping.js';
+import { leaderOfPairs } from '../../js/dedup/grouping.js';
 import { loadEnglish } from './quality/corpora.js';
 
 const [N = 1_000_000, R = 20_000] = process.argv.slice(2).map(Number);

@@ -8,7 +8,7 @@
 //             (canonical character 3-gram Jaccard >= 0.5, NFKC and lower case).
 // Modes: similarity s (dedup's candidates, verified exactly, leader grouping) and
 // fingerprint-only at k = 3 and 12 (leader grouping of the pairs within k). Where dedup
-// bands (js/similarity.js usesBanding) the labels are sh.dedup's own. Where it takes the
+// bands (js/core/thresholds.js usesBanding) the labels are sh.dedup's own. Where it takes the
 // candidates within candidateRadius(s), the verified pairs are exactly the join's pairs with
 // J >= s within the radius, so they are taken from the join, which spares the near-linear
 // candidate scans of low s (their cost is in `npm run bench:calibrate`).
@@ -22,7 +22,7 @@ import { plantedCollection } from './quality/collection.js';
 import { ShingleSets, canonical } from './quality/jaccard.js';
 import { loadCore, encodeBatch, similarityJoin } from './quality/exact.js';
 import { leaderLabels, scoreAgainstJoin, scoreAgainstLabels } from './quality/similarity-dedup.js';
-import { candidateRadius, usesBanding, DEFAULT_SIMILARITY as RECOMMENDED_SIMILARITY } from '../../js/similarity.js';
+import { candidateRadius, usesBanding, DEFAULT_SIMILARITY as RECOMMENDED_SIMILARITY } from '../../js/core/thresholds.js';
 import { table, f3 } from './quality/table.js';
 
 export const SIMILARITIES = [0.5, 0.6, 0.7, 0.8, 0.9];

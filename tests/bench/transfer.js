@@ -7,7 +7,7 @@
 // Usage: node tests/bench/transfer.js
 import { Worker } from 'node:worker_threads';
 import { loadavg } from 'node:os';
-import { encodeTexts } from '../../js/text.js';
+import { encodeTexts } from '../../js/core/text.js';
 import { loadChinese, loadEnglish } from './quality/corpora.js';
 import { launchChromium, serveDirectory } from '../browser/browser.js';
 

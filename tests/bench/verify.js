@@ -1,13 +1,13 @@
 // `npm run bench:verify`: the speed and memory of exact verification in WASM (the core's
 // _verifyPairs, as dedup calls it: one call per batch of candidates). For each corpus the
-// candidates are the pairs within a radius of js/similarity.js (the real mix of near-
+// candidates are the pairs within a radius of js/core/thresholds.js (the real mix of near-
 // duplicates and chance pairs a dedup verifies). Prints, per corpus and threshold, the
 // median of 5 runs: the whole call (building the sets of the texts named, then deciding)
 // per candidate, and the deciding alone per candidate (the call minus a build-only call).
 // The sets' memory is measured natively (tests/cpp/similarity_test.cpp, README).
 import { loadEnglish, loadChinese, loadLongDocuments } from './quality/corpora.js';
 import { loadCore, encodeBatch, verifyPairs } from './quality/exact.js';
-import { candidateRadius } from '../../js/similarity.js';
+import { candidateRadius } from '../../js/core/thresholds.js';
 import { table } from './quality/table.js';
 
 const RUNS = 5;

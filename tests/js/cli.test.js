@@ -6,11 +6,11 @@ import { once } from 'node:events';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { SAMPLE, SAMPLE_PLANTED } from '../../js/sample.js';
-import { DEFAULT_SIMILARITY, usesBanding } from '../../js/similarity.js';
+import { SAMPLE, SAMPLE_PLANTED } from '../../js/cli/sample.js';
+import { DEFAULT_SIMILARITY, usesBanding } from '../../js/core/thresholds.js';
 import { sh } from './helpers.js';
 
-const CLI = new URL('../../js/cli.js', import.meta.url).pathname;
+const CLI = new URL('../../js/cli/main.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'simhash-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -12,9 +12,9 @@ import { sh, plantedSet, random64 } from './helpers.js';
 import { editWords } from '../bench/fortune-texts.js';
 import { createPool } from '../../js/worker.js';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
-import { mergeSortedTriplesSteps, searchItemShard, searchShard, sortPairs, splitTriples } from '../../js/pairs.js';
-import { Pacer, runSteps } from '../../js/pacing.js';
-import { poolPairs } from '../../js/pool-search.js';
+import { mergeSortedTriplesSteps, searchItemShard, searchShard, sortPairs, splitTriples } from '../../js/dedup/pairs.js';
+import { Pacer, runSteps } from '../../js/core/pacing.js';
+import { poolPairs } from '../../js/pool/search.js';
 
 const FORTUNES = '/usr/share/games/fortunes';
 const HAS_FORTUNES = existsSync(FORTUNES);

@@ -1,7 +1,7 @@
-// The record parser shared by the CLI (streaming) and the demo (whole file): js/records.js.
+// The record parser shared by the CLI (streaming) and the demo (whole file): js/cli/records.js.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { InputError, RecordParser, formatOf, parseRecords, textPicker } from '../../js/records.js';
+import { InputError, RecordParser, formatOf, parseRecords, textPicker } from '../../js/cli/records.js';
 
 const utf8 = (text) => new TextEncoder().encode(text);
 

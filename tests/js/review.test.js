@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sh, random64 } from './helpers.js';
-import { SAMPLE } from '../../js/sample.js';
+import { SAMPLE } from '../../js/cli/sample.js';
 import { createPool } from '../../js/worker.js';
 
 /**

@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { sh, plantedSet, random64, flipBits, disposing } from './helpers.js';
 import { init } from '../../js/node.js';
-import { SAMPLE } from '../../js/sample.js';
+import { SAMPLE } from '../../js/cli/sample.js';
 import { jaccard } from './similarity-reference.js';
 import { existsSync } from 'node:fs';
 import { FORTUNES_DIR, loadChinese, loadEnglish } from '../bench/quality/corpora.js';

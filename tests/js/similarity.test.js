@@ -1,12 +1,12 @@
-// js/similarity.js (the radius rule) and the core's exact similarity through the WASM
+// js/core/thresholds.js (the radius rule) and the core's exact similarity through the WASM
 // build (the bound _verifyPairs, _pairSimilarities, _similarityJoin): the same answers as a
 // plain JS reference of the definition, no memory kept after a call, and a catchable error
 // when the capped build runs out of memory, after which it still answers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { RADIUS_TABLE, candidateRadius, DEFAULT_SIMILARITY, BANDING_FROM, BANDING_MAX_MEAN_LENGTH, usesBanding } from '../../js/similarity.js';
-import { checkDedupArguments, searchFor } from '../../js/dedup.js';
+import { RADIUS_TABLE, candidateRadius, DEFAULT_SIMILARITY, BANDING_FROM, BANDING_MAX_MEAN_LENGTH, usesBanding } from '../../js/core/thresholds.js';
+import { checkDedupArguments, searchFor } from '../../js/dedup/dedup.js';
 import { jaccard, shingles } from './similarity-reference.js';
 import { loadCore, encodeBatch, verifyPairs, pairSimilarities, similarityJoin } from '../bench/quality/exact.js';
 
@@ -134,7 +134,7 @@ test('sh.similarity and sh.similarities equal the JS reference; bad input is rej
 
 test('groupLabels over findPairs at candidateRadius(s) with the pairs\' similarities groups as dedup at that radius and s; dedup by default finds the brute-force groups here, both groupings', async () => {
   const { sh, random64 } = await import('./helpers.js');
-  const { SAMPLE } = await import('../../js/sample.js');
+  const { SAMPLE } = await import('../../js/cli/sample.js');
   const { candidateRadius: publicRadius, DEFAULT_SIMILARITY: publicDefault } = await import('../../js/node.js');
   assert.equal(publicRadius, candidateRadius, 'the package exports the rule dedup uses');
   assert.equal(publicDefault, DEFAULT_SIMILARITY);
@@ -178,10 +178,10 @@ test('groupLabels over findPairs at candidateRadius(s) with the pairs\' similari
 
 test('the shingle sets built over many slices, from strings or from encoded bytes, give the groups of the brute-force rule', async () => {
   const { random64 } = await import('./helpers.js');
-  const { searchLabels } = await import('../../js/dedup.js');
-  const { encodeTexts } = await import('../../js/text.js');
-  const { fingerprintAll } = await import('../../js/fingerprints.js');
-  const { Pacer } = await import('../../js/pacing.js');
+  const { searchLabels } = await import('../../js/dedup/dedup.js');
+  const { encodeTexts } = await import('../../js/core/text.js');
+  const { fingerprintAll } = await import('../../js/fingerprints/fingerprints.js');
+  const { Pacer } = await import('../../js/core/pacing.js');
   const { core } = await loadCore();
   const next = random64(31);
   const word = () => ['alpha', 'beta', 'gamma', 'delta', '天下', '宴席', 'omega', 'kappa'][Number(next() % 8n)] + Number(next() % 50n);
@@ -195,7 +195,7 @@ test('the shingle sets built over many slices, from strings or from encoded byte
   const fromStrings = await search(texts);
   assert.deepEqual(await search(encodeTexts(texts)), fromStrings);
   // The leader rule by brute force over the candidates within 16 bits.
-  const { a, b } = (await import('../../js/pairs.js')).findPairs(core, fps, 16);
+  const { a, b } = (await import('../../js/dedup/pairs.js')).findPairs(core, fps, 16);
   const expected = Uint32Array.from(texts, (_, i) => i);
   const order = Array.from(a.keys()).sort((p, q) => b[p] - b[q] || a[p] - a[q]);
   for (const p of order) {
@@ -206,10 +206,10 @@ test('the shingle sets built over many slices, from strings or from encoded byte
 });
 
 test('encodeTextsPaced and utf8Length encode and count as TextEncoder does, across encodeTextsPaced\'s chunks; banding over its bytes groups as over the strings', async () => {
-  const { encodeTextsPaced, utf8Length } = await import('../../js/text.js');
-  const { SAMPLE } = await import('../../js/sample.js');
-  const { searchLabels } = await import('../../js/dedup.js');
-  const { Pacer } = await import('../../js/pacing.js');
+  const { encodeTextsPaced, utf8Length } = await import('../../js/core/text.js');
+  const { SAMPLE } = await import('../../js/cli/sample.js');
+  const { searchLabels } = await import('../../js/dedup/dedup.js');
+  const { Pacer } = await import('../../js/core/pacing.js');
   const tricky = ['', 'ascii', 'é', '—', '天下', '😀', 'a\ud800b', '\udc00', 'x\ud83d', '\ud83d\ude00\ud83d', 'mixed é 天 😀 end'];
   const encoder = new TextEncoder();
   for (const text of tricky) assert.equal(utf8Length(text), encoder.encode(text).length, JSON.stringify(text));
@@ -234,7 +234,7 @@ test('encodeTextsPaced and utf8Length encode and count as TextEncoder does, acro
 
 test('dedup by similarity returns the fingerprints of fingerprintAll, with options the core applies to the encoded texts and options applied in JS', async () => {
   const { init } = await import('../../js/node.js');
-  const { SAMPLE } = await import('../../js/sample.js');
+  const { SAMPLE } = await import('../../js/cli/sample.js');
   const sh = await init();
   const texts = [...SAMPLE.slice(0, 200), ...SAMPLE.slice(0, 50).map((t) => `${t}!`), 'Ｆｕｌｌ ｗｉｄｔｈ', '天下 大勢'];
   const idf = sh.learnIdf(texts);

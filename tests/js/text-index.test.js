@@ -1,4 +1,4 @@
-// js/text-index.js through the WASM build: the API and its id contract; answers that are
+// js/indexes/text-index.js through the WASM build: the API and its id contract; answers that are
 // exact (each one's similarity is sh.similarity's, none below the threshold) and complete
 // (recall >= 0.99 against brute force on English and Chinese fortunes with light edits);
 // the stream contract with dedup; serialized bytes that round-trip and reject any damage.
@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { sh, disposing } from './helpers.js';
-import { DEFAULT_SIMILARITY, usesBanding } from '../../js/similarity.js';
+import { DEFAULT_SIMILARITY, usesBanding } from '../../js/core/thresholds.js';
 import { FORTUNES_DIR, loadChinese, loadEnglish } from '../bench/quality/corpora.js';
 import { lightEditPairs } from '../bench/quality/light-edits.js';
 import { Random } from '../bench/quality/random.js';

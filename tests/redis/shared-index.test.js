@@ -317,7 +317,7 @@ describe('the shared text index', { skip: MISSING }, () => {
   });
 
   test('the CLI: dedup --index redis://HOST:PORT/DB#NAME writes what the file index writes, with and without --update', async () => {
-    const cli = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
+    const cli = fileURLToPath(new URL('../../js/cli/main.js', import.meta.url));
     const dir = mkdtempSync(join(tmpdir(), 'simhash-cli-redis-'));
     try {
       const rng = new Random('shared cli');

@@ -1,11 +1,11 @@
 // The dedup that issue 13 proposes, as the benchmarks run it, and how it is scored.
-//   similarity mode: candidates within candidateRadius(s) (js/similarity.js) by findPairs,
+//   similarity mode: candidates within candidateRadius(s) (js/core/thresholds.js) by findPairs,
 //     kept iff their exact similarity is >= s (the core's verifyPairs), then leader grouping;
 //   fingerprint-only mode: every pair within k, then leader grouping (today's dedup).
 // Leader grouping: items in index order; each joins the earliest kept item it is paired
 // with, or is kept. So every removed item is paired with (and, verified, at or above s
 // with) the item kept for it.
-import { candidateRadius } from '../../../js/similarity.js';
+import { candidateRadius } from '../../../js/core/thresholds.js';
 import { verifyPairs } from './exact.js';
 
 /** label[i] = the kept item of i's group (i itself when kept), from pairs (a < b) sorted by (a, b). */

@@ -3,9 +3,9 @@
 //   pairs --leaderOfPairs/componentsOfPairs--> labels --flatGroups--> typed arrays
 //   --dedupResult--> { unique, uniqueIndices, groups }.
 // A label is the index of the item an item is grouped under: itself when it is kept.
-import { checkInteger, checkKnownKeys, checkObject, typeName } from './checks.js';
-import { STEP_ITERATIONS, runSteps } from './pacing.js';
-import { checkSimilarity } from './similarity.js';
+import { checkInteger, checkKnownKeys, checkObject, typeName } from '../core/checks.js';
+import { STEP_ITERATIONS, runSteps } from '../core/pacing.js';
+import { checkSimilarity } from '../core/thresholds.js';
 
 export const GROUPINGS = ['leader', 'components'];
 

@@ -1,8 +1,8 @@
-// The shared text index's side in Redis (redis.js, docs/redis.md): the key layout and the
+// The shared text index's side in Redis (redis/shared-index.js, docs/redis.md): the key layout and the
 // id and key codes, the Lua scripts that read and write it, and sending commands and
 // scripts through either client.
 import { createHash } from 'node:crypto';
-import { typeName } from './checks.js';
+import { typeName } from '../core/checks.js';
 
 /** What the meta hash's `magic` field holds in an index of this library. */
 export const MAGIC = 'simhash-wasm text index';

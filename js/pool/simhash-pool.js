@@ -1,17 +1,17 @@
-// SimHashPool: the API of SimHash run on the pool's workers (pool-scheduler.js), with the
+// SimHashPool: the API of SimHash run on the pool's workers (pool/scheduler.js), with the
 // same results bit for bit and in the same order. The calling thread checks arguments,
 // cuts texts into chunks and assembles results; every WASM call runs in a worker.
-import { typeName } from './checks.js';
-import { checkDedupArguments, collapseTexts, expandFingerprints, expandLabels, itemText, searchFor } from './dedup.js';
-import { isNode } from './environment.js';
-import { dedupResult, flatGroups } from './grouping.js';
-import { toFingerprintArray } from './hamming.js';
-import { checkMaxDistance, checkOptions, textOptions } from './options.js';
-import { Job, checkTaskOptions } from './pool-job.js';
-import { idfForWorkers } from './pool-scheduler.js';
-import { copyTexts, poolLabels, poolPairs } from './pool-search.js';
-import { reviewResult } from './review-pairs.js';
-import { encodeTextsPaced, preparedInJs } from './text.js';
+import { typeName } from '../core/checks.js';
+import { checkDedupArguments, collapseTexts, expandFingerprints, expandLabels, itemText, searchFor } from '../dedup/dedup.js';
+import { isNode } from '../core/environment.js';
+import { dedupResult, flatGroups } from '../dedup/grouping.js';
+import { toFingerprintArray } from '../core/hamming.js';
+import { checkMaxDistance, checkOptions, textOptions } from '../fingerprints/options.js';
+import { Job, checkTaskOptions } from './job.js';
+import { idfForWorkers } from './scheduler.js';
+import { copyTexts, poolLabels, poolPairs } from './search.js';
+import { reviewResult } from '../dedup/review-pairs.js';
+import { encodeTextsPaced, preparedInJs } from '../core/text.js';
 
 /** At most this many texts per fingerprint task... */
 const CHUNK_TEXTS = 2048;
@@ -142,7 +142,7 @@ export class SimHashPool {
     });
   }
 
-  /** Every pair within maxDistance, identical to SimHash#findPairs, searched across the workers (pool-search.js). */
+  /** Every pair within maxDistance, identical to SimHash#findPairs, searched across the workers (pool/search.js). */
   async findPairs(fingerprints, maxDistance, task) {
     this.#live();
     let fps = toFingerprintArray(fingerprints, 'fingerprints');
@@ -161,7 +161,7 @@ export class SimHashPool {
   /**
    * Near-duplicate groups, identical to SimHash#dedup: identical texts collapsed here, the
    * distinct texts fingerprinted across the workers, the search (with its verification by
-   * similarity) split across the workers or in one (pool-search.js poolLabels), the groups
+   * similarity) split across the workers or in one (pool/search.js poolLabels), the groups
    * assembled here.
    */
   async dedup(items, options = {}) {

@@ -1,9 +1,9 @@
 // Fingerprint options and distances: checked here, once, for every entry point (the
 // single-threaded API, the pool, the pool's workers), then encoded in the wire format.
-import { checkInteger, checkKnownKeys, typeName } from './checks.js';
-import { DEFAULT_MAX_DISTANCE, DEFAULT_OPTIONS } from './defaults.js';
+import { checkInteger, checkKnownKeys, typeName } from '../core/checks.js';
+import { DEFAULT_MAX_DISTANCE, DEFAULT_OPTIONS } from '../core/defaults.js';
 import { learnedOptions } from './idf.js';
-import { wordSegmenter } from './text.js';
+import { wordSegmenter } from '../core/text.js';
 import { TOKENIZERS, WEIGHTINGS, encodeOptions } from './wire.js';
 
 const MAX_NGRAM = 16;

@@ -1,9 +1,9 @@
 // The pool's workers and its queue of tasks: which worker runs what, worker failures and
 // restarts, and the messages' transfer (README "Worker pool"; the protocol is described
-// in pool-worker.js).
-import { isNode } from './environment.js';
-import { yieldToEventLoop } from './pacing.js';
-import { encodeTexts } from './text.js';
+// in pool/pool-worker.js).
+import { isNode } from '../core/environment.js';
+import { yieldToEventLoop } from '../core/pacing.js';
+import { encodeTexts } from '../core/text.js';
 
 /** Tasks a worker holds at once (one running, one waiting), so it never waits for us. */
 const PIPELINE = 2;
@@ -57,7 +57,7 @@ class WorkerHandle {
       worker.onerror = (event) => {
         event.preventDefault?.();
         onFailure(new Error(`simhash-wasm: the pool's worker script ${workerUrl} did not start (${event.message || 'it did not load'}); `
-          + 'serve js/pool-worker.js there as a module worker (README "Browsers and bundlers")'));
+          + 'serve js/pool/pool-worker.js there as a module worker (README "Browsers and bundlers")'));
       };
       worker.onmessageerror = () => onFailure(new Error('simhash-wasm worker sent a message that could not be read'));
     }

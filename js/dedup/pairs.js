@@ -1,8 +1,8 @@
 // The core's pair search and leader grouping over fingerprints: in one call (findPairs,
 // leaderLabels), or a slice at a time with pauses between (searchPairs, searchLeaders),
 // each slice about SLICE_WORK units of the core's work (pairs.h: about 1 ns each in WASM).
-import { coreCall, copyOut, resultColumns, resultWords, withAllocations } from './memory.js';
-import { STEP_ITERATIONS, runSteps } from './pacing.js';
+import { coreCall, copyOut, resultColumns, resultWords, withAllocations } from '../bindings/memory.js';
+import { STEP_ITERATIONS, runSteps } from '../core/pacing.js';
 
 const SLICE_WORK = 1e7;
 
@@ -182,7 +182,7 @@ export async function searchPairs(core, fingerprints, k, pacer, phase, verificat
 }
 
 /**
- * One shard of the pair search run to the end (a pool's worker: js/pool-search.js), with
+ * One shard of the pair search run to the end (a pool's worker: js/pool/search.js), with
  * `onSlice(progress)` after each slice: collectPairs' { words, candidates }.
  */
 export function searchShard(core, fingerprints, k, shard, shards, verification, onSlice) {
@@ -191,7 +191,7 @@ export function searchShard(core, fingerprints, k, shard, shards, verification, 
 
 /**
  * One shard of findPairs over items, fingerprints repeated or not (a pool's worker:
- * js/pool-search.js poolPairs): equal fingerprints grouped in the core (pairs.h
+ * js/pool/search.js poolPairs): equal fingerprints grouped in the core (pairs.h
  * EqualFingerprints), the shard's share of the distinct ones searched a slice at a time
  * with `onSlice(progress)` after each, and the pairs of items behind the pairs found
  * listed in the core, with the pairs of copies in shard 0: { words, total, repeated },

@@ -1,10 +1,10 @@
 // SimHashIndex: an exact Hamming index that lives in WASM memory; dispose() frees it.
-import { checkFingerprint, checkInteger, checkObject, typeName } from './checks.js';
-import { toFingerprintArray } from './hamming.js';
-import { ID_MAX, NO_FRESH_ID, checkIds } from './ids.js';
-import { asError, copyOut, coreCall, loadHandle, resultBytes, withAllocations } from './memory.js';
-import { checkMaxDistance } from './options.js';
-import { bindCore, guardMethods, handleRegistry } from './traps.js';
+import { checkFingerprint, checkInteger, checkObject, typeName } from '../core/checks.js';
+import { toFingerprintArray } from '../core/hamming.js';
+import { ID_MAX, NO_FRESH_ID, checkIds } from '../core/ids.js';
+import { asError, copyOut, coreCall, loadHandle, resultBytes, withAllocations } from '../bindings/memory.js';
+import { checkMaxDistance } from '../fingerprints/options.js';
+import { bindCore, guardMethods, handleRegistry } from '../core/traps.js';
 
 // Indexes forgotten without dispose() are freed when collected: [core, address] pairs.
 const indexRegistry = handleRegistry('_indexDelete');

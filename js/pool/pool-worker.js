@@ -1,4 +1,4 @@
-// The worker of `simhash-wasm/worker` (pool-scheduler.js): one WASM instance per worker,
+// The worker of `simhash-wasm/worker` (pool/scheduler.js): one WASM instance per worker,
 // driven by messages. The same file runs as a Web Worker module in browsers (created with
 // `new Worker(new URL('./pool-worker.js', import.meta.url), { type: 'module' })`, which
 // bundlers follow) and as a worker_threads worker in Node.
@@ -9,7 +9,7 @@
 //   { id, op: 'group', fingerprints, texts?, k, similarity, banding, grouping, review, reviewLimit }
 //     -> { fingerprints, labels, review } (fingerprints null when banding: the texts alone decide)
 //     (dedup's search over distinct texts: dedup.js searchLabels; texts when similarity > 0,
-//     as { utf8, bounds }: pool-search.js encodeTextsPaced),
+//     as { utf8, bounds }: pool/search.js encodeTextsPaced),
 //     with progress messages { id, progress, phase } (thousandths done of 'pairs' or
 //     'review') after each slice
 //   { id, op: 'review', texts, labels, review, reviewLimit } -> the review pairs
@@ -26,22 +26,22 @@
 // kept under the id given by the calling thread, which also says which to drop.
 // Messages out: { id, ok: true, result, memoryBytes } or { id, ok: false, error: { name, message } },
 // and before them, for some ops, { id, progress, phase? }. A WebAssembly trap leaves this worker's
-// instance unusable (js/traps.js): the reply then says `trapped: true`, the scheduler
+// instance unusable (js/core/traps.js): the reply then says `trapped: true`, the scheduler
 // replaces the worker, and any later message here gets the same error.
 // Typed arrays travel by transfer both ways.
 //
 // No top-level await and no static import of Node modules: bundlers build this file for
 // browsers (Vite as an IIFE worker by default).
-import createSimhashCore from './wasm/simhash_core.mjs';
-import { isNode, nodeModule, wasmLoadError } from './environment.js';
-import { fingerprintAll, fingerprintEncoded } from './fingerprints.js';
-import { searchLabels } from './dedup.js';
-import { idfHandle, loadIdf } from './idf.js';
-import { checkOptions } from './options.js';
-import { Pacer } from './pacing.js';
-import { leaderUsesPairs, searchItemShard, searchShard } from './pairs.js';
-import { searchReview } from './review-pairs.js';
-import { withSimilarity } from './shingle-sets.js';
+import createSimhashCore from '../wasm/simhash_core.mjs';
+import { isNode, nodeModule, wasmLoadError } from '../core/environment.js';
+import { fingerprintAll, fingerprintEncoded } from '../fingerprints/fingerprints.js';
+import { searchLabels } from '../dedup/dedup.js';
+import { idfHandle, loadIdf } from '../fingerprints/idf.js';
+import { checkOptions } from '../fingerprints/options.js';
+import { Pacer } from '../core/pacing.js';
+import { leaderUsesPairs, searchItemShard, searchShard } from '../dedup/pairs.js';
+import { searchReview } from '../dedup/review-pairs.js';
+import { withSimilarity } from '../dedup/shingle-sets.js';
 
 let core;
 let ready;
@@ -55,7 +55,7 @@ function load({ wasmBinary, wasmUrl }) {
   return createSimhashCore(moduleOptions).then((instance) => {
     core = instance;
   }, async (error) => {
-    throw await wasmLoadError(error, wasmBinary ? null : wasmUrl ?? new URL('./wasm/simhash_core.wasm', import.meta.url).href);
+    throw await wasmLoadError(error, wasmBinary ? null : wasmUrl ?? new URL('../wasm/simhash_core.wasm', import.meta.url).href);
   });
 }
 

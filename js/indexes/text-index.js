@@ -2,18 +2,18 @@
 // living in WASM memory; dispose() frees it. A text crosses as UTF-8 written into the
 // module's single-call scratch buffer (memory.js), or into a buffer of its own when it is
 // longer; matches come back through the result buffer.
-import { checkInteger, checkKnownKeys, checkObject, checkText, typeName } from './checks.js';
-import { ID_MAX, NO_FRESH_ID, checkIds } from './ids.js';
-import { SINGLE_CALL_BYTES, coreCall, copyOut, loadHandleInPieces, resultBytesInPieces, resultColumns, singleCallScratch, withAllocations, withEncodedTexts } from './memory.js';
-import { checkOptions } from './options.js';
-import { DEFAULT_SIMILARITY, checkReview, checkSimilarity } from './similarity.js';
-import { encodeInto } from './text.js';
-import { bindCore, guardMethods, handleRegistry } from './traps.js';
+import { checkInteger, checkKnownKeys, checkObject, checkText, typeName } from '../core/checks.js';
+import { ID_MAX, NO_FRESH_ID, checkIds } from '../core/ids.js';
+import { SINGLE_CALL_BYTES, coreCall, copyOut, loadHandleInPieces, resultBytesInPieces, resultColumns, singleCallScratch, withAllocations, withEncodedTexts } from '../bindings/memory.js';
+import { checkOptions } from '../fingerprints/options.js';
+import { DEFAULT_SIMILARITY, checkReview, checkSimilarity } from '../core/thresholds.js';
+import { encodeInto } from '../core/text.js';
+import { bindCore, guardMethods, handleRegistry } from '../core/traps.js';
 
 /**
  * textIndex[KEYS_OF](text): { keys, normalized }, what an add of text would store (its band
  * keys in band order, its normalized text), storing nothing: for the shared index
- * (redis.js), which must propose the candidates this index proposes. Not public API.
+ * (redis/shared-index.js), which must propose the candidates this index proposes. Not public API.
  */
 export const KEYS_OF = Symbol('keysOf');
 

@@ -1,8 +1,8 @@
 // dedup --index: incremental dedup of the input against a text index file.
-import { MemoryError, OUT_OF_MEMORY, UsageError } from './cli-errors.js';
-import { FileReplacement, openIndex } from './cli-index-file.js';
-import { Output, count, progressReporter, readInput } from './cli-streams.js';
-import { init } from './node.js';
+import { MemoryError, OUT_OF_MEMORY, UsageError } from './errors.js';
+import { FileReplacement, openIndex } from './index-file.js';
+import { Output, count, progressReporter, readInput } from './streams.js';
+import { init } from '../node.js';
 
 /** A MemoryError for an index that ran out of memory while `doing`; other errors unchanged. */
 function indexOutOfMemory(error, index, doing) {

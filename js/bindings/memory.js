@@ -1,8 +1,8 @@
 // WASM memory: scratch allocations freed on every exit path, errors of allocations inside
 // the core, copies out of the result buffer (at once or in pieces), and texts encoded
 // into WASM in bounded slices.
-import { typeName } from './checks.js';
-import { utf8Length, writeUtf8 } from './text.js';
+import { typeName } from '../core/checks.js';
+import { utf8Length, writeUtf8 } from '../core/text.js';
 
 /** Characters encoded per slice, so the scratch buffer stays bounded. */
 export const BATCH_CHARS = 1 << 22;

@@ -1,13 +1,13 @@
 // dedup --index redis://HOST:PORT/DB#NAME: incremental dedup against the text index NAME
-// shared through Redis (redis.js), with the output rules of the file index (cli-index.js).
+// shared through Redis (redis/shared-index.js), with the output rules of the file index (cli/index-option.js).
 // With --update each record is kept when addIfNew stores it (atomic, so several runs at
 // once keep no two near-duplicates); without it the shared index is only read, and the
 // records kept so far are held in memory for this run.
-import { IndexFileError, UsageError } from './cli-errors.js';
-import { Output, count, progressReporter, readInput } from './cli-streams.js';
-import { init } from './node.js';
-import { createSharedTextIndex } from './redis.js';
-import { DEFAULT_SIMILARITY } from './similarity.js';
+import { IndexFileError, UsageError } from './errors.js';
+import { Output, count, progressReporter, readInput } from './streams.js';
+import { init } from '../node.js';
+import { createSharedTextIndex } from '../redis/shared-index.js';
+import { DEFAULT_SIMILARITY } from '../core/thresholds.js';
 
 /** Whether --index names a Redis index rather than a file. */
 export const isRedisIndex = (index) => /^rediss?:\/\//.test(index);

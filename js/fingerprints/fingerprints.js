@@ -1,11 +1,11 @@
 // Fingerprinting in the core: texts (already as the core sees them, text.js coreTexts)
 // encoded into WASM a slice at a time, one call per slice, results copied out once.
-import { typeName } from './checks.js';
+import { typeName } from '../core/checks.js';
 import { idfHandle } from './idf.js';
-import { DEFAULT_OPTIONS } from './defaults.js';
-import { BATCH_CHARS, SINGLE_CALL_BYTES, coreCall, forEachByteSliceAsync, forEachEncodedSlice, singleCallScratch, withAllocations } from './memory.js';
+import { DEFAULT_OPTIONS } from '../core/defaults.js';
+import { BATCH_CHARS, SINGLE_CALL_BYTES, coreCall, forEachByteSliceAsync, forEachEncodedSlice, singleCallScratch, withAllocations } from '../bindings/memory.js';
 import { checkOptions, textOptions } from './options.js';
-import { coreTexts, encodeInto, preparedInJs } from './text.js';
+import { coreTexts, encodeInto, preparedInJs } from '../core/text.js';
 import { encodeOptions } from './wire.js';
 
 const DEFAULT_WIRE = encodeOptions(DEFAULT_OPTIONS);

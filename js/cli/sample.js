@@ -1,4 +1,4 @@
-// The bundled sample for `npm start` (js/cli.js) and the benchmark corpus (tests/bench/bench.js):
+// The bundled sample for `npm start` (js/cli/main.js) and the benchmark corpus (tests/bench/bench.js):
 // 171 English and 112 Chinese one-line quotes, original text written for this project (not taken
 // from any quotation collection), with 57 planted near-duplicates of 50 of them mixed in
 // later in the list: typos, one word replaced, inserted or deleted, case, punctuation and

@@ -1,4 +1,4 @@
-// The CLI's errors, each an exit status (cli.js main).
+// The CLI's errors, each an exit status (cli/main.js).
 
 /** A command line that makes no sense: exit 2. */
 export class UsageError extends Error {}

@@ -1,8 +1,8 @@
 // One call on the pool: its signal, its progress reports, its failure, and the pacing of
 // the work it does on the calling thread.
-import { checkObject, typeName } from './checks.js';
-import { isNode } from './environment.js';
-import { Pacer, abortError, checkSignal } from './pacing.js';
+import { checkObject, typeName } from '../core/checks.js';
+import { isNode } from '../core/environment.js';
+import { Pacer, abortError, checkSignal } from '../core/pacing.js';
 
 /** Longest stretch of work on the calling thread between two yields to the event loop. */
 const SLICE_MS = 12;

@@ -1,8 +1,8 @@
 // The text index file of dedup --index: read, and replaced whole with --update.
 import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { IndexFileError, MemoryError, OUT_OF_MEMORY } from './cli-errors.js';
-import { megabytes } from './cli-streams.js';
+import { IndexFileError, MemoryError, OUT_OF_MEMORY } from './errors.js';
+import { megabytes } from './streams.js';
 
 /**
  * The text index stored in args.index. A file that does not exist gives a new empty index

@@ -2,25 +2,25 @@
 // first occurrence joins, under either grouping), so the cost follows the distinct texts.
 // Then, a slice at a time with progress, cancellation and yields (pacing.js):
 //   - by similarity (the default): fingerprints; the texts' shingle sets; candidates from
-//     MinHash banding of the sets (similar-groups.js) where similarity.js usesBanding, else
+//     MinHash banding of the sets (similar-groups.js) where thresholds.js usesBanding, else
 //     (or with maxDistance) the pairs of fingerprints within the radius that
-//     similarity.js calibrates, each verified exactly in the core as it is found; groups
+//     thresholds.js calibrates, each verified exactly in the core as it is found; groups
 //     of the verified pairs;
 //   - by fingerprints only (maxDistance without similarity): fingerprints; the leader
 //     search (no pairs listed) or the pairs within maxDistance for components.
-import { checkInteger, checkKnownKeys, typeName } from './checks.js';
-import { fingerprintAll, fingerprintEncodedAsync } from './fingerprints.js';
-import { idfHandle } from './idf.js';
+import { checkInteger, checkKnownKeys, typeName } from '../core/checks.js';
+import { fingerprintAll, fingerprintEncodedAsync } from '../fingerprints/fingerprints.js';
+import { idfHandle } from '../fingerprints/idf.js';
 import { GROUPINGS, dedupResult, flatGroups, labelsOfPairs } from './grouping.js';
-import { checkMaxDistance, checkOptions, textOptions } from './options.js';
-import { Pacer, checkSignal } from './pacing.js';
+import { checkMaxDistance, checkOptions, textOptions } from '../fingerprints/options.js';
+import { Pacer, checkSignal } from '../core/pacing.js';
 import { searchLeaders, searchPairs } from './pairs.js';
-import { DEFAULT_REVIEW_LIMIT, DEFAULT_SIMILARITY, candidateRadius, checkReview, checkSimilarity, usesBanding } from './similarity.js';
+import { DEFAULT_REVIEW_LIMIT, DEFAULT_SIMILARITY, candidateRadius, checkReview, checkSimilarity, usesBanding } from '../core/thresholds.js';
 import { reviewResult, searchReview } from './review-pairs.js';
 import { searchSimilarGroups } from './similar-groups.js';
 import { buildShingleSets, withShingleSets, withSimilarity } from './shingle-sets.js';
-import { encodeTextsPaced, preparedInJs } from './text.js';
-import { assertUsable } from './traps.js';
+import { encodeTextsPaced, preparedInJs } from '../core/text.js';
+import { assertUsable } from '../core/traps.js';
 
 /**
  * Texts fingerprinted between progress reports, cancellation checks and yields, and at
@@ -67,7 +67,7 @@ export function checkDedupArguments(items, options) {
   return { key, k, similarity, mayBand, review, reviewLimit, fingerprintOptions, grouping, onProgress, signal };
 }
 
-/** The search of checkDedupArguments' answer for these distinct texts: `banding` where similarity.js usesBanding. */
+/** The search of checkDedupArguments' answer for these distinct texts: `banding` where thresholds.js usesBanding. */
 export function searchFor(parsed, distinct) {
   return { ...parsed, banding: parsed.mayBand && usesBanding(parsed.similarity, distinct) };
 }

@@ -3,9 +3,9 @@
 // and the union of the S shards' pairs is every pair), and the calling thread joins,
 // sorts and groups the pairs a slice at a time with the job's pacer, so the page's thread
 // never runs one long task.
-import { labelSteps } from './grouping.js';
-import { runStepsPaced } from './pacing.js';
-import { MAX_PAIRS, concatWords, mergeSortedTriplesSteps, sortPairsSteps, splitTriples, tooManyPairs } from './pairs.js';
+import { labelSteps } from '../dedup/grouping.js';
+import { runStepsPaced } from '../core/pacing.js';
+import { MAX_PAIRS, concatWords, mergeSortedTriplesSteps, sortPairsSteps, splitTriples, tooManyPairs } from '../dedup/pairs.js';
 
 /**
  * Candidate pairs past which a leader grouping leaves the sharded pair search for one

@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 // simhash-wasm command line: near-duplicate removal for Node scripts. The command line here;
-// the streams in cli-streams.js, dedup --index in cli-index.js, exit statuses in cli-errors.js.
-import { init, DEFAULT_MAX_DISTANCE } from './node.js';
+// the streams in cli/streams.js, dedup --index in cli/index-option.js, exit statuses in cli/errors.js.
+import { init, DEFAULT_MAX_DISTANCE } from '../node.js';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { DEFAULT_SIMILARITY, checkReview } from './similarity.js';
+import { DEFAULT_SIMILARITY, checkReview } from '../core/thresholds.js';
 import { FORMATS, InputError, formatOf } from './records.js';
 import { SAMPLE } from './sample.js';
-import { IndexFileError, MemoryError, OUT_OF_MEMORY, ReviewFileError, UsageError } from './cli-errors.js';
-import { indexCommand } from './cli-index.js';
-import { isRedisIndex, redisIndexCommand } from './cli-index-redis.js';
-import { Output, count, progressReporter, readInput } from './cli-streams.js';
+import { IndexFileError, MemoryError, OUT_OF_MEMORY, ReviewFileError, UsageError } from './errors.js';
+import { indexCommand } from './index-option.js';
+import { isRedisIndex, redisIndexCommand } from './index-redis.js';
+import { Output, count, progressReporter, readInput } from './streams.js';
 
 const USAGE = `Usage: simhash-wasm dedup [FILE|-] [options]
        simhash-wasm dedup [FILE|-] --index INDEX [--update] [options]

@@ -1,0 +1,79 @@
+// The package's layers (docs/layout.md): every import in js/ goes to its own folder or to a
+// lower layer, and no module imports itself through a cycle.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const JS = fileURLToPath(new URL('../../js/', import.meta.url));
+
+/** Each layer and the modules in it, lowest first; a module imports only from its own folder or a lower layer. */
+const LAYERS = [
+  ['core/'],
+  ['bindings/'],
+  ['fingerprints/'],
+  ['dedup/', 'indexes/'],
+  ['simhash.js', 'helpers.js'],
+  ['index.js', 'node.js'],
+  ['pool/', 'redis/'],
+  ['cli/', 'worker.js', 'redis.js'],
+];
+
+function layerOf(module) {
+  const at = LAYERS.findIndex((layer) => layer.some((part) => (part.endsWith('/') ? module.startsWith(part) : module === part)));
+  assert.notEqual(at, -1, `${module} belongs to no layer of docs/layout.md`);
+  return at;
+}
+
+/** The js/ modules (paths relative to js/), without the built module in wasm/. */
+function modules(dir = JS) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'wasm' ? [] : modules(path);
+    return entry.name.endsWith('.js') ? [relative(JS, path)] : [];
+  });
+}
+
+/** The js/ modules a module imports statically or by a literal dynamic import. */
+function importsOf(module) {
+  const source = readFileSync(join(JS, module), 'utf8');
+  const specifiers = [...source.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+'([^']+)'|import\('([^']+)'\)/g)].map((m) => m[1] ?? m[2]);
+  return specifiers.filter((s) => s.startsWith('.') && !s.includes('/wasm/')).map((s) => relative(JS, join(dirname(join(JS, module)), s)));
+}
+
+const graph = new Map(modules().map((module) => [module, importsOf(module)]));
+
+test('js/ is in folders by job: only entries and the SimHash class at the top', () => {
+  const top = [...graph.keys()].filter((module) => !module.includes('/')).sort();
+  assert.deepEqual(top, ['helpers.js', 'index.js', 'node.js', 'redis.js', 'simhash.js', 'worker.js']);
+});
+
+test('every import goes to its own folder or a lower layer', () => {
+  const wrong = [];
+  for (const [module, imports] of graph) {
+    for (const imported of imports) {
+      assert.ok(graph.has(imported), `${module} imports ${imported}, which is not a module of js/`);
+      const sameFolder = dirname(module) === dirname(imported) && dirname(module) !== '.';
+      if (!sameFolder && layerOf(imported) >= layerOf(module)) wrong.push(`${module} -> ${imported}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('no import cycle', () => {
+  const state = new Map();
+  const cycles = [];
+  const visit = (module, path) => {
+    if (state.get(module) === 'done') return;
+    if (state.get(module) === 'open') {
+      cycles.push([...path.slice(path.indexOf(module)), module].join(' -> '));
+      return;
+    }
+    state.set(module, 'open');
+    for (const imported of graph.get(module) ?? []) visit(imported, [...path, module]);
+    state.set(module, 'done');
+  };
+  for (const module of graph.keys()) visit(module, []);
+  assert.deepEqual(cycles, []);
+});
