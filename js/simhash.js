@@ -2,15 +2,16 @@
 // arguments and hands the work to the module of its job; bulk data crosses once per batch.
 import { typeName } from './core/checks.js';
 import { dedup } from './dedup/dedup.js';
-import { fingerprintAll, fingerprintOne, fingerprintTokens } from './fingerprints/fingerprints.js';
+import { fingerprintAll, fingerprintOne, fingerprintTokens } from './bindings/fingerprints.js';
 import { groupLabels } from './dedup/grouping.js';
 import { distance, fromHex, toFingerprintArray, toHex } from './core/hamming.js';
-import { learnIdf, loadIdf } from './fingerprints/idf.js';
-import { checkMaxDistance, checkOptions } from './fingerprints/options.js';
-import { findPairs } from './dedup/pairs.js';
-import { createIndex, loadIndex } from './indexes/simhash-index.js';
-import { similarities, similarity } from './dedup/similarities.js';
-import { createTextIndex, loadTextIndex } from './indexes/text-index.js';
+import { learnIdf, loadIdf } from './bindings/idf.js';
+import { checkMaxDistance, checkOptions } from './bindings/options.js';
+import { formatVersion, heapInUse, memoryBytes } from './bindings/memory.js';
+import { findPairs } from './bindings/pairs.js';
+import { createIndex, loadIndex } from './bindings/simhash-index.js';
+import { similarities, similarity } from './bindings/similarities.js';
+import { createTextIndex, loadTextIndex } from './bindings/text-index.js';
 import { bindCore, guardMethods } from './core/traps.js';
 
 export class SimHash {
@@ -23,17 +24,17 @@ export class SimHash {
 
   /** Version of the fingerprint definition (README "Fingerprint specification"); stored fingerprints compare only within one version. */
   get formatVersion() {
-    return this.#core._formatVersion();
+    return formatVersion(this.#core);
   }
 
   /** Bytes of WASM linear memory (it grows, never shrinks). */
   get memoryBytes() {
-    return this.#core.HEAPU8.length;
+    return memoryBytes(this.#core);
   }
 
   /** Bytes of the WASM heap allocated now (indexes and scratch buffers), for leak checks. */
   get heapBytesInUse() {
-    return this.#core._heapInUse();
+    return heapInUse(this.#core);
   }
 
   fingerprint(text, options) {

@@ -2,6 +2,7 @@
 // the core, copies out of the result buffer (at once or in pieces), and texts encoded
 // into WASM in bounded slices.
 import { typeName } from '../core/checks.js';
+import { NO_FRESH_ID } from '../core/ids.js';
 import { utf8Length, writeUtf8 } from '../core/text.js';
 
 /** Characters encoded per slice, so the scratch buffer stays bounded. */
@@ -43,6 +44,21 @@ export function asError(error) {
   if (error instanceof Error && !(error instanceof RangeError && /memory/i.test(error.message))) return error;
   return new Error('out of WebAssembly memory: the operation was abandoned');
 }
+
+/**
+ * The id an index's add_one returned (helpers.h: -1 when the id given is taken, -2 when no
+ * fresh id is left), or the error it stands for.
+ */
+export function addedId(added, id) {
+  if (added === -1) throw new Error(`id ${id} is already stored in this index`);
+  if (added === -2) throw new Error(NO_FRESH_ID);
+  return added;
+}
+
+/** The fingerprint definition's version, the WASM heap's bytes in use, and the linear memory's size (it grows, never shrinks). */
+export const formatVersion = (core) => core._formatVersion();
+export const heapInUse = (core) => core._heapInUse();
+export const memoryBytes = (core) => core.HEAPU8.length;
 
 /** Runs a call into the core that allocates inside it. */
 export function coreCall(call) {

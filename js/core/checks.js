@@ -44,3 +44,19 @@ export function checkText(text, name) {
   if (typeof text !== 'string') throw new TypeError(`${name} must be a string, got ${typeName(text)}`);
   return text;
 }
+
+/**
+ * Checks pairs { a: Uint32Array, b: Uint32Array, distance?: Uint8Array } (as findPairs
+ * returns them): arrays of one length, every index below `count` (named `countName`).
+ */
+export function checkPairIndices(pairs, count, countName) {
+  if (pairs === null || typeof pairs !== 'object' || !(pairs.a instanceof Uint32Array) || !(pairs.b instanceof Uint32Array)) {
+    throw new TypeError(`pairs must be { a: Uint32Array, b: Uint32Array, distance?: Uint8Array } as findPairs returns, got ${typeName(pairs)}`);
+  }
+  if (pairs.b.length !== pairs.a.length || (pairs.distance !== undefined && pairs.distance.length !== pairs.a.length)) {
+    throw new RangeError('pairs.a, pairs.b and pairs.distance must have the same length');
+  }
+  for (let i = 0; i < pairs.a.length; i++) {
+    if (pairs.a[i] >= count || pairs.b[i] >= count) throw new RangeError(`pairs[${i}] must name items below ${countName} (${count}), got (${pairs.a[i]}, ${pairs.b[i]})`);
+  }
+}

@@ -9,16 +9,16 @@
 //   - by fingerprints only (maxDistance without similarity): fingerprints; the leader
 //     search (no pairs listed) or the pairs within maxDistance for components.
 import { checkInteger, checkKnownKeys, typeName } from '../core/checks.js';
-import { fingerprintAll, fingerprintEncodedAsync } from '../fingerprints/fingerprints.js';
-import { idfHandle } from '../fingerprints/idf.js';
+import { fingerprintAll, fingerprintEncodedAsync } from '../bindings/fingerprints.js';
+import { idfHandle } from '../bindings/idf.js';
 import { GROUPINGS, dedupResult, flatGroups, labelsOfPairs } from './grouping.js';
-import { checkMaxDistance, checkOptions, textOptions } from '../fingerprints/options.js';
+import { checkMaxDistance, checkOptions, textOptions } from '../bindings/options.js';
 import { Pacer, checkSignal } from '../core/pacing.js';
-import { searchLeaders, searchPairs } from './pairs.js';
+import { searchLeaders, searchPairs } from '../bindings/pairs.js';
 import { DEFAULT_REVIEW_LIMIT, DEFAULT_SIMILARITY, candidateRadius, checkReview, checkSimilarity, usesBanding } from '../core/thresholds.js';
-import { reviewResult, searchReview } from './review-pairs.js';
-import { searchSimilarGroups } from './similar-groups.js';
-import { buildShingleSets, withShingleSets, withSimilarity } from './shingle-sets.js';
+import { reviewResult, searchReview } from '../bindings/review-pairs.js';
+import { searchSimilarGroups } from '../bindings/similar-groups.js';
+import { buildShingleSets, withShingleSets, withSimilarity } from '../bindings/shingle-sets.js';
 import { encodeTextsPaced, preparedInJs } from '../core/text.js';
 import { assertUsable } from '../core/traps.js';
 

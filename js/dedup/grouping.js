@@ -3,7 +3,7 @@
 //   pairs --leaderOfPairs/componentsOfPairs--> labels --flatGroups--> typed arrays
 //   --dedupResult--> { unique, uniqueIndices, groups }.
 // A label is the index of the item an item is grouped under: itself when it is kept.
-import { checkInteger, checkKnownKeys, checkObject, typeName } from '../core/checks.js';
+import { checkInteger, checkKnownKeys, checkObject, checkPairIndices, typeName } from '../core/checks.js';
 import { STEP_ITERATIONS, runSteps } from '../core/pacing.js';
 import { checkSimilarity } from '../core/thresholds.js';
 
@@ -89,22 +89,6 @@ export function labelsOfPairs(count, pairs, grouping, maxDistance) {
 /** labelsOfPairs as a generator of work for runSteps or runStepsPaced (pacing.js). */
 export function labelSteps(count, pairs, grouping, maxDistance = Infinity) {
   return grouping === 'components' ? componentSteps(count, pairs, maxDistance) : leaderSteps(count, pairs, maxDistance);
-}
-
-/**
- * Checks pairs { a: Uint32Array, b: Uint32Array, distance?: Uint8Array } (as findPairs
- * returns them): arrays of one length, every index below `count` (named `countName`).
- */
-export function checkPairIndices(pairs, count, countName) {
-  if (pairs === null || typeof pairs !== 'object' || !(pairs.a instanceof Uint32Array) || !(pairs.b instanceof Uint32Array)) {
-    throw new TypeError(`pairs must be { a: Uint32Array, b: Uint32Array, distance?: Uint8Array } as findPairs returns, got ${typeName(pairs)}`);
-  }
-  if (pairs.b.length !== pairs.a.length || (pairs.distance !== undefined && pairs.distance.length !== pairs.a.length)) {
-    throw new RangeError('pairs.a, pairs.b and pairs.distance must have the same length');
-  }
-  for (let i = 0; i < pairs.a.length; i++) {
-    if (pairs.a[i] >= count || pairs.b[i] >= count) throw new RangeError(`pairs[${i}] must name items below ${countName} (${count}), got (${pairs.a[i]}, ${pairs.b[i]})`);
-  }
 }
 
 /** The pairs i with keep(i), as a new pairs object. */

@@ -34,14 +34,15 @@
 // browsers (Vite as an IIFE worker by default).
 import createSimhashCore from '../wasm/simhash_core.mjs';
 import { isNode, nodeModule, wasmLoadError } from '../core/environment.js';
-import { fingerprintAll, fingerprintEncoded } from '../fingerprints/fingerprints.js';
+import { fingerprintAll, fingerprintEncoded } from '../bindings/fingerprints.js';
+import { memoryBytes } from '../bindings/memory.js';
 import { searchLabels } from '../dedup/dedup.js';
-import { idfHandle, loadIdf } from '../fingerprints/idf.js';
-import { checkOptions } from '../fingerprints/options.js';
+import { idfHandle, loadIdf } from '../bindings/idf.js';
+import { checkOptions } from '../bindings/options.js';
 import { Pacer } from '../core/pacing.js';
-import { leaderUsesPairs, searchItemShard, searchShard } from '../dedup/pairs.js';
-import { searchReview } from '../dedup/review-pairs.js';
-import { withSimilarity } from '../dedup/shingle-sets.js';
+import { leaderUsesPairs, searchItemShard, searchShard } from '../bindings/pairs.js';
+import { searchReview } from '../bindings/review-pairs.js';
+import { withSimilarity } from '../bindings/shingle-sets.js';
 
 let core;
 let ready;
@@ -133,7 +134,7 @@ function handle(message, reply) {
   ready.then(async () => {
     if (trap) throw trap;
     const [result, transfer] = await OPS[op](message, (progress, phase) => reply({ id, progress, phase }));
-    reply({ id, ok: true, result, memoryBytes: core.HEAPU8.length }, transfer);
+    reply({ id, ok: true, result, memoryBytes: memoryBytes(core) }, transfer);
   }).catch((error) => {
     if (error instanceof WebAssembly.RuntimeError) {
       trap ??= new Error(`simhash-wasm worker: ${op} hit a WebAssembly trap (${error.message}); the pool replaces the worker`);

@@ -5,7 +5,7 @@
 // never runs one long task.
 import { labelSteps } from '../dedup/grouping.js';
 import { runStepsPaced } from '../core/pacing.js';
-import { MAX_PAIRS, concatWords, mergeSortedTriplesSteps, sortPairsSteps, splitTriples, tooManyPairs } from '../dedup/pairs.js';
+import { MAX_PAIRS, concatWords, mergeSortedTriplesSteps, sortPairsSteps, splitTriples, tooManyPairs } from '../bindings/pairs.js';
 
 /**
  * Candidate pairs past which a leader grouping leaves the sharded pair search for one

@@ -6,11 +6,11 @@ import { checkDedupArguments, collapseTexts, expandFingerprints, expandLabels, i
 import { isNode } from '../core/environment.js';
 import { dedupResult, flatGroups } from '../dedup/grouping.js';
 import { toFingerprintArray } from '../core/hamming.js';
-import { checkMaxDistance, checkOptions, textOptions } from '../fingerprints/options.js';
+import { checkMaxDistance, checkOptions, textOptions } from '../bindings/options.js';
 import { Job, checkTaskOptions } from './job.js';
 import { idfForWorkers } from './scheduler.js';
 import { copyTexts, poolLabels, poolPairs } from './search.js';
-import { reviewResult } from '../dedup/review-pairs.js';
+import { reviewResult } from '../bindings/review-pairs.js';
 import { encodeTextsPaced, preparedInJs } from '../core/text.js';
 
 /** At most this many texts per fingerprint task... */

@@ -19,7 +19,7 @@ import { ID_MAX, NO_FRESH_ID } from '../core/ids.js';
 import { init as loadModule } from '../node.js';
 import { DEFINITION, ID_WIDTH, LAYOUT, MAGIC, commandsOf, decode, encode, keyNames, runScript } from './scripts.js';
 import { DEFAULT_SIMILARITY, checkSimilarity } from '../core/thresholds.js';
-import { KEYS_OF } from '../indexes/text-index.js';
+import { KEYS_OF } from '../bindings/text-index.js';
 
 /** Adds in flight while importing, and texts per addAll while exporting. */
 const IMPORT_IN_FLIGHT = 64;

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sh, random64 as splitmix64 } from '../js/helpers.js';
 import { SAMPLE } from '../../js/cli/sample.js';
-import { leaderLabels } from '../../js/dedup/pairs.js';
+import { leaderLabels } from '../../js/bindings/pairs.js';
 import { plantedFingerprints } from './planted.js';
 import { makeTexts } from './fortune-texts.js';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';

@@ -21,7 +21,7 @@ import { Random } from './quality/random.js';
 import { loadCore, encodeBatch, similarityJoin } from './quality/exact.js';
 import { table, f3 } from './quality/table.js';
 import { BANDING_FROM, candidateRadius, RADIUS_TABLE, usesBanding } from '../../js/core/thresholds.js';
-import { withSimilarity } from '../../js/dedup/shingle-sets.js';
+import { withSimilarity } from '../../js/bindings/shingle-sets.js';
 
 const SIMILARITIES = [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1];
 const RECALL = 0.99;

@@ -20,7 +20,7 @@ import { loadavg } from 'node:os';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
 import { SimHash } from '../../js/simhash.js';
 import { searchLabels } from '../../js/dedup/dedup.js';
-import { withSimilarity } from '../../js/dedup/shingle-sets.js';
+import { withSimilarity } from '../../js/bindings/shingle-sets.js';
 import { Pacer } from '../../js/core/pacing.js';
 import { candidateRadius, DEFAULT_SIMILARITY } from '../../js/core/thresholds.js';
 import { createPool } from '../../js/worker.js';

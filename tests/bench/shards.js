@@ -6,7 +6,7 @@
 // warm-up run, so that the WASM code is optimized).
 import { readFileSync } from 'node:fs';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
-import { searchShard } from '../../js/dedup/pairs.js';
+import { searchShard } from '../../js/bindings/pairs.js';
 import { plantedFingerprints } from './planted.js';
 
 const [n = 1_000_000, k = 10, ...counts] = process.argv.slice(2).map(Number);

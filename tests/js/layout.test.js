@@ -1,5 +1,6 @@
 // The package's layers (docs/layout.md): every import in js/ goes to its own folder or to a
-// lower layer, and no module imports itself through a cycle.
+// lower layer, no module imports itself through a cycle, and only js/bindings/ touches the
+// WASM module's exports and memory.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -12,8 +13,7 @@ const JS = fileURLToPath(new URL('../../js/', import.meta.url));
 const LAYERS = [
   ['core/'],
   ['bindings/'],
-  ['fingerprints/'],
-  ['dedup/', 'indexes/'],
+  ['dedup/'],
   ['simhash.js', 'helpers.js'],
   ['index.js', 'node.js'],
   ['pool/', 'redis/'],
@@ -43,6 +43,12 @@ function importsOf(module) {
 }
 
 const graph = new Map(modules().map((module) => [module, importsOf(module)]));
+
+test('only js/bindings/ calls the WASM module\'s exports', () => {
+  const calls = [...graph.keys()].filter((module) => !module.startsWith('bindings/'))
+    .flatMap((module) => [...readFileSync(join(JS, module), 'utf8').matchAll(/\b(?:core|this\.#core)\._\w+|\._(?:malloc|free)\b|\bHEAP(?:U8|32|U32|F64)\b/g)].map((m) => `${module}: ${m[0]}`));
+  assert.deepEqual(calls, []);
+});
 
 test('js/ is in folders by job: only entries and the SimHash class at the top', () => {
   const top = [...graph.keys()].filter((module) => !module.includes('/')).sort();

@@ -12,7 +12,7 @@ import { sh, plantedSet, random64 } from './helpers.js';
 import { editWords } from '../bench/fortune-texts.js';
 import { createPool } from '../../js/worker.js';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
-import { mergeSortedTriplesSteps, searchItemShard, searchShard, sortPairs, splitTriples } from '../../js/dedup/pairs.js';
+import { mergeSortedTriplesSteps, searchItemShard, searchShard, sortPairs, splitTriples } from '../../js/bindings/pairs.js';
 import { Pacer, runSteps } from '../../js/core/pacing.js';
 import { poolPairs } from '../../js/pool/search.js';
 

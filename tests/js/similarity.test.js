@@ -180,7 +180,7 @@ test('the shingle sets built over many slices, from strings or from encoded byte
   const { random64 } = await import('./helpers.js');
   const { searchLabels } = await import('../../js/dedup/dedup.js');
   const { encodeTexts } = await import('../../js/core/text.js');
-  const { fingerprintAll } = await import('../../js/fingerprints/fingerprints.js');
+  const { fingerprintAll } = await import('../../js/bindings/fingerprints.js');
   const { Pacer } = await import('../../js/core/pacing.js');
   const { core } = await loadCore();
   const next = random64(31);
@@ -195,7 +195,7 @@ test('the shingle sets built over many slices, from strings or from encoded byte
   const fromStrings = await search(texts);
   assert.deepEqual(await search(encodeTexts(texts)), fromStrings);
   // The leader rule by brute force over the candidates within 16 bits.
-  const { a, b } = (await import('../../js/dedup/pairs.js')).findPairs(core, fps, 16);
+  const { a, b } = (await import('../../js/bindings/pairs.js')).findPairs(core, fps, 16);
   const expected = Uint32Array.from(texts, (_, i) => i);
   const order = Array.from(a.keys()).sort((p, q) => b[p] - b[q] || a[p] - a[q]);
   for (const p of order) {

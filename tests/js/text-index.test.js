@@ -1,4 +1,4 @@
-// js/indexes/text-index.js through the WASM build: the API and its id contract; answers that are
+// js/bindings/text-index.js through the WASM build: the API and its id contract; answers that are
 // exact (each one's similarity is sh.similarity's, none below the threshold) and complete
 // (recall >= 0.99 against brute force on English and Chinese fortunes with light edits);
 // the stream contract with dedup; serialized bytes that round-trip and reject any damage.

@@ -42,7 +42,7 @@ struct FingerprintOptions {
 };
 
 /// The one byte encoding of FingerprintOptions, shared by the serialized IDF header
-/// (its bytes 6..10) and the JS layer (js/fingerprints/options.js): tokenizer mode, wordNgram,
+/// (its bytes 6..10) and the JS layer (js/bindings/options.js): tokenizer mode, wordNgram,
 /// charNgram, tokenizer flags (bit 0 caseFold, bit 1 stripPunctuation), weighting.
 constexpr size_t kOptionBytes = 5;
 void encodeOptions(const FingerprintOptions& options, uint8_t out[kOptionBytes]);

@@ -1,7 +1,7 @@
 // The core's pair search and leader grouping over fingerprints: in one call (findPairs,
 // leaderLabels), or a slice at a time with pauses between (searchPairs, searchLeaders),
 // each slice about SLICE_WORK units of the core's work (pairs.h: about 1 ns each in WASM).
-import { coreCall, copyOut, resultColumns, resultWords, withAllocations } from '../bindings/memory.js';
+import { coreCall, copyOut, resultColumns, resultWords, withAllocations } from './memory.js';
 import { STEP_ITERATIONS, runSteps } from '../core/pacing.js';
 
 const SLICE_WORK = 1e7;

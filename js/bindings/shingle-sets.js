@@ -3,7 +3,7 @@
 // call ends, fails or is aborted: calls that overlap on one instance (a dedup waiting
 // between slices, and whatever runs meanwhile, from its onProgress or another promise)
 // never share them.
-import { coreCall, forEachByteSliceAsync, forEachEncodedSliceAsync } from '../bindings/memory.js';
+import { coreCall, forEachByteSliceAsync, forEachEncodedSliceAsync } from './memory.js';
 
 /**
  * Characters of text in WASM memory at once while the sets are built (768 KB at most):

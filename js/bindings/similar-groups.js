@@ -1,7 +1,7 @@
 // dedup's grouping by similarity with candidates from MinHash banding: the core's
 // SimilarGroups (cpp/include/simhash/similar_groups.h) over the call's shingle sets
 // (shingle-sets.js; it signs each set as it is built), a slice at a time.
-import { coreCall, copyOut } from '../bindings/memory.js';
+import { coreCall, copyOut } from './memory.js';
 
 /**
  * Work units per slice: about 10-20 ms in WASM (a unit is about one min-hash bin or one

@@ -2,8 +2,8 @@
 import { checkFingerprint, checkInteger, checkObject, typeName } from '../core/checks.js';
 import { toFingerprintArray } from '../core/hamming.js';
 import { ID_MAX, NO_FRESH_ID, checkIds } from '../core/ids.js';
-import { asError, copyOut, coreCall, loadHandle, resultBytes, withAllocations } from '../bindings/memory.js';
-import { checkMaxDistance } from '../fingerprints/options.js';
+import { addedId, asError, copyOut, coreCall, loadHandle, resultBytes, withAllocations } from './memory.js';
+import { checkMaxDistance } from './options.js';
 import { bindCore, guardMethods, handleRegistry } from '../core/traps.js';
 
 // Indexes forgotten without dispose() are freed when collected: [core, address] pairs.
@@ -45,9 +45,7 @@ export class SimHashIndex {
     } catch (error) {
       throw asError(error);
     }
-    if (added === -1) throw new Error(`id ${id} is already stored in this index`);
-    if (added === -2) throw new Error(NO_FRESH_ID);
-    return added;
+    return addedId(added, id);
   }
 
   addAll(fingerprints, ids) {

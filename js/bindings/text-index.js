@@ -4,8 +4,8 @@
 // longer; matches come back through the result buffer.
 import { checkInteger, checkKnownKeys, checkObject, checkText, typeName } from '../core/checks.js';
 import { ID_MAX, NO_FRESH_ID, checkIds } from '../core/ids.js';
-import { SINGLE_CALL_BYTES, coreCall, copyOut, loadHandleInPieces, resultBytesInPieces, resultColumns, singleCallScratch, withAllocations, withEncodedTexts } from '../bindings/memory.js';
-import { checkOptions } from '../fingerprints/options.js';
+import { SINGLE_CALL_BYTES, addedId, coreCall, copyOut, loadHandleInPieces, resultBytesInPieces, resultColumns, singleCallScratch, withAllocations, withEncodedTexts } from './memory.js';
+import { checkOptions } from './options.js';
 import { DEFAULT_SIMILARITY, checkReview, checkSimilarity } from '../core/thresholds.js';
 import { encodeInto } from '../core/text.js';
 import { bindCore, guardMethods, handleRegistry } from '../core/traps.js';
@@ -79,9 +79,7 @@ export class TextIndex {
     const handle = this.#live();
     const core = this.#core;
     const added = withText(core, text, (utf8, length) => core._simhash_text_index_add_one(handle, utf8, length, id ?? 0, id === undefined ? 0 : 1));
-    if (added === -1) throw new Error(`id ${id} is already stored in this index`);
-    if (added === -2) throw new Error(NO_FRESH_ID);
-    return added;
+    return addedId(added, id);
   }
 
   /** Stores every text, all or nothing, and returns their ids. */

@@ -2,7 +2,7 @@
 // (cpp/include/simhash/review_pairs.h) over the call's shingle sets and the grouping's
 // labels, a slice at a time: each two groups that some pair of their members joins with a
 // similarity of at least `review`, once, through their most similar such pair.
-import { coreCall, resultColumns, withAllocations } from '../bindings/memory.js';
+import { coreCall, resultColumns, withAllocations } from './memory.js';
 
 /** Work units per slice: as similar-groups.js (about 10-20 ms in WASM). */
 const SLICE_WORK = 2e6;

@@ -1,9 +1,9 @@
 // IDF weights: learned in the core from the caller's corpus, owned through a handle.
 import { typeName } from '../core/checks.js';
-import { coreCall, forEachEncodedSlice, loadHandle, resultBytes } from '../bindings/memory.js';
+import { coreCall, forEachEncodedSlice, loadHandle, resultBytes } from './memory.js';
 import { coreTexts } from '../core/text.js';
 import { bindCore, guardMethods, handleRegistry } from '../core/traps.js';
-import { decodeOptions } from './wire.js';
+import { decodeOptions } from '../core/wire.js';
 
 // IdfWeights objects -> { core, handle, options }; handle 0 once disposed.
 const idfEntries = new WeakMap();

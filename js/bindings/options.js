@@ -4,7 +4,7 @@ import { checkInteger, checkKnownKeys, typeName } from '../core/checks.js';
 import { DEFAULT_MAX_DISTANCE, DEFAULT_OPTIONS } from '../core/defaults.js';
 import { learnedOptions } from './idf.js';
 import { wordSegmenter } from '../core/text.js';
-import { TOKENIZERS, WEIGHTINGS, encodeOptions } from './wire.js';
+import { TOKENIZERS, WEIGHTINGS, encodeOptions } from '../core/wire.js';
 
 const MAX_NGRAM = 16;
 const MAX_DISTANCE = 64;

@@ -1,9 +1,8 @@
 // The exact similarity of given pairs of texts (README "Similarity"), computed by the core
 // in one call: the texts encoded once, each text named by a pair shingled once. One pair
 // alone takes the core's similarity() directly (no code point table).
-import { typeName } from '../core/checks.js';
-import { checkPairIndices } from './grouping.js';
-import { SINGLE_CALL_BYTES, copyOut, coreCall, singleCallScratch, withEncodedTexts } from '../bindings/memory.js';
+import { checkPairIndices, typeName } from '../core/checks.js';
+import { SINGLE_CALL_BYTES, copyOut, coreCall, singleCallScratch, withEncodedTexts } from './memory.js';
 import { encodeInto } from '../core/text.js';
 
 /** similarity(texts[a[i]], texts[b[i]]) for every pair i, as sh.similarities. */

@@ -3,10 +3,10 @@
 import { typeName } from '../core/checks.js';
 import { idfHandle } from './idf.js';
 import { DEFAULT_OPTIONS } from '../core/defaults.js';
-import { BATCH_CHARS, SINGLE_CALL_BYTES, coreCall, forEachByteSliceAsync, forEachEncodedSlice, singleCallScratch, withAllocations } from '../bindings/memory.js';
+import { BATCH_CHARS, SINGLE_CALL_BYTES, coreCall, forEachByteSliceAsync, forEachEncodedSlice, singleCallScratch, withAllocations } from './memory.js';
 import { checkOptions, textOptions } from './options.js';
 import { coreTexts, encodeInto, preparedInJs } from '../core/text.js';
-import { encodeOptions } from './wire.js';
+import { encodeOptions } from '../core/wire.js';
 
 const DEFAULT_WIRE = encodeOptions(DEFAULT_OPTIONS);
 /** Longest text fingerprinted through the single-call scratch buffer (8 bytes hold the result). */
