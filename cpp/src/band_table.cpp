@@ -10,31 +10,33 @@ namespace {
 constexpr size_t kSmallestRecent = 1024;
 }  // namespace
 
-BandTable::SortedPart::SortedPart(size_t count) {
+BandTable::SortedPart::SortedPart(size_t count, unsigned first, unsigned prefixBits) {
   if (count == 0) return;  // no buckets: find() reads nothing
-  // At least 2^16 buckets, so that the low bits kept per entry fit in 16 (and the starts,
-  // 256 KB, mostly stay in cache); more once buckets would average over 256 entries.
-  while (bits < 24 && (count >> bits) > 256) ++bits;
+  // At least 2^16 buckets in a whole table, so that the low bits kept per entry fit in 16
+  // (and the starts, 256 KB, mostly stay in cache); more once buckets would average over
+  // 256 entries.
+  while (bits < 24 && (count >> (bits - prefixBits)) > 256) ++bits;
+  base = size_t{first} << (bits - 8);
   entries.reserve(count);
-  starts.assign((size_t{1} << bits) + 1, 0);
+  starts.assign((size_t{1} << (bits - prefixBits)) + 1, 0);
   deadBits.assign((count + 63) / 64, 0);
 }
 
 void BandTable::SortedPart::append(uint64_t order) {
   const auto hash = static_cast<uint32_t>(order >> 32);
-  ++starts[(hash >> shift()) + 1];  // a count until finish() sums them
+  ++starts[bucketOf(hash) + 1];  // a count until finish() sums them
   entries.emplace_back(lowOf(hash), static_cast<uint32_t>(order));
 }
 
 size_t BandTable::SortedPart::estimate(uint32_t hash, size_t& end) const {
-  const size_t b = hash >> shift();
+  const size_t b = bucketOf(hash);
   const size_t begin = starts[b];
   end = starts[b + 1];
   return begin + static_cast<size_t>((uint64_t{lowOf(hash)} * (end - begin)) >> shift());
 }
 
 size_t BandTable::SortedPart::lowerBound(uint32_t hash, size_t& end) const {
-  const size_t begin = starts[hash >> shift()];
+  const size_t begin = starts[bucketOf(hash)];
   const uint16_t low = lowOf(hash);
   size_t e = estimate(hash, end);
   while (e > begin && entries[e - 1].low >= low) --e;
@@ -46,7 +48,7 @@ void BandTable::SortedPart::finish() {
   for (size_t b = 1; b < starts.size(); ++b) starts[b] += starts[b - 1];
 }
 
-BandTable::BandTable(size_t mergeAt) : mergeAt_(mergeAt), recent_(kSmallestRecent, 0) {}
+BandTable::BandTable(size_t mergeAt) : mergeAt_(mergeAt), ranges_(1) { ranges_[0].recent.assign(kSmallestRecent, 0); }
 
 size_t BandTable::capacityFor(size_t entries) {
   size_t capacity = kSmallestRecent;
@@ -54,62 +56,69 @@ size_t BandTable::capacityFor(size_t entries) {
   return capacity;
 }
 
-void BandTable::reserve(size_t more) {
-  const size_t wanted = recentUsed_ + more;
-  const bool crowded = wanted > recentLimit();
-  const bool hollow = sorted_.dead > mergeAt_ && 4 * sorted_.dead > sorted_.entries.size();
-  if (crowded || hollow) {
-    merge(more);
-    return;
-  }
-  if (4 * wanted <= 3 * recent_.size()) return;
-  std::vector<uint64_t> grown(capacityFor(wanted), 0);
-  grown.swap(recent_);
-  recentUsed_ = 0;
-  for (const uint64_t entry : grown) {
-    if (entry != 0) insertRecent(entry);
+void BandTable::reserve(const uint32_t* keys, size_t count) {
+  // Room for all `count` in each range a key falls in: a few more than it takes, which
+  // only brings a merge a few inserts early.
+  for (size_t i = 0; i < count; ++i) {
+    const size_t at = directory_[placing(keys[i]) >> 24];
+    Range& range = ranges_[at];
+    const SortedPart& sorted = range.sorted;
+    const size_t wanted = range.recentUsed + count;
+    const bool crowded = range.recentUsed != 0 && wanted > recentLimitFor(sorted.live(), range.prefixBits);
+    const bool hollow = sorted.dead > (mergeAt_ >> range.prefixBits) && 4 * sorted.dead > sorted.entries.size();
+    if (crowded || hollow) {
+      merge(at, count);
+    } else if (4 * wanted > 3 * range.recent.size()) {
+      std::vector<uint64_t> grown(capacityFor(wanted), 0);
+      grown.swap(range.recent);
+      range.recentUsed = 0;
+      for (const uint64_t entry : grown) {
+        if (entry != 0) range.insert(entry);
+      }
+    }
   }
 }
 
-void BandTable::insertRecent(uint64_t entry) {
+void BandTable::Range::insert(uint64_t entry) {
   size_t e = home(static_cast<uint32_t>(entry));
-  while (recent_[e] != 0) e = after(e);
-  recent_[e] = entry;
-  ++recentUsed_;
+  while (recent[e] != 0) e = after(e);
+  recent[e] = entry;
+  ++recentUsed;
 }
-
-void BandTable::insert(uint32_t key, uint32_t id) { insertRecent(uint64_t{id} << 32 | key); }
 
 void BandTable::erase(uint32_t key, uint32_t id) {
+  Range& range = rangeOf(key);
+  SortedPart& sorted = range.sorted;
   const uint32_t hash = placing(key);
-  if (!sorted_.entries.empty()) {
-    const uint16_t low = sorted_.lowOf(hash);
+  if (!sorted.entries.empty()) {
+    const uint16_t low = sorted.lowOf(hash);
     size_t end;
-    for (size_t e = sorted_.lowerBound(hash, end); e < end && sorted_.entries[e].low == low; ++e) {
-      if (sorted_.entries[e].id() == id && !sorted_.isDead(e)) {
-        sorted_.deadBits[e >> 6] |= uint64_t{1} << (e & 63);
-        ++sorted_.dead;
+    for (size_t e = sorted.lowerBound(hash, end); e < end && sorted.entries[e].low == low; ++e) {
+      if (sorted.entries[e].id() == id && !sorted.isDead(e)) {
+        sorted.deadBits[e >> 6] |= uint64_t{1} << (e & 63);
+        ++sorted.dead;
         return;
       }
     }
   }
+  std::vector<uint64_t>& recent = range.recent;
   const uint64_t entry = uint64_t{id} << 32 | key;
-  size_t hole = home(key);
-  while (recent_[hole] != 0 && recent_[hole] != entry) hole = after(hole);
-  if (recent_[hole] == 0) return;
-  --recentUsed_;
+  size_t hole = range.home(key);
+  while (recent[hole] != 0 && recent[hole] != entry) hole = range.after(hole);
+  if (recent[hole] == 0) return;
+  --range.recentUsed;
   // Backward-shift deletion: pull later entries of the run into the hole, so lookups never
   // meet tombstones.
-  const size_t n = recent_.size();
-  for (size_t e = after(hole); recent_[e] != 0; e = after(e)) {
-    const size_t want = home(static_cast<uint32_t>(recent_[e]));
+  const size_t n = recent.size();
+  for (size_t e = range.after(hole); recent[e] != 0; e = range.after(e)) {
+    const size_t want = range.home(static_cast<uint32_t>(recent[e]));
     // Move entry e into the hole unless its home lies cyclically in (hole, e].
     if ((e + n - want) % n >= (e + n - hole) % n) {
-      recent_[hole] = recent_[e];
+      recent[hole] = recent[e];
       hole = e;
     }
   }
-  recent_[hole] = 0;
+  recent[hole] = 0;
 }
 
 uint64_t BandTable::touch(const uint32_t* keys, size_t count) const {
@@ -120,67 +129,81 @@ uint64_t BandTable::touch(const uint32_t* keys, size_t count) const {
   // computing and reading each key's places in turn overlaps the misses of only two or
   // three keys.
   constexpr size_t kChunk = 32;
-  constexpr size_t kNowhere = SIZE_MAX;
   constexpr size_t kSide = 64 / sizeof(SortedPart::Entry);  // a cache line of entries
-  size_t inSorted[kChunk], inRecent[kChunk];
+  constexpr size_t kNowhere = SIZE_MAX;
+  const uint64_t* inRecent[kChunk];
+  const SortedPart* part[kChunk];
+  size_t inSorted[kChunk];
   uint64_t sum = 0;
   for (size_t first = 0; first < count; first += kChunk) {
     const size_t n = std::min(kChunk, count - first);
     for (size_t i = 0; i < n; ++i) {
       const uint32_t key = keys[first + i];
-      inRecent[i] = home(key);
+      const Range& range = rangeOf(key);
+      inRecent[i] = &range.recent[range.home(key)];
+      part[i] = &range.sorted;
       inSorted[i] = kNowhere;
-      if (!sorted_.entries.empty()) {
+      if (!range.sorted.entries.empty()) {
         size_t end;
-        const size_t e = sorted_.estimate(placing(key), end);
+        const size_t e = range.sorted.estimate(placing(key), end);
         if (e < end) inSorted[i] = e;
       }
     }
     // The estimate is off by a few entries (the square root of a bucket's size over 2, at
-    // most 8 at 2^16 buckets), so the lines on both sides of it too.
+    // most 8 at 256 entries a bucket), so the lines on both sides of it too.
     for (size_t i = 0; i < n; ++i) {
-      sum += recent_[inRecent[i]];
+      sum += *inRecent[i];
       if (inSorted[i] == kNowhere) continue;
       const size_t e = inSorted[i];
-      sum += sorted_.entries[e].low;
-      if (e >= kSide) sum += sorted_.entries[e - kSide].low;
-      if (e + kSide < sorted_.entries.size()) sum += sorted_.entries[e + kSide].low;
+      const auto& entries = part[i]->entries;
+      sum += entries[e].low;
+      if (e >= kSide) sum += entries[e - kSide].low;
+      if (e + kSide < entries.size()) sum += entries[e + kSide].low;
     }
   }
   return sum;
 }
 
 void BandTable::find(uint32_t key, std::vector<KeyedItem>& out) const {
+  const Range& range = rangeOf(key);
+  const SortedPart& sorted = range.sorted;
   const uint32_t hash = placing(key);
-  if (!sorted_.entries.empty()) {
-    const uint16_t low = sorted_.lowOf(hash);
+  if (!sorted.entries.empty()) {
+    const uint16_t low = sorted.lowOf(hash);
     size_t end;
-    for (size_t e = sorted_.lowerBound(hash, end); e < end && sorted_.entries[e].low == low; ++e) {
+    for (size_t e = sorted.lowerBound(hash, end); e < end && sorted.entries[e].low == low; ++e) {
       // The bitmap only when an entry is dead: a read of it is another cache miss.
-      if (sorted_.dead == 0 || !sorted_.isDead(e)) out.push_back({sorted_.entries[e].id(), 0});
+      if (sorted.dead == 0 || !sorted.isDead(e)) out.push_back({sorted.entries[e].id(), 0});
     }
   }
-  for (size_t e = home(key); recent_[e] != 0; e = after(e)) {
-    if (static_cast<uint32_t>(recent_[e]) == key) out.push_back({recent_[e] >> 32, 0});
+  for (size_t e = range.home(key); range.recent[e] != 0; e = range.after(e)) {
+    if (static_cast<uint32_t>(range.recent[e]) == key) out.push_back({range.recent[e] >> 32, 0});
   }
 }
 
-std::vector<uint64_t> BandTable::recentInOrder() const {
-  // By bucket of the top 16 bits of the hash (one counting pass), then each bucket (a few
-  // entries) by insertion: the recent part is at most a twelfth of the entries, so this
-  // is a small share of a merge.
-  constexpr unsigned kBucketBits = 16;
-  std::vector<uint64_t> out(recentUsed_);
-  std::vector<uint32_t> ends((size_t{1} << kBucketBits) + 1, 0);
+size_t BandTable::size() const {
+  size_t n = 0;
+  for (const Range& range : ranges_) n += range.sorted.live() + range.recentUsed;
+  return n;
+}
+
+void BandTable::Range::recentInOrder(uint64_t* out) const {
+  // By bucket of the top bits of the hash below the range's prefix (one counting pass,
+  // about one entry a bucket), then each bucket by insertion.
+  unsigned bits = 1;
+  while (bits < 16 && (size_t{1} << bits) < recentUsed) ++bits;
+  std::vector<uint32_t> ends((size_t{1} << bits) + 1, 0);
+  const unsigned prefix = prefixBits;
   auto orderOf = [](uint64_t entry) { return uint64_t{placing(static_cast<uint32_t>(entry))} << 32 | entry >> 32; };
-  for (const uint64_t entry : recent_) {
-    if (entry != 0) ++ends[(orderOf(entry) >> (64 - kBucketBits)) + 1];
+  auto bucketOf = [=](uint64_t order) { return (static_cast<uint32_t>(order >> 32) << prefix) >> (32 - bits); };
+  for (const uint64_t entry : recent) {
+    if (entry != 0) ++ends[bucketOf(orderOf(entry)) + 1];
   }
   for (size_t b = 1; b < ends.size(); ++b) ends[b] += ends[b - 1];
-  for (const uint64_t entry : recent_) {
+  for (const uint64_t entry : recent) {
     if (entry != 0) {
       const uint64_t order = orderOf(entry);
-      out[ends[order >> (64 - kBucketBits)]++] = order;
+      out[ends[bucketOf(order)]++] = order;
     }
   }
   // Now bucket b is [ends[b - 1], ends[b]) (0 for b = 0).
@@ -192,70 +215,154 @@ std::vector<uint64_t> BandTable::recentInOrder() const {
       out[j] = order;
     }
   }
+}
+
+std::vector<uint64_t> BandTable::recentInOrder() const {
+  // The ranges are blocks of hashes in order: each one's entries in order, one after another.
+  std::vector<uint64_t> out(size());
+  size_t at = 0;
+  for (const Range& range : ranges_) {
+    range.recentInOrder(out.data() + at);
+    at += range.recentUsed;
+  }
+  out.resize(at);
   return out;
 }
 
-void BandTable::Builder::finish(BandTable& table) {
-  sorted_.finish();
-  std::vector<uint64_t> recent(capacityFor(strays_.size()), 0);
-  table.sorted_ = std::move(sorted_);
-  table.recent_.swap(recent);
-  table.recentUsed_ = 0;
-  for (const uint64_t entry : strays_) table.insertRecent(entry);
+void BandTable::direct() {
+  for (size_t r = 0; r < ranges_.size(); ++r) {
+    const Range& range = ranges_[r];
+    std::fill_n(directory_ + range.first, 256u >> range.prefixBits, static_cast<uint8_t>(r));
+  }
 }
 
-void BandTable::merge(size_t more) {
-  // Everything allocated first: a failure leaves the table as it was.
-  std::vector<uint64_t> recent = recentInOrder();
-  const size_t count = sorted_.live() + recent.size();
-  SortedPart sorted(count);
-  sorted.entries.resize(count);
-  // The recent part at once as large as it may grow before the next merge: no rehash.
-  std::vector<uint64_t> fresh(capacityFor(std::max(more, recentLimitFor(count))), 0);
-  // Written through pointers, the bucket sizes counted into starts: the loop a merge is.
-  SortedPart::Entry* entries = sorted.entries.data();
-  uint32_t* sizes = count == 0 ? nullptr : sorted.starts.data() + 1;  // no buckets when empty
-  const unsigned shift = sorted.shift();
-  if (sorted_.dead == 0 && !sorted_.entries.empty() && sorted.bits == sorted_.bits) {
-    // The usual merge: nothing removed, the same buckets. The old entries between two
-    // recent ones' places are copied as one run.
-    const SortedPart& old = sorted_;
-    size_t from = 0, to = 0;
-    auto copyTo = [&](size_t at) {
-      std::memcpy(entries + to, old.entries.data() + from, (at - from) * sizeof(SortedPart::Entry));
-      to += at - from;
-      from = at;
-    };
-    for (const uint64_t order : recent) {
-      const auto hash = static_cast<uint32_t>(order >> 32);
-      const auto id = static_cast<uint32_t>(order);
-      const uint16_t low = sorted.lowOf(hash);
-      size_t end;
-      size_t at = std::max(from, old.lowerBound(hash, end));
-      while (at < end && old.entries[at].low == low && old.entries[at].id() < id) ++at;  // (hash, id) order
-      copyTo(at);
-      entries[to++] = SortedPart::Entry(low, id);
-      ++sizes[hash >> shift];
-    }
-    copyTo(old.entries.size());
-    for (size_t b = 0; b < old.buckets(); ++b) sizes[b] += old.starts[b + 1] - old.starts[b];
-  } else {
-    size_t written = 0;
-    Cursor(*this, std::move(recent)).take(count, [&](uint32_t key, uint32_t id) {
-      const uint32_t hash = placing(key);
-      entries[written++] = SortedPart::Entry(sorted.lowOf(hash), id);
-      ++sizes[hash >> shift];
-    });
+BandTable::Builder::Builder(size_t count, size_t mergeAt) : mergeAt_(mergeAt) {
+  // Ranges of at most 2 * mergeAt entries, as merges that split at 4 * mergeAt leave them.
+  while (prefixBits_ < 8 && (count >> prefixBits_) > 2 * mergeAt) ++prefixBits_;
+  ranges_.reserve(size_t{1} << prefixBits_);
+}
+
+void BandTable::Builder::close() {
+  Range range;
+  range.prefixBits = prefixBits_;
+  range.first = static_cast<unsigned>(ranges_.size() << (8 - prefixBits_));
+  range.sorted = SortedPart(pending_.size(), range.first, prefixBits_);
+  for (const uint64_t order : pending_) range.sorted.append(order);
+  range.sorted.finish();
+  pending_.clear();
+  ranges_.push_back(std::move(range));
+}
+
+void BandTable::Builder::finish(BandTable& table) {
+  while (ranges_.size() < (size_t{1} << prefixBits_)) close();
+  std::vector<size_t> strays(ranges_.size(), 0);
+  auto rangeOf = [&](uint64_t entry) { return (placing(static_cast<uint32_t>(entry)) >> 24) >> (8 - prefixBits_); };
+  for (const uint64_t entry : strays_) ++strays[rangeOf(entry)];
+  for (size_t r = 0; r < ranges_.size(); ++r) ranges_[r].recent.assign(capacityFor(strays[r]), 0);
+  for (const uint64_t entry : strays_) ranges_[rangeOf(entry)].insert(entry);
+  table.ranges_.swap(ranges_);
+  table.direct();
+}
+
+void BandTable::merge(size_t at, size_t more) {
+  // Everything allocated first: a failure leaves the table as it was. A range split in
+  // two makes halves of its block of hashes, each with its own sorted and recent parts.
+  const bool split = ranges_[at].prefixBits < 8 && ranges_[at].sorted.live() + ranges_[at].recentUsed > 4 * mergeAt_;
+  if (split) ranges_.reserve(ranges_.size() + 1);  // before the references: it may move the ranges
+  const Range& range = ranges_[at];
+  const SortedPart& old = range.sorted;
+  std::vector<uint64_t> recent(range.recentUsed);
+  range.recentInOrder(recent.data());
+  const unsigned prefixBits = range.prefixBits + split;
+  // Each half's entries: old [oldEnd[h - 1], oldEnd[h]), recent [recentEnd[h - 1], recentEnd[h]).
+  size_t oldEnd[3] = {0, old.entries.size(), old.entries.size()}, recentEnd[3] = {0, recent.size(), recent.size()};
+  Range made[2];
+  made[1].first = range.first + (256u >> prefixBits);
+  if (split) {
+    recentEnd[1] = static_cast<size_t>(std::lower_bound(recent.begin(), recent.end(), uint64_t{made[1].first} << 56) - recent.begin());
+    if (!old.entries.empty()) oldEnd[1] = old.starts[old.bucketOf(made[1].first << 24)];
   }
-  sorted.finish();
-  sorted_ = std::move(sorted);
-  recent_.swap(fresh);
-  recentUsed_ = 0;
+  made[0].first = range.first;
+  for (unsigned h = 0; h <= unsigned{split}; ++h) {
+    size_t count = oldEnd[h + 1] - oldEnd[h] + recentEnd[h + 1] - recentEnd[h];
+    for (size_t e = oldEnd[h]; old.dead != 0 && e < oldEnd[h + 1]; ++e) count -= old.isDead(e);
+    Range& half = made[h];
+    half.prefixBits = prefixBits;
+    half.sorted = SortedPart(count, half.first, prefixBits);
+    half.sorted.entries.resize(count);
+    // The recent part at once as large as it may grow before the next merge: no rehash.
+    half.recent.assign(capacityFor(std::max(more, recentLimitFor(count, prefixBits))), 0);
+  }
+  for (unsigned h = 0; h <= unsigned{split}; ++h) {
+    SortedPart& sorted = made[h].sorted;
+    if (sorted.entries.empty()) continue;
+    // Written through pointers, the bucket sizes counted into starts: the loop a merge is.
+    SortedPart::Entry* entries = sorted.entries.data();
+    uint32_t* sizes = sorted.starts.data() + 1;
+    size_t from = oldEnd[h], to = 0;
+    const size_t oldStop = oldEnd[h + 1];
+    const uint64_t* const recentStop = recent.data() + recentEnd[h + 1];
+    auto write = [&](uint64_t order) {
+      const auto hash = static_cast<uint32_t>(order >> 32);
+      entries[to++] = SortedPart::Entry(sorted.lowOf(hash), static_cast<uint32_t>(order));
+      ++sizes[sorted.bucketOf(hash)];
+    };
+    if (old.dead == 0 && !old.entries.empty() && sorted.bits == old.bits) {
+      // The usual merge: nothing removed, the same buckets. The old entries between two
+      // recent ones' places are copied as one run.
+      auto copyTo = [&](size_t stop) {
+        std::memcpy(entries + to, old.entries.data() + from, (stop - from) * sizeof(SortedPart::Entry));
+        to += stop - from;
+        from = stop;
+      };
+      for (const uint64_t* r = recent.data() + recentEnd[h]; r != recentStop; ++r) {
+        const auto hash = static_cast<uint32_t>(*r >> 32);
+        const auto id = static_cast<uint32_t>(*r);
+        size_t end;
+        size_t stop = std::max(from, old.lowerBound(hash, end));
+        while (stop < end && old.entries[stop].low == sorted.lowOf(hash) && old.entries[stop].id() < id) ++stop;  // (hash, id) order
+        copyTo(stop);
+        write(*r);
+      }
+      copyTo(oldStop);
+      const size_t offset = sorted.base - old.base;  // the same bits: the half's buckets are among the old ones
+      for (size_t b = 0; b < sorted.buckets(); ++b) sizes[b] += old.starts[offset + b + 1] - old.starts[offset + b];
+    } else {
+      // Removed entries dropped, or other buckets: each old entry's hash from its bucket.
+      const uint64_t* r = recent.data() + recentEnd[h];
+      for (size_t b = 0;;) {
+        while (from < oldStop && old.isDead(from)) ++from;
+        if (from < oldStop) {
+          while (old.starts[b + 1] <= from) ++b;
+          const uint64_t order = (uint64_t{old.base + b} << old.shift() | old.entries[from].low) << 32 | old.entries[from].id();
+          if (r != recentStop && *r < order) {
+            write(*r++);
+          } else {
+            write(order);
+            ++from;
+          }
+        } else if (r != recentStop) {
+          write(*r++);
+        } else {
+          break;
+        }
+      }
+    }
+    sorted.finish();
+  }
+  ranges_[at] = std::move(made[0]);
+  if (split) ranges_.insert(ranges_.begin() + static_cast<std::ptrdiff_t>(at) + 1, std::move(made[1]));
+  direct();
 }
 
 size_t BandTable::memoryBytes() const {
-  return sorted_.entries.capacity() * sizeof(SortedPart::Entry) + sorted_.starts.capacity() * sizeof(uint32_t) +
-         (sorted_.deadBits.capacity() + recent_.capacity()) * sizeof(uint64_t);
+  size_t bytes = ranges_.capacity() * sizeof(Range);
+  for (const Range& range : ranges_) {
+    const SortedPart& sorted = range.sorted;
+    bytes += sorted.entries.capacity() * sizeof(SortedPart::Entry) + sorted.starts.capacity() * sizeof(uint32_t) +
+             (sorted.deadBits.capacity() + range.recent.capacity()) * sizeof(uint64_t);
+  }
+  return bytes;
 }
 
 }  // namespace simhash

@@ -1,26 +1,33 @@
 #pragma once
 // Internal: TextIndex's band table, one entry (band key, id) per stored text and band.
 //
-// Two parts, so that most entries cost 6 bytes rather than the 10-13 of a hash table:
+// The entries are split by the top bits of the key's placing hash into ranges, each a
+// block of hashes aligned to its size: a directory of the hash's top 8 bits names each
+// one's range. A range is one table of two parts, so that most entries cost 6 bytes rather
+// than the 10-13 of a hash table:
 // - the sorted part: entries ordered by (placing hash of the key, id) at load 1, bucketed
-//   by the hash's top `bits` bits (a start per bucket, 2^16 buckets or more, at most 256
-//   entries a bucket on average), each entry the hash's low 32 - bits bits (u16: bits >=
-//   16) and the id, side by side (6 bytes, so the id a lookup matches is in the line it
-//   read the low bits from); a lookup estimates its place in the bucket from the low bits,
-//   which spread evenly, and steps a few entries from there; a removed entry is marked in
-//   a bitmap until the next merge drops it;
+//   by the hash's top `bits` bits (a start per bucket, 2^16 buckets in the whole table or
+//   more, at most 256 entries a bucket on average), each entry the hash's low 32 - bits
+//   bits (u16: bits >= 16) and the id, side by side (6 bytes, so the id a lookup matches is
+//   in the line it read the low bits from); a lookup estimates its place in the bucket from
+//   the low bits, which spread evenly, and steps a few entries from there; a removed entry
+//   is marked in a bitmap until the next merge drops it;
 // - the recent part: open addressing with linear probing, 8-byte entries (id << 32 | key;
 //   0 is empty, keys are never 0), load at most 3/4, where inserts go.
-// reserve() merges the recent part into a new sorted part once it would hold more than a
-// twelfth of the sorted part's live entries and more than `mergeAt`, or once removed
-// entries are a quarter of the sorted part: a merge costs O(entries) and comes once per
-// twelfth of growth. After a merge the recent part is allocated at the size it may reach
-// before the next one, so it never rehashes. The placing hash is invertible, so a key is
-// matched exactly in both parts: the entries found for a key are exactly those inserted
-// with it and not erased.
+// reserve() merges a range's recent part into a new sorted part once it would hold more
+// than a twelfth of the range's live sorted entries and more than its share of `mergeAt`,
+// or once removed entries are a quarter of its sorted part: a merge costs O(the range's
+// entries) and comes once per twelfth of its growth. A merge that would make a range of
+// more than 4 * mergeAt entries splits it in two halves, down to 256 ranges: so no merge
+// copies more than a range, a 256th of a large table (about 0.5 MB at a million texts),
+// and no call that merges stalls. After a merge the recent part is allocated at the size
+// it may reach before the next one, so it never rehashes. The placing hash is invertible,
+// so a key is matched exactly in both parts: the entries found for a key are exactly those
+// inserted with it and not erased.
 //
 // A lookup's reads are cache misses in a large table: touch() reads a query's keys' lines
 // first, all at once, so that find() meets them in cache.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -36,11 +43,12 @@ class BandTable {
   /// mergeAt: the recent entries below which no merge happens (TextIndex::kMergeAt).
   explicit BandTable(size_t mergeAt);
 
-  /// Room for `more` inserts without allocating. May merge; every allocation comes before
-  /// any change, so a failed one (an exception) leaves the table as it was.
-  void reserve(size_t more);
+  /// Room to insert keys[0, count) without allocating. May merge a range (cost: O(its
+  /// entries)); every allocation comes before any change, so a failed one (an exception)
+  /// leaves the table as it was.
+  void reserve(const uint32_t* keys, size_t count);
   /// Adds an entry. @pre key != 0, room reserved.
-  void insert(uint32_t key, uint32_t id);
+  void insert(uint32_t key, uint32_t id) { rangeOf(key).insert(uint64_t{id} << 32 | key); }
   /// Removes one entry (key, id) if there is one. Allocates nothing.
   void erase(uint32_t key, uint32_t id);
   /// Reads the first cache lines find() reads for each of keys[0, count), and returns a
@@ -50,7 +58,13 @@ class BandTable {
   /// Appends {id, 0} to out for every entry of key.
   void find(uint32_t key, std::vector<KeyedItem>& out) const;
   /// Live entries.
-  size_t size() const { return sorted_.live() + recentUsed_; }
+  size_t size() const;
+  /// The entries of the largest range (removed ones too): about what a merge copies at most.
+  size_t largestRange() const {
+    size_t most = 0;
+    for (const Range& range : ranges_) most = std::max(most, range.sorted.entries.size() + range.recentUsed);
+    return most;
+  }
 
   /// The entries one at a time in (placing hash of the key, id) order: an order that
   /// depends on the entries alone, not on the table's history. The table must not change
@@ -64,45 +78,53 @@ class BandTable {
     /// how many: fewer than `most` once every entry has been given.
     template <class Emit>
     size_t take(size_t most, Emit&& emit) {
-      // Locals, not members, in the loop: what emit writes might alias the members.
-      const SortedPart& sorted = table_.sorted_;
-      const SortedPart::Entry* entries = sorted.entries.data();
-      const uint32_t* starts = sorted.starts.data();
-      const size_t count = sorted.entries.size(), recentCount = recent_.size();
-      const uint64_t* recent = recent_.data();
-      const bool anyDead = sorted.dead != 0;
-      const unsigned shift = sorted.shift();
-      size_t e = entry_, b = bucket_, r = nextRecent_, taken = 0;
-      for (; taken < most; ++taken) {
-        if (anyDead) {
-          while (e < count && sorted.isDead(e)) ++e;
-        }
-        uint64_t order;
-        if (e < count) {
-          while (starts[b + 1] <= e) ++b;
-          order = (uint64_t{b} << shift | entries[e].low) << 32 | entries[e].id();
-          if (r < recentCount && recent[r] < order) {
+      // The ranges in hash order, each one's sorted entries merged with the recent ones
+      // (of every range, in order): those of the last range once its sorted ones are taken.
+      size_t taken = 0;
+      const size_t last = table_.ranges_.size() - 1;
+      for (;;) {
+        // Locals, not members, in the loop: what emit writes might alias the members.
+        const SortedPart& sorted = table_.ranges_[range_].sorted;
+        const SortedPart::Entry* entries = sorted.entries.data();
+        const uint32_t* starts = sorted.starts.data();
+        const size_t count = sorted.entries.size(), recentCount = recent_.size(), base = sorted.base;
+        const uint64_t* recent = recent_.data();
+        const bool anyDead = sorted.dead != 0, lastRange = range_ == last;
+        const unsigned shift = sorted.shift();
+        size_t e = entry_, b = bucket_, r = nextRecent_;
+        for (; taken < most; ++taken) {
+          if (anyDead) {
+            while (e < count && sorted.isDead(e)) ++e;
+          }
+          uint64_t order;
+          if (e < count) {
+            while (starts[b + 1] <= e) ++b;
+            order = (uint64_t{base + b} << shift | entries[e].low) << 32 | entries[e].id();
+            if (r < recentCount && recent[r] < order) {
+              order = recent[r++];
+            } else {
+              ++e;
+            }
+          } else if (lastRange && r < recentCount) {
             order = recent[r++];
           } else {
-            ++e;
+            break;
           }
-        } else if (r < recentCount) {
-          order = recent[r++];
-        } else {
-          break;
+          emit(keyOfPlacing(static_cast<uint32_t>(order >> 32)), static_cast<uint32_t>(order));
         }
-        emit(keyOfPlacing(static_cast<uint32_t>(order >> 32)), static_cast<uint32_t>(order));
+        entry_ = e;
+        bucket_ = b;
+        nextRecent_ = r;
+        if (taken == most || lastRange) return taken;
+        ++range_;
+        entry_ = bucket_ = 0;
       }
-      entry_ = e;
-      bucket_ = b;
-      nextRecent_ = r;
-      return taken;
     }
 
    private:
     const BandTable& table_;
     std::vector<uint64_t> recent_;  // recentInOrder()
-    size_t bucket_ = 0, entry_ = 0, nextRecent_ = 0;
+    size_t range_ = 0, bucket_ = 0, entry_ = 0, nextRecent_ = 0;
   };
 
   /// Entries given one at a time, in any order, that replace a table's (below).
@@ -114,26 +136,30 @@ class BandTable {
   static uint32_t placing(uint32_t key) { return key * 0x9E3779B9u; }
   static uint32_t keyOfPlacing(uint32_t hash) { return hash * 0x144CBC89u; }  // 0x9E3779B9's inverse mod 2^32
 
-  // The sorted part, built in order: constructed with room for `count` entries (and the
-  // buckets for that many), append() in (placing hash << 32 | id) order, then finish().
+  // A range's sorted part, built in order: constructed with room for `count` entries of
+  // the hashes whose top 8 bits are [first, first + 2^(8 - prefixBits)) (and the buckets
+  // for them), append() in (placing hash << 32 | id) order, then finish().
   struct SortedPart {
     SortedPart() = default;
-    explicit SortedPart(size_t count);
+    SortedPart(size_t count, unsigned first, unsigned prefixBits);
     void append(uint64_t order);
     void finish();
     // Where `hash` would lie in its bucket if the low bits spread exactly evenly, and the
-    // bucket's end through `end`. @pre built, not empty.
+    // bucket's end through `end`. @pre built, not empty, hash in the range.
     size_t estimate(uint32_t hash, size_t& end) const;
     // The first entry at or after `hash` in its bucket (from the estimate, a few steps), and
-    // the bucket's end through `end`. @pre built, not empty.
+    // the bucket's end through `end`. @pre built, not empty, hash in the range.
     size_t lowerBound(uint32_t hash, size_t& end) const;
     // The bits of `hash` an entry keeps: those below its bucket's.
     uint16_t lowOf(uint32_t hash) const { return static_cast<uint16_t>(hash & ((uint32_t{1} << shift()) - 1)); }
+    // The bucket of `hash` in this part. @pre hash in the range.
+    size_t bucketOf(uint32_t hash) const { return (hash >> shift()) - base; }
     size_t live() const { return entries.size() - dead; }
     bool isDead(size_t e) const { return (deadBits[e >> 6] >> (e & 63)) & 1; }
     size_t buckets() const { return starts.empty() ? 0 : starts.size() - 1; }
     unsigned shift() const { return 32 - bits; }
-    unsigned bits = 16;
+    unsigned bits = 16;  // of the whole hash: the range's buckets are the values of its top `bits` bits
+    size_t base = 0;     // the range's first bucket, as a value of those bits
     // Aligned to 2 bytes: the id is two halves.
     struct Entry {
       Entry() = default;
@@ -144,43 +170,60 @@ class BandTable {
     static_assert(sizeof(Entry) == 6, "entries are 6 bytes");
     // Uninitialized when a merge sizes it: the merge writes every entry.
     std::vector<Entry, UninitializedAllocator<Entry>> entries;
-    std::vector<uint32_t> starts;  // 2^bits + 1 when built: bucket b is [starts[b], starts[b + 1])
+    std::vector<uint32_t> starts;  // buckets() + 1 when built: bucket b is [starts[b], starts[b + 1])
     std::vector<uint64_t> deadBits;
     size_t dead = 0;
   };
 
-  static size_t capacityFor(size_t entries);
-  // The most entries the recent part holds before a merge, for a sorted part of `live`.
-  size_t recentLimitFor(size_t live) const { return live / 12 > mergeAt_ ? live / 12 : mergeAt_; }
-  size_t recentLimit() const { return recentLimitFor(sorted_.live()); }
-  size_t home(uint32_t key) const {
-    // Multiply-shift onto any table size: the recent part grows by a quarter, not doubling.
-    return static_cast<size_t>((uint64_t{placing(key)} * recent_.size()) >> 32);
-  }
-  size_t after(size_t e) const { return e + 1 == recent_.size() ? 0 : e + 1; }
-  void insertRecent(uint64_t entry);
+  // The hashes whose top 8 bits are [first, first + 2^(8 - prefixBits)): a sorted part and
+  // a recent part.
+  struct Range {
+    size_t home(uint32_t key) const {
+      // Multiply-shift onto any table size (the recent part grows by a quarter, not
+      // doubling), from the bits below the range's prefix, the same for all its keys.
+      return static_cast<size_t>((uint64_t{placing(key) << prefixBits} * recent.size()) >> 32);
+    }
+    size_t after(size_t e) const { return e + 1 == recent.size() ? 0 : e + 1; }
+    void insert(uint64_t entry);
+    // Writes the recent entries as (placing hash << 32 | id), sorted, to out[0, recentUsed).
+    void recentInOrder(uint64_t* out) const;
+    SortedPart sorted;
+    std::vector<uint64_t> recent;
+    size_t recentUsed = 0;
+    unsigned first = 0, prefixBits = 0;
+  };
 
-  // The recent entries as (placing hash << 32 | id), sorted.
+  static size_t capacityFor(size_t entries);
+  // The most entries a range's recent part holds before a merge, for a sorted part of `live`.
+  size_t recentLimitFor(size_t live, unsigned prefixBits) const { return std::max(live / 12, mergeAt_ >> prefixBits); }
+  Range& rangeOf(uint32_t key) { return ranges_[directory_[placing(key) >> 24]]; }
+  const Range& rangeOf(uint32_t key) const { return ranges_[directory_[placing(key) >> 24]]; }
+  // Points the directory at ranges_ (each a block of it, in order).
+  void direct();
+
+  // The recent entries of every range as (placing hash << 32 | id), sorted.
   std::vector<uint64_t> recentInOrder() const;
-  void merge(size_t more);
+  // Merges ranges_[at], with a recent part for `more` inserts; splits it when it is large.
+  void merge(size_t at, size_t more);
 
   size_t mergeAt_;
-  SortedPart sorted_;
-  std::vector<uint64_t> recent_;
-  size_t recentUsed_ = 0;
+  std::vector<Range> ranges_;  // in hash order
+  uint8_t directory_[256] = {};  // the range of each value of the hash's top 8 bits
 };
 
 /// Entries given one at a time, in any order, that replace a table's: those in a
-/// Cursor's order go straight to the sorted part, any others to the recent part.
+/// Cursor's order go straight to the sorted parts, any others to the recent parts. The
+/// table's ranges are made as a table that grew to `count` entries would have them.
 class BandTable::Builder {
  public:
-  /// Room for `count` entries.
-  explicit Builder(size_t count) : sorted_(count) {}
+  /// Room for `count` entries of a table of `mergeAt`.
+  Builder(size_t count, size_t mergeAt);
   /// @pre key != 0; at most `count` entries in all.
   void add(uint32_t key, uint32_t id) {
     const uint64_t order = uint64_t{placing(key)} << 32 | id;
     if (order >= last_) {
-      sorted_.append(order);
+      while ((static_cast<uint32_t>(order >> 56) >> (8 - prefixBits_)) != ranges_.size()) close();
+      pending_.push_back(order);
       last_ = order;
     } else {
       strays_.push_back(uint64_t{id} << 32 | key);
@@ -190,9 +233,13 @@ class BandTable::Builder {
   void finish(BandTable& table);
 
  private:
-  SortedPart sorted_;
-  std::vector<uint64_t> strays_;
+  // Builds the next range from the pending entries.
+  void close();
+  std::vector<Range> ranges_;  // built; the pending entries are the next one's
+  size_t mergeAt_;
+  std::vector<uint64_t> pending_, strays_;
   uint64_t last_ = 0;
+  unsigned prefixBits_ = 0;
 };
 
 }  // namespace simhash

@@ -115,7 +115,7 @@ Status TextIndex::addWithNewId(std::string_view text, uint32_t& id) {
 size_t TextIndex::addAll(const char* utf8, const uint32_t* offsets, size_t count, const uint32_t* ids, uint32_t* idsOut) {
   Impl& m = *impl_;
   std::vector<uint32_t> batchKeys(count * m.allBands());
-  m.reserve(count, offsets[count] - offsets[0]);  // most of the room at once (compaction first)
+  m.reserveTexts(count, offsets[count] - offsets[0]);  // the texts' room at once (compaction first)
   size_t done = 0;
   // Undoes the batch's adds on every way out but success, a failed allocation's unwinding
   // included (a text's add allocates only before it changes anything).
@@ -154,6 +154,22 @@ void TextIndex::keysOf(std::string_view text, std::vector<uint32_t>& keys, std::
   for (const char32_t cp : m.cps) utf8 += unicode::encodeUtf8(cp, utf8);
   normalized.resize(static_cast<size_t>(utf8 - begin));
   m.trimScratch();
+}
+
+static_assert(TextIndex::kSketchWords == SetSketch::kWords, "text_index.h states the sketch's size");
+
+uint32_t TextIndex::reviewKeysOf(std::string_view text, std::vector<uint32_t>& keys, uint64_t* sketch) {
+  Impl& m = *impl_;
+  m.prepare(text);
+  keys.assign(m.review->keys.begin(), m.review->keys.end());
+  std::copy(m.review->sketch, m.review->sketch + SetSketch::kWords, sketch);
+  const auto shingles = static_cast<uint32_t>(m.codeCount);
+  m.trimScratch();
+  return shingles;
+}
+
+bool TextIndex::reviewMayReach(const uint64_t* query, uint32_t queryShingles, const uint64_t* stored, uint32_t storedShingles) const {
+  return impl_->review->filter.mayReach(query, queryShingles, stored, storedShingles);
 }
 
 bool TextIndex::remove(uint32_t id) {

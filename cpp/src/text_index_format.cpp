@@ -322,8 +322,8 @@ struct TextIndex::Reader::State {
     if (all - main > count * reviewBands) return fail({"has ", all - main, " review band keys; ", count, " texts have at most ", count * reviewBands});
     entries = mainEntries = main;
     reviewEntries = all - main;
-    keys.emplace(entries);
-    if (withReview()) reviewKeys.emplace(reviewEntries);
+    keys.emplace(entries, TextIndex::kMergeAt);
+    if (withReview()) reviewKeys.emplace(reviewEntries, TextIndex::kMergeAt);
     builder = &*keys;
     begin(all == 0 ? Part::kDone : Part::kBandEntry, kBandEntry);
     if (entries == 0) nextEntries();

@@ -144,16 +144,16 @@ struct TextIndex::Impl {
     return count;
   }
 
-  // Room for `texts` more records of `bytes` normalized bytes in all: every allocation of
-  // an add, before it changes anything. Compacts the arena when removed bytes outnumber
-  // live ones (not observable: the table holds ids).
-  void reserve(size_t texts, size_t bytes) {
-    reserveTexts(texts, bytes);
-    table.reserve(texts * bands);
-    if (review) review->table.reserve(texts * review->bands);
+  // Room to store the prepared text: every allocation of an add, before it changes
+  // anything.
+  void reserve() {
+    reserveTexts(1, utf8Length());
+    table.reserve(keys.data(), keys.size());
+    if (review) review->table.reserve(review->keys.data(), review->keys.size());
   }
 
-  // reserve() but for the band table.
+  // Room for `texts` more records of `bytes` normalized bytes in all. Compacts the arena
+  // when removed bytes outnumber live ones (not observable: the table holds ids).
   void reserveTexts(size_t texts, size_t bytes) {
     if (deadBytes > 4096 && deadBytes > arena.size() - deadBytes) compact();
     // The arena grows by an eighth: the normalized texts are most of an index's bytes.
@@ -231,7 +231,7 @@ struct TextIndex::Impl {
   Status add(std::string_view text, uint32_t id) {
     if (slotOfId.find(id)) return Status::DuplicateId;
     prepare(text);
-    reserve(1, utf8Length());
+    reserve();
     store(id);
     return Status::Ok;
   }

@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "band_table.h"
 #include "bytes.h"
+#include "random_data.h"
 
 using simhash::Banding;
 using simhash::ShingleOptions;
@@ -833,4 +835,119 @@ TEST_CASE("keysOf: the band keys and normalized text an add stores, nothing stor
     CHECK(simhash::similarity(text, normalized) == 1.0);
     CHECK(index.serialize() == before);
   }
+}
+
+namespace {
+
+using simhash::BandTable;
+
+// The entries of a band table in its cursor's order.
+std::vector<std::pair<uint32_t, uint32_t>> entriesOf(const BandTable& table) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  BandTable::Cursor cursor(table);
+  while (cursor.take(7, [&](uint32_t key, uint32_t id) { out.emplace_back(key, id); }) == 7) {
+  }
+  return out;
+}
+
+// The ids find() gives for key, sorted.
+std::vector<uint32_t> idsOf(const BandTable& table, uint32_t key) {
+  std::vector<simhash::KeyedItem> found;
+  table.find(key, found);
+  std::vector<uint32_t> ids;
+  for (const simhash::KeyedItem& item : found) ids.push_back(static_cast<uint32_t>(item.key));
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("band table: exactly the entries inserted and not erased, through merges, splits and removals", "[text_index][band_table]") {
+  // Random adds of a text's worth of keys (some keys shared by many ids) and removals,
+  // against a multiset; merges at 4 or 16 entries a range, so that ranges split down to
+  // the 256 the directory allows and every merge path runs (removed entries, other buckets).
+  const size_t mergeAt = GENERATE(size_t{4}, size_t{16});
+  CAPTURE(mergeAt);
+  std::mt19937_64 rng(mergeAt);
+  BandTable table(mergeAt);
+  std::multiset<std::pair<uint32_t, uint32_t>> expected;
+  std::vector<uint32_t> shared(40);
+  for (uint32_t& key : shared) key = static_cast<uint32_t>(rng() | 1);
+  auto anyKey = [&] { return rng() % 4 == 0 ? shared[rng() % shared.size()] : static_cast<uint32_t>(rng() % 0xFFFFFFFFu + 1); };
+  auto check = [&] {
+    REQUIRE(table.size() == expected.size());
+    for (const uint32_t key : shared) {
+      std::vector<uint32_t> ids;
+      for (auto it = expected.lower_bound({key, 0}); it != expected.end() && it->first == key; ++it) ids.push_back(it->second);
+      REQUIRE(idsOf(table, key) == ids);
+    }
+  };
+  uint32_t nextId = 0;
+  for (int step = 0; step < 3000; ++step) {
+    if (rng() % 3 != 0 || expected.empty()) {
+      uint32_t keys[20];
+      const size_t count = 1 + rng() % 20;
+      for (size_t k = 0; k < count; ++k) keys[k] = anyKey();
+      table.reserve(keys, count);
+      for (size_t k = 0; k < count; ++k) {
+        table.insert(keys[k], nextId);
+        expected.insert({keys[k], nextId});
+      }
+      ++nextId;
+    } else {
+      auto it = expected.begin();
+      std::advance(it, static_cast<std::ptrdiff_t>(rng() % expected.size()));
+      table.erase(it->first, it->second);
+      table.erase(it->first, nextId + 1);  // absent: nothing happens
+      expected.erase(it);
+    }
+    if (step % 100 == 0) check();
+  }
+  check();
+  for (const auto& [key, id] : expected) {
+    const std::vector<uint32_t> ids = idsOf(table, key);
+    REQUIRE(std::count(ids.begin(), ids.end(), id) == static_cast<std::ptrdiff_t>(expected.count({key, id})));
+  }
+
+  // The cursor gives every entry once, in (placing hash, id) order; a table built from
+  // them, in that order or shuffled (the recent parts then), gives them back the same.
+  std::vector<std::pair<uint32_t, uint32_t>> inOrder(expected.begin(), expected.end());
+  auto placing = [](const std::pair<uint32_t, uint32_t>& e) { return uint64_t{e.first * 0x9E3779B9u} << 32 | e.second; };
+  std::sort(inOrder.begin(), inOrder.end(), [&](const auto& a, const auto& b) { return placing(a) < placing(b); });
+  const std::vector<std::pair<uint32_t, uint32_t>> given = entriesOf(table);
+  REQUIRE(given == inOrder);
+  for (const bool shuffled : {false, true}) {
+    std::vector<std::pair<uint32_t, uint32_t>> input = given;
+    if (shuffled) simhash::testing::shuffle(input, rng);
+    BandTable::Builder builder(input.size(), mergeAt);
+    for (const auto& [key, id] : input) builder.add(key, id);
+    BandTable built(mergeAt);
+    builder.finish(built);
+    REQUIRE(entriesOf(built) == inOrder);
+    for (const uint32_t key : shared) REQUIRE(idsOf(built, key) == idsOf(table, key));
+    // And it takes adds and removals as a grown table does.
+    uint32_t keys[3] = {shared[0], shared[1], anyKey()};
+    built.reserve(keys, 3);
+    for (const uint32_t key : keys) built.insert(key, nextId);
+    for (const uint32_t key : keys) built.erase(key, nextId);
+    REQUIRE(entriesOf(built) == inOrder);
+  }
+}
+
+TEST_CASE("band table: ranges split so that no merge copies much more than 4 * mergeAt entries; emptied, it takes entries again", "[text_index][band_table]") {
+  BandTable table(16);
+  for (uint32_t id = 0; id < 3000; ++id) {
+    const uint32_t key = id * 2654435761u | 1;
+    table.reserve(&key, 1);
+    table.insert(key, id);
+    // A range's recent part and an uneven split add some.
+    REQUIRE(table.largestRange() <= 8 * 16);
+  }
+  for (uint32_t id = 0; id < 3000; ++id) table.erase(id * 2654435761u | 1, id);
+  REQUIRE(table.size() == 0);
+  const uint32_t key = 77;
+  table.reserve(&key, 1);
+  table.insert(key, 5);
+  REQUIRE(entriesOf(table) == std::vector<std::pair<uint32_t, uint32_t>>{{77, 5}});
+  REQUIRE(idsOf(table, 77) == std::vector<uint32_t>{5});
 }
