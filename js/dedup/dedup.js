@@ -68,7 +68,7 @@ export function checkDedupArguments(items, options) {
 }
 
 /** The search of checkDedupArguments' answer for these distinct texts: `banding` where thresholds.js usesBanding. */
-export function searchFor(parsed, distinct) {
+function searchFor(parsed, distinct) {
   return { ...parsed, banding: parsed.mayBand && usesBanding(parsed.similarity, distinct) };
 }
 
@@ -109,7 +109,7 @@ export async function collapseTexts(texts, pacer) {
 }
 
 /** The fingerprints of the items from those of their distinct texts. */
-export function expandFingerprints({ of }, fingerprints) {
+function expandFingerprints({ of }, fingerprints) {
   const all = new BigUint64Array(of.length);
   for (let i = 0; i < of.length; i++) all[i] = fingerprints[of[i]];
   return all;
@@ -168,31 +168,52 @@ async function fingerprintDistinct(core, distinct, encoded, options, between) {
 }
 
 /** Item labels from the labels of the distinct texts: a copy joins what its first occurrence joins. */
-export function expandLabels({ of, first }, distinctLabels) {
+function expandLabels({ of, first }, distinctLabels) {
   const labels = new Uint32Array(of.length);
   for (let i = 0; i < of.length; i++) labels[i] = first[distinctLabels[of[i]]];
   return labels;
 }
 
 
-/** sh.dedup over the core. */
+/**
+ * dedup's pipeline, the one every entry runs (SimHash#dedup here, the pool's dedup with its
+ * own `entry`): the items' texts, identical texts collapsed, the search chosen for the
+ * distinct texts, their fingerprints and grouping, the groups of the items.
+ * - `entry.texts(items, key)` resolves to the items' texts, each checked (itemText);
+ * - `entry.group(distinct, search)` resolves to the distinct texts' { fingerprints, labels,
+ *   review } (searchLabels' answer), reporting the phases 'fingerprint', 'pairs' and
+ *   'review' as it goes;
+ * - `report(phase, done, total)` reports progress.
+ */
+export async function runDedup(items, parsed, pacer, report, entry) {
+  report('fingerprint', 0, items.length);
+  await pacer.pause();
+  const collapsed = await collapseTexts(await entry.texts(items, parsed.key), pacer);
+  const { fingerprints, labels, review } = await entry.group(collapsed.distinct, searchFor(parsed, collapsed.distinct));
+  const result = await dedupResult(items, flatGroups(expandLabels(collapsed, labels)), pacer);
+  report('groups', 1, 1);
+  return { ...result, fingerprints: expandFingerprints(collapsed, fingerprints), ...(review && reviewResult(collapsed.first, review)) };
+}
+
+/** sh.dedup over the core: runDedup with the fingerprints and the search on this thread. */
 export async function dedup(core, items, options) {
-  const search = checkDedupArguments(items, options);
-  const { key, fingerprintOptions, onProgress, signal } = search;
-  const texts = new Array(items.length);
-  for (let i = 0; i < items.length; i++) texts[i] = itemText(items, key, i);
+  const parsed = checkDedupArguments(items, options);
+  const { fingerprintOptions, onProgress, signal } = parsed;
   // Between slices other calls may run on this instance (README "Errors and memory"): one that trapped ends this one.
   const pacer = new Pacer({ signal, onProgress, check: () => assertUsable(core) });
-  await pacer.step('fingerprint', 0, texts.length);
-  const collapsed = await collapseTexts(texts, pacer);
-  const { distinct } = collapsed;
-  // By similarity the distinct texts' UTF-8 serves twice, so it is encoded once: for the
-  // shingle sets, and for the fingerprints unless their options change the texts in JS.
-  const encoded = search.similarity > 0 ? await encodeTextsPaced(distinct, pacer) : undefined;
-  const fingerprints = await fingerprintDistinct(core, distinct, encoded, fingerprintOptions,
-    (end) => pacer.step('fingerprint', Math.round((end / distinct.length) * texts.length), texts.length));
-  const { labels, review } = await searchLabels(core, encoded ?? distinct, fingerprints, searchFor(search, distinct), pacer);
-  const result = await dedupResult(items, flatGroups(expandLabels(collapsed, labels)), pacer);
-  pacer.report('groups', 1, 1);
-  return { ...result, fingerprints: expandFingerprints(collapsed, fingerprints), ...(review && reviewResult(collapsed.first, review)) };
+  return runDedup(items, parsed, pacer, (phase, done, total) => pacer.report(phase, done, total), {
+    async texts(items, key) {
+      const texts = new Array(items.length);
+      for (let i = 0; i < items.length; i++) texts[i] = itemText(items, key, i);
+      return texts;
+    },
+    async group(distinct, search) {
+      // By similarity the distinct texts' UTF-8 serves twice, so it is encoded once: for the
+      // shingle sets, and for the fingerprints unless their options change the texts in JS.
+      const encoded = search.similarity > 0 ? await encodeTextsPaced(distinct, pacer) : undefined;
+      const fingerprints = await fingerprintDistinct(core, distinct, encoded, fingerprintOptions,
+        (end) => pacer.step('fingerprint', Math.round((end / distinct.length) * items.length), items.length));
+      return { fingerprints, ...await searchLabels(core, encoded ?? distinct, fingerprints, search, pacer) };
+    },
+  });
 }

@@ -2,15 +2,13 @@
 // same results bit for bit and in the same order. The calling thread checks arguments,
 // cuts texts into chunks and assembles results; every WASM call runs in a worker.
 import { typeName } from '../core/checks.js';
-import { checkDedupArguments, collapseTexts, expandFingerprints, expandLabels, itemText, searchFor } from '../dedup/dedup.js';
+import { checkDedupArguments, itemText, runDedup } from '../dedup/dedup.js';
 import { isNode } from '../core/environment.js';
-import { dedupResult, flatGroups } from '../dedup/grouping.js';
 import { toFingerprintArray } from '../core/hamming.js';
 import { checkMaxDistance, checkOptions, textOptions } from '../bindings/options.js';
 import { Job, checkTaskOptions } from './job.js';
 import { idfForWorkers } from './scheduler.js';
 import { copyTexts, poolLabels, poolPairs } from './search.js';
-import { reviewResult } from '../bindings/review-pairs.js';
 import { encodeTextsPaced, preparedInJs } from '../core/text.js';
 
 /** At most this many texts per fingerprint task... */
@@ -159,53 +157,54 @@ export class SimHashPool {
   }
 
   /**
-   * Near-duplicate groups, identical to SimHash#dedup: identical texts collapsed here, the
-   * distinct texts fingerprinted across the workers, the search (with its verification by
-   * similarity) split across the workers or in one (pool/search.js poolLabels), the groups
-   * assembled here.
+   * Near-duplicate groups, identical to SimHash#dedup: dedup.js runDedup, with the items'
+   * texts checked here a slice at a time and the distinct texts' fingerprints and search
+   * (#group) across the workers.
    */
   async dedup(items, options = {}) {
     this.#live();
     const parsed = checkDedupArguments(items, options);
-    const { key, similarity, fingerprintOptions, onProgress, signal } = parsed;
-    const taken = takeIdf(fingerprintOptions);
-    return this.#run(signal, onProgress, async (job) => {
+    const taken = takeIdf(parsed.fingerprintOptions);
+    return this.#run(parsed.signal, parsed.onProgress, async (job) => {
       const pacer = job.pacer();
-      job.report('fingerprint', 0, items.length);
-      // The items' texts are checked (and `key` called) a slice at a time: a bad one still
-      // rejects before any work is posted, as in SimHash#dedup.
-      const { texts } = await chunkTexts(items, key, 'items', pacer);
-      const collapsed = await collapseTexts(texts, pacer);
-      const { distinct } = collapsed;
-      const search = searchFor(parsed, distinct);
-      const { bounds } = await chunkTexts(distinct, undefined, 'texts', pacer);
-      let fps;
-      let grouped; // dedup.js searchLabels' answer
-      if (search.banding) {
-        // Banding needs no fingerprints: one worker builds the sets and groups while the
-        // others fingerprint (its progress is reported once the fingerprints are done).
-        const encoded = await encodeTextsPaced(distinct, pacer);
-        const grouping = this.#groupInOneWorker(job, null, encoded, search, () => fps !== undefined);
-        grouping.catch(() => {}); // awaited below; a failure meanwhile fails the job
-        fps = await this.#fingerprint(job, distinct, bounds, taken, items.length);
-        job.report('pairs', 0, 1000);
-        grouped = await grouping;
-      } else {
-        fps = await this.#fingerprint(job, distinct, bounds, taken, items.length);
-        job.report('pairs', 0, 1000);
-        const encoded = similarity > 0 ? await encodeTextsPaced(distinct, pacer) : undefined;
-        const labels = await poolLabels(this.#scheduler, job, fps, encoded, search, pacer);
-        if (!labels) grouped = await this.#groupInOneWorker(job, fps, encoded, search);
-        else grouped = { labels, review: search.review > 0 ? await this.#reviewInOneWorker(job, encoded, labels, search) : null };
-      }
-      // Phases in order: a grouping worker's progress counts only once the fingerprints are
-      // done, so its 'pairs' and 'review' may have ended unreported, or reported in full.
-      if (job.last?.phase !== 'review') job.report('pairs', 1000, 1000);
-      if (search.review > 0) job.report('review', 1000, 1000);
-      const result = await dedupResult(items, flatGroups(expandLabels(collapsed, grouped.labels)), pacer);
-      job.report('groups', 1, 1);
-      return { ...result, fingerprints: expandFingerprints(collapsed, fps), ...(grouped.review && reviewResult(collapsed.first, grouped.review)) };
+      return runDedup(items, parsed, pacer, (phase, done, total) => job.report(phase, done, total), {
+        // A bad text still rejects before any work is posted, as in SimHash#dedup.
+        texts: async (items, key) => (await chunkTexts(items, key, 'items', pacer)).texts,
+        group: (distinct, search) => this.#group(job, pacer, distinct, search, taken, items.length),
+      });
     });
+  }
+
+  /**
+   * runDedup's fingerprints and search of the distinct texts: fingerprints across the
+   * workers; the search split across them or in one (pool/search.js poolLabels).
+   */
+  async #group(job, pacer, distinct, search, taken, itemCount) {
+    const { bounds } = await chunkTexts(distinct, undefined, 'texts', pacer);
+    let fps;
+    let grouped; // dedup.js searchLabels' answer
+    if (search.banding) {
+      // Banding needs no fingerprints: one worker builds the sets and groups while the
+      // others fingerprint (its progress is reported once the fingerprints are done).
+      const encoded = await encodeTextsPaced(distinct, pacer);
+      const grouping = this.#groupInOneWorker(job, null, encoded, search, () => fps !== undefined);
+      grouping.catch(() => {}); // awaited below; a failure meanwhile fails the job
+      fps = await this.#fingerprint(job, distinct, bounds, taken, itemCount);
+      job.report('pairs', 0, 1000);
+      grouped = await grouping;
+    } else {
+      fps = await this.#fingerprint(job, distinct, bounds, taken, itemCount);
+      job.report('pairs', 0, 1000);
+      const encoded = search.similarity > 0 ? await encodeTextsPaced(distinct, pacer) : undefined;
+      const labels = await poolLabels(this.#scheduler, job, fps, encoded, search, pacer);
+      if (!labels) grouped = await this.#groupInOneWorker(job, fps, encoded, search);
+      else grouped = { labels, review: search.review > 0 ? await this.#reviewInOneWorker(job, encoded, labels, search) : null };
+    }
+    // Phases in order: a grouping worker's progress counts only once the fingerprints are
+    // done, so its 'pairs' and 'review' may have ended unreported, or reported in full.
+    if (job.last?.phase !== 'review') job.report('pairs', 1000, 1000);
+    if (search.review > 0) job.report('review', 1000, 1000);
+    return { fingerprints: fps, labels: grouped.labels, review: grouped.review };
   }
 
   /**
