@@ -7,7 +7,7 @@
 #include <numeric>
 #include <utility>
 
-#include "duplicates.h"
+#include "equal_fingerprints.h"
 #include "partition.h"
 #include "simhash/hamming.h"
 

@@ -1,4 +1,4 @@
-#include "duplicates.h"
+#include "equal_fingerprints.h"
 
 #include <catch2/catch.hpp>
 #include <algorithm>

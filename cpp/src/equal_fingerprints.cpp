@@ -1,4 +1,4 @@
-#include "duplicates.h"
+#include "equal_fingerprints.h"
 
 #include <utility>
 
