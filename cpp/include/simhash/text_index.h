@@ -109,6 +109,19 @@ class TextIndex {
   /// (js/redis.js) that must propose the candidates this index proposes. Changes nothing
   /// stored. Cost: the text's normalization, shingles and min-hashes.
   void keysOf(std::string_view text, std::vector<uint32_t>& keys, std::vector<uint8_t>& normalized);
+  /// Words of a set's sketch (set_sketch.h), as reviewKeysOf writes it and reviewMayReach reads it.
+  static constexpr unsigned kSketchWords = 8;
+  /// With review, what an add of `text` stores for the review besides keysOf's: the review
+  /// bands' keys (in band order, to `keys`) and the set's sketch (kSketchWords words, to
+  /// `sketch`). @return the text's distinct shingles, the size reviewMayReach takes.
+  /// @pre review() > 0. Changes nothing stored. Cost: keysOf's (none again for the text
+  /// keysOf or query last prepared).
+  uint32_t reviewKeysOf(std::string_view text, std::vector<uint32_t>& keys, uint64_t* sketch);
+  /// With review: whether query() goes on to verify a stored text that only the review
+  /// bands propose, given both texts' sketches and distinct shingles as reviewKeysOf gives
+  /// them (SketchFilter at review(), set_sketch.h): for an index kept elsewhere that must
+  /// answer as this one. @pre review() > 0. Cost: 8 XORs and popcounts.
+  bool reviewMayReach(const uint64_t* query, uint32_t queryShingles, const uint64_t* stored, uint32_t storedShingles) const;
 
   /// The versioned byte format, little-endian: "SHTX" · u16 version (2 without review, 3
   /// with; version 1, whose texts were normalized before half-width katakana folded, loads
