@@ -156,6 +156,22 @@ void TextIndex::keysOf(std::string_view text, std::vector<uint32_t>& keys, std::
   m.trimScratch();
 }
 
+static_assert(TextIndex::kSketchWords == SetSketch::kWords, "text_index.h states the sketch's size");
+
+uint32_t TextIndex::reviewKeysOf(std::string_view text, std::vector<uint32_t>& keys, uint64_t* sketch) {
+  Impl& m = *impl_;
+  m.prepare(text);
+  keys.assign(m.review->keys.begin(), m.review->keys.end());
+  std::copy(m.review->sketch, m.review->sketch + SetSketch::kWords, sketch);
+  const auto shingles = static_cast<uint32_t>(m.codeCount);
+  m.trimScratch();
+  return shingles;
+}
+
+bool TextIndex::reviewMayReach(const uint64_t* query, uint32_t queryShingles, const uint64_t* stored, uint32_t storedShingles) const {
+  return impl_->review->filter.mayReach(query, queryShingles, stored, storedShingles);
+}
+
 bool TextIndex::remove(uint32_t id) {
   Impl& m = *impl_;
   const uint32_t* found = m.slotOfId.find(id);
