@@ -1,5 +1,5 @@
 // simhash-wasm/redis: a text index shared by processes through Redis (Node only).
-import type { TextIndex, TextMatch } from './index.js';
+import type { FingerprintOptions, TextIndex, TextMatch } from './index.js';
 
 /**
  * A connected client of the npm package `redis` (node-redis: a client or a Cluster) or of
@@ -15,13 +15,22 @@ export interface SharedTextIndexInit {
   name: string;
   /** The threshold in (0, 1], default 0.8 as `createTextIndex`'s. An index made with another is refused at open. */
   similarity?: number;
+  /**
+   * Also answer stored texts reaching this review threshold, in [0.5, similarity), as matches
+   * of kind 'review', as `createTextIndex`'s `review`. A stored parameter: an index made with
+   * another review, or without when given one (or with when not), is refused at open.
+   * Costs a second band table and a sketch per text in Redis (docs/redis.md).
+   */
+  review?: number;
+  /** Fingerprint options, checked as `createTextIndex`'s; they do not change the answers. */
+  options?: FingerprintOptions;
 }
 
 export interface AddIfNewResult {
   added: boolean;
   /** With added: the id stored. */
   id?: number;
-  /** Without: the stored texts that reach the threshold, as `query` answers. */
+  /** Without: what `query` answers for the text (its duplicates, and with review its review matches). */
   matches?: TextMatch[];
 }
 
@@ -31,11 +40,20 @@ export interface AddIfNewResult {
  */
 export interface SharedTextIndex {
   readonly similarity: number;
+  /** The review threshold, undefined without review. */
+  readonly review: number | undefined;
   /** Stores text under id (0..2^32-1) or a fresh id; a stored id rejects, storing nothing. */
   add(text: string, id?: number): Promise<number>;
-  /** Stores text unless a stored text reaches the threshold, atomically across processes; retried with its id, stores it once. */
+  /**
+   * Stores text unless a stored text is a duplicate of it (review matches do not stop it),
+   * atomically across processes; retried with its id, stores it once.
+   */
   addIfNew(text: string, id?: number): Promise<AddIfNewResult>;
-  /** Every stored text reaching the threshold, most similar first, then by id; the first `limit`. */
+  /**
+   * Every stored text reaching the threshold (kind 'duplicate'), and with review every other
+   * reaching the review threshold (kind 'review'), as `TextIndex.query`: duplicates first,
+   * each kind most similar first, then by id; the first `limit`.
+   */
   query(text: string, options?: { limit?: number }): Promise<TextMatch[]>;
   remove(id: number): Promise<boolean>;
   has(id: number): Promise<boolean>;
@@ -43,10 +61,10 @@ export interface SharedTextIndex {
   /**
    * Stores the texts, ids and fresh-id counter of an in-memory TextIndex (or its serialized
    * bytes) into this index, which must be empty and of the same similarity. Not atomic:
-   * import before other processes use it. Review is dropped.
+   * import before other processes use it. Review matches come from this index's review.
    */
   importFrom(source: TextIndex | Uint8Array): Promise<void>;
-  /** A new in-memory TextIndex with this index's texts, ids and fresh-id counter (dispose() it). */
+  /** A new in-memory TextIndex with this index's texts, ids, fresh-id counter and review (dispose() it). */
   exportTo(): Promise<TextIndex>;
   /** Frees this process's WASM side; the client stays open and the index stays in Redis. */
   close(): Promise<void>;

@@ -146,6 +146,9 @@ EMSCRIPTEN_KEEPALIVE double textIndexThreshold(uintptr_t index) { return binding
 EMSCRIPTEN_KEEPALIVE uint32_t textIndexKeysOf(uintptr_t index, uintptr_t utf8, uint32_t length) {
   return bindings::at<TextIndexHandle>(index)->keysOf(utf8, length);
 }
+EMSCRIPTEN_KEEPALIVE void textIndexReviewFilter(uintptr_t index, uintptr_t sketches, uintptr_t shingles, uint32_t count, uintptr_t out) {
+  bindings::at<TextIndexHandle>(index)->reviewFilter(sketches, shingles, count, out);
+}
 EMSCRIPTEN_KEEPALIVE double textIndexReview(uintptr_t index) { return bindings::at<TextIndexHandle>(index)->review(); }
 EMSCRIPTEN_KEEPALIVE uint32_t textIndexAddBatch(uintptr_t index, uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t ids, uintptr_t idsOut) {
   return bindings::at<TextIndexHandle>(index)->addBatch(utf8, offsets, count, ids, idsOut);

@@ -291,16 +291,33 @@ uint32_t TextIndexHandle::queryOne(uintptr_t utf8, uint32_t length, uint32_t lim
 }
 
 uint32_t TextIndexHandle::keysOf(uintptr_t utf8, uint32_t length) {
-  std::vector<uint32_t> keys;
+  constexpr size_t kHead = 4 + 2 * TextIndex::kSketchWords;
+  std::vector<uint32_t> keys, reviewKeys;
   std::vector<uint8_t> normalized;
-  index_.keysOf({at<char>(utf8), length}, keys, normalized);
+  uint64_t sketch[TextIndex::kSketchWords] = {};
+  const std::string_view text(at<char>(utf8), length);
+  index_.keysOf(text, keys, normalized);
+  const uint32_t shingles = index_.review() > 0 ? index_.reviewKeysOf(text, reviewKeys, sketch) : 0;
   ResultWords& words = result();
-  words.resize(2 + keys.size() + (normalized.size() + 3) / 4);
+  words.resize(kHead + keys.size() + reviewKeys.size() + (normalized.size() + 3) / 4);
   words[0] = static_cast<uint32_t>(keys.size());
   words[1] = static_cast<uint32_t>(normalized.size());
-  std::copy(keys.begin(), keys.end(), words.begin() + 2);
-  if (!normalized.empty()) std::memcpy(words.data() + 2 + keys.size(), normalized.data(), normalized.size());
+  words[2] = static_cast<uint32_t>(reviewKeys.size());
+  words[3] = shingles;
+  std::memcpy(words.data() + 4, sketch, sizeof sketch);
+  auto out = std::copy(keys.begin(), keys.end(), words.begin() + kHead);
+  out = std::copy(reviewKeys.begin(), reviewKeys.end(), out);
+  if (!normalized.empty()) std::memcpy(&*out, normalized.data(), normalized.size());
   return static_cast<uint32_t>(keys.size());
+}
+
+void TextIndexHandle::reviewFilter(uintptr_t sketches, uintptr_t shingles, uint32_t count, uintptr_t out) const {
+  const uint64_t* sketch = at<uint64_t>(sketches);
+  const uint32_t* sizes = at<uint32_t>(shingles);
+  uint8_t* pass = at<uint8_t>(out);
+  for (uint32_t i = 0; i < count; ++i) {
+    pass[i] = index_.reviewMayReach(sketch, sizes[0], sketch + (i + 1) * TextIndex::kSketchWords, sizes[i + 1]) ? 1 : 0;
+  }
 }
 
 uint32_t TextIndexHandle::serializeBegin() {

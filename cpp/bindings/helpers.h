@@ -139,9 +139,15 @@ class TextIndexHandle {
   /// (the similarities; the buffer is 8-byte aligned), n uint32 ids, then n uint32 kinds
   /// (MatchKind: 0 duplicate, 1 review). Returns n.
   uint32_t queryOne(uintptr_t utf8, uint32_t length, uint32_t limit);
-  /// TextIndex::keysOf of the text, in the result buffer: u32 key count n, u32 byte length
-  /// L of the normalized text, n u32 keys, then the L bytes. Returns n.
+  /// TextIndex::keysOf of the text, and with review its reviewKeysOf, in the result buffer:
+  /// u32 key count n, u32 byte length L of the normalized text, u32 review key count r and
+  /// u32 distinct shingles (0 without review), the sketch (16 u32, 0 without review), n
+  /// u32 keys, r u32 review keys, then the L bytes. Returns n.
   uint32_t keysOf(uintptr_t utf8, uint32_t length);
+  /// TextIndex::reviewMayReach of a query and `count` stored texts: sketches holds
+  /// count + 1 sketches (the query's first, kSketchWords u64 each), shingles count + 1
+  /// u32; out[i] is 1 when stored text i passes, else 0. @pre the index has review.
+  void reviewFilter(uintptr_t sketches, uintptr_t shingles, uint32_t count, uintptr_t out) const;
   /// serialize(): serializeBegin() returns the length in bytes, each serializeNext()
   /// writes the next piece of them, up to `capacity` bytes, to the result buffer and
   /// returns its length, and serializeEnd() frees what the pieces were read from. The

@@ -6,8 +6,13 @@ import { typeName } from '../core/checks.js';
 
 /** What the meta hash's `magic` field holds in an index of this library. */
 export const MAGIC = 'simhash-wasm text index';
-/** The key layout and scripts' version (docs/redis.md). */
+/**
+ * The key layout's version (docs/redis.md): 2 for an index without review; 3 with review,
+ * which adds the review bands' buckets and the texts' sketches, and which a reader of
+ * layout 2 must refuse.
+ */
 export const LAYOUT = '2';
+export const REVIEW_LAYOUT = '3';
 /**
  * The similarity's definition: texts are stored normalized as text index format 2 stores
  * them (half-width katakana folded); a change of normalization changes it.
@@ -39,11 +44,15 @@ export function decode(code) {
 /**
  * Keys (docs/redis.md): every key of an index under one hash tag, {name}, so that a
  * Cluster keeps them in one slot and the scripts run unchanged there.
- *   simhash:{name}:meta        hash: magic, layout, definition, threshold, bands, next, count
+ *   simhash:{name}:meta        hash: magic, layout, definition, threshold, bands, next,
+ *                              count; with review (layout 3) review and reviewBands too
  *   simhash:{name}:t:<id>      string: the stored text, normalized (id: its 6-character code)
  *   simhash:{name}:b:<hi>      string: the records (low 16 bits of the band key, 3
  *                              characters; id, 6) of the entries whose band key's high 16
  *                              bits are hi (base 36)
+ *   simhash:{name}:r:<hi>      string: the same of the review bands' keys (layout 3)
+ *   simhash:{name}:s:<id>      string: the text's distinct shingles (6 characters) and its
+ *                              set's sketch (64 bytes in base64url, 86) (layout 3)
  */
 export function keyNames(name) {
   const prefix = `simhash:{${name}}:`;
@@ -52,15 +61,36 @@ export function keyNames(name) {
     text: (id) => `${prefix}t:${encode(id, ID_WIDTH)}`,
     textPrefix: `${prefix}t:`,
     bucket: (key) => `${prefix}b:${(key >>> 16).toString(36)}`,
+    reviewBucket: (key) => `${prefix}r:${(key >>> 16).toString(36)}`,
     field: (key) => encode(key & 0xffff, LOW_WIDTH),
   };
 }
 
+/** The sketch key's value: a text's distinct shingles and its set's sketch (64 bytes). */
+export function sketchValue(shingles, sketch) {
+  return encode(shingles, ID_WIDTH) + Buffer.from(sketch.buffer, sketch.byteOffset, sketch.byteLength).toString('base64url');
+}
+
+/** sketchValue's inverse: the shingles, and the sketch written into `into` at `at`. */
+export function readSketch(value, into, at) {
+  into.set(Buffer.from(value.slice(ID_WIDTH), 'base64url'), at);
+  return decode(value.slice(0, ID_WIDTH));
+}
+
 // Each script takes KEYS[1] = the meta hash, then a bucket key per band key (repeated when
-// two share one), and the band keys' low codes in ARGV, in the same order. Ids cross as
-// their codes.
+// two share one): the threshold's bands' then the review bands', and the band keys' low
+// codes in ARGV, in the same order. Ids cross as their codes.
 const LUA_HELPERS = `
 local prefix = string.sub(KEYS[1], 1, -5)
+-- MGET in slices: unpack takes at most about 8,000 values.
+local function mget(keys)
+  local out = {}
+  for first = 1, #keys, 4000 do
+    local got = redis.call('MGET', unpack(keys, first, math.min(#keys, first + 3999)))
+    for i = 1, #got do out[first + i - 1] = got[i] end
+  end
+  return out
+end
 local RECORD, LOW = ${RECORD}, ${LOW_WIDTH}
 local DIGITS = '${DIGITS}'
 local function code(n)
@@ -90,56 +120,86 @@ local function idsIn(buckets, lows, skip)
   end
   return out
 end
--- {id, text, id, text, ...} of the ids still stored.
+-- {id, text, id, text, ...} of the ids still stored, after head.
 local function withTexts(ids, head)
   local out = head or {}
   if #ids == 0 then return out end
   local keys = {}
   for i, id in ipairs(ids) do keys[i] = prefix .. 't:' .. id end
-  local texts = redis.call('MGET', unpack(keys))
+  local texts = mget(keys)
   for i, id in ipairs(ids) do if texts[i] then out[#out + 1] = id; out[#out + 1] = texts[i] end end
   return out
 end
-local function buckets()
-  if #KEYS == 1 then return {} end
-  return redis.call('MGET', unpack(KEYS, 2))
+-- {id, sketch, text, ...} of the ids still stored, after out's.
+local function withSketches(ids, out)
+  if #ids == 0 then return out end
+  local keys = {}
+  for i, id in ipairs(ids) do keys[2 * i - 1] = prefix .. 't:' .. id; keys[2 * i] = prefix .. 's:' .. id end
+  local got = mget(keys)
+  for i, id in ipairs(ids) do
+    if got[2 * i - 1] then out[#out + 1] = id; out[#out + 1] = got[2 * i] or ''; out[#out + 1] = got[2 * i - 1] end
+  end
+  return out
+end
+-- The buckets KEYS[first, last] and their low codes, from ARGV[lowsAt] on.
+local function buckets(first, last, lowsAt)
+  if last < first then return {}, {} end
+  local lows = {}
+  for i = first, last do lows[#lows + 1] = ARGV[lowsAt + i - first] end
+  return mget({unpack(KEYS, first, last)}), lows
 end
 `;
 
 const SCRIPTS = {
-  // OPEN: ARGV magic, layout, definition, threshold, bands. Creates the meta hash when the
-  // key is free; returns the stored fields (magic, layout, definition, threshold, bands),
-  // or {'not-hash', type} when the key holds something else.
+  // OPEN: ARGV magic, layout, definition, threshold, bands, review, reviewBands (both ''
+  // without review). Creates the meta hash when the key is free; returns the stored fields
+  // (magic, layout, definition, threshold, bands, review, reviewBands), or {'not-hash',
+  // type} when the key holds something else.
   open: `#!lua
 local meta = KEYS[1]
 local kind = redis.call('TYPE', meta)['ok']
 if kind == 'none' then
   redis.call('HSET', meta, 'magic', ARGV[1], 'layout', ARGV[2], 'definition', ARGV[3], 'threshold', ARGV[4], 'bands', ARGV[5], 'next', '0', 'count', '0')
+  if ARGV[6] ~= '' then redis.call('HSET', meta, 'review', ARGV[6], 'reviewBands', ARGV[7]) end
 elseif kind ~= 'hash' then
   return {'not-hash', kind}
 end
-return redis.call('HMGET', meta, 'magic', 'layout', 'definition', 'threshold', 'bands')`,
+return redis.call('HMGET', meta, 'magic', 'layout', 'definition', 'threshold', 'bands', 'review', 'reviewBands')`,
 
-  // QUERY: returns {id, text, id, text, ...} of the candidates: one MGET of the buckets,
-  // one of the texts.
+  // QUERY: ARGV[1] the threshold's band keys B, then the low codes. Returns {n, id, text,
+  // ...} of the n candidates of the threshold's bands, then {id, sketch, text, ...} of
+  // those of the review bands alone: one MGET of the buckets, one of the texts (and sketches).
   query: `#!lua flags=no-writes
 ${LUA_HELPERS}
-return withTexts(idsIn(buckets(), ARGV))`,
+local B = tonumber(ARGV[1])
+local near = idsIn(buckets(2, B + 1, 2))
+local out = withTexts(near, {0})
+out[1] = (#out - 1) / 2
+if #KEYS > B + 1 then
+  local seen = {}
+  for _, id in ipairs(near) do seen[id] = true end
+  local bucketsFar, lowsFar = buckets(B + 2, #KEYS, B + 2)
+  withSketches(idsIn(bucketsFar, lowsFar, seen), out)
+end
+return out`,
 
   // ADD: ARGV[1] the id's code or '' for a fresh one, ARGV[2] the normalized text,
-  // ARGV[3] 'if-new' to store only when every id in the buckets is among ARGV[4] (the
-  // codes the caller verified, concatenated), then the low codes. Returns {'added', id},
-  // {'taken'} (that id is stored), {'no-fresh-id'}, or {'changed', id, text, ...} for the
-  // ids the caller has not verified.
+  // ARGV[3] 'if-new' to store only when every id in the threshold's buckets is among
+  // ARGV[4] (the codes the caller verified, concatenated), ARGV[5] the threshold's band
+  // keys B, ARGV[6] the sketch key's value ('' without review), then the low codes.
+  // Returns {'added', id}, {'taken'} (that id is stored), {'no-fresh-id'}, or {'changed',
+  // id, text, ...} for the ids the caller has not verified.
   add: `#!lua
 ${LUA_HELPERS}
 local meta = KEYS[1]
 local lows = {}
-for i = 5, #ARGV do lows[#lows + 1] = ARGV[i] end
+for i = 7, #ARGV do lows[#lows + 1] = ARGV[i] end
 if ARGV[3] == 'if-new' then
   local known = {}
   for k = 1, #ARGV[4], ${ID_WIDTH} do known[string.sub(ARGV[4], k, k + ${ID_WIDTH - 1})] = true end
-  local out = withTexts(idsIn(buckets(), lows, known), {'changed'})
+  local B = tonumber(ARGV[5])
+  local bucketsNear, lowsNear = buckets(2, B + 1, 7)
+  local out = withTexts(idsIn(bucketsNear, lowsNear, known), {'changed'})
   if #out > 1 then return out end
 end
 local id
@@ -154,6 +214,7 @@ else
   if redis.call('EXISTS', prefix .. 't:' .. id) == 1 then return {'taken'} end
 end
 redis.call('SET', prefix .. 't:' .. id, ARGV[2])
+if ARGV[6] ~= '' then redis.call('SET', prefix .. 's:' .. id, ARGV[6]) end
 -- GET and SET rather than APPEND, whose spare room would hold as much again as the records.
 for i = 2, #KEYS do redis.call('SET', KEYS[i], (redis.call('GET', KEYS[i]) or '') .. lows[i - 1] .. id) end
 redis.call('HINCRBY', meta, 'count', 1)
@@ -196,7 +257,7 @@ for i = 2, #KEYS do
     at = pos + 1
   end
 end
-redis.call('DEL', key)
+redis.call('DEL', key, prefix .. 's:' .. ARGV[1])
 redis.call('HINCRBY', meta, 'count', -1)
 return 1`,
 };

@@ -2,24 +2,27 @@
 // (docs/redis.md). Node only; never in the browser bundle.
 //
 // The answers are TextIndex's (text-index.js): the same band keys propose the same
-// candidates (a TextIndex of the same threshold computes them: KEYS_OF), and every
-// candidate is verified exactly in WASM (sh.similarity of the query and each candidate's
-// stored normalized text, whose similarity is the original text's). Redis holds the texts
-// and the band table (redis/scripts.js); each step is one Lua script (one round trip),
-// which the server runs alone:
-//   query     QUERY: the buckets of the text's keys, and the candidates' texts;
-//   add       ADD: stores the text, its entries, the id counter;
-//   addIfNew  QUERY, then ADD in its 'if-new' mode, which stores only if the buckets hold
-//             no id the caller has not verified, and otherwise returns those ids' texts to
-//             verify (then ADD again): so N processes adding near-duplicates at once store
-//             one of them;
+// candidates (a TextIndex of the same threshold and review computes them: KEYS_OF), the
+// candidates of the review bands alone are set aside by the same sketch test on the same
+// sketches (REVIEW_FILTER, in WASM), and every other candidate is verified exactly in WASM
+// (sh.similarity of the query and each candidate's stored normalized text, whose
+// similarity is the original text's). Redis holds the texts, their sketches and the band
+// tables (redis/scripts.js); each step is one Lua script (one round trip), which the
+// server runs alone:
+//   query     QUERY: the buckets of the text's keys, and the candidates' texts (and the
+//             sketches of those the review bands alone propose);
+//   add       ADD: stores the text, its sketch, its entries, the id counter;
+//   addIfNew  QUERY, then ADD in its 'if-new' mode, which stores only if the threshold's
+//             buckets hold no id the caller has not verified, and otherwise returns those
+//             ids' texts to verify (then ADD again): so N processes adding near-duplicates
+//             at once store one of them (review matches do not stop an add, as in TextIndex);
 //   remove    GET of the text, then REMOVE with its keys.
 import { checkInteger, checkKnownKeys, checkObject, checkText, typeName } from '../core/checks.js';
 import { ID_MAX, NO_FRESH_ID } from '../core/ids.js';
 import { init as loadModule } from '../node.js';
-import { DEFINITION, ID_WIDTH, LAYOUT, MAGIC, commandsOf, decode, encode, keyNames, runScript } from './scripts.js';
-import { DEFAULT_SIMILARITY, checkSimilarity } from '../core/thresholds.js';
-import { KEYS_OF } from '../bindings/text-index.js';
+import { DEFINITION, ID_WIDTH, LAYOUT, MAGIC, REVIEW_LAYOUT, commandsOf, decode, encode, keyNames, readSketch, runScript, sketchValue } from './scripts.js';
+import { DEFAULT_SIMILARITY, checkReview, checkSimilarity } from '../core/thresholds.js';
+import { KEYS_OF, REVIEW_FILTER } from '../bindings/text-index.js';
 
 /** Adds in flight while importing, and texts per addAll while exporting. */
 const IMPORT_IN_FLIGHT = 64;
@@ -56,23 +59,46 @@ function storedTexts(bytes) {
  */
 const PAIRWISE_MOST = 16;
 
+/** sharedIndex[BANDS](): for createSharedTextIndex's check of the stored parameters. */
+const BANDS = Symbol('bands');
+
+/** Sorts matches as TextIndex.query does: duplicates first, each kind by similarity descending, then id. */
+function sortMatches(matches) {
+  const rank = (m) => (m.kind === 'duplicate' ? 0 : 1);
+  return matches.sort((x, y) => rank(x) - rank(y) || y.similarity - x.similarity || x.id - y.id);
+}
+
 export class SharedTextIndex {
   #sh;
   #send;
   #keys;
   #signer;
   #similarity;
+  #review;
 
-  constructor(sh, send, keys, similarity) {
+  /** options: fingerprint options, checked as createTextIndex checks them; they do not change the answers. */
+  constructor(sh, send, keys, similarity, review, options) {
     this.#sh = sh;
     this.#send = send;
     this.#keys = keys;
     this.#similarity = similarity;
-    this.#signer = sh.createTextIndex({ similarity });
+    this.#review = review;
+    this.#signer = sh.createTextIndex({ similarity, ...(review !== undefined && { review }), ...(options !== undefined && { options }) });
   }
 
   get similarity() {
     return this.#similarity;
+  }
+
+  /** The review threshold, or undefined when the index has none. */
+  get review() {
+    return this.#review;
+  }
+
+  /** The band counts its parameters give: { bands, reviewBands } (0 without review). */
+  [BANDS]() {
+    const { keys, reviewKeys } = this.#live()[KEYS_OF]('');
+    return { bands: keys.length, reviewBands: reviewKeys.length };
   }
 
   #live() {
@@ -80,59 +106,107 @@ export class SharedTextIndex {
     return this.#signer;
   }
 
-  /** The text's band keys as KEYS (buckets) and fields, and its normalized text. */
+  /**
+   * The text's band keys as KEYS (buckets: the threshold's `bands`, then the review bands')
+   * and fields, its normalized text, and with review its sketch and distinct shingles.
+   */
   #signed(text) {
-    const { keys, normalized } = this.#live()[KEYS_OF](text);
+    const { keys, normalized, reviewKeys, sketch, shingles } = this.#live()[KEYS_OF](text);
     const buckets = [];
     const fields = [];
     for (const key of keys) {
       buckets.push(this.#keys.bucket(key));
       fields.push(this.#keys.field(key));
     }
-    return { buckets, fields, normalized };
+    for (const key of reviewKeys) {
+      buckets.push(this.#keys.reviewBucket(key));
+      fields.push(this.#keys.field(key));
+    }
+    return { buckets, fields, bands: keys.length, normalized, sketch, shingles };
   }
 
-  /** The matches among {id, text, ...} pairs: verified exactly, at or above the threshold, sorted. */
-  #verify(text, flat) {
-    const count = flat.length / 2;
-    let similarities;
+  /** The exact similarities of text and each of texts. */
+  #similarities(text, texts) {
+    const count = texts.length;
     if (count <= PAIRWISE_MOST) {
-      similarities = new Float64Array(count);
-      for (let i = 0; i < count; i++) similarities[i] = this.#sh.similarity(text, flat[2 * i + 1]);
-    } else {
-      const texts = [text];
-      const a = new Uint32Array(count);
-      const b = new Uint32Array(count);
-      for (let i = 0; i < count; i++) {
-        texts.push(flat[2 * i + 1]);
-        b[i] = i + 1;
-      }
-      similarities = this.#sh.similarities(texts, { a, b });
+      const similarities = new Float64Array(count);
+      for (let i = 0; i < count; i++) similarities[i] = this.#sh.similarity(text, texts[i]);
+      return similarities;
     }
-    const matches = [];
-    for (let i = 0; i < count; i++) {
-      if (similarities[i] >= this.#similarity) matches.push({ id: decode(flat[2 * i]), similarity: similarities[i], kind: 'duplicate' });
-    }
-    return matches.sort((x, y) => y.similarity - x.similarity || x.id - y.id);
+    const a = new Uint32Array(count);
+    const b = new Uint32Array(count);
+    for (let i = 0; i < count; i++) b[i] = i + 1;
+    return this.#sh.similarities([text, ...texts], { a, b });
   }
 
-  /** Every stored text whose similarity with text reaches the threshold, as TextIndex.query answers. */
+  /**
+   * The matches among a QUERY reply's candidates ({n, id, text, ... of the threshold's
+   * bands, then id, sketch, text, ... of the review bands alone}), unsorted, as
+   * TextIndex.query finds them: a candidate of the threshold's bands reaching the threshold
+   * is a duplicate; any other reaching the review threshold is a review match, once the
+   * candidates of the review bands alone have passed the sketch test.
+   */
+  #matches(text, signed, reply) {
+    const near = Number(reply[0]);
+    const ids = [];
+    const texts = [];
+    for (let i = 0; i < near; i++) {
+      ids.push(reply[1 + 2 * i]);
+      texts.push(reply[2 + 2 * i]);
+    }
+    const far = (reply.length - 1 - 2 * near) / 3;
+    if (far > 0) {
+      const sketches = new Uint8Array(64 * (far + 1));
+      const shingles = new Uint32Array(far + 1);
+      sketches.set(signed.sketch);
+      shingles[0] = signed.shingles;
+      const at = 1 + 2 * near;
+      for (let k = 0; k < far; k++) shingles[k + 1] = readSketch(reply[at + 3 * k + 1], sketches, 64 * (k + 1));
+      const pass = this.#live()[REVIEW_FILTER](sketches, shingles);
+      for (let k = 0; k < far; k++) {
+        if (pass[k]) {
+          ids.push(reply[at + 3 * k]);
+          texts.push(reply[at + 3 * k + 2]);
+        }
+      }
+    }
+    const similarities = this.#similarities(text, texts);
+    const matches = [];
+    for (let i = 0; i < ids.length; i++) {
+      const similarity = similarities[i];
+      if (i < near && similarity >= this.#similarity) matches.push({ id: decode(ids[i]), similarity, kind: 'duplicate' });
+      else if (this.#review !== undefined && similarity >= this.#review) matches.push({ id: decode(ids[i]), similarity, kind: 'review' });
+    }
+    return matches;
+  }
+
+  /**
+   * Every stored text whose similarity with text reaches the threshold, and with review every
+   * other reaching the review threshold (kind 'review'), as TextIndex.query answers.
+   */
   async query(text, options) {
     checkText(text, 'text');
     const o = checkObject(options, 'options');
     checkKnownKeys(o, 'options', ['limit']);
     const limit = o.limit === undefined ? ID_MAX : checkInteger(o.limit, 'options.limit', 1, ID_MAX);
-    const { buckets, fields } = this.#signed(text);
-    const flat = await runScript(this.#send, 'query', [this.#keys.meta, ...buckets], fields);
-    return this.#verify(text, flat).slice(0, limit);
+    const signed = this.#signed(text);
+    const reply = await runScript(this.#send, 'query', [this.#keys.meta, ...signed.buckets], [String(signed.bands), ...signed.fields]);
+    return sortMatches(this.#matches(text, signed, reply)).slice(0, limit);
+  }
+
+  /** ADD's arguments after the id's code: the text, the mode and verified ids, the bands, the sketch, the low codes. */
+  #addArgs(signed, mode, known) {
+    const sketch = this.#review === undefined ? '' : sketchValue(signed.shingles, signed.sketch);
+    return [signed.normalized, mode, known, String(signed.bands), sketch, ...signed.fields];
   }
 
   /** Stores text under id (or a fresh id) and resolves to the id; a stored id rejects, storing nothing. */
   async add(text, id) {
     checkText(text, 'text');
     if (id !== undefined) checkInteger(id, 'id', 0, ID_MAX);
-    const { buckets, fields, normalized } = this.#signed(text);
-    return this.#added(await runScript(this.#send, 'add', [this.#keys.meta, ...buckets], [id === undefined ? '' : encode(id, ID_WIDTH), normalized, '', '', ...fields]), id);
+    const signed = this.#signed(text);
+    const reply = await runScript(this.#send, 'add', [this.#keys.meta, ...signed.buckets], [id === undefined ? '' : encode(id, ID_WIDTH), ...this.#addArgs(signed, '', '')]);
+    return this.#added(reply, id);
   }
 
   #added(reply, id) {
@@ -143,29 +217,32 @@ export class SharedTextIndex {
   }
 
   /**
-   * Stores text unless a stored text reaches the threshold, atomically across processes.
+   * Stores text unless a stored text is a duplicate of it (reaches the threshold among the
+   * threshold's candidates), atomically across processes; review matches do not stop it.
    * Resolves to { added: true, id } or { added: false, matches } (matches as query's).
    * Retried with the same id after a lost connection, it stores the text once.
    */
   async addIfNew(text, id) {
     checkText(text, 'text');
     if (id !== undefined) checkInteger(id, 'id', 0, ID_MAX);
-    const { buckets, fields, normalized } = this.#signed(text);
-    const keys = [this.#keys.meta, ...buckets];
-    let flat = await runScript(this.#send, 'query', keys, fields);
+    const signed = this.#signed(text);
+    const keys = [this.#keys.meta, ...signed.buckets];
+    let reply = await runScript(this.#send, 'query', keys, [String(signed.bands), ...signed.fields]);
     const known = [];
     const matches = [];
     for (;;) {
       // An earlier attempt with this id stored this very text: it is added, once.
-      for (let i = 0; i < flat.length; i += 2) {
-        if (id !== undefined && decode(flat[i]) === id && flat[i + 1] === normalized) return { added: true, id };
+      const near = Number(reply[0]);
+      for (let i = 0; i < near; i++) {
+        if (id !== undefined && decode(reply[1 + 2 * i]) === id && reply[2 + 2 * i] === signed.normalized) return { added: true, id };
       }
-      matches.push(...this.#verify(text, flat));
-      if (matches.length > 0) return { added: false, matches: matches.sort((x, y) => y.similarity - x.similarity || x.id - y.id) };
-      for (let i = 0; i < flat.length; i += 2) known.push(flat[i]);
-      const reply = await runScript(this.#send, 'add', keys, [id === undefined ? '' : encode(id, ID_WIDTH), normalized, 'if-new', known.join(''), ...fields]);
-      if (reply[0] !== 'changed') return { added: true, id: this.#added(reply, id) };
-      flat = reply.slice(1);
+      matches.push(...this.#matches(text, signed, reply));
+      if (matches.some((m) => m.kind === 'duplicate')) return { added: false, matches: sortMatches(matches) };
+      for (let i = 0; i < near; i++) known.push(reply[1 + 2 * i]);
+      const added = await runScript(this.#send, 'add', keys, [id === undefined ? '' : encode(id, ID_WIDTH), ...this.#addArgs(signed, 'if-new', known.join(''))]);
+      if (added[0] !== 'changed') return { added: true, id: this.#added(added, id) };
+      // The ids stored since, in the threshold's buckets: verified as QUERY's candidates.
+      reply = [(added.length - 1) / 2, ...added.slice(1)];
     }
   }
 
@@ -191,7 +268,7 @@ export class SharedTextIndex {
    * Stores the texts of an in-memory TextIndex (or its serialized bytes, any format
    * loadTextIndex reads) under their ids, and its fresh-id counter, into this index, which
    * must be empty and of the same threshold. Not atomic: import before other processes use
-   * the index. Review, which this index does not keep, is dropped.
+   * the index. Review matches come from this index's review, whatever the source's.
    */
   async importFrom(source) {
     const sh = this.#sh;
@@ -233,7 +310,7 @@ export class SharedTextIndex {
       if (cursor === '0') break;
     }
     const counter = Number(await this.#send(['HGET', this.#keys.meta, 'next']));
-    const index = this.#sh.createTextIndex({ similarity: this.#similarity });
+    const index = this.#sh.createTextIndex(this.#review === undefined ? { similarity: this.#similarity } : { similarity: this.#similarity, review: this.#review });
     try {
       // Every id below the counter handed out as a fresh id, in order, so that the counter
       // ends where this index's is; the ids no text holds (removed) are removed again.
@@ -268,24 +345,37 @@ export class SharedTextIndex {
 export async function createSharedTextIndex(client, init) {
   const send = commandsOf(client);
   const o = checkObject(init, 'init');
-  checkKnownKeys(o, 'init', ['name', 'similarity']);
+  checkKnownKeys(o, 'init', ['name', 'similarity', 'review', 'options']);
   if (typeof o.name !== 'string' || o.name === '' || /[{}]/.test(o.name)) {
     throw new TypeError(`init.name must be a non-empty string without braces, got ${typeName(o.name)}`);
   }
   const similarity = checkSimilarity(o.similarity ?? DEFAULT_SIMILARITY, 'init.similarity');
+  const review = o.review === undefined ? undefined : checkReview(o.review, similarity, 'init.review');
   const sh = await loadModule();
   const keys = keyNames(o.name);
-  const probe = sh.createTextIndex({ similarity });
-  const bands = probe[KEYS_OF]('').keys.length;
-  probe.dispose();
-  const expected = [MAGIC, LAYOUT, DEFINITION, String(similarity), String(bands)];
-  const stored = await runScript(send, 'open', [keys.meta], expected);
-  if (stored[0] === 'not-hash') throw new Error(`${keys.meta} is not a simhash-wasm text index: it holds a ${stored[1]}`);
-  if (stored[0] !== MAGIC) throw new Error(`${keys.meta} is not a simhash-wasm text index: its magic field is ${JSON.stringify(stored[0])}`);
-  const names = ['magic', 'layout', 'definition', 'threshold', 'bands'];
-  const differ = names.map((field, i) => [field, stored[i], expected[i]]).filter(([, was, want]) => was !== want);
-  if (differ.length > 0) {
-    throw new Error(`the index ${o.name} was made with other parameters: ${differ.map(([field, was, want]) => `${field} ${was} (this call: ${want})`).join(', ')}`);
+  const index = new SharedTextIndex(sh, send, keys, similarity, review, o.options);
+  const probe = index[BANDS]();
+  // An index without review keeps layout 2, which readers of layout 2 open.
+  const expected = [MAGIC, review === undefined ? LAYOUT : REVIEW_LAYOUT, DEFINITION, String(similarity), String(probe.bands),
+    review === undefined ? '' : String(review), review === undefined ? '' : String(probe.reviewBands)];
+  let stored;
+  try {
+    stored = await runScript(send, 'open', [keys.meta], expected);
+  } catch (error) {
+    await index.close();
+    throw error;
   }
-  return new SharedTextIndex(sh, send, keys, similarity);
+  const refuse = async (message) => {
+    await index.close();
+    throw new Error(message);
+  };
+  if (stored[0] === 'not-hash') await refuse(`${keys.meta} is not a simhash-wasm text index: it holds a ${stored[1]}`);
+  if (stored[0] !== MAGIC) await refuse(`${keys.meta} is not a simhash-wasm text index: its magic field is ${JSON.stringify(stored[0])}`);
+  const names = ['magic', 'layout', 'definition', 'threshold', 'bands', 'review', 'review bands'];
+  const shown = (value) => (value === null || value === undefined || value === '' ? 'none' : value);
+  const differ = names.map((field, i) => [field, shown(stored[i]), shown(expected[i])]).filter(([, was, want]) => was !== want);
+  if (differ.length > 0) {
+    await refuse(`the index ${o.name} was made with other parameters: ${differ.map(([field, was, want]) => `${field} ${was} (this call: ${want})`).join(', ')}`);
+  }
+  return index;
 }

@@ -9,8 +9,10 @@
 //     then --adds (10,000) addIfNew of other further texts, --in-flight (1) calls at a time; per process
 //     the calls per second and the p50 / p99 latency, summed over the processes; and the
 //     scripts run per call, from the server's command statistics (one round trip each).
+//   - --review=R: an index with review matches from R (layout 3: the review bands' buckets
+//     and each text's sketch), its answers counted per kind.
 // Prints a table and writes it to tests/bench/results/redis.txt.
-// Usage: node tests/bench/redis.js [--stored=N] [--queries=Q] [--adds=A] [--processes=P] [--concurrency=C] [--in-flight=F]
+// Usage: node tests/bench/redis.js [--stored=N] [--queries=Q] [--adds=A] [--processes=P] [--concurrency=C] [--in-flight=F] [--review=R]
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
@@ -28,6 +30,8 @@ const ADDS = option('adds', 10_000);
 const PROCESSES = option('processes', 2);
 const CONCURRENCY = option('concurrency', 64);
 const IN_FLIGHT = option('in-flight', 1);
+const REVIEW = args.some((a) => a.startsWith('--review=')) ? option('review') : undefined;
+const INIT = REVIEW === undefined ? { name: 'bench' } : { name: 'bench', review: REVIEW };
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 const fmt = (n, digits = 0) => n.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -36,7 +40,7 @@ const fmt = (n, digits = 0) => n.toLocaleString('en', { maximumFractionDigits: d
 async function part(url, k) {
   const { further } = corpus();
   const client = await createClient({ url }).connect();
-  const index = await createSharedTextIndex(client, { name: 'bench' });
+  const index = await createSharedTextIndex(client, INIT);
   const mine = further.filter((_, i) => i % PROCESSES === k);
   const timed = async (calls, call) => {
     const latencies = new Float64Array(calls.length);
@@ -55,7 +59,10 @@ async function part(url, k) {
     latencies.sort();
     return { perSecond: calls.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
   };
-  const queries = await timed(mine.slice(0, QUERIES), (text) => index.query(text));
+  let reviews = 0;
+  const queries = await timed(mine.slice(0, QUERIES), async (text) => {
+    for (const match of await index.query(text)) if (match.kind === 'review') reviews++;
+  });
   let added = 0;
   const adds = await timed(mine.slice(QUERIES, QUERIES + ADDS), async (text) => {
     const result = await index.addIfNew(text);
@@ -63,7 +70,7 @@ async function part(url, k) {
   });
   await index.close();
   await client.quit();
-  process.stdout.write(JSON.stringify({ queries, adds, added }));
+  process.stdout.write(JSON.stringify({ queries, adds, added, reviews }));
 }
 
 function corpus() {
@@ -84,7 +91,7 @@ async function main() {
   const server = await startRedis(['--appendonly', 'no']);
   try {
     const client = await createClient({ url: server.url }).connect();
-    const index = await createSharedTextIndex(client, { name: 'bench' });
+    const index = await createSharedTextIndex(client, INIT);
     const { stored } = corpus();
     const memory = async () => Number(/used_memory:(\d+)/.exec(await client.sendCommand(['INFO', 'memory']))[1]);
     const empty = await memory();
@@ -107,13 +114,13 @@ async function main() {
     const calls = PROCESSES * (QUERIES + ADDS);
     const sum = (pick) => parts.reduce((s, p) => s + pick(p), 0);
     const lines = [
-      `shared text index (simhash-wasm/redis), similarity 0.8, ${IN_FLIGHT} call(s) in flight per process, redis-server ${(await client.sendCommand(['INFO', 'server'])).match(/redis_version:(\S+)/)[1]} on loopback, ${PROCESSES} client processes; load average ${loadavg()[0].toFixed(1)}`,
+      `shared text index (simhash-wasm/redis), similarity 0.8${REVIEW === undefined ? '' : `, review ${REVIEW}`}, ${IN_FLIGHT} call(s) in flight per process, redis-server ${(await client.sendCommand(['INFO', 'server'])).match(/redis_version:(\S+)/)[1]} on loopback, ${PROCESSES} client processes; load average ${loadavg()[0].toFixed(1)}`,
       '',
       `${fmt(STORED)} synthetic short lines stored by add (${CONCURRENCY} in flight) in ${fmt(fillSeconds, 1)} s (${fmt(STORED / fillSeconds)} per second); Redis memory ${fmt(used / 2 ** 20, 1)} MiB for ${fmt(utf8 / 2 ** 20, 1)} MiB of UTF-8: ${fmt(used / utf8, 2)}×`,
       '',
       '| calls | per second, summed | p50 | p99 |',
       '|---|---|---|---|',
-      `| query, ${fmt(PROCESSES * QUERIES)} | ${fmt(sum((p) => p.queries.perSecond))} | ${parts.map((p) => fmt(p.queries.p50, 3)).join(' / ')} ms | ${parts.map((p) => fmt(p.queries.p99, 3)).join(' / ')} ms |`,
+      `| query, ${fmt(PROCESSES * QUERIES)}${REVIEW === undefined ? '' : ` (${fmt(sum((p) => p.reviews))} review matches)`} | ${fmt(sum((p) => p.queries.perSecond))} | ${parts.map((p) => fmt(p.queries.p50, 3)).join(' / ')} ms | ${parts.map((p) => fmt(p.queries.p99, 3)).join(' / ')} ms |`,
       `| addIfNew, ${fmt(PROCESSES * ADDS)} (${fmt(sum((p) => p.added))} added) | ${fmt(sum((p) => p.adds.perSecond))} | ${parts.map((p) => fmt(p.adds.p50, 3)).join(' / ')} ms | ${parts.map((p) => fmt(p.adds.p99, 3)).join(' / ')} ms |`,
       '',
       `Scripts run by the server during those calls: ${fmt(scripts)} for ${fmt(calls)} calls (a query runs one; an uncontended addIfNew two).`,

@@ -15,6 +15,7 @@ import { createClient, createCluster } from 'redis';
 import Redis, { Cluster } from 'ioredis';
 import { init } from '../../js/node.js';
 import { createSharedTextIndex } from '../../js/redis.js';
+import { KEYS_OF, REVIEW_FILTER } from '../../js/bindings/text-index.js';
 import { Random } from '../bench/quality/random.js';
 import { MISSING, startCluster, startRedis } from './server.js';
 
@@ -68,24 +69,27 @@ describe('the shared text index', { skip: MISSING }, () => {
     test(`${clientName}: any sequence of operations answers as an in-memory TextIndex`, async () => {
       const { client, close } = await connect(server.url);
       try {
-        for (const similarity of [0.8, 0.6]) {
-          const rng = new Random(`shared ${clientName} ${similarity}`);
+        // Review: a second band table, whose candidates of its bands alone pass the sketch test first.
+        for (const init of [{ similarity: 0.8 }, { similarity: 0.6 }, { similarity: 0.8, review: 0.5 }, { similarity: 0.9, review: 0.6 }]) {
+          const { similarity, review } = init;
+          const rng = new Random(`shared ${clientName} ${similarity}${review ? ` ${review}` : ''}`);
           const texts = makeTexts(rng, 400);
-          const name = `differential-${clientName}-${similarity}`;
-          const shared = await createSharedTextIndex(client, { name, similarity });
-          const local = sh.createTextIndex({ similarity });
+          const name = `differential-${clientName}-${similarity}-${review}`;
+          const shared = await createSharedTextIndex(client, { name, ...init });
+          const local = sh.createTextIndex(init);
           const ids = [];
           let queries = 0;
           let duplicates = 0;
+          let reviews = 0;
           try {
-            for (let step = 0; step < 700; step++) {
+            for (let step = 0; step < (review ? 500 : 700); step++) {
               const text = texts[rng.int(texts.length)];
               const op = rng.int(10);
-              if (op < 3) { // the stream: addIfNew
+              if (op < 3) { // the stream: addIfNew, which review matches do not stop
                 const id = rng.int(4) === 0 ? 100000 + step : undefined;
                 const got = await shared.addIfNew(text, id);
                 const matches = local.query(text);
-                if (matches.length > 0) {
+                if (matches.some((m) => m.kind === 'duplicate')) {
                   assert.deepEqual(got, { added: false, matches }, `addIfNew ${JSON.stringify(text)}`);
                   duplicates++;
                 } else {
@@ -105,8 +109,10 @@ describe('the shared text index', { skip: MISSING }, () => {
                 ids.push(expected);
               } else if (op < 8) { // query, with a limit now and then
                 const options = rng.int(3) === 0 ? { limit: 1 + rng.int(3) } : undefined;
-                assert.deepEqual(await shared.query(text, options), local.query(text, options), `query ${JSON.stringify(text)}`);
+                const expected = local.query(text, options);
+                assert.deepEqual(await shared.query(text, options), expected, `query ${JSON.stringify(text)}`);
                 queries++;
+                reviews += expected.filter((m) => m.kind === 'review').length;
               } else if (op < 9 && ids.length > 0) { // remove, sometimes twice
                 const id = ids[rng.int(ids.length)];
                 assert.equal(await shared.remove(id), local.remove(id), `remove ${id}`);
@@ -117,6 +123,7 @@ describe('the shared text index', { skip: MISSING }, () => {
               }
             }
             assert.ok(queries > 100 && duplicates > 20, `${queries} queries, ${duplicates} duplicates`);
+            if (review) assert.ok(reviews > 50, `${reviews} review matches`);
             for (const text of texts.slice(0, 100)) assert.deepEqual(await shared.query(text), local.query(text));
           } finally {
             await shared.close();
@@ -197,6 +204,16 @@ describe('the shared text index', { skip: MISSING }, () => {
       await assert.rejects(createSharedTextIndex(client, { name: 'a{b}' }), TypeError);
       await assert.rejects(createSharedTextIndex(client, { name: 'x', similarity: 1.5 }), RangeError);
       await assert.rejects(createSharedTextIndex(client, { name: 'x', limit: 1 }), TypeError);
+      // Review is a stored parameter: layout 3 with it, layout 2 (as before review) without.
+      (await createSharedTextIndex(client, { name: 'params-review', review: 0.5 })).close();
+      await assert.rejects(createSharedTextIndex(client, { name: 'params-review', review: 0.6 }), /other parameters: review 0.5 \(this call: 0.6\), review bands \d+ \(this call: \d+\)$/);
+      await assert.rejects(createSharedTextIndex(client, { name: 'params-review' }), /other parameters: layout 3 \(this call: 2\), review 0.5 \(this call: none\), review bands \d+ \(this call: none\)$/);
+      (await createSharedTextIndex(client, { name: 'params-plain' })).close();
+      assert.equal(await client.hGet('simhash:{params-plain}:meta', 'layout'), '2');
+      await assert.rejects(createSharedTextIndex(client, { name: 'params-plain', review: 0.5 }), /other parameters: layout 2 \(this call: 3\), review none \(this call: 0.5\)/);
+      await assert.rejects(createSharedTextIndex(client, { name: 'x', review: 0.8 }), RangeError);
+      (await createSharedTextIndex(client, { name: 'params-options', options: { wordNgram: 2 } })).close();
+      await assert.rejects(createSharedTextIndex(client, { name: 'x', options: { wordNgram: 0 } }), RangeError);
       const shared = await createSharedTextIndex(client, { name: 'args' });
       await assert.rejects(shared.add(42), TypeError);
       await assert.rejects(shared.add('text', -1), RangeError);
@@ -369,22 +386,67 @@ describe('the shared text index', { skip: MISSING }, () => {
     }
   });
 
+  /** A text's id as the keys write it: 6 characters of 6 bits. */
+  const code = (id) => Array.from({ length: 6 }, (_, i) => '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_'[Math.floor(id / 64 ** (5 - i)) % 64]).join('');
+
+  /** Each text's id -> its distinct shingles (as an id code) and sketch (base64url) in format 3's bytes (text_index.h). */
+  function reviewSketches(bytes) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    assert.equal(view.getUint16(4, true), 3);
+    const out = new Map();
+    for (let i = 0, at = 44; i < view.getUint32(24, true); i++) {
+      const length = view.getUint32(at + 8, true);
+      const sketch = Buffer.from(bytes.subarray(at + 12 + length, at + 12 + length + 64)).toString('base64url');
+      out.set(view.getUint32(at, true), code(view.getUint32(at + 4, true)) + sketch);
+      at += 12 + length + 64;
+    }
+    return out;
+  }
+
+  test('the review filter: the sketch test TextIndex applies to the review bands\' candidates, as the shared index calls it', () => {
+    const index = sh.createTextIndex({ similarity: 0.8, review: 0.5 });
+    try {
+      const { sketch, shingles, reviewKeys } = index[KEYS_OF]('the cat sat on the mat and then came back home');
+      assert.equal(sketch.length, 64);
+      assert.ok(shingles > 0 && reviewKeys.length > 0);
+      const far = sketch.map((byte) => ~byte & 0xff); // every bin differs
+      const sketches = new Uint8Array(64 * 3);
+      sketches.set(sketch);
+      sketches.set(sketch, 64);
+      sketches.set(far, 128);
+      assert.deepEqual([...index[REVIEW_FILTER](sketches, new Uint32Array([1000, 1000, 1000]))], [1, 0]);
+    } finally {
+      index.dispose();
+    }
+    const plain = sh.createTextIndex();
+    assert.deepEqual(plain[KEYS_OF]('text').reviewKeys.length, 0);
+    plain.dispose();
+  });
+
   test('moving an index: a TextIndex or its bytes imported, exported back: the same answers, ids and fresh ids', async () => {
     const rng = new Random('shared move');
     const texts = makeTexts(rng, 300);
     const { client, close } = await CLIENTS.ioredis(server.url);
     try {
-      for (const similarity of [0.8, 0.7]) {
+      for (const init of [{ similarity: 0.8 }, { similarity: 0.7 }, { similarity: 0.8, review: 0.5 }]) {
         // An in-memory index with fresh ids, chosen ids above and below the counter, and removals.
-        const original = sh.createTextIndex({ similarity });
+        const original = sh.createTextIndex(init);
         texts.slice(0, 200).forEach((text, i) => (i % 7 === 3 ? original.add(text, 5000 + i) : original.add(text)));
         for (let id = 0; id < 150; id += 9) original.remove(id);
-        const shared = await createSharedTextIndex(client, { name: `move-${similarity}`, similarity });
-        await shared.importFrom(original);
+        const name = `move-${init.similarity}-${init.review}`;
+        const shared = await createSharedTextIndex(client, { name, ...init });
+        await shared.importFrom(init.review ? original.serialize() : original); // with review, format 3's bytes
         await assert.rejects(shared.importFrom(original), /not empty/);
         assert.equal(await shared.size(), original.size);
         for (const text of texts) assert.deepEqual(await shared.query(text), original.query(text));
+        if (init.review) {
+          // Each text's sketch and distinct shingles in Redis are those format 3 stores.
+          const sketches = reviewSketches(original.serialize());
+          assert.equal(sketches.size, original.size);
+          for (const [id, value] of sketches) assert.equal(await client.get(`simhash:{${name}}:s:${code(id)}`), value, `sketch of ${id}`);
+        }
         const back = await shared.exportTo();
+        assert.equal(back.review, original.review);
         assert.equal(back.size, original.size);
         for (const text of texts) assert.deepEqual(back.query(text), original.query(text));
         for (const id of [0, 3, 9, 150, 5003, 5010]) assert.equal(back.has(id), original.has(id), `has ${id}`);

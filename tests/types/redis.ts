@@ -16,6 +16,10 @@ export async function shared(url: string): Promise<void> {
     if (outcome.added) console.log(outcome.id);
     else console.log(outcome.matches?.[0]?.similarity);
     const matches: TextMatch[] = await index.query('a text', { limit: 3 });
+    const reviewed = await createSharedTextIndex(client, { name: 'tickets', similarity: 0.8, review: 0.5, options: { wordNgram: 2 } });
+    const review: number | undefined = reviewed.review;
+    if ((await reviewed.query('a text'))[0]?.kind === 'review') console.log(review);
+    await reviewed.close();
     const removed: boolean = await index.remove(id);
     const stored: boolean = await index.has(id);
     const size: number = await index.size();
