@@ -106,6 +106,7 @@ EMSCRIPTEN_KEEPALIVE double leaderSearchProgress(uintptr_t search) { return bind
 EMSCRIPTEN_KEEPALIVE void leaderSearchTake(uintptr_t search, uintptr_t out) { bindings::leaderSearchTake(search, out); }
 EMSCRIPTEN_KEEPALIVE int leaderSearchUsesPairs(uintptr_t search) { return bindings::leaderSearchUsesPairs(search); }
 EMSCRIPTEN_KEEPALIVE void leaderSearchDelete(uintptr_t search) { bindings::leaderSearchDelete(search); }
+EMSCRIPTEN_KEEPALIVE double leaderSearchPairBound(double items) { return bindings::leaderSearchPairBound(items); }
 EMSCRIPTEN_KEEPALIVE uintptr_t similarGroupsCreate(uintptr_t sets, double threshold, bool components) { return bindings::similarGroupsCreate(sets, threshold, components); }
 EMSCRIPTEN_KEEPALIVE int similarGroupsRun(uintptr_t groups, double workBudget) { return bindings::similarGroupsRun(groups, workBudget); }
 EMSCRIPTEN_KEEPALIVE double similarGroupsProgress(uintptr_t groups) { return bindings::similarGroupsProgress(groups); }

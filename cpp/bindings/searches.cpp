@@ -106,6 +106,8 @@ void leaderSearchTake(uintptr_t search, uintptr_t out) {
 
 bool leaderSearchUsesPairs(uintptr_t search) { return at<LeaderSearchHandle>(search)->search.usesPairs(); }
 
+double leaderSearchPairBound(double items) { return static_cast<double>(LeaderSearch::pairBound(static_cast<size_t>(items))); }
+
 void leaderSearchDelete(uintptr_t search) { delete at<LeaderSearchHandle>(search); }
 
 uintptr_t similarGroupsCreate(uintptr_t sets, double threshold, bool components) {

@@ -52,6 +52,9 @@ void leaderSearchTake(uintptr_t search, uintptr_t out);
 /// Whether the search takes the pair path (LeaderSearch::usesPairs): a pool shards that
 /// path's pair search across its workers (js/pool/search.js).
 bool leaderSearchUsesPairs(uintptr_t search);
+/// LeaderSearch::pairBound(items): the most pairs a pool lists in shards for a leader
+/// grouping of `items` before one worker runs LeaderSearch instead.
+double leaderSearchPairBound(double items);
 void leaderSearchDelete(uintptr_t search);
 
 /// A SimilarGroups (similar_groups.h) over the texts' sets of the ShingleSets handle

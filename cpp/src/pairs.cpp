@@ -351,9 +351,9 @@ LeaderSearch::LeaderSearch(const uint64_t* fingerprints, size_t count, unsigned 
   // win until they are many per item (fortunes at k = 10: 7 per item, 4.3 s against 17 s
   // of lookups in WASM). The sample's estimate is coarse (one hit in 512² is 4 pairs per
   // item at 1M), hence the margin.
-  if (estimatedPairs(fingerprints, count, maxDistance) <= 24 * n) {
+  if (estimatedPairs(fingerprints, count, maxDistance) <= kPairsPerItem * n) {
     pairs_ = std::make_unique<PairSearch>(fingerprints, count, maxDistance);
-    maxFound_ = 24 * size_t{count_} + 65536;
+    maxFound_ = pairBound(count_);
   } else {
     startLookups(nullptr);
   }

@@ -218,6 +218,9 @@ export async function searchItemShard(core, fingerprints, k, shard, shards, maxP
 }
 
 /** Whether LeaderSearch takes its pair path on these fingerprints (pairs.h; a few ms). */
+/** LeaderSearch::pairBound: the most pairs a leader grouping of `items` lists before LeaderSearch's lookup path costs less. */
+export const leaderPairBound = (core, items) => core._leaderSearchPairBound(items);
+
 export function leaderUsesPairs(core, fingerprints, k) {
   let usesPairs = false;
   return withSearch(core, fingerprints, (fps) => core._leaderSearchCreate(fps, fingerprints.length, k, 0, 0), '_leaderSearchDelete', (search) => {

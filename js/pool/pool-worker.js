@@ -21,7 +21,8 @@
 //   { id, op: 'itemPairShard', fingerprints, maxDistance, shard, shards, maxPairs }
 //     -> { words, total, repeated } (pairs.js searchItemShard: one shard of findPairs over
 //     items, fingerprints repeated or not; words null past maxPairs), with progress messages
-//   { id, op: 'leaderPath', fingerprints, maxDistance } -> { pairs } (pairs.js leaderUsesPairs)
+//   { id, op: 'leaderPath', fingerprints, maxDistance, items } -> { pairs, maxCandidates } (pairs.js
+//     leaderUsesPairs, and leaderPairBound of `items`)
 // `idf` is { id, bytes?, drop? }: IdfWeights are loaded once per worker from their bytes and
 // kept under the id given by the calling thread, which also says which to drop.
 // Messages out: { id, ok: true, result, memoryBytes } or { id, ok: false, error: { name, message } },
@@ -40,7 +41,7 @@ import { searchLabels } from '../dedup/dedup.js';
 import { idfHandle, loadIdf } from '../bindings/idf.js';
 import { checkOptions } from '../bindings/options.js';
 import { Pacer } from '../core/pacing.js';
-import { leaderUsesPairs, searchItemShard, searchShard } from '../bindings/pairs.js';
+import { leaderPairBound, leaderUsesPairs, searchItemShard, searchShard } from '../bindings/pairs.js';
 import { searchReview } from '../bindings/review-pairs.js';
 import { withSimilarity } from '../bindings/shingle-sets.js';
 
@@ -113,8 +114,8 @@ const OPS = {
     const result = await searchItemShard(core, fingerprints, maxDistance, shard, shards, maxPairs, progress);
     return [result, result.words ? [result.words.buffer] : []];
   },
-  async leaderPath({ fingerprints, maxDistance }) {
-    return [{ pairs: await leaderUsesPairs(core, fingerprints, maxDistance) }, []];
+  async leaderPath({ fingerprints, maxDistance, items }) {
+    return [{ pairs: await leaderUsesPairs(core, fingerprints, maxDistance), maxCandidates: leaderPairBound(core, items) }, []];
   },
 };
 

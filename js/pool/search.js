@@ -8,14 +8,6 @@ import { runStepsPaced } from '../core/pacing.js';
 import { MAX_PAIRS, concatWords, mergeSortedTriplesSteps, sortPairsSteps, splitTriples, tooManyPairs } from '../bindings/pairs.js';
 
 /**
- * Candidate pairs past which a leader grouping leaves the sharded pair search for one
- * worker's LeaderSearch: the bound of LeaderSearch's own pair path (pairs.h, 24 per
- * fingerprint plus 2^16, past which its lookup path costs less than listing the pairs),
- * times `spread` (leaderSpread).
- */
-const leaderMaxCandidates = (count, spread) => 24 * spread * count + 65536;
-
-/**
  * How many times LeaderSearch's pair bound the pool's leader grouping allows. By
  * fingerprints only, 1: the pairs are kept, in the workers and then on the calling thread,
  * so memory stays within what LeaderSearch's pair path may take. By similarity, the
@@ -142,7 +134,7 @@ export async function poolPairs(scheduler, job, fingerprints, k, maxPairs = MAX_
  *   number from a sample and takes its lookup path for dense near-duplicates, which lists
  *   none. So one worker asks LeaderSearch which path it takes (a few ms), scaled by
  *   leaderSpread; on the lookup path, or when the shards find more candidates than
- *   leaderMaxCandidates (the sample underestimated them), null: one worker runs
+ *   LeaderSearch's pair bound (the sample underestimated them), null: one worker runs
  *   LeaderSearch.
  */
 export async function poolLabels(scheduler, job, fingerprints, texts, { k, similarity, banding, grouping }, pacer) {
@@ -159,9 +151,11 @@ export async function poolLabels(scheduler, job, fingerprints, texts, { k, simil
   // 24 * spread * count (a subset of count / spread items holds 1 / spread^2 of them).
   const spread = leaderSpread(scheduler, similarity);
   const fps = spread > 1 ? everyNth(fingerprints, spread) : fingerprints.slice();
-  const path = await job.guard(scheduler.task(job, { op: 'leaderPath', fingerprints: fps, maxDistance: k }, { transfer: [fps.buffer] }));
+  // Past LeaderSearch's own pair bound (pairs.h pairBound) for spread * count items, the
+  // shards leave the search to one worker's LeaderSearch.
+  const path = await job.guard(scheduler.task(job, { op: 'leaderPath', fingerprints: fps, maxDistance: k, items: spread * count }, { transfer: [fps.buffer] }));
   if (!path.pairs) return null;
-  const words = await shardedWords(scheduler, job, fingerprints, k, { ...verified, maxCandidates: leaderMaxCandidates(count, spread) });
+  const words = await shardedWords(scheduler, job, fingerprints, k, { ...verified, maxCandidates: path.maxCandidates });
   if (!words) return null;
   return runStepsPaced(labelSteps(count, await sortedPairs(count, words, pacer), 'leader'), pacer);
 }

@@ -189,6 +189,11 @@ class LeaderSearch {
   std::vector<uint32_t> takeLabels() { return std::move(leaderOf_); }
   /// True while the pair path is in use (for tests and benchmarks).
   bool usesPairs() const { return pairs_ != nullptr; }
+  /// The most pairs the pair path lists for `items` fingerprints before it gives way to the
+  /// lookup path; a worker pool that lists the pairs of `items` in shards holds to it too.
+  static size_t pairBound(size_t items) { return kPairsPerItem * items + 65536; }
+  /// Estimated pairs per item up to which the pair path is taken.
+  static constexpr size_t kPairsPerItem = 24;
 
  private:
   bool runPairs(size_t workBudget);
