@@ -1,7 +1,6 @@
 #include "band_table.h"
 
 #include <algorithm>
-#include <cstring>
 #include <utility>
 
 namespace simhash {
@@ -17,15 +16,15 @@ BandTable::SortedPart::SortedPart(size_t count, unsigned first, unsigned prefixB
   // 256 entries.
   while (bits < 24 && (count >> (bits - prefixBits)) > 256) ++bits;
   base = size_t{first} << (bits - 8);
-  entries.reserve(count);
+  entries.resize(count);
   starts.assign((size_t{1} << (bits - prefixBits)) + 1, 0);
   deadBits.assign((count + 63) / 64, 0);
 }
 
-void BandTable::SortedPart::append(uint64_t order) {
+void BandTable::SortedPart::append(size_t at, uint64_t order) {
   const auto hash = static_cast<uint32_t>(order >> 32);
   ++starts[bucketOf(hash) + 1];  // a count until finish() sums them
-  entries.emplace_back(lowOf(hash), static_cast<uint32_t>(order));
+  entries[at] = Entry(lowOf(hash), static_cast<uint32_t>(order));
 }
 
 size_t BandTable::SortedPart::estimate(uint32_t hash, size_t& end) const {
@@ -48,7 +47,7 @@ void BandTable::SortedPart::finish() {
   for (size_t b = 1; b < starts.size(); ++b) starts[b] += starts[b - 1];
 }
 
-BandTable::BandTable(size_t mergeAt) : mergeAt_(mergeAt), ranges_(1) { ranges_[0].recent.assign(kSmallestRecent, 0); }
+BandTable::BandTable(size_t mergeAt) : mergeAt_(mergeAt), ranges_(new Range[256]) { ranges_[0].recent.assign(kSmallestRecent, 0); }
 
 size_t BandTable::capacityFor(size_t entries) {
   size_t capacity = kSmallestRecent;
@@ -183,7 +182,7 @@ void BandTable::find(uint32_t key, std::vector<KeyedItem>& out) const {
 
 size_t BandTable::size() const {
   size_t n = 0;
-  for (const Range& range : ranges_) n += range.sorted.live() + range.recentUsed;
+  for (size_t r = 0; r < rangeCount_; ++r) n += ranges_[r].sorted.live() + ranges_[r].recentUsed;
   return n;
 }
 
@@ -217,20 +216,67 @@ void BandTable::Range::recentInOrder(uint64_t* out) const {
   }
 }
 
+size_t BandTable::Cursor::next(uint64_t* out, size_t most) {
+  // The ranges in hash order, each one's sorted entries merged with the recent ones (of
+  // every range, in order): those left once the last range's sorted ones are taken.
+  size_t taken = 0;
+  for (;;) {
+    // Locals, not members, in the loop: the writes to out might alias the members.
+    const Range& range = table_.ranges_[table_.directory_[at_]];
+    const SortedPart& sorted = range.sorted;
+    const SortedPart::Entry* entries = sorted.entries.data();
+    const uint32_t* starts = sorted.starts.data();
+    const size_t count = sorted.entries.size(), recentCount = recent_.size(), base = sorted.base;
+    const uint64_t* recent = recent_.data();
+    const unsigned following = at_ + (256u >> range.prefixBits);
+    const bool anyDead = sorted.dead != 0, lastRange = following >= to_;
+    const unsigned shift = sorted.shift();
+    size_t e = entry_, b = bucket_, r = nextRecent_;
+    for (; taken < most; ++taken) {
+      if (anyDead) {
+        while (e < count && sorted.isDead(e)) ++e;
+      }
+      uint64_t order;
+      if (e < count) {
+        while (starts[b + 1] <= e) ++b;
+        order = (uint64_t{base + b} << shift | entries[e].low) << 32 | entries[e].id();
+        if (r < recentCount && recent[r] < order) {
+          order = recent[r++];
+        } else {
+          ++e;
+        }
+      } else if (lastRange && r < recentCount) {
+        order = recent[r++];
+      } else {
+        break;
+      }
+      out[taken] = order;
+    }
+    entry_ = e;
+    bucket_ = b;
+    nextRecent_ = r;
+    if (taken == most || lastRange) return taken;
+    at_ = following;
+    entry_ = bucket_ = 0;
+  }
+}
+
 std::vector<uint64_t> BandTable::recentInOrder() const {
-  // The ranges are blocks of hashes in order: each one's entries in order, one after another.
+  // The ranges are blocks of hashes: each one's entries in order, one block after another.
   std::vector<uint64_t> out(size());
   size_t at = 0;
-  for (const Range& range : ranges_) {
+  for (unsigned d = 0; d < 256;) {
+    const Range& range = ranges_[directory_[d]];
     range.recentInOrder(out.data() + at);
     at += range.recentUsed;
+    d += 256u >> range.prefixBits;
   }
   out.resize(at);
   return out;
 }
 
 void BandTable::direct() {
-  for (size_t r = 0; r < ranges_.size(); ++r) {
+  for (size_t r = 0; r < rangeCount_; ++r) {
     const Range& range = ranges_[r];
     std::fill_n(directory_ + range.first, 256u >> range.prefixBits, static_cast<uint8_t>(r));
   }
@@ -239,28 +285,28 @@ void BandTable::direct() {
 BandTable::Builder::Builder(size_t count, size_t mergeAt) : mergeAt_(mergeAt) {
   // Ranges of at most 2 * mergeAt entries, as merges that split at 4 * mergeAt leave them.
   while (prefixBits_ < 8 && (count >> prefixBits_) > 2 * mergeAt) ++prefixBits_;
-  ranges_.reserve(size_t{1} << prefixBits_);
+  ranges_.reset(new Range[256]);  // room for the table's splits
 }
 
 void BandTable::Builder::close() {
-  Range range;
+  Range& range = ranges_[built_];
   range.prefixBits = prefixBits_;
-  range.first = static_cast<unsigned>(ranges_.size() << (8 - prefixBits_));
+  range.first = static_cast<unsigned>(built_++ << (8 - prefixBits_));
   range.sorted = SortedPart(pending_.size(), range.first, prefixBits_);
-  for (const uint64_t order : pending_) range.sorted.append(order);
+  for (size_t i = 0; i < pending_.size(); ++i) range.sorted.append(i, pending_[i]);
   range.sorted.finish();
   pending_.clear();
-  ranges_.push_back(std::move(range));
 }
 
 void BandTable::Builder::finish(BandTable& table) {
-  while (ranges_.size() < (size_t{1} << prefixBits_)) close();
-  std::vector<size_t> strays(ranges_.size(), 0);
+  while (built_ < (size_t{1} << prefixBits_)) close();
+  std::vector<size_t> strays(built_, 0);
   auto rangeOf = [&](uint64_t entry) { return (placing(static_cast<uint32_t>(entry)) >> 24) >> (8 - prefixBits_); };
   for (const uint64_t entry : strays_) ++strays[rangeOf(entry)];
-  for (size_t r = 0; r < ranges_.size(); ++r) ranges_[r].recent.assign(capacityFor(strays[r]), 0);
+  for (size_t r = 0; r < built_; ++r) ranges_[r].recent.assign(capacityFor(strays[r]), 0);
   for (const uint64_t entry : strays_) ranges_[rangeOf(entry)].insert(entry);
   table.ranges_.swap(ranges_);
+  table.rangeCount_ = built_;
   table.direct();
 }
 
@@ -268,96 +314,48 @@ void BandTable::merge(size_t at, size_t more) {
   // Everything allocated first: a failure leaves the table as it was. A range split in
   // two makes halves of its block of hashes, each with its own sorted and recent parts.
   const bool split = ranges_[at].prefixBits < 8 && ranges_[at].sorted.live() + ranges_[at].recentUsed > 4 * mergeAt_;
-  if (split) ranges_.reserve(ranges_.size() + 1);  // before the references: it may move the ranges
   const Range& range = ranges_[at];
   const SortedPart& old = range.sorted;
   std::vector<uint64_t> recent(range.recentUsed);
   range.recentInOrder(recent.data());
-  const unsigned prefixBits = range.prefixBits + split;
-  // Each half's entries: old [oldEnd[h - 1], oldEnd[h]), recent [recentEnd[h - 1], recentEnd[h]).
-  size_t oldEnd[3] = {0, old.entries.size(), old.entries.size()}, recentEnd[3] = {0, recent.size(), recent.size()};
-  Range made[2];
-  made[1].first = range.first + (256u >> prefixBits);
+  const unsigned prefixBits = range.prefixBits + split, middle = range.first + (256u >> prefixBits);
+  // The first half's entries: old [0, oldEnd), recent [0, recentEnd); the second's, the rest.
+  size_t oldEnd = old.entries.size(), recentEnd = recent.size();
   if (split) {
-    recentEnd[1] = static_cast<size_t>(std::lower_bound(recent.begin(), recent.end(), uint64_t{made[1].first} << 56) - recent.begin());
-    if (!old.entries.empty()) oldEnd[1] = old.starts[old.bucketOf(made[1].first << 24)];
+    recentEnd = static_cast<size_t>(std::lower_bound(recent.begin(), recent.end(), uint64_t{middle} << 56) - recent.begin());
+    if (oldEnd != 0) oldEnd = old.starts[old.bucketOf(middle << 24)];
   }
-  made[0].first = range.first;
+  Range made[2];
   for (unsigned h = 0; h <= unsigned{split}; ++h) {
-    size_t count = oldEnd[h + 1] - oldEnd[h] + recentEnd[h + 1] - recentEnd[h];
-    for (size_t e = oldEnd[h]; old.dead != 0 && e < oldEnd[h + 1]; ++e) count -= old.isDead(e);
+    size_t count = h == 0 ? oldEnd + recentEnd : old.entries.size() - oldEnd + recent.size() - recentEnd;
+    for (size_t e = h == 0 ? 0 : oldEnd; old.dead != 0 && e < (h == 0 ? oldEnd : old.entries.size()); ++e) count -= old.isDead(e);
     Range& half = made[h];
+    half.first = h == 0 ? range.first : middle;
     half.prefixBits = prefixBits;
     half.sorted = SortedPart(count, half.first, prefixBits);
-    half.sorted.entries.resize(count);
     // The recent part at once as large as it may grow before the next merge: no rehash.
     half.recent.assign(capacityFor(std::max(more, recentLimitFor(count, prefixBits))), 0);
   }
-  for (unsigned h = 0; h <= unsigned{split}; ++h) {
-    SortedPart& sorted = made[h].sorted;
-    if (sorted.entries.empty()) continue;
-    // Written through pointers, the bucket sizes counted into starts: the loop a merge is.
-    SortedPart::Entry* entries = sorted.entries.data();
-    uint32_t* sizes = sorted.starts.data() + 1;
-    size_t from = oldEnd[h], to = 0;
-    const size_t oldStop = oldEnd[h + 1];
-    const uint64_t* const recentStop = recent.data() + recentEnd[h + 1];
-    auto write = [&](uint64_t order) {
-      const auto hash = static_cast<uint32_t>(order >> 32);
-      entries[to++] = SortedPart::Entry(sorted.lowOf(hash), static_cast<uint32_t>(order));
-      ++sizes[sorted.bucketOf(hash)];
-    };
-    if (old.dead == 0 && !old.entries.empty() && sorted.bits == old.bits) {
-      // The usual merge: nothing removed, the same buckets. The old entries between two
-      // recent ones' places are copied as one run.
-      auto copyTo = [&](size_t stop) {
-        std::memcpy(entries + to, old.entries.data() + from, (stop - from) * sizeof(SortedPart::Entry));
-        to += stop - from;
-        from = stop;
-      };
-      for (const uint64_t* r = recent.data() + recentEnd[h]; r != recentStop; ++r) {
-        const auto hash = static_cast<uint32_t>(*r >> 32);
-        const auto id = static_cast<uint32_t>(*r);
-        size_t end;
-        size_t stop = std::max(from, old.lowerBound(hash, end));
-        while (stop < end && old.entries[stop].low == sorted.lowOf(hash) && old.entries[stop].id() < id) ++stop;  // (hash, id) order
-        copyTo(stop);
-        write(*r);
-      }
-      copyTo(oldStop);
-      const size_t offset = sorted.base - old.base;  // the same bits: the half's buckets are among the old ones
-      for (size_t b = 0; b < sorted.buckets(); ++b) sizes[b] += old.starts[offset + b + 1] - old.starts[offset + b];
-    } else {
-      // Removed entries dropped, or other buckets: each old entry's hash from its bucket.
-      const uint64_t* r = recent.data() + recentEnd[h];
-      for (size_t b = 0;;) {
-        while (from < oldStop && old.isDead(from)) ++from;
-        if (from < oldStop) {
-          while (old.starts[b + 1] <= from) ++b;
-          const uint64_t order = (uint64_t{old.base + b} << old.shift() | old.entries[from].low) << 32 | old.entries[from].id();
-          if (r != recentStop && *r < order) {
-            write(*r++);
-          } else {
-            write(order);
-            ++from;
-          }
-        } else if (r != recentStop) {
-          write(*r++);
-        } else {
-          break;
-        }
-      }
+  // The range's entries in order, live ones only, each to its half.
+  Cursor cursor(*this, std::move(recent), range.first, middle + (split ? 256u >> prefixBits : 0));
+  uint64_t orders[256];
+  size_t filled[2] = {0, 0};
+  for (size_t n; (n = cursor.next(orders, 256)) != 0;) {
+    for (size_t i = 0; i < n; ++i) {
+      const bool upper = (orders[i] >> 56) >= middle;
+      made[upper].sorted.append(filled[upper]++, orders[i]);
     }
-    sorted.finish();
   }
+  for (Range& half : made) half.sorted.finish();
   ranges_[at] = std::move(made[0]);
-  if (split) ranges_.insert(ranges_.begin() + static_cast<std::ptrdiff_t>(at) + 1, std::move(made[1]));
+  if (split) ranges_[rangeCount_++] = std::move(made[1]);
   direct();
 }
 
 size_t BandTable::memoryBytes() const {
-  size_t bytes = ranges_.capacity() * sizeof(Range);
-  for (const Range& range : ranges_) {
+  size_t bytes = 256 * sizeof(Range);
+  for (size_t r = 0; r < rangeCount_; ++r) {
+    const Range& range = ranges_[r];
     const SortedPart& sorted = range.sorted;
     bytes += sorted.entries.capacity() * sizeof(SortedPart::Entry) + sorted.starts.capacity() * sizeof(uint32_t) +
              (sorted.deadBits.capacity() + range.recent.capacity()) * sizeof(uint64_t);

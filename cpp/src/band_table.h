@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -62,7 +63,7 @@ class BandTable {
   /// The entries of the largest range (removed ones too): about what a merge copies at most.
   size_t largestRange() const {
     size_t most = 0;
-    for (const Range& range : ranges_) most = std::max(most, range.sorted.entries.size() + range.recentUsed);
+    for (size_t r = 0; r < rangeCount_; ++r) most = std::max(most, ranges_[r].sorted.entries.size() + ranges_[r].recentUsed);
     return most;
   }
 
@@ -72,59 +73,33 @@ class BandTable {
   class Cursor {
    public:
     explicit Cursor(const BandTable& table) : Cursor(table, table.recentInOrder()) {}
-    /// @pre recent is table.recentInOrder().
-    Cursor(const BandTable& table, std::vector<uint64_t> recent) : table_(table), recent_(std::move(recent)) {}
+    /// The entries of the ranges that cover the hashes whose top 8 bits are [from, to).
+    /// @pre recent is their recent entries in order (recentInOrder() for all of them).
+    Cursor(const BandTable& table, std::vector<uint64_t> recent, unsigned from = 0, unsigned to = 256)
+        : table_(table), recent_(std::move(recent)), at_(from), to_(to) {}
     /// Calls emit(key, id) for each of the next entries, at most `most` of them. @return
     /// how many: fewer than `most` once every entry has been given.
     template <class Emit>
     size_t take(size_t most, Emit&& emit) {
-      // The ranges in hash order, each one's sorted entries merged with the recent ones
-      // (of every range, in order): those of the last range once its sorted ones are taken.
+      uint64_t orders[256];
       size_t taken = 0;
-      const size_t last = table_.ranges_.size() - 1;
-      for (;;) {
-        // Locals, not members, in the loop: what emit writes might alias the members.
-        const SortedPart& sorted = table_.ranges_[range_].sorted;
-        const SortedPart::Entry* entries = sorted.entries.data();
-        const uint32_t* starts = sorted.starts.data();
-        const size_t count = sorted.entries.size(), recentCount = recent_.size(), base = sorted.base;
-        const uint64_t* recent = recent_.data();
-        const bool anyDead = sorted.dead != 0, lastRange = range_ == last;
-        const unsigned shift = sorted.shift();
-        size_t e = entry_, b = bucket_, r = nextRecent_;
-        for (; taken < most; ++taken) {
-          if (anyDead) {
-            while (e < count && sorted.isDead(e)) ++e;
-          }
-          uint64_t order;
-          if (e < count) {
-            while (starts[b + 1] <= e) ++b;
-            order = (uint64_t{base + b} << shift | entries[e].low) << 32 | entries[e].id();
-            if (r < recentCount && recent[r] < order) {
-              order = recent[r++];
-            } else {
-              ++e;
-            }
-          } else if (lastRange && r < recentCount) {
-            order = recent[r++];
-          } else {
-            break;
-          }
-          emit(keyOfPlacing(static_cast<uint32_t>(order >> 32)), static_cast<uint32_t>(order));
-        }
-        entry_ = e;
-        bucket_ = b;
-        nextRecent_ = r;
-        if (taken == most || lastRange) return taken;
-        ++range_;
-        entry_ = bucket_ = 0;
+      while (taken < most) {
+        const size_t asked = std::min<size_t>(256, most - taken), given = next(orders, asked);
+        for (size_t i = 0; i < given; ++i) emit(keyOfPlacing(static_cast<uint32_t>(orders[i] >> 32)), static_cast<uint32_t>(orders[i]));
+        taken += given;
+        if (given < asked) break;
       }
+      return taken;
     }
 
    private:
+    friend class BandTable;
+    // The next entries, at most `most`, as (placing hash << 32 | id) to out. @return how many.
+    size_t next(uint64_t* out, size_t most);
     const BandTable& table_;
-    std::vector<uint64_t> recent_;  // recentInOrder()
-    size_t range_ = 0, bucket_ = 0, entry_ = 0, nextRecent_ = 0;
+    std::vector<uint64_t> recent_;
+    unsigned at_, to_;  // the range being read is the one of directory_[at_]
+    size_t bucket_ = 0, entry_ = 0, nextRecent_ = 0;
   };
 
   /// Entries given one at a time, in any order, that replace a table's (below).
@@ -142,7 +117,8 @@ class BandTable {
   struct SortedPart {
     SortedPart() = default;
     SortedPart(size_t count, unsigned first, unsigned prefixBits);
-    void append(uint64_t order);
+    // Writes entry `at` (of count). @pre at in order.
+    void append(size_t at, uint64_t order);
     void finish();
     // Where `hash` would lie in its bucket if the low bits spread exactly evenly, and the
     // bucket's end through `end`. @pre built, not empty, hash in the range.
@@ -168,7 +144,7 @@ class BandTable {
       uint16_t low, idLow, idHigh;
     };
     static_assert(sizeof(Entry) == 6, "entries are 6 bytes");
-    // Uninitialized when a merge sizes it: the merge writes every entry.
+    // Uninitialized when sized: append() writes every entry.
     std::vector<Entry, UninitializedAllocator<Entry>> entries;
     std::vector<uint32_t> starts;  // buckets() + 1 when built: bucket b is [starts[b], starts[b + 1])
     std::vector<uint64_t> deadBits;
@@ -207,7 +183,9 @@ class BandTable {
   void merge(size_t at, size_t more);
 
   size_t mergeAt_;
-  std::vector<Range> ranges_;  // in hash order
+  // The ranges, at most 256: [0, rangeCount_) in use, in no order.
+  std::unique_ptr<Range[]> ranges_;
+  size_t rangeCount_ = 1;
   uint8_t directory_[256] = {};  // the range of each value of the hash's top 8 bits
 };
 
@@ -222,7 +200,7 @@ class BandTable::Builder {
   void add(uint32_t key, uint32_t id) {
     const uint64_t order = uint64_t{placing(key)} << 32 | id;
     if (order >= last_) {
-      while ((static_cast<uint32_t>(order >> 56) >> (8 - prefixBits_)) != ranges_.size()) close();
+      while ((static_cast<uint32_t>(order >> 56) >> (8 - prefixBits_)) != built_) close();
       pending_.push_back(order);
       last_ = order;
     } else {
@@ -235,7 +213,8 @@ class BandTable::Builder {
  private:
   // Builds the next range from the pending entries.
   void close();
-  std::vector<Range> ranges_;  // built; the pending entries are the next one's
+  std::unique_ptr<Range[]> ranges_;  // [0, built) built; the pending entries are the next one's
+  size_t built_ = 0;
   size_t mergeAt_;
   std::vector<uint64_t> pending_, strays_;
   uint64_t last_ = 0;
