@@ -263,15 +263,16 @@ size_t BandTable::Cursor::next(uint64_t* out, size_t most) {
 
 std::vector<uint64_t> BandTable::recentInOrder() const {
   // The ranges are blocks of hashes: each one's entries in order, one block after another.
-  std::vector<uint64_t> out(size());
   size_t at = 0;
+  for (size_t r = 0; r < rangeCount_; ++r) at += ranges_[r].recentUsed;
+  std::vector<uint64_t> out(at);
+  at = 0;
   for (unsigned d = 0; d < 256;) {
     const Range& range = ranges_[directory_[d]];
     range.recentInOrder(out.data() + at);
     at += range.recentUsed;
     d += 256u >> range.prefixBits;
   }
-  out.resize(at);
   return out;
 }
 
