@@ -10,8 +10,10 @@
 //   - 1M stored (--stored, through addAll in batches of --batch, 10,000), then --further
 //     texts (200,000) queried (limit 1) and added when nothing is found, against them: enough
 //     adds that the band table's merges (cpp/src/band_table.h: one per twelfth of growth)
-//     weigh in the mean as they do in a long stream. The slowest add is reported. What
-//     is stored, by --stored-corpus (one or both, comma-separated, run in that order):
+//     weigh in the mean as they do in a long stream. Each query and add is timed alone:
+//     the median and the slowest single call of each (a page stalls on its slowest call).
+//     After the untimed passes below, --removes (10,000) random stored texts are removed,
+//     each timed alone (median, slowest). What is stored, by --stored-corpus (one or both, comma-separated, run in that order):
 //       synthetic (the default): an index a user fills holds texts that are mostly not
 //         copies of each other, so these are short lines of 6-30 words (uniformly), each
 //         word drawn at random from the words of the fortunes, weighted by how often each
@@ -26,8 +28,7 @@
 //         further texts next in it: every record has about 48 edited copies among 1M, so a
 //         query verifies dozens of candidates and finds dozens of answers. This measures a
 //         copies-heavy index; synthetic, a query's cost when few stored texts resemble it.
-//     Untimed: the further texts' full answers among the stored texts (mean count) and the
-//     slowest single query; the heap against the stored texts' UTF-8; serialize() and
+//     Untimed: the further texts' full answers among the stored texts (mean count); the heap against the stored texts' UTF-8; serialize() and
 //     loadTextIndex() of the index (median of --runs each), the loaded index checked to
 //     answer the further texts as the original; loadTextIndex() in a fresh process (a page
 //     that loads its index when it starts: no memory already grown by the index), with
@@ -46,7 +47,7 @@
 // text when its first match is not a duplicate, the answers counted are the duplicates, and
 // the table goes to tests/bench/results/text-index-review.txt.
 // Usage: node tests/bench/text-index.js [N ...] [--runs=R] [--stored=M] [--batch=B] [--further=F]
-//   [--stored-corpus=synthetic|fortunes] [--check=C] [--sample=S] [--review=R]
+//   [--stored-corpus=synthetic|fortunes] [--check=C] [--sample=S] [--removes=D] [--review=R]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -66,6 +67,7 @@ const BATCH = number('batch', 10_000);
 const FURTHER = number('further', 200_000);
 const CHECK = number('check', 200_000);
 const SAMPLE = number('sample', 10_000);
+const REMOVES = number('removes', 10_000);
 const CORPORA = option('stored-corpus', 'synthetic').split(',');
 const REVIEW = option('review') === undefined ? undefined : number('review');
 // The stream's rule: add a text unless its first match (duplicates come first) is a duplicate.
@@ -81,6 +83,8 @@ const count = (n) => n.toLocaleString('en');
 const us = (ms, n) => `${((ms * 1000) / n).toFixed(2)} µs`;
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+// The median and the slowest of single calls' milliseconds.
+const spread = (ms) => `${us(median(ms), 1)}, ${ms.reduce((a, b) => Math.max(a, b), 0).toFixed(2)} ms`;
 const utf8Bytes = (texts) => texts.reduce((sum, t) => sum + Buffer.byteLength(t), 0);
 
 const sh = await init();
@@ -189,14 +193,18 @@ function storedPart(name, description, stored, further, source, notes = []) {
   }
   let added = 0;
   let answered = 0;
-  let slowestAdd = 0;
+  // Each call timed alone: the median and the slowest (a page stalls on the slowest).
+  const queryMs = new Float64Array(further.length);
+  const addMs = new Float64Array(further.length);
   start = performance.now();
-  for (const text of further) {
-    if (!hasDuplicate(index, text)) {
-      const addStart = performance.now();
-      index.add(text);
-      slowestAdd = Math.max(slowestAdd, performance.now() - addStart);
-      added++;
+  for (let i = 0; i < further.length; i++) {
+    const queryStart = performance.now();
+    const duplicate = hasDuplicate(index, further[i]);
+    const addStart = performance.now();
+    queryMs[i] = addStart - queryStart;
+    if (!duplicate) {
+      index.add(further[i]);
+      addMs[added++] = performance.now() - addStart;
     } else {
       answered++;
     }
@@ -208,12 +216,9 @@ function storedPart(name, description, stored, further, source, notes = []) {
   // when the corpus says what each copies.
   const kinds = { edited: { texts: 0, found: 0, foundSource: 0, answers: 0 }, fresh: { texts: 0, found: 0, foundSource: 0, answers: 0 } };
   let answers = 0;
-  let slowest = 0;
   const storedAfter = index.size;
   for (let i = 0; i < further.length; i++) {
-    start = performance.now();
     const found = duplicatesOf(index, further[i]);
-    slowest = Math.max(slowest, performance.now() - start);
     const amongStored = found.filter((a) => a.id < stored.length);
     answers += amongStored.length;
     if (source) {
@@ -241,6 +246,15 @@ function storedPart(name, description, stored, further, source, notes = []) {
     }
     loaded.dispose();
   }
+  // --removes random stored texts removed, each call timed alone.
+  const removeMs = new Float64Array(REMOVES);
+  const pick = random64(31);
+  for (let r = 0; r < REMOVES; r++) {
+    const id = Number(pick() % BigInt(stored.length));
+    start = performance.now();
+    index.remove(id);
+    removeMs[r] = performance.now() - start;
+  }
   index.dispose();
   const freshLoads = loadInFreshProcesses(bytes, RUNS);
   log(`${name}: load in a fresh process ${freshLoads.map((l) => seconds(l.ms)).join(', ')}, WASM memory ${mib(freshLoads[0].memory)}`);
@@ -254,10 +268,11 @@ function storedPart(name, description, stored, further, source, notes = []) {
       + `at >= ${DEFAULT_SIMILARITY} (${count(sampledFoundSelf)} found themselves)`);
   }
   lines.push('');
-  lines.push('| addAll per text | heap / UTF-8 | further texts | query + add per text | added, slowest add | answers per query (among the stored), slowest query | serialize | loadTextIndex | loadTextIndex in a fresh process, its WASM memory | bytes |');
-  lines.push('|---|---|---|---|---|---|---|---|---|---|');
+  lines.push('| addAll per text | heap / UTF-8 | further texts | query + add per text | query: median, slowest | added | add: median, slowest | remove: median, slowest | answers per query (among the stored) | serialize | loadTextIndex | loadTextIndex in a fresh process, its WASM memory | bytes |');
+  lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   lines.push(`| ${us(addAllMs, stored.length)} | ${mib(storedHeap)} / ${mib(storedBytes)} = ${(storedHeap / storedBytes).toFixed(2)}× | ${count(further.length)} (${count(answered)} found a match) `
-    + `| ${us(furtherMs, further.length)} | ${count(added)} (${count(storedAfter)} stored after), ${slowestAdd.toFixed(1)} ms | ${(answers / further.length).toFixed(2)}, ${slowest.toFixed(2)} ms `
+    + `| ${us(furtherMs, further.length)} | ${spread(queryMs)} | ${count(added)} (${count(storedAfter)} stored after) | ${spread(addMs.subarray(0, added))} `
+    + `| ${REMOVES === 0 ? '-' : `${spread(removeMs)} (${count(REMOVES)})`} | ${(answers / further.length).toFixed(2)} `
     + `| ${seconds(median(serializeRuns))} | ${seconds(median(loadRuns))} | ${seconds(median(freshLoads.map((l) => l.ms)))}, ${mib(freshLoads[0].memory)} `
     + `| ${count(bytes.length)} (${mib(bytes.length)}) |`);
   if (source) {
