@@ -11,31 +11,14 @@ import { encodeInto } from '../core/text.js';
 import { bindCore, guardMethods, handleRegistry } from '../core/traps.js';
 
 /**
- * textIndex[KEYS_OF](text): { keys, normalized, reviewKeys, sketch, shingles }, what an add of
- * text would store (its band keys in band order, its normalized text; with review its review
- * bands' keys, its set's sketch, 64 bytes, and its distinct shingles; without, an empty
- * reviewKeys, a sketch of zeros and 0), storing nothing: for the shared index
- * (redis/shared-index.js), which must propose the candidates this index proposes. Not public API.
+ * textIndex[CORE_OF](): [core, handle], for text-index-keys.js, which reads what an add of a
+ * text would store for the shared index (Node only: kept out of the browser bundle). Not
+ * public API.
  */
-export const KEYS_OF = Symbol('keysOf');
-
-/**
- * textIndex[REVIEW_FILTER](sketches, shingles): with review, which stored texts that only the
- * review bands propose query() goes on to verify: sketches holds the query's sketch then each
- * stored text's (64 bytes each, as KEYS_OF gives them), shingles their distinct shingles (a
- * Uint32Array, the query's first); a Uint8Array of 1 (verified) or 0 per stored text. For
- * the shared index, which must set aside the candidates this index sets aside. Not public API.
- */
-export const REVIEW_FILTER = Symbol('reviewFilter');
-
-/** u32 words before KEYS_OF's keys in the result buffer: counts, shingles, sketch (cpp/bindings/helpers.h). */
-const KEYS_OF_HEAD = 20;
+export const CORE_OF = Symbol('coreOf');
 
 /** A match's kind by the core's MatchKind (text_index.h). */
 const MATCH_KINDS = ['duplicate', 'review'];
-
-/** Decodes KEYS_OF's normalized texts: one for every call. */
-const utf8Decoder = new TextDecoder();
 
 /** Longest text encoded into the single-call scratch buffer (UTF-8 takes at most 3 bytes per UTF-16 unit). */
 const SCRATCH_CHARS = Math.floor(SINGLE_CALL_BYTES / 3);
@@ -44,7 +27,7 @@ const SCRATCH_CHARS = Math.floor(SINGLE_CALL_BYTES / 3);
 const registry = handleRegistry('_textIndexDelete');
 
 /** Calls use(address, length) with text's UTF-8 in WASM memory: the scratch buffer for short texts. */
-function withText(core, text, use) {
+export function withText(core, text, use) {
   if (text.length <= SCRATCH_CHARS) {
     const address = singleCallScratch(core);
     return coreCall(() => use(address, encodeInto(text, core.HEAPU8.subarray(address, address + SINGLE_CALL_BYTES))));
@@ -135,35 +118,8 @@ export class TextIndex {
     return matches;
   }
 
-  [KEYS_OF](text) {
-    const handle = this.#live();
-    const core = this.#core;
-    const count = withText(core, text, (utf8, length) => core._textIndexKeysOf(handle, utf8, length));
-    const address = core._resultAddress();
-    const words = new Uint32Array(core.HEAPU8.buffer, address, KEYS_OF_HEAD);
-    const reviewCount = words[2];
-    const all = new Uint32Array(core.HEAPU8.buffer, address, KEYS_OF_HEAD + count + reviewCount);
-    const keys = all.slice(KEYS_OF_HEAD, KEYS_OF_HEAD + count);
-    const reviewKeys = all.slice(KEYS_OF_HEAD + count);
-    const sketch = core.HEAPU8.slice(address + 16, address + 16 + 64);
-    const start = address + 4 * (KEYS_OF_HEAD + count + reviewCount);
-    const normalized = utf8Decoder.decode(core.HEAPU8.subarray(start, start + words[1]));
-    const shingles = words[3];
-    core._resultRelease();
-    return { keys, normalized, reviewKeys, sketch, shingles };
-  }
-
-  [REVIEW_FILTER](sketches, shingles) {
-    const handle = this.#live();
-    const core = this.#core;
-    const count = shingles.length - 1;
-    return withAllocations(core, (mem) => {
-      const sketchesAddress = mem.copyIn(sketches);
-      const shinglesAddress = mem.copyIn(shingles);
-      const out = mem.alloc(Math.max(count, 1));
-      coreCall(() => core._textIndexReviewFilter(handle, sketchesAddress, shinglesAddress, count, out));
-      return core.HEAPU8.slice(out, out + count);
-    });
+  [CORE_OF]() {
+    return [this.#core, this.#live()];
   }
 
   /** @returns whether the id was stored. */

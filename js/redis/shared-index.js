@@ -2,9 +2,9 @@
 // (docs/redis.md). Node only; never in the browser bundle.
 //
 // The answers are TextIndex's (text-index.js): the same band keys propose the same
-// candidates (a TextIndex of the same threshold and review computes them: KEYS_OF), the
+// candidates (a TextIndex of the same threshold and review computes them: keysOf), the
 // candidates of the review bands alone are set aside by the same sketch test on the same
-// sketches (REVIEW_FILTER, in WASM), and every other candidate is verified exactly in WASM
+// sketches (reviewFilter, in WASM), and every other candidate is verified exactly in WASM
 // (sh.similarity of the query and each candidate's stored normalized text, whose
 // similarity is the original text's). Redis holds the texts, their sketches and the band
 // tables (redis/scripts.js); each step is one Lua script (one round trip), which the
@@ -22,7 +22,7 @@ import { ID_MAX, NO_FRESH_ID } from '../core/ids.js';
 import { init as loadModule } from '../node.js';
 import { DEFINITION, ID_WIDTH, LAYOUT, MAGIC, REVIEW_LAYOUT, commandsOf, decode, encode, keyNames, readSketch, runScript, sketchValue } from './scripts.js';
 import { DEFAULT_SIMILARITY, checkReview, checkSimilarity } from '../core/thresholds.js';
-import { KEYS_OF, REVIEW_FILTER } from '../bindings/text-index.js';
+import { SKETCH_BYTES, keysOf, reviewFilter } from '../bindings/text-index-keys.js';
 
 /** Adds in flight while importing, and texts per addAll while exporting. */
 const IMPORT_IN_FLIGHT = 64;
@@ -97,7 +97,7 @@ export class SharedTextIndex {
 
   /** The band counts its parameters give: { bands, reviewBands } (0 without review). */
   [BANDS]() {
-    const { keys, reviewKeys } = this.#live()[KEYS_OF]('');
+    const { keys, reviewKeys } = keysOf(this.#live(), '');
     return { bands: keys.length, reviewBands: reviewKeys.length };
   }
 
@@ -111,7 +111,7 @@ export class SharedTextIndex {
    * and fields, its normalized text, and with review its sketch and distinct shingles.
    */
   #signed(text) {
-    const { keys, normalized, reviewKeys, sketch, shingles } = this.#live()[KEYS_OF](text);
+    const { keys, normalized, reviewKeys, sketch, shingles } = keysOf(this.#live(), text);
     const buckets = [];
     const fields = [];
     for (const key of keys) {
@@ -156,13 +156,13 @@ export class SharedTextIndex {
     }
     const far = (reply.length - 1 - 2 * near) / 3;
     if (far > 0) {
-      const sketches = new Uint8Array(64 * (far + 1));
+      const sketches = new Uint8Array(SKETCH_BYTES * (far + 1));
       const shingles = new Uint32Array(far + 1);
       sketches.set(signed.sketch);
       shingles[0] = signed.shingles;
       const at = 1 + 2 * near;
-      for (let k = 0; k < far; k++) shingles[k + 1] = readSketch(reply[at + 3 * k + 1], sketches, 64 * (k + 1));
-      const pass = this.#live()[REVIEW_FILTER](sketches, shingles);
+      for (let k = 0; k < far; k++) shingles[k + 1] = readSketch(reply[at + 3 * k + 1], sketches, SKETCH_BYTES * (k + 1));
+      const pass = reviewFilter(this.#live(), sketches, shingles);
       for (let k = 0; k < far; k++) {
         if (pass[k]) {
           ids.push(reply[at + 3 * k]);

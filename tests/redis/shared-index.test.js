@@ -15,7 +15,7 @@ import { createClient, createCluster } from 'redis';
 import Redis, { Cluster } from 'ioredis';
 import { init } from '../../js/node.js';
 import { createSharedTextIndex } from '../../js/redis.js';
-import { KEYS_OF, REVIEW_FILTER } from '../../js/bindings/text-index.js';
+import { keysOf, reviewFilter } from '../../js/bindings/text-index-keys.js';
 import { Random } from '../bench/quality/random.js';
 import { MISSING, startCluster, startRedis } from './server.js';
 
@@ -406,7 +406,7 @@ describe('the shared text index', { skip: MISSING }, () => {
   test('the review filter: the sketch test TextIndex applies to the review bands\' candidates, as the shared index calls it', () => {
     const index = sh.createTextIndex({ similarity: 0.8, review: 0.5 });
     try {
-      const { sketch, shingles, reviewKeys } = index[KEYS_OF]('the cat sat on the mat and then came back home');
+      const { sketch, shingles, reviewKeys } = keysOf(index, 'the cat sat on the mat and then came back home');
       assert.equal(sketch.length, 64);
       assert.ok(shingles > 0 && reviewKeys.length > 0);
       const far = sketch.map((byte) => ~byte & 0xff); // every bin differs
@@ -414,12 +414,12 @@ describe('the shared text index', { skip: MISSING }, () => {
       sketches.set(sketch);
       sketches.set(sketch, 64);
       sketches.set(far, 128);
-      assert.deepEqual([...index[REVIEW_FILTER](sketches, new Uint32Array([1000, 1000, 1000]))], [1, 0]);
+      assert.deepEqual([...reviewFilter(index, sketches, new Uint32Array([1000, 1000, 1000]))], [1, 0]);
     } finally {
       index.dispose();
     }
     const plain = sh.createTextIndex();
-    assert.deepEqual(plain[KEYS_OF]('text').reviewKeys.length, 0);
+    assert.deepEqual(keysOf(plain, 'text').reviewKeys.length, 0);
     plain.dispose();
   });
 
