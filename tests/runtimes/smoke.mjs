@@ -225,7 +225,7 @@ await check('the calls above, run twice, leave the WASM heap where once did (scr
 });
 
 await check(`the CLI, run by ${RUNTIME}, dedups a file and standard input`, () => {
-  const cli = fileURLToPath(new URL('./cli.js', import.meta.resolve('simhash-wasm')));
+  const cli = fileURLToPath(new URL('./cli/main.js', import.meta.resolve('simhash-wasm')));
   const command = RUNTIME === 'deno' ? ['run', '--allow-read', cli] : [cli];
   const dir = mkdtempSync(join(tmpdir(), 'simhash-smoke-'));
   try {
