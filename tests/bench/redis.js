@@ -33,7 +33,7 @@ const IN_FLIGHT = option('in-flight', 1);
 const REVIEW = args.some((a) => a.startsWith('--review=')) ? option('review') : undefined;
 const INIT = REVIEW === undefined ? { name: 'bench' } : { name: 'bench', review: REVIEW };
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : 0);
 const fmt = (n, digits = 0) => n.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** One process's part (run with --part=k): queries, then addIfNew, one at a time. */
@@ -44,6 +44,7 @@ async function part(url, k) {
   const mine = further.filter((_, i) => i % PROCESSES === k);
   const timed = async (calls, call) => {
     const latencies = new Float64Array(calls.length);
+    const cpuStart = process.cpuUsage();
     const start = performance.now();
     let next = 0;
     // IN_FLIGHT callers, each making one call at a time (a server handling concurrent requests).
@@ -56,8 +57,9 @@ async function part(url, k) {
       }
     }));
     const seconds = (performance.now() - start) / 1000;
+    const cpu = process.cpuUsage(cpuStart);
     latencies.sort();
-    return { perSecond: calls.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
+    return { perSecond: calls.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), cpuMicros: calls.length ? (cpu.user + cpu.system) / calls.length : 0 };
   };
   let reviews = 0;
   const queries = await timed(mine.slice(0, QUERIES), async (text) => {
@@ -80,10 +82,19 @@ function corpus() {
   return syntheticCorpus(all, STORED, PROCESSES * (QUERIES + ADDS));
 }
 
+/** The server's CPU seconds so far (user + system, all its threads). */
+async function serverCpu(client) {
+  const info = await client.sendCommand(['INFO', 'cpu']);
+  return Number(/used_cpu_user:([\d.]+)/.exec(info)[1]) + Number(/used_cpu_sys:([\d.]+)/.exec(info)[1]);
+}
+
 async function commandCalls(client) {
   const stats = await client.sendCommand(['INFO', 'commandstats']);
   const calls = {};
-  for (const [, name, count] of stats.matchAll(/cmdstat_(\w+):calls=(\d+)/g)) calls[name] = Number(count);
+  for (const [, name, count, usec] of stats.matchAll(/cmdstat_(\w+):calls=(\d+),usec=(\d+)/g)) {
+    calls[name] = Number(count);
+    calls[`${name}Usec`] = Number(usec);
+  }
   return calls;
 }
 
@@ -101,6 +112,7 @@ async function main() {
     const used = (await memory()) - empty;
     const utf8 = stored.reduce((sum, t) => sum + Buffer.byteLength(t), 0);
     const before = await commandCalls(client);
+    const cpuBefore = await serverCpu(client);
     const self = fileURLToPath(import.meta.url);
     start = performance.now();
     const parts = await Promise.all(Array.from({ length: PROCESSES }, (_, k) => new Promise((resolve, reject) => {
@@ -110,7 +122,10 @@ async function main() {
       });
     })));
     const after = await commandCalls(client);
-    const scripts = ((after.evalsha ?? 0) - (before.evalsha ?? 0)) + ((after.eval ?? 0) - (before.eval ?? 0));
+    const serverMicros = ((await serverCpu(client)) - cpuBefore) * 1e6;
+    const delta = (name) => (after[name] ?? 0) - (before[name] ?? 0);
+    const scripts = delta('evalsha') + delta('eval');
+    const scriptMicros = (delta('evalshaUsec') + delta('evalUsec')) / scripts;
     const calls = PROCESSES * (QUERIES + ADDS);
     const sum = (pick) => parts.reduce((s, p) => s + pick(p), 0);
     const lines = [
@@ -123,7 +138,11 @@ async function main() {
       `| query, ${fmt(PROCESSES * QUERIES)}${REVIEW === undefined ? '' : ` (${fmt(sum((p) => p.reviews))} review matches)`} | ${fmt(sum((p) => p.queries.perSecond))} | ${parts.map((p) => fmt(p.queries.p50, 3)).join(' / ')} ms | ${parts.map((p) => fmt(p.queries.p99, 3)).join(' / ')} ms |`,
       `| addIfNew, ${fmt(PROCESSES * ADDS)} (${fmt(sum((p) => p.added))} added) | ${fmt(sum((p) => p.adds.perSecond))} | ${parts.map((p) => fmt(p.adds.p50, 3)).join(' / ')} ms | ${parts.map((p) => fmt(p.adds.p99, 3)).join(' / ')} ms |`,
       '',
-      `Scripts run by the server during those calls: ${fmt(scripts)} for ${fmt(calls)} calls (a query runs one; an uncontended addIfNew two).`,
+      `Scripts run by the server during those calls: ${fmt(scripts)} for ${fmt(calls)} calls (a query runs one; an uncontended addIfNew two), ${fmt(scriptMicros, 1)} µs each inside the server (INFO commandstats).`,
+      '',
+      `CPU per call: the clients ${fmt(sum((p) => p.queries.cpuMicros) / PROCESSES)} µs a query, ${fmt(sum((p) => p.adds.cpuMicros) / PROCESSES)} µs an addIfNew (process.cpuUsage, means over the processes); `
+        + `the server ${fmt(serverMicros / calls)} µs a call over both kinds (INFO cpu). With ${availableParallelism()} cores shared by the server and the clients, `
+        + `calls cannot exceed about ${fmt(Math.round((availableParallelism() * 1e6) / (sum((p) => p.queries.cpuMicros * QUERIES + p.adds.cpuMicros * ADDS) / calls + serverMicros / calls) / 100) * 100)} per second in this mix (--adds=0: queries alone).`,
     ];
     const table = lines.join('\n');
     console.log(table);
