@@ -283,7 +283,7 @@ void BandTable::direct() {
   }
 }
 
-BandTable::Builder::Builder(size_t count, size_t mergeAt) : mergeAt_(mergeAt) {
+BandTable::Builder::Builder(size_t count, size_t mergeAt) {
   // Ranges of at most 2 * mergeAt entries, as merges that split at 4 * mergeAt leave them.
   while (prefixBits_ < 8 && (count >> prefixBits_) > 2 * mergeAt) ++prefixBits_;
   ranges_.reset(new Range[256]);  // room for the table's splits

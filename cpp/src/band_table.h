@@ -215,7 +215,6 @@ class BandTable::Builder {
   void close();
   std::unique_ptr<Range[]> ranges_;  // [0, built) built; the pending entries are the next one's
   size_t built_ = 0;
-  size_t mergeAt_;
   std::vector<uint64_t> pending_, strays_;
   uint64_t last_ = 0;
   unsigned prefixBits_ = 0;

@@ -124,7 +124,8 @@ size_t TextIndex::addAll(const char* utf8, const uint32_t* offsets, size_t count
     const uint32_t* ids;
     const uint32_t* keys;
     const size_t& done;
-    size_t records0, arena0;
+    size_t records0;
+    TextArena::Mark arena0;
     uint64_t nextId;
     bool kept;
     ~Undo() {
@@ -132,7 +133,7 @@ size_t TextIndex::addAll(const char* utf8, const uint32_t* offsets, size_t count
       m.undo(ids, keys, done, records0, arena0);
       m.nextId = nextId;
     }
-  } undo{m, idsOut, batchKeys.data(), done, m.records.size(), m.arena.size(), m.nextId, false};
+  } undo{m, idsOut, batchKeys.data(), done, m.records.size(), m.arena.mark(), m.nextId, false};
   for (; done < count; ++done) {
     const std::string_view text(utf8 + offsets[done], offsets[done + 1] - offsets[done]);
     const Status status = ids ? m.add(text, idsOut[done] = ids[done]) : addWithNewId(text, idsOut[done]);
@@ -246,7 +247,7 @@ void TextIndex::query(std::string_view text, size_t limit, std::vector<TextMatch
       candidate.item = kSkipped;
       continue;
     }
-    if (record.length != 0) touched += m.arena[record.start];
+    if (record.length != 0) touched += *m.arena.at(record.start);
   }
   m.touched = touched;
   for (const KeyedItem& candidate : m.items) {

@@ -118,7 +118,7 @@ TextIndex::Writer::~Writer() = default;
 size_t TextIndex::Writer::size() const {
   const Impl& m = state_->m;
   const size_t texts = state_->index.size();
-  const size_t common = kHeaderSize + (m.arena.size() - m.deadBytes) + kTextHeader * texts + kBandEntry * m.table.size() + kChecksumSize;
+  const size_t common = kHeaderSize + (m.arena.bytes() - m.deadBytes) + kTextHeader * texts + kBandEntry * m.table.size() + kChecksumSize;
   if (!m.review) return common;
   return common + kReviewHeader + kSketchBytes * texts + kEntryCount + kBandEntry * m.review->table.size();
 }
@@ -164,7 +164,7 @@ size_t TextIndex::Writer::write(uint8_t* out, size_t capacity) {
         if (put(w.bytes)) begin(Part::kText, m.records[w.slot].length);
         break;
       case Part::kText:
-        if (!put(m.arena.data() + m.records[w.slot].start)) break;
+        if (!put(m.arena.at(m.records[w.slot].start))) break;
         if (m.review) {
           const uint64_t* sketch = m.review->sketchOf(w.slot);
           for (unsigned i = 0; i < SetSketch::kWords; ++i) storeLE(w.bytes + 8 * i, sketch[i], 8);
@@ -240,9 +240,10 @@ struct TextIndex::Reader::State {
   std::optional<BandTable::Builder> keys, reviewKeys;
   BandTable::Builder* builder = nullptr;  // the one being read
   enum class Part { kHeader, kReviewHeader, kTextHeader, kText, kSketch, kEntryCount, kBandEntry, kDone } part = Part::kHeader;
-  // The part's bytes, unless it is a text (appended to the arena as it comes), and how
-  // many are read.
+  // The part's bytes, unless it is a text (written to `text`, its room in the arena, as it
+  // comes), and how many are read.
   uint8_t bytes[kSketchBytes];
+  uint8_t* text = nullptr;
   size_t partSize = kHeaderSize, partRead = 0;
   ShingleOptions options;
   double threshold = 0, review = 0;
@@ -348,7 +349,10 @@ struct TextIndex::Reader::State {
     // A text of L bytes has at most L code points, each starting at most one shingle.
     if (shingles > length) return fail({"text ", texts, " has ", shingles, " shingles in ", length, " bytes"});
     if (!m.slotOfId.insert(id, static_cast<uint32_t>(m.records.size()))) return fail({"id ", id, " appears twice"});
-    m.records.push_back({m.arena.size(), static_cast<uint32_t>(length), shingles, id});
+    m.arena.reserve(length);
+    size_t start;
+    text = m.arena.append(length, start);
+    m.records.push_back({start, static_cast<uint32_t>(length), shingles, id});
     m.alive.push_back(1);
     begin(Part::kText, length);
     if (length == 0) endText(at);
@@ -412,9 +416,8 @@ struct TextIndex::Reader::State {
           if (gather()) readTextHeader(position());
           break;
         case Part::kText: {
-          std::vector<uint8_t>& arena = index->impl_->arena;
           const size_t n = std::min(partSize - partRead, static_cast<size_t>(end - p));
-          arena.insert(arena.end(), p, p + n);
+          std::copy_n(p, n, text + partRead);
           p += n;
           partRead += n;
           if (partRead == partSize) endText(position());
@@ -479,7 +482,7 @@ Status TextIndex::Reader::finish(TextIndex& out, std::string& error) {
     const Impl& old = *r.index->impl_;
     TextIndex again(old.threshold, old.options);
     for (const Impl::Record& record : old.records) {
-      const std::string_view text(reinterpret_cast<const char*>(old.arena.data()) + record.start, record.length);
+      const std::string_view text(reinterpret_cast<const char*>(old.arena.at(record.start)), record.length);
       if (again.add(text, record.id) != Status::Ok) return fail(describe({"id ", record.id, " appears twice"}));
     }
     again.impl_->nextId = r.nextId;

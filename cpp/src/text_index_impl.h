@@ -14,6 +14,7 @@
 #include "set_sketch.h"
 #include "simhash/index.h"
 #include "simhash/text_index.h"
+#include "text_arena.h"
 #include "unicode.h"
 
 namespace simhash {
@@ -24,13 +25,13 @@ struct TextIndex::Impl {
   MinHashBands signer;
   unsigned bands;
 
-  // Stored texts by slot: normalized UTF-8 in one arena; removed slots stay until an add
-  // compacts the arena.
+  // Stored texts by slot: normalized UTF-8 in the arena (text_arena.h); removed slots stay
+  // until an add compacts the arena.
   struct Record {
     size_t start;
     uint32_t length, shingles, id;
   };
-  std::vector<uint8_t> arena;
+  TextArena arena;
   std::vector<Record> records;
   std::vector<uint8_t> alive;
   size_t deadBytes = 0;
@@ -155,9 +156,8 @@ struct TextIndex::Impl {
   // Room for `texts` more records of `bytes` normalized bytes in all. Compacts the arena
   // when removed bytes outnumber live ones (not observable: the table holds ids).
   void reserveTexts(size_t texts, size_t bytes) {
-    if (deadBytes > 4096 && deadBytes > arena.size() - deadBytes) compact();
-    // The arena grows by an eighth: the normalized texts are most of an index's bytes.
-    if (arena.size() + bytes > arena.capacity()) arena.reserve(std::max(arena.size() + bytes, arena.capacity() + arena.capacity() / 8));
+    if (deadBytes > 4096 && deadBytes > arena.bytes() - deadBytes) compact();
+    arena.reserve(bytes);
     if (records.size() + texts > records.capacity()) {
       const size_t capacity = std::max(records.size() + texts, records.capacity() + records.capacity() / 4);
       records.reserve(capacity);
@@ -168,8 +168,8 @@ struct TextIndex::Impl {
   }
 
   void compact() {
-    std::vector<uint8_t> packed;
-    packed.reserve(arena.size() - deadBytes);
+    TextArena packed;
+    packed.reserve(arena.bytes() - deadBytes);
     std::vector<Record> kept;
     kept.reserve(records.size());
     std::vector<uint64_t> keptSketches;
@@ -178,14 +178,12 @@ struct TextIndex::Impl {
       if (!alive[slot]) continue;
       if (review) keptSketches.insert(keptSketches.end(), review->sketchOf(slot), review->sketchOf(slot) + SetSketch::kWords);
       Record r = records[slot];
-      const size_t start = packed.size();
-      packed.insert(packed.end(), arena.begin() + static_cast<std::ptrdiff_t>(r.start),
-                    arena.begin() + static_cast<std::ptrdiff_t>(r.start + r.length));
-      r.start = start;
+      const uint8_t* text = arena.at(r.start);
+      std::copy_n(text, r.length, packed.append(r.length, r.start));
       *slotOfId.find(r.id) = static_cast<uint32_t>(kept.size());
       kept.push_back(r);
     }
-    arena.swap(packed);
+    arena = std::move(packed);
     records.swap(kept);
     if (review) review->sketches.swap(keptSketches);
     alive.assign(records.size(), 1);
@@ -214,12 +212,12 @@ struct TextIndex::Impl {
 
   // Stores the prepared text (cps, codes, keys) under id. @pre room reserved, id not stored.
   void store(uint32_t id) {
-    const size_t start = arena.size();
-    arena.resize(start + utf8Length());  // within the capacity reserve() made
-    char* utf8 = reinterpret_cast<char*>(arena.data() + start);
+    const size_t length = utf8Length();
+    size_t start;
+    char* utf8 = reinterpret_cast<char*>(arena.append(length, start));  // within the room reserve() made
     for (const char32_t cp : cps) utf8 += unicode::encodeUtf8(cp, utf8);
     slotOfId.insert(id, static_cast<uint32_t>(records.size()));
-    records.push_back({start, static_cast<uint32_t>(arena.size() - start), static_cast<uint32_t>(codeCount), id});
+    records.push_back({start, static_cast<uint32_t>(length), static_cast<uint32_t>(codeCount), id});
     alive.push_back(1);
     for (const uint32_t key : keys) table.insert(key, id);
     if (review) {
@@ -256,7 +254,7 @@ struct TextIndex::Impl {
 
   // Undoes the adds of ids[0, count), the last records stored, whose keys are
   // batchKeys[i * allBands(), ...): no allocation, so it runs after an out-of-memory error too.
-  void undo(const uint32_t* ids, const uint32_t* batchKeys, size_t count, size_t records0, size_t arena0) {
+  void undo(const uint32_t* ids, const uint32_t* batchKeys, size_t count, size_t records0, const TextArena::Mark& arena0) {
     for (size_t i = 0; i < count; ++i) {
       eraseKeys(batchKeys + i * allBands(), ids[i]);
       slotOfId.erase(ids[i]);
@@ -264,13 +262,13 @@ struct TextIndex::Impl {
     records.resize(records0);
     alive.resize(records0);
     if (review) review->sketches.resize(records0 * SetSketch::kWords);
-    arena.resize(arena0);
+    arena.truncate(arena0);
   }
 
   // The stored text of slot s as code points, into storedCps.
   void decode(size_t s) {
     const Record& r = records[s];
-    const auto* text = arena.data() + r.start;
+    const auto* text = arena.at(r.start);
     // Written through a pointer into room for a code point per byte: push_back per code
     // point costs about twice as much in WASM.
     storedCps.resize(r.length);
