@@ -68,7 +68,7 @@ export function checkDedupArguments(items, options) {
 }
 
 /** The search of checkDedupArguments' answer for these distinct texts: `banding` where thresholds.js usesBanding. */
-function searchFor(parsed, distinct) {
+export function searchFor(parsed, distinct) {
   return { ...parsed, banding: parsed.mayBand && usesBanding(parsed.similarity, distinct) };
 }
 
