@@ -112,7 +112,7 @@ export class SimHash {
 
   /** Group labels of `count` items from their pairs (dedup's grouping rules), without WASM. */
   groupLabels(count, pairs, options) {
-    return groupLabels(count, pairs, options);
+    return groupLabels(this.#core, count, pairs, options);
   }
 
   /**

@@ -86,6 +86,7 @@ EMSCRIPTEN_KEEPALIVE uint32_t idfSerialize(uintptr_t idf) { return bindings::idf
 EMSCRIPTEN_KEEPALIVE uint32_t idfLoad(uintptr_t idf, uintptr_t bytes, uint32_t length) { return message(bindings::idfLoad(idf, bytes, length)); }
 EMSCRIPTEN_KEEPALIVE double findPairs(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, double maxPairs) { return bindings::findPairs(fingerprints, count, maxDistance, maxPairs); }
 EMSCRIPTEN_KEEPALIVE void leaderLabels(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, uintptr_t out) { bindings::leaderLabels(fingerprints, count, maxDistance, out); }
+EMSCRIPTEN_KEEPALIVE void leaderOfPairs(uintptr_t pairs, uint32_t pairCount, uint32_t count, uintptr_t out) { bindings::leaderOfPairs(pairs, pairCount, count, out); }
 EMSCRIPTEN_KEEPALIVE uintptr_t pairSearchCreate(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, unsigned shard, unsigned shards) { return bindings::pairSearchCreate(fingerprints, count, maxDistance, shard, shards); }
 EMSCRIPTEN_KEEPALIVE int pairSearchRun(uintptr_t search, double workBudget) { return bindings::pairSearchRun(search, workBudget); }
 EMSCRIPTEN_KEEPALIVE double pairSearchProgress(uintptr_t search) { return bindings::pairSearchProgress(search); }

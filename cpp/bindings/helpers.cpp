@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <string_view>
 
 #include "simhash/fingerprint.h"
@@ -214,6 +215,15 @@ double findPairs(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, d
 void leaderLabels(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, uintptr_t out) {
   const std::vector<uint32_t> labels = simhash::leaderLabels(at<uint64_t>(fingerprints), count, maxDistance);
   std::copy(labels.begin(), labels.end(), at<uint32_t>(out));
+}
+
+void leaderOfPairs(uintptr_t pairs, uint32_t pairCount, uint32_t count, uintptr_t out) {
+  const simhash::Pair* first = at<simhash::Pair>(pairs);
+  std::vector<simhash::Pair> sorted(first, first + pairCount);
+  simhash::sortPairs(sorted);
+  uint32_t* labels = at<uint32_t>(out);
+  std::iota(labels, labels + count, 0u);
+  simhash::leaderOfSortedPairs(sorted.data(), sorted.size(), labels);
 }
 
 uint32_t IndexHandle::addBatch(uintptr_t fingerprints, uintptr_t ids, uint32_t count, uintptr_t idsOut) {

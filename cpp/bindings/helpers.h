@@ -80,6 +80,9 @@ std::string idfLoad(uintptr_t idf, uintptr_t bytes, uint32_t length);
 double findPairs(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, double maxPairs);
 /// out receives count labels: dedup's leader grouping without materialising the pairs.
 void leaderLabels(uintptr_t fingerprints, uint32_t count, unsigned maxDistance, uintptr_t out);
+/// out receives count labels: the leader rule (pairs.h leaderOfSortedPairs) over `pairs`,
+/// (a, b, distance) triples with a < b < count in any order (sorted here first).
+void leaderOfPairs(uintptr_t pairs, uint32_t pairCount, uint32_t count, uintptr_t out);
 
 /// An index as JS holds it: the core's Index plus a reusable match buffer.
 class IndexHandle {

@@ -335,6 +335,13 @@ uint64_t findPairs(const uint64_t* fingerprints, size_t count, unsigned maxDista
   return total;
 }
 
+void leaderOfSortedPairs(const Pair* pairs, size_t count, uint32_t* leaderOf) {
+  for (size_t i = 0; i < count; ++i) {
+    const Pair& p = pairs[i];
+    if (leaderOf[p.a] == p.a && leaderOf[p.b] == p.b) leaderOf[p.b] = p.a;
+  }
+}
+
 std::vector<uint32_t> leaderLabels(const uint64_t* fingerprints, size_t count, unsigned maxDistance) {
   LeaderSearch search(fingerprints, count, maxDistance);
   while (!search.run(kUnlimited)) {
@@ -410,13 +417,8 @@ bool LeaderSearch::runPairs(size_t workBudget) {
     }
     if (!pairs_->done()) return false;
   }
-  // In (a, b) order every pair (i, a) with i < a comes before the pairs of a, so when a's
-  // pairs come up, whether a is a leader is settled; the first leader to reach b is b's
-  // earliest leader.
   sortPairs(found_);
-  for (const Pair& p : found_) {
-    if (leaderOf_[p.a] == p.a && leaderOf_[p.b] == p.b) leaderOf_[p.b] = p.a;
-  }
+  leaderOfSortedPairs(found_.data(), found_.size(), leaderOf_.data());
   std::vector<Pair>().swap(found_);
   done_ = true;
   return true;

@@ -42,12 +42,24 @@ export function findPairs(core, fingerprints, k) {
   return { a, b, distance };
 }
 
-/** leaderOfPairs(count, findPairs(core, fingerprints, k)), computed in the core without listing the pairs. */
+/** leaderOfPairs of findPairs(core, fingerprints, k)'s pairs, computed in the core without listing them. */
 export function leaderLabels(core, fingerprints, k) {
   return withAllocations(core, (mem) => {
     const out = mem.alloc(fingerprints.length * 4);
     coreCall(() => core._leaderLabels(mem.copyIn(fingerprints), fingerprints.length, k, out));
     return copyOut(core, Uint32Array, out, fingerprints.length);
+  });
+}
+
+/**
+ * The leader rule (pairs.h leaderOfSortedPairs, the core's one implementation of it) over
+ * (a, b, distance) uint32 triples with a < b < count, in any order: each item's label.
+ */
+export function leaderOfPairs(core, count, words) {
+  return withAllocations(core, (mem) => {
+    const out = mem.alloc(count * 4);
+    coreCall(() => core._leaderOfPairs(mem.copyIn(words), words.length / 3, count, out));
+    return copyOut(core, Uint32Array, out, count);
   });
 }
 

@@ -11,7 +11,7 @@
 import { checkInteger, checkKnownKeys, typeName } from '../core/checks.js';
 import { fingerprintAll, fingerprintEncodedAsync } from '../bindings/fingerprints.js';
 import { idfHandle } from '../bindings/idf.js';
-import { GROUPINGS, dedupResult, flatGroups, labelsOfPairs } from './grouping.js';
+import { GROUPINGS, componentsOfPairs, dedupResult, flatGroups } from './grouping.js';
 import { checkMaxDistance, checkOptions, textOptions } from '../bindings/options.js';
 import { Pacer, checkSignal } from '../core/pacing.js';
 import { searchLeaders, searchPairs } from '../bindings/pairs.js';
@@ -137,13 +137,13 @@ export async function searchLabels(core, texts, fingerprints, search, pacer) {
   if (similarity === 0) {
     const labels = grouping === 'leader'
       ? await searchLeaders(core, fingerprints, k, pacer, 'pairs')
-      : labelsOfPairs(fingerprints.length, await searchPairs(core, fingerprints, k, pacer, 'pairs'), grouping);
+      : componentsOfPairs(fingerprints.length, await searchPairs(core, fingerprints, k, pacer, 'pairs'));
     return { labels, review: null };
   }
   // Progress of the 'pairs' phase stays at 0 while the sets are built: the search reports from there.
   return withSimilarity(core, texts, async (sets) => withReview(sets, grouping === 'leader'
     ? await searchLeaders(core, fingerprints, k, pacer, 'pairs', { sets, similarity })
-    : labelsOfPairs(fingerprints.length, await searchPairs(core, fingerprints, k, pacer, 'pairs', { sets, similarity }), grouping)),
+    : componentsOfPairs(fingerprints.length, await searchPairs(core, fingerprints, k, pacer, 'pairs', { sets, similarity }))),
   between);
 }
 

@@ -1,56 +1,16 @@
 // Groups from pairs or labels, the one pipeline of dedup in every entry (the single-threaded
 // API, the pool and its workers, the demo through sh.groupLabels):
-//   pairs --leaderOfPairs/componentsOfPairs--> labels --flatGroups--> typed arrays
+//   pairs --leader rule (the core's) or componentsOfPairs--> labels --flatGroups--> typed arrays
 //   --dedupResult--> { unique, uniqueIndices, groups }.
 // A label is the index of the item an item is grouped under: itself when it is kept.
 import { checkInteger, checkKnownKeys, checkObject, checkPairIndices, typeName } from '../core/checks.js';
 import { STEP_ITERATIONS, runSteps } from '../core/pacing.js';
 import { checkSimilarity } from '../core/thresholds.js';
+import { leaderOfPairs } from '../bindings/pairs.js';
 
 export const GROUPINGS = ['leader', 'components'];
 
 const STEP_MASK = STEP_ITERATIONS - 1;
-
-/**
- * Leader grouping: in index order, each item joins the earliest kept item it is paired
- * with, or is kept. `pairs` sorted by (a, b), as findPairs returns them; pairs whose
- * distance exceeds maxDistance (when given) are ignored.
- */
-export function leaderOfPairs(count, pairs, maxDistance = Infinity) {
-  return runSteps(leaderSteps(count, pairs, maxDistance));
-}
-
-/** leaderOfPairs as a generator of work for runSteps or runStepsPaced (pacing.js). */
-function* leaderSteps(count, pairs, maxDistance) {
-  const { a, b, distance } = pairs;
-  const within = (i) => !distance || distance[i] <= maxDistance;
-  // Bucket the pairs by b, so item b sees its earlier partners in ascending order.
-  const starts = new Uint32Array(count + 1);
-  for (let i = 0; i < b.length; i++) {
-    if (within(i)) starts[b[i] + 1]++;
-    if ((i & STEP_MASK) === STEP_MASK) yield;
-  }
-  for (let i = 0; i < count; i++) starts[i + 1] += starts[i];
-  const earlier = new Uint32Array(starts[count]);
-  const fill = starts.slice(0, count);
-  for (let i = 0; i < b.length; i++) {
-    if (within(i)) earlier[fill[b[i]]++] = a[i];
-    if ((i & STEP_MASK) === STEP_MASK) yield;
-  }
-  const leaderOf = new Uint32Array(count);
-  for (let item = 0; item < count; item++) {
-    leaderOf[item] = item;
-    for (let p = starts[item]; p < starts[item + 1]; p++) {
-      const candidate = earlier[p];
-      if (leaderOf[candidate] === candidate) {
-        leaderOf[item] = candidate;
-        break;
-      }
-    }
-    if ((item & STEP_MASK) === STEP_MASK) yield;
-  }
-  return leaderOf;
-}
 
 /** Connected components of the pairs: each item is labelled with its component's smallest index. */
 export function componentsOfPairs(count, pairs, maxDistance = Infinity) {
@@ -58,7 +18,7 @@ export function componentsOfPairs(count, pairs, maxDistance = Infinity) {
 }
 
 /** componentsOfPairs as a generator of work for runSteps or runStepsPaced (pacing.js). */
-function* componentSteps(count, pairs, maxDistance) {
+export function* componentSteps(count, pairs, maxDistance = Infinity) {
   const { a, b, distance } = pairs;
   const parent = new Uint32Array(count);
   for (let i = 0; i < count; i++) parent[i] = i;
@@ -82,13 +42,23 @@ function* componentSteps(count, pairs, maxDistance) {
   return parent;
 }
 
-export function labelsOfPairs(count, pairs, grouping, maxDistance) {
-  return runSteps(labelSteps(count, pairs, grouping, maxDistance));
-}
-
-/** labelsOfPairs as a generator of work for runSteps or runStepsPaced (pacing.js). */
-export function labelSteps(count, pairs, grouping, maxDistance = Infinity) {
-  return grouping === 'components' ? componentSteps(count, pairs, maxDistance) : leaderSteps(count, pairs, maxDistance);
+/**
+ * Labels of the pairs { a, b, distance? } (as findPairs returns them) by `grouping`, pairs
+ * whose distance exceeds maxDistance ignored: leader grouping by the core's rule
+ * (bindings/pairs.js leaderOfPairs), components here.
+ */
+export function labelsOfPairs(core, count, pairs, grouping, maxDistance = Infinity) {
+  if (grouping === 'components') return componentsOfPairs(count, pairs, maxDistance);
+  const { a, b, distance } = pairs;
+  const words = new Uint32Array(3 * a.length);
+  let n = 0;
+  for (let i = 0; i < a.length; i++) {
+    if (distance && distance[i] > maxDistance) continue;
+    words[n++] = a[i];
+    words[n++] = b[i];
+    words[n++] = distance ? distance[i] : 0;
+  }
+  return leaderOfPairs(core, count, words.subarray(0, n));
 }
 
 /** The pairs i with keep(i), as a new pairs object. */
@@ -100,7 +70,7 @@ function pairsWhere(pairs, keep) {
 }
 
 /** sh.groupLabels: checks its arguments, then labelsOfPairs. */
-export function groupLabels(count, pairs, options) {
+export function groupLabels(core, count, pairs, options) {
   checkInteger(count, 'count', 0, 0xffffffff);
   checkPairIndices(pairs, count, 'count');
   for (let i = 0; i < pairs.a.length; i++) {
@@ -117,11 +87,11 @@ export function groupLabels(count, pairs, options) {
   if ((similarity === undefined) !== (similarities === undefined)) {
     throw new TypeError('options.similarity and options.similarities go together: the threshold and the similarity of each pair (sh.similarities)');
   }
-  if (similarity === undefined) return labelsOfPairs(count, pairs, grouping, maxDistance);
+  if (similarity === undefined) return labelsOfPairs(core, count, pairs, grouping, maxDistance);
   checkSimilarity(similarity, 'options.similarity');
   if (!(similarities instanceof Float64Array)) throw new TypeError(`options.similarities must be a Float64Array, got ${typeName(similarities)}`);
   if (similarities.length !== pairs.a.length) throw new RangeError(`options.similarities must have one value per pair (${pairs.a.length}), got ${similarities.length}`);
-  return labelsOfPairs(count, pairsWhere(pairs, (i) => similarities[i] >= similarity), grouping, maxDistance);
+  return labelsOfPairs(core, count, pairsWhere(pairs, (i) => similarities[i] >= similarity), grouping, maxDistance);
 }
 
 /**

@@ -21,6 +21,8 @@
 //   { id, op: 'itemPairShard', fingerprints, maxDistance, shard, shards, maxPairs }
 //     -> { words, total, repeated } (pairs.js searchItemShard: one shard of findPairs over
 //     items, fingerprints repeated or not; words null past maxPairs), with progress messages
+//   { id, op: 'leaderOfPairs', count, words } -> labels (pairs.js leaderOfPairs: the core's leader
+//     rule over (a, b, distance) words)
 //   { id, op: 'leaderPath', fingerprints, maxDistance, items } -> { pairs, maxCandidates } (pairs.js
 //     leaderUsesPairs, and leaderPairBound of `items`)
 // `idf` is { id, bytes?, drop? }: IdfWeights are loaded once per worker from their bytes and
@@ -41,7 +43,7 @@ import { searchLabels } from '../dedup/dedup.js';
 import { idfHandle, loadIdf } from '../bindings/idf.js';
 import { checkOptions } from '../bindings/options.js';
 import { Pacer } from '../core/pacing.js';
-import { leaderPairBound, leaderUsesPairs, searchItemShard, searchShard } from '../bindings/pairs.js';
+import { leaderOfPairs, leaderPairBound, leaderUsesPairs, searchItemShard, searchShard } from '../bindings/pairs.js';
 import { searchReview } from '../bindings/review-pairs.js';
 import { withSimilarity } from '../bindings/shingle-sets.js';
 
@@ -113,6 +115,10 @@ const OPS = {
   async itemPairShard({ fingerprints, maxDistance, shard, shards, maxPairs }, progress) {
     const result = await searchItemShard(core, fingerprints, maxDistance, shard, shards, maxPairs, progress);
     return [result, result.words ? [result.words.buffer] : []];
+  },
+  leaderOfPairs({ count, words }) {
+    const labels = leaderOfPairs(core, count, words);
+    return [labels, [labels.buffer]];
   },
   async leaderPath({ fingerprints, maxDistance, items }) {
     return [{ pairs: await leaderUsesPairs(core, fingerprints, maxDistance), maxCandidates: leaderPairBound(core, items) }, []];

@@ -3,9 +3,9 @@
 // and the union of the S shards' pairs is every pair), and the calling thread joins,
 // sorts and groups the pairs a slice at a time with the job's pacer, so the page's thread
 // never runs one long task.
-import { labelSteps } from '../dedup/grouping.js';
+import { componentSteps } from '../dedup/grouping.js';
 import { runStepsPaced } from '../core/pacing.js';
-import { MAX_PAIRS, concatWords, mergeSortedTriplesSteps, sortPairsSteps, splitTriples, tooManyPairs } from '../bindings/pairs.js';
+import { MAX_PAIRS, concatWords, mergeSortedTriplesSteps, splitTriples, tooManyPairs } from '../bindings/pairs.js';
 
 /**
  * How many times LeaderSearch's pair bound the pool's leader grouping allows. By
@@ -88,11 +88,6 @@ function everyNth(fingerprints, n) {
   return new BigUint64Array(out.buffer);
 }
 
-/** (a, b, distance) words as sorted pairs, a slice at a time. */
-function sortedPairs(count, words, pacer) {
-  return runStepsPaced(sortPairsSteps(count, splitTriples(words, words.length / 3)), pacer);
-}
-
 /**
  * SimHash#findPairs across the pool's workers: each groups equal fingerprints, searches
  * its shard of the distinct ones and lists its pairs of items, sorted (pairs.js
@@ -128,8 +123,8 @@ export async function poolPairs(scheduler, job, fingerprints, k, maxPairs = MAX_
  * - a pool of one worker: sharding gains nothing;
  * - candidates by banding (similar-groups.js): linear work over one worker's sets;
  * - components: the pairs (verified in the workers) joined here;
- * - leader: the rule is sequential, so the workers list the pairs and the rule runs here
- *   (grouping.js leaderOfPairs over the pairs sorted by (a, b): exactly LeaderSearch's
+ * - leader: the rule is sequential, so the workers list the pairs and one of them applies
+ *   the core's rule to their union (pairs.h leaderOfSortedPairs: exactly LeaderSearch's
  *   answer). That pays only where the pairs are few enough: LeaderSearch estimates their
  *   number from a sample and takes its lookup path for dense near-duplicates, which lists
  *   none. So one worker asks LeaderSearch which path it takes (a few ms), scaled by
@@ -144,7 +139,7 @@ export async function poolLabels(scheduler, job, fingerprints, texts, { k, simil
   if (grouping === 'components') {
     const words = await shardedWords(scheduler, job, fingerprints, k, verified);
     // Components do not depend on the pairs' order.
-    return runStepsPaced(labelSteps(count, splitTriples(words, words.length / 3), 'components'), pacer);
+    return runStepsPaced(componentSteps(count, splitTriples(words, words.length / 3)), pacer);
   }
   // LeaderSearch estimates the pairs from a sample: on every spread-th fingerprint it
   // takes the pair path when the pairs of all of them are at most about
@@ -157,5 +152,6 @@ export async function poolLabels(scheduler, job, fingerprints, texts, { k, simil
   if (!path.pairs) return null;
   const words = await shardedWords(scheduler, job, fingerprints, k, { ...verified, maxCandidates: path.maxCandidates });
   if (!words) return null;
-  return runStepsPaced(labelSteps(count, await sortedPairs(count, words, pacer), 'leader'), pacer);
+  // The core's leader rule (pairs.h leaderOfSortedPairs) over the shards' pairs, in a worker.
+  return job.guard(scheduler.task(job, { op: 'leaderOfPairs', count, words }, { transfer: [words.buffer] }));
 }

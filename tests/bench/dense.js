@@ -9,7 +9,6 @@
 //
 // Usage: node tests/bench/dense.js [N] [R]
 import { sh, random64 } from '../js/helpers.js';
-import { leaderOfPairs } from '../../js/dedup/grouping.js';
 import { loadEnglish } from './quality/corpora.js';
 
 const [N = 1_000_000, R = 20_000] = process.argv.slice(2).map(Number);
@@ -34,7 +33,7 @@ const time = async (fn) => {
 
 const fingerprints = await time(() => sh.fingerprintAll(texts));
 const dedup = await time(() => sh.dedup(texts, { maxDistance: K }));
-const viaPairs = async () => leaderOfPairs(N, sh.findPairs(sh.fingerprintAll(texts), K)); // the route before leaderLabels
+const viaPairs = async () => sh.groupLabels(N, sh.findPairs(sh.fingerprintAll(texts), K)); // the route before leaderLabels
 console.log(`${N.toLocaleString('en')} texts (${mb.toFixed(1)} MB) from ${records.length.toLocaleString('en')} fortunes, k = ${K}, Node ${process.versions.node}:`);
 console.log(`  fingerprintAll:               ${fingerprints.seconds.toFixed(2)} s`);
 console.log(`  dedup (fingerprints + leader grouping, no pairs): ${dedup.seconds.toFixed(2)} s, ${dedup.result.groups.length.toLocaleString('en')} groups, ${dedup.result.unique.length.toLocaleString('en')} kept`);

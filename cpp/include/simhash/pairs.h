@@ -12,6 +12,7 @@ struct Pair {
   uint32_t distance;
   bool operator==(const Pair& o) const { return a == o.a && b == o.b && distance == o.distance; }
 };
+static_assert(sizeof(Pair) == 12, "a pair is three uint32 words, as JS lists them");
 
 /// Every pair i < j with hammingDistance(fps[i], fps[j]) <= maxDistance, each once,
 /// sorted by (a, b). Exact: equal to the brute-force answer. Identical fingerprints are
@@ -67,6 +68,14 @@ class EqualFingerprints {
 /// Sorts pairs by (a, b) (LSD radix sort on the indices; stable). Cost: O(pairs), one
 /// scratch copy. The union of a PairSearch's shards, sorted, equals findPairs.
 void sortPairs(std::vector<Pair>& pairs);
+
+/// The leader rule over pairs sorted by (a, b), a < b: in index order each item joins the
+/// earliest leader it is paired with, or is a leader. @pre leaderOf[i] == i for every item
+/// (a leader, so far). In (a, b) order every pair (i, a) with i < a comes before a's own
+/// pairs, so when a's pairs come up, whether a is a leader is settled, and the first leader
+/// to reach b is b's earliest. O(pairs). LeaderSearch's pair path, and the leader grouping
+/// of listed pairs (a pool's shards, sh.groupLabels), both apply it.
+void leaderOfSortedPairs(const Pair* pairs, size_t count, uint32_t* leaderOf);
 
 class Partition;
 
