@@ -240,7 +240,7 @@ const LISTS = [
   {
     name: 'dblp-acm-titles', kind: 'publication titles (computer science; English)', sources: ['ddbench'],
     paths: ['data/dblp-acm/DBLP2.csv', 'data/dblp-acm/ACM.csv', 'data/dblp-acm/DBLP-ACM_perfectMapping.csv'],
-    derivation: 'Leipzig\'s DBLP-ACM: the `title` of every DBLP and ACM record; entities are the connected components of the perfect mapping. Read as Windows-1252, HTML character references decoded (ACM writes `&#228;`).',
+    derivation: 'Leipzig\'s DBLP-ACM: the `title` of every DBLP and ACM record; entities are the connected components of the perfect mapping. Read as Windows-1252, HTML character references decoded (ACM writes `&#228;`). The mapping pairs a DBLP record with an ACM record only, and a title alone cannot tell some distinct papers apart: generic titles recur (`Editor\'s notes` in 30 entities, `Chair\'s message` in 18, conference and journal versions of one paper), so 1,282 pairs of different entities have titles equal but for case, a ceiling on the precision of any title-only method.',
     make: () => leipzigPair({
       source: 'ddbench',
       left: { side: 'dblp', path: 'data/dblp-acm/DBLP2.csv' }, right: { side: 'acm', path: 'data/dblp-acm/ACM.csv' },
@@ -258,6 +258,23 @@ const truePairCount = (entities) => {
   let pairs = 0;
   for (const size of sizes.values()) pairs += (size * (size - 1)) / 2;
   return { pairs, entities: sizes.size, multi: [...sizes.values()].filter((size) => size > 1).length, largest: Math.max(...sizes.values()) };
+};
+
+/** Pairs of items with equal texts and different entities: no text-only method can tell them apart. */
+const identicalFalsePairs = (items) => {
+  const byText = new Map();
+  for (const { entity, text } of items) {
+    if (!byText.has(text)) byText.set(text, new Map());
+    const counts = byText.get(text);
+    counts.set(entity, (counts.get(entity) ?? 0) + 1);
+  }
+  let pairs = 0;
+  for (const counts of byText.values()) {
+    let total = 0;
+    for (const count of counts.values()) { pairs -= (count * (count - 1)) / 2; total += count; }
+    pairs += (total * (total - 1)) / 2;
+  }
+  return pairs;
 };
 
 mkdirSync(join(OUT_DIR, 'LICENSES'), { recursive: true });
@@ -278,7 +295,7 @@ for (const list of LISTS) {
   }
   const file = `${list.name}.tsv`;
   writeFileSync(join(OUT_DIR, file), ['entity\ttext', ...items.map((i) => `${i.entity}\t${i.text}`)].join('\n') + '\n');
-  const counts = truePairCount(items.map((i) => i.entity));
+  const counts = { ...truePairCount(items.map((i) => i.entity)), identical: identicalFalsePairs(items) };
   index.push({ name: list.name, kind: list.kind, file });
   summaries.push({ list, items: items.length, found, empty, sampled, listed: made.listed, ...counts });
   console.log(`  ${items.length} items (${empty} empty dropped${sampled ? `, sampled from ${found}` : ''}), ${counts.entities} entities (${counts.multi} with 2+ items, largest ${counts.largest}), ${counts.pairs} true pairs${made.listed === null ? '' : ` (${made.listed} listed by the mapping)`}`);
@@ -300,7 +317,7 @@ const licenseNote = {
   systemds: '**No LICENSE file in the repository.** The data are the Database Group Leipzig\'s public entity-resolution benchmark, copied into that project\'s data repository; Leipzig publishes the benchmarks for download, and no license text came with them here. Drop `affiliations` if that is not acceptable (LICENSES/skogler+systemds-amls-project-data.txt records the absence).',
   magellan: 'BSD 3-Clause (LICENSES/anhaidgroup+py_entitymatching.txt). Fodors-Zagats is the classic RIDDLE restaurant benchmark, as shipped by Magellan.',
 };
-const table = summaries.map((s) => `| ${s.list.name} | ${s.list.kind} | ${s.items} | ${s.entities} | ${s.multi} | ${s.largest} | ${s.pairs} |`);
+const table = summaries.map((s) => `| ${s.list.name} | ${s.list.kind} | ${s.items} | ${s.entities} | ${s.multi} | ${s.largest} | ${s.pairs} | ${s.identical} |`);
 const sections = summaries.map((s) => [
   `### ${s.list.name}`,
   '',
@@ -327,10 +344,17 @@ lists come with their "perfect mapping"; Fodors-Zagats with all its matches), so
 from it is a true non-match as far as the benchmark's authors judged. The mappings were made
 by people and are not guaranteed flawless; no correction was applied here. Entities are the
 connected components of the listed matches, so a mapping that is not transitive (A~B, B~C
-listed, A~C not) still makes A, B, C one entity.
+listed, A~C not) still makes A, B, C one entity. The Leipzig and Fodors-Zagats mappings pair a
+record of one source with a record of the other only: two records of one source are never a
+true pair, even where a source lists one thing twice.
 
-| list | kind | items | entities | entities with 2+ items | largest | true pairs |
-|---|---|---|---|---|---|---|
+The last column of the table counts the pairs of items whose texts are equal although their
+entities differ: restaurants of one chain or at one address, people of one name, products named alike across
+editions or platforms, generic paper titles (\`Editor's notes\`), or a match the mapping lacks.
+No method that reads the texts alone can get those right; they bound its precision.
+
+| list | kind | items | entities | entities with 2+ items | largest | true pairs | identical texts, different entities |
+|---|---|---|---|---|---|---|---|
 ${table.join('\n')}
 
 ## Lists
