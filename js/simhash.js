@@ -6,6 +6,7 @@ import { fingerprintAll, fingerprintOne, fingerprintTokens } from './bindings/fi
 import { groupLabels } from './dedup/grouping.js';
 import { distance, fromHex, toFingerprintArray, toHex } from './core/hamming.js';
 import { learnIdf, loadIdf } from './bindings/idf.js';
+import { WordWeights, learnWeights } from './bindings/word-weights.js';
 import { checkMaxDistance, checkOptions } from './bindings/options.js';
 import { formatVersion, heapInUse, memoryBytes } from './bindings/memory.js';
 import { findPairs } from './bindings/pairs.js';
@@ -83,6 +84,16 @@ export class SimHash {
    * Learns IDF weights from a corpus (the caller's own texts) for the given options;
    * pass the result as `options.idf` to fingerprint with them.
    */
+  /** The word weights of a list (README "Similarity of short strings"), for the short measure's options.weights. */
+  learnWeights(texts) {
+    return learnWeights(this.#core, texts);
+  }
+
+  /** Word weights from weights.toData() (kept in IndexedDB, say). */
+  loadWeights(data) {
+    return new WordWeights(data);
+  }
+
   learnIdf(texts, options) {
     if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
     if (options?.idf) throw new TypeError('options.idf cannot be given when learning IDF weights');
@@ -100,14 +111,14 @@ export class SimHash {
     return findPairs(this.#core, fps, checkMaxDistance(maxDistance));
   }
 
-  /** The exact similarity of two texts (README "Similarity"), in [0, 1]. */
-  similarity(a, b) {
-    return similarity(this.#core, a, b);
+  /** The exact similarity of two texts (README "Similarity"), in [0, 1], by options.measure ('text' unless given). */
+  similarity(a, b, options) {
+    return similarity(this.#core, a, b, options);
   }
 
   /** The exact similarity of each pair (a[i], b[i]) of the texts, in one call. */
-  similarities(texts, pairs) {
-    return similarities(this.#core, texts, pairs);
+  similarities(texts, pairs, options) {
+    return similarities(this.#core, texts, pairs, options);
   }
 
   /** Group labels of `count` items from their pairs (dedup's grouping rules), without WASM. */

@@ -58,8 +58,8 @@ EMSCRIPTEN_KEEPALIVE uint32_t simhash_text_index_query_one(uintptr_t index, uint
 EMSCRIPTEN_KEEPALIVE int simhash_text_index_remove(uintptr_t index, uint32_t id) { return bindings::at<TextIndexHandle>(index)->remove(id); }
 EMSCRIPTEN_KEEPALIVE int simhash_text_index_has(uintptr_t index, uint32_t id) { return bindings::at<TextIndexHandle>(index)->has(id); }
 EMSCRIPTEN_KEEPALIVE uint32_t simhash_text_index_size(uintptr_t index) { return bindings::at<TextIndexHandle>(index)->size(); }
-EMSCRIPTEN_KEEPALIVE double simhash_similarity_one(uintptr_t a, uint32_t lengthA, uintptr_t b, uint32_t lengthB) {
-  return bindings::similarityOne(a, lengthA, b, lengthB);
+EMSCRIPTEN_KEEPALIVE double simhash_similarity_one(uintptr_t a, uint32_t lengthA, uintptr_t b, uint32_t lengthB, uint32_t measure, uintptr_t weights) {
+  return bindings::similarityOne(a, lengthA, b, lengthB, measure, weights);
 }
 
 EMSCRIPTEN_KEEPALIVE uint32_t formatVersion() { return simhash::kFingerprintFormatVersion; }
@@ -120,7 +120,11 @@ EMSCRIPTEN_KEEPALIVE double reviewPairsTake(uintptr_t review, double limit) { re
 EMSCRIPTEN_KEEPALIVE void reviewPairsDelete(uintptr_t review) { bindings::reviewPairsDelete(review); }
 EMSCRIPTEN_KEEPALIVE uintptr_t shingleSetsCreate() { return bindings::shingleSetsCreate(); }
 EMSCRIPTEN_KEEPALIVE void shingleSetsDelete(uintptr_t sets) { bindings::shingleSetsDelete(sets); }
-EMSCRIPTEN_KEEPALIVE void shingleSetsCount(uintptr_t sets, uintptr_t utf8, uintptr_t offsets, uint32_t count) { bindings::shingleSetsCount(sets, utf8, offsets, count); }
+EMSCRIPTEN_KEEPALIVE void shingleSetsCount(uintptr_t sets, uintptr_t utf8, uintptr_t offsets, uint32_t count, uint32_t measure, uintptr_t weights) { bindings::shingleSetsCount(sets, utf8, offsets, count, measure, weights); }
+EMSCRIPTEN_KEEPALIVE uintptr_t wordWeightsCreate(uint32_t texts, uintptr_t hashes, uintptr_t counts, uint32_t words) { return bindings::wordWeightsCreate(texts, hashes, counts, words); }
+EMSCRIPTEN_KEEPALIVE void wordWeightsDelete(uintptr_t weights) { delete bindings::at<simhash::WordWeights>(weights); }
+EMSCRIPTEN_KEEPALIVE void wordWeightsCount(uintptr_t weights, uintptr_t utf8, uintptr_t offsets, uint32_t count) { bindings::wordWeightsCount(weights, utf8, offsets, count); }
+EMSCRIPTEN_KEEPALIVE uint32_t wordWeightsFinish(uintptr_t weights) { return bindings::wordWeightsFinish(weights); }
 EMSCRIPTEN_KEEPALIVE void shingleSetsAdd(uintptr_t sets, uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t groups) { bindings::shingleSetsAdd(sets, utf8, offsets, count, groups); }
 
 // The index crosses as its address (js/ does the handle bookkeeping: dispose,
@@ -140,9 +144,10 @@ EMSCRIPTEN_KEEPALIVE uint32_t indexLoad(uintptr_t index, uintptr_t bytes, uint32
 }
 
 // Text indexes cross as addresses too; their per-text calls are the single calls above.
-EMSCRIPTEN_KEEPALIVE uintptr_t textIndexCreate(double threshold, double review) {
-  return reinterpret_cast<uintptr_t>(new TextIndexHandle(threshold, review));
+EMSCRIPTEN_KEEPALIVE uintptr_t textIndexCreate(double threshold, double review, uint32_t measure, uintptr_t weights) {
+  return reinterpret_cast<uintptr_t>(new TextIndexHandle(threshold, review, measure, weights));
 }
+EMSCRIPTEN_KEEPALIVE uint32_t textIndexMeasure(uintptr_t index) { return bindings::at<TextIndexHandle>(index)->measure(); }
 EMSCRIPTEN_KEEPALIVE void textIndexDelete(uintptr_t index) { delete bindings::at<TextIndexHandle>(index); }
 EMSCRIPTEN_KEEPALIVE double textIndexThreshold(uintptr_t index) { return bindings::at<TextIndexHandle>(index)->threshold(); }
 EMSCRIPTEN_KEEPALIVE uint32_t textIndexKeysOf(uintptr_t index, uintptr_t utf8, uint32_t length) {
@@ -163,19 +168,19 @@ EMSCRIPTEN_KEEPALIVE void textIndexLoadNext(uintptr_t index, uintptr_t bytes, ui
 EMSCRIPTEN_KEEPALIVE uint32_t textIndexLoadEnd(uintptr_t index) { return message(bindings::at<TextIndexHandle>(index)->loadEnd()); }
 
 // The exact similarity of given pairs of texts in one call (sh.similarities).
-EMSCRIPTEN_KEEPALIVE void pairSimilarities(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t a, uintptr_t bs, uint32_t pairCount, uintptr_t out) {
-  similarity_glue::pairSimilarities(utf8, offsets, count, a, bs, pairCount, out);
+EMSCRIPTEN_KEEPALIVE void pairSimilarities(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t a, uintptr_t bs, uint32_t pairCount, uintptr_t out, uint32_t measure, uintptr_t weights) {
+  similarity_glue::pairSimilarities(utf8, offsets, count, a, bs, pairCount, out, measure, weights);
 }
 
 // Verification of candidate pairs in batches, and the exact similarity join: the
 // benchmarks' ground truth (tests/bench/quality/exact.js). Only test builds declare them
 // (CMake SIMHASH_WASM_BENCH_BINDINGS), so the shipped module does not carry them.
 #ifdef SIMHASH_WASM_BENCH_BINDINGS
-EMSCRIPTEN_KEEPALIVE void verifyPairs(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t a, uintptr_t bs, uint32_t pairCount, double threshold, uintptr_t out) {
-  similarity_glue::verifyPairs(utf8, offsets, count, a, bs, pairCount, threshold, out);
+EMSCRIPTEN_KEEPALIVE void verifyPairs(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t a, uintptr_t bs, uint32_t pairCount, double threshold, uintptr_t out, uint32_t measure) {
+  similarity_glue::verifyPairs(utf8, offsets, count, a, bs, pairCount, threshold, out, measure, 0);
 }
-EMSCRIPTEN_KEEPALIVE uint32_t similarityJoin(uintptr_t utf8, uintptr_t offsets, uint32_t count, double threshold) {
-  return similarity_glue::join(utf8, offsets, count, threshold);
+EMSCRIPTEN_KEEPALIVE uint32_t similarityJoin(uintptr_t utf8, uintptr_t offsets, uint32_t count, double threshold, uint32_t measure) {
+  return similarity_glue::join(utf8, offsets, count, threshold, measure);
 }
 // The band keys of a text (tests/bench/calibrate.js): bandingFor(threshold).bands words at out.
 EMSCRIPTEN_KEEPALIVE void similarGroupsBandKeys(uintptr_t groups, uint32_t i, uintptr_t out) {

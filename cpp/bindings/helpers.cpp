@@ -116,7 +116,36 @@ void fingerprintOneIdf(uintptr_t utf8, uint32_t length, uintptr_t out, uintptr_t
   call.keepScratch = small(length);
 }
 
-double similarityOne(uintptr_t a, uint32_t lengthA, uintptr_t b, uint32_t lengthB) {
+uintptr_t wordWeightsCreate(uint32_t texts, uintptr_t hashes, uintptr_t counts, uint32_t words) {
+  auto weights = std::make_unique<WordWeights>();
+  if (!weights->assign(texts, at<uint64_t>(hashes), at<uint32_t>(counts), words)) return 0;
+  return reinterpret_cast<uintptr_t>(weights.release());
+}
+
+void wordWeightsCount(uintptr_t weights, uintptr_t utf8, uintptr_t offsets, uint32_t count) {
+  std::vector<char32_t> cps;
+  const uint32_t* bounds = at<uint32_t>(offsets);
+  for (uint32_t i = 0; i < count; ++i) {
+    normalizeForSimilarity(textAt(utf8, bounds, i), cps, Normalization::kList);
+    at<WordWeights>(weights)->count(cps.data(), cps.size());
+  }
+}
+
+uint32_t wordWeightsFinish(uintptr_t handle) {
+  WordWeights& weights = *at<WordWeights>(handle);
+  weights.finish();
+  ResultWords& out = result();
+  const size_t words = weights.words();
+  out.resize(3 * words);
+  for (size_t i = 0; i < words; ++i) {
+    out[i] = static_cast<uint32_t>(weights.hashes()[i]);
+    out[words + i] = static_cast<uint32_t>(weights.hashes()[i] >> 32);
+    out[2 * words + i] = weights.counts()[i];
+  }
+  return static_cast<uint32_t>(words);
+}
+
+double similarityOne(uintptr_t a, uint32_t lengthA, uintptr_t b, uint32_t lengthB, uint32_t measure, uintptr_t weights) {
   // One scratch for every single call, of a fixed size that short texts stay within (about
   // 80 KB): what a longer pair grows is given back after it, so the heap between calls is
   // always the same.
@@ -128,7 +157,8 @@ double similarityOne(uintptr_t a, uint32_t lengthA, uintptr_t b, uint32_t length
     for (auto& set : scratch.sets) set.reserve(kKeep);
   };
   if (scratch.cps.capacity() < kKeep) fixed();
-  const double s = simhash::similarity(std::string_view(at<char>(a), lengthA), std::string_view(at<char>(b), lengthB), {}, scratch);
+  const double s = simhash::similarity(std::string_view(at<char>(a), lengthA), std::string_view(at<char>(b), lengthB),
+                                          shingleOptionsOf(measure, weights), scratch);
   if (scratch.cps.capacity() > kKeep || scratch.sets[0].capacity() > kKeep || scratch.sets[1].capacity() > kKeep) fixed();
   return s;
 }

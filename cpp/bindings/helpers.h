@@ -25,6 +25,7 @@
 
 #include "simhash/index.h"
 #include "simhash/text_index.h"
+#include "simhash/word_weights.h"
 #include "../src/uninitialized.h"
 
 namespace simhash::bindings {
@@ -54,7 +55,25 @@ void fingerprintBatchIdf(uintptr_t utf8, uintptr_t offsets, uint32_t count, uint
 void fingerprintOne(uintptr_t utf8, uint32_t length, uintptr_t out, double optionsWire);
 void fingerprintOneIdf(uintptr_t utf8, uint32_t length, uintptr_t out, uintptr_t idf);
 /// The similarity of the two texts (UTF-8 at a and b): simhash::similarity, no table built.
-double similarityOne(uintptr_t a, uint32_t lengthA, uintptr_t b, uint32_t lengthB);
+/// The shingle options of a measure as JS numbers it (js/core/thresholds.js measureCode): 0
+/// the text similarity, 1 the similarity of short strings (similarity.h
+/// kShortStringOptions), weighted by `weights` (a wordWeightsCreate handle) unless 0.
+inline ShingleOptions shingleOptionsOf(uint32_t measure, uintptr_t weights = 0) {
+  if (measure == 0) return ShingleOptions{};
+  ShingleOptions options = kShortStringOptions;
+  options.weights = weights == 0 ? nullptr : at<WordWeights>(weights);
+  return options;
+}
+double similarityOne(uintptr_t a, uint32_t lengthA, uintptr_t b, uint32_t lengthB, uint32_t measure, uintptr_t weights);
+/// Word weights (word_weights.h) of texts hashes[i] held by counts[i] of `texts` texts, or 0
+/// when they are not a table's (wordWeightsCreate); wordWeightsDelete frees them.
+uintptr_t wordWeightsCreate(uint32_t texts, uintptr_t hashes, uintptr_t counts, uint32_t words);
+/// Learning: wordWeightsCreate(0, 0, 0, 0), wordWeightsCount for each slice of texts, then
+/// wordWeightsFinish, which leaves three columns in the result buffer, the words' hashes'
+/// low and high halves and their counts, ascending by hash, and returns the word count.
+void wordWeightsCount(uintptr_t weights, uintptr_t utf8, uintptr_t offsets, uint32_t count);
+uint32_t wordWeightsFinish(uintptr_t weights);
+
 /// One fingerprint of count tokens; weights is 0 or count doubles.
 void fingerprintTokens(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t weights, uintptr_t out);
 
@@ -121,7 +140,10 @@ class TextIndexHandle {
   /// @pre 0 <= review < threshold <= 1, review 0 for none (the JS layer checks it).
   /// Default shingle sizes: the similarity of the texts themselves, whatever the
   /// fingerprint options.
-  TextIndexHandle(double threshold, double review) : index_(threshold, review) {}
+  TextIndexHandle(double threshold, double review, uint32_t measure, uintptr_t weights)
+      : index_(threshold, review, shingleOptionsOf(measure, weights)) {}
+  /// The measure (as shingleOptionsOf numbers it) the index compares by.
+  uint32_t measure() const { return index_.options().normalization == Normalization::kList ? 1 : 0; }
 
   double threshold() const { return index_.threshold(); }
   double review() const { return index_.review(); }

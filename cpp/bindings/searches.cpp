@@ -155,8 +155,8 @@ void reviewPairsDelete(uintptr_t review) { delete at<ReviewPairs>(review); }
 uintptr_t shingleSetsCreate() { return reinterpret_cast<uintptr_t>(new ShingleSets()); }
 void shingleSetsDelete(uintptr_t sets) { delete at<ShingleSets>(sets); }
 
-void shingleSetsCount(uintptr_t sets, uintptr_t utf8, uintptr_t offsets, uint32_t count) {
-  at<ShingleSets>(sets)->countTexts(at<char>(utf8), at<uint32_t>(offsets), count);
+void shingleSetsCount(uintptr_t sets, uintptr_t utf8, uintptr_t offsets, uint32_t count, uint32_t measure, uintptr_t weights) {
+  at<ShingleSets>(sets)->countTexts(at<char>(utf8), at<uint32_t>(offsets), count, shingleOptionsOf(measure, weights));
 }
 
 void shingleSetsAdd(uintptr_t sets, uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t groups) {

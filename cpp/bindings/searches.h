@@ -90,7 +90,8 @@ void shingleSetsDelete(uintptr_t sets);
 /// shingleSetsAdd for the same slices in order (ShingleSets::countTexts, addTexts).
 /// `groups`: a similarGroupsCreate handle that signs each set as it is built (its
 /// addTexts observer), or 0.
-void shingleSetsCount(uintptr_t sets, uintptr_t utf8, uintptr_t offsets, uint32_t count);
+/// `measure` and `weights` as shingleOptionsOf takes them (the first slice's hold for all).
+void shingleSetsCount(uintptr_t sets, uintptr_t utf8, uintptr_t offsets, uint32_t count, uint32_t measure, uintptr_t weights);
 void shingleSetsAdd(uintptr_t sets, uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t groups);
 
 }  // namespace simhash::bindings

@@ -6,10 +6,11 @@
 
 #include "shingling.h"
 #include "simhash/similarity.h"
+#include "simhash/word_weights.h"
 
 namespace simhash {
 
-using shingling::forEachShingleCode;
+using shingling::forEachWeightedShingleCode;
 using shingling::isCjk;
 using shingling::normalize;
 
@@ -92,6 +93,7 @@ struct ShingleSets::Impl {
   // canonicalCodes maps dense codes back with.
   std::vector<uint32_t> pointOf;
   ShingleOptions options;
+  WordWeights weights;  // a copy of the given options.weights, which then point here
   bool numbered = false;
   uint64_t base = 0;  // one more than the largest number
   size_t countedBytes = 0, countedTexts = 0;
@@ -99,12 +101,15 @@ struct ShingleSets::Impl {
   // in WASM an out-of-memory error unwinds to JS, and the caller's clear() then frees all.
   std::vector<uint8_t> needed;
   std::vector<uint32_t> numbers, points;
-  std::vector<uint8_t> cjk, bytes;
+  std::vector<char32_t> cps;
+  std::vector<uint8_t> cjk, bytes, weight;
   std::vector<uint64_t> codes, table, sorted, canonical;
 
   void releaseScratch() {
     numbers = {};
     points = {};
+    cps = {};
+    weight = {};
     canonical = {};
     cjk = {};
     bytes = {};
@@ -176,11 +181,14 @@ void ShingleSets::canonicalCodes(uint32_t i, uint64_t* out) const {
   const Impl& m = *impl_;
   const uint64_t base = m.base;
   const uint32_t* const point = m.pointOf.data();
+  const bool list = m.options.normalization == Normalization::kList;
   Cursor c{m.lists[i]};
   for (uint32_t k = 0; k < m.sizes[i]; ++k) {
     c.next();
     const uint64_t r0 = c.value % base, rest = c.value / base;
-    out[k] = point[r0] | uint64_t{point[rest % base]} << kCanonicalBits | uint64_t{point[rest / base]} << (2 * kCanonicalBits);
+    // In the list normalization every shingle is a bigram, and the third slot a copy's number.
+    const uint64_t third = list ? rest / base : point[rest / base];
+    out[k] = point[r0] | uint64_t{point[rest % base]} << kCanonicalBits | third << (2 * kCanonicalBits);
   }
   // Dense numbers follow frequency, not code points: the order differs.
   std::sort(out, out + m.sizes[i]);
@@ -221,8 +229,13 @@ void ShingleSets::countTexts(const char* utf8, const uint32_t* offsets, uint32_t
   if (m.bmp.empty()) {
     m.bmp.assign(0x10000, 0);
     m.options = options;
+    if (options.weights != nullptr) {
+      m.weights = *options.weights;
+      m.options.weights = &m.weights;
+    }
   }
   const size_t astralBefore = m.astral.size();
+  const bool list = m.options.normalization == Normalization::kList;
   // Counts every code point that normalization can write, without normalizing: the case
   // fold of each decoded code point that is neither punctuation nor whitespace, and a
   // space for whitespace. The counts only order the numbers (which keeps the sets
@@ -235,6 +248,8 @@ void ShingleSets::countTexts(const char* utf8, const uint32_t* offsets, uint32_t
     const size_t size = offsets[i + 1] - offsets[i];
     m.countedBytes += size;
     ++m.countedTexts;
+    if (list) m.bmp[U' '] += 2;  // the frame
+
     for (size_t pos = 0; pos < size;) {
       if (text[pos] < 0x80) {
         ++ascii[text[pos++]];
@@ -243,7 +258,8 @@ void ShingleSets::countTexts(const char* utf8, const uint32_t* offsets, uint32_t
       // Decoded as normalization decodes (half-width kana folded), so every code point it writes is counted.
       const char32_t cp = unicode::decodeNextFoldingHalfwidthKana(text, size, pos);
       if (unicode::isPunctuation(cp)) continue;
-      const char32_t counted = unicode::isWhitespace(cp) ? U' ' : unicode::foldCase(cp);
+      char32_t counted = unicode::isWhitespace(cp) ? U' ' : unicode::foldCase(cp);
+      if (list && (counted = unicode::withoutDiacritic(counted)) == 0) continue;
       if (counted < 0x10000) ++m.bmp[counted];
       else m.astral.push_back(uint64_t{counted} << 32 | 1);
     }
@@ -270,6 +286,7 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
                            Observer* observer) {
   Impl& m = *impl_;
   if (!m.numbered) m.number();
+  const bool weighted = m.options.weights != nullptr;
   // Each text's codes, sorted and deduplicated, stored as deltas. A window's code is
   // r0 + base r1 + base² r2 (r = its code points' numbers, 0 past its end): injective,
   // and bigrams (r2 = 0) stay below base², close together.
@@ -294,20 +311,29 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
     // Scratch buffers only grow (a code point per byte at most, a shingle per code point
     // plus one): resizing them down and up again per text would zero them each time.
     const size_t bytesOfText = offsets[i + 1] - offsets[i];
-    if (numbers.size() < bytesOfText) {
-      numbers.resize(bytesOfText);
-      points.resize(bytesOfText);
-      cjk.resize(bytesOfText);
-      codes.resize(bytesOfText + 1);
+    const size_t mostPoints = bytesOfText + 2;  // the list normalization's frame
+    const size_t mostCodes = shingleRoom(mostPoints, m.options);
+    if (numbers.size() < mostPoints) {
+      numbers.resize(mostPoints);
+      points.resize(mostPoints);
+      cjk.resize(mostPoints);
+      if (weighted) m.cps.resize(mostPoints), m.weight.resize(mostPoints);
     }
-    if (observer != nullptr && canonical.size() < bytesOfText + 1) canonical.resize(bytesOfText + 1);
+    if (codes.size() < mostCodes) codes.resize(mostCodes);
+    if (observer != nullptr && canonical.size() < mostCodes) canonical.resize(mostCodes);
     size_t length = 0;
-    normalize(std::string_view(utf8 + offsets[i], bytesOfText), [&](char32_t cp) {
+    normalize(std::string_view(utf8 + offsets[i], bytesOfText), m.options.normalization, [&](char32_t cp) {
       const auto entry = static_cast<uint32_t>(cp < 0x10000 ? m.bmp[cp] : m.astral[m.astralAt(cp)]);
+      if (weighted) m.cps[length] = cp;
       points[length] = cp + 1;
       numbers[length] = entry >> 1;
       cjk[length++] = entry & 1;
     });
+    const uint8_t* weight = nullptr;
+    if (weighted && length > 1) {
+      bigramWeights(m.cps.data(), length, *m.options.weights, m.weight.data());
+      weight = m.weight.data();
+    }
     // A long text's distinct codes are collected first (an open-addressing set; no code is
     // 0, since r0 >= 1), and only those are sorted: long documents repeat most of their
     // shingles (8 KB of the PostgreSQL manual has about 1,500 distinct ones), and sorting
@@ -316,7 +342,8 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
     size_t distinct = 0;
     const bool hashed = length >= 256;
     size_t slots = 16;
-    while (hashed && slots < 2 * length) slots *= 2;
+    const size_t mostDistinct = weighted ? shingleRoom(length, m.options) : length;
+    while (hashed && slots < 2 * mostDistinct) slots *= 2;
     std::vector<uint64_t>& table = m.table;
     if (hashed) table.assign(slots, 0);
     const unsigned shift = 64 - static_cast<unsigned>(__builtin_ctzll(slots));
@@ -327,12 +354,12 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
     uint64_t* const canonicalOut = canonical.data();
     size_t emitted = 0, canonicalCount = 0;
     if (observer != nullptr) {
-      forEachShingleCode(points.data(), cjk.data(), length, m.options, uint64_t{1} << kCanonicalBits,
-                         [&](uint64_t value) { canonicalOut[emitted++] = value; });
+      forEachWeightedShingleCode(points.data(), cjk.data(), length, m.options, uint64_t{1} << kCanonicalBits, weight,
+                                 [&](uint64_t value) { canonicalOut[emitted++] = value; });
       canonicalCount = emitted;
       emitted = 0;
     }
-    forEachShingleCode(numbers.data(), cjk.data(), length, m.options, base, [&](uint64_t value) {
+    forEachWeightedShingleCode(numbers.data(), cjk.data(), length, m.options, base, weight, [&](uint64_t value) {
       if (!hashed) {
         code[distinct++] = value;
         return;

@@ -12,9 +12,11 @@
 
 namespace simhash::shingling {
 
-// Step 1 of the definition: write(cp) for each normalized code point, in order.
+// Step 1 of the definition: write(cp) for each normalized code point, in order. At most
+// utf8.size() + 2 code points (the list normalization's frame).
 template <class Write>
-void normalize(std::string_view utf8, Write write) {
+void normalize(std::string_view utf8, Normalization normalization, Write write) {
+  const bool list = normalization == Normalization::kList;
   const auto* text = reinterpret_cast<const unsigned char*>(utf8.data());
   const size_t size = utf8.size();
   bool written = false;       // a code point was written, so a later whitespace run is kept
@@ -29,7 +31,7 @@ void normalize(std::string_view utf8, Write write) {
         pendingSpace = written;
         continue;
       }
-      if (pendingSpace) write(U' ');  // an ASCII character is never CJK
+      if (pendingSpace || (list && !written)) write(U' ');  // an ASCII character is never CJK
       pendingSpace = lastCjk = false;
       written = true;
       write(cp - 'A' < 26 ? cp + 32 : cp);
@@ -43,13 +45,15 @@ void normalize(std::string_view utf8, Write write) {
       continue;
     }
     cp = unicode::foldCase(cp);
+    if (list && (cp = unicode::withoutDiacritic(cp)) == 0) continue;  // a combining mark
     const bool cjk = unicode::classify(cp) == unicode::CharClass::Cjk;
-    if (pendingSpace && !(lastCjk && cjk)) write(U' ');
+    if ((pendingSpace && !(lastCjk && cjk)) || (list && !written)) write(U' ');
     pendingSpace = false;
     lastCjk = cjk;
     written = true;
     write(cp);
   }
+  if (list && written) write(U' ');
 }
 
 inline bool isCjk(char32_t cp) { return cp >= 0x80 && unicode::classify(cp) == unicode::CharClass::Cjk; }
@@ -92,6 +96,24 @@ void forEachShingleCode(const uint32_t* numbers, const uint8_t* cjk, size_t leng
     }
   }
   if (length > 0 && !lastCovered) emit(code(firstUnfit, length - firstUnfit));
+}
+
+// forEachShingleCode with the k-th shingle emitted weight[k] times, copy c as code + c base²
+// (the slot of a window's third code point, which a bigram leaves 0); weight null: once.
+// @pre with weights, every shingle is a bigram (ShingleOptions::weights), so the k-th
+// emitted starts at position k.
+template <class Emit>
+void forEachWeightedShingleCode(const uint32_t* numbers, const uint8_t* cjk, size_t length, const ShingleOptions& options,
+                                uint64_t base, const uint8_t* weight, Emit emit) {
+  // One loop for both (not a copy of forEachShingleCode for each): the download's size.
+  const uint64_t base2 = base * base;
+  size_t k = 0;
+  forEachShingleCode(numbers, cjk, length, options, base, [&](uint64_t code) {
+    emit(code);
+    if (weight == nullptr) return;
+    const unsigned copies = weight[k++];
+    for (unsigned c = 1; c < copies; ++c) emit(code + c * base2);
+  });
 }
 
 }  // namespace simhash::shingling

@@ -5,24 +5,32 @@
 #include <cstring>
 
 #include "shingling.h"
+#include "simhash/word_weights.h"
 
 namespace simhash {
 
-using shingling::forEachShingleCode;
+using shingling::forEachWeightedShingleCode;
 using shingling::isCjk;
 using shingling::normalize;
 
 bool isValid(const ShingleOptions& options) {
-  return options.alphabetic >= 1 && options.alphabetic <= kMaxShingle && options.cjk >= 1 && options.cjk <= kMaxShingle;
+  const bool weighted = options.weights != nullptr;
+  return options.alphabetic >= 1 && options.alphabetic <= kMaxShingle && options.cjk >= 1 && options.cjk <= kMaxShingle &&
+         options.normalization <= Normalization::kList &&
+         (!weighted || (options.normalization == Normalization::kList && options.alphabetic == 2 && options.cjk == 2));
 }
 
-void normalizeForSimilarity(std::string_view utf8, std::vector<char32_t>& out) {
+size_t shingleRoom(size_t n, const ShingleOptions& options) {
+  return (n + 1) * (options.weights != nullptr ? WordWeights::kMaxWeight : 1);
+}
+
+void normalizeForSimilarity(std::string_view utf8, std::vector<char32_t>& out, Normalization normalization) {
   // Written through a pointer into a buffer of the worst-case size (a code point per
-  // byte): push_back per code point costs about twice as much in WASM.
-  out.resize(utf8.size());
+  // byte, and a frame): push_back per code point costs about twice as much in WASM.
+  out.resize(utf8.size() + 2);
   char32_t* const normalized = out.data();
   size_t length = 0;
-  normalize(utf8, [&](char32_t cp) { normalized[length++] = cp; });
+  normalize(utf8, normalization, [&](char32_t cp) { normalized[length++] = cp; });
   out.resize(length);
 }
 
@@ -58,13 +66,19 @@ size_t canonicalShingleCodes(const char32_t* cps, size_t n, const ShingleOptions
     numbers[i] = cps[i] + 1;
     cjk[i] = isCjk(cps[i]);
   }
+  std::vector<uint8_t> weight;
+  if (options.weights != nullptr && n > 1) {
+    weight.resize(n);
+    bigramWeights(cps, n, *options.weights, weight.data());
+  }
   size_t count = 0;
-  forEachShingleCode(numbers, cjk, n, options, uint64_t{1} << kCanonicalBits, [&](uint64_t code) { out[count++] = code; });
+  forEachWeightedShingleCode(numbers, cjk, n, options, uint64_t{1} << kCanonicalBits, weight.empty() ? nullptr : weight.data(),
+                             [&](uint64_t code) { out[count++] = code; });
   return count;
 }
 
 void canonicalShingles(const char32_t* cps, size_t n, const ShingleOptions& options, std::vector<uint64_t>& out) {
-  out.resize(n + 1);
+  out.resize(shingleRoom(n, options));
   out.resize(canonicalShingleCodes(cps, n, options, out.data()));
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -80,7 +94,7 @@ double similarity(std::string_view a, std::string_view b, const ShingleOptions& 
   std::vector<char32_t>& cps = scratch.cps;
   const std::string_view texts[2] = {a, b};
   for (int s = 0; s < 2; ++s) {
-    normalizeForSimilarity(texts[s], cps);
+    normalizeForSimilarity(texts[s], cps, options.normalization);
     canonicalShingles(cps.data(), cps.size(), options, sets[s]);
   }
   size_t shared = 0;

@@ -33,7 +33,7 @@ void sortItems(std::vector<KeyedItem>& items, std::vector<KeyedItem>& scratch) {
 void TextIndex::Impl::prepare(std::string_view text) {
   if (isPrepared && text == prepared) return;
   isPrepared = false;
-  normalizeForSimilarity(text, cps);
+  normalizeForSimilarity(text, cps, options.normalization);
   shingle(cps);
   prepared.assign(text);
   isPrepared = true;
@@ -41,7 +41,8 @@ void TextIndex::Impl::prepare(std::string_view text) {
 
 void TextIndex::Impl::shingle(const std::vector<char32_t>& points) {
   isPrepared = false;
-  if (raw.size() < points.size() + 1) raw.resize(points.size() + 1);
+  const size_t room = shingleRoom(points.size(), options);
+  if (raw.size() < room) raw.resize(room);
   const size_t n = canonicalShingleCodes(points.data(), points.size(), options, raw.data());
   size_t slots = 16;
   while (slots < 2 * n) slots *= 2;

@@ -10,6 +10,7 @@
 
 #include "bytes.h"
 #include "text_index_impl.h"
+#include "simhash/word_weights.h"
 
 namespace simhash {
 
@@ -24,6 +25,14 @@ constexpr char kMagic[4] = {'S', 'H', 'T', 'X'};
 constexpr uint16_t kFormatVersion = 2;
 constexpr uint16_t kReviewVersion = 3;
 constexpr uint16_t kUnfoldedKanaVersion = 1;
+// The alphabetic shingle size's byte carries the normalization in its high nibble: bit 0 the
+// normalization (0, the text normalization, in every byte written before the list
+// normalization existed), bit 1 set when word weights follow the header(s): u32 texts, u32
+// words, then each word's u64 hash and u32 count, ascending by hash.
+constexpr unsigned kNormalizationShift = 4;
+constexpr unsigned kWeightedFlag = 2;
+constexpr size_t kWeightsHeader = 8;
+constexpr size_t kWeightEntry = 12;
 // magic 4, version 2, alphabetic 1, cjk 1, threshold 8 (IEEE 754 binary64), next id 8,
 // count 4, bands 4
 constexpr size_t kHeaderSize = 32;
@@ -83,7 +92,8 @@ struct TextIndex::Writer::State {
   std::optional<BandTable::Cursor> reviewCursor;
   BandTable::Cursor* entries = &cursor;  // the table whose entries are being written
   bytes::StreamingChecksum checksum;
-  enum class Part { kHeader, kTextHeader, kText, kSketch, kEntryCount, kBandEntries, kChecksum, kDone } part = Part::kHeader;
+  enum class Part { kHeader, kWeights, kTextHeader, kText, kSketch, kEntryCount, kBandEntries, kChecksum, kDone } part = Part::kHeader;
+  std::vector<uint8_t> weights;  // the word weights' bytes, when the index has weights
   size_t slot = 0;  // the text being written (kTextHeader, kText, kSketch)
   // The part's bytes, unless it is a text (read from the arena), and how many are written.
   uint8_t bytes[kSketchBytes];
@@ -96,7 +106,8 @@ TextIndex::Writer::Writer(const TextIndex& index) : state_(std::make_unique<Stat
   uint8_t* at = w.bytes;
   std::memcpy(at, kMagic, 4);
   at = storeLE(at + 4, m.review ? kReviewVersion : kFormatVersion, 2);
-  at = storeLE(at, m.options.alphabetic, 1);
+  const unsigned flags = static_cast<unsigned>(m.options.normalization) | (m.options.weights != nullptr ? kWeightedFlag : 0);
+  at = storeLE(at, m.options.alphabetic | flags << kNormalizationShift, 1);
   at = storeLE(at, m.options.cjk, 1);
   uint64_t thresholdBits;
   std::memcpy(&thresholdBits, &m.threshold, 8);
@@ -111,6 +122,12 @@ TextIndex::Writer::Writer(const TextIndex& index) : state_(std::make_unique<Stat
     storeLE(storeLE(at, reviewBits, 8), m.review->bands, 4);
     w.partSize += kReviewHeader;
   }
+  if (m.options.weights != nullptr) {
+    const WordWeights& weights = *m.options.weights;
+    w.weights.resize(kWeightsHeader + kWeightEntry * weights.words());
+    uint8_t* to = storeLE(storeLE(w.weights.data(), weights.texts(), 4), weights.words(), 4);
+    for (size_t i = 0; i < weights.words(); ++i) to = storeLE(storeLE(to, weights.hashes()[i], 8), weights.counts()[i], 4);
+  }
 }
 
 TextIndex::Writer::~Writer() = default;
@@ -118,7 +135,8 @@ TextIndex::Writer::~Writer() = default;
 size_t TextIndex::Writer::size() const {
   const Impl& m = state_->m;
   const size_t texts = state_->index.size();
-  const size_t common = kHeaderSize + (m.arena.bytes() - m.deadBytes) + kTextHeader * texts + kBandEntry * m.table.size() + kChecksumSize;
+  const size_t common = kHeaderSize + state_->weights.size() + (m.arena.bytes() - m.deadBytes) + kTextHeader * texts +
+                        kBandEntry * m.table.size() + kChecksumSize;
   if (!m.review) return common;
   return common + kReviewHeader + kSketchBytes * texts + kEntryCount + kBandEntry * m.review->table.size();
 }
@@ -158,7 +176,12 @@ size_t TextIndex::Writer::write(uint8_t* out, size_t capacity) {
   while (at != end && w.part != Part::kDone) {
     switch (w.part) {
       case Part::kHeader:
-        if (put(w.bytes)) beginText();
+        if (!put(w.bytes)) break;
+        if (w.weights.empty()) beginText();
+        else begin(Part::kWeights, w.weights.size());
+        break;
+      case Part::kWeights:
+        if (put(w.weights.data())) beginText();
         break;
       case Part::kTextHeader:
         if (put(w.bytes)) begin(Part::kText, m.records[w.slot].length);
@@ -239,7 +262,13 @@ struct TextIndex::Reader::State {
   // Once the texts are read: the band table's entries, then the review band table's.
   std::optional<BandTable::Builder> keys, reviewKeys;
   BandTable::Builder* builder = nullptr;  // the one being read
-  enum class Part { kHeader, kReviewHeader, kTextHeader, kText, kSketch, kEntryCount, kBandEntry, kDone } part = Part::kHeader;
+  enum class Part { kHeader, kReviewHeader, kWeightsHeader, kWeightEntry, kTextHeader, kText, kSketch, kEntryCount, kBandEntry, kDone } part = Part::kHeader;
+  // Word weights, when the header's flag says they follow it: read into these, then assigned.
+  bool weighted = false;
+  uint64_t weightTexts = 0, weightWords = 0;
+  std::vector<uint64_t> wordHashes;
+  std::vector<uint32_t> wordCounts;
+  WordWeights weights;
   // The part's bytes, unless it is a text (written to `text`, its room in the arena, as it
   // comes), and how many are read.
   uint8_t bytes[kSketchBytes];
@@ -248,7 +277,7 @@ struct TextIndex::Reader::State {
   ShingleOptions options;
   double threshold = 0, review = 0;
   uint64_t count = 0, bands = 0, reviewBands = 0, nextId = 0, texts = 0;
-  size_t entries = 0, entriesRead = 0, mainEntries = 0, reviewEntries = 0;
+  size_t entries = 0, entriesRead = 0, mainEntries = 0, reviewEntries = 0, weightsBytes = 0;
   uint16_t version = 0;
 
   bool failed() const { return !headerError.empty() || !error.empty(); }
@@ -268,8 +297,14 @@ struct TextIndex::Reader::State {
       headerError = describe({damage.c_str()});
       return;
     }
-    options = ShingleOptions{bytes[6], bytes[7]};
-    if (!isValid(options)) return fail({"shingle sizes ", bytes[6], ", ", bytes[7], " are not within 1..3"});
+    const unsigned flags = bytes[6] >> kNormalizationShift;
+    weighted = (flags & kWeightedFlag) != 0;
+    options = ShingleOptions{static_cast<uint8_t>(bytes[6] & 0xF), bytes[7], static_cast<Normalization>(flags & ~kWeightedFlag),
+                             weighted ? &weights : nullptr};
+    if (!isValid(options)) {
+      return fail({"shingle sizes ", uint64_t{bytes[6] & 0xFu}, ", ", bytes[7], " with normalization flags ", flags,
+                   " are not a measure's"});
+    }
     const uint64_t thresholdBits = getLE(bytes + 8, 8);
     std::memcpy(&threshold, &thresholdBits, 8);
     // Messages format integers only: formatting a double links printf (4.5 KB of gzipped WASM).
@@ -280,7 +315,7 @@ struct TextIndex::Reader::State {
     bands = getLE(bytes + 28, 4);
     if (bands != bandingFor(threshold).bands) return fail({bands, " bands where the threshold's banding has ", bandingFor(threshold).bands});
     if (withReview()) return begin(Part::kReviewHeader, kReviewHeader);
-    beginTexts(at);
+    endHeaders(at);
   }
   // The review header is in `bytes`.
   void readReviewHeader(size_t at) {
@@ -291,12 +326,44 @@ struct TextIndex::Reader::State {
     if (reviewBands != bandingFor(review).bands) {
       return fail({reviewBands, " review bands where the review threshold's banding has ", bandingFor(review).bands});
     }
+    endHeaders(at);
+  }
+  // The header(s) end at `at`: the word weights next, if any, else the texts.
+  void endHeaders(size_t at) {
+    if (!weighted) return beginTexts(at);
+    if (body - at < kWeightsHeader) return fail({"the word weights are cut off"});
+    begin(Part::kWeightsHeader, kWeightsHeader);
+  }
+  // The word weights' header is in `bytes`; their entries start at `at`.
+  void readWeightsHeader(size_t at) {
+    weightTexts = getLE(bytes, 4);
+    weightWords = getLE(bytes + 4, 4);
+    if ((body - at) / kWeightEntry < weightWords) return fail({"a count of ", weightWords, " weighted words exceeds the data"});
+    wordHashes.reserve(weightWords);
+    wordCounts.reserve(weightWords);
+    if (weightWords == 0) return endWeights(at);
+    begin(Part::kWeightEntry, kWeightEntry);
+  }
+  // A word's entry is in `bytes`; what follows it starts at `at`.
+  void readWeightEntry(size_t at) {
+    wordHashes.push_back(getLE(bytes, 8));
+    wordCounts.push_back(static_cast<uint32_t>(getLE(bytes + 8, 4)));
+    if (wordHashes.size() < weightWords) return begin(Part::kWeightEntry, kWeightEntry);
+    endWeights(at);
+  }
+  void endWeights(size_t at) {
+    if (!weights.assign(static_cast<uint32_t>(weightTexts), wordHashes.data(), wordCounts.data(), wordHashes.size())) {
+      return fail({"the word weights' hashes do not ascend or a count is not within 1..", weightTexts});
+    }
+    weightsBytes = kWeightsHeader + kWeightEntry * weightWords;
+    wordHashes = {};
+    wordCounts = {};
     beginTexts(at);
   }
   // The header is read: the index, then its texts from `at`.
   void beginTexts(size_t at) {
     const uint64_t perText = kTextHeader + kBandEntry * bands + (withReview() ? kSketchBytes + kBandEntry * reviewBands : 0);
-    const uint64_t fixed = headerSize() + (withReview() ? kEntryCount : 0);
+    const uint64_t fixed = headerSize() + weightsBytes + (withReview() ? kEntryCount : 0);
     if (body < fixed || count > (body - fixed) / perText) return fail({"a count of ", count, " texts exceeds the data"});
     index.emplace(threshold, review, options);
     index->impl_->reserveTexts(count, body - fixed - count * perText);
@@ -346,8 +413,11 @@ struct TextIndex::Reader::State {
     const auto shingles = static_cast<uint32_t>(getLE(bytes + 4, 4));
     const uint64_t length = getLE(bytes + 8, 4);
     if (body - at < length) return fail({"text ", texts, " is cut off"});
-    // A text of L bytes has at most L code points, each starting at most one shingle.
-    if (shingles > length) return fail({"text ", texts, " has ", shingles, " shingles in ", length, " bytes"});
+    // A text of L bytes has at most L code points, each starting at most one shingle (of at
+    // most kMaxWeight copies with weights).
+    if (shingles > length * (weighted ? WordWeights::kMaxWeight : 1)) {
+      return fail({"text ", texts, " has ", shingles, " shingles in ", length, " bytes"});
+    }
     if (!m.slotOfId.insert(id, static_cast<uint32_t>(m.records.size()))) return fail({"id ", id, " appears twice"});
     m.arena.reserve(length);
     size_t start;
@@ -405,6 +475,12 @@ struct TextIndex::Reader::State {
           break;
         case Part::kReviewHeader:
           if (gather()) readReviewHeader(position());
+          break;
+        case Part::kWeightsHeader:
+          if (gather()) readWeightsHeader(position());
+          break;
+        case Part::kWeightEntry:
+          if (gather()) readWeightEntry(position());
           break;
         case Part::kSketch:
           if (gather()) readSketch(position());

@@ -14,6 +14,7 @@
 #include "set_sketch.h"
 #include "simhash/index.h"
 #include "simhash/text_index.h"
+#include "simhash/word_weights.h"
 #include "text_arena.h"
 #include "unicode.h"
 
@@ -21,6 +22,7 @@ namespace simhash {
 
 struct TextIndex::Impl {
   double threshold;
+  WordWeights weights;     // a copy of the given options.weights, which then point here
   ShingleOptions options;
   MinHashBands signer;
   unsigned bands;
@@ -89,6 +91,10 @@ struct TextIndex::Impl {
       : threshold(s), options(o), signer(bandingFor(s)), bands(bandingFor(s).bands), table(mergeAt),
         review(r > 0 ? std::make_unique<Review>(r, mergeAt) : nullptr) {
     keys.resize(bands);
+    if (o.weights != nullptr) {
+      weights = *o.weights;
+      options.weights = &weights;
+    }
   }
 
   // Band keys a text has in both tables.
@@ -108,7 +114,8 @@ struct TextIndex::Impl {
   size_t shared(size_t slot, size_t need) {
     decode(slot);
     const size_t points = storedCps.size();
-    if (raw.size() < points + 1) raw.resize(points + 1);
+    const size_t most = shingleRoom(points, options);  // codes, repeats and weighted copies included
+    if (raw.size() < most) raw.resize(most);
     if (++stamp == 0) {  // wrapped: forget the stamps of earlier candidates
       for (SetEntry& entry : set) entry.hit = 0;
       stamp = 1;
@@ -133,12 +140,12 @@ struct TextIndex::Impl {
     };
     // Codes come position by position, and those of the first m positions depend only on
     // the first m + kMaxShingle code points. So a third of them first, bounded by the most
-    // codes a text has (one per code point, and one more): most candidates are far from
-    // the threshold and are rejected before the rest is computed.
+    // codes a text has (one per code point, and one more; times the heaviest weight): most
+    // candidates are far from the threshold and are rejected before the rest is computed.
     const size_t prefix = points / 3;
     if (prefix >= 32) {
       canonicalShingleCodes(storedCps.data(), prefix + kMaxShingle, options, raw.data());
-      if (!countUntil(prefix, points + 1)) return count;
+      if (!countUntil(prefix, most)) return count;
     }
     const size_t n = canonicalShingleCodes(storedCps.data(), points, options, raw.data());
     countUntil(n, n);

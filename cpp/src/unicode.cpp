@@ -92,6 +92,29 @@ char32_t detail::foldCaseByRanges(char32_t cp) {
   return static_cast<char32_t>(static_cast<int32_t>(cp) + r.delta);
 }
 
+// The base letters of U+00C0..U+024F and U+1E00..U+1EFF ('.': none), generated from
+// Python's unicodedata NFKD with the stroke letters of unicode.h's list; checked against
+// String.prototype.normalize('NFD') by tests/js/short-similarity.test.js.
+constexpr char kLatinBase[] =
+    "aaaaaa.ceeeeiiii.nooooo.ouuuuy..aaaaaa.ceeeeiiii.nooooo.ouuuuy.y"
+    "aaaaaaccccccccddddeeeeeeeeeegggggggghhhhiiiiiiiiii..jjkk.llllll."
+    ".llnnnnnn...oooooo..rrrrrrssssssssttttttuuuuuuuuuuuuwwyyyzzzzzz."
+    "b.........................l.....oo.............uu....zz........."
+    ".............aaiioouuuuuuuuuu.aaaa..ggggkkoooo..j...gg..nnaa...."
+    "aaaaeeeeiiiioooorrrruuuusstt..hh......aaeeooooooooyy............"
+    ".......e.j...r.y";
+constexpr char kLatinAdditionalBase[] =
+    "aabbbbbbccddddddddddeeeeeeeeeeffgghhhhhhhhhhiiiikkkkkkllllllllmm"
+    "mmmmnnnnnnnnoooooooopppprrrrrrrrssssssssssttttttttuuuuuuuuuuvvvv"
+    "wwwwwwwwwwxxxxyyzzzzzzhtwy.s....aaaaaaaaaaaaaaaaaaaaaaaaeeeeeeee"
+    "eeeeeeeeiiiioooooooooooooooooooooooouuuuuuuuuuuuuuyyyyyyyy......";
+
+char32_t detail::withoutDiacriticByTable(char32_t cp) {
+  if (cp >= 0x300 && cp < 0x370) return 0;
+  const char base = cp < 0x250 ? kLatinBase[cp - 0xC0] : cp >= 0x1E00 ? kLatinAdditionalBase[cp - 0x1E00] : '.';
+  return base == '.' ? cp : static_cast<char32_t>(base);
+}
+
 // NFKC's mappings and compositions (checked for every entry against Node's
 // String.prototype.normalize by tests/js/similarity.test.js): U+FF61 first.
 const detail::HalfwidthKana detail::kHalfwidthKana[] = {

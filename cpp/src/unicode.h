@@ -95,6 +95,20 @@ inline char32_t foldCase(char32_t cp) {
   return detail::foldCaseByRanges(cp);
 }
 
+namespace detail {
+char32_t withoutDiacriticByTable(char32_t cp);
+}  // namespace detail
+
+/// For the short-string similarity (similarity.h Normalization::kList): a Latin letter with
+/// diacritics (U+00C0..U+024F, U+1E00..U+1EFF) becomes its lower-case base letter as NFKD
+/// decomposes it (é, É -> e; ǅ stays), plus the letters NFKD keeps whole that people write
+/// without their stroke (ø -> o, đ -> d, ł -> l, ħ -> h, ŧ -> t, ı -> i); a combining mark
+/// U+0300..U+036F becomes 0 (removed); any other code point is returned unchanged.
+inline char32_t withoutDiacritic(char32_t cp) {
+  if (cp < 0xC0 || (cp >= 0x370 && cp < 0x1E00) || cp >= 0x1F00) return cp;
+  return detail::withoutDiacriticByTable(cp);
+}
+
 /// Unicode's White_Space property.
 inline bool isWhitespace(char32_t cp) {
   if (cp < 0x80) return cp == ' ' || (cp >= 0x09 && cp <= 0x0D);

@@ -4,6 +4,7 @@
 // between slices, and whatever runs meanwhile, from its onProgress or another promise)
 // never share them.
 import { coreCall, forEachByteSliceAsync, forEachEncodedSliceAsync } from './memory.js';
+import { measureCode } from '../core/thresholds.js';
 
 /**
  * Characters of text in WASM memory at once while the sets are built (768 KB at most):
@@ -28,10 +29,12 @@ export async function withShingleSets(core, use) {
  * texts themselves (README "Similarity"), whatever the fingerprint options. `texts`:
  * strings, or the UTF-8 bytes of the texts end to end with their bounds (text.js
  * encodeTexts' layout). `groups`: a _similarGroupsCreate handle that signs each set as it
- * is built, or 0.
+ * is built, or 0. `measure`: thresholds.js MEASURES'; `weights`: a word-weights.js lendWeights
+ * handle, or 0.
  */
-export async function buildShingleSets(core, sets, texts, between = async () => {}, groups = 0) {
-  const countPass = (utf8, offsets, count) => coreCall(() => core._shingleSetsCount(sets, utf8, offsets, count));
+export async function buildShingleSets(core, sets, texts, between = async () => {}, groups = 0, measure = 'text', weights = 0) {
+  const code = measureCode(measure);
+  const countPass = (utf8, offsets, count) => coreCall(() => core._shingleSetsCount(sets, utf8, offsets, count, code, weights));
   const addPass = (utf8, offsets, count) => coreCall(() => core._shingleSetsAdd(sets, utf8, offsets, count, groups));
   for (const use of [countPass, addPass]) {
     if (Array.isArray(texts)) await forEachEncodedSliceAsync(core, texts, 'texts', use, between, SETS_SLICE_CHARS);
@@ -40,9 +43,9 @@ export async function buildShingleSets(core, sets, texts, between = async () => 
 }
 
 /** Runs `body(sets)` with the texts' sets built (buildShingleSets) in a handle of its own, deleted on every exit. */
-export function withSimilarity(core, texts, body, between) {
+export function withSimilarity(core, texts, body, between, measure = 'text', weights = 0) {
   return withShingleSets(core, async (sets) => {
-    await buildShingleSets(core, sets, texts, between);
+    await buildShingleSets(core, sets, texts, between, 0, measure, weights);
     return body(sets);
   });
 }

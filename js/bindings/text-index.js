@@ -6,8 +6,9 @@ import { checkInteger, checkKnownKeys, checkObject, checkText, typeName } from '
 import { ID_MAX, NO_FRESH_ID, checkIds } from '../core/ids.js';
 import { SINGLE_CALL_BYTES, addedId, coreCall, copyOut, loadHandleInPieces, resultBytesInPieces, resultColumns, singleCallScratch, withAllocations, withEncodedTexts } from './memory.js';
 import { checkOptions } from './options.js';
-import { DEFAULT_SIMILARITY, checkReview, checkSimilarity } from '../core/thresholds.js';
+import { DEFAULT_SIMILARITY, DEFAULT_SIMILARITY_OF, MEASURES, checkMeasure, checkReview, checkSimilarity, measureCode } from '../core/thresholds.js';
 import { encodeInto } from '../core/text.js';
+import { checkWeights, lendWeights } from './word-weights.js';
 import { bindCore, guardMethods, handleRegistry } from '../core/traps.js';
 
 /**
@@ -52,6 +53,11 @@ export class TextIndex {
   #live() {
     if (!this.#handle) throw new Error('this text index has been disposed');
     return this.#handle;
+  }
+
+  /** The measure of similarity the index compares by (thresholds.js MEASURES). */
+  get measure() {
+    return MEASURES[this.#core._textIndexMeasure(this.#live())];
   }
 
   /** The threshold: query's duplicates reach this similarity. */
@@ -162,17 +168,22 @@ if (Symbol.dispose) TextIndex.prototype[Symbol.dispose] = TextIndex.prototype.di
  */
 export function createTextIndex(core, init) {
   const o = checkObject(init, 'init');
-  checkKnownKeys(o, 'init', ['similarity', 'review', 'options']);
-  const similarity = checkSimilarity(o.similarity ?? DEFAULT_SIMILARITY, 'init.similarity');
-  const review = o.review === undefined ? 0 : checkReview(o.review, similarity, 'init.review');
+  checkKnownKeys(o, 'init', ['similarity', 'measure', 'weights', 'review', 'options']);
+  const measure = checkMeasure(o.measure ?? 'text', 'init.measure');
+  const weights = o.weights === undefined ? null : checkWeights(o.weights, 'init.weights');
+  if (weights && measure !== 'short') throw new TypeError("init.weights needs init.measure 'short'");
+  const similarity = checkSimilarity(o.similarity ?? DEFAULT_SIMILARITY_OF[measure], 'init.similarity');
+  const review = o.review === undefined ? 0 : checkReview(o.review, similarity, 'init.review', measure);
   checkOptions(o.options);
-  return new TextIndex(core, coreCall(() => core._textIndexCreate(similarity, review)));
+  // The index keeps its own copy of the weights.
+  return new TextIndex(core, lendWeights(core, weights, (handle) => coreCall(() => core._textIndexCreate(similarity, review,
+    measureCode(measure), handle))));
 }
 
 /** sh.loadTextIndex: restores textIndex.serialize(); corrupted or truncated bytes throw an Error. */
 export function loadTextIndex(core, bytes) {
   if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array, got ${typeName(bytes)}`);
-  const handle = loadHandleInPieces(core, bytes, () => core._textIndexCreate(DEFAULT_SIMILARITY, 0), {
+  const handle = loadHandleInPieces(core, bytes, () => core._textIndexCreate(DEFAULT_SIMILARITY, 0, 0, 0), {
     begin: (h, length) => core._textIndexLoadBegin(h, length),
     next: (h, address, length) => core._textIndexLoadNext(h, address, length),
     end: (h) => core._textIndexLoadEnd(h),

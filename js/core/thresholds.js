@@ -9,6 +9,7 @@
 // is >= s.
 
 import { typeName } from './checks.js';
+import { utf8Length } from './text.js';
 
 /**
  * [similarity, radius] rows, similarity ascending: at radius r, at least 99% of the pairs
@@ -50,8 +51,13 @@ export const RADIUS_TABLE = Object.freeze([
 export const BANDING_FROM = 0.5;
 export const BANDING_MAX_MEAN_LENGTH = 2000;
 
-/** Whether dedup at `similarity` without maxDistance bands these distinct texts (see above). */
-export function usesBanding(similarity, texts) {
+/**
+ * Whether dedup at `similarity` without maxDistance bands these distinct texts (see above);
+ * by the short-string measure always: its sets are small, and the fingerprints say little
+ * of them.
+ */
+export function usesBanding(similarity, texts, measure = 'text') {
+  if (measure === 'short') return true;
   if (!(similarity >= BANDING_FROM)) return false;
   let length = 0;
   for (const text of texts) length += text.length;
@@ -61,6 +67,52 @@ export function usesBanding(similarity, texts) {
 /** The similarity dedup uses by default (README "Detection quality": both protocols). */
 export const DEFAULT_SIMILARITY = 0.8;
 
+/**
+ * The measures of similarity (README "Similarity", "Similarity of short strings"): 'text'
+ * the Jaccard similarity of character 3-grams (CJK bigrams), 'short' that of bigrams of
+ * the words with their diacritics removed, each framed by spaces (names, addresses,
+ * titles, one-line records). The core numbers them by their position here.
+ */
+export const MEASURES = Object.freeze(['text', 'short']);
+
+/** The core's number of a measure (cpp/bindings/helpers.h shingleOptionsOf). */
+export function measureCode(measure) {
+  return MEASURES.indexOf(measure);
+}
+
+/** A measure option: one of MEASURES, or with `auto` also 'auto'. */
+export function checkMeasure(value, name, auto = false) {
+  if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${typeName(value)}`);
+  if (!MEASURES.includes(value) && !(auto && value === 'auto')) {
+    const known = [...(auto ? ['auto'] : []), ...MEASURES].map((m) => `'${m}'`).join(', ');
+    throw new RangeError(`${name} must be one of ${known}, got '${value}'`);
+  }
+  return value;
+}
+
+/**
+ * The distinct texts of a list that 'auto' compares as short strings average at most so
+ * many bytes of UTF-8: names, addresses, titles and one-line records (13-58 on
+ * tests/bench/lists.js's lists), not sentences (the natural one-line collections of
+ * tests/bench/light-edits.js average 104 English characters, 63 Chinese and 85 Japanese
+ * ones, three bytes each). UTF-8 counts a CJK character as three letters, about what it says.
+ */
+export const SHORT_MAX_MEAN_BYTES = 64;
+
+/** The measure 'auto' takes for these distinct texts. */
+export function measureFor(texts) {
+  let bytes = 0;
+  for (const text of texts) bytes += utf8Length(text);
+  return texts.length > 0 && bytes <= SHORT_MAX_MEAN_BYTES * texts.length ? 'short' : 'text';
+}
+
+/**
+ * The default similarity threshold of each measure: for 'short', with the word weights of the
+ * list, the best pair F1 of the lists of tests/bench/lists.js lies at 0.4-0.8, and 0.6 gives
+ * the largest sum (README "Similarity of short strings").
+ */
+export const DEFAULT_SIMILARITY_OF = Object.freeze({ text: DEFAULT_SIMILARITY, short: 0.6 });
+
 /** A similarity threshold: a number above 0 and at most 1. */
 export function checkSimilarity(value, name) {
   if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${typeName(value)}`);
@@ -68,17 +120,23 @@ export function checkSimilarity(value, name) {
   return value;
 }
 
-/** The lowest review threshold dedup takes: review pairs come from banding at the review threshold (README "Review"). */
-export const MIN_REVIEW = BANDING_FROM;
+/**
+ * The lowest review threshold of each measure: review pairs come from banding at the review
+ * threshold (README "Review"). Short strings have few bigrams, so their chance candidates stay
+ * few at lower thresholds (tests/bench/lists.js).
+ */
+export const MIN_REVIEW_OF = Object.freeze({ text: BANDING_FROM, short: 0.3 });
+export const MIN_REVIEW = MIN_REVIEW_OF.text;
 
 /** How many review pairs dedup returns unless options.reviewLimit says otherwise: a page's worth for a person to act on. */
 export const DEFAULT_REVIEW_LIMIT = 1000;
 
-/** A review threshold for dedup at `similarity`: a number in [MIN_REVIEW, similarity). */
-export function checkReview(value, similarity, name) {
+/** A review threshold for dedup at `similarity` by `measure`: a number in [MIN_REVIEW_OF[measure], similarity). */
+export function checkReview(value, similarity, name, measure = 'text') {
   if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${typeName(value)}`);
-  if (!(value >= MIN_REVIEW && value < similarity)) {
-    throw new RangeError(`${name} must be at least ${MIN_REVIEW} and below the similarity ${similarity}, got ${value}`);
+  const least = MIN_REVIEW_OF[measure];
+  if (!(value >= least && value < similarity)) {
+    throw new RangeError(`${name} must be at least ${least} and below the similarity ${similarity}, got ${value}`);
   }
   return value;
 }

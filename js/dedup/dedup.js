@@ -15,11 +15,14 @@ import { GROUPINGS, componentsOfPairs, dedupResult, flatGroups } from './groupin
 import { checkMaxDistance, checkOptions, textOptions } from '../bindings/options.js';
 import { Pacer, checkSignal } from '../core/pacing.js';
 import { searchLeaders, searchPairs } from '../bindings/pairs.js';
-import { DEFAULT_REVIEW_LIMIT, DEFAULT_SIMILARITY, candidateRadius, checkReview, checkSimilarity, usesBanding } from '../core/thresholds.js';
+import {
+  DEFAULT_REVIEW_LIMIT, DEFAULT_SIMILARITY_OF, candidateRadius, checkMeasure, checkReview, checkSimilarity, measureFor, usesBanding,
+} from '../core/thresholds.js';
 import { reviewResult, searchReview } from '../bindings/review-pairs.js';
 import { searchSimilarGroups } from '../bindings/similar-groups.js';
 import { buildShingleSets, withShingleSets, withSimilarity } from '../bindings/shingle-sets.js';
 import { encodeTextsPaced, preparedInJs } from '../core/text.js';
+import { checkWeights, learnWeightsAsync, lendWeights } from '../bindings/word-weights.js';
 import { assertUsable } from '../core/traps.js';
 
 /**
@@ -28,13 +31,14 @@ import { assertUsable } from '../core/traps.js';
  */
 const DEDUP_SLICE = 4096;
 const FINGERPRINT_SLICE_BYTES = 1 << 20;
-const DEDUP_OPTIONS = ['key', 'similarity', 'maxDistance', 'review', 'reviewLimit', 'options', 'grouping', 'onProgress', 'signal'];
+const DEDUP_OPTIONS = ['key', 'similarity', 'maxDistance', 'measure', 'weights', 'review', 'reviewLimit', 'options', 'grouping',
+  'onProgress', 'signal'];
 
 /**
- * Checks dedup's arguments (the same for the pool's dedup) and returns them parsed:
- * `similarity` is 0 in the fingerprint-only mode; `mayBand` whether candidates may come
- * from MinHash banding (by similarity without maxDistance: searchFor decides with the
- * texts), else `k` is the candidate radius; `review` 0 when no review pairs are asked for.
+ * Checks dedup's arguments (the same for the pool's dedup) and returns them parsed. What
+ * depends on the measure, which 'auto' takes from the distinct texts, searchFor settles:
+ * here `similarity` is 0 in the fingerprint-only mode, else the given threshold or
+ * undefined; `review` the given review threshold or 0 when none is asked for.
  */
 export function checkDedupArguments(items, options) {
   if (!Array.isArray(items)) throw new TypeError(`items must be an array, got ${typeName(items)}`);
@@ -51,25 +55,46 @@ export function checkDedupArguments(items, options) {
   checkSignal(signal, 'options.signal');
   checkOptions(fingerprintOptions);
   const fingerprintsOnly = options.similarity === undefined && maxDistance !== undefined;
-  const similarity = fingerprintsOnly ? 0 : checkSimilarity(options.similarity ?? DEFAULT_SIMILARITY, 'options.similarity');
-  const k = maxDistance === undefined ? candidateRadius(similarity) : checkMaxDistance(maxDistance, 'options.maxDistance');
-  const mayBand = maxDistance === undefined && similarity > 0;
+  const similarity = fingerprintsOnly ? 0 : options.similarity === undefined ? undefined : checkSimilarity(options.similarity, 'options.similarity');
+  const k = maxDistance === undefined ? undefined : checkMaxDistance(maxDistance, 'options.maxDistance');
+  if (options.measure !== undefined && fingerprintsOnly) {
+    throw new TypeError('options.measure needs dedup by similarity: give options.similarity with options.maxDistance, or neither');
+  }
+  const measure = checkMeasure(options.measure ?? 'auto', 'options.measure', true);
+  // undefined: learned from the distinct texts (the short measure's default).
+  const weights = options.weights === undefined ? undefined : checkWeights(options.weights, 'options.weights');
+  if (weights !== undefined && (fingerprintsOnly || measure === 'text')) throw new TypeError("options.weights needs the measure 'short'");
   let review = 0;
   if (options.review !== undefined) {
     if (fingerprintsOnly) throw new TypeError('options.review needs dedup by similarity: give options.similarity with options.maxDistance, or neither');
-    review = checkReview(options.review, similarity, 'options.review');
+    // With 'auto', what holds for either measure; searchFor checks the rest once it has chosen.
+    review = measure === 'auto'
+      ? checkReview(options.review, similarity ?? 1, 'options.review', 'short')
+      : checkReview(options.review, similarity ?? DEFAULT_SIMILARITY_OF[measure], 'options.review', measure);
   }
   let reviewLimit = DEFAULT_REVIEW_LIMIT;
   if (options.reviewLimit !== undefined) {
     if (!review) throw new TypeError('options.reviewLimit needs options.review');
     reviewLimit = checkInteger(options.reviewLimit, 'options.reviewLimit', 1, 0xffffffff);
   }
-  return { key, k, similarity, mayBand, review, reviewLimit, fingerprintOptions, grouping, onProgress, signal };
+  return { key, k, similarity, measure, weights, review, reviewLimit, fingerprintOptions, grouping, onProgress, signal };
 }
 
-/** The search of checkDedupArguments' answer for these distinct texts: `banding` where thresholds.js usesBanding. */
+/**
+ * The search of checkDedupArguments' answer for these distinct texts: by similarity, the
+ * `measure` ('auto' takes thresholds.js measureFor), the `similarity` (the measure's default
+ * unless given), the review threshold checked against it, the candidate radius `k`
+ * (maxDistance, else the similarity's) and `banding` where thresholds.js usesBanding and no
+ * maxDistance is given. Throws as checkDedupArguments does.
+ */
 export function searchFor(parsed, distinct) {
-  return { ...parsed, banding: parsed.mayBand && usesBanding(parsed.similarity, distinct) };
+  if (parsed.similarity === 0) return { ...parsed, banding: false };
+  const measure = parsed.measure === 'auto' ? measureFor(distinct) : parsed.measure;
+  if (measure === 'text' && parsed.weights !== undefined) throw new TypeError("options.weights needs the measure 'short' (these texts are compared as 'text')");
+  const similarity = parsed.similarity ?? DEFAULT_SIMILARITY_OF[measure];
+  const review = parsed.review && checkReview(parsed.review, similarity, 'options.review', measure);
+  const k = parsed.k ?? candidateRadius(similarity);
+  return { ...parsed, measure, similarity, review, k, banding: parsed.k === undefined && usesBanding(similarity, distinct, measure) };
 }
 
 /** The text of item i: the item itself, or what `key` makes of it. */
@@ -118,12 +143,22 @@ function expandFingerprints({ of }, fingerprints) {
 /**
  * The grouping of distinct texts, in slices with pacer.step between them: the search
  * every entry runs, on the calling thread or in a pool's worker. `labels` (leader or
- * components, by similarity or fingerprints only; phase 'pairs'), and `review`, when
- * asked for, the review pairs of those groups (review-pairs.js searchReview; phase
- * 'review'), else null. `texts` as shingle-sets.js buildShingleSets takes them.
+ * components, by similarity or fingerprints only; phase 'pairs'), `review`, when asked
+ * for, the review pairs of those groups (review-pairs.js searchReview; phase 'review'),
+ * else null, and by the short measure the `weights` it weighed by (learned from `texts`
+ * unless search.weights gives them). `texts` as shingle-sets.js buildShingleSets takes them.
  */
 export async function searchLabels(core, texts, fingerprints, search, pacer) {
-  const { k, similarity, banding = false, grouping, review = 0 } = search;
+  const between = () => pacer.step('pairs', 0, 1000);
+  if (search.measure !== 'short') return searchLabelsWeighing(core, texts, fingerprints, search, pacer, 0);
+  const weights = search.weights === undefined ? await learnWeightsAsync(core, texts, between) : search.weights;
+  const found = await lendWeights(core, weights, (handle) => searchLabelsWeighing(core, texts, fingerprints, search, pacer, handle));
+  return { ...found, weights };
+}
+
+/** searchLabels with the weights lent to the core (`weights`: a lendWeights handle, or 0). */
+async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, weights) {
+  const { k, similarity, banding = false, grouping, review = 0, measure } = search;
   const between = () => pacer.step('pairs', 0, 1000);
   const withReview = async (sets, labels) => ({
     labels,
@@ -132,7 +167,7 @@ export async function searchLabels(core, texts, fingerprints, search, pacer) {
   if (banding) { // no fingerprints needed (a pool's worker gets none)
     const count = Array.isArray(texts) ? texts.length : texts.bounds.length - 1;
     return withShingleSets(core, async (sets) => withReview(sets, await searchSimilarGroups(core, sets, count, similarity, grouping,
-      (groups) => buildShingleSets(core, sets, texts, between, groups), pacer, 'pairs')));
+      (groups) => buildShingleSets(core, sets, texts, between, groups, measure, weights), pacer, 'pairs')));
   }
   if (similarity === 0) {
     const labels = grouping === 'leader'
@@ -144,7 +179,7 @@ export async function searchLabels(core, texts, fingerprints, search, pacer) {
   return withSimilarity(core, texts, async (sets) => withReview(sets, grouping === 'leader'
     ? await searchLeaders(core, fingerprints, k, pacer, 'pairs', { sets, similarity })
     : componentsOfPairs(fingerprints.length, await searchPairs(core, fingerprints, k, pacer, 'pairs', { sets, similarity }))),
-  between);
+  between, measure, weights);
 }
 
 /**
@@ -181,7 +216,7 @@ function expandLabels({ of, first }, distinctLabels) {
  * distinct texts, their fingerprints and grouping, the groups of the items.
  * - `entry.texts(items, key)` resolves to the items' texts, each checked (itemText);
  * - `entry.group(distinct, search)` resolves to the distinct texts' { fingerprints, labels,
- *   review } (searchLabels' answer), reporting the phases 'fingerprint', 'pairs' and
+ *   review, weights } (searchLabels' answer), reporting the phases 'fingerprint', 'pairs' and
  *   'review' as it goes;
  * - `report(phase, done, total)` reports progress.
  */
@@ -189,10 +224,17 @@ export async function runDedup(items, parsed, pacer, report, entry) {
   report('fingerprint', 0, items.length);
   await pacer.pause();
   const collapsed = await collapseTexts(await entry.texts(items, parsed.key), pacer);
-  const { fingerprints, labels, review } = await entry.group(collapsed.distinct, searchFor(parsed, collapsed.distinct));
+  const search = searchFor(parsed, collapsed.distinct);
+  const { fingerprints, labels, review, weights } = await entry.group(collapsed.distinct, search);
   const result = await dedupResult(items, flatGroups(expandLabels(collapsed, labels)), pacer);
   report('groups', 1, 1);
-  return { ...result, fingerprints: expandFingerprints(collapsed, fingerprints), ...(review && reviewResult(collapsed.first, review)) };
+  return {
+    ...result,
+    fingerprints: expandFingerprints(collapsed, fingerprints),
+    ...(search.similarity > 0 && { measure: search.measure, similarity: search.similarity }),
+    ...(search.measure === 'short' && { weights }),
+    ...(review && reviewResult(collapsed.first, review)),
+  };
 }
 
 /** sh.dedup over the core: runDedup with the fingerprints and the search on this thread. */

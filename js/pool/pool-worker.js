@@ -46,6 +46,7 @@ import { Pacer } from '../core/pacing.js';
 import { leaderOfPairs, leaderPairBound, leaderUsesPairs, searchItemShard, searchShard } from '../bindings/pairs.js';
 import { searchReview } from '../bindings/review-pairs.js';
 import { withSimilarity } from '../bindings/shingle-sets.js';
+import { WordWeights } from '../bindings/word-weights.js';
 
 let core;
 let ready;
@@ -96,20 +97,22 @@ const OPS = {
     const fingerprints = fingerprintEncoded(core, utf8, bounds, checkOptions(o), o?.idf ? idfHandle(o.idf, core, 'options.idf') : 0);
     return [fingerprints, [fingerprints.buffer]];
   },
-  async group({ fingerprints, texts, k, similarity, banding, grouping, review, reviewLimit }, progress) {
-    const search = { k, similarity, banding, grouping, review, reviewLimit };
+  async group({ fingerprints, texts, k, similarity, measure, weights, banding, grouping, review, reviewLimit }, progress) {
+    const search = { k, similarity, measure, weights: weights && new WordWeights(weights), banding, grouping, review, reviewLimit };
     const grouped = await searchLabels(core, texts ?? [], fingerprints, search, progressPacer(progress));
     const transfer = [grouped.labels.buffer, ...reviewBuffers(grouped.review)];
-    return [{ fingerprints, ...grouped }, fingerprints ? [fingerprints.buffer, ...transfer] : transfer];
+    const reply = { fingerprints, ...grouped, weights: grouped.weights && grouped.weights.toData() };
+    return [reply, fingerprints ? [fingerprints.buffer, ...transfer] : transfer];
   },
-  async review({ texts, labels, review, reviewLimit }, progress) {
+  async review({ texts, labels, review, reviewLimit, measure }, progress) {
     const pacer = progressPacer(progress);
-    const pairs = await withSimilarity(core, texts, (sets) => searchReview(core, sets, labels, { review, reviewLimit }, pacer, 'review'));
+    const pairs = await withSimilarity(core, texts, (sets) => searchReview(core, sets, labels, { review, reviewLimit }, pacer, 'review'),
+      undefined, measure);
     return [pairs, reviewBuffers(pairs)];
   },
-  async pairShard({ fingerprints, maxDistance, shard, shards, texts, similarity, maxCandidates }, progress) {
+  async pairShard({ fingerprints, maxDistance, shard, shards, texts, similarity, measure, maxCandidates }, progress) {
     const search = (sets = 0) => searchShard(core, fingerprints, maxDistance, shard, shards, { sets, similarity, maxCandidates }, progress);
-    const result = similarity > 0 ? await withSimilarity(core, texts, search) : await search();
+    const result = similarity > 0 ? await withSimilarity(core, texts, search, undefined, measure) : await search();
     return [result, result.words ? [result.words.buffer] : []];
   },
   async itemPairShard({ fingerprints, maxDistance, shard, shards, maxPairs }, progress) {

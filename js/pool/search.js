@@ -64,11 +64,12 @@ async function shardTasks(scheduler, job, message, only = Array.from({ length: s
  * sets of `texts`, encodeTextsPaced's) when `similarity` is above 0. Null when the
  * shards' candidates (before verification) pass `maxCandidates`.
  */
-async function shardedWords(scheduler, job, fingerprints, k, { texts, similarity = 0, maxCandidates = Infinity } = {}) {
+async function shardedWords(scheduler, job, fingerprints, k, { texts, similarity = 0, measure, maxCandidates = Infinity } = {}) {
   const results = await shardTasks(scheduler, job, (shard, shards) => {
     const fps = fingerprints.slice(); // each worker holds all fingerprints; the copy moves
     const [textsCopy, textBuffers] = copyTexts(texts);
-    return [{ op: 'pairShard', fingerprints: fps, maxDistance: k, shard, shards, texts: textsCopy, similarity, maxCandidates: maxCandidates / shards },
+    return [{ op: 'pairShard', fingerprints: fps, maxDistance: k, shard, shards, texts: textsCopy, similarity, measure,
+      maxCandidates: maxCandidates / shards },
       [fps.buffer, ...textBuffers]];
   });
   if (results.some((result) => !result.words)) return null;
@@ -122,6 +123,8 @@ export async function poolPairs(scheduler, job, fingerprints, k, maxPairs = MAX_
  * encodeTextsPaced's, when similarity is above 0):
  * - a pool of one worker: sharding gains nothing;
  * - candidates by banding (similar-groups.js): linear work over one worker's sets;
+ * - the short measure: its word weights are learned from all the texts, in the worker
+ *   that then searches (dedup.js searchLabels);
  * - components: the pairs (verified in the workers) joined here;
  * - leader: the rule is sequential, so the workers list the pairs and one of them applies
  *   the core's rule to their union (pairs.h leaderOfSortedPairs: exactly LeaderSearch's
@@ -132,10 +135,10 @@ export async function poolPairs(scheduler, job, fingerprints, k, maxPairs = MAX_
  *   LeaderSearch's pair bound (the sample underestimated them), null: one worker runs
  *   LeaderSearch.
  */
-export async function poolLabels(scheduler, job, fingerprints, texts, { k, similarity, banding, grouping }, pacer) {
-  if (scheduler.size < 2 || banding) return null;
+export async function poolLabels(scheduler, job, fingerprints, texts, { k, similarity, measure, banding, grouping }, pacer) {
+  if (scheduler.size < 2 || banding || measure === 'short') return null;
   const count = fingerprints.length;
-  const verified = { texts: similarity > 0 ? texts : undefined, similarity };
+  const verified = { texts: similarity > 0 ? texts : undefined, similarity, measure };
   if (grouping === 'components') {
     const words = await shardedWords(scheduler, job, fingerprints, k, verified);
     // Components do not depend on the pairs' order.

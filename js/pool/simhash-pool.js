@@ -10,6 +10,7 @@ import { Job, checkTaskOptions } from './job.js';
 import { idfForWorkers } from './scheduler.js';
 import { copyTexts, poolLabels, poolPairs } from './search.js';
 import { encodeTextsPaced, preparedInJs } from '../core/text.js';
+import { WordWeights } from '../bindings/word-weights.js';
 
 /** At most this many texts per fingerprint task... */
 const CHUNK_TEXTS = 2048;
@@ -204,7 +205,7 @@ export class SimHashPool {
     // done, so its 'pairs' and 'review' may have ended unreported, or reported in full.
     if (job.last?.phase !== 'review') job.report('pairs', 1000, 1000);
     if (search.review > 0) job.report('review', 1000, 1000);
-    return { fingerprints: fps, labels: grouped.labels, review: grouped.review };
+    return { fingerprints: fps, labels: grouped.labels, review: grouped.review, weights: grouped.weights };
   }
 
   /**
@@ -212,21 +213,25 @@ export class SimHashPool {
    * its progress while `reporting()` (`encoded`: encodeTextsPaced's texts when similarity
    * is above 0; `fingerprints` null when banding).
    */
-  async #groupInOneWorker(job, fingerprints, encoded, { k, similarity, banding, grouping, review, reviewLimit }, reporting = () => true) {
+  async #groupInOneWorker(job, fingerprints, encoded, { k, similarity, measure, weights, banding, grouping, review, reviewLimit },
+    reporting = () => true) {
     const fps = fingerprints?.slice() ?? null; // the calling thread keeps its fingerprints; the copy moves
     const [texts, textBuffers] = copyTexts(encoded, true); // the last use of the texts here
-    const message = { op: 'group', fingerprints: fps, texts, k, similarity, banding, grouping, review, reviewLimit };
+    // Word weights cross as their data (a class does not survive structured cloning).
+    const message = { op: 'group', fingerprints: fps, texts, k, similarity, measure, weights: weights && weights.toData(), banding, grouping,
+      review, reviewLimit };
     const transfer = fps ? [fps.buffer, ...textBuffers] : textBuffers;
     const onProgress = (thousandths, phase) => {
       if (reporting()) job.reportFromWorker(phase, thousandths, 1000);
     };
-    return job.guard(this.#scheduler.task(job, message, { transfer, exclusive: true, onProgress }));
+    const grouped = await job.guard(this.#scheduler.task(job, message, { transfer, exclusive: true, onProgress }));
+    return grouped.weights ? { ...grouped, weights: new WordWeights(grouped.weights) } : grouped;
   }
 
   /** The review pairs (review-pairs.js searchReview) of the groups `labels` of the distinct texts, from one worker. */
-  async #reviewInOneWorker(job, encoded, labels, { review, reviewLimit }) {
+  async #reviewInOneWorker(job, encoded, labels, { review, reviewLimit, measure }) {
     const [texts, transfer] = copyTexts(encoded, true); // the last use of the texts here
-    const message = { op: 'review', texts, labels: labels.slice(), review, reviewLimit };
+    const message = { op: 'review', texts, labels: labels.slice(), review, reviewLimit, measure };
     const onProgress = (thousandths, phase) => job.reportFromWorker(phase, thousandths, 1000);
     return job.guard(this.#scheduler.task(job, message, { transfer: [...transfer, message.labels.buffer], exclusive: true, onProgress }));
   }

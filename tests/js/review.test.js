@@ -143,10 +143,10 @@ test('reviewLimit keeps the most similar pairs and reviewOmitted counts the rest
   assert.equal(sh.heapBytesInUse, heap, 'the review frees what it allocates');
 });
 
-test('the README pairs: one word apart in English, two characters in Chinese, listed for review at 0.5', async () => {
+test('the README pairs: one word apart in English, two characters in Chinese, listed for review at 0.5 by the text measure', async () => {
   const pairs = [['How do I reset my password?', 'How can I reset my password?'], ['这家餐厅的菜很好吃，服务也很周到。', '这家餐厅的菜非常好吃，服务也很周到！']];
   for (const [x, y] of pairs) {
-    const result = await sh.dedup([x, y], { review: 0.5 });
+    const result = await sh.dedup([x, y], { measure: 'text', review: 0.5 });
     assert.deepEqual(result.groups, []);
     assert.deepEqual(result.review, [{ a: 0, b: 1, similarity: sh.similarity(x, y) }]);
   }
@@ -168,8 +168,10 @@ test('a pair that reaches the similarity across two groups is listed: the leader
 test('bad review options: a TypeError or RangeError, and the instance works afterwards', async () => {
   const cases = [
     [{ review: '0.5' }, TypeError, /options.review must be a number/],
-    [{ review: 0.45 }, RangeError, /at least 0.5 and below the similarity 0.8, got 0.45/],
-    [{ review: 0.8 }, RangeError, /below the similarity 0.8/],
+    [{ measure: 'text', review: 0.45 }, RangeError, /at least 0.5 and below the similarity 0.8, got 0.45/],
+    [{ review: 0.25 }, RangeError, /at least 0.3 and below the similarity 1, got 0.25/], // 'auto': the least of either measure
+    [{ measure: 'text', review: 0.8 }, RangeError, /below the similarity 0.8/],
+    [{ review: 0.6 }, RangeError, /below the similarity 0.6/],
     [{ similarity: 0.6, review: 0.7 }, RangeError, /below the similarity 0.6/],
     [{ maxDistance: 3, review: 0.5 }, TypeError, /needs dedup by similarity/],
     [{ reviewLimit: 5 }, TypeError, /reviewLimit needs options.review/],

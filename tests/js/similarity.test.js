@@ -19,13 +19,17 @@ test('dedup bands short texts from BANDING_FROM without maxDistance, and takes t
   assert.equal(usesBanding(0.8, long), false);
   assert.equal(usesBanding(BANDING_FROM - 0.01, short), false);
   const banding = (texts, options) => searchFor(checkDedupArguments(texts, options), texts).banding;
-  assert.equal(banding(short, {}), true, 'the default');
-  assert.equal(banding(short, { similarity: 0.9 }), true);
+  const text = { measure: 'text' };
+  assert.equal(banding(short, text), true, 'the default');
+  assert.equal(banding(short, { ...text, similarity: 0.9 }), true);
   assert.equal(banding(long, {}), false);
-  assert.equal(banding(short, { similarity: 0.6 }), true, 'from BANDING_FROM');
-  assert.equal(banding(short, { similarity: BANDING_FROM - 0.01 }), false, 'below BANDING_FROM');
-  assert.equal(banding(short, { similarity: 0.8, maxDistance: 16 }), false, 'maxDistance sets the radius');
+  assert.equal(banding(short, { ...text, similarity: 0.6 }), true, 'from BANDING_FROM');
+  assert.equal(banding(short, { ...text, similarity: BANDING_FROM - 0.01 }), false, 'below BANDING_FROM');
+  assert.equal(banding(short, { ...text, similarity: 0.8, maxDistance: 16 }), false, 'maxDistance sets the radius');
   assert.equal(banding(short, { maxDistance: 3 }), false, 'fingerprint-only mode');
+  assert.equal(banding(short, {}), true, "'auto' takes the short measure here, which always bands");
+  assert.equal(banding(short, { similarity: 0.3 }), true, 'at any threshold');
+  assert.equal(banding(short, { similarity: 0.8, maxDistance: 16 }), false, 'but for maxDistance');
 });
 
 test('candidateRadius: the table row of the largest similarity not above s, monotone', () => {

@@ -32,23 +32,54 @@ namespace simhash {
 /// Defaults chosen by tests/bench/shingles.js (README, "Similarity"): character 3-grams
 /// for alphabetic text, bigrams in CJK text, where a replaced character then breaks two
 /// shingles instead of three.
+/// How step 1 normalizes a text.
+enum class Normalization : uint8_t {
+  kText = 0,  ///< step 1 as above
+  /// Step 1, then every Latin letter with diacritics becomes its base letter and combining
+  /// marks U+0300..U+036F are removed (unicode.h withoutDiacritic: José -> jose), and a
+  /// normalized text that is not empty is framed by one U+0020 on each side, so that with
+  /// bigrams a word's first and last letters are shingles of their own and the set of a
+  /// text is the union of its words' sets, whatever their order (README "Similarity of
+  /// short strings").
+  kList = 1,
+};
+
+class WordWeights;
+
 struct ShingleOptions {
   uint8_t alphabetic = 3;  ///< 1..kMaxShingle
   uint8_t cjk = 2;         ///< 1..kMaxShingle
+  Normalization normalization = Normalization::kText;
+  /// With kList and bigrams only: each bigram of a word counts weight(word) times
+  /// (word_weights.h), as shingles (bigram, copy c) for c < weight, so the similarity is
+  /// the weighted Jaccard similarity Σ min / Σ max of the two texts' bigram weights (a
+  /// bigram held by several words of a text weighs as the heaviest). Null: each counts once.
+  /// ShingleSets and TextIndex keep a copy; other calls read it while they run.
+  const WordWeights* weights = nullptr;
 };
+
+/// The similarity of short strings (names, addresses, titles, one-line records): bigrams of
+/// the list normalization, in every script.
+constexpr ShingleOptions kShortStringOptions{2, 2, Normalization::kList};
 
 /// Windows of at most 3 code points (21 bits each) have exact 63-bit codes.
 constexpr unsigned kMaxShingle = 3;
 
-/// @return true when both sizes are within 1..kMaxShingle.
+/// The most shingles (copies included) n normalized code points can have: n + 1, times
+/// the heaviest weight with weights.
+size_t shingleRoom(size_t n, const ShingleOptions& options);
+
+/// @return true when both sizes are within 1..kMaxShingle and the normalization is known.
 bool isValid(const ShingleOptions& options);
 
 /// Step 1 of the definition: the normalized text as code points, written to out
 /// (cleared first). Cost O(bytes).
-void normalizeForSimilarity(std::string_view utf8, std::vector<char32_t>& out);
+void normalizeForSimilarity(std::string_view utf8, std::vector<char32_t>& out,
+                            Normalization normalization = Normalization::kText);
 
 /// The canonical code of a shingle: its code points c0, c1, c2 (0 past its end) as
-/// (c0 + 1) + 2^21 (c1 + 1) + 2^42 (c2 + 1), exact and below 2^63. It depends on the
+/// (c0 + 1) + 2^21 (c1 + 1) + 2^42 (c2 + 1), exact and below 2^63; copy c of a weighted
+/// bigram (ShingleOptions::weights) as (c0 + 1) + 2^21 (c1 + 1) + 2^42 c. It depends on the
 /// shingle alone, never on a batch, so min-hashes of these codes (similar_groups.h) agree
 /// between a batch and an index built one text at a time.
 constexpr unsigned kCanonicalBits = 21;
@@ -59,8 +90,10 @@ constexpr unsigned kCanonicalBits = 21;
 void canonicalShingles(const char32_t* cps, size_t n, const ShingleOptions& options, std::vector<uint64_t>& out);
 
 /// The canonical codes of every shingle of normalized code points cps[0, n), in text
-/// order, repeats included, written to out. @return how many (at most n + 1; 0 when
-/// n = 0). @pre out has room for n + 1 codes. Cost O(n).
+/// order, repeats included (with weights, a bigram's copies in a row), written to out.
+/// @return how many (at most shingleRoom(n, options); 0 when n = 0).
+/// @pre out has room for shingleRoom(n, options) codes. Cost O(n) (weights: O(n) hashing
+/// and a lookup a word, and the copies).
 size_t canonicalShingleCodes(const char32_t* cps, size_t n, const ShingleOptions& options, uint64_t* out);
 
 /// The least intersection t of two sets of sizes na and nb with t / (na + nb - t) >=

@@ -52,7 +52,7 @@ class TextIndex {
   /// table that an add merges into the sorted part once it holds a twelfth as many and more
   /// than `mergeAt` (tests make it small, to have both parts in small indexes).
   static constexpr size_t kMergeAt = size_t{1} << 16;
-  /// @pre 0 < threshold <= 1, isValid(options).
+  /// The index keeps its own copy of options.weights. @pre 0 < threshold <= 1, isValid(options).
   explicit TextIndex(double threshold, const ShingleOptions& options = {}, size_t mergeAt = kMergeAt);
   /// With review matches from `review` on (0: none). @pre 0 <= review < threshold <= 1, isValid(options).
   TextIndex(double threshold, double review, const ShingleOptions& options = {}, size_t mergeAt = kMergeAt);

@@ -1,0 +1,103 @@
+#include "simhash/word_weights.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include "simhash/fingerprint.h"
+#include "unicode.h"
+
+namespace simhash {
+
+namespace {
+
+// Calls word(start, end) for each word [start, end) of list-normalized code points.
+template <class Word>
+void forEachWord(const char32_t* cps, size_t n, Word word) {
+  for (size_t i = 0; i < n;) {
+    if (cps[i] == U' ') {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < n && cps[end] != U' ') ++end;
+    word(i, end);
+    i = end;
+  }
+}
+
+uint64_t hashOfWord(const char32_t* cps, size_t n, std::vector<char>& utf8) {
+  if (utf8.size() < 4 * n) utf8.resize(4 * n);
+  size_t length = 0;
+  for (size_t i = 0; i < n; ++i) length += unicode::encodeUtf8(cps[i], utf8.data() + length);
+  return hashFeature(std::string_view(utf8.data(), length));
+}
+
+}  // namespace
+
+unsigned wordWeight(uint32_t n, uint32_t df) {
+  // floor(log2((n + 1) / (df + 1))): the largest k with (df + 1) 2^k <= n + 1.
+  const uint64_t total = uint64_t{n} + 1, held = uint64_t{df} + 1;
+  unsigned k = 0;
+  while (k < WordWeights::kMaxWeight && (held << (k + 1)) <= total) ++k;
+  return std::max(1u, k);
+}
+
+void WordWeights::count(const char32_t* cps, size_t n) {
+  std::vector<char> utf8;
+  const size_t first = pending_.size();
+  forEachWord(cps, n, [&](size_t start, size_t end) { pending_.push_back(hashOfWord(cps + start, end - start, utf8)); });
+  // Each word once a text.
+  std::sort(pending_.begin() + static_cast<std::ptrdiff_t>(first), pending_.end());
+  pending_.erase(std::unique(pending_.begin() + static_cast<std::ptrdiff_t>(first), pending_.end()), pending_.end());
+  ++texts_;
+}
+
+void WordWeights::finish() {
+  std::sort(pending_.begin(), pending_.end());
+  std::vector<uint64_t> hashes;
+  std::vector<uint32_t> counts;
+  hashes.reserve(hashes_.size() + pending_.size());
+  counts.reserve(hashes_.size() + pending_.size());
+  size_t i = 0, j = 0;
+  while (i < hashes_.size() || j < pending_.size()) {
+    const uint64_t h = j == pending_.size() || (i < hashes_.size() && hashes_[i] <= pending_[j]) ? hashes_[i] : pending_[j];
+    uint32_t c = 0;
+    if (i < hashes_.size() && hashes_[i] == h) c += counts_[i++];
+    while (j < pending_.size() && pending_[j] == h) ++c, ++j;
+    hashes.push_back(h);
+    counts.push_back(c);
+  }
+  hashes_ = std::move(hashes);
+  counts_ = std::move(counts);
+  pending_ = {};
+}
+
+bool WordWeights::assign(uint32_t texts, const uint64_t* hashes, const uint32_t* counts, size_t words) {
+  for (size_t i = 0; i < words; ++i) {
+    if ((i > 0 && hashes[i] <= hashes[i - 1]) || counts[i] == 0 || counts[i] > texts) return false;
+  }
+  texts_ = texts;
+  hashes_.assign(hashes, hashes + words);
+  counts_.assign(counts, counts + words);
+  pending_ = {};
+  return true;
+}
+
+unsigned WordWeights::weight(uint64_t wordHash) const {
+  const auto it = std::lower_bound(hashes_.begin(), hashes_.end(), wordHash);
+  const uint32_t df = it != hashes_.end() && *it == wordHash ? counts_[static_cast<size_t>(it - hashes_.begin())] : 0;
+  return wordWeight(texts_, df);
+}
+
+void bigramWeights(const char32_t* cps, size_t n, const WordWeights& weights, uint8_t* out) {
+  std::vector<char> utf8;
+  forEachWord(cps, n, [&](size_t start, size_t end) {
+    const auto w = static_cast<uint8_t>(weights.weight(hashOfWord(cps + start, end - start, utf8)));
+    // The bigram that enters the word from the space before it, and those starting in it
+    // (the last one leaves it for the space after it).
+    if (start > 0) out[start - 1] = w;
+    for (size_t i = start; i < end; ++i) out[i] = w;
+  });
+}
+
+}  // namespace simhash

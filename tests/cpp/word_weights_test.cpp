@@ -1,0 +1,289 @@
+// The short-string similarity (similarity.h Normalization::kList, kShortStringOptions) and its
+// word weights (word_weights.h): the definition written plainly and compared with the one-pair
+// call, the batch sets, SimilarGroups' candidates and the text index, and the weights' byte
+// format inside the text index's.
+#include "simhash/word_weights.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "simhash/fingerprint.h"
+#include "simhash/similar_groups.h"
+#include "simhash/similarity.h"
+#include "simhash/text_index.h"
+#include "unicode.h"
+
+using simhash::kShortStringOptions;
+using simhash::Normalization;
+using simhash::ShingleOptions;
+using simhash::ShingleSets;
+using simhash::TextIndex;
+using simhash::WordWeights;
+
+namespace {
+
+std::u32string listNormalized(const std::string& text) {
+  std::vector<char32_t> cps;
+  simhash::normalizeForSimilarity(text, cps, Normalization::kList);
+  return std::u32string(cps.begin(), cps.end());
+}
+
+std::string utf8(const std::u32string& cps) {
+  std::string out;
+  char buffer[4];
+  for (char32_t cp : cps) out.append(buffer, simhash::unicode::encodeUtf8(cp, buffer));
+  return out;
+}
+
+// The words of a list-normalized text: its runs between spaces.
+std::vector<std::u32string> wordsOf(const std::u32string& normalized) {
+  std::vector<std::u32string> words;
+  std::u32string word;
+  for (char32_t cp : normalized + U' ') {
+    if (cp != U' ') {
+      word += cp;
+    } else if (!word.empty()) {
+      words.push_back(word);
+      word.clear();
+    }
+  }
+  return words;
+}
+
+// The definition of README "Similarity of short strings" written plainly: weights by word
+// (df counted over `list`, a word once a text; none when list is empty), each bigram of the
+// framed text with the weight of its word (the heaviest where it repeats), Σ min / Σ max.
+struct Reference {
+  std::map<std::u32string, uint32_t> df;
+  uint32_t texts = 0;
+  bool weighted = false;
+
+  explicit Reference(const std::vector<std::string>& list) : texts(static_cast<uint32_t>(list.size())), weighted(!list.empty()) {
+    for (const std::string& text : list) {
+      std::vector<std::u32string> words = wordsOf(listNormalized(text));
+      std::sort(words.begin(), words.end());
+      words.erase(std::unique(words.begin(), words.end()), words.end());
+      for (const auto& word : words) ++df[word];
+    }
+  }
+
+  unsigned weight(const std::u32string& word) const {
+    if (!weighted) return 1;
+    const auto it = df.find(word);
+    const double held = (it == df.end() ? 0 : it->second) + 1.0;
+    unsigned k = 0;
+    while (k < 8 && held * std::pow(2.0, k + 1) <= texts + 1.0) ++k;
+    return std::max(1u, k);
+  }
+
+  std::map<std::u32string, unsigned> bigrams(const std::string& text) const {
+    const std::u32string n = listNormalized(text);
+    std::map<std::u32string, unsigned> out;
+    // Word by word: each word with the space before and after it.
+    for (const auto& word : wordsOf(n)) {
+      const std::u32string framed = U" " + word + U" ";
+      for (size_t i = 0; i + 2 <= framed.size(); ++i) {
+        unsigned& w = out[framed.substr(i, 2)];
+        w = std::max(w, weight(word));
+      }
+    }
+    return out;
+  }
+
+  double similarity(const std::string& a, const std::string& b) const {
+    const auto x = bigrams(a), y = bigrams(b);
+    if (x.empty() && y.empty()) return 1;
+    uint64_t mins = 0, maxes = 0;
+    for (const auto& [g, w] : x) {
+      const auto it = y.find(g);
+      mins += it == y.end() ? 0 : std::min(w, it->second);
+      maxes += it == y.end() ? w : std::max(w, it->second);
+    }
+    for (const auto& [g, w] : y) maxes += x.count(g) ? 0 : w;
+    return static_cast<double>(mins) / static_cast<double>(maxes);
+  }
+};
+
+WordWeights learn(const std::vector<std::string>& list) {
+  WordWeights weights;
+  std::vector<char32_t> cps;
+  for (const std::string& text : list) {
+    simhash::normalizeForSimilarity(text, cps, Normalization::kList);
+    weights.count(cps.data(), cps.size());
+  }
+  weights.finish();
+  return weights;
+}
+
+ShingleOptions weighted(const WordWeights& weights) {
+  ShingleOptions options = kShortStringOptions;
+  options.weights = &weights;
+  return options;
+}
+
+// Random name-like lines: a few hundred words (some common, like Inc and Street), with
+// diacritics, case, punctuation and CJK runs, and planted variants (a letter dropped or
+// doubled, words swapped or abbreviated).
+std::vector<std::string> randomList(std::mt19937& rng, size_t count) {
+  const std::vector<std::string> common = {"Inc.", "Corp", "Street", "GmbH", "Ltd", "of", "the"};
+  std::vector<std::string> rare;
+  const std::vector<std::string> pieces = {"jo", "sé", "mü", "ller", "gar", "cía", "an", "na", "ber", "tó", "ka", "北京", "大学", "東京", "ØS", "łó"};
+  for (int i = 0; i < 300; ++i) {
+    std::string word;
+    const int n = 1 + static_cast<int>(rng() % 3);
+    for (int k = 0; k < n; ++k) word += pieces[rng() % pieces.size()];
+    rare.push_back(word);
+  }
+  std::vector<std::string> list;
+  while (list.size() < count) {
+    std::string line;
+    const int words = 1 + static_cast<int>(rng() % 4);
+    for (int w = 0; w < words; ++w) {
+      if (w) line += rng() % 4 == 0 ? ", " : " ";
+      line += rng() % 3 == 0 ? common[rng() % common.size()] : rare[rng() % rare.size()];
+    }
+    list.push_back(line);
+    if (rng() % 2 == 0 && list.size() < count) {  // a variant
+      std::string variant = line;
+      const size_t at = rng() % variant.size();
+      if (rng() % 2 == 0 && static_cast<unsigned char>(variant[at]) < 0x80) variant.erase(at, 1);
+      else variant += rng() % 2 ? "a" : " Ltd";
+      list.push_back(variant);
+    }
+  }
+  return list;
+}
+
+}  // namespace
+
+TEST_CASE("the list normalization: diacritics and combining marks removed, words framed by spaces", "[short]") {
+  CHECK(listNormalized("José  García") == U" jose garcia ");
+  CHECK(listNormalized("Jose\xCC\x81") == U" jose ");  // e + U+0301
+  CHECK(listNormalized("MÜLLER, Łódź; Nguyễn Øre") == U" muller lodz nguyen ore ");
+  CHECK(listNormalized("N.V.") == U" nv ");
+  CHECK(listNormalized("北京 大學") == U" 北京大學 ");
+  CHECK(listNormalized("") == U"");
+  CHECK(listNormalized(" ,. ") == U"");
+  CHECK(listNormalized("ß æ \u01C5") == U" \u00DF \u00E6 \u01C5 ");  // no base letter by NFKD alone: kept
+  // Every letter the table maps has the lower-case base NFKD gives it (spot checks per block).
+  CHECK(simhash::unicode::withoutDiacritic(0xC5) == U'a');
+  CHECK(simhash::unicode::withoutDiacritic(0x17E) == U'z');
+  CHECK(simhash::unicode::withoutDiacritic(0x1EF9) == U'y');
+  CHECK(simhash::unicode::withoutDiacritic(0x301) == 0);
+  CHECK(simhash::unicode::withoutDiacritic(0x3AC) == 0x3AC);  // Greek: not folded
+}
+
+TEST_CASE("word weights: floor(log2((N + 1) / (df + 1))) within 1..8, exactly", "[short]") {
+  CHECK(simhash::wordWeight(0, 0) == 1);
+  CHECK(simhash::wordWeight(1, 0) == 1);
+  CHECK(simhash::wordWeight(3, 0) == 2);
+  CHECK(simhash::wordWeight(7, 0) == 3);
+  CHECK(simhash::wordWeight(6, 0) == 2);
+  CHECK(simhash::wordWeight(1000, 1000) == 1);
+  CHECK(simhash::wordWeight(1000, 124) == 3);  // 1001 / 125 = 8.008
+  CHECK(simhash::wordWeight(1000, 125) == 2);  // 1001 / 126 < 8
+  CHECK(simhash::wordWeight(4000000000u, 0) == 8);
+  const WordWeights weights = learn({"Acme Inc", "Apex Inc", "Acme, inc.", "Zeta"});
+  CHECK(weights.texts() == 4);
+  CHECK(weights.words() == 4);  // acme, inc, apex, zeta
+  // assign() takes exactly what finish() could make.
+  WordWeights copy;
+  CHECK(copy.assign(weights.texts(), weights.hashes().data(), weights.counts().data(), weights.words()));
+  const std::vector<uint64_t> unsorted = {2, 1};
+  const std::vector<uint32_t> ones = {1, 1};
+  CHECK_FALSE(copy.assign(4, unsorted.data(), ones.data(), 2));
+  const std::vector<uint64_t> sorted = {1, 2};
+  const std::vector<uint32_t> tooMany = {1, 5};
+  CHECK_FALSE(copy.assign(4, sorted.data(), tooMany.data(), 2));
+  CHECK(copy.texts() == 4);
+}
+
+TEST_CASE("short similarity: one pair, the batch sets and the reference agree, with and without weights", "[short]") {
+  std::mt19937 rng(7);
+  const std::vector<std::string> list = randomList(rng, 400);
+  const WordWeights weights = learn(list);
+  const Reference plain({}), byList(list);
+  std::vector<uint32_t> offsets = {0};
+  std::string all;
+  for (const auto& text : list) offsets.push_back(static_cast<uint32_t>((all += text).size()));
+  for (const ShingleOptions& options : {kShortStringOptions, weighted(weights)}) {
+    const Reference& reference = options.weights ? byList : plain;
+    ShingleSets sets;
+    sets.build(all.data(), offsets.data(), static_cast<uint32_t>(list.size()), options);
+    for (int trial = 0; trial < 3000; ++trial) {
+      const uint32_t a = rng() % list.size(), b = trial < 300 ? a + 1 - (a + 1 == list.size()) : rng() % list.size();
+      const double expected = reference.similarity(list[a], list[b]);
+      CAPTURE(list[a], list[b]);
+      REQUIRE(simhash::similarity(list[a], list[b], options) == expected);
+      REQUIRE(sets.similarity(a, b) == expected);
+      REQUIRE(sets.atLeast(a, b, 0.6) == (expected >= 0.6));
+    }
+  }
+  // Word order, punctuation and diacritics move nothing; a dropped letter little.
+  CHECK(simhash::similarity("John Smith", "Smith, John", kShortStringOptions) == 1);
+  CHECK(simhash::similarity("José García", "Jose Garcia", kShortStringOptions) == 1);
+  CHECK(simhash::similarity("John Smith", "Jon Smith", kShortStringOptions) == 0.75);
+}
+
+TEST_CASE("short similarity: banding finds at least 0.99 of the pairs at 0.6 and every group is verified", "[short]") {
+  std::mt19937 rng(11);
+  const std::vector<std::string> list = randomList(rng, 3000);
+  const WordWeights weights = learn(list);
+  const ShingleOptions options = weighted(weights);
+  std::vector<uint32_t> offsets = {0};
+  std::string all;
+  for (const auto& text : list) offsets.push_back(static_cast<uint32_t>((all += text).size()));
+  ShingleSets sets;
+  simhash::SimilarGroups groups(sets, 0.6, simhash::SimilarGroups::Grouping::Components, simhash::bandingFor(0.6));
+  sets.countTexts(all.data(), offsets.data(), static_cast<uint32_t>(list.size()), options);
+  sets.addTexts(all.data(), offsets.data(), static_cast<uint32_t>(list.size()), nullptr, &groups);
+  while (!groups.run(size_t{1} << 30)) {
+  }
+  const std::vector<uint32_t> labels = groups.takeLabels();
+  std::vector<uint32_t> exact;
+  sets.pairsAtLeast(0.6, exact);
+  REQUIRE(exact.size() / 2 > 300);
+  size_t together = 0;
+  for (size_t p = 0; p < exact.size(); p += 2) together += labels[exact[p]] == labels[exact[p + 1]];
+  CHECK(together >= 0.99 * (exact.size() / 2));
+}
+
+TEST_CASE("text index by the short measure: answers equal the one-pair similarity; its weights survive the bytes", "[short][text_index]") {
+  std::mt19937 rng(5);
+  const std::vector<std::string> list = randomList(rng, 600);
+  const WordWeights weights = learn(list);
+  TextIndex index(0.6, weighted(weights));
+  for (uint32_t i = 0; i < 300; ++i) REQUIRE(index.add(list[i], i) == simhash::Status::Ok);
+  const std::vector<uint8_t> bytes = index.serialize();
+  TextIndex loaded(0.8);
+  std::string error;
+  const simhash::Status status = TextIndex::deserialize(bytes.data(), bytes.size(), loaded, error);
+  INFO(error);
+  REQUIRE(status == simhash::Status::Ok);
+  REQUIRE(loaded.options().normalization == Normalization::kList);
+  REQUIRE(loaded.options().weights != nullptr);
+  CHECK(loaded.options().weights->hashes() == weights.hashes());
+  CHECK(loaded.serialize() == bytes);
+  std::vector<simhash::TextMatch> found, again;
+  for (uint32_t q = 300; q < 600; ++q) {
+    index.query(list[q], 100, found);
+    loaded.query(list[q], 100, again);
+    REQUIRE(found == again);
+    for (const auto& match : found) REQUIRE(match.similarity == simhash::similarity(list[q], list[match.id], weighted(weights)));
+  }
+  // A damaged count in the weights, under a valid checksum, is refused with a reason.
+  std::vector<uint8_t> damaged = bytes;
+  const size_t firstCount = 32 + 8 + 8;  // header, weights' header, first hash
+  damaged[firstCount] = 0;
+  damaged[firstCount + 1] = damaged[firstCount + 2] = damaged[firstCount + 3] = 0;
+  const uint64_t sum = simhash::hashFeature(std::string_view(reinterpret_cast<const char*>(damaged.data()), damaged.size() - 8));
+  for (int i = 0; i < 8; ++i) damaged[damaged.size() - 8 + i] = static_cast<uint8_t>(sum >> (8 * i));
+  TextIndex untouched(0.8);
+  CHECK(TextIndex::deserialize(damaged.data(), damaged.size(), untouched, error) == simhash::Status::CorruptData);
+  CHECK(error.find("word weights") != std::string::npos);
+}

@@ -1,0 +1,245 @@
+// The similarity of short strings (README "Similarity of short strings") through the WASM
+// build: the definition in plain JS equals the core on names with diacritics, CJK and
+// punctuation, weighted by a list's words; the diacritic table equals NFD's base letters;
+// dedup's 'auto' measure, its learned weights and its groups against brute force; the pool
+// identical; the text index's stream, answers and bytes; bad arguments.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { sh, disposing } from './helpers.js';
+import { createPool } from '../../js/worker.js';
+import { DEFAULT_SIMILARITY_OF, SHORT_MAX_MEAN_BYTES, measureFor } from '../../js/core/thresholds.js';
+import { foldHalfwidthKana, isCjk } from './similarity-reference.js';
+import { Random } from '../bench/quality/random.js';
+
+// Stroke letters people write without their stroke, which NFD does not decompose (unicode.h withoutDiacritic).
+const STROKES = { 'ø': 'o', 'đ': 'd', 'ł': 'l', 'ħ': 'h', 'ŧ': 't', 'ı': 'i', 'ƀ': 'b', 'ƚ': 'l', 'ɇ': 'e', 'ɉ': 'j', 'ɍ': 'r', 'ɏ': 'y', 'ƶ': 'z',
+  'Ƶ': 'z', 'ǥ': 'g', 'Ǥ': 'g' };
+
+/** A Latin letter of U+00C0..U+024F or U+1E00..U+1EFF without its diacritics, as the definition says; others unchanged. */
+function baseLetter(c) {
+  const cp = c.codePointAt(0);
+  if (!((cp >= 0xc0 && cp < 0x250) || (cp >= 0x1e00 && cp < 0x1f00))) return c;
+  // The core folds the case of Latin-1 and Latin Extended-A only (README "Similarity").
+  const lower = STROKES[c] ?? (cp < 0x180 ? STROKES[c.toLowerCase()] : undefined);
+  if (lower) return lower;
+  const d = c.normalize('NFKD');
+  return d.length > 1 && /^[a-z]$/i.test(d[0]) && /^\p{M}+$/u.test(d.slice(1)) ? d[0].toLowerCase() : c;
+}
+
+/** The list normalization's words of a text (characters whose folding JS and the core agree on). */
+function words(text) {
+  const folded = foldHalfwidthKana(text).replace(/[\uff21-\uff3a\uff41-\uff5a\uff10-\uff19]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+    .toLowerCase().replace(/\p{P}/gu, '').replace(/[\u0300-\u036f]/g, '');
+  const chars = Array.from(folded, baseLetter);
+  const out = [];
+  let word = '';
+  for (let i = 0; i < chars.length; i++) {
+    if (!/\p{White_Space}/u.test(chars[i])) {
+      word += chars[i];
+      continue;
+    }
+    let end = i;
+    while (end < chars.length && /\p{White_Space}/u.test(chars[end])) end++;
+    // Whitespace between two CJK characters is removed, so their runs are one word.
+    if (!(i > 0 && end < chars.length && isCjk(chars[i - 1]) && isCjk(chars[end])) && word) out.push(word), word = '';
+    i = end - 1;
+  }
+  if (word) out.push(word);
+  return out;
+}
+
+/** The definition: weights by word from `list` (none when null), framed bigrams, Σ min / Σ max. */
+function reference(list) {
+  const df = new Map();
+  for (const text of list ?? []) for (const word of new Set(words(text))) df.set(word, (df.get(word) ?? 0) + 1);
+  const weight = (word) => {
+    if (!list) return 1;
+    const held = (df.get(word) ?? 0) + 1;
+    let k = 0;
+    while (k < 8 && held * 2 ** (k + 1) <= list.length + 1) k++;
+    return Math.max(1, k);
+  };
+  const bigrams = (text) => {
+    const out = new Map();
+    for (const word of words(text)) {
+      const framed = [' ', ...word, ' '];
+      for (let i = 0; i + 1 < framed.length; i++) {
+        const g = framed[i] + framed[i + 1];
+        out.set(g, Math.max(out.get(g) ?? 0, weight(word)));
+      }
+    }
+    return out;
+  };
+  return (a, b) => {
+    const x = bigrams(a), y = bigrams(b);
+    let min = 0, max = 0;
+    for (const [g, w] of x) {
+      const v = y.get(g);
+      min += v === undefined ? 0 : Math.min(w, v);
+      max += v === undefined ? w : Math.max(w, v);
+    }
+    for (const [g, w] of y) if (!x.has(g)) max += w;
+    return x.size + y.size ? min / max : 1;
+  };
+}
+
+/** Name-like lines with common words, diacritics, CJK and punctuation, half of them with a variant planted next. */
+function nameList(seed, count) {
+  const random = new Random(seed);
+  const pieces = ['jo', 'sé', 'Mü', 'ller', 'gar', 'cía', 'an', 'na', 'ber', 'tó', 'ka', 'Ø', 'łó', 'ñ', '北京', '大學', 'ｶﾞ', 'ー'];
+  const common = ['Inc.', 'Corp', 'Street', 'GmbH', 'of', 'the'];
+  const vocabulary = Array.from({ length: 200 }, () => Array.from({ length: 1 + random.int(3) }, () => pieces[random.int(pieces.length)]).join(''));
+  const list = [];
+  while (list.length < count) {
+    const line = Array.from({ length: 1 + random.int(4) }, () => (random.int(3) === 0 ? common[random.int(common.length)] : vocabulary[random.int(vocabulary.length)]))
+      .join(random.int(4) === 0 ? ', ' : ' ');
+    list.push(line);
+    if (random.int(2) === 0) list.push(random.int(2) === 0 ? line.slice(0, -1) : `${line.split(' ').reverse().join(' ')} x`);
+  }
+  return list.slice(0, count);
+}
+
+let pool;
+before(async () => { pool = await createPool({ size: 2 }); });
+after(() => pool.terminate());
+
+test('the examples people call duplicates', () => {
+  const short = (a, b) => sh.similarity(a, b, { measure: 'short' });
+  assert.equal(short('John Smith', 'Smith, John'), 1);
+  assert.equal(short('José García', 'Jose Garcia'), 1);
+  assert.equal(short('Müller', 'MULLER'), 1);
+  assert.equal(short('John Smith', 'Jon Smith'), 0.75);
+  assert.ok(short('Microsoft', 'Mircosoft') > sh.similarity('Microsoft', 'Mircosoft'));
+  assert.ok(short('mitchell green', 'mitchel greeen') > 0.9);
+  // The weights of a list make its common words count less.
+  const list = ['Acme Corporation', 'Apex Corporation', 'Zenith Corporation', 'Acme Corp.', 'Orbit Corporation', 'Nova Corporation', 'Vega Corporation'];
+  const weights = sh.learnWeights(list);
+  assert.equal(weights.texts, list.length);
+  assert.ok(sh.similarity('Acme Corporation', 'Apex Corporation', { measure: 'short', weights }) < short('Acme Corporation', 'Apex Corporation'));
+});
+
+test('the core equals the definition in JS, with and without a list\'s weights, one pair and many', () => {
+  const list = nameList('short/reference', 500);
+  const weights = sh.learnWeights(list);
+  const random = new Random('short/pairs');
+  const a = Uint32Array.from({ length: 4000 }, () => random.int(list.length));
+  const b = Uint32Array.from(a, (i, p) => (p < 500 ? Math.min(i + 1, list.length - 1) : random.int(list.length)));
+  for (const [options, expected] of [[{ measure: 'short' }, reference(null)], [{ measure: 'short', weights }, reference(list)]]) {
+    const batch = sh.similarities(list, { a, b }, options);
+    for (let p = 0; p < a.length; p++) {
+      const x = list[a[p]], y = list[b[p]];
+      const want = expected(x, y);
+      assert.equal(batch[p], want, `${JSON.stringify(x)} / ${JSON.stringify(y)}`);
+      if (p < 300) assert.equal(sh.similarity(x, y, options), want);
+    }
+  }
+});
+
+test('every letter of the diacritic table has the base letter NFD gives it', () => {
+  const source = readFileSync(new URL('../../cpp/src/unicode.cpp', import.meta.url), 'utf8');
+  assert.match(source, /kLatinBase\[\]/);
+  for (const [first, last] of [[0xc0, 0x24f], [0x1e00, 0x1eff]]) {
+    for (let cp = first; cp <= last; cp++) {
+      const c = String.fromCodePoint(cp);
+      const base = baseLetter(c);
+      if (base === c) continue;
+      assert.equal(sh.similarity(`x${c}y`, `x${base}y`, { measure: 'short' }), 1, `U+${cp.toString(16)} ${c} -> ${base}`);
+    }
+  }
+  assert.equal(sh.similarity('Jose\u0301', 'José', { measure: 'short' }), 1, 'a combining mark is removed');
+});
+
+test("dedup by default compares short lists by the short measure with the list's own weights, and says so", async () => {
+  const list = nameList('short/auto', 300);
+  assert.equal(measureFor(list), 'short');
+  const result = await sh.dedup(list);
+  assert.equal(result.measure, 'short');
+  assert.equal(result.similarity, DEFAULT_SIMILARITY_OF.short);
+  assert.deepEqual(result.weights.toData(), sh.learnWeights([...new Set(list)]).toData(), 'learned from the distinct texts');
+  const again = await sh.dedup(list, { measure: 'short', weights: result.weights });
+  assert.deepEqual(again.groups, result.groups, 'the learned weights given back give the same groups');
+  const text = await sh.dedup(list, { measure: 'text' });
+  assert.equal(text.measure, 'text');
+  assert.equal(text.weights, undefined);
+  // Longer texts stay with the text measure.
+  const long = list.map((line) => line.padEnd(SHORT_MAX_MEAN_BYTES + 10, ' and more words'));
+  assert.equal((await sh.dedup(long)).measure, 'text');
+  assert.equal((await sh.dedup(list, { maxDistance: 3 })).measure, undefined, 'fingerprint-only mode has no measure');
+});
+
+test('dedup by the short measure: every group verified, at least 0.99 of the brute-force pairs grouped, both groupings; the pool identical', async () => {
+  const list = nameList('short/brute', 2000);
+  const weights = sh.learnWeights([...new Set(list)]);
+  const s = DEFAULT_SIMILARITY_OF.short;
+  const a = [], b = [];
+  for (let i = 0; i < list.length; i++) for (let j = i + 1; j < list.length; j++) a.push(i), b.push(j);
+  const all = sh.similarities(list, { a: Uint32Array.from(a), b: Uint32Array.from(b) }, { measure: 'short', weights });
+  const near = [];
+  for (let p = 0; p < all.length; p++) if (all[p] >= s) near.push(p);
+  assert.ok(near.length > 500, `${near.length} pairs at ${s}`);
+  for (const grouping of ['components', 'leader']) {
+    const result = await sh.dedup(list, { grouping });
+    const label = new Int32Array(list.length).map((_, i) => i);
+    for (const group of result.groups) for (const i of group) label[i] = group[0];
+    if (grouping === 'leader') {
+      for (const group of result.groups) for (const i of group.slice(1)) assert.ok(sh.similarity(list[group[0]], list[i], { measure: 'short', weights }) >= s);
+    } else {
+      const together = near.filter((p) => label[a[p]] === label[b[p]]).length;
+      assert.ok(together >= 0.99 * near.length, `${together} of ${near.length} pairs grouped`);
+    }
+    const pooled = await pool.dedup(list, { grouping });
+    assert.deepEqual({ ...pooled, weights: pooled.weights.toData() }, { ...result, weights: result.weights.toData() });
+  }
+  const reviewed = await sh.dedup(list, { review: 0.4 });
+  const pooledReview = await pool.dedup(list, { review: 0.4 });
+  assert.deepEqual(pooledReview.review, reviewed.review);
+  for (const { a: x, b: y, similarity } of reviewed.review) {
+    assert.equal(similarity, sh.similarity(list[x], list[y], { measure: 'short', weights }));
+    assert.ok(similarity >= 0.4);
+  }
+});
+
+test('text index by the short measure: the stream keeps dedup\'s leaders; answers are exact; bytes keep measure and weights', (t) => {
+  const list = nameList('short/index', 1500);
+  const weights = sh.learnWeights(list);
+  const index = disposing(t, sh.createTextIndex({ measure: 'short', weights }));
+  assert.equal(index.measure, 'short');
+  assert.equal(index.similarity, DEFAULT_SIMILARITY_OF.short);
+  const kept = [];
+  list.forEach((text, i) => {
+    const matches = index.query(text);
+    for (const match of matches) assert.equal(match.similarity, sh.similarity(text, list[match.id], { measure: 'short', weights }));
+    if (matches.length === 0) index.add(text, i), kept.push(i);
+  });
+  return sh.dedup(list, { measure: 'short', weights }).then((result) => {
+    assert.deepEqual(kept, result.uniqueIndices);
+    const loaded = disposing(t, sh.loadTextIndex(index.serialize()));
+    assert.equal(loaded.measure, 'short');
+    assert.deepEqual(loaded.serialize(), index.serialize());
+    for (const text of list.slice(0, 200)) assert.deepEqual(loaded.query(text), index.query(text));
+  });
+});
+
+test('bad measures and weights: TypeError or RangeError naming the argument; the instance works afterwards', async (t) => {
+  assert.throws(() => sh.similarity('a', 'b', { measure: 'names' }), { name: 'RangeError', message: /options.measure must be one of 'text', 'short'/ });
+  assert.throws(() => sh.similarity('a', 'b', { weights: sh.learnWeights(['a']) }), { name: 'TypeError', message: /options.weights needs options.measure 'short'/ });
+  assert.throws(() => sh.similarity('a', 'b', { measure: 'short', weights: {} }), { name: 'TypeError', message: /options.weights must be WordWeights/ });
+  assert.throws(() => sh.similarity('a', 'b', { mesure: 'short' }), { name: 'TypeError', message: /options.mesure is not an option/ });
+  assert.throws(() => sh.learnWeights('a b c'), { name: 'TypeError', message: /texts must be an array/ });
+  assert.throws(() => sh.learnWeights([1]), { name: 'TypeError', message: /texts\[0\] must be a string/ });
+  assert.throws(() => sh.loadWeights({ texts: 1, hashes: new BigUint64Array(2), counts: new Uint32Array(1) }), { name: 'TypeError', message: /data.counts/ });
+  const unsorted = sh.loadWeights({ texts: 2, hashes: BigUint64Array.of(2n, 1n), counts: Uint32Array.of(1, 1) });
+  assert.throws(() => sh.similarity('a', 'b', { measure: 'short', weights: unsorted }), { name: 'TypeError', message: /hashes must ascend/ });
+  assert.throws(() => sh.createTextIndex({ weights: sh.learnWeights(['a']) }), { name: 'TypeError', message: /init.weights needs init.measure 'short'/ });
+  assert.throws(() => sh.createTextIndex({ measure: 'auto' }), { name: 'RangeError', message: /init.measure/ });
+  await assert.rejects(sh.dedup(['a'], { measure: 'text', weights: null }), { name: 'TypeError', message: /options.weights needs the measure 'short'/ });
+  await assert.rejects(sh.dedup(['a'], { maxDistance: 3, measure: 'short' }), { name: 'TypeError', message: /options.measure needs dedup by similarity/ });
+  const long = ['x'.repeat(200), 'y'.repeat(200)];
+  await assert.rejects(sh.dedup(long, { weights: null }), { name: 'TypeError', message: /compared as 'text'/ });
+  const heap = sh.heapBytesInUse;
+  assert.equal(sh.similarity('John Smith', 'Smith, John', { measure: 'short', weights: sh.learnWeights(['John Smith']) }), 1);
+  assert.equal(sh.heapBytesInUse, heap, 'lent weights are freed');
+  const index = disposing(t, sh.createTextIndex({ measure: 'short' }));
+  assert.equal(index.add('still works'), 0);
+});
