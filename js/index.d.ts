@@ -103,17 +103,64 @@ export interface Progress {
   total: number;
 }
 
+/**
+ * How two texts are compared (README "Similarity", "Similarity of short strings"): 'text',
+ * the Jaccard similarity of character 3-grams (CJK bigrams); 'short', the weighted Jaccard
+ * similarity of the bigrams of the words, diacritics removed, each word framed by spaces and
+ * weighing by how few texts of the list hold it (names, addresses, titles, one-line records).
+ */
+export type Measure = 'text' | 'short';
+
+/**
+ * Word weights of the 'short' measure, learned from a list (`sh.learnWeights`): plain data,
+ * no WASM memory.
+ */
+export interface WordWeights {
+  /** Texts learned from. */
+  readonly texts: number;
+  /** Distinct words. */
+  readonly words: number;
+  /** The weights as plain data (structured-cloneable: IndexedDB, postMessage); `sh.loadWeights` restores them. */
+  toData(): WordWeightsData;
+}
+
+export interface WordWeightsData {
+  texts: number;
+  /** XXH3-64 of each word's UTF-8, ascending. */
+  hashes: BigUint64Array;
+  /** How many of the texts hold each word. */
+  counts: Uint32Array;
+}
+
+/** Options of `similarity` and `similarities`. */
+export interface SimilarityOptions {
+  /** Default 'text'. */
+  measure?: Measure;
+  /** With measure 'short': the list's word weights (default none: every word weighs 1). */
+  weights?: WordWeights | null;
+}
+
 export interface DedupOptions<T> {
   /** The text of an item; required unless the items are strings. */
   key?: (item: T, index: number) => string;
   /**
    * Near-duplicates are pairs whose texts' similarity is at least this, in (0, 1]: the exact
-   * Jaccard similarity of their sets of character shingles after the fingerprint's
-   * normalization (README "Similarity"). Default 0.8, unless only
-   * maxDistance is given. Candidates only choose the pairs to check: MinHash bands of the
-   * shingles for short texts at 0.5 and above, else the fingerprints within a radius.
+   * similarity by `measure` (README "Similarity"). Default the measure's: 0.8 ('text'), 0.6
+   * ('short'); none when only maxDistance is given. Candidates only choose the pairs to
+   * check: MinHash bands of the shingles for short texts ('text' at 0.5 and above; 'short'
+   * always), else the fingerprints within a radius.
    */
   similarity?: number;
+  /**
+   * 'auto' (default): 'short' when the distinct texts average at most 64 bytes of UTF-8
+   * (lists of names, addresses, titles, records), else 'text'. `result.measure` says which.
+   */
+  measure?: Measure | 'auto';
+  /**
+   * By the 'short' measure: the word weights; default those of the distinct texts
+   * (`result.weights`); null for none. A TypeError with the 'text' measure.
+   */
+  weights?: WordWeights | null;
   /**
    * Inclusive Hamming distance, 0..64. With similarity: the candidate radius (without it,
    * dedup chooses: banding, or the radius calibrated for the similarity, 16 at 0.8). Alone: the fingerprint-only
@@ -123,7 +170,7 @@ export interface DedupOptions<T> {
   maxDistance?: number;
   /**
    * Also list possible duplicates for a person to confirm (README "Review"): in [0.5,
-   * similarity). The groups stay those without it; `result.review` lists each two groups
+   * similarity) by 'text', [0.3, similarity) by 'short'. The groups stay those without it; `result.review` lists each two groups
    * that some pair of their members (one from each) joins with a similarity of at least
    * review, through their most similar such pair. Not with maxDistance alone.
    */
@@ -160,6 +207,11 @@ export interface DedupResult<T> {
   review?: ReviewPair[];
   /** With `review` only: the pairs of groups past reviewLimit, left out. */
   reviewOmitted?: number;
+  /** By similarity (not in the fingerprint-only mode): the measure and the threshold used. */
+  measure?: Measure;
+  similarity?: number;
+  /** By the 'short' measure: the word weights used (null when options.weights was null). */
+  weights?: WordWeights | null;
 }
 
 /**
@@ -207,8 +259,12 @@ export interface TextMatch {
 }
 
 export interface TextIndexInit {
-  /** The threshold in (0, 1]: answers have at least this similarity. Default `DEFAULT_SIMILARITY` (0.8), as dedup. */
+  /** The threshold in (0, 1]: answers have at least this similarity. Default the measure's, as dedup: 0.8 ('text'), 0.6 ('short'). */
   similarity?: number;
+  /** Default 'text'. Texts arrive one at a time, so there is no 'auto'. */
+  measure?: Measure;
+  /** With measure 'short': word weights (say, `sh.learnWeights` of the list so far); the index stores a copy. Default none. */
+  weights?: WordWeights | null;
   /**
    * Also answer stored texts whose similarity reaches this review threshold, in
    * [0.5, similarity), as matches of kind 'review' (as dedup's `review`).
@@ -238,6 +294,7 @@ export interface TextIndex extends DisposableWhereTyped {
   readonly size: number;
   /** The threshold. */
   readonly similarity: number;
+  readonly measure: Measure;
   /** The review threshold, undefined without review. */
   readonly review: number | undefined;
   /**
@@ -301,15 +358,20 @@ export interface SimHash {
   /**
    * The exact similarity of two texts (README "Similarity"): the Jaccard similarity of their
    * sets of character shingles after the fingerprint's normalization, with half-width
-   * katakana also folded as NFKC does (ｶﾞ = ガ), in [0, 1].
+   * katakana also folded as NFKC does (ｶﾞ = ガ), in [0, 1]; by options.measure 'short', the
+   * similarity of short strings (README "Similarity of short strings").
    */
-  similarity(a: string, b: string): number;
+  similarity(a: string, b: string, options?: SimilarityOptions): number;
   /**
    * The exact similarity of texts[pairs.a[i]] and texts[pairs.b[i]] for every pair i, in one
    * call (each text named by a pair is shingled once). With findPairs and groupLabels, this
    * regroups a list at any similarity without searching again: see GroupLabelsOptions.
    */
-  similarities(texts: string[], pairs: { a: Uint32Array; b: Uint32Array }): Float64Array;
+  similarities(texts: string[], pairs: { a: Uint32Array; b: Uint32Array }, options?: SimilarityOptions): Float64Array;
+  /** The word weights of a list, for the 'short' measure's `weights`. */
+  learnWeights(texts: string[]): WordWeights;
+  /** Word weights from `weights.toData()`. */
+  loadWeights(data: WordWeightsData): WordWeights;
   /** Learns IDF weights from your own texts; pass them as `options.idf`. */
   learnIdf(texts: string[], options?: Omit<FingerprintOptions, 'idf'>): IdfWeights;
   /** Restores `idf.toBytes()`; corrupted or truncated bytes throw an Error. */

@@ -15,6 +15,8 @@ export interface SharedTextIndexInit {
   name: string;
   /** The threshold in (0, 1], default 0.8 as `createTextIndex`'s. An index made with another is refused at open. */
   similarity?: number;
+  /** 'text' only (the default): the 'short' measure is not shared through Redis yet; a TypeError. */
+  measure?: 'text';
   /**
    * Also answer stored texts reaching this review threshold, in [0.5, similarity), as matches
    * of kind 'review', as `createTextIndex`'s `review`. A stored parameter: an index made with

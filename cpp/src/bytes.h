@@ -17,6 +17,10 @@ inline void putLE(std::vector<uint8_t>& out, uint64_t value, unsigned bytes) {
 
 /// Writes value's low `bytes` bytes at `at`, little-endian. @return the byte after them.
 inline uint8_t* storeLE(uint8_t* at, uint64_t value, unsigned bytes) {
+  // A loop of at most 8 bytes: vectorized, it took 0.8 KB of the download.
+#if defined(__clang__)
+#pragma clang loop vectorize(disable) unroll(disable)
+#endif
   for (unsigned i = 0; i < bytes; ++i) at[i] = static_cast<uint8_t>(value >> (8 * i));
   return at + bytes;
 }

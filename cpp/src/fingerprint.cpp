@@ -11,8 +11,6 @@
 
 namespace simhash {
 
-uint64_t hashFeature(std::string_view feature) { return XXH3_64bits(feature.data(), feature.size()); }
-
 namespace bytes {
 
 // XXH3_64bits (seed 0, the default secret) streamed as XXH3_hashLong_64b_internal computes
@@ -32,6 +30,20 @@ XXH_NO_INLINE void accumulate(xxh_u64* acc, const uint8_t* stripes, size_t count
   XXH3_accumulate(acc, stripes, secret, count, XXH3_accumulate_512);
 }
 }  // namespace
+
+// XXH3_64bits over the steps below rather than xxHash's own long-input loop: inlined, that
+// loop was a second copy of the accumulation in the download (about 2.5 KB of WASM).
+uint64_t hashLong(const uint8_t* input, size_t length) {
+  alignas(XXH_ACC_ALIGN) xxh_u64 acc[XXH_ACC_NB] = XXH3_INIT_ACC;
+  const size_t blocks = (length - 1) / kBlock;
+  for (size_t b = 0; b < blocks; ++b) {
+    accumulate(acc, input + b * kBlock, kStripesPerBlock, XXH3_kSecret);
+    XXH3_scrambleAcc(acc, XXH3_kSecret + sizeof(XXH3_kSecret) - kStripe);
+  }
+  accumulate(acc, input + blocks * kBlock, ((length - 1) - kBlock * blocks) / kStripe, XXH3_kSecret);
+  accumulate(acc, input + length - kStripe, 1, XXH3_kSecret + sizeof(XXH3_kSecret) - kStripe - XXH_SECRET_LASTACC_START);
+  return XXH3_mergeAccs(acc, XXH3_kSecret + XXH_SECRET_MERGEACCS_START, length * XXH_PRIME64_1);
+}
 
 struct StreamingChecksum::State {
   alignas(XXH_ACC_ALIGN) xxh_u64 acc[XXH_ACC_NB] = XXH3_INIT_ACC;
@@ -89,6 +101,16 @@ uint64_t StreamingChecksum::digest() const {
 }
 
 }  // namespace bytes
+
+// XXH3_64bits(feature), seed 0, as XXH3_64bits_internal dispatches it.
+uint64_t hashFeature(std::string_view feature) {
+  const auto* input = reinterpret_cast<const xxh_u8*>(feature.data());
+  const size_t length = feature.size();
+  if (length <= 16) return XXH3_len_0to16_64b(input, length, XXH3_kSecret, 0);
+  if (length <= 128) return XXH3_len_17to128_64b(input, length, XXH3_kSecret, sizeof(XXH3_kSecret), 0);
+  if (length <= XXH3_MIDSIZE_MAX) return XXH3_len_129to240_64b(input, length, XXH3_kSecret, sizeof(XXH3_kSecret), 0);
+  return bytes::hashLong(input, length);
+}
 
 void encodeOptions(const FingerprintOptions& options, uint8_t out[kOptionBytes]) {
   const TokenizerOptions& t = options.tokenizer;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <new>
 
 #include "shingling.h"
 #include "simhash/similarity.h"
@@ -10,7 +11,7 @@
 
 namespace simhash {
 
-using shingling::forEachWeightedShingleCode;
+using shingling::forEachShingleCode;
 using shingling::isCjk;
 using shingling::normalize;
 
@@ -93,7 +94,7 @@ struct ShingleSets::Impl {
   // canonicalCodes maps dense codes back with.
   std::vector<uint32_t> pointOf;
   ShingleOptions options;
-  WordWeights weights;  // a copy of the given options.weights, which then point here
+  std::unique_ptr<WordWeights> weights;  // a copy of the given options.weights, which then point here
   bool numbered = false;
   uint64_t base = 0;  // one more than the largest number
   size_t countedBytes = 0, countedTexts = 0;
@@ -199,7 +200,12 @@ size_t ShingleSets::memoryBytes() const {
          impl_->built.capacity() + impl_->bmp.capacity() * sizeof(uint32_t) + impl_->astral.capacity() * sizeof(uint64_t);
 }
 
-void ShingleSets::clear() { *impl_ = Impl(); }
+void ShingleSets::clear() {
+  // Destroyed and made anew in place: as `*impl_ = Impl()`, without the move assignment of
+  // every member in the download, and without allocating.
+  impl_->~Impl();
+  new (impl_.get()) Impl();
+}
 
 void ShingleSets::buildForPairs(const char* utf8, const uint32_t* offsets, uint32_t count, const uint32_t* a,
                                 const uint32_t* b, size_t pairCount, const ShingleOptions& options) {
@@ -230,8 +236,8 @@ void ShingleSets::countTexts(const char* utf8, const uint32_t* offsets, uint32_t
     m.bmp.assign(0x10000, 0);
     m.options = options;
     if (options.weights != nullptr) {
-      m.weights = *options.weights;
-      m.options.weights = &m.weights;
+      m.weights = options.weights->copy();
+      m.options.weights = m.weights.get();
     }
   }
   const size_t astralBefore = m.astral.size();
@@ -340,10 +346,10 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
     // them all cost 2.7x more. Short texts are sorted whole and deduplicated after.
     uint64_t* const code = codes.data();
     size_t distinct = 0;
-    const bool hashed = length >= 256;
+    // Weighted texts are short ones, and their copies are added to the codes afterwards.
+    const bool hashed = length >= 256 && !weighted;
     size_t slots = 16;
-    const size_t mostDistinct = weighted ? shingleRoom(length, m.options) : length;
-    while (hashed && slots < 2 * mostDistinct) slots *= 2;
+    while (hashed && slots < 2 * length) slots *= 2;
     std::vector<uint64_t>& table = m.table;
     if (hashed) table.assign(slots, 0);
     const unsigned shift = 64 - static_cast<unsigned>(__builtin_ctzll(slots));
@@ -354,12 +360,13 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
     uint64_t* const canonicalOut = canonical.data();
     size_t emitted = 0, canonicalCount = 0;
     if (observer != nullptr) {
-      forEachWeightedShingleCode(points.data(), cjk.data(), length, m.options, uint64_t{1} << kCanonicalBits, weight,
-                                 [&](uint64_t value) { canonicalOut[emitted++] = value; });
+      forEachShingleCode(points.data(), cjk.data(), length, m.options, uint64_t{1} << kCanonicalBits,
+                         [&](uint64_t value) { canonicalOut[emitted++] = value; });
+      if (weight != nullptr) emitted = shingling::addCopies(canonicalOut, emitted, weight, uint64_t{1} << kCanonicalBits);
       canonicalCount = emitted;
       emitted = 0;
     }
-    forEachWeightedShingleCode(numbers.data(), cjk.data(), length, m.options, base, weight, [&](uint64_t value) {
+    forEachShingleCode(numbers.data(), cjk.data(), length, m.options, base, [&](uint64_t value) {
       if (!hashed) {
         code[distinct++] = value;
         return;
@@ -376,6 +383,7 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
       }
     });
     if (hashed && canonicalCount != 0) canonicalCount = distinct;
+    if (weight != nullptr) distinct = shingling::addCopies(code, distinct, weight, base);
     sortCodes(code, distinct, m.sorted);
     if (!hashed) distinct = std::unique(code, code + distinct) - code;
     // LEB128 of a 63-bit delta: at most 9 bytes, and 3 are written for any delta.

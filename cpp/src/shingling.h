@@ -98,22 +98,11 @@ void forEachShingleCode(const uint32_t* numbers, const uint8_t* cjk, size_t leng
   if (length > 0 && !lastCovered) emit(code(firstUnfit, length - firstUnfit));
 }
 
-// forEachShingleCode with the k-th shingle emitted weight[k] times, copy c as code + c base²
-// (the slot of a window's third code point, which a bigram leaves 0); weight null: once.
-// @pre with weights, every shingle is a bigram (ShingleOptions::weights), so the k-th
-// emitted starts at position k.
-template <class Emit>
-void forEachWeightedShingleCode(const uint32_t* numbers, const uint8_t* cjk, size_t length, const ShingleOptions& options,
-                                uint64_t base, const uint8_t* weight, Emit emit) {
-  // One loop for both (not a copy of forEachShingleCode for each): the download's size.
-  const uint64_t base2 = base * base;
-  size_t k = 0;
-  forEachShingleCode(numbers, cjk, length, options, base, [&](uint64_t code) {
-    emit(code);
-    if (weight == nullptr) return;
-    const unsigned copies = weight[k++];
-    for (unsigned c = 1; c < copies; ++c) emit(code + c * base2);
-  });
-}
+// Weighs codes[0, n), the bigrams of a text in position order (with weights every shingle is
+// a bigram, so code k starts at position k): code k becomes weight[k] codes, copy c as
+// code + c base² (the slot of a window's third code point, which a bigram leaves 0), in
+// place. @return the codes now. @pre room for the sum of the weights. Out of line: the
+// callers' loops stay as they are without weights.
+size_t addCopies(uint64_t* codes, size_t n, const uint8_t* weight, uint64_t base);
 
 }  // namespace simhash::shingling

@@ -9,7 +9,7 @@
 
 namespace simhash {
 
-using shingling::forEachWeightedShingleCode;
+using shingling::forEachShingleCode;
 using shingling::isCjk;
 using shingling::normalize;
 
@@ -24,7 +24,8 @@ size_t shingleRoom(size_t n, const ShingleOptions& options) {
   return (n + 1) * (options.weights != nullptr ? WordWeights::kMaxWeight : 1);
 }
 
-void normalizeForSimilarity(std::string_view utf8, std::vector<char32_t>& out, Normalization normalization) {
+// Out of line: inlined into each caller, the normalization would be in the download once per caller.
+[[gnu::noinline]] void normalizeForSimilarity(std::string_view utf8, std::vector<char32_t>& out, Normalization normalization) {
   // Written through a pointer into a buffer of the worst-case size (a code point per
   // byte, and a frame): push_back per code point costs about twice as much in WASM.
   out.resize(utf8.size() + 2);
@@ -66,15 +67,25 @@ size_t canonicalShingleCodes(const char32_t* cps, size_t n, const ShingleOptions
     numbers[i] = cps[i] + 1;
     cjk[i] = isCjk(cps[i]);
   }
-  std::vector<uint8_t> weight;
-  if (options.weights != nullptr && n > 1) {
-    weight.resize(n);
-    bigramWeights(cps, n, *options.weights, weight.data());
-  }
   size_t count = 0;
-  forEachWeightedShingleCode(numbers, cjk, n, options, uint64_t{1} << kCanonicalBits, weight.empty() ? nullptr : weight.data(),
-                             [&](uint64_t code) { out[count++] = code; });
-  return count;
+  forEachShingleCode(numbers, cjk, n, options, uint64_t{1} << kCanonicalBits, [&](uint64_t code) { out[count++] = code; });
+  if (options.weights == nullptr || count == 0) return count;
+  // The weights in the numbers' room, which is no longer needed.
+  auto* weight = reinterpret_cast<uint8_t*>(numbers);
+  bigramWeights(cps, n, *options.weights, weight);
+  return shingling::addCopies(out, count, weight, uint64_t{1} << kCanonicalBits);
+}
+
+[[gnu::noinline]] size_t shingling::addCopies(uint64_t* codes, size_t n, const uint8_t* weight, uint64_t base) {
+  size_t total = 0;
+  for (size_t k = 0; k < n; ++k) total += weight[k];
+  const uint64_t base2 = base * base;
+  // From the end, so that no code is overwritten before it is copied.
+  for (size_t k = n, to = total; k-- > 0;) {
+    const uint64_t code = codes[k];
+    for (unsigned c = weight[k]; c-- > 0;) codes[--to] = code + c * base2;
+  }
+  return total;
 }
 
 void canonicalShingles(const char32_t* cps, size_t n, const ShingleOptions& options, std::vector<uint64_t>& out) {

@@ -356,8 +356,8 @@ struct TextIndex::Reader::State {
       return fail({"the word weights' hashes do not ascend or a count is not within 1..", weightTexts});
     }
     weightsBytes = kWeightsHeader + kWeightEntry * weightWords;
-    wordHashes = {};
-    wordCounts = {};
+    std::vector<uint64_t>().swap(wordHashes);
+    std::vector<uint32_t>().swap(wordCounts);
     beginTexts(at);
   }
   // The header is read: the index, then its texts from `at`.

@@ -22,7 +22,7 @@ namespace simhash {
 
 struct TextIndex::Impl {
   double threshold;
-  WordWeights weights;     // a copy of the given options.weights, which then point here
+  std::unique_ptr<WordWeights> weights;  // a copy of the given options.weights, which then point here
   ShingleOptions options;
   MinHashBands signer;
   unsigned bands;
@@ -92,8 +92,8 @@ struct TextIndex::Impl {
         review(r > 0 ? std::make_unique<Review>(r, mergeAt) : nullptr) {
     keys.resize(bands);
     if (o.weights != nullptr) {
-      weights = *o.weights;
-      options.weights = &weights;
+      weights = o.weights->copy();
+      options.weights = weights.get();
     }
   }
 

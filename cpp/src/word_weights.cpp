@@ -54,22 +54,20 @@ void WordWeights::count(const char32_t* cps, size_t n) {
 
 void WordWeights::finish() {
   std::sort(pending_.begin(), pending_.end());
-  std::vector<uint64_t> hashes;
-  std::vector<uint32_t> counts;
-  hashes.reserve(hashes_.size() + pending_.size());
-  counts.reserve(hashes_.size() + pending_.size());
-  size_t i = 0, j = 0;
-  while (i < hashes_.size() || j < pending_.size()) {
-    const uint64_t h = j == pending_.size() || (i < hashes_.size() && hashes_[i] <= pending_[j]) ? hashes_[i] : pending_[j];
-    uint32_t c = 0;
-    if (i < hashes_.size() && hashes_[i] == h) c += counts_[i++];
-    while (j < pending_.size() && pending_[j] == h) ++c, ++j;
-    hashes.push_back(h);
-    counts.push_back(c);
+  // Each run of one hash is a word and the texts holding it; the hashes in place.
+  size_t words = 0;
+  counts_.resize(pending_.size());
+  for (size_t k = 0; k < pending_.size();) {
+    size_t end = k + 1;
+    while (end < pending_.size() && pending_[end] == pending_[k]) ++end;
+    counts_[words] = static_cast<uint32_t>(end - k);
+    pending_[words++] = pending_[k];
+    k = end;
   }
-  hashes_ = std::move(hashes);
-  counts_ = std::move(counts);
-  pending_ = {};
+  pending_.resize(words);
+  counts_.resize(words);
+  hashes_ = std::move(pending_);
+  std::vector<uint64_t>().swap(pending_);
 }
 
 bool WordWeights::assign(uint32_t texts, const uint64_t* hashes, const uint32_t* counts, size_t words) {
@@ -77,10 +75,17 @@ bool WordWeights::assign(uint32_t texts, const uint64_t* hashes, const uint32_t*
     if ((i > 0 && hashes[i] <= hashes[i - 1]) || counts[i] == 0 || counts[i] > texts) return false;
   }
   texts_ = texts;
-  hashes_.assign(hashes, hashes + words);
-  counts_.assign(counts, counts + words);
-  pending_ = {};
+  hashes_.resize(words);
+  counts_.resize(words);
+  std::copy(hashes, hashes + words, hashes_.data());
+  std::copy(counts, counts + words, counts_.data());
   return true;
+}
+
+std::unique_ptr<WordWeights> WordWeights::copy() const {
+  auto weights = std::make_unique<WordWeights>();
+  weights->assign(texts_, hashes_.data(), counts_.data(), hashes_.size());
+  return weights;
 }
 
 unsigned WordWeights::weight(uint64_t wordHash) const {
@@ -89,7 +94,7 @@ unsigned WordWeights::weight(uint64_t wordHash) const {
   return wordWeight(texts_, df);
 }
 
-void bigramWeights(const char32_t* cps, size_t n, const WordWeights& weights, uint8_t* out) {
+[[gnu::noinline]] void bigramWeights(const char32_t* cps, size_t n, const WordWeights& weights, uint8_t* out) {
   std::vector<char> utf8;
   forEachWord(cps, n, [&](size_t start, size_t end) {
     const auto w = static_cast<uint8_t>(weights.weight(hashOfWord(cps + start, end - start, utf8)));

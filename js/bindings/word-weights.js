@@ -1,7 +1,7 @@
 // Word weights of the short-string similarity (README "Similarity of short strings";
 // cpp/include/simhash/word_weights.h): how many texts of a list hold each word. Learned in
-// the core, held in JS as plain arrays (no WASM memory to free; a pool posts them to its
-// workers as they are), and lent to the core for the length of each call that weighs by them.
+// the core, held in JS as plain arrays (no WASM memory to free; a pool posts their data to
+// its workers), and lent to the core for the length of each call that weighs by them.
 import { typeName } from '../core/checks.js';
 import { coreCall, forEachByteSliceAsync, forEachEncodedSlice, forEachEncodedSliceAsync, resultColumns, withAllocations } from './memory.js';
 
@@ -9,31 +9,24 @@ import { coreCall, forEachByteSliceAsync, forEachEncodedSlice, forEachEncodedSli
 export class WordWeights {
   #data;
 
-  /**
-   * @param {{ texts: number, hashes: BigUint64Array, counts: Uint32Array }} data: toJSON's
-   * form (the core checks, when lent them, that the hashes ascend and each count is within 1..texts).
-   */
+  /** @param data toData()'s form; the core checks the rest when they are lent to it. */
   constructor(data) {
     const { texts, hashes, counts } = data ?? {};
-    if (!Number.isInteger(texts) || texts < 0 || texts > 0xffffffff) throw new TypeError(`data.texts must be an integer in [0, 2^32), got ${typeName(texts)}`);
-    if (!(hashes instanceof BigUint64Array)) throw new TypeError(`data.hashes must be a BigUint64Array, got ${typeName(hashes)}`);
-    if (!(counts instanceof Uint32Array) || counts.length !== hashes.length) {
-      throw new TypeError(`data.counts must be a Uint32Array as long as data.hashes (${hashes.length}), got ${typeName(counts)}`);
+    if (!(texts >>> 0 === texts && hashes instanceof BigUint64Array && counts instanceof Uint32Array && counts.length === hashes.length)) {
+      throw new TypeError('weights data must be { texts: integer, hashes: BigUint64Array, counts: Uint32Array as long }');
     }
     this.#data = { texts, hashes, counts };
   }
 
-  /** Number of texts learned from. */
   get texts() {
     return this.#data.texts;
   }
 
-  /** Number of distinct words. */
   get words() {
     return this.#data.hashes.length;
   }
 
-  /** The weights as plain data, which `new WordWeights(data)` restores (and a pool posts to its workers). */
+  /** Copies of the arrays: structured-cloneable (IndexedDB, postMessage); `new WordWeights(data)` restores them. */
   toData() {
     const { texts, hashes, counts } = this.#data;
     return { texts, hashes: hashes.slice(), counts: counts.slice() };
@@ -48,10 +41,10 @@ export class WordWeights {
 /** Checks a `weights` option: WordWeights, or null for none. */
 export function checkWeights(value, name) {
   if (value === null || value instanceof WordWeights) return value;
-  throw new TypeError(`${name} must be WordWeights from sh.learnWeights (or null for none), got ${typeName(value)}`);
+  throw new TypeError(`${name} must be WordWeights from sh.learnWeights, or null, got ${typeName(value)}`);
 }
 
-/** The weights a learning handle finished with (wordWeightsFinish), for `texts` texts. */
+/** The weights a learning handle has counted (wordWeightsFinish), of `texts` texts. */
 function finish(core, handle, texts) {
   const words = coreCall(() => core._wordWeightsFinish(handle));
   const [low, high, counts] = resultColumns(core, words, [Uint32Array, Uint32Array, Uint32Array]);
@@ -60,34 +53,24 @@ function finish(core, handle, texts) {
   return new WordWeights({ texts, hashes, counts });
 }
 
-const learner = (core) => coreCall(() => core._wordWeightsCreate(0, 0, 0, 0));
-const counter = (core, handle) => (utf8, offsets, count) => coreCall(() => core._wordWeightsCount(handle, utf8, offsets, count));
-
-/** sh.learnWeights: the word weights of a list of texts, in one call. */
-export function learnWeights(core, texts) {
-  if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
-  const handle = learner(core);
-  try {
-    forEachEncodedSlice(core, texts, 'texts', counter(core, handle));
-    return finish(core, handle, texts.length);
-  } finally {
-    core._wordWeightsDelete(handle);
-  }
-}
-
 /**
- * dedup's learnWeights, a slice at a time, awaiting between() after each: `texts` strings,
- * or their UTF-8 end to end with their bounds (text.js encodeTexts' layout).
+ * The word weights of `texts` (strings; or, given `between`, their UTF-8 end to end with their
+ * bounds as text.js encodeTexts lays them out), a slice at a time: at once without `between`
+ * (sh.learnWeights), else awaiting between() after each slice (dedup).
  */
-export async function learnWeightsAsync(core, texts, between) {
-  const handle = learner(core);
-  try {
-    if (Array.isArray(texts)) await forEachEncodedSliceAsync(core, texts, 'texts', counter(core, handle), between);
-    else await forEachByteSliceAsync(core, texts, counter(core, handle), between, 1 << 20);
-    return finish(core, handle, Array.isArray(texts) ? texts.length : texts.bounds.length - 1);
-  } finally {
-    core._wordWeightsDelete(handle);
-  }
+export function learnWeights(core, texts, between) {
+  const strings = Array.isArray(texts);
+  if (!strings && !(between && texts?.bounds)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
+  const handle = coreCall(() => core._wordWeightsCreate(0, 0, 0, 0));
+  const count = (utf8, offsets, n) => coreCall(() => core._wordWeightsCount(handle, utf8, offsets, n));
+  const n = strings ? texts.length : texts.bounds.length - 1;
+  const done = () => finish(core, handle, n);
+  if (!between) return lendHandle(core, handle, () => (forEachEncodedSlice(core, texts, 'texts', count), done()));
+  return lendHandle(core, handle, async () => {
+    if (strings) await forEachEncodedSliceAsync(core, texts, 'texts', count, between);
+    else await forEachByteSliceAsync(core, texts, count, between, 1 << 20);
+    return done();
+  });
 }
 
 /**
@@ -98,17 +81,17 @@ export function lendWeights(core, weights, use) {
   if (!weights) return use(0);
   const { texts, hashes, counts } = WordWeights.dataOf(weights);
   const handle = withAllocations(core, (mem) => core._wordWeightsCreate(texts, mem.copyIn(hashes), mem.copyIn(counts), hashes.length));
-  if (!handle) throw new TypeError('weights: the word hashes must ascend and each count lie within 1..texts');
+  if (!handle) throw new TypeError('weights: the hashes must ascend and each count lie within 1..texts');
+  return lendHandle(core, handle, use);
+}
+
+/** use(handle), then the handle deleted: once it returns or, when it returns a promise, once that settles. */
+function lendHandle(core, handle, use) {
   let result;
   try {
     result = use(handle);
-  } catch (error) {
-    core._wordWeightsDelete(handle);
-    throw error;
+  } finally {
+    if (!(result instanceof Promise)) core._wordWeightsDelete(handle);
   }
-  if (!(result instanceof Promise)) {
-    core._wordWeightsDelete(handle);
-    return result;
-  }
-  return result.finally(() => core._wordWeightsDelete(handle));
+  return result instanceof Promise ? result.finally(() => core._wordWeightsDelete(handle)) : result;
 }

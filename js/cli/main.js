@@ -4,7 +4,7 @@
 import { init, DEFAULT_MAX_DISTANCE } from '../node.js';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { DEFAULT_SIMILARITY, checkReview } from '../core/thresholds.js';
+import { DEFAULT_SIMILARITY_OF, MEASURES, SHORT_MAX_MEAN_BYTES, checkReview } from '../core/thresholds.js';
 import { FORMATS, InputError, formatOf } from './records.js';
 import { SAMPLE } from './sample.js';
 import { IndexFileError, MemoryError, OUT_OF_MEMORY, ReviewFileError, UsageError } from './errors.js';
@@ -23,8 +23,10 @@ are not records.
 
 Options:
   --similarity S     records whose texts' similarity is at least S are near-duplicates
-                     (0 < S <= 1, default ${DEFAULT_SIMILARITY}: the exact Jaccard similarity of
-                     their character shingles, README "Similarity")
+                     (0 < S <= 1; default ${DEFAULT_SIMILARITY_OF.text} by the text measure, ${DEFAULT_SIMILARITY_OF.short} by the short one)
+  --measure M        auto (default), text or short: how texts are compared (README
+                     "Similarity", "Similarity of short strings"); auto takes short when
+                     the distinct texts average at most ${SHORT_MAX_MEAN_BYTES} bytes (names, addresses, titles)
   --max-distance K   the candidate radius: fingerprints within K of 64 bits are compared
                      (0-64; default calibrated for S). Alone, without --similarity:
                      records within K bits are near-duplicates, texts unchecked (fast)
@@ -38,14 +40,17 @@ Options:
   --weighting W      binary (default) or tf
   --keep-punctuation punctuation separates words instead of being removed
   --groups           write the groups of near-duplicates instead, one JSON object per
-                     line: {"group":[{"line":L,"distance":D,"text":T},...]}, kept record first
+                     line: {"group":[{"line":L,"similarity":S,"text":T},...]}, kept record
+                     first, S its similarity to the kept record ("distance":D, the
+                     fingerprints' bits, with --max-distance alone)
   --pairs            write every pair of records whose fingerprints are within
                      --max-distance (default ${DEFAULT_MAX_DISTANCE}) instead, one JSON object per line:
                      {"a":{"line":L,"text":T},"b":{"line":L,"text":T},"distance":D}
   --review R         also write the pairs of groups that are possibly near-duplicates,
                      for a person to confirm: each two groups that some pair of their
                      records joins with a similarity of at least R, once, through their
-                     most similar pair (0.5 <= R < S; README "Review"), to --review-file
+                     most similar pair (R < S, from 0.5 by the text measure, 0.3 by the
+                     short one; README "Review"), to --review-file
   --review-file FILE with --review: the file to write them to, one JSON object per line,
                      most similar first: {"a":{"line":L,"text":T},"b":{"line":L,"text":T},
                      "similarity":S} (replaced if it exists)
@@ -84,6 +89,7 @@ const NOT_WITH_INDEX = {
   '--groups': 'an incremental run writes the records it keeps',
   '--pairs': 'an incremental run writes the records it keeps',
   '--review': 'an incremental run writes the records it keeps',
+  '--measure': 'an index keeps the measure it was made with (the text measure)',
   '--tokenizer': 'an index compares texts by similarity, which fingerprint options do not change',
   '--word-ngram': 'an index compares texts by similarity, which fingerprint options do not change',
   '--char-ngram': 'an index compares texts by similarity, which fingerprint options do not change',
@@ -92,7 +98,7 @@ const NOT_WITH_INDEX = {
 };
 
 function parseArgs(argv) {
-  const args = { file: '-', similarity: undefined, maxDistance: undefined, format: undefined, field: 'text', options: {}, output: 'unique', progress: false, index: undefined, update: false, review: undefined, reviewFile: undefined, reviewLimit: undefined };
+  const args = { file: '-', similarity: undefined, measure: undefined, maxDistance: undefined, format: undefined, field: 'text', options: {}, output: 'unique', progress: false, index: undefined, update: false, review: undefined, reviewFile: undefined, reviewLimit: undefined };
   const [command, ...rest] = argv;
   if (command !== 'dedup') throw new UsageError(`unknown command "${command}"`);
   const given = new Set();
@@ -122,6 +128,7 @@ function parseArgs(argv) {
     switch (arg) {
       case '--max-distance': args.maxDistance = takeInteger(++i, arg, 0, 64); break;
       case '--similarity': args.similarity = takeSimilarity(++i, arg); break;
+      case '--measure': args.measure = takeChoice(++i, arg, ['auto', ...MEASURES]); break;
       case '--format': args.format = takeChoice(++i, arg, FORMATS); break;
       case '--field': args.field = takeValue(++i, arg); break;
       case '--tokenizer': args.options.tokenizer = takeChoice(++i, arg, ['auto', 'words', 'chars']); break;
@@ -170,8 +177,11 @@ function checkReviewArgs(args, given) {
   if (args.similarity === undefined && args.maxDistance !== undefined) {
     throw new UsageError('--review needs dedup by similarity: give --similarity with --max-distance, or neither');
   }
+  // With 'auto' the measure, and so the least review threshold, depends on the texts: dedup checks that.
+  const measure = args.measure === 'text' ? 'text' : 'short';
+  const chosen = args.measure === 'text' || args.measure === 'short';
   try {
-    checkReview(args.review, args.similarity ?? DEFAULT_SIMILARITY, '--review');
+    checkReview(args.review, args.similarity ?? (chosen ? DEFAULT_SIMILARITY_OF[measure] : 1), '--review', measure);
   } catch (error) {
     throw new UsageError(error.message);
   }
@@ -264,18 +274,21 @@ async function dedupCommand(args) {
   try {
     result = await sh.dedup(texts, {
       similarity: args.similarity,
+      measure: args.measure,
       maxDistance: args.maxDistance,
       options: args.options,
       ...(args.review !== undefined && { review: args.review, reviewLimit: args.reviewLimit ?? 0xffffffff }),
       onProgress: ({ phase, done, total }) => progress.show(phase, `${phase}: ${count(done)} of ${count(total)}`, done === total),
     });
   } catch (error) {
+    // A review threshold below the least of the measure 'auto' chose.
+    if (error instanceof RangeError && /options.review/.test(error.message)) throw new UsageError(error.message.replace('options.review', '--review'));
     throw outOfMemory(error, records);
   }
-  const { fingerprints } = result;
   if (args.output === 'groups') {
+    const closeness = keptCloseness(sh, texts, result);
     for (const group of result.groups) {
-      const members = group.map((i) => ({ line: records[i].line, distance: sh.distance(fingerprints[group[0]], fingerprints[i]), text: records[i].text }));
+      const members = group.map((i) => ({ line: records[i].line, ...closeness(group[0], i), text: records[i].text }));
       await out.write(`${JSON.stringify({ group: members })}\n`);
     }
   } else {
@@ -289,19 +302,26 @@ async function dedupCommand(args) {
 }
 
 
+/**
+ * How close member i of a group is to its kept record k, as dedup decided: { similarity }
+ * by the result's measure (and weights), or { distance } in the fingerprint-only mode.
+ */
+function keptCloseness(sh, texts, { measure, weights, fingerprints }) {
+  if (!measure) return (k, i) => ({ distance: sh.distance(fingerprints[k], fingerprints[i]) });
+  return (k, i) => ({ similarity: Number(sh.similarity(texts[k], texts[i], { measure, weights }).toFixed(3)) });
+}
+
 async function showSample() {
   const started = performance.now();
   const sh = await init();
   const loaded = performance.now();
   const result = await sh.dedup(SAMPLE);
   const done = performance.now();
-  console.log(`simhash-wasm: ${SAMPLE.length} sample texts, similarity ${DEFAULT_SIMILARITY} (the default)\n`);
+  console.log(`simhash-wasm: ${SAMPLE.length} sample texts, compared by the ${result.measure} measure at similarity ${result.similarity} (the defaults)\n`);
+  const closeness = keptCloseness(sh, SAMPLE, result);
   for (const group of result.groups) {
     console.log(`group of ${group.length}:`);
-    for (const i of group) {
-      const d = sh.distance(result.fingerprints[group[0]], result.fingerprints[i]);
-      console.log(`  ${i === group[0] ? 'kept   ' : `${String(d).padStart(2)} bits`}  ${SAMPLE[i]}`);
-    }
+    for (const i of group) console.log(`  ${i === group[0] ? 'kept ' : closeness(group[0], i).similarity.toFixed(2).padStart(5)}  ${SAMPLE[i]}`);
   }
   console.log(`\n${result.unique.length} unique of ${SAMPLE.length}; ${result.groups.length} groups of near-duplicates.`);
   console.log(`WASM loaded in ${(loaded - started).toFixed(1)} ms; dedup took ${(done - loaded).toFixed(2)} ms.`);

@@ -22,7 +22,7 @@ import { reviewResult, searchReview } from '../bindings/review-pairs.js';
 import { searchSimilarGroups } from '../bindings/similar-groups.js';
 import { buildShingleSets, withShingleSets, withSimilarity } from '../bindings/shingle-sets.js';
 import { encodeTextsPaced, preparedInJs } from '../core/text.js';
-import { checkWeights, learnWeightsAsync, lendWeights } from '../bindings/word-weights.js';
+import { checkWeights, learnWeights, lendWeights } from '../bindings/word-weights.js';
 import { assertUsable } from '../core/traps.js';
 
 /**
@@ -57,16 +57,17 @@ export function checkDedupArguments(items, options) {
   const fingerprintsOnly = options.similarity === undefined && maxDistance !== undefined;
   const similarity = fingerprintsOnly ? 0 : options.similarity === undefined ? undefined : checkSimilarity(options.similarity, 'options.similarity');
   const k = maxDistance === undefined ? undefined : checkMaxDistance(maxDistance, 'options.maxDistance');
-  if (options.measure !== undefined && fingerprintsOnly) {
-    throw new TypeError('options.measure needs dedup by similarity: give options.similarity with options.maxDistance, or neither');
-  }
+  const bySimilarity = (name) => {
+    if (fingerprintsOnly) throw new TypeError(`options.${name} needs dedup by similarity: give options.similarity with options.maxDistance, or neither`);
+  };
+  if (options.measure !== undefined) bySimilarity('measure');
   const measure = checkMeasure(options.measure ?? 'auto', 'options.measure', true);
   // undefined: learned from the distinct texts (the short measure's default).
   const weights = options.weights === undefined ? undefined : checkWeights(options.weights, 'options.weights');
-  if (weights !== undefined && (fingerprintsOnly || measure === 'text')) throw new TypeError("options.weights needs the measure 'short'");
+  if (weights !== undefined) bySimilarity('weights'), shortOnly(measure);
   let review = 0;
   if (options.review !== undefined) {
-    if (fingerprintsOnly) throw new TypeError('options.review needs dedup by similarity: give options.similarity with options.maxDistance, or neither');
+    bySimilarity('review');
     // With 'auto', what holds for either measure; searchFor checks the rest once it has chosen.
     review = measure === 'auto'
       ? checkReview(options.review, similarity ?? 1, 'options.review', 'short')
@@ -90,11 +91,16 @@ export function checkDedupArguments(items, options) {
 export function searchFor(parsed, distinct) {
   if (parsed.similarity === 0) return { ...parsed, banding: false };
   const measure = parsed.measure === 'auto' ? measureFor(distinct) : parsed.measure;
-  if (measure === 'text' && parsed.weights !== undefined) throw new TypeError("options.weights needs the measure 'short' (these texts are compared as 'text')");
+  if (parsed.weights !== undefined) shortOnly(measure);
   const similarity = parsed.similarity ?? DEFAULT_SIMILARITY_OF[measure];
   const review = parsed.review && checkReview(parsed.review, similarity, 'options.review', measure);
   const k = parsed.k ?? candidateRadius(similarity);
   return { ...parsed, measure, similarity, review, k, banding: parsed.k === undefined && usesBanding(similarity, distinct, measure) };
+}
+
+/** Weights are the short measure's: a TypeError for the text measure (or fingerprints only). */
+function shortOnly(measure) {
+  if (measure !== 'short' && measure !== 'auto') throw new TypeError(`options.weights needs the measure 'short', not '${measure ?? 'none'}'`);
 }
 
 /** The text of item i: the item itself, or what `key` makes of it. */
@@ -151,7 +157,7 @@ function expandFingerprints({ of }, fingerprints) {
 export async function searchLabels(core, texts, fingerprints, search, pacer) {
   const between = () => pacer.step('pairs', 0, 1000);
   if (search.measure !== 'short') return searchLabelsWeighing(core, texts, fingerprints, search, pacer, 0);
-  const weights = search.weights === undefined ? await learnWeightsAsync(core, texts, between) : search.weights;
+  const weights = search.weights === undefined ? await learnWeights(core, texts, between) : search.weights;
   const found = await lendWeights(core, weights, (handle) => searchLabelsWeighing(core, texts, fingerprints, search, pacer, handle));
   return { ...found, weights };
 }

@@ -345,7 +345,11 @@ export class SharedTextIndex {
 export async function createSharedTextIndex(client, init) {
   const send = commandsOf(client);
   const o = checkObject(init, 'init');
-  checkKnownKeys(o, 'init', ['name', 'similarity', 'review', 'options']);
+  checkKnownKeys(o, 'init', ['name', 'similarity', 'measure', 'review', 'options']);
+  // Its keys and scripts are the text measure's (layouts 2 and 3).
+  if (o.measure !== undefined && o.measure !== 'text') {
+    throw new TypeError(`init.measure: the shared index compares by the 'text' measure only, got ${typeName(o.measure)} ${String(o.measure)}`);
+  }
   if (typeof o.name !== 'string' || o.name === '' || /[{}]/.test(o.name)) {
     throw new TypeError(`init.name must be a non-empty string without braces, got ${typeName(o.name)}`);
   }

@@ -190,12 +190,27 @@ export function defaultMethods(sh) {
     groups.forEach((group, g) => { for (const i of group) labels[i] = g; });
     return labels;
   };
+  // The list's own word weights, as dedup learns them (from its distinct texts), for the short measure's rows.
+  const weightsOf = new WeakMap();
+  const listWeights = (texts) => {
+    if (!weightsOf.has(texts)) weightsOf.set(texts, sh.learnWeights([...new Set(texts)]));
+    return weightsOf.get(texts);
+  };
   return [
     {
-      name: 'sh.similarity', type: 'threshold',
+      name: 'sh.similarity (text)', type: 'threshold',
       score: (a, b) => sh.similarity(a, b),
       // sh.similarities gives each pair the value sh.similarity gives it, in one call a batch.
       scorePairs: (texts, a, b) => sh.similarities(texts, { a, b }),
+    },
+    {
+      name: 'sh.similarity (short)', type: 'threshold',
+      score: (a, b) => sh.similarity(a, b, { measure: 'short' }),
+      scorePairs: (texts, a, b) => sh.similarities(texts, { a, b }, { measure: 'short' }),
+    },
+    {
+      name: 'sh.similarity (short, weights)', type: 'threshold',
+      scorePairs: (texts, a, b) => sh.similarities(texts, { a, b }, { measure: 'short', weights: listWeights(texts) }),
     },
     { name: 'normalized Levenshtein', type: 'threshold', score: normalizedLevenshtein, prepare: prepareNormalizedLevenshtein },
     { name: 'string-similarity (Dice)', type: 'threshold', score: (a, b) => stringSimilarity.compareTwoStrings(a, b) },
@@ -222,14 +237,21 @@ export function defaultMethods(sh) {
       },
     },
     {
-      // Groups as the defaults', and the review pairs linking two groups: the row counts a
-      // pair found when its items share a group or their groups are linked.
-      name: 'sh.dedup + review 0.5', type: 'grouping',
+      name: 'sh.dedup (text measure)', type: 'grouping',
       async group(texts) {
-        const { groups, review = [], reviewOmitted = 0 } = await sh.dedup(texts, { review: 0.5 });
-        return { labels: labelsOfGroups(texts.length, groups), links: review, reviewOmitted };
+        const { groups } = await sh.dedup(texts, { measure: 'text' });
+        return { labels: labelsOfGroups(texts.length, groups) };
       },
     },
+    // Groups as the defaults', and the review pairs linking two groups: the row counts a
+    // pair found when its items share a group or their groups are linked.
+    ...[0.5, 0.4, 0.3].map((review) => ({
+      name: `sh.dedup + review ${review}`, type: 'grouping',
+      async group(texts) {
+        const { groups, review: links = [], reviewOmitted = 0 } = await sh.dedup(texts, { review });
+        return { labels: labelsOfGroups(texts.length, groups), links, reviewOmitted };
+      },
+    })),
   ];
 }
 

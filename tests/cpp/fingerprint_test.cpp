@@ -7,6 +7,10 @@
 
 #include "simhash/hamming.h"
 
+// xxHash itself, to compare with (static, so apart from the core's copy).
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 using namespace simhash;
 
 namespace {
@@ -57,6 +61,16 @@ TEST_CASE("a single feature's fingerprint is its XXH3 hash", "[fingerprint]") {
   CHECK(fingerprint("hello") == hashFeature("hello"));
   CHECK(fingerprint("HELLO!") == hashFeature("hello"));
   CHECK(hashFeature("") == 0x2D06800538D394C2ull);  // XXH3_64bits of no bytes, from xxHash's own tests
+}
+
+TEST_CASE("hashFeature is xxHash's XXH3_64bits at every length, around each of its paths' bounds", "[fingerprint]") {
+  std::mt19937 rng(3);
+  std::string bytes(5000, '\0');
+  for (char& c : bytes) c = static_cast<char>(rng());
+  for (size_t length = 0; length <= bytes.size(); length += length < 1100 ? 1 : 37) {
+    CAPTURE(length);
+    REQUIRE(hashFeature(std::string_view(bytes.data(), length)) == XXH3_64bits(bytes.data(), length));
+  }
 }
 
 TEST_CASE("term frequency: a feature seen three times weighs three", "[fingerprint]") {

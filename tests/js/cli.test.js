@@ -62,10 +62,18 @@ describe('dedup of lines', () => {
     assert.match(pairs.stderr, /^simhash-wasm: 3 records, 1 pairs\n$/m);
   });
 
-  test('--groups writes JSON lines with line numbers and distances', () => {
-    const run = cli(['dedup', '-', '--groups'], 'The cat sat.\nSomething else\nthe cat sat!\n');
+  test('--groups writes JSON lines with line numbers and each member\'s similarity to the kept one (distances with --max-distance alone)', () => {
+    const run = cli(['dedup', '-', '--groups'], 'The cat sat.\nSomething else\nthe cat sat!\nJohn Smith\nSmith, Jon\n');
     assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(jsonLines(run.stdout), [{ group: [{ line: 1, distance: 0, text: 'The cat sat.' }, { line: 3, distance: 0, text: 'the cat sat!' }] }]);
+    assert.deepEqual(jsonLines(run.stdout), [
+      { group: [{ line: 1, similarity: 1, text: 'The cat sat.' }, { line: 3, similarity: 1, text: 'the cat sat!' }] },
+      { group: [{ line: 4, similarity: 0.75, text: 'John Smith' }, { line: 5, similarity: 0.75, text: 'Smith, Jon' }].map((m, i) => (i ? m : { ...m, similarity: 1 })) },
+    ]);
+    const text = cli(['dedup', '-', '--groups', '--measure', 'text'], 'John Smith\nSmith, Jon\nJohn Smith!\n');
+    assert.deepEqual(jsonLines(text.stdout), [{ group: [{ line: 1, similarity: 1, text: 'John Smith' }, { line: 3, similarity: 1, text: 'John Smith!' }] }]);
+    const bits = cli(['dedup', '-', '--groups', '--max-distance', '3'], 'The cat sat.\nthe cat sat!\n');
+    assert.deepEqual(jsonLines(bits.stdout), [{ group: [{ line: 1, distance: 0, text: 'The cat sat.' }, { line: 2, distance: 0, text: 'the cat sat!' }] }]);
+    assert.equal(cli(['dedup', '-', '--measure', 'names'], 'a\n').status, 2);
   });
 
   test('--pairs writes every pair within --max-distance', () => {
@@ -557,6 +565,7 @@ test('no arguments: the bundled sample, its groups and the time taken', () => {
   const run = cli([]);
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stdout, new RegExp(`^simhash-wasm: ${SAMPLE.length} sample texts`));
-  assert.match(run.stdout, /group of \d+:\n {2}kept {5}\S/);
+  assert.match(run.stdout, new RegExp(`compared by the text measure at similarity ${DEFAULT_SIMILARITY} \\(the defaults\\)`));
+  assert.match(run.stdout, /group of \d+:\n {2}kept {3}\S.*\n {3}[01]\.\d\d {2}\S/);
   assert.match(run.stdout, /\d+ unique of \d+; \d+ groups of near-duplicates\.\nWASM loaded in [\d.]+ ms; dedup took [\d.]+ ms\.\n$/);
 });

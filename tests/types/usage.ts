@@ -1,6 +1,6 @@
 // A typed use of the package, checked by `tsc --noEmit --strict` in the test suite: the
 // declarations in js/index.d.ts must describe how the README uses the API.
-import { init, toHex, candidateRadius, DEFAULT_MAX_DISTANCE, DEFAULT_SIMILARITY, type DedupResult, type FingerprintOptions, type ReviewPair, type SimHashIndex, type TextIndex, type TextMatch } from 'simhash-wasm';
+import { init, toHex, candidateRadius, DEFAULT_MAX_DISTANCE, DEFAULT_SIMILARITY, type DedupResult, type FingerprintOptions, type ReviewPair, type SimHashIndex, type TextIndex, type TextMatch, type Measure, type WordWeights } from 'simhash-wasm';
 
 interface Ticket {
   id: string;
@@ -83,5 +83,16 @@ export async function example(tickets: Ticket[]): Promise<string[]> {
   const omitted: number = reviewed.reviewOmitted ?? 0;
   void mostSimilar?.similarity;
   void omitted;
+
+  const names = ['José García', 'Jose Garcia', 'Smith, John', 'John Smith'];
+  const weights: WordWeights = sh.learnWeights(names);
+  const nameCloseness: number = sh.similarity('Microsoft', 'Mircosoft', { measure: 'short', weights });
+  const byNames = await sh.dedup(names, { review: 0.4 });
+  const measure: Measure | undefined = byNames.measure;
+  const learned: WordWeights | null | undefined = byNames.weights;
+  const customers = sh.createTextIndex({ measure: 'short', weights: learned ?? weights });
+  const sameWeights: WordWeights = sh.loadWeights(weights.toData());
+  void [nameCloseness, measure, customers.measure, sameWeights.words, byNames.similarity];
+  customers.dispose();
   return [...result.unique.map((t) => t.id), ...strings.unique, hex, String(sh.distance(fp, all[0] ?? 0n))];
 }

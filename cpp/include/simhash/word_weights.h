@@ -10,6 +10,7 @@
 // weighs identically in every build.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace simhash {
@@ -20,14 +21,24 @@ class WordWeights {
 
   /// Counts the words of one list-normalized text (code points cps[0, n)), each once.
   /// Counted words take effect at finish(). Cost O(n) plus 8 bytes a word until finish().
+  /// @pre finish() not called yet.
   void count(const char32_t* cps, size_t n);
-  /// Folds the words counted since the last finish() into the table. Cost O(W log W).
+  /// Makes the table of the words counted. Cost O(W log W). @pre called once.
   void finish();
 
   /// A table of `texts` texts and words hashes[i] held by counts[i] of them. @return false
   /// (and the table unchanged) unless the hashes ascend strictly and every count is within
   /// 1..texts.
   bool assign(uint32_t texts, const uint64_t* hashes, const uint32_t* counts, size_t words);
+
+  /// A copy of these weights. (The copy constructor is deleted: inlined at each use, copies
+  /// took their share of the download.)
+  std::unique_ptr<WordWeights> copy() const;
+  WordWeights() = default;
+  WordWeights(const WordWeights&) = delete;
+  WordWeights& operator=(const WordWeights&) = delete;
+  WordWeights(WordWeights&&) noexcept = default;
+  WordWeights& operator=(WordWeights&&) noexcept = default;
 
   /// The weight of the word with this hash. Cost O(log words()).
   unsigned weight(uint64_t wordHash) const;
