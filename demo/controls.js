@@ -3,7 +3,7 @@
 // This module reads and shows the controls; what a change starts is the caller's
 // (connectControls's handlers).
 import { DEFAULT_OPTIONS } from 'simhash-wasm';
-import { SLIDER_MAX, SIMILARITY_MIN, fingerprintOptions, segmenterAvailable } from './engine.js';
+import { MEASURE, SLIDER_MAX, SIMILARITY_MIN, fingerprintOptions, segmenterAvailable } from './engine.js';
 import { el } from './elements.js';
 import { currentInput } from './input.js';
 import { percent } from './wording.js';
@@ -80,7 +80,7 @@ export function updateCode() {
     .map(([name, value]) => `${name}: ${typeof value === 'string' ? `'${value}'` : value}`);
   const lines = ["import { init } from 'simhash-wasm';", '', 'const sh = await init();', `const { unique, groups } = await sh.dedup(${records ? 'records' : 'texts'}, {`];
   if (field) lines.push(`  key: (record) => ${field},`);
-  if (s.view.by === 'similarity') lines.push(`  similarity: ${s.view.similarity},`);
+  if (s.view.by === 'similarity') lines.push(`  similarity: ${s.view.similarity},`, `  measure: '${MEASURE}',`);
   else lines.push(`  maxDistance: ${s.view.maxDistance},`);
   if (options.length) lines.push(`  options: { ${options.join(', ')} },`);
   lines.push('});', '// unique: the kept items; groups: item indices, kept item first');

@@ -23,6 +23,11 @@ export const SIMILARITY_MIN = 0.6;
 export const HISTOGRAM_MAX = 16;
 /** Pairs of groups from this similarity (below the view's) are listed for a person to confirm (dedup's review). */
 export const REVIEW = 0.5;
+/**
+ * The demo compares by the text measure (README "Similarity"): its views regroup the
+ * fingerprints' candidate pairs by their `sh.similarities`.
+ */
+export const MEASURE = 'text';
 /** How many such pairs an analysis lists, the most similar. */
 const REVIEW_LIMIT = 200;
 
@@ -148,7 +153,7 @@ export class Engine {
   async #review(result, signal) {
     const { distinctTexts, firstItem } = this.#state;
     const { review, reviewOmitted } = await this.#sh.dedup(distinctTexts, {
-      similarity: result.view.similarity, review: REVIEW, reviewLimit: REVIEW_LIMIT, signal,
+      similarity: result.view.similarity, measure: MEASURE, review: REVIEW, reviewLimit: REVIEW_LIMIT, signal,
     });
     const seen = new Set();
     const pairs = [];

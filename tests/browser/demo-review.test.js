@@ -32,7 +32,7 @@ let reference;
 
 before(async () => {
   const sh = await init();
-  const { groups, review } = await sh.dedup(LIST, { review: REVIEW });
+  const { groups, review } = await sh.dedup(LIST, { measure: 'text', review: REVIEW }); // the demo's measure
   const index = sh.createTextIndex({ review: REVIEW });
   index.addAll(LIST);
   reference = { groups, review, lookup: index.query('How can I reset my password') };

@@ -90,7 +90,7 @@ async function shownGroups(page) {
 
 /** What the package's dedup says for a view ({ similarity } or { maxDistance }), as the stats the page shows. */
 async function expected(texts, view, options) {
-  const { unique, groups } = await sh.dedup(texts, { ...view, options });
+  const { unique, groups } = await sh.dedup(texts, { ...view, ...(view.similarity && { measure: 'text' }), options }); // the demo's measure
   const fmt = (n) => n.toLocaleString('en');
   return { stats: { items: fmt(texts.length), unique: fmt(unique.length), duplicates: fmt(texts.length - unique.length), groups: fmt(groups.length) }, groups };
 }
@@ -122,7 +122,7 @@ test('by similarity (the default): the groups of dedup\'s defaults, each member\
     for (const m of members) assert.equal(m.badge, `${Math.round(sh.similarity(LIST[kept.item], LIST[m.item]) * 100)}% similar`);
   }
   assert.match(await page.textContent('#status'), /at similarity ≥ 80%\.$/);
-  assert.match(await page.textContent('#code'), /sh\.dedup\(texts, \{\n {2}similarity: 0\.8,\n\}\);/);
+  assert.match(await page.textContent('#code'), /sh\.dedup\(texts, \{\n {2}similarity: 0\.8,\n {2}measure: 'text',\n\}\);/);
   assert.match(await page.textContent('#histogram'), /candidate radius 16/);
 
   // Keyboard on the slider: End (100%) keeps only equal shingle sets, Home (60%) finds more.

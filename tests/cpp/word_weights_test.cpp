@@ -253,7 +253,7 @@ TEST_CASE("short similarity: banding finds at least 0.99 of the pairs at 0.6 and
   CHECK(together >= 0.99 * (exact.size() / 2));
 }
 
-TEST_CASE("text index by the short measure: answers equal the one-pair similarity; its weights survive the bytes", "[short][text_index]") {
+TEST_CASE("text index by the short measure: answers equal the one-pair similarity, and its weights survive the bytes", "[short][text_index]") {
   std::mt19937 rng(5);
   const std::vector<std::string> list = randomList(rng, 600);
   const WordWeights weights = learn(list);

@@ -156,7 +156,7 @@ describe('the shared text index', { skip: MISSING }, () => {
       const added = results.flatMap((r) => r.added);
       assert.equal(await shared.size(), added.length);
       const storedTexts = added.map((a) => a.text);
-      const { groups } = await sh.dedup(storedTexts);
+      const { groups } = await sh.dedup(storedTexts, { measure: 'text' }); // the shared index's measure
       const pairsAtThreshold = storedTexts.flatMap((t, i) => storedTexts.slice(i + 1).filter((u) => sh.similarity(t, u) >= 0.8).map((u) => [t, u]));
       assert.deepEqual(pairsAtThreshold, [], 'no two stored texts reach the threshold');
       assert.deepEqual(groups, []);
@@ -181,7 +181,7 @@ describe('the shared text index', { skip: MISSING }, () => {
       for (let i = 0; i < texts.length; i++) {
         if ((await shared.addIfNew(texts[i], i)).added) kept.push(i);
       }
-      assert.deepEqual(kept, (await sh.dedup(texts)).uniqueIndices);
+      assert.deepEqual(kept, (await sh.dedup(texts, { measure: 'text' })).uniqueIndices);
       await shared.close();
     } finally {
       await close();
@@ -204,6 +204,8 @@ describe('the shared text index', { skip: MISSING }, () => {
       await assert.rejects(createSharedTextIndex(client, { name: 'a{b}' }), TypeError);
       await assert.rejects(createSharedTextIndex(client, { name: 'x', similarity: 1.5 }), RangeError);
       await assert.rejects(createSharedTextIndex(client, { name: 'x', limit: 1 }), TypeError);
+      await assert.rejects(createSharedTextIndex(client, { name: 'x', measure: 'short' }), { name: 'TypeError', message: /the shared index compares by the 'text' measure only/ });
+      (await createSharedTextIndex(client, { name: 'params-text', measure: 'text' })).close();
       // Review is a stored parameter: layout 3 with it, layout 2 (as before review) without.
       (await createSharedTextIndex(client, { name: 'params-review', review: 0.5 })).close();
       await assert.rejects(createSharedTextIndex(client, { name: 'params-review', review: 0.6 }), /other parameters: review 0.5 \(this call: 0.6\), review bands \d+ \(this call: \d+\)$/);
