@@ -1,0 +1,59 @@
+// `node tests/bench/names.js [N] [--runs=3]`: dedup of N distinct person names (default
+// 100,000), made by pairing FEBRL's given names and surnames (tests/data/lists/febrl-names.tsv)
+// at random with a fixed seed, in WASM on one thread: by the short measure at the defaults, at
+// 0.8, without weights, and by the text measure, each timed by phase (onProgress), median
+// of the runs. The goal of issue 43: 100k names in at most 1 s.
+import { init } from '../../js/node.js';
+import { loadLists } from './lists-data.js';
+
+const args = process.argv.slice(2);
+const count = Number(args.find((a) => !a.startsWith('--')) ?? 100_000);
+const runs = Number(args.find((a) => a.startsWith('--runs='))?.split('=')[1] ?? 3);
+
+/** `count` distinct "given surname" lines, deterministic. */
+function syntheticNames(count) {
+  const [febrl] = loadLists({ names: ['febrl-names'] });
+  const given = [...new Set(febrl.texts.map((t) => t.split(' ')[0]))];
+  const surnames = [...new Set(febrl.texts.map((t) => t.split(' ').slice(1).join(' ')).filter(Boolean))];
+  if (count > given.length * surnames.length) throw new RangeError(`at most ${given.length * surnames.length} names`);
+  let state = 1;
+  const below = (n) => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return Math.floor((state / 2 ** 32) * n);
+  };
+  const names = new Set();
+  while (names.size < count) names.add(`${given[below(given.length)]} ${surnames[below(surnames.length)]}`);
+  return [...names];
+}
+
+const sh = await init();
+const names = syntheticNames(count);
+const bytes = names.reduce((sum, t) => sum + Buffer.byteLength(t), 0);
+console.log(`${count.toLocaleString('en')} names (${(bytes / count).toFixed(1)} bytes each on average), ${runs} runs, medians`);
+const cases = [['defaults', {}], ['short at 0.8', { similarity: 0.8 }], ['short, no weights', { weights: null }], ['text measure', { measure: 'text' }]];
+for (const [name, options] of cases) {
+  const totals = [];
+  let phases;
+  let result;
+  for (let run = 0; run < runs; run++) {
+    const times = {};
+    let mark = performance.now();
+    let phase = 'start';
+    const started = mark;
+    result = await sh.dedup(names, {
+      ...options,
+      onProgress: (p) => {
+        if (p.phase === phase) return;
+        times[phase] = (times[phase] ?? 0) + performance.now() - mark;
+        mark = performance.now();
+        phase = p.phase;
+      },
+    });
+    times[phase] = (times[phase] ?? 0) + performance.now() - mark;
+    totals.push(performance.now() - started);
+    if (run === 0) phases = times;
+  }
+  const median = [...totals].sort((a, b) => a - b)[totals.length >> 1];
+  const split = Object.entries(phases).filter(([p]) => p !== 'start').map(([p, ms]) => `${p} ${ms.toFixed(0)}`).join(', ');
+  console.log(`${name.padEnd(18)} ${result.measure} at ${result.similarity}: ${(median / 1000).toFixed(2)} s (first run: ${split} ms); ${result.groups.length} groups`);
+}
