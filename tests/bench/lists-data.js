@@ -7,6 +7,7 @@
 // line is the header `entity<TAB>text` and each further line one item (no tab or newline in
 // either field).
 import { readFileSync } from 'node:fs';
+import { mulberry32 } from './quality/random.js';
 
 export const LISTS_DIR = new URL('../data/lists/', import.meta.url);
 
@@ -49,17 +50,8 @@ export function readListTsv(url) {
   return { texts, entities };
 }
 
-/** A deterministic generator of floats in [0, 1) (mulberry32). */
-export function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic generator of floats in [0, 1): the quality benchmark's mulberry32. */
+export const seededRandom = mulberry32;
 
 /** The array shuffled by Fisher-Yates with the generator (a copy; the input is left alone). */
 export function shuffled(array, random) {
