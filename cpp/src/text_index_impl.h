@@ -142,7 +142,8 @@ struct TextIndex::Impl {
     // the first m + kMaxShingle code points. So a third of them first, bounded by the most
     // codes a text has (one per code point, and one more; times the heaviest weight): most
     // candidates are far from the threshold and are rejected before the rest is computed.
-    const size_t prefix = points / 3;
+    // Not with weights: a word cut by the prefix would weigh as another word.
+    const size_t prefix = options.weights == nullptr ? points / 3 : 0;
     if (prefix >= 32) {
       canonicalShingleCodes(storedCps.data(), prefix + kMaxShingle, options, raw.data());
       if (!countUntil(prefix, most)) return count;

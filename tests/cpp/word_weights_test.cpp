@@ -287,3 +287,27 @@ TEST_CASE("text index by the short measure: answers equal the one-pair similarit
   CHECK(TextIndex::deserialize(damaged.data(), damaged.size(), untouched, error) == simhash::Status::CorruptData);
   CHECK(error.find("word weights") != std::string::npos);
 }
+
+TEST_CASE("text index by the short measure: long texts with weights are verified exactly", "[short][text_index]") {
+  // A common long word weighs 1; a query's first third cut mid-word is a word never seen,
+  // which weighs the most: verifying by a prefix would count copies the stored text lacks.
+  const std::string word = "supercalifragilisticexpialidociousantidisestablishmentarianismfloccinaucinihilipilificationpneumonoultramicroscopic";
+  std::vector<std::string> list(40, word);
+  list.push_back("rare");
+  const WordWeights weights = learn(list);
+  TextIndex index(0.6, weighted(weights));
+  REQUIRE(index.add(word, 0) == simhash::Status::Ok);
+  std::mt19937 rng(9);
+  std::vector<simhash::TextMatch> found;
+  for (int trial = 0; trial < 200; ++trial) {
+    std::string query = word;
+    for (int edits = 1 + static_cast<int>(rng() % 30); edits-- > 0;) query[rng() % query.size()] = static_cast<char>('a' + rng() % 26);
+    const double expected = simhash::similarity(query, word, weighted(weights));
+    index.query(query, 10, found);
+    CAPTURE(query, expected);
+    REQUIRE(found.size() <= 1);
+    if (!found.empty()) CHECK(found[0].similarity == expected);
+    CHECK(found.empty() == (expected < 0.6));
+  }
+}
+
