@@ -13,9 +13,7 @@ function parseOptions(options) {
   if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${typeName(options)}`);
   checkKnownKeys(options, 'options', ['measure', 'weights']);
   const measure = options.measure === undefined ? 'text' : checkMeasure(options.measure, 'options.measure');
-  const weights = options.weights === undefined ? null : checkWeights(options.weights, 'options.weights');
-  if (weights && measure !== 'short') throw new TypeError("options.weights needs options.measure 'short'");
-  return { measure, weights };
+  return { measure, weights: options.weights === undefined ? null : checkWeights(options.weights, 'options.weights', measure) };
 }
 
 /** similarity(texts[a[i]], texts[b[i]]) for every pair i, as sh.similarities, by options.measure. */
@@ -41,7 +39,7 @@ export function similarity(core, x, y, options) {
   if (typeof y !== 'string') throw new TypeError(`b must be a string, got ${typeName(y)}`);
   const parsed = parseOptions(options);
   if (3 * (x.length + y.length) > SINGLE_CALL_BYTES) { // UTF-8 takes at most 3 bytes per UTF-16 unit
-    return similarities(core, [x, y], { a: Uint32Array.of(0), b: Uint32Array.of(1) }, parsed)[0];
+    return similarities(core, [x, y], { a: Uint32Array.of(0), b: Uint32Array.of(1) }, options)[0];
   }
   const a = singleCallScratch(core);
   const lengthA = encodeInto(x, core.HEAPU8.subarray(a, a + SINGLE_CALL_BYTES));

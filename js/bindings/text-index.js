@@ -170,8 +170,7 @@ export function createTextIndex(core, init) {
   const o = checkObject(init, 'init');
   checkKnownKeys(o, 'init', ['similarity', 'measure', 'weights', 'review', 'options']);
   const measure = checkMeasure(o.measure ?? 'text', 'init.measure');
-  const weights = o.weights === undefined ? null : checkWeights(o.weights, 'init.weights');
-  if (weights && measure !== 'short') throw new TypeError("init.weights needs init.measure 'short'");
+  const weights = o.weights === undefined ? null : checkWeights(o.weights, 'init.weights', measure);
   const similarity = checkSimilarity(o.similarity ?? DEFAULT_SIMILARITY_OF[measure], 'init.similarity');
   const review = o.review === undefined ? 0 : checkReview(o.review, similarity, 'init.review', measure);
   checkOptions(o.options);

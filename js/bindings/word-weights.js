@@ -38,10 +38,16 @@ export class WordWeights {
   }
 }
 
-/** Checks a `weights` option: WordWeights, or null for none. */
-export function checkWeights(value, name) {
-  if (value === null || value instanceof WordWeights) return value;
-  throw new TypeError(`${name} must be WordWeights from sh.learnWeights, or null, got ${typeName(value)}`);
+/**
+ * Checks a `weights` option: WordWeights, or null for none, given with the short measure
+ * (or 'auto', which may take it; undefined stands for none).
+ */
+export function checkWeights(value, name, measure) {
+  if (value !== null && !(value instanceof WordWeights)) {
+    throw new TypeError(`${name} must be WordWeights from sh.learnWeights, or null, got ${typeName(value)}`);
+  }
+  if (measure !== 'short' && measure !== 'auto') throw new TypeError(`${name} needs the measure 'short', not '${measure ?? 'none'}'`);
+  return value;
 }
 
 /** The weights a learning handle has counted (wordWeightsFinish), of `texts` texts. */

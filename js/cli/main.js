@@ -303,12 +303,17 @@ async function dedupCommand(args) {
 
 
 /**
- * How close member i of a group is to its kept record k, as dedup decided: { similarity }
- * by the result's measure (and weights), or { distance } in the fingerprint-only mode.
+ * How close each member i of the groups is to its kept record k, as dedup decided: a map
+ * (k, i) -> { similarity } by the result's measure and weights (one sh.similarities call for
+ * all members), or { distance } in the fingerprint-only mode.
  */
-function keptCloseness(sh, texts, { measure, weights, fingerprints }) {
+function keptCloseness(sh, texts, { measure, weights, fingerprints, groups }) {
   if (!measure) return (k, i) => ({ distance: sh.distance(fingerprints[k], fingerprints[i]) });
-  return (k, i) => ({ similarity: Number(sh.similarity(texts[k], texts[i], { measure, weights }).toFixed(3)) });
+  const kept = [], members = [];
+  for (const group of groups) for (const i of group) kept.push(group[0]), members.push(i);
+  const values = sh.similarities(texts, { a: Uint32Array.from(kept), b: Uint32Array.from(members) }, { measure, weights });
+  const of = new Map(members.map((i, p) => [i, Number(values[p].toFixed(3))]));
+  return (k, i) => ({ similarity: of.get(i) });
 }
 
 async function showSample() {

@@ -63,8 +63,8 @@ export function checkDedupArguments(items, options) {
   if (options.measure !== undefined) bySimilarity('measure');
   const measure = checkMeasure(options.measure ?? 'auto', 'options.measure', true);
   // undefined: learned from the distinct texts (the short measure's default).
-  const weights = options.weights === undefined ? undefined : checkWeights(options.weights, 'options.weights');
-  if (weights !== undefined) bySimilarity('weights'), shortOnly(measure);
+  if (options.weights !== undefined) bySimilarity('weights');
+  const weights = options.weights === undefined ? undefined : checkWeights(options.weights, 'options.weights', measure);
   let review = 0;
   if (options.review !== undefined) {
     bySimilarity('review');
@@ -91,16 +91,11 @@ export function checkDedupArguments(items, options) {
 export function searchFor(parsed, distinct) {
   if (parsed.similarity === 0) return { ...parsed, banding: false };
   const measure = parsed.measure === 'auto' ? measureFor(distinct) : parsed.measure;
-  if (parsed.weights !== undefined) shortOnly(measure);
+  if (parsed.weights !== undefined) checkWeights(parsed.weights, 'options.weights', measure);
   const similarity = parsed.similarity ?? DEFAULT_SIMILARITY_OF[measure];
   const review = parsed.review && checkReview(parsed.review, similarity, 'options.review', measure);
   const k = parsed.k ?? candidateRadius(similarity);
   return { ...parsed, measure, similarity, review, k, banding: parsed.k === undefined && usesBanding(similarity, distinct, measure) };
-}
-
-/** Weights are the short measure's: a TypeError for the text measure (or fingerprints only). */
-function shortOnly(measure) {
-  if (measure !== 'short' && measure !== 'auto') throw new TypeError(`options.weights needs the measure 'short', not '${measure ?? 'none'}'`);
 }
 
 /** The text of item i: the item itself, or what `key` makes of it. */

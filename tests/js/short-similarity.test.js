@@ -223,7 +223,7 @@ test('text index by the short measure: the stream keeps dedup\'s leaders; answer
 
 test('bad measures and weights: TypeError or RangeError naming the argument; the instance works afterwards', async (t) => {
   assert.throws(() => sh.similarity('a', 'b', { measure: 'names' }), { name: 'RangeError', message: /options.measure must be one of 'text', 'short'/ });
-  assert.throws(() => sh.similarity('a', 'b', { weights: sh.learnWeights(['a']) }), { name: 'TypeError', message: /options.weights needs options.measure 'short'/ });
+  assert.throws(() => sh.similarity('a', 'b', { weights: sh.learnWeights(['a']) }), { name: 'TypeError', message: /options.weights needs the measure 'short', not 'text'/ });
   assert.throws(() => sh.similarity('a', 'b', { measure: 'short', weights: {} }), { name: 'TypeError', message: /options.weights must be WordWeights/ });
   assert.throws(() => sh.similarity('a', 'b', { mesure: 'short' }), { name: 'TypeError', message: /options.mesure is not an option/ });
   assert.throws(() => sh.learnWeights('a b c'), { name: 'TypeError', message: /texts must be an array/ });
@@ -231,7 +231,7 @@ test('bad measures and weights: TypeError or RangeError naming the argument; the
   assert.throws(() => sh.loadWeights({ texts: 1, hashes: new BigUint64Array(2), counts: new Uint32Array(1) }), { name: 'TypeError', message: /weights data must be/ });
   const unsorted = sh.loadWeights({ texts: 2, hashes: BigUint64Array.of(2n, 1n), counts: Uint32Array.of(1, 1) });
   assert.throws(() => sh.similarity('a', 'b', { measure: 'short', weights: unsorted }), { name: 'TypeError', message: /hashes must ascend/ });
-  assert.throws(() => sh.createTextIndex({ weights: sh.learnWeights(['a']) }), { name: 'TypeError', message: /init.weights needs init.measure 'short'/ });
+  assert.throws(() => sh.createTextIndex({ weights: sh.learnWeights(['a']) }), { name: 'TypeError', message: /init.weights needs the measure 'short', not 'text'/ });
   assert.throws(() => sh.createTextIndex({ measure: 'auto' }), { name: 'RangeError', message: /init.measure/ });
   await assert.rejects(sh.dedup(['a'], { measure: 'text', weights: null }), { name: 'TypeError', message: /options.weights needs the measure 'short'/ });
   await assert.rejects(sh.dedup(['a'], { maxDistance: 3, measure: 'short' }), { name: 'TypeError', message: /options.measure needs dedup by similarity/ });
