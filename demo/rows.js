@@ -1,7 +1,8 @@
 // A row of a list of texts, as the groups (render.js) and the "Find near-duplicates of…" box
 // (lookup.js) show them: a badge (kept, or the similarity or fingerprint distance to a
 // reference text), the item's line, and its text with its differences from the reference
-// marked: <ins> for words not in the reference, <del> for words only in it.
+// marked (diff.js): <ins> for words not in the reference, <del> for words only in it, each
+// of class "moved" for words the two hold in different places.
 import { diff } from './diff.js';
 import { fmt, percent } from './wording.js';
 
@@ -50,12 +51,17 @@ export function textRow(record, text, to, reference) {
       same.textContent = '(identical text)';
       body.append(same);
     } else {
-      for (const { op, text: part } of ops) {
+      for (const { op, text: part, moved } of ops) {
         if (op === '=') body.append(part);
         else {
           const mark = document.createElement(op === '+' ? 'ins' : 'del');
           mark.textContent = part;
-          mark.title = op === '+' ? `not in ${reference.name}` : `only in ${reference.name}`;
+          if (moved) {
+            mark.className = 'moved';
+            mark.title = op === '+' ? `moved: ${reference.name} has it elsewhere` : `moved: ${reference.name} has it here, this text elsewhere`;
+          } else {
+            mark.title = op === '+' ? `not in ${reference.name}` : `only in ${reference.name}`;
+          }
           body.append(mark);
         }
       }
