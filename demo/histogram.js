@@ -1,6 +1,7 @@
 // The histogram of item pairs per fingerprint distance: an SVG drawn at the size it is shown
 // (one SVG unit is one CSS pixel, so its text stays legible on a phone), split at the view's
-// radius, with a text summary for screen readers. A click on a bar picks its distance.
+// radius, with a text summary for screen readers. A click on a bar picks its distance. By the
+// short measure it is hidden, with a note saying why: its pairs have no fingerprint distance.
 import { HISTOGRAM_MAX, viewRadius } from './engine.js';
 import { el } from './elements.js';
 import { describeView, fmt, plural } from './wording.js';
@@ -8,7 +9,9 @@ import { describeView, fmt, plural } from './wording.js';
 const SVG = 'http://www.w3.org/2000/svg';
 
 /** What the histogram shows, to draw it again at a new size: drawHistogram's arguments. */
-let shown = [null, -1, { by: 'distance', maxDistance: 9 }];
+let shown = [null, -1, { by: 'distance', maxDistance: 9 }, 'text'];
+
+const SHORT_NOTE = 'No fingerprint histogram for names and short lists: their candidate pairs come from MinHash bands of their words’ letter pairs, not from fingerprint distances.';
 
 function svg(name, attributes = {}, text) {
   const node = document.createElementNS(SVG, name);
@@ -26,10 +29,19 @@ function compact(n, room) {
 /**
  * Bars of pair counts per distance 0..HISTOGRAM_MAX, split at the view's radius (its max
  * distance, or the candidate radius of its similarity). histogram: the counts, or null
- * for none yet; distances above histogramMax were not computed and show hatched.
+ * for none yet; distances above histogramMax were not computed and show hatched. By the
+ * measure 'short', the note in place of the bars.
  */
-export function drawHistogram(histogram, histogramMax, view) {
-  shown = [histogram, histogramMax, view];
+export function drawHistogram(histogram, histogramMax, view, measure = 'text') {
+  shown = [histogram, histogramMax, view, measure];
+  const short = measure === 'short';
+  el.histogramFigure.classList.toggle('short-measure', short); // style.css hides the caption and the bars
+  if (short) {
+    el.histogram.replaceChildren();
+    el.histogramSummary.textContent = '';
+    el.histogramNote.textContent = SHORT_NOTE;
+    return;
+  }
   const k = viewRadius(view);
   const bySimilarity = view.by === 'similarity';
   const width = Math.max(280, Math.round(el.histogram.getBoundingClientRect().width) || 600);

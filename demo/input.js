@@ -13,13 +13,14 @@ const LARGE_SAMPLE_CHUNK = 5000;
 
 /**
  * The current input: { kind: 'paste' | 'sample' | 'file' | 'generated', name, parsed,
- * field, texts, chars, planted? }, or null when there is none. Items are parsed.records,
- * in order; planted: a sample's near-duplicate pairs of item indices.
+ * field, texts, chars, planted?, different? }, or null when there is none. Items are
+ * parsed.records, in order; planted: a sample's near-duplicate pairs of item indices;
+ * different: its pairs of look-alikes of different entities, which must stay apart.
  */
 let input = null;
-/** The sample in the text area, while it is unchanged: { text, planted }. */
+/** The sample in the text area, while it is unchanged: { text, planted, different? }. */
 let loadedSample = null;
-/** The bundled samples, once loaded: { en, zh }, each { text, planted }. */
+/** The bundled samples, once loaded: { en, zh, names }, each { text, planted, different? }. */
 let samples = null;
 /** connectInput's handlers. */
 let handlers = null;
@@ -84,7 +85,10 @@ function fromTextArea() {
     handlers.analyzeSoon(0);
     return;
   }
-  setInput({ kind: sample ? 'sample' : 'paste', name: 'pasted text', parsed: parseLines(text), field: undefined, planted: sample?.planted });
+  setInput({
+    kind: sample ? 'sample' : 'paste', name: 'pasted text', parsed: parseLines(text), field: undefined,
+    planted: sample?.planted, different: sample?.different,
+  });
 }
 
 async function loadFile(file) {
@@ -103,9 +107,11 @@ async function loadFile(file) {
   }
 }
 
-/** The bundled sample split into English and Chinese quotes, planted pairs renumbered. */
+/** The bundled sample split into English and Chinese quotes, planted pairs renumbered; the Names sample. */
 async function loadSamples() {
-  const { SAMPLE, SAMPLE_PLANTED } = await import('../js/cli/sample.js');
+  const [{ SAMPLE, SAMPLE_PLANTED }, { NAMES_SAMPLE, NAMES_PLANTED, NAMES_DIFFERENT }] = await Promise.all([
+    import('../js/cli/sample.js'), import('./names-sample.js'),
+  ]);
   const isChinese = (text) => /\p{Script=Han}/u.test(text);
   const split = (keep) => {
     const index = new Map();
@@ -119,7 +125,11 @@ async function loadSamples() {
     const planted = SAMPLE_PLANTED.filter(([a, b]) => index.has(a) && index.has(b)).map(([a, b]) => [index.get(a), index.get(b)]);
     return { text: texts.join('\n'), planted };
   };
-  return { en: split((t) => !isChinese(t)), zh: split(isChinese) };
+  return {
+    en: split((t) => !isChinese(t)),
+    zh: split(isChinese),
+    names: { text: NAMES_SAMPLE.join('\n'), planted: NAMES_PLANTED, different: NAMES_DIFFERENT },
+  };
 }
 
 async function loadSample(which) {
@@ -169,6 +179,7 @@ export function connectInput(jobHandlers) {
   });
   el.sampleEn.addEventListener('click', () => loadSample('en'));
   el.sampleZh.addEventListener('click', () => loadSample('zh'));
+  el.sampleNames.addEventListener('click', () => loadSample('names'));
   el.sampleLarge.addEventListener('click', loadLargeSample);
 
   // Drop a file anywhere on the input panel; elsewhere, dropping must not open the file.

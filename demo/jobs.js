@@ -4,7 +4,7 @@
 // progress bar appears only for jobs that last longer than PROGRESS_DELAY_MS (no flicker
 // on small inputs), at once for the worker's.
 import { sameView, viewRadius } from './engine.js';
-import { currentView, readSettings, showView } from './controls.js';
+import { currentView, measureAnalysed, readSettings, showView } from './controls.js';
 import { el, setState } from './elements.js';
 import { currentInput } from './input.js';
 import { render, renderEmpty, showStopped } from './render.js';
@@ -66,9 +66,11 @@ function showProgress(label, fraction) {
   else el.progress.value = fraction;
 }
 
-function describeProgress({ phase, done, total }, settings) {
+/** A label and a fraction (null: unknown) for a progress report of Engine.analyze. */
+function describeProgress({ phase, done, total, measure, radius }) {
   if (phase === 'fingerprint') return [`Fingerprinting: ${fmt(done)} of ${plural(total, 'distinct text')}`, total ? done / total : 0];
-  if (phase === 'pairs') return [`Finding every pair within ${viewRadius(settings.view)} bits…`, null];
+  if (phase === 'pairs' && measure === 'short') return ['Finding similar pairs…', null];
+  if (phase === 'pairs') return [`Finding every pair within ${radius} bits…`, null];
   if (phase === 'similarities') return ['Checking the similarity of each pair…', null];
   if (phase === 'review') return ['Listing possible duplicates…', null];
   return ['Grouping…', null];
@@ -97,7 +99,7 @@ export async function analyzeNow() {
   try {
     const result = await runner.analyze(input.texts, settings, (progress) => {
       if (my !== job) return;
-      latest = describeProgress(progress, settings);
+      latest = describeProgress(progress);
       if (!el.progressBox.hidden) showProgress(...latest);
     });
     if (my !== job) return;
@@ -105,6 +107,7 @@ export async function analyzeNow() {
     clearTimeout(progressTimer);
     el.progressBox.hidden = true;
     analysis = { input, settings, runner, result, timings: result.timings, total: result.total, regrouped: null };
+    measureAnalysed(input.texts, result);
     render(analysis);
     if (!sameView(currentView(), result.view)) regroup();
   } catch (error) {
@@ -132,9 +135,12 @@ export async function regroup() {
   const my = ++job;
   running = { kind: 'group', runner };
   setState('busy');
+  // By the short measure every regrouping searches again; by the text measure only beyond the pairs computed.
+  const short = analysis.result.measure === 'short';
   const k = viewRadius(view);
-  const slow = runner === workerRunner && k > analysis.result.histogramMax;
-  progressTimer = setTimeout(() => showProgress(`Finding every pair within ${k} bits…`, null), slow ? 0 : PROGRESS_DELAY_MS);
+  const slow = runner === workerRunner && (short || k > analysis.result.histogramMax);
+  const label = short ? 'Grouping again…' : `Finding every pair within ${k} bits…`;
+  progressTimer = setTimeout(() => showProgress(label, null), slow ? 0 : PROGRESS_DELAY_MS);
   try {
     const result = await runner.group(view);
     if (my !== job) return; // cancelled (cancel() has restored the page) or replaced

@@ -1,6 +1,8 @@
 // The text index of the loaded list that the "Find near-duplicates of…" box (lookup.js)
-// queries: sh.createTextIndex at a similarity threshold, with review matches from REVIEW
-// (engine.js) below it, holding item i's text under id i.
+// queries: sh.createTextIndex by a measure at a similarity threshold, with review matches
+// from the measure's REVIEW_OF (engine.js) below it, holding item i's text under id i. By
+// the short measure it weighs words by the list's word weights, learned from its distinct
+// texts as dedup learns them (sh.learnWeights), so that the box scores as the groups do.
 // It is filled by addAll in chunks, yielding to the page between slices of work, so that a
 // list of 100,000 lines is indexed without freezing the page. The box runs on the page, not
 // in the demo's worker: a query takes milliseconds (on 100,000 generated lines, in Node,
@@ -10,7 +12,7 @@
 // One index at a time: asking for another list or threshold stops the build under way and
 // disposes the index it replaces, so the WebAssembly heap holds at most one.
 import { abortError, Pacer } from '../js/core/pacing.js';
-import { REVIEW } from './engine.js';
+import { REVIEW_OF } from './engine.js';
 
 /**
  * What one addAll call should take. The texts per call follow from the time per text of
@@ -35,6 +37,8 @@ export class ListIndex {
   /** The build of that index: a promise of { index, ms }, null when nothing is held. */
   #pending = null;
   #controller = null;
+  /** The measure of that index. */
+  #measure = '';
   /** What #pending resolved to: the built TextIndex (disposed by release()) and its build time. */
   #built = null;
 
@@ -44,31 +48,32 @@ export class ListIndex {
     this.#onProgress = onProgress;
   }
 
-  #holds(texts, similarity) {
-    return this.#pending !== null && texts === this.#texts && similarity === this.#similarity;
+  #holds(texts, similarity, measure) {
+    return this.#pending !== null && texts === this.#texts && similarity === this.#similarity && measure === this.#measure;
   }
 
-  /** { index, ms } when the index of `texts` at `similarity` is built (indexOf), else null. */
-  built(texts, similarity) {
-    return this.#holds(texts, similarity) ? this.#built : null;
+  /** { index, ms } when the index of `texts` at `similarity` by `measure` is built (indexOf), else null. */
+  built(texts, similarity, measure) {
+    return this.#holds(texts, similarity, measure) ? this.#built : null;
   }
 
   /**
    * The index of `texts` (an array that is not changed afterwards; a new list is a new
-   * array) at `similarity`, and how long building it took in ms: the one held or being
-   * built when it is of these, else a new one, replacing it. Rejects with an AbortError
-   * when a newer call or release() replaces it before it is built, and with the package's
-   * error when a text cannot be indexed.
+   * array) at `similarity` by `measure`, and how long building it took in ms: the one held
+   * or being built when it is of these, else a new one, replacing it. Rejects with an
+   * AbortError when a newer call or release() replaces it before it is built, and with the
+   * package's error when a text cannot be indexed.
    */
-  indexOf(texts, similarity) {
-    if (this.#holds(texts, similarity)) return this.#pending;
+  indexOf(texts, similarity, measure) {
+    if (this.#holds(texts, similarity, measure)) return this.#pending;
     this.release();
     const controller = new AbortController();
     this.#controller = controller;
     this.#texts = texts;
     this.#similarity = similarity;
+    this.#measure = measure;
     const started = performance.now();
-    const pending = this.#build(texts, similarity, controller.signal).then(
+    const pending = this.#build(texts, similarity, measure, controller.signal).then(
       (index) => {
         if (controller.signal.aborted) { // replaced while its last chunk was being added
           index.dispose();
@@ -100,11 +105,16 @@ export class ListIndex {
     this.#pending = null;
     this.#texts = null;
     this.#similarity = NaN;
+    this.#measure = '';
   }
 
-  async #build(texts, similarity, signal) {
+  async #build(texts, similarity, measure, signal) {
     const pacer = new Pacer({ signal, sliceMs: SLICE_MS });
-    const index = this.#sh.createTextIndex({ similarity, review: similarity > REVIEW ? REVIEW : undefined });
+    const review = similarity > REVIEW_OF[measure] ? REVIEW_OF[measure] : undefined;
+    // WordWeights are plain JS arrays (js/bindings/word-weights.js): the index keeps a copy, nothing to dispose.
+    const weights = measure === 'short' ? this.#sh.learnWeights([...new Set(texts)]) : undefined;
+    await pacer.pause();
+    const index = this.#sh.createTextIndex({ similarity, review, measure, weights });
     this.#onProgress?.(0, texts.length);
     try {
       let chunk = CHUNK_MIN;

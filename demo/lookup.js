@@ -1,14 +1,17 @@
 // The "Find near-duplicates of…" box: the text typed in it is looked up, after a pause in the
-// typing, in the text index of the loaded list (list-index.js). The lookup uses the similarity
-// that the settings panel shows, also when the groups are by fingerprint distance. The
-// matching items are listed best first, with their similarity and their differences from the
-// typed text; below them, apart, the possible duplicates (the index's review matches). The index is built once the box is used (focused, or holding text), and built
-// again when the list or the similarity changes, so a box nobody uses costs nothing.
+// typing, in the text index of the loaded list (list-index.js). The lookup uses the measure
+// and the similarity that the settings panel shows, also when the groups are by fingerprint
+// distance. The matching items are listed best first, with their similarity and their
+// differences from the typed text; below them, apart, the possible duplicates (the index's
+// review matches). The index is built once the box is used (focused, or holding text), and
+// built again when the list, the measure or the similarity changes, so a box nobody uses
+// costs nothing.
 //
 // For the browser tests, #lookup-panel announces data-state: idle (no text to look up),
-// indexing, done (data-query, data-similarity and data-items: the text, the threshold and
-// the length of the list that the results answer) or error.
+// indexing, done (data-query, data-similarity, data-measure and data-items: the text, the
+// threshold, the measure and the length of the list that the results answer) or error.
 import { init } from 'simhash-wasm';
+import { currentMeasure } from './controls.js';
 import { el } from './elements.js';
 import { currentInput } from './input.js';
 import { ListIndex } from './list-index.js';
@@ -31,7 +34,7 @@ const inUse = () => document.activeElement === el.lookupQuery || el.lookupQuery.
 
 function setState(state, answered = null) {
   el.lookupPanel.dataset.state = state;
-  for (const name of ['query', 'similarity', 'items']) {
+  for (const name of ['query', 'similarity', 'measure', 'items']) {
     if (answered) el.lookupPanel.dataset[name] = String(answered[name]);
     else delete el.lookupPanel.dataset[name];
   }
@@ -57,6 +60,7 @@ async function refresh() {
   const input = currentInput();
   const text = el.lookupQuery.value;
   const similarity = threshold();
+  const measure = currentMeasure();
   if (!input || input.texts.length === 0) {
     (await listIndex).release();
     if (my === job) show('idle', 'Load some texts first: the box looks a text up among them.');
@@ -64,7 +68,7 @@ async function refresh() {
   }
   const holder = await listIndex;
   if (my !== job) return;
-  let built = holder.built(input.texts, similarity);
+  let built = holder.built(input.texts, similarity, measure);
   if (!built) {
     el.lookupResults.replaceChildren();
     el.lookupReview.replaceChildren();
@@ -73,7 +77,7 @@ async function refresh() {
     el.lookupProgress.hidden = false;
     setState('indexing');
     try {
-      built = await holder.indexOf(input.texts, similarity);
+      built = await holder.indexOf(input.texts, similarity, measure);
     } catch (error) {
       if (my !== job) return; // replaced by a newer list, threshold or text
       show('error', `The list could not be indexed: ${error.message}`);
@@ -119,7 +123,7 @@ async function refresh() {
   const found = matches.length === 0
     ? `No near-duplicates at ${atThreshold(similarity)}`
     : `${plural(matches.length, 'near-duplicate')} at ${atThreshold(similarity)}, most similar first`;
-  show('done', `${found} (looked up in ${ms(took)} among ${count}, indexed in ${ms(built.ms)}).`, rows, { query: text, similarity, items: input.texts.length }, reviewRows);
+  show('done', `${found} (looked up in ${ms(took)} among ${count}, indexed in ${ms(built.ms)}).`, rows, { query: text, similarity, measure, items: input.texts.length }, reviewRows);
 }
 
 function refreshSoon(delay) {
@@ -140,6 +144,11 @@ export function lookupListChanged() {
   job++;
   listIndex.then((holder) => holder.release());
   show('idle', currentInput() ? 'Type a text to find its near-duplicates in the list.' : 'Load some texts first: the box looks a text up among them.');
+}
+
+/** Tells the box the measure the page compares by changed (controls.js): it looks its text up by the new one. */
+export function lookupMeasureChanged() {
+  if (inUse()) refreshSoon(0);
 }
 
 /** Wires the box: typing looks up, focusing it builds the index, the similarity slider rebuilds it. */

@@ -14,7 +14,7 @@ import { serialize } from './formats.js';
 import { drawHistogram } from './histogram.js';
 import { keptLeaders, renderReview } from './review.js';
 import { textRow } from './rows.js';
-import { describeView, fmt, ms, plural } from './wording.js';
+import { describeView, fmt, measureName, ms, plural } from './wording.js';
 
 const GROUPS_PER_PAGE = 50;
 const MEMBERS_SHOWN = 20;
@@ -83,7 +83,8 @@ export function render(analysis) {
   setStats(result.count, unique, groupList.length);
   const duplicates = result.count - unique;
   const merged = unique === result.unique ? '' : ` (${plural(result.unique - unique, 'group')} merged by you)`;
-  el.status.textContent = `${plural(result.count, 'item')}: ${fmt(unique)} unique, ${plural(duplicates, 'near-duplicate')} in ${plural(groupList.length, 'group')} at ${describeView(result.view)}${merged}.`;
+  const measure = result.view.by === 'similarity' ? `, compared as ${measureName(result.measure)}` : '';
+  el.status.textContent = `${plural(result.count, 'item')}: ${fmt(unique)} unique, ${plural(duplicates, 'near-duplicate')} in ${plural(groupList.length, 'group')} at ${describeView(result.view)}${measure}${merged}.`;
   const parts = analysis.timings.map(([label, t]) => `${label} ${ms(t)}`).join(', ');
   let timing = `Analysed in ${ms(analysis.total)} ${runner.where} (${parts}).`;
   if (analysis.regrouped) {
@@ -91,7 +92,7 @@ export function render(analysis) {
   }
   el.timing.textContent = timing;
   renderSampleCheck(input, result);
-  drawHistogram(result.histogram, result.histogramMax, result.view);
+  drawHistogram(result.histogram, result.histogramMax, result.view, result.measure);
   el.download.disabled = false;
   el.download.textContent = `Download ${plural(unique, 'kept record')} (.${extensionOf(input)})`;
   el.groups.replaceChildren();
@@ -110,18 +111,34 @@ export function render(analysis) {
   document.body.dataset.runs = ++runs;
 }
 
-/** For the samples: how many planted near-duplicates were found, and how many items were merged wrongly. */
+/**
+ * For the samples: how many planted near-duplicates were grouped, and how many of the others
+ * the possible duplicates list; how many items were merged with an unrelated one; for a sample
+ * with look-alikes of different entities (input.different), which of them were grouped.
+ */
 function renderSampleCheck(input, result) {
   if (!input.planted) {
     el.sampleCheck.hidden = true;
     return;
   }
+  const { leader } = result;
   const original = new Map(input.planted.map(([a, b]) => [b, a]));
   const root = (i) => original.get(i) ?? i;
-  const found = input.planted.filter(([a, b]) => result.leader[a] === result.leader[b]).length;
+  const together = ([a, b]) => leader[a] === leader[b];
+  const found = input.planted.filter(together).length;
+  const reviewed = new Set((result.review ?? []).map(({ a, b }) => `${leader[a]},${leader[b]}`));
+  const listed = input.planted.filter(([a, b]) => !together([a, b]) && (reviewed.has(`${leader[a]},${leader[b]}`) || reviewed.has(`${leader[b]},${leader[a]}`))).length;
   let wrong = 0;
-  for (let i = 0; i < result.leader.length; i++) if (result.leader[i] !== i && root(result.leader[i]) !== root(i)) wrong++;
-  el.sampleCheck.textContent = `Sample check: ${found} of ${input.planted.length} planted near-duplicates found; ${plural(wrong, 'unrelated item')} merged.`;
+  for (let i = 0; i < leader.length; i++) if (leader[i] !== i && root(leader[i]) !== root(i)) wrong++;
+  let text = `Sample check: ${found} of ${input.planted.length} planted near-duplicates found`;
+  if (result.review) text += ` (${fmt(listed)} more listed as possible duplicates)`;
+  text += `; ${plural(wrong, 'unrelated item')} merged`;
+  if (input.different) {
+    const grouped = input.different.filter(together);
+    text += `; ${grouped.length} of ${input.different.length} look-alikes of different entities grouped`;
+    if (grouped.length) text += ` (${grouped.map(([a, b]) => `“${input.texts[a]}” with “${input.texts[b]}”`).join(', ')})`;
+  }
+  el.sampleCheck.textContent = `${text}.`;
   el.sampleCheck.hidden = false;
 }
 
@@ -148,7 +165,7 @@ export function showMoreGroups(analysis) {
       let row;
       if (position === 0) row = textRow(records[item], input.texts[item], null);
       else if (result.leader[item] !== group[0]) row = textRow(records[item], input.texts[item], { label: 'merged by you' });
-      else row = textRow(records[item], input.texts[item], { distance: result.distance[item], similarity: result.similarity?.[item] }, kept);
+      else row = textRow(records[item], input.texts[item], { distance: result.distance?.[item], similarity: result.similarity?.[item] }, kept);
       row.dataset.item = item;
       members.append(row);
     });

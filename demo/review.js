@@ -1,6 +1,6 @@
 // The "Possible duplicates" list below the groups: dedup's review pairs (engine.js), each two
-// groups joined by a pair of their items at a similarity from REVIEW up, for a person to
-// merge or keep apart. The choices live on the result they were made for (a new analysis or
+// groups joined by a pair of their items at a similarity from the measure's REVIEW_OF up, for
+// a person to merge or keep apart. The choices live on the result they were made for (a new analysis or
 // view starts without any), and decide what counts as kept: the groups, the counts and the
 // download follow them (keptLeaders). Each pair is shown side by side, the second text with
 // its differences from the first marked.
@@ -8,7 +8,7 @@
 // For the browser tests, each pair is li.review-pair[data-a][data-b][data-choice] with
 // buttons [data-choose="merge" | "keep"].
 import { el } from './elements.js';
-import { REVIEW } from './engine.js';
+import { REVIEW_OF } from './engine.js';
 import { textRow } from './rows.js';
 import { describeView, fmt, percent, plural } from './wording.js';
 
@@ -45,7 +45,7 @@ export function renderReview(analysis, onChoice) {
   el.reviewPanel.hidden = result.view.by !== 'similarity';
   if (el.reviewPanel.hidden) return;
   const choices = choicesOf(result);
-  const range = `similarity ≥ ${percent(REVIEW)} but not grouped at ${describeView(result.view)}`;
+  const range = `similarity ≥ ${percent(REVIEW_OF[result.measure])} but not grouped at ${describeView(result.view)}`;
   el.reviewStatus.textContent = pairs.length === 0
     ? `No possible duplicates (${range}).`
     : `${plural(pairs.length, 'pair')} of groups that may be duplicates (${range}), most similar first. Merge a pair to join its groups in the unique list and the download.`;

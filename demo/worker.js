@@ -33,9 +33,8 @@ self.onmessage = async ({ data }) => {
     } else {
       throw new Error(`unknown message type ${type}`);
     }
-    const transfer = [result.leader.buffer, result.distance.buffer];
-    if (result.similarity) transfer.push(result.similarity.buffer);
-    if (result.histogram) transfer.push(result.histogram.buffer);
+    const transfer = [result.leader.buffer];
+    for (const array of [result.distance, result.similarity, result.histogram]) if (array) transfer.push(array.buffer);
     self.postMessage({ id, type: 'done', result }, transfer);
   } catch (error) {
     self.postMessage({ id, type: 'error', error: { name: error?.name ?? 'Error', message: error?.message ?? String(error) } });

@@ -19,7 +19,7 @@ const LIST = [
   '这家餐厅的菜非常好吃，服务也很周到，下次还会再来！',
   'The printer on the second floor is jammed again; please send someone!',
 ];
-const REVIEW = 0.5; // demo/engine.js REVIEW
+const REVIEW = 0.5; // demo/engine.js REVIEW_OF.text
 
 const BROWSERS = [
   { name: 'Chromium', launch: launchChromium, missing: null },
@@ -86,6 +86,12 @@ for (const { name, launch, missing } of BROWSERS) {
           return create.call(URL, blob);
         };
         HTMLAnchorElement.prototype.click = function noDownload() {};
+      });
+      // The list's texts are short enough for 'auto' to compare them as short strings: this test is of the text measure.
+      await page.evaluate(() => {
+        const measure = document.getElementById('measure');
+        measure.value = 'text';
+        measure.dispatchEvent(new Event('change', { bubbles: true }));
       });
       await rendered(page, (list) => {
         const input = document.getElementById('input');

@@ -88,9 +88,12 @@ async function shownGroups(page) {
   }))));
 }
 
-/** What the package's dedup says for a view ({ similarity } or { maxDistance }), as the stats the page shows. */
-async function expected(texts, view, options) {
-  const { unique, groups } = await sh.dedup(texts, { ...view, ...(view.similarity && { measure: 'text' }), options }); // the demo's measure
+/**
+ * What the package's dedup says for a view ({ similarity } or { maxDistance }) by `measure`
+ * (the page's for these texts), as the stats the page shows.
+ */
+async function expected(texts, view, options, measure = 'text') {
+  const { unique, groups } = await sh.dedup(texts, { ...view, ...(view.similarity && { measure }), options });
   const fmt = (n) => n.toLocaleString('en');
   return { stats: { items: fmt(texts.length), unique: fmt(unique.length), duplicates: fmt(texts.length - unique.length), groups: fmt(groups.length) }, groups };
 }
@@ -121,8 +124,8 @@ test('by similarity (the default): the groups of dedup\'s defaults, each member\
     assert.equal(kept.badge, 'kept');
     for (const m of members) assert.equal(m.badge, `${Math.round(sh.similarity(LIST[kept.item], LIST[m.item]) * 100)}% similar`);
   }
-  assert.match(await page.textContent('#status'), /at similarity ≥ 80%\.$/);
-  assert.match(await page.textContent('#code'), /sh\.dedup\(texts, \{\n {2}similarity: 0\.8,\n {2}measure: 'text',\n\}\);/);
+  assert.match(await page.textContent('#status'), /at similarity ≥ 80%, compared as texts\.$/);
+  assert.match(await page.textContent('#code'), /sh\.dedup\(texts, \{\n {2}similarity: 0\.8,\n {2}measure: 'text',\n {2}review: 0\.5,\n\}\);/);
   assert.match(await page.textContent('#histogram'), /candidate radius 16/);
 
   // Keyboard on the slider: End (100%) keeps only equal shingle sets, Home (60%) finds more.
@@ -264,10 +267,13 @@ test('a CSV file: pick the column, download the kept records with the header', a
   assert.match(await page.textContent('#source'), /tickets\.csv: CSV, 5 records/);
   assert.deepEqual(await stats(page), (await expected(bodies, DEFAULT_VIEW)).stats);
 
+  assert.equal(await page.getAttribute('#measure-help', 'data-measure'), 'text', 'auto compares the bodies as texts');
   before = await runs(page);
   await page.selectOption('#field', 'title');
   await settled(page, before);
-  const byTitle = await expected(titles, DEFAULT_VIEW);
+  assert.equal(await page.getAttribute('#measure-help', 'data-measure'), 'short', 'and the titles as short strings, at their default similarity');
+  assert.equal(await page.inputValue('#similarity'), '0.6');
+  const byTitle = await expected(titles, { similarity: 0.6 }, undefined, 'short');
   assert.deepEqual(await stats(page), byTitle.stats);
   assert.deepEqual((await shownGroups(page)).map((g) => g.map((m) => m.item)), byTitle.groups);
   assert.ok(byTitle.groups.some((g) => g.includes(1) && g.includes(4)), 'the two records titled "Printer" are together');
@@ -486,7 +492,7 @@ test('the samples, Intl.Segmenter, a narrow screen, labels and focus; screenshot
   let before = await runs(page);
   await page.click('#sample-en');
   await settled(page, before);
-  assert.match(await page.textContent('#sample-check'), /^Sample check: \d+ of \d+ planted near-duplicates found; \d+ unrelated items? merged\.$/);
+  assert.match(await page.textContent('#sample-check'), /^Sample check: \d+ of \d+ planted near-duplicates found \(\d+ more listed as possible duplicates\); \d+ unrelated items? merged\.$/);
   const sample = (await page.inputValue('#input')).split('\n');
   const typed = 'keys are always in the last pocket you check because you stopped looking';
   await page.fill('#lookup-query', typed);
