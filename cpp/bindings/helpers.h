@@ -26,7 +26,7 @@
 #include "simhash/index.h"
 #include "simhash/text_index.h"
 #include "simhash/word_weights.h"
-#include "../src/uninitialized.h"
+#include "../src/base/uninitialized.h"
 
 namespace simhash::bindings {
 

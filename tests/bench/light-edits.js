@@ -10,7 +10,7 @@
 // agree on every pair (checked). The candidates are exact definitions computed in JS.
 // For each set-based measure it also gives the J that 97% of each kind's pairs reach in
 // its own sets, and what MinHash banding at that J would cost: the expected chance
-// candidates per million random pairs (bandingFor's rule, cpp/src/similar_groups.cpp).
+// candidates per million random pairs (bandingFor's rule, cpp/src/bands/similar_groups.cpp).
 // Last, what dedup does with each pair: grouped at the defaults, and grouped or listed for
 // review with review 0.5 (README "Review"), against the targets of issue 35.
 // Seeded (quality/random.js); writes tests/output/light-edits.txt.
@@ -89,7 +89,7 @@ const percentile = (values, q) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 };
 
-/** Banding as cpp/src/similar_groups.cpp bandingFor chooses it for threshold t. */
+/** Banding as cpp/src/bands/similar_groups.cpp bandingFor chooses it for threshold t. */
 export function bandingFor(t) {
   for (let rows = 5; rows >= 1; rows--) {
     const perBand = t ** rows;

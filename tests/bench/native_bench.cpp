@@ -23,8 +23,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "../../cpp/src/partition.h"
-#include "../../cpp/src/set_sketch.h"
+#include "../../cpp/src/hamming/partition.h"
+#include "../../cpp/src/similarity/set_sketch.h"
 #include "planted.h"
 #include "simhash/fingerprint.h"
 #include "simhash/pairs.h"

@@ -9,7 +9,7 @@
 //     sh.dedup (the batch tool, one thread), per text, as a ratio.
 //   - 1M stored (--stored, through addAll in batches of --batch, 10,000), then --further
 //     texts (200,000) queried (limit 1) and added when nothing is found, against them: enough
-//     adds that the band table's merges (cpp/src/band_table.h: one per twelfth of growth)
+//     adds that the band table's merges (cpp/src/text_index/band_table.h: one per twelfth of growth)
 //     weigh in the mean as they do in a long stream. Each query and add is timed alone:
 //     the median and the slowest single call of each (a page stalls on its slowest call).
 //     After the untimed passes below, --removes (10,000) random stored texts are removed,

@@ -1,4 +1,4 @@
-#include "equal_fingerprints.h"
+#include "hamming/equal_fingerprints.h"
 
 #include <catch2/catch.hpp>
 #include <algorithm>

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "bytes.h"
+#include "base/bytes.h"
 #include "simhash/hamming.h"
 
 using namespace simhash;

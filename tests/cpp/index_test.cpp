@@ -5,7 +5,7 @@
 #include <random>
 #include <unordered_map>
 
-#include "bytes.h"
+#include "base/bytes.h"
 #include "random_data.h"
 #include "simhash/hamming.h"
 

@@ -5,7 +5,7 @@
 #include <random>
 #include <string>
 
-#include "partition.h"
+#include "hamming/partition.h"
 #include "random_data.h"
 #include "simhash/hamming.h"
 

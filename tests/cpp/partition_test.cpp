@@ -1,4 +1,4 @@
-#include "partition.h"
+#include "hamming/partition.h"
 
 #include <catch2/catch.hpp>
 #include <algorithm>

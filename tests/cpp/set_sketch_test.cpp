@@ -1,4 +1,4 @@
-#include "set_sketch.h"
+#include "similarity/set_sketch.h"
 
 #include <catch2/catch.hpp>
 #include <random>

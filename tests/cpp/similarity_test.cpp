@@ -10,7 +10,7 @@
 #include <tuple>
 #include <vector>
 
-#include "unicode.h"
+#include "text/unicode.h"
 
 using simhash::ShingleOptions;
 using simhash::ShingleSets;

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "band_table.h"
-#include "bytes.h"
+#include "base/bytes.h"
 #include "random_data.h"
+#include "text_index/band_table.h"
 
 using simhash::Banding;
 using simhash::ShingleOptions;

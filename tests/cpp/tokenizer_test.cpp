@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "../fuzz/reference.h"
-#include "unicode.h"
+#include "text/unicode.h"
 
 using simhash::FeatureExtractor;
 using simhash::TokenizerMode;

@@ -16,7 +16,7 @@
 #include "simhash/similar_groups.h"
 #include "simhash/similarity.h"
 #include "simhash/text_index.h"
-#include "unicode.h"
+#include "text/unicode.h"
 
 using simhash::kShortStringOptions;
 using simhash::Normalization;

@@ -28,7 +28,7 @@
 #include <utility>
 #include <vector>
 
-#include "partition.h"
+#include "hamming/partition.h"
 #include "reference.h"
 #include "simhash/hamming.h"
 #include "simhash/index.h"

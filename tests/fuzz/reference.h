@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "simhash/fingerprint.h"
-#include "unicode.h"
+#include "text/unicode.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>

@@ -83,3 +83,38 @@ test('no import cycle', () => {
   for (const module of graph.keys()) visit(module, []);
   assert.deepEqual(cycles, []);
 });
+
+/**
+ * cpp/src's folders by job (docs/layout.md) and the folders each may include from besides
+ * itself: a folder's files depend only on the folders listed, so the graph has no cycle.
+ */
+const CPP_FOLDERS = {
+  base: [],
+  text: [],
+  fingerprint: ['base'],
+  hamming: ['base'],
+  similarity: ['base', 'text'],
+  lists: ['text'],
+  bands: ['base', 'similarity'],
+  text_index: ['base', 'similarity', 'text'],
+};
+const CPP_SRC = fileURLToPath(new URL('../../cpp/src/', import.meta.url));
+
+test('cpp/src is in folders by job, each including only from itself and the folders below it', () => {
+  const entries = readdirSync(CPP_SRC, { withFileTypes: true });
+  assert.deepEqual(entries.filter((e) => !e.isDirectory()).map((e) => e.name), [], 'no file at the top of cpp/src');
+  assert.deepEqual(entries.map((e) => e.name).sort(), Object.keys(CPP_FOLDERS).sort());
+  const wrong = [];
+  for (const folder of Object.keys(CPP_FOLDERS)) {
+    for (const file of readdirSync(join(CPP_SRC, folder))) {
+      const source = readFileSync(join(CPP_SRC, folder, file), 'utf8');
+      for (const [, included] of source.matchAll(/^#include "([^"]+)"/gm)) {
+        if (included.startsWith('simhash/')) continue; // the public headers
+        const [to, name] = included.split('/');
+        assert.ok(name && readdirSync(join(CPP_SRC, to)).includes(name), `${folder}/${file} includes ${included}, not a file of cpp/src`);
+        if (to !== folder && !CPP_FOLDERS[folder].includes(to)) wrong.push(`${folder}/${file} -> ${included}`);
+      }
+    }
+  }
+  assert.deepEqual(wrong, []);
+});

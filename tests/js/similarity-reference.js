@@ -3,12 +3,12 @@
 // core both class as P, and case that toLowerCase folds as the core's simple folding does).
 import { readFileSync } from 'node:fs';
 
-// The CJK class is the core's own: the ranges marked C in cpp/src/unicode.cpp's
+// The CJK class is the core's own: the ranges marked C in cpp/src/text/unicode.cpp's
 // kClassRanges, read from the source, so the reference cannot drift from them.
-const source = readFileSync(new URL('../../cpp/src/unicode.cpp', import.meta.url), 'utf8');
+const source = readFileSync(new URL('../../cpp/src/text/unicode.cpp', import.meta.url), 'utf8');
 const table = source.slice(source.indexOf('kClassRanges[] = {'), source.indexOf('};', source.indexOf('kClassRanges[] = {')));
 export const CJK_RANGES = Array.from(table.matchAll(/\{0x([0-9A-F]+), 0x([0-9A-F]+), C\}/g), (m) => [parseInt(m[1], 16), parseInt(m[2], 16)]);
-if (CJK_RANGES.length < 10) throw new Error('similarity-reference.js: the CJK ranges of cpp/src/unicode.cpp were not found');
+if (CJK_RANGES.length < 10) throw new Error('similarity-reference.js: the CJK ranges of cpp/src/text/unicode.cpp were not found');
 
 export function isCjk(c) {
   const cp = c.codePointAt(0);

@@ -77,7 +77,7 @@ class TextIndex {
   /// stored. Cost: the text's normalization, shingles and min-hashes (none when it is the
   /// text last queried), and `bands` table inserts; now and then (once per twelfth of
   /// growth) a merge of the band table, O(stored texts × bands): 140-220 ms for 1M texts
-  /// in WASM (cpp/src/band_table.h).
+  /// in WASM (cpp/src/text_index/band_table.h).
   Status add(std::string_view text, uint32_t id);
   /// Stores text under a fresh id, returned through `id`. @return DuplicateId, storing
   /// nothing, when the fresh ids are used up.

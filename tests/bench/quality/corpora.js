@@ -143,7 +143,7 @@ export const MANPAGES_JA_DIR = '/usr/share/man/ja';
 export const SENTENCE_MIN_CHARS = 10;
 export const SENTENCE_MAX_CHARS = 300;
 
-/** The CJK code points of the core's character classes (cpp/src/unicode.cpp, class Cjk). */
+/** The CJK code points of the core's character classes (cpp/src/text/unicode.cpp, class Cjk). */
 export const CJK_CLASS = '\\u1100-\\u11FF\\u2E80-\\u2FDF\\u3005-\\u3007\\u3021-\\u3029\\u3031-\\u3035\\u3038-\\u303C' +
   '\\u3041-\\u3096\\u3099-\\u309F\\u30A1-\\u30FA\\u30FC-\\u30FF\\u3105-\\u312F\\u3131-\\u318E\\u31A0-\\u31BF\\u31F0-\\u31FF' +
   '\\u3400-\\u4DBF\\u4E00-\\u9FFF\\uA960-\\uA97F\\uAC00-\\uD7A3\\uD7B0-\\uD7FF\\uF900-\\uFAFF\\uFF66-\\uFF9F\\uFFA0-\\uFFDC' +

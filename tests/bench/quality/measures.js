@@ -1,7 +1,7 @@
 // Candidate definitions of the similarity (issue 27), each exact and computed in plain JS
 // from the normalized text of README "Similarity" step 1 (mirrored here: punctuation
 // removed, case and full-width letters and digits folded, whitespace between two CJK
-// characters removed, other runs one space). CJK is the core's class (cpp/src/unicode.cpp):
+// characters removed, other runs one space). CJK is the core's class (cpp/src/text/unicode.cpp):
 // Han, kana with U+30FC, Hangul, bopomofo, half-width katakana. Half-width katakana are
 // first composed to full-width (NFKC on U+FF61-U+FF9F only: ｶﾞ → ガ), as the core does;
 // foldKana: false gives the definition before that fold.

@@ -2,9 +2,9 @@
 
 #include <cstring>
 
-#include "mix.h"
-#include "radix.h"
-#include "set_sketch.h"
+#include "base/mix.h"
+#include "base/radix.h"
+#include "similarity/set_sketch.h"
 
 namespace simhash {
 

@@ -1,4 +1,4 @@
-#include "text_arena.h"
+#include "text_index/text_arena.h"
 
 #include <algorithm>
 

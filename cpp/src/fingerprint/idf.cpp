@@ -4,8 +4,8 @@
 #include <cstring>
 #include <new>
 
-#include "bytes.h"
-#include "radix.h"
+#include "base/bytes.h"
+#include "base/radix.h"
 
 namespace simhash {
 

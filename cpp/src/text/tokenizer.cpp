@@ -3,7 +3,7 @@
 #include <cstring>
 #include <new>
 
-#include "unicode.h"
+#include "text/unicode.h"
 
 namespace simhash {
 

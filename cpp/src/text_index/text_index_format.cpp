@@ -8,9 +8,9 @@
 #include <string>
 #include <utility>
 
-#include "bytes.h"
-#include "text_index_impl.h"
+#include "base/bytes.h"
 #include "simhash/word_weights.h"
+#include "text_index/text_index_impl.h"
 
 namespace simhash {
 

@@ -1,4 +1,4 @@
-#include "bucket_scan.h"
+#include "hamming/bucket_scan.h"
 
 namespace simhash {
 

@@ -9,14 +9,14 @@
 #include <string_view>
 #include <vector>
 
-#include "band_table.h"
-#include "radix.h"
-#include "set_sketch.h"
+#include "base/radix.h"
 #include "simhash/index.h"
 #include "simhash/text_index.h"
 #include "simhash/word_weights.h"
-#include "text_arena.h"
-#include "unicode.h"
+#include "similarity/set_sketch.h"
+#include "text/unicode.h"
+#include "text_index/band_table.h"
+#include "text_index/text_arena.h"
 
 namespace simhash {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "shingling.h"
 #include "simhash/word_weights.h"
+#include "similarity/shingling.h"
 
 namespace simhash {
 

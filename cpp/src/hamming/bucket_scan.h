@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "partition.h"
+#include "hamming/partition.h"
 #include "simhash/index.h"
 
 namespace simhash {

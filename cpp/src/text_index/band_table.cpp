@@ -1,4 +1,4 @@
-#include "band_table.h"
+#include "text_index/band_table.h"
 
 #include <algorithm>
 #include <utility>

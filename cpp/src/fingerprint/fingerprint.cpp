@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "bytes.h"
+#include "base/bytes.h"
 #include "simhash/idf.h"
 
 #define XXH_INLINE_ALL

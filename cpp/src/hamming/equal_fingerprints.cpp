@@ -1,8 +1,8 @@
-#include "equal_fingerprints.h"
+#include "hamming/equal_fingerprints.h"
 
 #include <utility>
 
-#include "radix.h"
+#include "base/radix.h"
 
 namespace simhash {
 

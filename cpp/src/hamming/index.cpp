@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cstring>
 
-#include "bucket_scan.h"
-#include "bytes.h"
-#include "partition.h"
-#include "radix.h"
+#include "base/bytes.h"
+#include "base/radix.h"
+#include "hamming/bucket_scan.h"
+#include "hamming/partition.h"
 
 namespace simhash {
 

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <utility>
 
-#include "text_index_impl.h"
+#include "text_index/text_index_impl.h"
 
 namespace simhash {
 

@@ -7,8 +7,8 @@
 #include <numeric>
 #include <utility>
 
-#include "equal_fingerprints.h"
-#include "partition.h"
+#include "hamming/equal_fingerprints.h"
+#include "hamming/partition.h"
 #include "simhash/hamming.h"
 
 namespace simhash {

@@ -5,9 +5,9 @@
 #include <cstring>
 #include <new>
 
-#include "shingling.h"
 #include "simhash/similarity.h"
 #include "simhash/word_weights.h"
+#include "similarity/shingling.h"
 
 namespace simhash {
 

@@ -1,8 +1,8 @@
-#include "set_sketch.h"
+#include "similarity/set_sketch.h"
 
 #include <algorithm>
 
-#include "mix.h"
+#include "base/mix.h"
 
 namespace simhash {
 

@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "simhash/fingerprint.h"
-#include "unicode.h"
+#include "text/unicode.h"
 
 namespace simhash {
 

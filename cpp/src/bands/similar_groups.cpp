@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "band_chains.h"
-#include "mix.h"
-#include "set_sketch.h"
+#include "bands/band_chains.h"
+#include "base/mix.h"
+#include "similarity/set_sketch.h"
 
 namespace simhash {
 

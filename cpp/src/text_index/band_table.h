@@ -34,8 +34,8 @@
 #include <utility>
 #include <vector>
 
-#include "radix.h"
-#include "uninitialized.h"
+#include "base/radix.h"
+#include "base/uninitialized.h"
 
 namespace simhash {
 

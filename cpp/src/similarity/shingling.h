@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "simhash/similarity.h"
-#include "unicode.h"
+#include "text/unicode.h"
 
 namespace simhash::shingling {
 
