@@ -8,11 +8,15 @@
 //   simhash_bench text-index FILE S  TextIndex at threshold S over FILE's texts (NUL-separated):
 //                                    query each, add it when nothing is found (every text with
 //                                    STORE_ALL set in the environment); then serialize and load back
-//   simhash_bench candidates FILE S  the candidate pairs of FILE's texts (NUL-separated) at
+//   simhash_bench candidates FILE S [short] [ROWS BANDS]
+//                                    the candidate pairs of FILE's texts (NUL-separated) at
 //                                    threshold S, as dedup and the review find them: pairs
-//                                    sharing a band key of bandingFor(S); of those, the pairs
-//                                    the set sketches pass (set_sketch.h), the pairs that reach
-//                                    S, and those the sketches set aside
+//                                    sharing a band key of bandingFor(S) (or ROWS x BANDS); of
+//                                    those, the pairs the set sketches pass (set_sketch.h), the
+//                                    pairs that reach S, and those the sketches set aside; then
+//                                    the seconds of dedup's leader grouping (SimilarGroups) at
+//                                    that banding. `short`: the short measure, with the word
+//                                    weights of FILE's texts, as dedup's defaults use it
 // Prints one JSON object per line.
 #include <chrono>
 #include <ctime>
@@ -31,6 +35,7 @@
 #include "simhash/similar_groups.h"
 #include "simhash/similarity.h"
 #include "simhash/text_index.h"
+#include "simhash/word_weights.h"
 
 namespace {
 
@@ -45,8 +50,8 @@ std::vector<std::string> readTexts(const char* path) {
   return texts;
 }
 
-// `candidates FILE S` (see the top of the file).
-void candidates(const char* path, double threshold) {
+// `candidates FILE S [short] [ROWS BANDS]` (see the top of the file).
+void candidates(const char* path, double threshold, bool shortMeasure, simhash::Banding banding) {
   const std::vector<std::string> texts = readTexts(path);
   std::string utf8;
   std::vector<uint32_t> offsets{0};
@@ -55,9 +60,20 @@ void candidates(const char* path, double threshold) {
     offsets.push_back(static_cast<uint32_t>(utf8.size()));
   }
   const auto count = static_cast<uint32_t>(texts.size());
+  simhash::WordWeights weights;
+  simhash::ShingleOptions options;
+  if (shortMeasure) {
+    std::vector<char32_t> cps;
+    for (const std::string& text : texts) {
+      simhash::normalizeForSimilarity(text, cps, simhash::Normalization::kList);
+      weights.count(cps.data(), cps.size());
+    }
+    weights.finish();
+    options = simhash::kShortStringOptions;
+    options.weights = &weights;
+  }
   simhash::ShingleSets sets;
-  sets.build(utf8.data(), offsets.data(), count);
-  const simhash::Banding banding = simhash::bandingFor(threshold);
+  sets.build(utf8.data(), offsets.data(), count, options);
   simhash::MinHashBands signer(banding);
   simhash::SetSketch sketcher;
   const simhash::SketchFilter filter(threshold);
@@ -91,10 +107,16 @@ void candidates(const char* path, double threshold) {
     }
   }
   const double pairs = 0.5 * count * (count - 1.0);
-  std::printf("{\"texts\":%u,\"threshold\":%.2f,\"rows\":%u,\"bands\":%u,\"candidates\":%zu,\"candidatesPerMillionPairs\":%.1f,"
-              "\"sketchPassed\":%zu,\"passedPerMillionPairs\":%.1f,\"reaching\":%zu,\"setAsideReaching\":%zu,\"seconds\":%.2f}\n",
-              count, threshold, banding.rows, banding.bands, candidatePairs, 1e6 * candidatePairs / pairs, passed, 1e6 * passed / pairs,
-              reaching, setAside, seconds(start));
+  const double candidateSeconds = seconds(start);
+  const auto grouping = std::chrono::steady_clock::now();
+  simhash::SimilarGroups groups(sets, threshold, simhash::SimilarGroups::Grouping::Leader, banding);
+  while (!groups.run(size_t{1} << 30)) {
+  }
+  std::printf("{\"texts\":%u,\"measure\":\"%s\",\"threshold\":%.2f,\"rows\":%u,\"bands\":%u,\"candidates\":%zu,\"candidatesPerText\":%.1f,"
+              "\"candidatesPerMillionPairs\":%.1f,\"sketchPassed\":%zu,\"passedPerMillionPairs\":%.1f,\"reaching\":%zu,"
+              "\"setAsideReaching\":%zu,\"seconds\":%.2f,\"leaderGroupingSeconds\":%.2f}\n",
+              count, shortMeasure ? "short" : "text", threshold, banding.rows, banding.bands, candidatePairs, 2.0 * candidatePairs / count,
+              1e6 * candidatePairs / pairs, passed, 1e6 * passed / pairs, reaching, setAside, candidateSeconds, seconds(grouping));
 }
 
 std::vector<uint64_t> readFingerprints(const char* path) {
@@ -179,6 +201,11 @@ void textIndex(const char* path, double threshold) {
               static_cast<double>(index.memoryBytes()) / static_cast<double>(keptBytes), bytesOut.size(), save, load, ok ? "true" : "false");
 }
 
+int usage() {
+  std::fprintf(stderr, "usage: simhash_bench fingerprint FILE | pairs N K SEED | pairs-file FILE K | leaders N K SEED | leaders-file FILE K | scan | text-index FILE S | candidates FILE S [short] [ROWS BANDS]\n");
+  return 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -226,11 +253,18 @@ int main(int argc, char** argv) {
     std::printf("{\"secondsPerPair\":%.4e}\n", best / (1400.0 * 1399 / 2));
   } else if (mode == "text-index" && argc == 4) {
     textIndex(argv[2], std::strtod(argv[3], nullptr));
-  } else if (mode == "candidates" && argc == 4) {
-    candidates(argv[2], std::strtod(argv[3], nullptr));
+  } else if (mode == "candidates" && argc >= 4 && argc <= 7) {
+    const double threshold = std::strtod(argv[3], nullptr);
+    const bool shortMeasure = argc == 5 || argc == 7;
+    if (shortMeasure && std::string(argv[4]) != "short") return usage();
+    simhash::Banding banding = simhash::bandingFor(threshold);
+    if (argc >= 6) {
+      banding = {static_cast<unsigned>(std::atoi(argv[argc - 2])), static_cast<unsigned>(std::atoi(argv[argc - 1]))};
+      if (banding.rows < 1 || banding.bands < 1 || banding.rows * banding.bands > simhash::kMaxMinHashes) return usage();
+    }
+    candidates(argv[2], threshold, shortMeasure, banding);
   } else {
-    std::fprintf(stderr, "usage: simhash_bench fingerprint FILE | pairs N K SEED | pairs-file FILE K | leaders N K SEED | leaders-file FILE K | scan | text-index FILE S | candidates FILE S\n");
-    return 2;
+    return usage();
   }
   return 0;
 }
