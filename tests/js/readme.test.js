@@ -203,3 +203,20 @@ test('the README stays a contract: at most 4,500 words (runs and comparisons go 
   const words = readFileSync(join(ROOT, 'README.md'), 'utf8').split(/\s+/).filter(Boolean).length;
   assert.ok(words <= 4500, `README.md has ${words} words`);
 });
+
+test('the README\'s table of what the defaults find on lists is what tests/bench/lists-kinds.js measures', async () => {
+  const { KINDS, pairsByKind, percent, variationKind } = await import('../bench/lists-kinds.js');
+  // The classifier names each variation of the README's examples.
+  const examples = [
+    ['Apple Inc.', 'apple inc', 'case or punctuation'], ['José García', 'Jose Garcia', 'diacritics'],
+    ['Mc Donald', 'McDonald', 'spacing in a word'], ['John Smith', 'Smith, John', 'word order'],
+    ['Microsoft', 'Mircosoft', 'typos'], ['Acme Corporation', 'ACME Corp.', 'abbreviation'],
+    ['Acme Inc', 'Acme', 'word added or dropped'], ['Bob Smith', 'Robert Smith', 'several'],
+  ];
+  assert.deepEqual(examples.map(([a, b]) => variationKind(a, b)), examples.map(([, , kind]) => kind));
+  const [review] = stated(/\| variation \| true pairs \| grouped \| grouped or listed, `review: ([\d.]+)` \|/g).map(Number);
+  const rows = (await pairsByKind(await init(), review)).map(({ kind, pairs, grouped, groupedOrListed }) => [kind, pairs.toLocaleString('en'), percent(grouped, pairs), percent(groupedOrListed, pairs)]);
+  const table = README.slice(README.indexOf('| variation | true pairs |')).split('\n\n')[0].split('\n').slice(2).map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
+  assert.equal(table.length, KINDS.length);
+  assert.deepEqual(table.map(([label, ...figures]) => [KINDS.find((kind) => label.startsWith(kind)), ...figures]), rows);
+});
