@@ -1,8 +1,13 @@
 #include "similarity/set_sketch.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <random>
+#include <string>
 #include <vector>
+
+#include "simhash/similarity.h"
+#include "simhash/word_weights.h"
 
 using simhash::SetSketch;
 using simhash::SketchFilter;
@@ -74,4 +79,67 @@ TEST_CASE("sketches depend on the set alone: order and repeats do not matter; th
   CHECK(SketchFilter(1.0).mayReach(a, 5, b, 5));
   sketch.make(nullptr, 0, none);
   CHECK(SketchFilter(0.9).mayReach(none, 0, a, 5));  // an empty set is left to the exact test
+}
+
+TEST_CASE("bitmaps never set aside a pair that reaches the threshold, and set aside small sets far below it", "[set_sketch]") {
+  std::mt19937_64 rng(29);
+  SetSketch bitmap, sketch;
+  bitmap.bitmaps = true;
+  uint64_t a[SetSketch::kWords], b[SetSketch::kWords], sa[SetSketch::kWords], sb[SetSketch::kWords];
+  // Every overlap of sets of sizes up to 300 (past the 512 bits' useful range), against the
+  // exact quotient as ShingleSets::similarity computes it: a pair that reaches always passes.
+  size_t farPairs = 0, farPassed = 0, farSketchPassed = 0;
+  for (const double threshold : {0.3, 0.5, 0.6, 0.8, 1.0}) {
+    SketchFilter filter(threshold);
+    filter.bitmaps = true;
+    const SketchFilter sketchFilter(threshold);
+    for (int trial = 0; trial < 3000; ++trial) {
+      const size_t na = 1 + rng() % 300, nb = 1 + rng() % 300;
+      const size_t shared = rng() % (std::min(na, nb) + 1);
+      SetPair pair = setPair(rng, std::max(na, nb), shared);
+      pair.a.resize(na);  // setPair's shared codes come first, so both keep them
+      pair.b.resize(nb);
+      pair.a.push_back(pair.a[0]);  // a repeat changes nothing
+      bitmap.make(pair.a.data(), pair.a.size(), a);
+      bitmap.make(pair.b.data(), pair.b.size(), b);
+      const double similarity = static_cast<double>(shared) / static_cast<double>(na + nb - shared);
+      const bool passes = filter.mayReach(a, static_cast<uint32_t>(na), b, static_cast<uint32_t>(nb));
+      CAPTURE(threshold, na, nb, shared);
+      if (similarity >= threshold) REQUIRE(passes);
+      if (na <= 60 && nb <= 60 && similarity < threshold / 2 && na + nb >= 40) {
+        ++farPairs;
+        farPassed += passes;
+        sketch.make(pair.a.data(), pair.a.size(), sa);
+        sketch.make(pair.b.data(), pair.b.size(), sb);
+        farSketchPassed += sketchFilter.mayReach(sa, static_cast<uint32_t>(na), sb, static_cast<uint32_t>(nb));
+      }
+    }
+  }
+  // Small sets far below the threshold are nearly all set aside, more than by sketches.
+  CAPTURE(farPairs, farPassed, farSketchPassed);
+  CHECK(farPairs >= 300);
+  CHECK(farPassed <= farPairs / 20);
+  CHECK(farPassed < farSketchPassed);
+}
+
+TEST_CASE("a search summarizes by bitmaps when its texts' sets are small on average", "[set_sketch]") {
+  const auto form = [](const std::vector<std::string>& texts, const simhash::ShingleOptions& options) {
+    std::string utf8;
+    std::vector<uint32_t> offsets{0};
+    for (const std::string& text : texts) offsets.push_back(static_cast<uint32_t>((utf8 += text).size()));
+    simhash::ShingleSets sets;
+    sets.build(utf8.data(), offsets.data(), static_cast<uint32_t>(texts.size()), options);
+    return simhash::summarizesByBitmaps(sets);
+  };
+  const std::string line = "a one-line synopsis of a package, about sixty bytes long";
+  const std::string paragraph(400, 'x');
+  CHECK(form({line, line + " too"}, {}));
+  CHECK_FALSE(form({paragraph, line}, {}));
+  // With word weights a bigram may count up to 8 times: names stay small, lines do not.
+  simhash::WordWeights weights;
+  weights.finish();
+  simhash::ShingleOptions weighted = simhash::kShortStringOptions;
+  weighted.weights = &weights;
+  CHECK(form({"John Smith", "Jane Doe"}, weighted));
+  CHECK_FALSE(form({line, line}, weighted));
 }

@@ -8,7 +8,7 @@
 // (a, b)). Candidates come from MinHash banding of the sets at `review` (similar_groups.h:
 // bandingFor(review) keeps a pair at J = review with probability 0.995 or more, higher
 // ones more surely) over every text, not only a grouping's leaders; every candidate of
-// another group that its set's sketch does not rule out is decided exactly. The result
+// another group that the sets' summaries (set_sketch.h) do not rule out is decided exactly. The result
 // depends only on the texts, their order and the labels, never on slicing.
 #include <cstddef>
 #include <cstdint>
@@ -27,9 +27,10 @@ struct ReviewPair {
 };
 
 /// The review pairs of a grouping, in resumable slices: every text signed (its band keys
-/// and a 512-bit sketch of its set), then each text against the earlier texts it shares a
-/// band key with. A candidate of another group whose sketch shows it far below `review`
-/// (more than 3 standard deviations: set_sketch.h) is set aside unverified; the others are
+/// and a 512-bit summary of its set: a bitmap when the texts are short, else a sketch), then
+/// each text against the earlier texts it shares a band key with. A candidate of another
+/// group whose bitmap bounds it below `review`, or whose sketch shows it far below (more than
+/// 3 standard deviations: set_sketch.h), is set aside unverified; the others are
 /// decided exactly. Memory: 12 bytes per (text, band), 72 per text, and about 40 per pair
 /// of groups found.
 class ReviewPairs {

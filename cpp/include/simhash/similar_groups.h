@@ -22,9 +22,10 @@ namespace simhash {
 
 /// Below this threshold (where bandingFor has 3 or 4 rows and proposes many chance
 /// candidates) SimilarGroups sets aside, before the exact test, the candidates whose sets'
-/// 512-bit sketches show them far below it (set_sketch.h: more than 99.5% of pairs at
-/// exactly the threshold pass, small sets included; of the 74,649 pairs at 0.5 or more
-/// among 97k fortunes' band candidates, none was set aside).
+/// 512-bit summaries (set_sketch.h) show them below it: bitmaps, when the texts are short,
+/// which bound the intersection exactly; else sketches (more than 99.5% of pairs at exactly
+/// the threshold pass, small sets included; of the 74,649 pairs at 0.5 or more among 97k
+/// fortunes' band candidates, none was set aside).
 constexpr double kSketchBelow = 0.7;
 
 /// rows × bands min-hashes per text. @pre 1 <= rows, 1 <= bands, rows * bands <= kMaxMinHashes.

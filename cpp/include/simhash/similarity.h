@@ -161,6 +161,9 @@ class ShingleSets {
   /// The texts counted since clear(): how many sets the added texts will make, once all
   /// are added (when every counted text is added once).
   uint32_t counted() const;
+  /// The most shingles (copies included) the texts counted since clear() can have in all:
+  /// shingleRoom of their UTF-8 bytes (a code point takes one byte or more), per text.
+  size_t countedRoom() const;
 
   /// As build, for the texts that pairs (a[p], b[p]) name. @pre a[p], b[p] < count.
   void buildForPairs(const char* utf8, const uint32_t* offsets, uint32_t count, const uint32_t* a, const uint32_t* b,

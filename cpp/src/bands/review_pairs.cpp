@@ -136,6 +136,7 @@ ReviewPairs::ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, 
     : impl_(new Impl(banding, review)) {
   Impl& m = *impl_;
   m.sets = &sets;
+  m.sketcher.bitmaps = m.filter.bitmaps = summarizesByBitmaps(sets);
   m.labels = std::move(labels);
   m.review = review;
   const auto count = static_cast<uint32_t>(m.labels.size());

@@ -109,9 +109,11 @@ struct SimilarGroups::Impl {
   // 64-bit: std::sort of this type is in the module already.
   std::vector<uint64_t> candidates, codes;
   // Below kSketchBelow, where bands of few rows propose many chance candidates: each
-  // text's sketch (set_sketch.h), made as it is signed, and the filter that sets aside
-  // the candidates it shows far below the threshold.
+  // text's summary (set_sketch.h: its bitmap when the texts are short, else its sketch),
+  // made as it is signed, and the filter that sets aside the candidates it shows below the
+  // threshold. The form is chosen at the first signing, once the sets have counted every text.
   bool sketched;
+  bool formChosen = false;
   SetSketch sketcher;
   SketchFilter filter;
   std::vector<uint64_t> sketches;
@@ -127,7 +129,10 @@ struct SimilarGroups::Impl {
   // Text i's band keys (to out[0, bands)) and sketch, from its set's canonical codes.
   void sign(uint32_t i, const uint64_t* setCodes, uint32_t size, uint32_t* out) {
     signer.keys(setCodes, size, out);
-    if (sketched) sketcher.make(setCodes, size, sketches.data() + size_t{i} * SetSketch::kWords);
+    if (!sketched) return;
+    if (!formChosen) sketcher.bitmaps = filter.bitmaps = summarizesByBitmaps(*sets);
+    formChosen = true;
+    sketcher.make(setCodes, size, sketches.data() + size_t{i} * SetSketch::kWords);
   }
 
   // The same from its stored set.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/mix.h"
+#include "simhash/similarity.h"
 
 namespace simhash {
 
@@ -13,6 +14,14 @@ constexpr uint64_t kEmpty = uint64_t{1} << 32;  // above every 32-bit minimum
 }  // namespace
 
 void SetSketch::make(const uint64_t* codes, size_t size, uint64_t* out) {
+  if (bitmaps) {
+    std::fill(out, out + kWords, 0);
+    for (size_t k = 0; k < size; ++k) {
+      const auto bit = static_cast<unsigned>(mix64(codes[k] ^ 0xBB67AE8584CAA73Bull) >> 55);  // of 512
+      out[bit / 64] |= uint64_t{1} << (bit % 64);
+    }
+    return;
+  }
   uint64_t* const m = mins_.data();
   std::fill(m, m + kBins, kEmpty);
   for (size_t k = 0; k < size; ++k) {
@@ -42,13 +51,28 @@ void SetSketch::make(const uint64_t* codes, size_t size, uint64_t* out) {
   }
 }
 
-SketchFilter::SketchFilter(double threshold) {
+bool summarizesByBitmaps(const ShingleSets& sets) {
+  return sets.countedRoom() <= kBitmapMeanShingles * sets.counted();
+}
+
+SketchFilter::SketchFilter(double threshold) : threshold_(threshold) {
   const double p = threshold + (1 - threshold) / 4;
   expected_ = SetSketch::kBins * p;
   variance_ = SetSketch::kBins * p * (1 - p);
 }
 
 bool SketchFilter::mayReach(const uint64_t* a, uint32_t na, const uint64_t* b, uint32_t nb) const {
+  if (bitmaps) {
+    // bound >= |A ∩ B|; a pair reaches the threshold only if its quotient does, as
+    // similarity() computes it (correctly rounded division is monotone).
+    unsigned onlyA = 0, onlyB = 0;
+    for (unsigned w = 0; w < SetSketch::kWords; ++w) {
+      onlyA += static_cast<unsigned>(__builtin_popcountll(a[w] & ~b[w]));
+      onlyB += static_cast<unsigned>(__builtin_popcountll(b[w] & ~a[w]));
+    }
+    const unsigned bound = std::min(na - onlyA, nb - onlyB);
+    return na + nb == 0 || static_cast<double>(bound) / (na + nb - bound) >= threshold_;
+  }
   unsigned differ = 0;
   for (unsigned w = 0; w < SetSketch::kWords; ++w) {
     uint64_t x = a[w] ^ b[w];

@@ -1,7 +1,7 @@
 #pragma once
-// Internal: a 512-bit sketch of a shingle set, to set aside before exact verification the
-// candidate pairs that cannot plausibly reach a similarity (b-bit minwise hashing: Li and
-// König, WWW 2010). Used where candidates come from low thresholds' bands, which propose
+// Internal: 512-bit summaries of shingle sets, to set aside before exact verification the
+// candidate pairs that cannot reach a similarity: a sketch (b-bit minwise hashing: Li and
+// König, WWW 2010) or, for short texts, a bitmap. Used where candidates come from low thresholds' bands, which propose
 // many chance pairs (ReviewPairs: at 0.5, 450 candidates a text on 97k fortunes, of which
 // 1 in 600 reaches 0.5).
 //
@@ -17,13 +17,30 @@
 
 namespace simhash {
 
+class ShingleSets;
+
+/// Whether a search over the texts of `sets` summarizes them by bitmaps rather than by
+/// sketches (SetSketch::bitmaps, SketchFilter::bitmaps): when the counted texts' sets can
+/// have at most kBitmapMeanShingles shingles on average (ShingleSets::countedRoom). A bitmap
+/// bounds exactly and, for sets of a few dozen shingles, sets aside far more than a sketch,
+/// whose few filled bins say little; for larger sets it fills up and says little. One form
+/// for a whole search, so any two summaries compare.
+constexpr size_t kBitmapMeanShingles = 128;
+bool summarizesByBitmaps(const ShingleSets& sets);
+
 class SetSketch {
  public:
   static constexpr unsigned kBins = 256;
   static constexpr unsigned kWords = 2 * kBins / 64;  // uint64 words per sketch
 
-  /// The sketch of the set whose shingles have canonical codes codes[0, size) (any order,
-  /// repeats allowed), written to out[0, kWords). Cost O(size + kBins).
+  /// Makes bitmaps instead of sketches: bit h(code) of 512 for each shingle (h a fixed
+  /// hash). Two bitmaps bound the sets' intersection exactly: a shingle of A whose bit B's
+  /// bitmap lacks is not in B, so |A ∩ B| <= |A| - popcount(A & ~B) (the bitmap filter of
+  /// set similarity joins: Sandes, Teodoro and Melo, ICDE 2020).
+  bool bitmaps = false;
+
+  /// The sketch (or bitmap) of the set whose shingles have canonical codes codes[0, size)
+  /// (any order, repeats allowed), written to out[0, kWords). Cost O(size + kBins).
   void make(const uint64_t* codes, size_t size, uint64_t* out);
 
  private:
@@ -42,9 +59,13 @@ class SketchFilter {
   static constexpr double kDeviations = 3.0;
   /// @pre 0 < threshold <= 1.
   explicit SketchFilter(double threshold);
+  /// Compares bitmaps (SetSketch::bitmaps) instead: false only when their bound on the
+  /// intersection cannot reach the threshold, so it never sets aside a pair that reaches it.
+  bool bitmaps = false;
   bool mayReach(const uint64_t* a, uint32_t na, const uint64_t* b, uint32_t nb) const;
 
  private:
+  double threshold_;
   double expected_;  // kBins × p(threshold)
   double variance_;  // kBins × p (1 - p), the count's variance at neff = kBins
 };

@@ -169,6 +169,9 @@ ShingleSets::~ShingleSets() = default;
 uint32_t ShingleSets::count() const { return static_cast<uint32_t>(impl_->sizes.size()); }
 uint32_t ShingleSets::size(uint32_t i) const { return impl_->sizes[i]; }
 uint32_t ShingleSets::counted() const { return static_cast<uint32_t>(impl_->countedTexts); }
+size_t ShingleSets::countedRoom() const {
+  return shingleRoom(impl_->countedBytes, impl_->options) + shingleRoom(impl_->countedTexts, impl_->options) - shingleRoom(0, impl_->options);
+}
 
 void ShingleSets::codes(uint32_t i, uint64_t* out) const {
   Cursor c{impl_->lists[i]};
