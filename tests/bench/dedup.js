@@ -14,7 +14,9 @@
 // (similarity 0.6, 0.5, and review 0.5 at the default 0.8) in turns with the default (one
 // thread in a fresh module each time): medians, their ratio to the default's, and the WASM
 // memory each grew on one thread.
+// With --natural, instead, whole natural collections without planted edits (dedup-natural.js).
 // Usage: node tests/bench/dedup.js [N ...] [--pool=WORKERS] [--runs=R] [--breakdown] [--thresholds]
+//        node tests/bench/dedup.js --natural [--runs=R] [--collections=paragraphs,one-line]
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
@@ -49,6 +51,11 @@ async function timedDedup(run, texts) {
   });
   const total = performance.now() - start;
   return { result, total, ...marks };
+}
+
+if (args.includes('--natural')) {
+  await (await import('./dedup-natural.js')).main(args);
+  process.exit(0);
 }
 
 const loadBefore = loadavg()[0];
