@@ -21,9 +21,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # Debian's Emscripten needs Debian's acorn for its JS optimizer.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 # The presets of CMakePresets.json: native (core, Catch2, bench), wasm (the module js/
-# loads, and the Catch2 suite for Node), wasm-capped (the module at 32 MB of memory at
-# most, for the out-of-memory tests), wasm-bench (with the benchmark-only bindings).
-for preset in native wasm wasm-capped wasm-bench; do
+# loads; in bench/ the same with the benchmark-only bindings, in capped/ also at 32 MB of
+# memory at most, for the out-of-memory tests; and the Catch2 suite for Node).
+for preset in native wasm; do
   [ -f "build/$preset/CMakeCache.txt" ] || cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset" -j "$jobs" >/dev/null
 done

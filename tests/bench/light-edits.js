@@ -6,7 +6,7 @@
 // topical neighbours (record pairs whose current similarity is 0.3-0.5, from the core's
 // exact join over a sample of the records). It prints, per measure (quality/measures.js),
 // the share of each kind's pairs whose similarity is at least s, for s = 0.5 ... 0.9.
-// The current similarity is the core's (WASM, build/wasm-bench); the JS mirror of it must
+// The current similarity is the core's (WASM, build/wasm/bench); the JS mirror of it must
 // agree on every pair (checked). The candidates are exact definitions computed in JS.
 // For each set-based measure it also gives the J that 97% of each kind's pairs reach in
 // its own sets, and what MinHash banding at that J would cost: the expected chance

@@ -1,5 +1,5 @@
 // Out of memory inside WASM is a catchable Error, not a dead module: a build capped at
-// 32 MB (.ci/build.sh makes build/wasm-capped) is run out of memory in every way the API
+// 32 MB (.ci/build.sh makes build/wasm/capped) is run out of memory in every way the API
 // allocates, and keeps answering correctly afterwards.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { SimHash } from '../../js/simhash.js';
 import { sh as reference } from './helpers.js';
 
-const BUILD = new URL('../../build/wasm-capped/', import.meta.url);
+const BUILD = new URL('../../build/wasm/capped/', import.meta.url);
 const OUT_OF_MEMORY = /out of WebAssembly memory/;
 let sh;
 

@@ -1,5 +1,5 @@
 // The reproductions of issue 17, kept as regression tests: failed calls free what they
-// allocated (in the 32 MB build, .ci/build.sh's build/wasm-capped, where memory runs out
+// allocated (in the 32 MB build, .ci/build.sh's build/wasm/capped, where memory runs out
 // quickly), calls give their scratch back, index ids follow one contract, loadIdf takes
 // only what the learner writes, the pool starts under any Node flags, and exact duplicates
 // do not explode the pair search.
@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { SimHash } from '../../js/simhash.js';
 import { sh as reference } from './helpers.js';
 
-const CAPPED = new URL('../../build/wasm-capped/', import.meta.url);
+const CAPPED = new URL('../../build/wasm/capped/', import.meta.url);
 const OUT_OF_MEMORY = /out of WebAssembly memory/;
 const FAILURES = 100;
 const MB = 1 << 20;

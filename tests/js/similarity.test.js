@@ -88,7 +88,7 @@ test('the WASM core equals the JS reference: similarities, decisions, join', asy
 });
 
 test('out of memory during verification is a catchable Error; the module still answers', async () => {
-  const build = new URL('../../build/wasm-capped/', import.meta.url);
+  const build = new URL('../../build/wasm/capped/', import.meta.url);
   const { default: create } = await import(new URL('simhash_core.mjs', build));
   const core = await create({ wasmBinary: readFileSync(new URL('simhash_core.wasm', build)) });
   let seed = 13;

@@ -3,12 +3,12 @@
 // _malloc, pairs as two Uint32Arrays, one call per batch, everything freed in a finally
 // block (each call's sets are its own and freed by the core, also after an error).
 import { readFileSync } from 'node:fs';
-import createSimhashCore from '../../../build/wasm-bench/simhash_core.mjs';
+import createSimhashCore from '../../../build/wasm/bench/simhash_core.mjs';
 import { SimHash } from '../../../js/simhash.js';
 
 /** The raw module and a SimHash over the same instance. */
 export async function loadCore() {
-  const wasmBinary = readFileSync(new URL('../../../build/wasm-bench/simhash_core.wasm', import.meta.url));
+  const wasmBinary = readFileSync(new URL('../../../build/wasm/bench/simhash_core.wasm', import.meta.url));
   const core = await createSimhashCore({ wasmBinary });
   return { core, sh: new SimHash(core) };
 }
