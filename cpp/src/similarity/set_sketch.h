@@ -1,9 +1,9 @@
 #pragma once
 // Internal: 512-bit summaries of shingle sets, to set aside before exact verification the
 // candidate pairs that cannot reach a similarity: a sketch (b-bit minwise hashing: Li and
-// König, WWW 2010) or, for short texts, a bitmap. Used where candidates come from low thresholds' bands, which propose
-// many chance pairs (ReviewPairs: at 0.5, 450 candidates a text on 97k fortunes, of which
-// 1 in 600 reaches 0.5).
+// König, WWW 2010) or, for short texts, a bitmap. Used where candidates come from low
+// thresholds' bands, which propose many chance pairs (ReviewPairs: at 0.5, 450 candidates
+// a text on 97k fortunes, of which 1 in 600 reaches 0.5).
 //
 // A set's sketch: one permutation hashing of its canonical codes into kBins bins (each
 // code's 64-bit mix picks a bin and competes for its minimum), empty bins densified by
@@ -36,7 +36,8 @@ class SetSketch {
   /// Makes bitmaps instead of sketches: bit h(code) of 512 for each shingle (h a fixed
   /// hash). Two bitmaps bound the sets' intersection exactly: a shingle of A whose bit B's
   /// bitmap lacks is not in B, so |A ∩ B| <= |A| - popcount(A & ~B) (the bitmap filter of
-  /// set similarity joins: Sandes, Teodoro and Melo, ICDE 2020).
+  /// Sandes, Teodoro and Melo, "Bitmap Filter: Speeding up Exact Set Similarity Joins with
+  /// Bitwise Operations").
   bool bitmaps = false;
 
   /// The sketch (or bitmap) of the set whose shingles have canonical codes codes[0, size)
