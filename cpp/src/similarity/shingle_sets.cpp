@@ -97,7 +97,7 @@ struct ShingleSets::Impl {
   std::unique_ptr<WordWeights> weights;  // a copy of the given options.weights, which then point here
   bool numbered = false;
   uint64_t base = 0;  // one more than the largest number
-  size_t countedBytes = 0, countedTexts = 0;
+  size_t countedBytes = 0, countedTexts = 0, countedRoom = 0;
   // Scratch, held here (and released when a call returns) so that clear() frees it too:
   // in WASM an out-of-memory error unwinds to JS, and the caller's clear() then frees all.
   std::vector<uint8_t> needed;
@@ -169,9 +169,7 @@ ShingleSets::~ShingleSets() = default;
 uint32_t ShingleSets::count() const { return static_cast<uint32_t>(impl_->sizes.size()); }
 uint32_t ShingleSets::size(uint32_t i) const { return impl_->sizes[i]; }
 uint32_t ShingleSets::counted() const { return static_cast<uint32_t>(impl_->countedTexts); }
-size_t ShingleSets::countedRoom() const {
-  return shingleRoom(impl_->countedBytes, impl_->options) + shingleRoom(impl_->countedTexts, impl_->options) - shingleRoom(0, impl_->options);
-}
+size_t ShingleSets::countedRoom() const { return impl_->countedRoom; }
 
 void ShingleSets::codes(uint32_t i, uint64_t* out) const {
   Cursor c{impl_->lists[i]};
@@ -256,6 +254,7 @@ void ShingleSets::countTexts(const char* utf8, const uint32_t* offsets, uint32_t
     const auto* text = reinterpret_cast<const unsigned char*>(utf8 + offsets[i]);
     const size_t size = offsets[i + 1] - offsets[i];
     m.countedBytes += size;
+    m.countedRoom += shingleRoom(size, m.options);
     ++m.countedTexts;
     if (list) m.bmp[U' '] += 2;  // the frame
 
