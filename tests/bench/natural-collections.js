@@ -31,8 +31,8 @@ function readIndex(path) {
  */
 export function debianDescriptions() {
   const files = readdirSync(LISTS).filter((name) => /_i18n_Translation-en(\.\w+)?$/.test(name)).sort((x, y) => {
-    const main = (name) => (name.includes('_dists_bookworm_') || !/-(security|updates)/.test(name) ? 0 : 1);
-    return main(x) - main(y) || x.localeCompare(y);
+    const update = (name) => (/-(security|updates)_/.test(name) ? 1 : 0);
+    return update(x) - update(y) || x.localeCompare(y);
   });
   if (files.length === 0) throw new Error(`no Translation-en index in ${LISTS}: run ${FETCH_COMMAND}`);
   const seen = new Set();
