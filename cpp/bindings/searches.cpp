@@ -112,7 +112,7 @@ void leaderSearchDelete(uintptr_t search) { delete at<LeaderSearchHandle>(search
 
 uintptr_t similarGroupsCreate(uintptr_t sets, double threshold, bool components) {
   const auto grouping = components ? SimilarGroups::Grouping::Components : SimilarGroups::Grouping::Leader;
-  return reinterpret_cast<uintptr_t>(new SimilarGroups(*at<ShingleSets>(sets), threshold, grouping, bandingFor(threshold)));
+  return reinterpret_cast<uintptr_t>(new SimilarGroups(*at<ShingleSets>(sets), threshold, grouping));
 }
 
 bool similarGroupsRun(uintptr_t groups, double workBudget) { return at<SimilarGroups>(groups)->run(static_cast<size_t>(workBudget)); }
@@ -128,7 +128,7 @@ void similarGroupsDelete(uintptr_t groups) { delete at<SimilarGroups>(groups); }
 uintptr_t reviewPairsCreate(uintptr_t sets, uintptr_t labels, uint32_t count, double review) {
   const uint32_t* groups = at<uint32_t>(labels);
   return reinterpret_cast<uintptr_t>(new ReviewPairs(*at<ShingleSets>(sets), std::vector<uint32_t>(groups, groups + count),
-                                                     review, bandingFor(review)));
+                                                     review, bandingFor(review, *at<ShingleSets>(sets))));
 }
 
 bool reviewPairsRun(uintptr_t review, double workBudget) { return at<ReviewPairs>(review)->run(static_cast<size_t>(workBudget)); }

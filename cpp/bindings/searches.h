@@ -60,7 +60,7 @@ void leaderSearchDelete(uintptr_t search);
 /// A SimilarGroups (similar_groups.h) over the texts' sets of the ShingleSets handle
 /// `sets` (it signs the sets as shingleSetsAdd builds them when passed to it), which must
 /// outlive it: leader grouping, or components when `components`, at similarity
-/// `threshold` with bandingFor(threshold).
+/// `threshold` with bandingFor(threshold, sets) (chosen once the sets have counted the texts).
 uintptr_t similarGroupsCreate(uintptr_t sets, double threshold, bool components);
 bool similarGroupsRun(uintptr_t groups, double workBudget);
 double similarGroupsProgress(uintptr_t groups);
@@ -71,7 +71,7 @@ void similarGroupsDelete(uintptr_t groups);
 /// A ReviewPairs (review_pairs.h) over the texts' sets of the ShingleSets handle `sets`
 /// (which must outlive it) and the group of each text, labels[0, count) (copied): the
 /// pairs of groups that some pair of their texts joins at `review` or more, from bands
-/// at bandingFor(review).
+/// at bandingFor(review, sets).
 uintptr_t reviewPairsCreate(uintptr_t sets, uintptr_t labels, uint32_t count, double review);
 bool reviewPairsRun(uintptr_t review, double workBudget);
 double reviewPairsProgress(uintptr_t review);

@@ -11,9 +11,12 @@
 //   simhash_bench candidates FILE S [short] [ROWS BANDS]
 //                                    the candidate pairs of FILE's texts (NUL-separated) at
 //                                    threshold S, as dedup and the review find them: pairs
-//                                    sharing a band key of bandingFor(S) (or ROWS x BANDS); of
+//                                    sharing a band key of dedup's banding (bandingFor(S, sets))
+//                                    or ROWS x BANDS; of
 //                                    those, the pairs the set sketches pass (set_sketch.h), the
-//                                    pairs that reach S, and those the sketches set aside; then
+//                                    pairs that reach S, and those the sketches set aside (with up
+//                                    to 10,000 texts, every pair decided: `recall`, the share of
+//                                    the pairs that reach S that are candidates; else -1); then
 //                                    the seconds of dedup's leader grouping (SimilarGroups) at
 //                                    that banding. `short`: the short measure, with the word
 //                                    weights of FILE's texts, as dedup's defaults use it
@@ -51,6 +54,7 @@ std::vector<std::string> readTexts(const char* path) {
 }
 
 // `candidates FILE S [short] [ROWS BANDS]` (see the top of the file).
+// `banding` 0 x 0: dedup's.
 void candidates(const char* path, double threshold, bool shortMeasure, simhash::Banding banding) {
   const std::vector<std::string> texts = readTexts(path);
   std::string utf8;
@@ -74,6 +78,7 @@ void candidates(const char* path, double threshold, bool shortMeasure, simhash::
   }
   simhash::ShingleSets sets;
   sets.build(utf8.data(), offsets.data(), count, options);
+  if (banding.rows == 0) banding = simhash::bandingFor(threshold, sets);
   simhash::MinHashBands signer(banding);
   simhash::SetSketch sketcher;
   const simhash::SketchFilter filter(threshold);
@@ -108,15 +113,23 @@ void candidates(const char* path, double threshold, bool shortMeasure, simhash::
   }
   const double pairs = 0.5 * count * (count - 1.0);
   const double candidateSeconds = seconds(start);
+  // Up to kBruteForceTexts texts, every pair decided exactly: the candidates' recall.
+  constexpr uint32_t kBruteForceTexts = 10000;
+  size_t allReaching = 0;
+  for (uint32_t i = 0; count <= kBruteForceTexts && i < count; ++i) {
+    for (uint32_t y = 0; y < i; ++y) allReaching += sets.atLeast(y, i, threshold);
+  }
   const auto grouping = std::chrono::steady_clock::now();
   simhash::SimilarGroups groups(sets, threshold, simhash::SimilarGroups::Grouping::Leader, banding);
   while (!groups.run(size_t{1} << 30)) {
   }
   std::printf("{\"texts\":%u,\"measure\":\"%s\",\"threshold\":%.2f,\"rows\":%u,\"bands\":%u,\"candidates\":%zu,\"candidatesPerText\":%.1f,"
               "\"candidatesPerMillionPairs\":%.1f,\"sketchPassed\":%zu,\"passedPerMillionPairs\":%.1f,\"reaching\":%zu,"
-              "\"setAsideReaching\":%zu,\"seconds\":%.2f,\"leaderGroupingSeconds\":%.2f}\n",
+              "\"setAsideReaching\":%zu,\"recall\":%.4f,\"seconds\":%.2f,\"leaderGroupingSeconds\":%.2f}\n",
               count, shortMeasure ? "short" : "text", threshold, banding.rows, banding.bands, candidatePairs, 2.0 * candidatePairs / count,
-              1e6 * candidatePairs / pairs, passed, 1e6 * passed / pairs, reaching, setAside, candidateSeconds, seconds(grouping));
+              1e6 * candidatePairs / pairs, passed, 1e6 * passed / pairs, reaching, setAside,
+              count <= kBruteForceTexts ? static_cast<double>(reaching) / std::max<size_t>(allReaching, 1) : -1.0, candidateSeconds,
+              seconds(grouping));
 }
 
 std::vector<uint64_t> readFingerprints(const char* path) {
@@ -257,7 +270,7 @@ int main(int argc, char** argv) {
     const double threshold = std::strtod(argv[3], nullptr);
     const bool shortMeasure = argc == 5 || argc == 7;
     if (shortMeasure && std::string(argv[4]) != "short") return usage();
-    simhash::Banding banding = simhash::bandingFor(threshold);
+    simhash::Banding banding{0, 0};
     if (argc >= 6) {
       banding = {static_cast<unsigned>(std::atoi(argv[argc - 2])), static_cast<unsigned>(std::atoi(argv[argc - 1]))};
       if (banding.rows < 1 || banding.bands < 1 || banding.rows * banding.bands > simhash::kMaxMinHashes) return usage();

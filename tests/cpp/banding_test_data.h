@@ -14,8 +14,8 @@ namespace banding_test {
 // Short texts as users deduplicate them: words of a small vocabulary (so unrelated texts
 // share many shingles), each base followed by variants with 1-3 word edits, which span
 // the whole range of similarity around the thresholds; plus texts that normalize to the
-// same string or to nothing.
-inline std::vector<std::string> shortTexts(unsigned seed, size_t bases) {
+// same string or to nothing. Bases have minWords to maxWords words.
+inline std::vector<std::string> shortTexts(unsigned seed, size_t bases, size_t minWords = 3, size_t maxWords = 25) {
   static const char* const kWords[] = {"the",  "cat",  "sat",   "on",    "mat",   "dog",  "ran",   "far",   "away", "from",
                                        "home", "and",  "then",  "came",  "back",  "to",   "sleep", "under", "a",    "tree",
                                        "big",  "red",  "house", "river", "light", "fast", "slow",  "green", "over", "hill"};
@@ -23,7 +23,7 @@ inline std::vector<std::string> shortTexts(unsigned seed, size_t bases) {
   auto word = [&] { return std::string(kWords[std::uniform_int_distribution<size_t>(0, std::size(kWords) - 1)(rng)]); };
   std::vector<std::string> texts;
   for (size_t b = 0; b < bases; ++b) {
-    std::vector<std::string> words(std::uniform_int_distribution<size_t>(3, 25)(rng));
+    std::vector<std::string> words(std::uniform_int_distribution<size_t>(minWords, maxWords)(rng));
     for (std::string& w : words) w = word();
     auto join = [](const std::vector<std::string>& ws) {
       std::string text;
@@ -49,17 +49,37 @@ inline std::vector<std::string> shortTexts(unsigned seed, size_t bases) {
   return texts;
 }
 
+// Paragraph-length texts of the same kind: bases of 80-120 words (about 400 characters,
+// long sets: similar_groups.h kLongMeanShingles), where 1-3 word edits leave a variant
+// at 0.9 or more; so every few bases, variants with up to a fifth of their words edited.
+inline std::vector<std::string> longTexts(unsigned seed, size_t bases) {
+  std::vector<std::string> texts = shortTexts(seed, bases, 80, 120);
+  std::mt19937 rng(seed + 1);
+  const size_t bodies = texts.size() - 4;  // the four texts shortTexts ends with stay last
+  std::vector<std::string> edits;
+  for (size_t t = 0; t < bodies; t += 5) {
+    std::string edited = texts[t];
+    for (int e = std::uniform_int_distribution<int>(2, 20)(rng); e > 0; --e) {
+      const size_t at = std::uniform_int_distribution<size_t>(0, edited.size())(rng);
+      edited.insert(at, std::uniform_int_distribution<int>(0, 1)(rng) ? " far " : " slow tree ");
+    }
+    edits.push_back(edited);
+  }
+  texts.insert(texts.begin() + static_cast<long>(bodies), edits.begin(), edits.end());
+  return texts;
+}
+
 struct Built {
   std::vector<std::string> texts;
   simhash::ShingleSets sets;
-  explicit Built(std::vector<std::string> all) : texts(std::move(all)) {
+  explicit Built(std::vector<std::string> all, const simhash::ShingleOptions& options = {}) : texts(std::move(all)) {
     std::string utf8;
     std::vector<uint32_t> offsets{0};
     for (const std::string& t : texts) {
       utf8 += t;
       offsets.push_back(static_cast<uint32_t>(utf8.size()));
     }
-    sets.build(utf8.data(), offsets.data(), static_cast<uint32_t>(texts.size()));
+    sets.build(utf8.data(), offsets.data(), static_cast<uint32_t>(texts.size()), options);
   }
   uint32_t count() const { return static_cast<uint32_t>(texts.size()); }
 };

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "banding_test_data.h"
+#include "simhash/word_weights.h"
 
 using simhash::Banding;
 using simhash::ShingleSets;
@@ -70,14 +71,75 @@ TEST_CASE("bandingFor reaches 0.995 recall at the threshold within the min-hash 
   CHECK(simhash::bandingFor(0.8).bands == 14);
 }
 
+TEST_CASE("bandingFor with more rows and min-hashes: the most rows within the budget", "[similar_groups]") {
+  for (double threshold = 0.05; threshold <= 1.0001; threshold += 0.05) {
+    const double s = std::min(threshold, 1.0);
+    for (const size_t budget : {size_t{384}, size_t{413}, size_t{1000}}) {
+      const Banding banding = simhash::bandingFor(s, 7, budget);
+      CAPTURE(s, budget, banding.rows, banding.bands);
+      CHECK(banding.rows >= simhash::bandingFor(s).rows);
+      CHECK(banding.rows <= 7);
+      CHECK(banding.rows * banding.bands <= std::max<size_t>(budget, banding.rows == 1 ? 256 : 0));
+      const double recall = 1 - std::pow(1 - std::pow(s, banding.rows), banding.bands);
+      CHECK(recall >= 0.995);
+      if (banding.rows < 7) {  // one more row would not fit
+        const double perBand = std::pow(s, banding.rows + 1);
+        const double bandsNeeded = std::ceil(std::log(0.005) / std::log(1 - perBand) - 1e-9);
+        CHECK((banding.rows + 1) * bandsNeeded > budget);
+      }
+    }
+  }
+  CHECK(simhash::bandingFor(0.8, 7, 413).rows == 7);
+  CHECK(simhash::bandingFor(0.8, 7, 413).bands == 23);
+  CHECK(simhash::bandingFor(0.6, 7, 413).rows == 5);
+  CHECK(simhash::bandingFor(0.6, 7, 413).bands == 66);
+}
+
+TEST_CASE("bandingFor the sets: the text index's from 0.7 and for short unweighted sets, more rows below for long or weighted ones", "[similar_groups]") {
+  const Built shortSets(shortTexts(3, 200));
+  const Built longSets(banding_test::longTexts(3, 40));
+  simhash::WordWeights weights;
+  weights.finish();
+  simhash::ShingleOptions weighted = simhash::kShortStringOptions;
+  weighted.weights = &weights;
+  const Built weightedSets(shortTexts(3, 200), weighted);
+  for (const double threshold : {0.5, 0.6, 0.7, 0.8, 0.9}) {
+    CAPTURE(threshold);
+    const Banding index = simhash::bandingFor(threshold);
+    const Banding ofShort = simhash::bandingFor(threshold, shortSets.sets);
+    CHECK(ofShort.rows == index.rows);
+    CHECK(ofShort.bands == index.bands);
+    for (const Built* built : {&longSets, &weightedSets}) {
+      const simhash::ShingleSets& sets = built->sets;
+      const Banding more = simhash::bandingFor(threshold, sets);
+      const size_t mean = sets.countedRoom() / sets.counted();
+      CAPTURE(mean, more.rows, more.bands);
+      if (threshold >= simhash::kSketchBelow) {
+        CHECK(more.rows == index.rows);
+        CHECK(more.bands == index.bands);
+        continue;
+      }
+      CHECK(more.rows > index.rows);
+      const Banding expected = simhash::bandingFor(threshold, 7, std::min<size_t>(simhash::kMaxMinHashes, std::max<size_t>(mean, 384)));
+      CHECK(more.rows == expected.rows);
+      CHECK(more.bands == expected.bands);
+    }
+  }
+}
+
 TEST_CASE("grouping equals the rule applied to the candidate pairs that reach the threshold", "[similar_groups]") {
   const double threshold = GENERATE(0.5, 0.7, 0.8, 0.9, 1.0);
   const auto grouping = GENERATE(SimilarGroups::Grouping::Leader, SimilarGroups::Grouping::Components);
-  CAPTURE(threshold, grouping == SimilarGroups::Grouping::Leader);
-  const Built built(shortTexts(7, 250));
-  SimilarGroups groups(built.sets, threshold, grouping, simhash::bandingFor(threshold));
+  const bool long_ = GENERATE(false, true);
+  CAPTURE(threshold, grouping == SimilarGroups::Grouping::Leader, long_);
+  const Built built(long_ ? banding_test::longTexts(7, 60) : shortTexts(7, 250));
+  SimilarGroups groups(built.sets, threshold, grouping);  // the banding of these sets
   const std::vector<uint32_t> labels = run(groups, size_t{1} << 30);
-  const BandKeys keys(groups, simhash::bandingFor(threshold).bands, built.count());
+  const Banding chosen = simhash::bandingFor(threshold, built.sets);
+  CHECK(groups.banding().rows == chosen.rows);
+  CHECK(groups.banding().bands == chosen.bands);
+  CHECK((chosen.rows > simhash::bandingFor(threshold).rows) == (long_ && threshold < simhash::kSketchBelow));
+  const BandKeys keys(groups, chosen.bands, built.count());
   const std::vector<uint32_t> expected = referenceLabels(built.count(), grouping, [&](uint32_t a, uint32_t b) {
     return keys.shared(a, b) && built.sets.atLeast(a, b, threshold);
   });
@@ -91,12 +153,13 @@ TEST_CASE("grouping equals the rule applied to the candidate pairs that reach th
 TEST_CASE("candidates hold nearly every pair that reaches the threshold", "[similar_groups]") {
   // Each pair at J >= s is a candidate with probability >= 0.99 when J = s, more above;
   // measured here on pairs of every similarity the edits make.
-  const double threshold = GENERATE(0.6, 0.7, 0.8, 0.9);
-  CAPTURE(threshold);
-  const Built built(shortTexts(11, 600));
-  SimilarGroups groups(built.sets, threshold, SimilarGroups::Grouping::Leader, simhash::bandingFor(threshold));
+  const double threshold = GENERATE(0.5, 0.6, 0.7, 0.8, 0.9);
+  const bool long_ = GENERATE(false, true);
+  CAPTURE(threshold, long_);
+  const Built built(long_ ? banding_test::longTexts(11, 150) : shortTexts(11, 600));
+  SimilarGroups groups(built.sets, threshold, SimilarGroups::Grouping::Leader);
   run(groups, size_t{1} << 30);
-  const BandKeys keys(groups, simhash::bandingFor(threshold).bands, built.count());
+  const BandKeys keys(groups, groups.banding().bands, built.count());
   size_t reaching = 0, candidates = 0;
   for (uint32_t i = 0; i < built.count(); ++i) {
     for (uint32_t j = i + 1; j < built.count(); ++j) {

@@ -33,12 +33,22 @@ struct Banding {
   unsigned rows;
   unsigned bands;
 };
-constexpr unsigned kMaxMinHashes = 256;
+constexpr unsigned kMaxMinHashes = 1024;
 
-/// The banding dedup uses at `threshold`: the most rows, up to 5, with
-/// 1 - (1 - threshold^rows)^bands >= 0.995 within 128 min-hashes (0.8: 5 × 14).
-/// @pre 0 < threshold <= 1.
-Banding bandingFor(double threshold);
+/// The banding at `threshold`: the most rows, up to maxRows, with
+/// 1 - (1 - threshold^rows)^bands >= 0.995 within `budget` min-hashes (one row: within
+/// max(budget, 256)). The defaults are the text index's banding (0.8: 5 × 14), which its
+/// bytes and the shared index's layout store. @pre 0 < threshold <= 1, maxRows >= 1.
+Banding bandingFor(double threshold, unsigned maxRows = 5, size_t budget = 128);
+
+/// Sets that average more shingles than this (ShingleSets::countedRoom per text) are long.
+constexpr size_t kLongMeanShingles = 256;
+
+/// dedup's banding over the texts the sets have counted: the text index's at kSketchBelow
+/// and above, and for short unweighted sets; below kSketchBelow, for long sets and for
+/// weighted ones (the short measure), up to 7 rows within as many min-hashes as the sets
+/// average shingles, 384 at least and kMaxMinHashes at most (0.6: 5 × 66; 0.5: 4 × 83).
+Banding bandingFor(double threshold, const ShingleSets& sets);
 
 /// The band keys of shingle sets (MinHashBands::keys), shared by SimilarGroups and
 /// TextIndex (text_index.h) so that both propose the same candidates for the same texts.
@@ -75,6 +85,9 @@ class SimilarGroups : public ShingleSets::Observer {
   /// @pre by the first run(), `sets` built for every text (before this or with this as
   /// the observer of their addTexts), then unchanged and alive while run() is called;
   /// 0 < threshold <= 1.
+  /// The banding is bandingFor(threshold, sets), chosen at the first signing, once the
+  /// sets have counted every text; or `banding` when given.
+  SimilarGroups(const ShingleSets& sets, double threshold, Grouping grouping);
   SimilarGroups(const ShingleSets& sets, double threshold, Grouping grouping, Banding banding);
   ~SimilarGroups();
   SimilarGroups(SimilarGroups&&) noexcept;
@@ -90,7 +103,9 @@ class SimilarGroups : public ShingleSets::Observer {
   double progress() const;
   /// The labels (label[i] = the leader or component minimum of text i). @pre run() returned true.
   std::vector<uint32_t> takeLabels();
-  /// The band keys of text i, written to out[0, banding.bands): two texts are candidates
+  /// The banding: given, or chosen by the first signing (of a set added, or by run() or bandKeys).
+  Banding banding() const;
+  /// The band keys of text i, written to out[0, banding().bands): two texts are candidates
   /// when some band's keys are equal. For tests and benchmarks. Cost: the text's
   /// min-hashes, or a copy of those signed as the set was built (before run()).
   /// @pre set i built.

@@ -164,6 +164,8 @@ class ShingleSets {
   /// The most shingles (copies included) the texts counted since clear() can have in all:
   /// shingleRoom of their UTF-8 bytes (a code point takes one byte or more), per text.
   size_t countedRoom() const;
+  /// Whether the counted texts' sets weigh their shingles (ShingleOptions::weights).
+  bool weighted() const;
 
   /// As build, for the texts that pairs (a[p], b[p]) name. @pre a[p], b[p] < count.
   void buildForPairs(const char* utf8, const uint32_t* offsets, uint32_t count, const uint32_t* a, const uint32_t* b,

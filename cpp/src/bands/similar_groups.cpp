@@ -8,26 +8,45 @@
 
 namespace simhash {
 
-Banding bandingFor(double threshold) {
-  // The most rows (fewest chance candidates: a pair far below the threshold, at J, is a
-  // candidate with probability about bands × J^rows), up to 5, whose bands reach 0.995 at
-  // the threshold within 128 min-hashes. Measured on 97,156 fortunes with edits at 0.8
-  // against the exact answer: 5 × 14 missed 28 of 114,202 pairs, 5 × 12 (0.99) 73, and
-  // 6 rows cost twice the signing for 1.0 candidate per text instead of 1.4.
+Banding bandingFor(double threshold, unsigned maxRows, size_t budget) {
+  // The most rows: fewest chance candidates (a pair far below the threshold, at J, is a
+  // candidate with probability about bands × J^rows), for more min-hashes to sign.
   // Powers by repeated multiplication: std::pow would add 2 KB to the WASM download.
-  for (unsigned rows = 5; rows >= 1; --rows) {
+  const auto most = static_cast<unsigned>(std::min<size_t>(kMaxMinHashes, std::max<size_t>(budget, 256)));
+  for (unsigned rows = maxRows; rows >= 1; --rows) {
     double perBand = 1;
     for (unsigned r = 0; r < rows; ++r) perBand *= threshold;
     double missed = 1;  // (1 - perBand)^bands
-    for (unsigned bands = 1; rows * bands <= kMaxMinHashes; ++bands) {
+    for (unsigned bands = 1; rows * bands <= most; ++bands) {
       missed *= 1 - perBand;
       if (1 - missed >= 0.995) {
-        if (rows * bands <= 128 || rows == 1) return {rows, bands};
+        if (rows * bands <= budget || rows == 1) return {rows, bands};
         break;
       }
     }
   }
-  return {1, kMaxMinHashes};
+  return {1, most};
+}
+
+Banding bandingFor(double threshold, const ShingleSets& sets) {
+  // Short unweighted sets: up to 5 rows within 128. Measured on 97,156 fortunes with edits
+  // at 0.8 against the exact answer: 5 × 14 missed 28 of 114,202 pairs, 5 × 12 (0.99) 73;
+  // 6 rows cost twice the signing for 1.0 candidate per text instead of 1.4, and 7 × 23
+  // groups 1.5x slower.
+  // Long sets (natural paragraphs share vocabulary and boilerplate) and weighted ones
+  // (lists share given names, surnames and common words) draw far more chance candidates,
+  // which cost more than signing. Native leader grouping (tests/bench/native_bench.cpp
+  // `candidates`): Debian's 61,774 package descriptions (413 characters on average) at
+  // 0.6 2.39 s with 5 × 66 against 8.78 s with 3 × 22, at 0.5 10.0 s with 4 × 83 against
+  // 20.6 s with 3 × 40; their 61,774 synopses by the short measure at 0.6 2.31 s against
+  // 4.72 s, 100,000 names 3.40 s against 9.99 s. (At 0.8 too, 7 × 23 would group the
+  // descriptions in 0.80 s against 1.52 s, and the names in 1.06 s against 1.35 s.)
+  // From kSketchBelow up, where dedup decides its candidates as the text index does, the
+  // index's banding, so that both propose the same candidates (text_index.h: the stream
+  // contract).
+  const size_t mean = sets.counted() == 0 ? 0 : sets.countedRoom() / sets.counted();
+  if (threshold >= kSketchBelow || (!sets.weighted() && mean <= kLongMeanShingles)) return bandingFor(threshold);
+  return bandingFor(threshold, 7, std::min<size_t>(kMaxMinHashes, std::max<size_t>(mean, 384)));
 }
 
 namespace {
@@ -111,15 +130,35 @@ struct SimilarGroups::Impl {
   // Below kSketchBelow, where bands of few rows propose many chance candidates: each
   // text's summary (set_sketch.h: its bitmap when the texts are short, else its sketch),
   // made as it is signed, and the filter that sets aside the candidates it shows below the
-  // threshold. The form is chosen at the first signing, once the sets have counted every text.
+  // threshold. The form is chosen with the banding.
   bool sketched;
-  bool formChosen = false;
   SetSketch sketcher;
   SketchFilter filter;
   std::vector<uint64_t> sketches;
 
-  Impl(Banding banding, double threshold)
-      : signer(banding), chains(banding.bands), sketched(threshold < kSketchBelow), filter(threshold) {}
+  // Whether the banding waits for the first signing (bandingFor the counted sets), and
+  // whether it, and the summaries' form, are chosen.
+  bool choosesBanding;
+  bool chosen = false;
+
+  Impl(Banding banding, double threshold, bool chooses)
+      : rows(banding.rows), bands(banding.bands), signer(banding), chains(banding.bands), keys(banding.bands),
+        sketched(threshold < kSketchBelow), filter(threshold), choosesBanding(chooses) {}
+
+  // Chooses the banding (unless given) and the summaries' form, once the sets have counted every text.
+  void choose() {
+    if (chosen) return;
+    chosen = true;
+    if (choosesBanding) {
+      const Banding banding = bandingFor(threshold, *sets);
+      rows = banding.rows;
+      bands = banding.bands;
+      signer = MinHashBands(banding);
+      chains = BandChains(bands);
+      keys.resize(bands);
+    }
+    if (sketched) sketcher.bitmaps = filter.bitmaps = summarizesByBitmaps(*sets);
+  }
 
   void reserve(uint32_t texts) {
     chains.reserve(texts);
@@ -130,8 +169,6 @@ struct SimilarGroups::Impl {
   void sign(uint32_t i, const uint64_t* setCodes, uint32_t size, uint32_t* out) {
     signer.keys(setCodes, size, out);
     if (!sketched) return;
-    if (!formChosen) sketcher.bitmaps = filter.bitmaps = summarizesByBitmaps(*sets);
-    formChosen = true;
     sketcher.make(setCodes, size, sketches.data() + size_t{i} * SetSketch::kWords);
   }
 
@@ -164,12 +201,14 @@ struct SimilarGroups::Impl {
   // ShingleSets::Observer: set i's keys, signed while its codes are at hand.
   void added(uint32_t i, const uint64_t* setCodes, uint32_t size) {
     if (i != signedUpTo || started) return;  // out of order: run() signs it from the sets
+    choose();
     reserve(std::max({i + 1, sets->count(), sets->counted()}));  // room for every text the sets will hold
     sign(i, setCodes, size, chains.spare(i));
     ++signedUpTo;
   }
 
   void start() {
+    choose();
     count = sets->count();
     labels.resize(count);
     seenBy.assign(count, 0);
@@ -225,14 +264,17 @@ struct SimilarGroups::Impl {
 };
 
 SimilarGroups::SimilarGroups(const ShingleSets& sets, double threshold, Grouping grouping, Banding banding)
-    : impl_(new Impl(banding, threshold)) {
+    : impl_(new Impl(banding, threshold, false)) {
   Impl& m = *impl_;
   m.sets = &sets;
   m.threshold = threshold;
   m.grouping = grouping;
-  m.rows = banding.rows;
-  m.bands = banding.bands;
-  m.keys.resize(m.bands);
+}
+
+// A placeholder banding of one min-hash until choose() replaces it.
+SimilarGroups::SimilarGroups(const ShingleSets& sets, double threshold, Grouping grouping)
+    : SimilarGroups(sets, threshold, grouping, Banding{1, 1}) {
+  impl_->choosesBanding = true;
 }
 
 SimilarGroups::~SimilarGroups() = default;
@@ -265,8 +307,11 @@ std::vector<uint32_t> SimilarGroups::takeLabels() {
 
 void SimilarGroups::added(uint32_t i, const uint64_t* codes, uint32_t size) { impl_->added(i, codes, size); }
 
+Banding SimilarGroups::banding() const { return {impl_->rows, impl_->bands}; }
+
 void SimilarGroups::bandKeys(uint32_t i, uint32_t* out) {
   Impl& m = *impl_;
+  m.choose();
   if (!m.started && i < m.signedUpTo) {
     std::copy_n(m.chains.spare(i), m.bands, out);
   } else {

@@ -170,6 +170,7 @@ uint32_t ShingleSets::count() const { return static_cast<uint32_t>(impl_->sizes.
 uint32_t ShingleSets::size(uint32_t i) const { return impl_->sizes[i]; }
 uint32_t ShingleSets::counted() const { return static_cast<uint32_t>(impl_->countedTexts); }
 size_t ShingleSets::countedRoom() const { return impl_->countedRoom; }
+bool ShingleSets::weighted() const { return impl_->options.weights != nullptr; }
 
 void ShingleSets::codes(uint32_t i, uint64_t* out) const {
   Cursor c{impl_->lists[i]};
