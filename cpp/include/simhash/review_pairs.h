@@ -6,7 +6,7 @@
 // their texts, one from each, joins with a similarity of at least `review`, and reports
 // each two groups once, through their most similar such pair (ties: the least
 // (a, b)). Candidates come from MinHash banding of the sets at `review` (similar_groups.h:
-// bandingFor(review) keeps a pair at J = review with probability 0.995 or more, higher
+// bandingFor(review, sets) keeps a pair at J = review with probability 0.995 or more, higher
 // ones more surely) over every text, not only a grouping's leaders; every candidate of
 // another group that the sets' summaries (set_sketch.h) do not rule out is decided exactly. The result
 // depends only on the texts, their order and the labels, never on slicing.

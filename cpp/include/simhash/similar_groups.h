@@ -25,7 +25,9 @@ namespace simhash {
 /// 512-bit summaries (set_sketch.h) show them below it: bitmaps, when the texts are short,
 /// which bound the intersection exactly; else sketches (more than 99.5% of pairs at exactly
 /// the threshold pass, small sets included; of the 74,649 pairs at 0.5 or more among 97k
-/// fortunes' band candidates, none was set aside).
+/// fortunes' band candidates, none was set aside). From it up, only long sets
+/// (kLongMeanShingles) are summarized, by bitmaps, which set aside no pair that reaches the
+/// threshold: every candidate is decided as the text index decides it.
 constexpr double kSketchBelow = 0.7;
 
 /// rows × bands min-hashes per text. @pre 1 <= rows, 1 <= bands, rows * bands <= kMaxMinHashes.
@@ -85,8 +87,8 @@ class SimilarGroups : public ShingleSets::Observer {
   /// @pre by the first run(), `sets` built for every text (before this or with this as
   /// the observer of their addTexts), then unchanged and alive while run() is called;
   /// 0 < threshold <= 1.
-  /// The banding is bandingFor(threshold, sets), chosen at the first signing, once the
-  /// sets have counted every text; or `banding` when given.
+  /// The banding is bandingFor(threshold, sets), chosen at the first signing (the sets
+  /// have counted every text by then); or `banding` when given.
   SimilarGroups(const ShingleSets& sets, double threshold, Grouping grouping);
   SimilarGroups(const ShingleSets& sets, double threshold, Grouping grouping, Banding banding);
   ~SimilarGroups();
@@ -103,8 +105,8 @@ class SimilarGroups : public ShingleSets::Observer {
   double progress() const;
   /// The labels (label[i] = the leader or component minimum of text i). @pre run() returned true.
   std::vector<uint32_t> takeLabels();
-  /// The banding: given, or chosen by the first signing (of a set added, or by run() or bandKeys).
-  Banding banding() const;
+  /// The banding: given, or bandingFor(threshold, sets). @pre the sets have counted every text.
+  Banding banding();
   /// The band keys of text i, written to out[0, banding().bands): two texts are candidates
   /// when some band's keys are equal. For tests and benchmarks. Cost: the text's
   /// min-hashes, or a copy of those signed as the set was built (before run()).
@@ -113,6 +115,11 @@ class SimilarGroups : public ShingleSets::Observer {
 
  private:
   struct Impl;
+  Impl& impl();  // made at the first signing
+  const ShingleSets* sets_;
+  double threshold_;
+  Grouping grouping_;
+  Banding banding_;  // 0 × 0: bandingFor(threshold_, *sets_)
   std::unique_ptr<Impl> impl_;
 };
 

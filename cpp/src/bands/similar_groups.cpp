@@ -28,6 +28,13 @@ Banding bandingFor(double threshold, unsigned maxRows, size_t budget) {
   return {1, most};
 }
 
+namespace {
+
+size_t meanShingles(const ShingleSets& sets) { return sets.counted() == 0 ? 0 : sets.countedRoom() / sets.counted(); }
+bool longSets(const ShingleSets& sets) { return meanShingles(sets) > kLongMeanShingles; }
+
+}  // namespace
+
 Banding bandingFor(double threshold, const ShingleSets& sets) {
   // Short unweighted sets: up to 5 rows within 128. Measured on 97,156 fortunes with edits
   // at 0.8 against the exact answer: 5 × 14 missed 28 of 114,202 pairs, 5 × 12 (0.99) 73;
@@ -44,9 +51,8 @@ Banding bandingFor(double threshold, const ShingleSets& sets) {
   // From kSketchBelow up, where dedup decides its candidates as the text index does, the
   // index's banding, so that both propose the same candidates (text_index.h: the stream
   // contract).
-  const size_t mean = sets.counted() == 0 ? 0 : sets.countedRoom() / sets.counted();
-  if (threshold >= kSketchBelow || (!sets.weighted() && mean <= kLongMeanShingles)) return bandingFor(threshold);
-  return bandingFor(threshold, 7, std::min<size_t>(kMaxMinHashes, std::max<size_t>(mean, 384)));
+  if (threshold >= kSketchBelow || (!sets.weighted() && !longSets(sets))) return bandingFor(threshold);
+  return bandingFor(threshold, 7, std::min<size_t>(kMaxMinHashes, std::max<size_t>(meanShingles(sets), 384)));
 }
 
 namespace {
@@ -109,6 +115,8 @@ void MinHashBands::keys(const uint64_t* codes, size_t size, uint32_t* out) {
   }
 }
 
+// Made at the first signing (of a set added, or by run() or bandKeys), once the sets have
+// counted every text: the banding and the summaries are chosen then.
 struct SimilarGroups::Impl {
   const ShingleSets* sets;
   double threshold;
@@ -127,48 +135,32 @@ struct SimilarGroups::Impl {
   std::vector<uint32_t> keys;
   // 64-bit: std::sort of this type is in the module already.
   std::vector<uint64_t> candidates, codes;
-  // Below kSketchBelow, where bands of few rows propose many chance candidates: each
-  // text's summary (set_sketch.h: its bitmap when the texts are short, else its sketch),
-  // made as it is signed, and the filter that sets aside the candidates it shows below the
-  // threshold. The form is chosen with the banding.
-  bool sketched;
+  // Each text's summary (set_sketch.h), made as it is signed, and the filter that sets
+  // aside the candidates it shows below the threshold. Below kSketchBelow, where bands of
+  // few rows propose many chance candidates: its bitmap when the texts are short, else
+  // its sketch. From kSketchBelow up, for long sets only: its bitmap, which sets aside no
+  // pair that reaches the threshold, so every candidate is decided as by atLeast alone (as
+  // the text index decides it: the stream contract).
+  bool summarized;
   SetSketch sketcher;
   SketchFilter filter;
   std::vector<uint64_t> sketches;
 
-  // Whether the banding waits for the first signing (bandingFor the counted sets), and
-  // whether it, and the summaries' form, are chosen.
-  bool choosesBanding;
-  bool chosen = false;
-
-  Impl(Banding banding, double threshold, bool chooses)
-      : rows(banding.rows), bands(banding.bands), signer(banding), chains(banding.bands), keys(banding.bands),
-        sketched(threshold < kSketchBelow), filter(threshold), choosesBanding(chooses) {}
-
-  // Chooses the banding (unless given) and the summaries' form, once the sets have counted every text.
-  void choose() {
-    if (chosen) return;
-    chosen = true;
-    if (choosesBanding) {
-      const Banding banding = bandingFor(threshold, *sets);
-      rows = banding.rows;
-      bands = banding.bands;
-      signer = MinHashBands(banding);
-      chains = BandChains(bands);
-      keys.resize(bands);
-    }
-    if (sketched) sketcher.bitmaps = filter.bitmaps = summarizesByBitmaps(*sets);
+  Impl(const ShingleSets& s, double t, Grouping g, Banding banding)
+      : sets(&s), threshold(t), grouping(g), rows(banding.rows), bands(banding.bands), signer(banding),
+        chains(banding.bands), keys(banding.bands), summarized(t < kSketchBelow || longSets(s)), filter(t) {
+    sketcher.bitmaps = filter.bitmaps = t >= kSketchBelow || summarizesByBitmaps(s);
   }
 
   void reserve(uint32_t texts) {
     chains.reserve(texts);
-    if (sketched && sketches.size() < size_t{texts} * SetSketch::kWords) sketches.resize(size_t{texts} * SetSketch::kWords);
+    if (summarized && sketches.size() < size_t{texts} * SetSketch::kWords) sketches.resize(size_t{texts} * SetSketch::kWords);
   }
 
   // Text i's band keys (to out[0, bands)) and sketch, from its set's canonical codes.
   void sign(uint32_t i, const uint64_t* setCodes, uint32_t size, uint32_t* out) {
     signer.keys(setCodes, size, out);
-    if (!sketched) return;
+    if (!summarized) return;
     sketcher.make(setCodes, size, sketches.data() + size_t{i} * SetSketch::kWords);
   }
 
@@ -180,9 +172,9 @@ struct SimilarGroups::Impl {
     sign(i, codes.data(), size, out);
   }
 
-  // Whether texts y and i may reach the threshold: an exact test, after the sketches' when sketched.
+  // Whether texts y and i may reach the threshold: an exact test, after the sketches' when summarized.
   bool reaches(uint32_t y, uint32_t i) const {
-    if (sketched) {
+    if (summarized) {
       const uint64_t* sketch = sketches.data();
       if (!filter.mayReach(sketch + size_t{y} * SetSketch::kWords, sets->size(y), sketch + size_t{i} * SetSketch::kWords, sets->size(i))) {
         return false;
@@ -201,14 +193,12 @@ struct SimilarGroups::Impl {
   // ShingleSets::Observer: set i's keys, signed while its codes are at hand.
   void added(uint32_t i, const uint64_t* setCodes, uint32_t size) {
     if (i != signedUpTo || started) return;  // out of order: run() signs it from the sets
-    choose();
     reserve(std::max({i + 1, sets->count(), sets->counted()}));  // room for every text the sets will hold
     sign(i, setCodes, size, chains.spare(i));
     ++signedUpTo;
   }
 
   void start() {
-    choose();
     count = sets->count();
     labels.resize(count);
     seenBy.assign(count, 0);
@@ -264,17 +254,16 @@ struct SimilarGroups::Impl {
 };
 
 SimilarGroups::SimilarGroups(const ShingleSets& sets, double threshold, Grouping grouping, Banding banding)
-    : impl_(new Impl(banding, threshold, false)) {
-  Impl& m = *impl_;
-  m.sets = &sets;
-  m.threshold = threshold;
-  m.grouping = grouping;
-}
+    : sets_(&sets), threshold_(threshold), grouping_(grouping), banding_(banding) {}
 
-// A placeholder banding of one min-hash until choose() replaces it.
 SimilarGroups::SimilarGroups(const ShingleSets& sets, double threshold, Grouping grouping)
-    : SimilarGroups(sets, threshold, grouping, Banding{1, 1}) {
-  impl_->choosesBanding = true;
+    : SimilarGroups(sets, threshold, grouping, Banding{0, 0}) {}
+
+SimilarGroups::Impl& SimilarGroups::impl() {
+  if (!impl_) {
+    impl_.reset(new Impl(*sets_, threshold_, grouping_, banding_.rows == 0 ? bandingFor(threshold_, *sets_) : banding_));
+  }
+  return *impl_;
 }
 
 SimilarGroups::~SimilarGroups() = default;
@@ -282,7 +271,7 @@ SimilarGroups::SimilarGroups(SimilarGroups&&) noexcept = default;
 SimilarGroups& SimilarGroups::operator=(SimilarGroups&&) noexcept = default;
 
 bool SimilarGroups::run(size_t workBudget) {
-  Impl& m = *impl_;
+  Impl& m = impl();
   if (!m.started) m.start();
   size_t work = 0;
   while (m.groupedUpTo < m.count && work < workBudget) work += m.group(m.groupedUpTo++);
@@ -294,9 +283,8 @@ bool SimilarGroups::run(size_t workBudget) {
 }
 
 double SimilarGroups::progress() const {
-  const Impl& m = *impl_;
-  const uint32_t count = m.sets->count();
-  return count == 0 ? 1.0 : static_cast<double>(m.groupedUpTo) / count;
+  const uint32_t count = sets_->count();
+  return count == 0 ? 1.0 : static_cast<double>(impl_ ? impl_->groupedUpTo : 0) / count;
 }
 
 std::vector<uint32_t> SimilarGroups::takeLabels() {
@@ -305,13 +293,12 @@ std::vector<uint32_t> SimilarGroups::takeLabels() {
   return labels;
 }
 
-void SimilarGroups::added(uint32_t i, const uint64_t* codes, uint32_t size) { impl_->added(i, codes, size); }
+void SimilarGroups::added(uint32_t i, const uint64_t* codes, uint32_t size) { impl().added(i, codes, size); }
 
-Banding SimilarGroups::banding() const { return {impl_->rows, impl_->bands}; }
+Banding SimilarGroups::banding() { return {impl().rows, impl().bands}; }
 
 void SimilarGroups::bandKeys(uint32_t i, uint32_t* out) {
-  Impl& m = *impl_;
-  m.choose();
+  Impl& m = impl();
   if (!m.started && i < m.signedUpTo) {
     std::copy_n(m.chains.spare(i), m.bands, out);
   } else {
