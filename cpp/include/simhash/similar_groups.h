@@ -25,9 +25,8 @@ namespace simhash {
 /// 512-bit summaries (set_sketch.h) show them below it: bitmaps, when the texts are short,
 /// which bound the intersection exactly; else sketches (more than 99.5% of pairs at exactly
 /// the threshold pass, small sets included; of the 74,649 pairs at 0.5 or more among 97k
-/// fortunes' band candidates, none was set aside). From it up, only long sets
-/// (kLongMeanShingles) are summarized, by bitmaps, which set aside no pair that reaches the
-/// threshold: every candidate is decided as the text index decides it.
+/// fortunes' band candidates, none was set aside). From it up, bitmaps, which set aside no
+/// pair that reaches the threshold: every candidate is decided as the text index decides it.
 constexpr double kSketchBelow = 0.7;
 
 /// rows × bands min-hashes per text. @pre 1 <= rows, 1 <= bands, rows * bands <= kMaxMinHashes.
@@ -75,7 +74,7 @@ class MinHashBands {
 /// earliest leader whose similarity with it reaches the threshold among its candidates,
 /// or leads) or components (connected components of the candidate pairs that reach it,
 /// labelled by their smallest index), in resumable slices.
-/// Memory: 4 × bands + 8 bytes per text, plus about 11 bytes per indexed (text, band): the
+/// Memory: 4 × bands + 72 bytes per text, plus about 11 bytes per indexed (text, band): the
 /// leaders for leader grouping, every text for components. @pre texts × bands < 2^32.
 ///
 /// A text's signature costs O(its shingles + K). Passed as the observer of the sets'

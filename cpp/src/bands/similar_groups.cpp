@@ -138,29 +138,27 @@ struct SimilarGroups::Impl {
   // Each text's summary (set_sketch.h), made as it is signed, and the filter that sets
   // aside the candidates it shows below the threshold. Below kSketchBelow, where bands of
   // few rows propose many chance candidates: its bitmap when the texts are short, else
-  // its sketch. From kSketchBelow up, for long sets only: its bitmap, which sets aside no
-  // pair that reaches the threshold, so every candidate is decided as by atLeast alone (as
-  // the text index decides it: the stream contract).
-  bool summarized;
+  // its sketch. From kSketchBelow up: its bitmap, which sets aside no pair that reaches
+  // the threshold, so every candidate is decided as by atLeast alone (as the text index
+  // decides it: the stream contract).
   SetSketch sketcher;
   SketchFilter filter;
   std::vector<uint64_t> sketches;
 
   Impl(const ShingleSets& s, double t, Grouping g, Banding banding)
       : sets(&s), threshold(t), grouping(g), rows(banding.rows), bands(banding.bands), signer(banding),
-        chains(banding.bands), keys(banding.bands), summarized(t < kSketchBelow || longSets(s)), filter(t) {
+        chains(banding.bands), keys(banding.bands), filter(t) {
     sketcher.bitmaps = filter.bitmaps = t >= kSketchBelow || summarizesByBitmaps(s);
   }
 
   void reserve(uint32_t texts) {
     chains.reserve(texts);
-    if (summarized && sketches.size() < size_t{texts} * SetSketch::kWords) sketches.resize(size_t{texts} * SetSketch::kWords);
+    if (sketches.size() < size_t{texts} * SetSketch::kWords) sketches.resize(size_t{texts} * SetSketch::kWords);
   }
 
   // Text i's band keys (to out[0, bands)) and sketch, from its set's canonical codes.
   void sign(uint32_t i, const uint64_t* setCodes, uint32_t size, uint32_t* out) {
     signer.keys(setCodes, size, out);
-    if (!summarized) return;
     sketcher.make(setCodes, size, sketches.data() + size_t{i} * SetSketch::kWords);
   }
 
@@ -172,13 +170,11 @@ struct SimilarGroups::Impl {
     sign(i, codes.data(), size, out);
   }
 
-  // Whether texts y and i may reach the threshold: an exact test, after the sketches' when summarized.
+  // Whether texts y and i may reach the threshold: their summaries' test, then the exact one.
   bool reaches(uint32_t y, uint32_t i) const {
-    if (summarized) {
-      const uint64_t* sketch = sketches.data();
-      if (!filter.mayReach(sketch + size_t{y} * SetSketch::kWords, sets->size(y), sketch + size_t{i} * SetSketch::kWords, sets->size(i))) {
-        return false;
-      }
+    const uint64_t* sketch = sketches.data();
+    if (!filter.mayReach(sketch + size_t{y} * SetSketch::kWords, sets->size(y), sketch + size_t{i} * SetSketch::kWords, sets->size(i))) {
+      return false;
     }
     return sets->atLeast(y, i, threshold);
   }
