@@ -182,14 +182,12 @@ EMSCRIPTEN_KEEPALIVE void verifyPairs(uintptr_t utf8, uintptr_t offsets, uint32_
 EMSCRIPTEN_KEEPALIVE uint32_t similarityJoin(uintptr_t utf8, uintptr_t offsets, uint32_t count, double threshold, uint32_t measure) {
   return similarity_glue::join(utf8, offsets, count, threshold, measure);
 }
-// The band keys of a text (tests/bench/calibrate.js): bandingBands(sets, threshold) words at out.
+// The band keys of a text (tests/bench/calibrate.js): similarGroupsBands(groups) words at out.
 EMSCRIPTEN_KEEPALIVE void similarGroupsBandKeys(uintptr_t groups, uint32_t i, uintptr_t out) {
   bindings::at<simhash::SimilarGroups>(groups)->bandKeys(i, bindings::at<uint32_t>(out));
 }
-// The bands of dedup's banding at `threshold` over the ShingleSets handle `sets` (built).
-EMSCRIPTEN_KEEPALIVE uint32_t bandingBands(uintptr_t sets, double threshold) {
-  return simhash::bandingFor(threshold, *bindings::at<simhash::ShingleSets>(sets)).bands;
-}
+// The bands of the groups' banding (their sets built).
+EMSCRIPTEN_KEEPALIVE uint32_t similarGroupsBands(uintptr_t groups) { return bindings::at<simhash::SimilarGroups>(groups)->banding().bands; }
 #endif
 
 }  // extern "C"

@@ -38,9 +38,10 @@ export const RADIUS_TABLE = Object.freeze([
  * dedup without maxDistance takes its candidates from MinHash banding of the shingle sets
  * (cpp/include/simhash/similar_groups.h) rather than from the fingerprints when both
  * hold (README "Choosing thresholds", `node tests/bench/calibrate.js`):
- * - the similarity is at least BANDING_FROM, the lowest threshold dedup serves fast (below
- *   0.7 the bands have 3 or 4 rows, and the sets' sketches set aside most of the chance
- *   candidates those propose before the exact test: similar_groups.h kSketchBelow);
+ * - the similarity is at least BANDING_FROM, the lowest threshold dedup serves fast (the
+ *   sets' 512-bit summaries set aside most of the chance candidates before the exact
+ *   test, and below 0.7 long or weighted sets get more rows: similar_groups.h kSketchBelow,
+ *   bandingFor);
  * - the distinct texts average at most BANDING_MAX_MEAN_LENGTH UTF-16 units: short texts,
  *   where banding keeps at least 99% of the pairs with a seventh of the chance candidates
  *   of radius 16 of 64 bits and linear work where the radius search is quadratic in

@@ -75,7 +75,7 @@ for (const corpus of [loadEnglish, loadChinese, loadLongDocuments].map((load) =>
   await withSimilarity(core, texts, async (sets) => {
     for (const s of SIMILARITIES.filter((x) => x >= BANDING_FROM)) {
       const groups = core._similarGroupsCreate(sets, s, false);
-      const bands = core._bandingBands(sets, s);
+      const bands = core._similarGroupsBands(groups);
       const out = core._malloc(4 * bands);
       try {
         // Every text's band keys once; two texts are candidates when a band's keys agree.

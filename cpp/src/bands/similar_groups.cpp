@@ -115,7 +115,7 @@ void MinHashBands::keys(const uint64_t* codes, size_t size, uint32_t* out) {
   }
 }
 
-// Made at the first signing (of a set added, or by run() or bandKeys), once the sets have
+// Made at the first signing (of a set added, or by run(), banding() or bandKeys), once the sets have
 // counted every text: the banding and the summaries are chosen then.
 struct SimilarGroups::Impl {
   const ShingleSets* sets;
