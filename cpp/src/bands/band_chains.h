@@ -48,18 +48,46 @@ class BandChains {
     }
   }
 
-  /// The indexed texts that share a key of keys[0, bands), each once, appended to out:
-  /// seenBy[y] == mark marks text y as given (seenBy has an entry per text; a caller
-  /// passes a mark it has not used before, such as its text's number plus 1).
+  /// The indexed texts that share a key of keys[0, bands), each once, appended to out (in
+  /// no particular order): seenBy[y] == mark marks text y as given (seenBy has an entry per
+  /// text; a caller passes a mark it has not used before, such as its text's number plus 1).
   /// @return the chain links read.
   size_t collect(const uint32_t* keys, uint32_t mark, std::vector<uint32_t>& seenBy, std::vector<uint64_t>& out) const {
+    // The chains of several bands are walked in turn, a link of each at a time: a link's
+    // read is a cache miss that the next one depends on, and misses of different chains
+    // overlap. Descriptions at 0.5 (4 × 83 bands, thousands of links a text): leader
+    // grouping 1.3x faster natively than walking one chain after another.
+    constexpr unsigned kLanes = 8;
+    uint32_t link[kLanes];
+    unsigned lanes = 0, band = 0;
     size_t read = 0;
-    for (unsigned b = 0; b < bands_; ++b) {
-      for (uint32_t e = chain(keys[b]); e != kNone; e = next_[e], ++read) {
+    const auto start = [&](unsigned lane) {  // the next band's chain into `lane`, if any is left
+      while (band < bands_) {
+        const uint32_t e = chain(keys[band++]);
+        if (e != kNone) {
+          link[lane] = e;
+          return true;
+        }
+      }
+      return false;
+    };
+    while (lanes < kLanes && start(lanes)) ++lanes;
+    while (lanes > 0) {
+      for (unsigned lane = 0; lane < lanes;) {
+        const uint32_t e = link[lane];
+        ++read;
         const uint32_t y = e / bands_;
-        if (seenBy[y] == mark) continue;
-        seenBy[y] = mark;
-        out.push_back(y);
+        if (seenBy[y] != mark) {
+          seenBy[y] = mark;
+          out.push_back(y);
+        }
+        if (next_[e] != kNone) {
+          link[lane++] = next_[e];
+        } else if (start(lane)) {
+          ++lane;
+        } else {
+          link[lane] = link[--lanes];  // this chain ended and no band is left: the last lane takes its place
+        }
       }
     }
     return read;
