@@ -8,8 +8,8 @@
 // `git worktree add /tmp/base COMMIT`, then in it `cmake --preset wasm && cmake --build
 // --preset wasm --target simhash_wasm`, and copy build/wasm/simhash_core.* to js/wasm/.
 // Collections (--texts=), on one thread, or in a pool of --pool=WORKERS:
-//   paragraphs, one-line  Debian's package descriptions (natural-collections.js); variants:
-//                         the default, similarity 0.7, 0.6, 0.5, review 0.5 (one-line:
+//   paragraphs, one-line  Debian's package descriptions (natural-collections.js), with the
+//                         variants of `dedup.js --natural` (dedup-natural.js VARIANTS; one-line:
 //                         measure 'text' unless --auto, the README's rule then choosing 'short')
 //   fortunes              N fortunes with 1-3 word edits (fortune-texts.js; --n=, 1M by
 //                         default), the default only
@@ -17,7 +17,7 @@
 //   [--n=1000000] [--pool=2] [--auto]
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { debianDescriptions } from './natural-collections.js';
+import { VARIANTS, median, naturalCollection, naturalCollections } from './dedup-natural.js';
 import { makeTexts } from './fortune-texts.js';
 
 const args = process.argv.slice(2);
@@ -28,18 +28,15 @@ const RUNS = Number(value('runs', 3));
 const POOL = Number(value('pool', 0));
 if (roots.length === 0) throw new Error('usage: node tests/bench/dedup-ab.js ROOT [ROOT ...] [--texts=paragraphs|one-line|fortunes] [--runs=3] [--n=N] [--pool=W] [--auto]');
 
-const LOWER = [['the default', {}], ['similarity: 0.7', { similarity: 0.7 }], ['similarity: 0.6', { similarity: 0.6 }],
-  ['similarity: 0.5', { similarity: 0.5 }], ['review: 0.5', { review: 0.5 }]];
+if (!['paragraphs', 'one-line', 'fortunes'].includes(COLLECTION)) throw new RangeError(`--texts=${COLLECTION}: paragraphs, one-line or fortunes`);
 let texts;
-let variants = LOWER;
+let variants = VARIANTS;
 if (COLLECTION === 'fortunes') {
   texts = makeTexts(Number(value('n', 1_000_000))).texts;
-  variants = [['the default', {}]];
+  variants = VARIANTS.slice(0, 1); // the default
 } else {
-  const { paragraphs, synopses } = debianDescriptions();
-  texts = { paragraphs, 'one-line': synopses }[COLLECTION];
-  if (!texts) throw new RangeError(`--texts=${COLLECTION}: paragraphs, one-line or fortunes`);
-  if (COLLECTION === 'one-line' && !args.includes('--auto')) variants = LOWER.map(([label, options]) => [label, { measure: 'text', ...options }]);
+  texts = naturalCollection(naturalCollections(), COLLECTION);
+  if (COLLECTION === 'one-line' && !args.includes('--auto')) variants = VARIANTS.map(([label, options]) => [label, { measure: 'text', ...options }]);
 }
 
 const builds = [];
@@ -51,7 +48,6 @@ for (const root of roots) {
   builds.push({ root, run, times: variants.map(() => []), found: [] });
 }
 
-const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 for (let round = 0; round < RUNS; round++) {
   for (let k = 0; k < builds.length; k++) {
     const build = builds[(k + round) % builds.length];

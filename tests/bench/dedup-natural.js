@@ -17,17 +17,28 @@ export const VARIANTS = [
   ['review: 0.5, reviewLimit: 1e9', { review: 0.5, reviewLimit: 1e9 }],
 ];
 
-const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+export const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+
+/** The collections by name: the descriptions as paragraphs and as one-line synopses. */
+export function naturalCollections() {
+  const { paragraphs, synopses } = debianDescriptions();
+  return { paragraphs, 'one-line': synopses };
+}
+
+/** The texts of the collection `name`; a RangeError naming the known ones otherwise. */
+export function naturalCollection(collections, name) {
+  const texts = collections[name];
+  if (!texts) throw new RangeError(`unknown collection ${name}; known: ${Object.keys(collections).join(', ')}`);
+  return texts;
+}
 
 export async function main(args) {
   const runs = Number(args.find((a) => a.startsWith('--runs='))?.split('=')[1] ?? 3);
   const wanted = args.find((a) => a.startsWith('--collections='))?.split('=')[1].split(',') ?? ['paragraphs', 'one-line'];
-  const { paragraphs, synopses } = debianDescriptions();
-  const collections = { paragraphs, 'one-line': synopses };
+  const collections = naturalCollections();
   const sh = await init();
   for (const name of wanted) {
-    const texts = collections[name];
-    if (!texts) throw new RangeError(`unknown collection ${name}; known: ${Object.keys(collections).join(', ')}`);
+    const texts = naturalCollection(collections, name);
     const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
     console.log(`\n${name}: ${texts.length.toLocaleString('en')} Debian package descriptions, ${(bytes / texts.length).toFixed(0)} bytes each on average; ${runs} rounds`);
     const times = VARIANTS.map(() => []);
