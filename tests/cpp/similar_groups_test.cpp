@@ -306,12 +306,12 @@ TEST_CASE("BandChains::collect gives every indexed text that shares a key, once,
   simhash::BandChains chains(bands);
   chains.reserve(count);
   std::vector<uint32_t> seenBy(count, 0);
-  std::vector<uint64_t> found;
+  std::vector<uint32_t> found;
   for (uint32_t i = 0; i < count; ++i) {
     const uint32_t* mine = keys.data() + size_t{i} * bands;
     found.clear();
     const size_t read = chains.collect(mine, i + 1, seenBy, found);
-    std::vector<uint64_t> expected;
+    std::vector<uint32_t> expected;
     size_t links = 0;
     for (uint32_t y = 0; y < i; ++y) {
       if (y % 3 == 2) continue;  // not indexed: only two texts in three are

@@ -52,7 +52,7 @@ class BandChains {
   /// no particular order): seenBy[y] == mark marks text y as given (seenBy has an entry per
   /// text; a caller passes a mark it has not used before, such as its text's number plus 1).
   /// @return the chain links read.
-  size_t collect(const uint32_t* keys, uint32_t mark, std::vector<uint32_t>& seenBy, std::vector<uint64_t>& out) const {
+  size_t collect(const uint32_t* keys, uint32_t mark, std::vector<uint32_t>& seenBy, std::vector<uint32_t>& out) const {
     // The chains of several bands are walked in turn, a link of each at a time: a link's
     // read is a cache miss that the next one depends on, and misses of different chains
     // overlap. Descriptions at 0.5 (4 × 83 bands, thousands of links a text): leader

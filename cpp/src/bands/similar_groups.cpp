@@ -57,6 +57,7 @@ Banding bandingFor(double threshold, const ShingleSets& sets) {
 
 namespace {
 
+constexpr uint32_t kNone = BandChains::kNone;
 // A bin's minimum is a 32-bit value; above those, a bin with no shingle, and a mark on the
 // values that densification copied (so copies are never copied again).
 constexpr uint64_t kEmpty = uint64_t{1} << 32;
@@ -132,9 +133,8 @@ struct SimilarGroups::Impl {
   BandChains chains;
   std::vector<uint32_t> labels;  // leader of each text so far, or its union-find parent
   std::vector<uint32_t> seenBy;  // the text whose candidates last included each text, plus 1
-  std::vector<uint32_t> keys;
-  // 64-bit: std::sort of this type is in the module already.
-  std::vector<uint64_t> candidates, codes;
+  std::vector<uint32_t> keys, candidates;
+  std::vector<uint64_t> codes;
   // Each text's summary (set_sketch.h), made as it is signed, and the filter that sets
   // aside the candidates it shows below the threshold. Below kSketchBelow, where bands of
   // few rows propose many chance candidates: its bitmap when the texts are short, else
@@ -221,21 +221,25 @@ struct SimilarGroups::Impl {
     work += 4 * collect(i);
     labels[i] = i;
     if (grouping == Grouping::Leader) {
-      // The earliest leader that accepts i: candidates in index order.
-      std::sort(candidates.begin(), candidates.end());
-      for (const uint64_t candidate : candidates) {
-        const auto y = static_cast<uint32_t>(candidate);
+      // The earliest leader that accepts i: the least accepting candidate, in whatever
+      // order they came, testing only those below the least found so far. Not sorting
+      // them first: a leader tests all its candidates whatever their order, and at low
+      // thresholds most texts lead; sorting took 14% of the descriptions' grouping at 0.5
+      // (native), for 4% fewer tests.
+      uint32_t least = kNone;
+      for (const uint32_t y : candidates) {
+        if (y >= least) continue;
         work += 8 + sets->size(i) / 2;
-        if (reaches(y, i)) {
-          labels[i] = y;
-          return work;
-        }
+        if (reaches(y, i)) least = y;
+      }
+      if (least != kNone) {
+        labels[i] = least;
+        return work;
       }
       chains.index(i, keys.data());
       return work + 16 * bands;
     }
-    for (const uint64_t candidate : candidates) {
-      const auto y = static_cast<uint32_t>(candidate);
+    for (const uint32_t y : candidates) {
       const uint32_t ry = find(y), ri = find(i);
       if (ry == ri) continue;  // already joined: no test needed
       work += 8 + sets->size(i) / 2;
