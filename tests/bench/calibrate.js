@@ -1,4 +1,4 @@
-// `npm run bench:calibrate`: the Hamming radius that makes fingerprints a safe candidate
+// `node tests/bench/calibrate.js`: the Hamming radius that makes fingerprints a safe candidate
 // filter for a similarity threshold s (js/core/thresholds.js holds the resulting table).
 //
 // For each benchmark corpus (English and Chinese fortunes, the PostgreSQL manual as long

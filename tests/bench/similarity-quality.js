@@ -11,7 +11,7 @@
 // bands (js/core/thresholds.js usesBanding) the labels are sh.dedup's own. Where it takes the
 // candidates within candidateRadius(s), the verified pairs are exactly the join's pairs with
 // J >= s within the radius, so they are taken from the join, which spares the near-linear
-// candidate scans of low s (their cost is in `npm run bench:calibrate`).
+// candidate scans of low s (their cost is in `node tests/bench/calibrate.js`).
 // Scoring is pairwise over the groups (every two items of one group form a predicted pair):
 //   close duplicates - truth J >= 0.8; pairs with 0.5 <= J < 0.8 count as neither;
 //   at s             - truth J >= s (for the similarity modes).

@@ -1,4 +1,4 @@
-// `npm run bench:verify`: the speed and memory of exact verification in WASM (the core's
+// `node tests/bench/verify.js`: the speed and memory of exact verification in WASM (the core's
 // _verifyPairs, as dedup calls it: one call per batch of candidates). For each corpus the
 // candidates are the pairs within a radius of js/core/thresholds.js (the real mix of near-
 // duplicates and chance pairs a dedup verifies). Prints, per corpus and threshold, the
