@@ -33,31 +33,54 @@ targets=(fuzz_fingerprint fuzz_index fuzz_idf fuzz_text_index)
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz --target "${targets[@]}" fuzz_write_seeds -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
 
-status=0
-for target in "${targets[@]}"; do
-  corpus=build/fuzz/corpus/$target
-  crashes=build/fuzz/crashes/$target
-  log=build/fuzz/logs/$target.log
+# Runs one target for $seconds; its log and what it found go under build/fuzz/.
+run_target() {
+  local target=$1
+  local corpus=build/fuzz/corpus/$target crashes=build/fuzz/crashes/$target
   mkdir -p "$corpus" "$crashes" build/fuzz/logs
-  started=build/fuzz/logs/$target.started
-  touch "$started"
-  echo "fuzz: $target for ${seconds}s (log: $log)" >&2
+  touch "build/fuzz/logs/$target.started"
   # -timeout: one input taking 10 s is a hang; the issue asks for none.
-  if build/fuzz/$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-       -artifact_prefix="$crashes/" "$corpus" "tests/fuzz/corpus/$target" >"$log" 2>&1; then
+  build/fuzz/$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$crashes/" "$corpus" "tests/fuzz/corpus/$target" >"build/fuzz/logs/$target.log" 2>&1
+}
+
+# Reports a target's run from its log and exit status; returns the status.
+report_target() {
+  local target=$1 code=$2
+  local crashes=build/fuzz/crashes/$target log=build/fuzz/logs/$target.log
+  if [ "$code" = 0 ]; then
     last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
     echo "fuzz: $target ok: $runs runs, $rate exec/s, $(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9A-Za-z]+' <<<"$last")" >&2
-  else
-    status=1
-    echo "fuzz: $target FAILED; end of $log:" >&2
-    grep -vE '^#[0-9]+|^"|Uses: ' "$log" | tail -n 40 >&2
-    found=$(find "$crashes" -type f -newer "$started" | sort)
-    if [ -n "$found" ]; then
-      echo "fuzz: failing input(s); replay with build/fuzz/$target FILE:" >&2
-      echo "$found" | sed 's/^/  /' >&2
-    fi
+    return 0
   fi
+  echo "fuzz: $target FAILED; end of $log:" >&2
+  grep -vE '^#[0-9]+|^"|Uses: ' "$log" | tail -n 40 >&2
+  found=$(find "$crashes" -type f -newer "build/fuzz/logs/$target.started" | sort)
+  if [ -n "$found" ]; then
+    echo "fuzz: failing input(s); replay with build/fuzz/$target FILE:" >&2
+    echo "$found" | sed 's/^/  /' >&2
+  fi
+  return 1
+}
+
+# As many targets at once as there are cores (each fuzzer is one process on one core),
+# so every target still gets $seconds of a core.
+jobs=$(nproc 2>/dev/null || echo 2)
+status=0
+for ((first = 0; first < ${#targets[@]}; first += jobs)); do
+  batch=("${targets[@]:first:jobs}")
+  pids=()
+  for target in "${batch[@]}"; do
+    echo "fuzz: $target for ${seconds}s (log: build/fuzz/logs/$target.log)" >&2
+    run_target "$target" &
+    pids+=($!)
+  done
+  for k in "${!batch[@]}"; do
+    code=0
+    wait "${pids[k]}" || code=$?
+    report_target "${batch[k]}" "$code" || status=1
+  done
 done
 exit $status
