@@ -29,9 +29,10 @@ compgen -G "$llvm/lib/clang/*/include/fuzzer/FuzzedDataProvider.h" >/dev/null ||
 install_missing fuzz "${missing[@]}"
 
 targets=(fuzz_fingerprint fuzz_index fuzz_idf fuzz_text_index)
+jobs=$(nproc 2>/dev/null || echo 2)
 # Builds exactly the targets it runs, and the seed writer.
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz --target "${targets[@]}" fuzz_write_seeds -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
+cmake --build --preset fuzz --target "${targets[@]}" fuzz_write_seeds -j "$jobs" >/dev/null
 
 # Runs one target for $seconds; its log and what it found go under build/fuzz/.
 run_target() {
@@ -67,7 +68,6 @@ report_target() {
 
 # As many targets at once as there are cores (each fuzzer is one process on one core),
 # so every target still gets $seconds of a core.
-jobs=$(nproc 2>/dev/null || echo 2)
 status=0
 for ((first = 0; first < ${#targets[@]}; first += jobs)); do
   batch=("${targets[@]:first:jobs}")
