@@ -126,6 +126,7 @@ EMSCRIPTEN_KEEPALIVE void wordWeightsDelete(uintptr_t weights) { delete bindings
 EMSCRIPTEN_KEEPALIVE void wordWeightsCount(uintptr_t weights, uintptr_t utf8, uintptr_t offsets, uint32_t count) { bindings::wordWeightsCount(weights, utf8, offsets, count); }
 EMSCRIPTEN_KEEPALIVE uint32_t wordWeightsFinish(uintptr_t weights) { return bindings::wordWeightsFinish(weights); }
 EMSCRIPTEN_KEEPALIVE void shingleSetsAdd(uintptr_t sets, uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t groups) { bindings::shingleSetsAdd(sets, utf8, offsets, count, groups); }
+EMSCRIPTEN_KEEPALIVE void shingleSetsSimilarities(uintptr_t sets, uintptr_t a, uintptr_t b, uint32_t count, uintptr_t out) { bindings::shingleSetsSimilarities(sets, a, b, count, out); }
 
 // The index crosses as its address (js/ does the handle bookkeeping: dispose,
 // FinalizationRegistry).

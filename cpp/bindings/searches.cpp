@@ -164,4 +164,12 @@ void shingleSetsAdd(uintptr_t sets, uintptr_t utf8, uintptr_t offsets, uint32_t 
                                   groups == 0 ? nullptr : at<SimilarGroups>(groups));
 }
 
+void shingleSetsSimilarities(uintptr_t sets, uintptr_t a, uintptr_t b, uint32_t count, uintptr_t out) {
+  const ShingleSets& built = *at<ShingleSets>(sets);
+  const uint32_t* first = at<uint32_t>(a);
+  const uint32_t* second = at<uint32_t>(b);
+  double* similarities = at<double>(out);
+  for (uint32_t i = 0; i < count; i++) similarities[i] = built.similarity(first[i], second[i]);
+}
+
 }  // namespace simhash::bindings

@@ -93,5 +93,8 @@ void shingleSetsDelete(uintptr_t sets);
 /// `measure` and `weights` as shingleOptionsOf takes them (the first slice's hold for all).
 void shingleSetsCount(uintptr_t sets, uintptr_t utf8, uintptr_t offsets, uint32_t count, uint32_t measure, uintptr_t weights);
 void shingleSetsAdd(uintptr_t sets, uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t groups);
+/// out[i] = the similarity of the built sets a[i] and b[i] (ShingleSets::similarity), for
+/// i < count. @pre every a[i], b[i] was built.
+void shingleSetsSimilarities(uintptr_t sets, uintptr_t a, uintptr_t b, uint32_t count, uintptr_t out);
 
 }  // namespace simhash::bindings

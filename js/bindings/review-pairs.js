@@ -34,9 +34,16 @@ export async function searchReview(core, sets, labels, { review, reviewLimit }, 
 /**
  * dedup's `review` and `reviewOmitted` from searchReview's pairs of distinct texts: each
  * text stands for its first item (`first`, dedup.js collapseTexts), which keeps a < b.
+ * `differs(a, b)`, if given, says what differs between two distinct texts (or null); an
+ * entry takes it as `differs` when it is not null.
  */
-export function reviewResult(first, { a, b, similarity, total }) {
+export function reviewResult(first, { a, b, similarity, total }, differs) {
   const review = new Array(a.length);
-  for (let p = 0; p < a.length; p++) review[p] = { a: first[a[p]], b: first[b[p]], similarity: similarity[p] };
+  for (let p = 0; p < a.length; p++) {
+    const entry = { a: first[a[p]], b: first[b[p]], similarity: similarity[p] };
+    const reason = differs?.(a[p], b[p]);
+    if (reason) entry.differs = reason;
+    review[p] = entry;
+  }
   return { review, reviewOmitted: total - a.length };
 }

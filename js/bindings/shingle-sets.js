@@ -3,7 +3,7 @@
 // call ends, fails or is aborted: calls that overlap on one instance (a dedup waiting
 // between slices, and whatever runs meanwhile, from its onProgress or another promise)
 // never share them.
-import { coreCall, forEachByteSliceAsync, forEachEncodedSliceAsync } from './memory.js';
+import { copyOut, coreCall, forEachByteSliceAsync, forEachEncodedSliceAsync, withAllocations } from './memory.js';
 import { measureCode } from '../core/thresholds.js';
 
 /**
@@ -47,5 +47,15 @@ export function withSimilarity(core, texts, body, between, measure = 'text', wei
   return withShingleSets(core, async (sets) => {
     await buildShingleSets(core, sets, texts, between, 0, measure, weights);
     return body(sets);
+  });
+}
+
+/** The similarity of the built sets a[i] and b[i] of the handle `sets`, for every i, as a Float64Array. */
+export function setSimilarities(core, sets, a, b) {
+  if (a.length === 0) return new Float64Array(0);
+  return withAllocations(core, (mem) => {
+    const out = mem.alloc(a.length * 8); // malloc aligns to 8 bytes at least
+    coreCall(() => core._shingleSetsSimilarities(sets, mem.copyIn(a), mem.copyIn(b), a.length, out));
+    return copyOut(core, Float64Array, out, a.length);
   });
 }

@@ -53,7 +53,9 @@ Options:
                      short one; README "Review"), to --review-file
   --review-file FILE with --review: the file to write them to, one JSON object per line,
                      most similar first: {"a":{"line":L,"text":T},"b":{"line":L,"text":T},
-                     "similarity":S} (replaced if it exists)
+                     "similarity":S} (replaced if it exists), with "differs":{"numbers":
+                     [A,B],"words":[A,B]} where their identifying parts differ (README
+                     "Look-alikes")
   --review-limit N   with --review: write the N most similar pairs only (default: all)
   --index INDEX      incremental dedup: write the records that are near-duplicates neither
                      of a text stored in the text index file INDEX nor of an earlier
@@ -201,13 +203,22 @@ async function openReviewFile(path) {
 /** Writes dedup's review pairs to the opened --review-file, one JSON object per line, and closes it. */
 async function writeReview(stream, records, review) {
   const out = new Output(stream);
-  for (const { a, b, similarity } of review) {
+  for (const { a, b, similarity, differs } of review) {
     const [x, y] = [records[a], records[b]];
-    await out.write(`${JSON.stringify({ a: { line: x.line, text: x.text }, b: { line: y.line, text: y.text }, similarity })}\n`);
+    await out.write(`${JSON.stringify({ a: { line: x.line, text: x.text }, b: { line: y.line, text: y.text }, similarity, ...(differs && { differs }) })}\n`);
   }
   await out.flush();
   stream.end();
   await once(stream, 'finish');
+}
+
+/**
+ * The line on stderr that says how dedup compared: the measure and the similarity it chose
+ * (or was given), and, when no --review-file lists them, the look-alikes kept apart.
+ */
+function comparedBy({ measure, similarity, review }, listed) {
+  const apart = !listed && review?.length ? `; ${count(review.length)} look-alikes kept apart, not merged (--review R --review-file FILE lists them)` : '';
+  return `compared by the ${measure} measure at similarity ${similarity}${apart}`;
 }
 
 /** Fingerprints in slices, reporting progress between them. */
@@ -297,7 +308,8 @@ async function dedupCommand(args) {
   }
   await out.flush();
   if (reviewFile) await writeReview(reviewFile, records, result.review);
-  const reviewed = result.review ? `, ${count(result.review.length)} pairs of groups to review in ${args.reviewFile}` : '';
+  if (result.measure) process.stderr.write(`simhash-wasm: ${comparedBy(result, reviewFile !== undefined)}\n`);
+  const reviewed = reviewFile ? `, ${count(result.review.length)} pairs of groups to review in ${args.reviewFile}` : '';
   progress.end(`${count(records.length)} records, ${count(result.unique.length)} unique, ${count(result.groups.length)} groups${reviewed}`);
 }
 

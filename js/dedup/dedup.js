@@ -20,7 +20,8 @@ import {
 } from '../core/thresholds.js';
 import { reviewResult, searchReview } from '../bindings/review-pairs.js';
 import { searchSimilarGroups } from '../bindings/similar-groups.js';
-import { buildShingleSets, withShingleSets, withSimilarity } from '../bindings/shingle-sets.js';
+import { buildShingleSets, setSimilarities, withShingleSets, withSimilarity } from '../bindings/shingle-sets.js';
+import { differenceOf, splitLookAlikes, textsByIndex } from './look-alikes.js';
 import { encodeTextsPaced, preparedInJs } from '../core/text.js';
 import { checkWeights, learnWeights, lendWeights } from '../bindings/word-weights.js';
 import { assertUsable } from '../core/traps.js';
@@ -157,14 +158,40 @@ export async function searchLabels(core, texts, fingerprints, search, pacer) {
   return { ...found, weights };
 }
 
+/**
+ * The review pairs of searchReview's layout without a review threshold: the pairs of
+ * splitLookAlikes' `apart`, one per two groups of `labels` (the most similar), most similar
+ * first, then by (a, b), the first `reviewLimit` kept.
+ */
+function apartReview(core, sets, labels, { a, b }, { reviewLimit }) {
+  const similarity = setSimilarities(core, sets, a, b);
+  const order = Array.from(a.keys()).sort((x, y) => similarity[y] - similarity[x] || a[x] - a[y] || b[x] - b[y]);
+  const seen = new Set();
+  const kept = order.filter((p) => {
+    const key = `${labels[a[p]]},${labels[b[p]]}`;
+    return !seen.has(key) && seen.add(key);
+  });
+  const listed = kept.slice(0, reviewLimit);
+  return {
+    a: Uint32Array.from(listed, (p) => a[p]), b: Uint32Array.from(listed, (p) => b[p]), similarity: Float64Array.from(listed, (p) => similarity[p]),
+    total: kept.length,
+  };
+}
+
 /** searchLabels with the weights lent to the core (`weights`: a lendWeights handle, or 0). */
 async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, weights) {
   const { k, similarity, banding = false, grouping, review = 0, measure } = search;
   const between = () => pacer.step('pairs', 0, 1000);
-  const withReview = async (sets, labels) => ({
-    labels,
-    review: review > 0 ? await searchReview(core, sets, labels, search, pacer, 'review') : null,
-  });
+  const withReview = async (sets, grouped) => {
+    if (measure !== 'short') {
+      return { labels: grouped, review: review > 0 ? await searchReview(core, sets, grouped, search, pacer, 'review') : null };
+    }
+    const { labels, apart } = splitLookAlikes(grouped, textsByIndex(texts));
+    return {
+      labels,
+      review: review > 0 ? await searchReview(core, sets, labels, search, pacer, 'review') : apartReview(core, sets, labels, apart, search),
+    };
+  };
   if (banding) { // no fingerprints needed (a pool's worker gets none)
     const count = Array.isArray(texts) ? texts.length : texts.bounds.length - 1;
     return withShingleSets(core, async (sets) => withReview(sets, await searchSimilarGroups(core, sets, count, similarity, grouping,
@@ -234,7 +261,8 @@ export async function runDedup(items, parsed, pacer, report, entry) {
     fingerprints: expandFingerprints(collapsed, fingerprints),
     ...(search.similarity > 0 && { measure: search.measure, similarity: search.similarity }),
     ...(search.measure === 'short' && { weights }),
-    ...(review && reviewResult(collapsed.first, review)),
+    ...(review && reviewResult(collapsed.first, review,
+      search.measure === 'short' ? (a, b) => differenceOf(collapsed.distinct[a], collapsed.distinct[b]) : undefined)),
   };
 }
 

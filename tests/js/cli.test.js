@@ -38,7 +38,7 @@ describe('dedup of lines', () => {
     const run = cli(['dedup'], 'The cat sat.\nthe cat sat!\nSomething else\r\nThe cat sat\n');
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout, 'The cat sat.\nSomething else\r\n');
-    assert.equal(run.stderr, '', 'no progress when stderr is not a terminal');
+    assert.equal(run.stderr, 'simhash-wasm: compared by the short measure at similarity 0.6\n', 'no progress when stderr is not a terminal');
   });
 
   test('kept records are written byte for byte: BOM dropped, blank lines skipped, no ending added', () => {
@@ -536,6 +536,24 @@ describe('review pairs', () => {
     const limited = cli(['dedup', '--review', '0.5', '--review-file', path, '--review-limit', '3', '--groups'], input);
     assert.equal(limited.status, 0, limited.stderr);
     assert.deepEqual(jsonLines(readFileSync(path, 'utf8')), expected.slice(0, 3));
+  });
+
+  test('look-alikes: kept apart, counted on stderr without a review file, listed with what differs in it', () => {
+    const list = 'Deutsche Bank AG\n125 Main Street\nDeutsche Bahn AG\n123 Main Street\nDeutsche Bank AG.\n';
+    const run = cli(['dedup'], list);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, 'Deutsche Bank AG\n125 Main Street\nDeutsche Bahn AG\n123 Main Street\n');
+    assert.equal(run.stderr, 'simhash-wasm: compared by the short measure at similarity 0.6; 2 look-alikes kept apart, not merged '
+      + '(--review R --review-file FILE lists them)\n');
+    const path = join(dir, 'look-alikes.jsonl');
+    const reviewed = cli(['dedup', '--review', '0.5', '--review-file', path], list);
+    assert.equal(reviewed.status, 0, reviewed.stderr);
+    assert.equal(reviewed.stderr, 'simhash-wasm: compared by the short measure at similarity 0.6\n');
+    const lines = jsonLines(readFileSync(path, 'utf8'));
+    assert.deepEqual(lines.map(({ a, b, differs }) => [a.line, b.line, differs]), [
+      [2, 4, { numbers: [['125'], ['123']] }],
+      [1, 3, { words: [['Bank'], ['Bahn']] }],
+    ]);
   });
 
   test('--review mistakes: exit 2 with the reason; a file that cannot be written: exit 1 before any output', () => {

@@ -1,0 +1,188 @@
+// Look-alikes of different entities (README "Look-alikes"): two short entries whose
+// identifying parts differ, however similar the rest. Plain JS, no WASM: dedup asks it of
+// the entries its grouping by the short measure would merge (dedup/look-alikes.js), and
+// the review entries say with it why a pair was listed.
+//
+// The parts of an entry are its tokens: the text split at whitespace, each piece folded as
+// the short measure folds (case, diacritics, ß and the like, punctuation removed), runs of
+// CJK characters apart from the rest. Two entries are compared on the tokens left once the
+// tokens they share are set aside (a token equal to two adjacent tokens of the other side
+// joined is shared: `10-Cup` / `10 Cup`):
+// - numbers (tokens with a digit): shared when they have the same digits and one
+//   abbreviates the other (`AM53` / `AM53BK`, `4` / `4B`); a typo when one edit apart
+//   (`125` / `123`, `S24` / `S23`); else they differ outright (`WH-1000XM4` / `WH-1000XM5`
+//   is a typo, `9500CI` / `9500IX` differs). A number on one side only is no difference;
+// - words (no digit, not CJK): shared when one explains the other: an abbreviation (the
+//   shorter starts with the same letter and is a subsequence of the longer: `Ltd` /
+//   `Limited`, `Hauptstr.` / `Hauptstraße`, `J` / `John`), or a typo: one letter inserted,
+//   deleted or two swapped, with at least 3 letters (`Jon` / `John`, `Mircosoft`), or one
+//   replaced, with at least 5 (`Smyth` / `Smith`; `Tim` / `Tom`, `Chen` / `Chan` stay
+//   apart). A word left on each side is a difference (`Bahn` / `Bank`, `Gadgets` /
+//   `Widgets`); a word on one side only is not;
+// - CJK runs are not compared: they have no word boundaries to compare by (their digits
+//   still count).
+// Numbers that differ outright always make a difference. A typo in a number, or a word left
+// on each side, makes one unless the entries share at least TYPO_AGREEMENT tokens. One-line
+// records (at least RECORD_FIELDS comma-separated fields each) that share at least
+// RECORD_SHARED tokens and RECORD_AGREEMENT times as many as differ make none: a record
+// whose many fields agree may carry a typo or a changed value in one.
+
+const FOLDED_LETTERS = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i' };
+const FOLDABLE = /[ßæœøđðłþı]/g;
+const CJK_RUN = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}ー]+)/u;
+const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}ー]/u;
+const DIGIT = /\p{Nd}/u;
+const EDGE_PUNCTUATION = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu;
+const PUNCTUATION = /\p{P}/gu;
+
+/** A token's folded form, as the short measure folds (README "Similarity of short strings"). */
+function fold(piece) {
+  return piece.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(FOLDABLE, (c) => FOLDED_LETTERS[c]).replace(PUNCTUATION, '');
+}
+
+const KIND_WORD = 0;
+const KIND_NUMBER = 1;
+const KIND_CJK = 2;
+
+/**
+ * The identifying parts of a text: `tokens` in order, each { key (folded), shown (as
+ * written, without edge punctuation), kind }, and `fields`, how many comma-separated
+ * fields hold a token.
+ */
+export function identifyingParts(text) {
+  const tokens = [];
+  let fields = 0;
+  for (const field of text.split(',')) if (/[\p{L}\p{N}]/u.test(field)) fields++;
+  for (const piece of text.split(/\s+/u)) {
+    if (!piece) continue;
+    for (const run of piece.split(CJK_RUN)) {
+      const key = fold(run);
+      if (!key) continue;
+      const shown = run.replace(EDGE_PUNCTUATION, '') || run;
+      tokens.push({ key, shown, kind: CJK.test(key) ? KIND_CJK : DIGIT.test(key) ? KIND_NUMBER : KIND_WORD });
+    }
+  }
+  return { tokens, fields };
+}
+
+/** The digits of a token, in order. */
+function digitsOf(key) {
+  return key.replace(/\P{Nd}+/gu, '');
+}
+
+/** Whether `short` abbreviates `long`: shorter, the same first letter, a subsequence of it. */
+function abbreviates(short, long) {
+  if (short.length >= long.length || short[0] !== long[0]) return false;
+  let at = 1;
+  for (let i = 1; i < long.length && at < short.length; i++) if (long[i] === short[at]) at++;
+  return at === short.length;
+}
+
+/** Whether x and y are one typo apart (see the header): one letter inserted, deleted, swapped with its neighbour, or replaced. */
+function oneTypoApart(x, y, least = 3) {
+  if (x === y) return false;
+  const shorter = Math.min(x.length, y.length);
+  if (Math.abs(x.length - y.length) > 1 || shorter < least) return false;
+  let i = 0;
+  while (i < shorter && x[i] === y[i]) i++;
+  if (x.length !== y.length) { // one inserted: the rest after it equal
+    const [s, l] = x.length < y.length ? [x, y] : [y, x];
+    return s.slice(i) === l.slice(i + 1);
+  }
+  if (x.slice(i + 1) === y.slice(i + 1)) return shorter >= Math.max(least, 5) || least === 1; // one replaced
+  return x[i] === y[i + 1] && x[i + 1] === y[i] && x.slice(i + 2) === y.slice(i + 2); // two swapped
+}
+
+/** Whether word x explains word y or y explains x (see the header). */
+function explains(x, y) {
+  return x === y || abbreviates(x, y) || abbreviates(y, x) || oneTypoApart(x, y);
+}
+
+/** Marks, in `used`, tokens of `parts` that equal a token of `other` (also marked), as multisets. */
+function matchEqual(parts, usedA, other, usedB) {
+  const at = new Map();
+  for (let j = 0; j < other.length; j++) {
+    const list = at.get(other[j].key);
+    if (list) list.push(j);
+    else at.set(other[j].key, [j]);
+  }
+  for (let i = 0; i < parts.length; i++) {
+    const list = at.get(parts[i].key);
+    if (list?.length) {
+      usedA[i] = 1;
+      usedB[list.shift()] = 1;
+    }
+  }
+}
+
+/** Marks two adjacent unused tokens of `parts` that, joined, equal an unused token of `other` (`10 Cup` / `10-Cup`). */
+function matchJoined(parts, usedA, other, usedB) {
+  for (let i = 0; i + 1 < parts.length; i++) {
+    if (usedA[i] || usedA[i + 1]) continue;
+    const joined = parts[i].key + parts[i + 1].key;
+    const j = other.findIndex((t, k) => !usedB[k] && t.key === joined);
+    if (j >= 0) {
+      usedA[i] = usedA[i + 1] = 1;
+      usedB[j] = 1;
+    }
+  }
+}
+
+/** The unused tokens of `parts` of `kind`. */
+function left(parts, used, kind) {
+  return parts.filter((t, i) => !used[i] && t.kind === kind);
+}
+
+/** Pairs each token of xs with the first unpaired token of ys that `fits`; returns the unpaired of each side. */
+function pairUp(xs, ys, fits) {
+  const taken = new Uint8Array(ys.length);
+  const restX = [];
+  for (const x of xs) {
+    const j = ys.findIndex((y, k) => !taken[k] && fits(x.key, y.key));
+    if (j >= 0) taken[j] = 1;
+    else restX.push(x);
+  }
+  return [restX, ys.filter((y, k) => !taken[k])];
+}
+
+/** Shared tokens from which a typo in a number or an unexplained word is not a difference. */
+const TYPO_AGREEMENT = 6;
+/** Comma-separated fields of a one-line record, the tokens it must share, and how many times its differing ones. */
+const RECORD_FIELDS = 3;
+const RECORD_SHARED = 6;
+const RECORD_AGREEMENT = 2;
+
+/**
+ * What makes two entries different entities (see the header), given their
+ * identifyingParts: null when nothing does, else { numbers?: [a's, b's], words?: [a's, b's] },
+ * the tokens (as written) of each side that the other lacks.
+ */
+export function differingParts(partsA, partsB) {
+  const a = partsA.tokens;
+  const b = partsB.tokens;
+  const usedA = new Uint8Array(a.length);
+  const usedB = new Uint8Array(b.length);
+  matchEqual(a, usedA, b, usedB);
+  matchJoined(a, usedA, b, usedB);
+  matchJoined(b, usedB, a, usedA);
+  let shared = 0;
+  for (const u of usedA) shared += u;
+  let [numbersA, numbersB] = pairUp(left(a, usedA, KIND_NUMBER), left(b, usedB, KIND_NUMBER), (x, y) => digitsOf(x) === digitsOf(y) && (abbreviates(x, y) || abbreviates(y, x)));
+  shared += left(a, usedA, KIND_NUMBER).length - numbersA.length;
+  const [hardA, hardB] = pairUp(numbersA, numbersB, (x, y) => oneTypoApart(x, y, 1));
+  const softNumbers = numbersA.length - hardA.length;
+  const [wordsA, wordsB] = pairUp(left(a, usedA, KIND_WORD), left(b, usedB, KIND_WORD), explains);
+  shared += left(a, usedA, KIND_WORD).length - wordsA.length;
+  const hard = hardA.length > 0 && hardB.length > 0;
+  const softWords = wordsA.length > 0 && wordsB.length > 0;
+  const soft = softNumbers > 0 || softWords;
+  if (Math.min(partsA.fields, partsB.fields) >= RECORD_FIELDS) {
+    const differing = Math.max(numbersA.length, numbersB.length) + Math.max(wordsA.length, wordsB.length);
+    if (shared >= RECORD_SHARED && shared >= RECORD_AGREEMENT * differing) return null;
+  }
+  if (!hard && !(soft && shared < TYPO_AGREEMENT)) return null;
+  const differs = {};
+  if (hard || softNumbers > 0) differs.numbers = [numbersA.map((t) => t.shown), numbersB.map((t) => t.shown)];
+  if (softWords) differs.words = [wordsA.map((t) => t.shown), wordsB.map((t) => t.shown)];
+  return differs;
+}

@@ -1,0 +1,82 @@
+// Look-alikes kept apart (README "Look-alikes"): by the short measure, no group holds two
+// entries whose identifying parts differ (core/look-alikes.js). The grouping's groups are
+// split here, between the grouping and its review, in whichever thread groups.
+import { differingParts, identifyingParts } from '../core/look-alikes.js';
+
+/**
+ * The texts' strings by index, decoded when they cross as UTF-8 (text.js encodeTextsPaced's
+ * { utf8, bounds }), each at most once.
+ */
+export function textsByIndex(texts) {
+  if (Array.isArray(texts)) return (i) => texts[i];
+  const decoder = new TextDecoder();
+  const { utf8, bounds } = texts;
+  return (i) => decoder.decode(utf8.subarray(bounds[i], bounds[i + 1]));
+}
+
+/**
+ * `labels` (each item's kept item, as the grouping gives them: labels[i] <= i, a kept item
+ * labels itself) with every group split into parts: each member, in ascending order, joins
+ * the first part of its group (the kept item's first) whose first entry it does not differ
+ * from and none of whose other entries it differs from in numbers, else starts a part of
+ * its own, which it keeps. The other entries are asked of numbers only: a kept entry without
+ * a number (`iPhone Pro`) must not join `iPhone 14 Pro` and `iPhone 15 Pro`, while two
+ * members' other differences are mostly their own typos (measured: docs/lists.md).
+ * `textOf(i)` is item i's text. Returns { labels (a new array when any group splits),
+ * apart }: apart.a[p] < apart.b[p], for each member that did not join its kept item's
+ * part, itself and the first entry of that part it differs from.
+ * Cost: the grouped items' tokens, and per group a comparison per pair of its entries at most.
+ */
+export function splitLookAlikes(labels, textOf) {
+  const count = labels.length;
+  const members = new Map(); // kept item -> its members, ascending
+  for (let i = 0; i < count; i++) {
+    if (labels[i] === i) continue;
+    const list = members.get(labels[i]);
+    if (list) list.push(i);
+    else members.set(labels[i], [i]);
+  }
+  let split = labels;
+  const a = [];
+  const b = [];
+  for (const [kept, list] of members) {
+    const parts = new Map(); // item -> its identifying parts
+    const partsOf = (i) => {
+      let p = parts.get(i);
+      if (!p) parts.set(i, p = identifyingParts(textOf(i)));
+      return p;
+    };
+    const groups = [[kept]];
+    for (const member of list) {
+      let joined = false;
+      for (let g = 0; g < groups.length && !joined; g++) {
+        const other = groups[g].find((entry, e) => {
+          const differs = differingParts(partsOf(entry), partsOf(member));
+          return differs !== null && (e === 0 || differs.numbers !== undefined);
+        });
+        if (other === undefined) {
+          if (g > 0) {
+            if (split === labels) split = labels.slice();
+            split[member] = groups[g][0];
+          }
+          groups[g].push(member);
+          joined = true;
+        } else if (g === 0) {
+          a.push(Math.min(other, member));
+          b.push(Math.max(other, member));
+        }
+      }
+      if (!joined) {
+        if (split === labels) split = labels.slice();
+        split[member] = member;
+        groups.push([member]);
+      }
+    }
+  }
+  return { labels: split, apart: { a: Uint32Array.from(a), b: Uint32Array.from(b) } };
+}
+
+/** What differs between texts x and y (core/look-alikes.js differingParts), or null. */
+export function differenceOf(x, y) {
+  return differingParts(identifyingParts(x), identifyingParts(y));
+}

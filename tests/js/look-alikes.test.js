@@ -1,0 +1,151 @@
+// Look-alikes of different entities (README "Look-alikes"): the rule of what differs
+// (js/core/look-alikes.js) on the look-alikes people reported and the variants that must
+// not differ; dedup by the short measure keeps look-alikes apart and lists them with the
+// reason, in a list and alone, with the review and without, in the pool as on one thread;
+// its groups never hold a member that differs from its kept entry, or two that differ in
+// numbers; the text measure is left as it was.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { sh } from './helpers.js';
+import { createPool } from '../../js/worker.js';
+import { differingParts, identifyingParts } from '../../js/core/look-alikes.js';
+import { NAMES_SAMPLE } from '../../demo/names-sample.js';
+
+const differs = (x, y) => differingParts(identifyingParts(x), identifyingParts(y));
+
+// [a, b, what differs]: the look-alikes of the report (issue 51), and more of each kind.
+const LOOK_ALIKES = [
+  ['125 Main Street', '123 Main Street', { numbers: [['125'], ['123']] }],
+  ['Apt 4B', 'Apt 3B', { numbers: [['4B'], ['3B']] }],
+  ['Hauptstraße 21', 'Hauptstraße 12', { numbers: [['21'], ['12']] }],
+  ['iPhone 14 Pro', 'iPhone 15 Pro', { numbers: [['14'], ['15']] }],
+  ['Galaxy S24', 'Galaxy S23', { numbers: [['S24'], ['S23']] }],
+  ['WH-1000XM4', 'WH-1000XM5', { numbers: [['WH-1000XM4'], ['WH-1000XM5']] }],
+  ['Acme Gadgets LLC', 'Acme Widgets LLC', { words: [['Gadgets'], ['Widgets']] }],
+  ['Deutsche Bahn AG', 'Deutsche Bank AG', { words: [['Bahn'], ['Bank']] }],
+  ['Escort Passport 9500CI Radar Detector', 'Escort Passport 9500IX Radar Detector', { numbers: [['9500CI'], ['9500IX']] }],
+  ['Tim Baker', 'Tom Baker', { words: [['Tim'], ['Tom']] }],
+  ['Emily Chen', 'Emily Chan', { words: [['Chen'], ['Chan']] }],
+  ['17 Hawthorne Avenue, Flat 4, Millbrook', '17 Hawthorne Avenue, Flat 5, Millbrook', { numbers: [['4'], ['5']] }],
+  ['Zephyr Phone 15 Pro 256GB Graphite', 'Zephyr Phone 14 Pro 256GB Graphite', { numbers: [['15'], ['14']] }],
+  ['東京タワー 2号館', '東京タワー 3号館', { numbers: [['2'], ['3']] }],
+];
+
+// Variants of one entity: nothing differs.
+const VARIANTS = [
+  ['Microsoft', 'Mircosoft'], ['John Smith', 'Smith, John'], ['José García', 'Jose Garcia'], ['Jon Smith', 'John Smith'],
+  ['Siemens AG', 'Siemens Aktiengesellschaft'], ['Apple Inc.', 'Apple Incorporated'], ['Kestrel Dynamics Ltd', 'Kestrel Dynamics Limited'],
+  ['Hauptstr. 5', 'Hauptstraße 5'], ['Johnson & Johnson', 'Johnson and Johnson'], ['Margaret Smyth', 'Margaret Smith'],
+  ['AquaPure Water Filter Pitcher 10-Cup', 'AquaPure Water Filter Pitcher 10 Cup'], ['Bose AM53', 'Bose AM53BK'],
+  ['Dr. Amelia Thornbury', 'Amelia Thornbury'], ['iPhone 14 Pro', 'iPhone 14 Pro 128GB'], ['北京大學', '北京大学'],
+  ['ＡＢＣ　１２３', 'abc 123'], ['Whitfield-Price', 'Whitfield Price'],
+  // A one-line record whose many fields agree, with a typo in its postcode and another in its street number.
+  ['harley mccarthy, 177 pridham street, marsden 3167, 19080419', 'harley mccarthy, 17 pridham street, marsden 3165, 19080419'],
+];
+
+test('what differs: numbers, model codes and distinguishing words, each side as written', () => {
+  for (const [a, b, want] of LOOK_ALIKES) {
+    assert.deepEqual(differs(a, b), want, `${a} / ${b}`);
+    assert.deepEqual(differs(b, a), { ...(want.numbers && { numbers: [want.numbers[1], want.numbers[0]] }),
+      ...(want.words && { words: [want.words[1], want.words[0]] }) }, `${b} / ${a}`);
+  }
+});
+
+test('nothing differs between variants of one entity: typos, abbreviations, order, diacritics, width, joined words, records', () => {
+  for (const [a, b] of VARIANTS) {
+    assert.equal(differs(a, b), null, `${a} / ${b}`);
+    assert.equal(differs(b, a), null, `${b} / ${a}`);
+  }
+});
+
+test('a typo in a number or one changed word counts unless six tokens agree; a number on one side only never does', () => {
+  assert.deepEqual(differs('Acme Widget Deluxe Blue 42', 'Acme Widget Deluxe Blue 43'), { numbers: [['42'], ['43']] });
+  assert.equal(differs('Acme Widget Deluxe Blue Steel Edition 42', 'Acme Widget Deluxe Blue Steel Edition 43'), null);
+  assert.deepEqual(differs('Acme Widget Deluxe Blue Steel Edition 42', 'Acme Widget Deluxe Blue Steel Edition 57'), { numbers: [['42'], ['57']] });
+  assert.equal(differs('Galaxy S24 Ultra', 'Galaxy Ultra'), null);
+  assert.equal(differs('Deutsche Bank AG Frankfurt', 'Deutsche Bank AG'), null);
+});
+
+test('look-alikes alone: kept apart and listed with what differs, by the defaults', async () => {
+  for (const [a, b, want] of LOOK_ALIKES) {
+    const similarity = sh.similarity(a, b, { measure: 'short', weights: sh.learnWeights([a, b]) });
+    const result = await sh.dedup([a, b]);
+    assert.equal(result.measure, 'short');
+    assert.deepEqual(result.groups, [], `${a} / ${b}`);
+    if (similarity >= result.similarity) {
+      assert.deepEqual(result.review, [{ a: 0, b: 1, similarity, differs: want }], `${a} / ${b}`);
+      assert.equal(result.reviewOmitted, 0);
+    } else {
+      assert.deepEqual(result.review, [], `${a} / ${b}: below the threshold, nothing to list`);
+    }
+  }
+});
+
+test('the split is what made them apart: pairs above the threshold, and a kept entry without a number does not join two that differ', async () => {
+  const list = ['iPhone Pro', 'iPhone 14 Pro', 'iPhone 15 Pro', 'iPhone 14 Pro Max'];
+  const weights = sh.learnWeights(list);
+  for (const b of list.slice(1)) assert.ok(sh.similarity(list[0], b, { measure: 'short', weights }) >= 0.6, `${list[0]} / ${b} reach 0.6`);
+  const { groups, review } = await sh.dedup(list);
+  assert.deepEqual(groups, [[0, 1, 3]]);
+  assert.deepEqual(review.map((e) => [e.a, e.b, e.differs]), [[1, 2, { numbers: [['14'], ['15']] }]]);
+});
+
+/** Checks that no group member differs from its kept entry, and no two members differ in numbers. */
+function assertNoLookAlikeGrouped(texts, groups) {
+  for (const group of groups) {
+    for (let i = 1; i < group.length; i++) {
+      assert.equal(differs(texts[group[0]], texts[group[i]]), null, `${texts[group[0]]} / ${texts[group[i]]}`);
+      for (let j = 1; j < i; j++) assert.equal(differs(texts[group[j]], texts[group[i]])?.numbers, undefined, `${texts[group[j]]} / ${texts[group[i]]}`);
+    }
+  }
+}
+
+test('in a list: the Names sample and every look-alike and variant, with review 0.4 and without; the review explains its look-alikes', async () => {
+  const list = [...NAMES_SAMPLE, ...LOOK_ALIKES.flatMap(([a, b]) => [a, b]), ...VARIANTS.flat()];
+  const plain = await sh.dedup(list);
+  assertNoLookAlikeGrouped(list, plain.groups);
+  const withReview = await sh.dedup(list, { review: 0.4 });
+  assert.deepEqual(withReview.groups, plain.groups, 'the review leaves the groups as they are');
+  assertNoLookAlikeGrouped(list, withReview.groups);
+  const groupOf = new Map();
+  for (const g of plain.groups) for (const i of g) groupOf.set(i, g[0]);
+  const group = (i) => groupOf.get(i) ?? i;
+  for (const review of [plain.review, withReview.review]) {
+    for (const entry of review) {
+      assert.notEqual(group(entry.a), group(entry.b));
+      assert.deepEqual(entry.differs ?? null, differs(list[entry.a], list[entry.b]));
+      assert.equal(entry.similarity, sh.similarity(list[entry.a], list[entry.b], { measure: 'short', weights: plain.weights }));
+    }
+  }
+  // Every look-alike pair kept apart by the split is listed without a review threshold, and with one.
+  for (const [a, b] of LOOK_ALIKES) {
+    const [i, j] = [list.indexOf(a), list.indexOf(b)];
+    assert.notEqual(group(i), group(j), `${a} / ${b}`);
+  }
+  const listedPairs = (review) => new Set(review.map((e) => `${group(e.a)},${group(e.b)}`));
+  const plainPairs = listedPairs(plain.review);
+  for (const pair of plainPairs) assert.ok(listedPairs(withReview.review).has(pair), `review 0.4 also lists ${pair}`);
+  assert.ok(plain.review.length >= 8, `${plain.review.length} look-alikes listed`);
+});
+
+test('the text measure is left as it was: no review unless asked, no reasons', async () => {
+  const result = await sh.dedup(['125 Main Street, Springfield, a house', '123 Main Street, Springfield, a house'], { measure: 'text', similarity: 0.5 });
+  assert.equal('review' in result, false);
+  const reviewed = await sh.dedup(['125 Main Street, Springfield, a house', '123 Main Street, Springfield, a house'], { measure: 'text', similarity: 0.9, review: 0.5 });
+  assert.equal(reviewed.review.length, 1);
+  assert.equal('differs' in reviewed.review[0], false);
+});
+
+let pool;
+after(() => pool?.terminate());
+
+test('the pool answers as one thread, look-alikes and reasons included', async () => {
+  pool = await createPool({ size: 2 });
+  const list = [...NAMES_SAMPLE, ...LOOK_ALIKES.flatMap(([a, b]) => [a, b])];
+  for (const options of [{}, { review: 0.4 }]) {
+    const { fingerprints: f1, weights: w1, ...one } = await sh.dedup(list, options);
+    const { fingerprints: f2, weights: w2, ...pooled } = await pool.dedup(list, options);
+    assert.deepEqual(pooled, one);
+    assert.deepEqual(f2, f1);
+  }
+});
