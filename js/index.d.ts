@@ -201,11 +201,12 @@ export interface DedupResult<T> {
   /** The fingerprint of every item, in item order. */
   fingerprints: BigUint64Array;
   /**
-   * With `review` only: pairs of groups for a person to confirm, most similar first, then
-   * by (a, b). A text in no group is a group of one. Each two groups appear once.
+   * With `review`: pairs of groups for a person to confirm, most similar first, then by
+   * (a, b). A text in no group is a group of one. Each two groups appear once. By the
+   * 'short' measure also without `review`: the look-alikes kept apart (README "Look-alikes").
    */
   review?: ReviewPair[];
-  /** With `review` only: the pairs of groups past reviewLimit, left out. */
+  /** With `review` (or by 'short'): the pairs of groups past reviewLimit, left out. */
   reviewOmitted?: number;
   /** By similarity (not in the fingerprint-only mode): the measure and the threshold used. */
   measure?: Measure;
@@ -223,6 +224,17 @@ export interface ReviewPair {
   a: number;
   b: number;
   similarity: number;
+  /**
+   * By the 'short' measure, when their identifying parts differ (README "Look-alikes"): the
+   * numbers and the words, as written, that each of a and b has and the other lacks.
+   */
+  differs?: LookAlikeDifference;
+}
+
+/** What keeps two look-alikes apart: [a's, b's] tokens of each kind that differs. */
+export interface LookAlikeDifference {
+  numbers?: [string[], string[]];
+  words?: [string[], string[]];
 }
 
 /** An exact index: query() returns every stored fingerprint within maxDistance. Owns WASM memory: dispose() it. */

@@ -2,7 +2,7 @@
 // Web Workers (browsers, bundlers) or worker_threads (Node).
 import type { DedupOptions, DedupResult, FingerprintOptions, Pairs, Progress } from './index.js';
 
-export type { DedupOptions, DedupResult, FingerprintOptions, Measure, Pairs, Progress, ReviewPair, WordWeights, WordWeightsData } from './index.js';
+export type { DedupOptions, DedupResult, FingerprintOptions, Measure, Pairs, Progress, ReviewPair, LookAlikeDifference, WordWeights, WordWeightsData } from './index.js';
 
 /**
  * `[Symbol.asyncDispose](): Promise<void>` (so `await using pool = await createPool()`)

@@ -180,9 +180,7 @@ test('the Names sample: auto compares it as names; the groups, similarities and 
   await page.close();
 });
 
-test('the look-alikes of different entities in the Names sample stay apart at dedup\'s defaults', {
-  todo: 'the short measure groups entries that differ in one digit of a number: "123 Main Street"/"125 Main Street" (0.83) and "Zephyr Phone 15 Pro"/"14 Pro" (0.88)',
-}, () => {
+test('the look-alikes of different entities in the Names sample stay apart at dedup\'s defaults', () => {
   const grouped = sampleCheck(reference).grouped.map(([a, b]) => `${NAMES_SAMPLE[a]} / ${NAMES_SAMPLE[b]}`);
   assert.deepEqual(grouped, []);
 });

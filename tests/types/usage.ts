@@ -1,6 +1,6 @@
 // A typed use of the package, checked by `tsc --noEmit --strict` in the test suite: the
 // declarations in js/index.d.ts must describe how the README uses the API.
-import { init, toHex, candidateRadius, DEFAULT_MAX_DISTANCE, DEFAULT_SIMILARITY, type DedupResult, type FingerprintOptions, type ReviewPair, type SimHashIndex, type TextIndex, type TextMatch, type Measure, type WordWeights } from 'simhash-wasm';
+import { init, toHex, candidateRadius, DEFAULT_MAX_DISTANCE, DEFAULT_SIMILARITY, type DedupResult, type FingerprintOptions, type ReviewPair, type LookAlikeDifference, type SimHashIndex, type TextIndex, type TextMatch, type Measure, type WordWeights } from 'simhash-wasm';
 
 interface Ticket {
   id: string;
@@ -89,6 +89,10 @@ export async function example(tickets: Ticket[]): Promise<string[]> {
   const nameCloseness: number = sh.similarity('Microsoft', 'Mircosoft', { measure: 'short', weights });
   const byNames = await sh.dedup(names, { review: 0.4 });
   const measure: Measure | undefined = byNames.measure;
+  const apart = (await sh.dedup(['125 Main Street', '123 Main Street'])).review ?? [];
+  const differing: LookAlikeDifference | undefined = apart[0]?.differs;
+  const numbers: [string[], string[]] | undefined = differing?.numbers;
+  void numbers;
   const learned: WordWeights | null | undefined = byNames.weights;
   const customers = sh.createTextIndex({ measure: 'short', weights: learned ?? weights });
   const sameWeights: WordWeights = sh.loadWeights(weights.toData());
