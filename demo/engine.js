@@ -337,20 +337,22 @@ export class Engine {
 }
 
 /**
- * Review pairs of distinct texts as pairs of items ({ a, b, similarity }, a < b, the first
+ * Review pairs of distinct texts as pairs of items ({ a, b, similarity, differs? }, a < b, the first
  * copy of each text), each two of the groups of `leader` (per item) once, most similar
  * first as dedup lists them; a pair within one group is left out.
  */
 function reviewOfItems(review, firstItem, leader) {
   const seen = new Set();
   const pairs = [];
-  for (const { a, b, similarity } of review) {
+  for (const { a, b, similarity, differs } of review) {
     const [x, y] = [firstItem[a], firstItem[b]];
     const [gx, gy] = [leader[x], leader[y]];
     const key = gx < gy ? `${gx},${gy}` : `${gy},${gx}`;
     if (gx === gy || seen.has(key)) continue;
     seen.add(key);
-    pairs.push({ a: Math.min(x, y), b: Math.max(x, y), similarity });
+    const swapped = (sides) => (x < y ? sides : [sides[1], sides[0]]);
+    const reason = differs && Object.fromEntries(Object.entries(differs).map(([kind, sides]) => [kind, swapped(sides)]));
+    pairs.push({ a: Math.min(x, y), b: Math.max(x, y), similarity, ...(reason && { differs: reason }) });
   }
   return pairs;
 }

@@ -38,6 +38,15 @@ export function keptLeaders(result) {
   return result.leader.map((g) => find(g));
 }
 
+/** Why a look-alike pair was kept apart (README "Look-alikes"): what differs, first's / the other's. */
+function differsNote({ numbers, words }) {
+  const p = document.createElement('p');
+  p.className = 'differs';
+  const sides = ([first, other]) => `${first.join(' ')} / ${other.join(' ')}`;
+  p.textContent = `Kept apart: ${[numbers && `numbers ${sides(numbers)}`, words && `words ${sides(words)}`].filter(Boolean).join('; ')} differ.`;
+  return p;
+}
+
 /** Renders the list of the analysis's review pairs; onChoice() after a person's choice. */
 export function renderReview(analysis, onChoice) {
   const { result, input } = analysis;
@@ -50,7 +59,7 @@ export function renderReview(analysis, onChoice) {
     ? `No possible duplicates (${range}).`
     : `${plural(pairs.length, 'pair')} of groups that may be duplicates (${range}), most similar first. Merge a pair to join its groups in the unique list and the download.`;
   const { records } = input.parsed;
-  el.review.replaceChildren(...pairs.map(({ a, b, similarity }) => {
+  el.review.replaceChildren(...pairs.map(({ a, b, similarity, differs }) => {
     const key = `${a},${b}`;
     const li = document.createElement('li');
     li.className = 'review-pair';
@@ -78,7 +87,9 @@ export function renderReview(analysis, onChoice) {
       });
       buttons.append(button);
     }
-    li.append(sides, buttons);
+    li.append(sides);
+    if (differs) li.append(differsNote(differs));
+    li.append(buttons);
     return li;
   }));
   el.reviewMore.hidden = !result.reviewOmitted;

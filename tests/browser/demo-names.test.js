@@ -103,9 +103,16 @@ test('the Names sample: auto compares it as names; the groups, similarities and 
   // The possible duplicates: dedup's review pairs.
   const review = await page.evaluate(() => [...document.querySelectorAll('#review .review-pair')].map((li) => ({
     a: Number(li.dataset.a), b: Number(li.dataset.b), badge: li.querySelectorAll('.badge')[1].textContent,
+    differs: li.querySelector('.differs')?.textContent ?? null,
   })));
   assert.ok(reference.review.length > 0);
-  assert.deepEqual(review, reference.review.map(({ a, b, similarity }) => ({ a, b, badge: `${Math.round(similarity * 100)}% similar` })));
+  // A look-alike kept apart says what differs (README "Look-alikes").
+  const sides = ([first, other]) => `${first.join(' ')} / ${other.join(' ')}`;
+  const differsText = (d) => d && `Kept apart: ${[d.numbers && `numbers ${sides(d.numbers)}`, d.words && `words ${sides(d.words)}`].filter(Boolean).join('; ')} differ.`;
+  assert.ok(reference.review.some((entry) => entry.differs?.numbers), 'the sample\'s look-alikes are listed with their numbers');
+  assert.deepEqual(review, reference.review.map(({ a, b, similarity, differs }) => ({
+    a, b, badge: `${Math.round(similarity * 100)}% similar`, differs: differsText(differs) ?? null,
+  })));
 
   // The sample check counts what dedup's result says.
   const check = sampleCheck(reference);
