@@ -183,10 +183,12 @@ async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, we
   const { k, similarity, banding = false, grouping, review = 0, measure } = search;
   const between = () => pacer.step('pairs', 0, 1000);
   const withReview = async (sets, grouped) => {
-    if (measure !== 'short') {
+    // Components chain near-duplicates by design (A~B~C with A far from C): only leader groups are split.
+    if (measure !== 'short' || grouping !== 'leader') {
       return { labels: grouped, review: review > 0 ? await searchReview(core, sets, grouped, search, pacer, 'review') : null };
     }
-    const { labels, apart } = splitLookAlikes(grouped, textsByIndex(texts));
+    const reaches = (x, y) => setSimilarities(core, sets, Uint32Array.of(x), Uint32Array.of(y))[0] >= similarity;
+    const { labels, apart } = splitLookAlikes(grouped, textsByIndex(texts), reaches);
     return {
       labels,
       review: review > 0 ? await searchReview(core, sets, labels, search, pacer, 'review') : apartReview(core, sets, labels, apart, search),

@@ -1,6 +1,7 @@
-// Look-alikes kept apart (README "Look-alikes"): by the short measure, no group holds two
-// entries whose identifying parts differ (core/look-alikes.js). The grouping's groups are
-// split here, between the grouping and its review, in whichever thread groups.
+// Look-alikes kept apart (README "Look-alikes"): by the short measure, no leader group holds
+// a member whose identifying parts differ from its kept entry's, or two whose numbers differ
+// (core/look-alikes.js). The leader grouping's groups are split here, between the grouping
+// and its review, in whichever thread groups.
 import { differingParts, identifyingParts } from '../core/look-alikes.js';
 
 /**
@@ -18,8 +19,9 @@ export function textsByIndex(texts) {
  * `labels` (each item's kept item, as the grouping gives them: labels[i] <= i, a kept item
  * labels itself) with every group split into parts: each member, in ascending order, joins
  * the first part of its group (the kept item's first) whose first entry it does not differ
- * from and none of whose other entries it differs from in numbers, else starts a part of
- * its own, which it keeps. The other entries are asked of numbers only: a kept entry without
+ * from, and reaches (`reaches(first, member)`: their similarity is at least the
+ * threshold; the grouping has checked it for the kept item), and none of whose other
+ * entries it differs from in numbers, else starts a part of its own, which it keeps. The other entries are asked of numbers only: a kept entry without
  * a number (`iPhone Pro`) must not join `iPhone 14 Pro` and `iPhone 15 Pro`, while two
  * members' other differences are mostly their own typos (measured: docs/lists.md).
  * `textOf(i)` is item i's text. Returns { labels (a new array when any group splits),
@@ -27,7 +29,7 @@ export function textsByIndex(texts) {
  * part, itself and the first entry of that part it differs from.
  * Cost: the grouped items' tokens, and per group a comparison per pair of its entries at most.
  */
-export function splitLookAlikes(labels, textOf) {
+export function splitLookAlikes(labels, textOf, reaches) {
   const count = labels.length;
   const members = new Map(); // kept item -> its members, ascending
   for (let i = 0; i < count; i++) {
@@ -54,7 +56,7 @@ export function splitLookAlikes(labels, textOf) {
           const differs = differingParts(partsOf(entry), partsOf(member));
           return differs !== null && (e === 0 || differs.numbers !== undefined);
         });
-        if (other === undefined) {
+        if (other === undefined && (g === 0 || reaches(groups[g][0], member))) {
           if (g > 0) {
             if (split === labels) split = labels.slice();
             split[member] = groups[g][0];
