@@ -216,8 +216,8 @@ async function writeReview(stream, records, review) {
  * The line on stderr that says how dedup compared: the measure and the similarity it chose
  * (or was given), and, when no --review-file lists them, the look-alikes kept apart.
  */
-function comparedBy({ measure, similarity, review }, listed) {
-  const apart = !listed && review?.length ? `; ${count(review.length)} look-alikes kept apart, not merged (--review R --review-file FILE lists them)` : '';
+function comparedBy({ measure, similarity, review, reviewOmitted = 0 }, listed) {
+  const apart = !listed && review?.length ? `; ${count(review.length + reviewOmitted)} look-alikes kept apart, not merged (--review R --review-file FILE lists them)` : '';
   return `compared by the ${measure} measure at similarity ${similarity}${apart}`;
 }
 

@@ -78,8 +78,12 @@ function abbreviates(short, long) {
   return at === short.length;
 }
 
-/** Whether x and y are one typo apart (see the header): one letter inserted, deleted, swapped with its neighbour, or replaced. */
-function oneTypoApart(x, y, least = 3) {
+/**
+ * Whether x and y are one typo apart (see the header): one letter inserted, deleted or
+ * swapped with its neighbour, both at least `least` long, or one replaced, both at least
+ * `replacedFrom` long.
+ */
+function oneTypoApart(x, y, least, replacedFrom) {
   if (x === y) return false;
   const shorter = Math.min(x.length, y.length);
   if (Math.abs(x.length - y.length) > 1 || shorter < least) return false;
@@ -89,13 +93,13 @@ function oneTypoApart(x, y, least = 3) {
     const [s, l] = x.length < y.length ? [x, y] : [y, x];
     return s.slice(i) === l.slice(i + 1);
   }
-  if (x.slice(i + 1) === y.slice(i + 1)) return shorter >= Math.max(least, 5) || least === 1; // one replaced
+  if (x.slice(i + 1) === y.slice(i + 1)) return shorter >= replacedFrom; // one replaced
   return x[i] === y[i + 1] && x[i + 1] === y[i] && x.slice(i + 2) === y.slice(i + 2); // two swapped
 }
 
 /** Whether word x explains word y or y explains x (see the header). */
 function explains(x, y) {
-  return x === y || abbreviates(x, y) || abbreviates(y, x) || oneTypoApart(x, y);
+  return x === y || abbreviates(x, y) || abbreviates(y, x) || oneTypoApart(x, y, 3, 5);
 }
 
 /** Marks, in `used`, tokens of `parts` that equal a token of `other` (also marked), as multisets. */
@@ -167,12 +171,15 @@ export function differingParts(partsA, partsB) {
   matchJoined(b, usedB, a, usedA);
   let shared = 0;
   for (const u of usedA) shared += u;
-  let [numbersA, numbersB] = pairUp(left(a, usedA, KIND_NUMBER), left(b, usedB, KIND_NUMBER), (x, y) => digitsOf(x) === digitsOf(y) && (abbreviates(x, y) || abbreviates(y, x)));
-  shared += left(a, usedA, KIND_NUMBER).length - numbersA.length;
-  const [hardA, hardB] = pairUp(numbersA, numbersB, (x, y) => oneTypoApart(x, y, 1));
+  const sameNumber = (x, y) => digitsOf(x) === digitsOf(y) && (abbreviates(x, y) || abbreviates(y, x));
+  const leftNumbersA = left(a, usedA, KIND_NUMBER);
+  const [numbersA, numbersB] = pairUp(leftNumbersA, left(b, usedB, KIND_NUMBER), sameNumber);
+  shared += leftNumbersA.length - numbersA.length;
+  const [hardA, hardB] = pairUp(numbersA, numbersB, (x, y) => oneTypoApart(x, y, 1, 1));
   const softNumbers = numbersA.length - hardA.length;
-  const [wordsA, wordsB] = pairUp(left(a, usedA, KIND_WORD), left(b, usedB, KIND_WORD), explains);
-  shared += left(a, usedA, KIND_WORD).length - wordsA.length;
+  const leftWordsA = left(a, usedA, KIND_WORD);
+  const [wordsA, wordsB] = pairUp(leftWordsA, left(b, usedB, KIND_WORD), explains);
+  shared += leftWordsA.length - wordsA.length;
   const hard = hardA.length > 0 && hardB.length > 0;
   const softWords = wordsA.length > 0 && wordsB.length > 0;
   const soft = softNumbers > 0 || softWords;

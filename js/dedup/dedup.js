@@ -187,6 +187,7 @@ async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, we
     if (measure !== 'short' || grouping !== 'leader') {
       return { labels: grouped, review: review > 0 ? await searchReview(core, sets, grouped, search, pacer, 'review') : null };
     }
+    // One crossing per pair: asked only of members that left their kept item's part, each answer deciding the next.
     const reaches = (x, y) => setSimilarities(core, sets, Uint32Array.of(x), Uint32Array.of(y))[0] >= similarity;
     const { labels, apart } = splitLookAlikes(grouped, textsByIndex(texts), reaches);
     return {

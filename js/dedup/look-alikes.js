@@ -5,8 +5,8 @@
 import { differingParts, identifyingParts } from '../core/look-alikes.js';
 
 /**
- * The texts' strings by index, decoded when they cross as UTF-8 (text.js encodeTextsPaced's
- * { utf8, bounds }), each at most once.
+ * The texts' strings by index, decoded on each call when they cross as UTF-8 (text.js
+ * encodeTextsPaced's { utf8, bounds }); splitLookAlikes asks each grouped text once.
  */
 export function textsByIndex(texts) {
   if (Array.isArray(texts)) return (i) => texts[i];
@@ -17,17 +17,19 @@ export function textsByIndex(texts) {
 
 /**
  * `labels` (each item's kept item, as the grouping gives them: labels[i] <= i, a kept item
- * labels itself) with every group split into parts: each member, in ascending order, joins
+ * labels itself) with every group split into parts. Each member, in ascending order, joins
  * the first part of its group (the kept item's first) whose first entry it does not differ
- * from, and reaches (`reaches(first, member)`: their similarity is at least the
- * threshold; the grouping has checked it for the kept item), and none of whose other
- * entries it differs from in numbers, else starts a part of its own, which it keeps. The other entries are asked of numbers only: a kept entry without
- * a number (`iPhone Pro`) must not join `iPhone 14 Pro` and `iPhone 15 Pro`, while two
- * members' other differences are mostly their own typos (measured: docs/lists.md).
- * `textOf(i)` is item i's text. Returns { labels (a new array when any group splits),
- * apart }: apart.a[p] < apart.b[p], for each member that did not join its kept item's
- * part, itself and the first entry of that part it differs from.
- * Cost: the grouped items' tokens, and per group a comparison per pair of its entries at most.
+ * from and reaches (`reaches(first, member)`: their similarity is at least the threshold,
+ * which the grouping has checked for the kept item), and none of whose other entries it
+ * differs from in numbers; else it starts a part of its own, which it keeps. The other
+ * entries are asked of numbers only: a kept entry without a number (`iPhone Pro`) must not
+ * hold both `iPhone 14 Pro` and `iPhone 15 Pro`, while two members' other differences are
+ * mostly their own typos (measured: docs/lists.md). `textOf(i)` is item i's text.
+ * Returns { labels (a new array when any group splits), apart }: apart.a[p] < apart.b[p],
+ * for each member that did not join its kept item's part, itself and the first entry of
+ * that part it differs from.
+ * Cost: the grouped items' tokens, per group a comparison per pair of its entries at most,
+ * and a `reaches` for each part other than the kept item's that a member tries.
  */
 export function splitLookAlikes(labels, textOf, reaches) {
   const count = labels.length;

@@ -556,6 +556,15 @@ describe('review pairs', () => {
     ]);
   });
 
+  test('look-alikes past the review limit are counted on stderr too', async () => {
+    const models = Array.from({ length: 2000 }, (_, i) => `Acme Stainless Widget Deluxe Model ${1000 + i}`);
+    const { review, reviewOmitted } = await sh.dedup(models);
+    assert.ok(reviewOmitted > 0, `${reviewOmitted} past the limit`);
+    const run = cli(['dedup'], `${models.join('\n')}\n`);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stderr, new RegExp(`; ${(review.length + reviewOmitted).toLocaleString('en')} look-alikes kept apart`));
+  });
+
   test('--review mistakes: exit 2 with the reason; a file that cannot be written: exit 1 before any output', () => {
     const path = join(dir, 'unused.jsonl');
     for (const [args, message] of [
