@@ -214,7 +214,40 @@ export class Engine {
     const { review, reviewOmitted } = await this.#sh.dedup(distinctTexts, {
       similarity: result.view.similarity, measure: 'text', review: REVIEW_OF.text, reviewLimit: REVIEW_LIMIT, signal,
     });
-    return { review: reviewOfItems(review, firstItem, result.leader), reviewOmitted };
+    const pairs = this.#explained(reviewOfItems(review, firstItem, result.leader), result, { measure: 'text' });
+    return { review: pairs, reviewOmitted };
+  }
+
+  /**
+   * The review pairs (reviewOfItems) with, on each at or above the view's similarity that is
+   * not a look-alike kept apart (no `differs`), why the grouping left the two apart, as
+   * `apart`: { member, kept, similarity } when one of the two, `member`, is in a group whose
+   * kept item the other reaches at `similarity` only, below the view's (the leader rule: a
+   * member joins by its similarity to the kept item, README "API", dedup's grouping); null
+   * when each reaches the other's kept item, so the candidate search missed a pair. The
+   * similarities to the kept items come from one sh.similarities call by `options` (the
+   * result's measure and weights).
+   */
+  #explained(pairs, result, options) {
+    const { itemDistinct, distinctTexts } = this.#state;
+    const { leader, view } = result;
+    const asked = []; // { pair, member, kept, other }
+    for (const pair of pairs) {
+      if (pair.similarity < view.similarity || pair.differs) continue;
+      pair.apart = null;
+      for (const [member, other] of [[pair.a, pair.b], [pair.b, pair.a]]) {
+        if (leader[member] !== member) asked.push({ pair, member, kept: leader[member], other });
+      }
+    }
+    if (asked.length === 0) return pairs;
+    const similarities = this.#sh.similarities(distinctTexts, {
+      a: Uint32Array.from(asked, ({ other }) => itemDistinct[other]),
+      b: Uint32Array.from(asked, ({ kept }) => itemDistinct[kept]),
+    }, options);
+    asked.forEach(({ pair, member, kept }, i) => {
+      if (pair.apart === null && similarities[i] < view.similarity) pair.apart = { member, kept, similarity: similarities[i] };
+    });
+    return pairs;
   }
 
   /**
@@ -253,7 +286,7 @@ export class Engine {
     timings.push(['similarities', performance.now() - mark]);
 
     const result = this.#itemsOf(view, distinctLeader, null, distinctSimilarity);
-    const review = reviewOfItems(found.review, state.firstItem, result.leader);
+    const review = this.#explained(reviewOfItems(found.review, state.firstItem, result.leader), result, { measure: 'short', weights: found.weights });
     onProgress?.({ phase: 'groups', done: 1, total: 1 });
     return { ...result, radius: -1, histogram: null, histogramMax: -1, review, reviewOmitted: found.reviewOmitted };
   }

@@ -1,8 +1,9 @@
 // The results panel: the counts, the status and timing lines, the sample check, the
 // histogram (histogram.js), the groups with each member's differences from its group's kept
-// item, the possible duplicates (review.js), and the download of the kept records; the
-// groups, counts and download follow the person's choices among the possible duplicates. Each render counts on body[data-runs], which
-// the browser tests wait on.
+// item and a button to take it out, the possible duplicates (review.js), and the download of
+// the kept records; the groups, counts and download follow the person's choices (review.js
+// chosenGroups). Each render counts on body[data-runs], which the browser tests wait on.
+// A member's button is .member button[data-take-out].
 //
 // An analysis (jobs.js) is { input (input.js), settings, runner (runners.js), result (of
 // Engine.analyze or Engine.group), timings, total, regrouped (the last Engine.group
@@ -12,7 +13,7 @@ import { currentView, updateCode } from './controls.js';
 import { el, setState } from './elements.js';
 import { serialize } from './formats.js';
 import { drawHistogram } from './histogram.js';
-import { keptLeaders, renderReview } from './review.js';
+import { chosenGroups, renderReview, takeOut } from './review.js';
 import { textRow } from './rows.js';
 import { describeView, fmt, measureName, ms, plural } from './wording.js';
 
@@ -74,17 +75,22 @@ function collectGroups(leader) {
   return groups;
 }
 
-export function render(analysis) {
+/**
+ * Renders the analysis. `again`: after a person's choice on the same result, showing at least
+ * as many groups as before (the page stays where the person is).
+ */
+export function render(analysis, again = false) {
   const { result, input, runner } = analysis;
-  const leader = keptLeaders(result);
+  const { leader, takenOut, merged } = chosenGroups(result, input.texts);
   let unique = 0;
   for (let i = 0; i < leader.length; i++) unique += leader[i] === i;
   groupList = collectGroups(leader);
   setStats(result.count, unique, groupList.length);
   const duplicates = result.count - unique;
-  const merged = unique === result.unique ? '' : ` (${plural(result.unique - unique, 'group')} merged by you)`;
+  const changes = [takenOut && `${plural(takenOut, 'item')} taken out`, merged && `${plural(merged, 'group')} merged`].filter(Boolean);
+  const byYou = changes.length ? ` (${changes.join(', ')} by you)` : '';
   const measure = result.view.by === 'similarity' ? `, compared as ${measureName(result.measure)}` : '';
-  el.status.textContent = `${plural(result.count, 'item')}: ${fmt(unique)} unique, ${plural(duplicates, 'near-duplicate')} in ${plural(groupList.length, 'group')} at ${describeView(result.view)}${measure}${merged}.`;
+  el.status.textContent = `${plural(result.count, 'item')}: ${fmt(unique)} unique, ${plural(duplicates, 'near-duplicate')} in ${plural(groupList.length, 'group')} at ${describeView(result.view)}${measure}${byYou}.`;
   const parts = analysis.timings.map(([label, t]) => `${label} ${ms(t)}`).join(', ');
   let timing = `Analysed in ${ms(analysis.total)} ${runner.where} (${parts}).`;
   if (analysis.regrouped) {
@@ -95,16 +101,17 @@ export function render(analysis) {
   drawHistogram(result.histogram, result.histogramMax, result.view, result.measure);
   el.download.disabled = false;
   el.download.textContent = `Download ${plural(unique, 'kept record')} (.${extensionOf(input)})`;
+  const shownBefore = again ? shownGroups : 0;
   el.groups.replaceChildren();
   shownGroups = 0;
-  showMoreGroups(analysis);
+  showMoreGroups(analysis, shownBefore);
   if (groupList.length === 0) {
     const li = document.createElement('li');
     li.className = 'empty';
     li.textContent = `No near-duplicates at ${describeView(result.view)}.`;
     el.groups.append(li);
   }
-  renderReview(analysis, () => render(analysis));
+  renderReview(analysis, () => render(analysis, true));
   el.run.hidden = true;
   updateCode();
   setState('done');
@@ -142,11 +149,16 @@ function renderSampleCheck(input, result) {
   el.sampleCheck.hidden = false;
 }
 
-/** The next GROUPS_PER_PAGE groups of the rendered analysis. */
-export function showMoreGroups(analysis) {
+/**
+ * The next GROUPS_PER_PAGE groups of the rendered analysis, or up to the first `atLeast`.
+ * A member that dedup grouped under the group's kept item has a button that takes it out
+ * (review.js takeOut); the others, there by the person's choices, are undone where they
+ * were made, in the possible duplicates.
+ */
+export function showMoreGroups(analysis, atLeast = 0) {
   const { result, input } = analysis;
   const { records } = input.parsed;
-  const end = Math.min(groupList.length, shownGroups + GROUPS_PER_PAGE);
+  const end = Math.min(groupList.length, Math.max(atLeast, shownGroups + GROUPS_PER_PAGE));
   const fragment = document.createDocumentFragment();
   for (let g = shownGroups; g < end; g++) {
     const group = groupList[g];
@@ -164,8 +176,12 @@ export function showMoreGroups(analysis) {
     group.slice(0, MEMBERS_SHOWN).forEach((item, position) => {
       let row;
       if (position === 0) row = textRow(records[item], input.texts[item], null);
-      else if (result.leader[item] !== group[0]) row = textRow(records[item], input.texts[item], { label: 'merged by you' });
-      else row = textRow(records[item], input.texts[item], { distance: result.distance?.[item], similarity: result.similarity?.[item] }, kept);
+      else if (result.leader[item] === group[0]) {
+        row = textRow(records[item], input.texts[item], { distance: result.distance?.[item], similarity: result.similarity?.[item] }, kept);
+        row.querySelector('.meta').append(takeOutButton(analysis, group[0], item, records[item].line));
+      } else if (input.texts[item] === kept.text) { // a copy of a text taken out with it
+        row = textRow(records[item], input.texts[item], { distance: result.distance ? 0 : undefined, similarity: result.similarity ? 1 : undefined }, kept);
+      } else row = textRow(records[item], input.texts[item], { label: 'merged by you' });
       row.dataset.item = item;
       members.append(row);
     });
@@ -184,6 +200,22 @@ export function showMoreGroups(analysis) {
   el.more.textContent = `Show more groups (${fmt(groupList.length - shownGroups)} left)`;
 }
 
+/** The button that takes `item` out of the group of `kept` (review.js takeOut) and renders again. */
+function takeOutButton(analysis, kept, item, line) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'link take-out';
+  button.dataset.takeOut = item;
+  button.textContent = 'Take out';
+  button.title = 'Not a duplicate: keep it on its own (listed under Possible duplicates, where Merge puts it back)';
+  button.setAttribute('aria-label', `Take line ${fmt(line)} out of its group`);
+  button.addEventListener('click', () => {
+    takeOut(analysis.result, kept, item);
+    render(analysis, true);
+  });
+  return button;
+}
+
 function extensionOf(input) {
   if (input.parsed.format === 'csv') return 'csv';
   if (input.parsed.format === 'jsonl') return 'jsonl';
@@ -193,7 +225,7 @@ function extensionOf(input) {
 /** Downloads the analysis's kept records as the input had them (formats.js serialize). */
 export function download(analysis) {
   const { input, result } = analysis;
-  const leader = keptLeaders(result);
+  const { leader } = chosenGroups(result, input.texts);
   const text = serialize(input.parsed, (i) => leader[i] === i);
   const extension = extensionOf(input);
   const type = { csv: 'text/csv', jsonl: 'application/x-ndjson', txt: 'text/plain' }[extension];

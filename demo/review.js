@@ -1,41 +1,86 @@
 // The "Possible duplicates" list below the groups: dedup's review pairs (engine.js), each two
 // groups joined by a pair of their items at a similarity from the measure's REVIEW_OF up, for
-// a person to merge or keep apart. The choices live on the result they were made for (a new analysis or
-// view starts without any), and decide what counts as kept: the groups, the counts and the
-// download follow them (keptLeaders). Each pair is shown side by side, the second text with
-// its differences from the first marked.
+// a person to merge or keep apart; above them, the members the person took out of their
+// groups (render.js), each with its kept item. The choices live on the result they were made
+// for (a new analysis or view starts without any) and decide what counts as kept
+// (chosenGroups, the one place of the rule): the groups, the counts and the download follow
+// them. Each pair is shown side by side, the second text with its differences from the first
+// marked; a pair listed although it reaches the view's similarity says why it is not grouped.
 //
-// For the browser tests, each pair is li.review-pair[data-a][data-b][data-choice] with
-// buttons [data-choose="merge" | "keep"].
+// For the browser tests, each pair is li.review-pair[data-a][data-b][data-choice], with
+// data-by="you" when the person took b out of a's group, and buttons
+// [data-choose="merge" | "keep"]; a look-alike's note is p.differs, the reason a pair at the
+// view's similarity is listed p.apart.
 import { el } from './elements.js';
 import { REVIEW_OF } from './engine.js';
 import { textRow } from './rows.js';
-import { describeView, fmt, percent, plural } from './wording.js';
+import { describeView, fmt, percent, percentBelow, plural, quote } from './wording.js';
 
-/** The choices made on a result: 'a,b' → 'merge' | 'keep'. */
+/**
+ * The choices made on a result: `pairs`, 'a,b' → 'merge' | 'keep' (items a < b); `takenOut`,
+ * the keys of the pairs (kept item, member) the person took apart, in the order taken.
+ */
 function choicesOf(result) {
-  result.choices ??= new Map();
+  result.choices ??= { pairs: new Map(), takenOut: [] };
   return result.choices;
 }
 
 /**
- * Each item's kept item once the merges chosen on `result` are applied: merged groups are
- * one, kept under the earlier of their kept items. result.leader when nothing is merged.
+ * Takes `member` out of the group of `kept`, its kept item in result.leader: 'keep' on their
+ * pair, which is listed from then on (pressed again, or Merge, puts the member back).
  */
-export function keptLeaders(result) {
-  const merges = [...choicesOf(result)].filter(([, choice]) => choice === 'merge');
-  if (merges.length === 0) return result.leader;
+export function takeOut(result, kept, member) {
+  const { pairs, takenOut } = choicesOf(result);
+  const key = `${kept},${member}`;
+  pairs.set(key, 'keep');
+  if (!takenOut.includes(key)) takenOut.push(key);
+}
+
+/**
+ * What the choices made on `result` (whose items' texts are `texts`) make of its groups:
+ * `leader`, each item's kept item (result.leader itself when nothing changes it); `takenOut`,
+ * how many items left a group; `merged`, how many groups joined another. A choice is on a
+ * pair of items a < b. 'keep' on a member b and its kept item a (result.leader[b] === a) takes
+ * b out with the members of a's group that have b's text, as dedup keeps copies together:
+ * the first of them is kept, the others are its members (b alone when its text is a's).
+ * 'merge' then joins the groups of a and b under the earlier kept item. 'keep' on two
+ * groups changes nothing: they are apart already.
+ */
+export function chosenGroups(result, texts) {
+  const choices = [...choicesOf(result).pairs].map(([key, choice]) => [...key.split(',').map(Number), choice]);
+  const splits = choices.filter(([a, b, choice]) => choice === 'keep' && result.leader[b] === a && a !== b);
+  const merges = choices.filter(([, , choice]) => choice === 'merge');
+  if (splits.length === 0 && merges.length === 0) return { leader: result.leader, takenOut: 0, merged: 0 };
+  const leader = Uint32Array.from(result.leader);
+  let takenOut = 0;
+  for (const [a, b] of splits) {
+    if (leader[b] !== a) continue; // left already, as a copy of a text taken out
+    if (texts[b] === texts[a]) {
+      leader[b] = b;
+      takenOut++;
+      continue;
+    }
+    let first = -1;
+    for (let i = a + 1; i < leader.length; i++) { // a group's members come after its kept item
+      if (leader[i] !== a || texts[i] !== texts[b]) continue;
+      if (first < 0) first = i;
+      leader[i] = first;
+      takenOut++;
+    }
+  }
   const root = new Map(); // a kept item → the kept item it merged under
   const find = (g) => {
     while (root.has(g)) g = root.get(g);
     return g;
   };
-  for (const [key] of merges) {
-    const [a, b] = key.split(',').map(Number);
-    const [ga, gb] = [find(result.leader[a]), find(result.leader[b])];
-    if (ga !== gb) root.set(Math.max(ga, gb), Math.min(ga, gb));
+  let merged = 0;
+  for (const [a, b] of merges) {
+    const [ga, gb] = [find(leader[a]), find(leader[b])];
+    if (ga === gb) continue;
+    root.set(Math.max(ga, gb), Math.min(ga, gb));
+    merged++;
   }
-  return result.leader.map((g) => find(g));
+  return { leader: merged === 0 ? leader : leader.map(find), takenOut, merged };
 }
 
 /** Why a look-alike pair was kept apart (README "Look-alikes"): what differs, first's / the other's. */
@@ -47,30 +92,78 @@ function differsNote({ numbers, words }) {
   return p;
 }
 
-/** Renders the list of the analysis's review pairs; onChoice() after a person's choice. */
+/**
+ * Why a pair at or above the view's `similarity` is listed, not grouped (engine.js `apart`):
+ * one of the two is a member whose kept item the other does not reach (the leader rule), or
+ * the candidate search missed a pair.
+ */
+function apartNote({ a, b, apart }, { records, texts }, similarity) {
+  const p = document.createElement('p');
+  p.className = 'apart';
+  if (apart === null) {
+    p.textContent = 'Listed, not grouped: the search for candidates missed a pair that would have joined them.';
+    return p;
+  }
+  const { member, kept } = apart;
+  const line = (i) => `line ${fmt(records[i].line)}`;
+  p.dataset.member = member;
+  p.dataset.kept = kept;
+  p.textContent = `Listed, not grouped: ${line(member === a ? b : a)} is similar to ${line(member)} but not to ${line(member)}'s kept item, ${line(kept)} ${quote(texts[kept])} (${percentBelow(apart.similarity, similarity)}, below ${percent(similarity)}).`;
+  return p;
+}
+
+/** What became of a member the person took out: kept on its own, or back in its group. */
+function takenOutNote(choice) {
+  const p = document.createElement('p');
+  p.className = 'taken-out';
+  p.textContent = choice === 'keep'
+    ? 'You took the second out of the group of the first: it is kept on its own. Merge puts it back.'
+    : 'You took the second out of the group of the first, then put it back.';
+  return p;
+}
+
+/**
+ * Renders the members taken out, latest first, and the analysis's review pairs (by
+ * similarity only); onChoice() after a person's choice.
+ */
 export function renderReview(analysis, onChoice) {
   const { result, input } = analysis;
-  const pairs = result.review ?? [];
-  el.reviewPanel.hidden = result.view.by !== 'similarity';
+  const { pairs: choices, takenOut } = choicesOf(result);
+  const bySimilarity = result.view.by === 'similarity';
+  const review = bySimilarity ? result.review ?? [] : [];
+  const yours = [...takenOut].reverse().map((key) => {
+    const [a, b] = key.split(',').map(Number);
+    return { a, b, similarity: result.similarity?.[b], distance: result.distance?.[b], byYou: true };
+  });
+  el.reviewPanel.hidden = !bySimilarity && yours.length === 0;
   if (el.reviewPanel.hidden) return;
-  const choices = choicesOf(result);
-  const range = `similarity ≥ ${percent(REVIEW_OF[result.measure])} but not grouped at ${describeView(result.view)}`;
-  el.reviewStatus.textContent = pairs.length === 0
-    ? `No possible duplicates (${range}).`
-    : `${plural(pairs.length, 'pair')} of groups that may be duplicates (${range}), most similar first. Merge a pair to join its groups in the unique list and the download.`;
+  let status = '';
+  if (yours.length === 1) status = 'The item you took out of its group comes first. ';
+  else if (yours.length > 1) status = `The ${fmt(yours.length)} items you took out of their groups come first, the latest on top. `;
+  if (bySimilarity) {
+    const range = `similarity ≥ ${percent(REVIEW_OF[result.measure])} but not grouped at ${describeView(result.view)}`;
+    status += review.length === 0
+      ? `No possible duplicates (${range}).`
+      : `${plural(review.length, 'pair')} of groups that may be duplicates (${range}), most similar first. Merge a pair to join its groups in the unique list and the download.`;
+  } else {
+    status += 'Possible duplicates are listed by similarity only.';
+  }
+  el.reviewStatus.textContent = status;
   const { records } = input.parsed;
-  el.review.replaceChildren(...pairs.map(({ a, b, similarity, differs }) => {
+  el.review.replaceChildren(...[...yours, ...review].map((pair) => {
+    const { a, b, similarity, distance, differs, byYou } = pair;
     const key = `${a},${b}`;
     const li = document.createElement('li');
     li.className = 'review-pair';
     li.dataset.a = a;
     li.dataset.b = b;
     li.dataset.choice = choices.get(key) ?? 'none';
+    if (byYou) li.dataset.by = 'you';
     const sides = document.createElement('ul');
     sides.className = 'members sides';
     sides.append(
       textRow(records[a], input.texts[a], { label: 'first' }),
-      textRow(records[b], input.texts[b], { similarity }, { text: input.texts[a], name: 'the first' }),
+      textRow(records[b], input.texts[b], { similarity, distance }, { text: input.texts[a], name: 'the first' }),
     );
     const buttons = document.createElement('div');
     buttons.className = 'choices';
@@ -88,10 +181,12 @@ export function renderReview(analysis, onChoice) {
       buttons.append(button);
     }
     li.append(sides);
-    if (differs) li.append(differsNote(differs));
+    if (byYou) li.append(takenOutNote(choices.get(key)));
+    else if (differs) li.append(differsNote(differs));
+    else if (pair.apart !== undefined) li.append(apartNote(pair, { records, texts: input.texts }, result.view.similarity));
     li.append(buttons);
     return li;
   }));
-  el.reviewMore.hidden = !result.reviewOmitted;
+  el.reviewMore.hidden = !bySimilarity || !result.reviewOmitted;
   el.reviewMore.textContent = `…and ${fmt(result.reviewOmitted ?? 0)} less similar pairs, not listed.`;
 }

@@ -17,3 +17,12 @@ export const describeView = (view) => (view.by === 'similarity' ? `similarity �
 
 /** What a measure (engine.js) compares, as the "Compare as" setting names it: 'texts', 'names and short lists'. */
 export const measureName = (measure) => (measure === 'short' ? 'names and short lists' : 'texts');
+
+/** A text in quotes, cut to `max` characters with '…': '“The cat sat…”'. */
+export function quote(text, max = 50) {
+  const chars = [...text];
+  return `“${chars.length > max ? `${chars.slice(0, max - 1).join('').trimEnd()}…` : text}”`;
+}
+
+/** A similarity below `threshold` as a percent that does not round up to it: 0.7996 below 0.8 → '79.9%'. */
+export const percentBelow = (s, threshold) => (percent(s) === percent(threshold) ? `${(Math.floor(s * 1000) / 10).toFixed(1)}%` : percent(s));
