@@ -67,6 +67,144 @@ export function bestThreshold(allScores, trueScores) {
 }
 
 /**
+ * A scorer's precision-recall curve over pairs: one point per distinct score t, from the
+ * highest down, whose predicted pairs are those scoring >= t (the last point predicts every
+ * pair, recall 1).
+ * @param {Float32Array} allScores the score of every pair (any order); SORTED IN PLACE
+ * @param {Float32Array} trueScores the scores of the true pairs, all of them, as in bestThreshold
+ * @returns {{ threshold: Float64Array, tp: Float64Array, predicted: Float64Array, actual: number }}
+ *   point k: the pairs scoring >= threshold[k] number predicted[k], tp[k] of them true
+ */
+export function precisionRecallCurve(allScores, trueScores) {
+  allScores.sort();
+  const truth = Float32Array.from(trueScores).sort();
+  let points = 0;
+  for (let i = 0; i < allScores.length; i++) if (i === 0 || allScores[i] !== allScores[i - 1]) points++;
+  const curve = { threshold: new Float64Array(points), tp: new Float64Array(points), predicted: new Float64Array(points), actual: truth.length };
+  let t = truth.length;
+  let k = 0;
+  for (let i = allScores.length - 1; i >= 0; k++) {
+    const value = allScores[i];
+    while (i >= 0 && allScores[i] === value) i--;
+    while (t > 0 && truth[t - 1] >= value) t--;
+    curve.threshold[k] = value;
+    curve.predicted[k] = allScores.length - 1 - i;
+    curve.tp[k] = truth.length - t;
+  }
+  return curve;
+}
+
+// Comparisons of a curve's precision or recall with a point's allow for the rounding of the
+// point's own ratio (tp / predicted computed the other way round).
+const SLACK = 1e-12;
+
+/**
+ * The highest recall of a curve's points whose precision is at least `precision`; 0 when none
+ * is (precision is 1 with nothing predicted, as prf says, but a curve has no such point).
+ */
+export function recallAtPrecision(curve, precision) {
+  let best = 0;
+  for (let k = 0; k < curve.tp.length; k++) {
+    const { precision: p, recall: r } = prf(curve.tp[k], curve.predicted[k], curve.actual);
+    if (p >= precision - SLACK && r > best) best = r;
+  }
+  return best;
+}
+
+/** The highest precision of a curve's points whose recall is at least `recall` (the last point's recall is 1). */
+export function precisionAtRecall(curve, recall) {
+  let best = 0;
+  for (let k = 0; k < curve.tp.length; k++) {
+    const { precision: p, recall: r } = prf(curve.tp[k], curve.predicted[k], curve.actual);
+    if (r >= recall - SLACK && p > best) best = p;
+  }
+  return best;
+}
+
+/**
+ * The first `count` pairs i < j of n items ranked by score, highest first, ties in row-major
+ * order (i, then j): the order a person reads a scorer's pairs in.
+ * @param {Float32Array} allScores the score of every pair i < j in row-major order (unsorted)
+ * @param {Float32Array} sortedScores the same scores sorted ascending
+ * @returns {{ a: Uint32Array, b: Uint32Array }}
+ */
+export function topPairs(allScores, sortedScores, n, count) {
+  count = Math.min(count, allScores.length);
+  const a = new Uint32Array(count);
+  const b = new Uint32Array(count);
+  if (count === 0) return { a, b };
+  const least = sortedScores[sortedScores.length - count]; // the count-th highest score
+  let above = 0;
+  for (let i = sortedScores.length - 1; i >= 0 && sortedScores[i] > least; i--) above++;
+  const picked = new Uint32Array(count); // row-major indices: those above `least`, then the first ties
+  let filled = 0;
+  let ties = count - above;
+  for (let k = 0; k < allScores.length; k++) {
+    if (allScores[k] > least || (allScores[k] === least && ties > 0 && ties--)) picked[filled++] = k;
+  }
+  const order = Array.from(picked.keys()).sort((x, y) => allScores[picked[y]] - allScores[picked[x]] || picked[x] - picked[y]);
+  // Row i starts at k = i * n - i * (i + 1) / 2; walk the rows along the sorted indices.
+  const rowOf = (k) => {
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) { // the last row starting at or before k
+      const mid = (lo + hi + 1) >> 1;
+      if (mid * n - (mid * (mid + 1)) / 2 <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  order.forEach((at, r) => {
+    const k = picked[at];
+    const i = rowOf(k);
+    a[r] = i;
+    b[r] = i + 1 + (k - (i * n - (i * (i + 1)) / 2));
+  });
+  return { a, b };
+}
+
+/**
+ * What a person finds reading ranked pairs one by one and confirming the true ones: after r + 1
+ * reads, `read[r]` true pairs read, and `implied[r]` true pairs joined by a chain of confirmed
+ * pairs (the pairs within the groups the confirmations make, as the pairs within a dedup group
+ * are counted found).
+ * @param {{ a: Uint32Array, b: Uint32Array }} ranked
+ * @param {ArrayLike<number>} codes entityCodes of the items
+ * @returns {{ read: Float64Array, implied: Float64Array }}
+ */
+export function readingCurve(ranked, codes) {
+  const parent = new Int32Array(codes.length).map((_, i) => i);
+  const size = new Float64Array(codes.length).fill(1);
+  const find = (x) => {
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]];
+      x = parent[x];
+    }
+    return x;
+  };
+  const read = new Float64Array(ranked.a.length);
+  const implied = new Float64Array(ranked.a.length);
+  let tp = 0;
+  let joined = 0;
+  for (let r = 0; r < ranked.a.length; r++) {
+    const i = ranked.a[r];
+    const j = ranked.b[r];
+    if (codes[i] === codes[j]) {
+      tp++;
+      const x = find(i);
+      const y = find(j);
+      if (x !== y) {
+        joined += size[x] * size[y];
+        if (size[x] < size[y]) { parent[x] = y; size[y] += size[x]; } else { parent[y] = x; size[x] += size[y]; }
+      }
+    }
+    read[r] = tp;
+    implied[r] = joined;
+  }
+  return { read, implied };
+}
+
+/**
  * Pair counts of a partition: the predicted pairs are those of two items with the same label.
  * @param {ArrayLike<number|string>} labels one group label per item
  * @param {ArrayLike<number>} codes entityCodes of the items

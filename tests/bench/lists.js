@@ -12,6 +12,8 @@
 //   - grouping: group(texts) -> { labels } (a partition: one label per item), or
 //     { groups, overlapping: true } (groups that may share items), or { labels, links }
 //     (a partition and links between its groups, as dedup's review pairs); may be async.
+// An entry with peer: true is another library's (not ours): lists-peers.js sets dedup() at its
+// defaults against each of them.
 // An entry may set maxItems: on a longer list it runs on a sample of whole entities of that
 // many items (seed --seed), in a second table, next to every other method run on the same
 // sample, so that its figures can be set against theirs.
@@ -178,6 +180,41 @@ export function prepareNormalizedLevenshtein(texts) {
   };
 }
 
+// ---- Dice (string-similarity) -------------------------------------------------------------
+
+/**
+ * stringSimilarity.compareTwoStrings of texts[i] and texts[j], the same values, from each
+ * text's bigrams computed once: compareTwoStrings (string-similarity 4.0.4) removes whitespace,
+ * gives 1 to equal strings and 0 when either is shorter than 2 UTF-16 units, else
+ * 2 |A ∩ B| / (|A| + |B|) over the multisets of bigrams (pairs of adjacent UTF-16 units), here
+ * sorted integer ids intersected by a merge.
+ */
+export function prepareDice(texts) {
+  const ids = new Map();
+  const stripped = texts.map((text) => text.replace(/\s+/g, ''));
+  const bigrams = stripped.map((s) => {
+    const out = new Int32Array(Math.max(0, s.length - 1));
+    for (let k = 0; k + 1 < s.length; k++) {
+      const bigram = s.substring(k, k + 2);
+      if (!ids.has(bigram)) ids.set(bigram, ids.size);
+      out[k] = ids.get(bigram);
+    }
+    return out.sort();
+  });
+  return (i, j) => {
+    if (stripped[i] === stripped[j]) return 1;
+    const x = bigrams[i];
+    const y = bigrams[j];
+    if (x.length < 1 || y.length < 1) return 0;
+    let shared = 0;
+    for (let p = 0, q = 0; p < x.length && q < y.length;) {
+      if (x[p] === y[q]) { shared++; p++; q++; } else if (x[p] < y[q]) p++;
+      else q++;
+    }
+    return (2.0 * shared) / (stripped[i].length + stripped[j].length - 2);
+  };
+}
+
 // ---- the methods ---------------------------------------------------------------------------
 
 /**
@@ -212,18 +249,22 @@ export function defaultMethods(sh) {
       name: 'sh.similarity (short, weights)', type: 'threshold',
       scorePairs: (texts, a, b) => sh.similarities(texts, { a, b }, { measure: 'short', weights: listWeights(texts) }),
     },
-    { name: 'normalized Levenshtein', type: 'threshold', score: normalizedLevenshtein, prepare: prepareNormalizedLevenshtein },
-    { name: 'string-similarity (Dice)', type: 'threshold', score: (a, b) => stringSimilarity.compareTwoStrings(a, b) },
-    { name: 'fuzzball ratio', type: 'threshold', maxItems: SLOW_ITEMS, score: (a, b) => fuzz.ratio(a, b) / 100 },
-    { name: 'fuzzball token_sort_ratio', type: 'threshold', maxItems: SLOW_ITEMS, score: (a, b) => fuzz.token_sort_ratio(a, b) / 100 },
-    { name: 'fuzzball token_set_ratio', type: 'threshold', maxItems: SLOW_ITEMS, score: (a, b) => fuzz.token_set_ratio(a, b) / 100 },
+    // peer: another library's scorer or grouping, against which lists-peers.js sets dedup().
+    { name: 'normalized Levenshtein', type: 'threshold', peer: true, score: normalizedLevenshtein, prepare: prepareNormalizedLevenshtein },
+    {
+      name: 'string-similarity (Dice)', type: 'threshold', peer: true,
+      score: (a, b) => stringSimilarity.compareTwoStrings(a, b), prepare: prepareDice,
+    },
+    { name: 'fuzzball ratio', type: 'threshold', peer: true, maxItems: SLOW_ITEMS, score: (a, b) => fuzz.ratio(a, b) / 100 },
+    { name: 'fuzzball token_sort_ratio', type: 'threshold', peer: true, maxItems: SLOW_ITEMS, score: (a, b) => fuzz.token_sort_ratio(a, b) / 100 },
+    { name: 'fuzzball token_set_ratio', type: 'threshold', peer: true, maxItems: SLOW_ITEMS, score: (a, b) => fuzz.token_set_ratio(a, b) / 100 },
     { name: 'OpenRefine fingerprint', type: 'grouping', group: (texts) => ({ labels: keyLabels(texts, fingerprintKey) }) },
     { name: 'OpenRefine 2-gram fingerprint', type: 'grouping', group: (texts) => ({ labels: keyLabels(texts, (t) => ngramFingerprintKey(t, 2)) }) },
     {
       // fuzzball's dedupe at its defaults (QRatio, cutoff 70): for each item, the items scoring
       // >= 70 with it, represented by the longest. keepmap (which changes no decision) returns
       // each representative with that list of matches: a group; groups may overlap.
-      name: 'fuzzball dedupe (defaults)', type: 'grouping', maxItems: SLOW_ITEMS,
+      name: 'fuzzball dedupe (defaults)', type: 'grouping', peer: true, maxItems: SLOW_ITEMS,
       group(texts) {
         const result = quietly(() => fuzz.dedupe(texts, { keepmap: true }));
         return { groups: result.map(([, , matches]) => matches.map((match) => Number(match[2]))), overlapping: true };
@@ -271,7 +312,7 @@ function quietly(fn) {
 const PAIR_BATCH = 1 << 20;
 
 /** Scores of every pair i < j (row-major) and of the true pairs, as float32; and the seconds taken. */
-function scoreAllPairs(method, texts, codes) {
+export function scoreAllPairs(method, texts, codes) {
   const n = texts.length;
   const all = new Float32Array((n * (n - 1)) / 2);
   const start = performance.now();
