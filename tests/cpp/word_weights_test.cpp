@@ -166,7 +166,7 @@ TEST_CASE("the list normalization: diacritics and combining marks removed, words
   CHECK(listNormalized("Jose\xCC\x81") == U" jose ");  // e + U+0301
   CHECK(listNormalized("MÜLLER, Łódź; Nguyễn Øre") == U" muller lodz nguyen ore ");
   CHECK(listNormalized("N.V.") == U" nv ");
-  CHECK(listNormalized("北京 大學") == U" 北京大學 ");
+  CHECK(listNormalized("北京 大學") == U" 北京大学 ");  // traditional Han folded
   CHECK(listNormalized("") == U"");
   CHECK(listNormalized(" ,. ") == U"");
   CHECK(listNormalized("ß æ \u01C5") == U" \u00DF \u00E6 \u01C5 ");  // no base letter by NFKD alone: kept
@@ -176,6 +176,48 @@ TEST_CASE("the list normalization: diacritics and combining marks removed, words
   CHECK(simhash::unicode::withoutDiacritic(0x1EF9) == U'y');
   CHECK(simhash::unicode::withoutDiacritic(0x301) == 0);
   CHECK(simhash::unicode::withoutDiacritic(0x3AC) == 0x3AC);  // Greek: not folded
+}
+
+TEST_CASE("the list normalization: legal forms written out and conjunctions as their short forms", "[short]") {
+  CHECK(listNormalized("Apple Incorporated") == U" apple inc ");
+  CHECK(listNormalized("SIEMENS Aktiengesellschaft") == U" siemens ag ");
+  CHECK(listNormalized("Acme Corporation Limited") == U" acme corp ltd ");
+  CHECK(listNormalized("Ford Motor Company") == U" ford motor co ");
+  CHECK(listNormalized("Johnson and Johnson") == U" johnson johnson ");
+  CHECK(listNormalized("Johnson & Johnson") == U" johnson johnson ");
+  CHECK(listNormalized("Müller und Söhne") == U" muller sohne ");
+  // A conjunction first or last, or alone, is a word of its own; only whole words are shortened.
+  CHECK(listNormalized("And Co") == U" and co ");
+  CHECK(listNormalized("rock and") == U" rock and ");
+  CHECK(listNormalized("and") == U" and ");
+  CHECK(listNormalized("Limitedly Incorporatedness Andes") == U" limitedly incorporatedness andes ");
+  const ShingleOptions options = simhash::kShortStringOptions;
+  CHECK(simhash::similarity("Siemens AG", "Siemens Aktiengesellschaft", options) == 1.0);
+  CHECK(simhash::similarity("Apple Inc.", "Apple Incorporated", options) == 1.0);
+  CHECK(simhash::similarity("Johnson & Johnson", "Johnson and Johnson", options) == 1.0);
+}
+
+TEST_CASE("the list normalization: traditional Han characters fold to simplified ones, once", "[short]") {
+  using simhash::unicode::simplifiedHan;
+  // Well-known pairs, and characters left alone: simplified ones, a character that is its
+  // own simplified form too (乾: 乾 and 干), kana, Hangul, Latin.
+  const std::pair<char32_t, char32_t> pairs[] = {{U'學', U'学'}, {U'國', U'国'}, {U'東', U'东'}, {U'語', U'语'}, {U'電', U'电'},
+                                                 {U'車', U'车'}, {U'書', U'书'}, {U'龍', U'龙'}, {U'門', U'门'}, {U'風', U'风'},
+                                                 {U'華', U'华'}, {U'灣', U'湾'}, {U'體', U'体'}, {U'會', U'会'}, {U'臺', U'台'}};
+  for (const auto& [traditional, simplified] : pairs) {
+    CHECK(simplifiedHan(traditional) == simplified);
+    CHECK(simplifiedHan(simplified) == simplified);
+  }
+  for (const char32_t kept : {U'乾', U'学', U'中', U'あ', U'ア', U'한', U'a', char32_t{0x3400}, char32_t{0x9FFF}}) CHECK(simplifiedHan(kept) == kept);
+  size_t folded = 0, foldedTwice = 0;
+  for (char32_t cp = 0x3400; cp <= 0x9FFF; ++cp) {
+    folded += simplifiedHan(cp) != cp;
+    foldedTwice += simplifiedHan(simplifiedHan(cp)) != simplifiedHan(cp);
+  }
+  CHECK(folded == 2751);  // han_variants.inc's entries
+  CHECK(foldedTwice == 0);
+  CHECK(simhash::similarity("北京大學", "北京大学", simhash::kShortStringOptions) == 1.0);
+  CHECK(simhash::similarity("臺灣", "台湾", simhash::kShortStringOptions) == 1.0);
 }
 
 TEST_CASE("word weights: floor(log2((N + 1) / (df + 1))) within 1..8, exactly", "[short]") {

@@ -27,9 +27,21 @@ function baseLetter(c) {
   return d.length > 1 && /^[a-z]$/i.test(d[0]) && /^\p{M}+$/u.test(d.slice(1)) ? d[0].toLowerCase() : c;
 }
 
+// The traditional Han characters nameList writes, and their simplified forms (Unihan kSimplifiedVariant).
+const SIMPLIFIED = { 學: '学', 國: '国', 東: '东', 華: '华' };
+// Legal forms written out, and their short forms; conjunctions have none (docs/lists.md "Normalization").
+const SHORT_FORMS = { incorporated: 'inc', corporation: 'corp', limited: 'ltd', company: 'co', aktiengesellschaft: 'ag', kommanditgesellschaft: 'kg' };
+const CONJUNCTIONS = new Set(['and', 'und', 'et']);
+
 /** The list normalization's words of a text (characters whose folding JS and the core agree on). */
 function words(text) {
-  const folded = foldHalfwidthKana(text).replace(/[\uff21-\uff3a\uff41-\uff5a\uff10-\uff19]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+  const unfolded = wordsUnshortened(text);
+  return unfolded.map((word) => SHORT_FORMS[word] ?? word)
+    .filter((word, i) => !(CONJUNCTIONS.has(word) && i > 0 && i < unfolded.length - 1));
+}
+
+function wordsUnshortened(text) {
+  const folded = foldHalfwidthKana(text).replace(/[學國東華]/g, (c) => SIMPLIFIED[c]).replace(/[\uff21-\uff3a\uff41-\uff5a\uff10-\uff19]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
     .toLowerCase().replace(/\p{P}/gu, '').replace(/[\u0300-\u036f]/g, '');
   const chars = Array.from(folded, baseLetter);
   const out = [];
@@ -87,8 +99,8 @@ function reference(list) {
 /** Name-like lines with common words, diacritics, CJK and punctuation, half of them with a variant planted next. */
 function nameList(seed, count) {
   const random = new Random(seed);
-  const pieces = ['jo', 'sé', 'Mü', 'ller', 'gar', 'cía', 'an', 'na', 'ber', 'tó', 'ka', 'Ø', 'łó', 'ñ', '北京', '大學', 'ｶﾞ', 'ー'];
-  const common = ['Inc.', 'Corp', 'Street', 'GmbH', 'of', 'the'];
+  const pieces = ['jo', 'sé', 'Mü', 'ller', 'gar', 'cía', 'an', 'na', 'ber', 'tó', 'ka', 'Ø', 'łó', 'ñ', '北京', '大學', '大学', '國', '国', '東華', '华东', 'ｶﾞ', 'ー'];
+  const common = ['Inc.', 'Incorporated', 'Corp', 'Corporation', 'Limited', 'AKTIENGESELLSCHAFT', 'Street', 'GmbH', 'of', 'the', 'and', '&', 'Und', 'et'];
   const vocabulary = Array.from({ length: 200 }, () => Array.from({ length: 1 + random.int(3) }, () => pieces[random.int(pieces.length)]).join(''));
   const list = [];
   while (list.length < count) {

@@ -156,6 +156,38 @@ describe('the API', () => {
     }
   });
 
+  test('short-measure bytes written before legal forms and traditional Han were folded load: texts normalized again, written back with the flag', () => {
+    // tests/vectors/text-index-short-before-forms.bin: written by 79f149a with the short measure,
+    // review 0.4 and the weights of its texts and 'Acme Inc', 'Apex Inc', 'Zeta Corp', from ids
+    // 0-5 (4 removed): 'Apple Incorporated', 'Siemens Aktiengesellschaft', 'Johnson and Johnson',
+    // '北京大學', 'Deutsche Bank AG', 'Ford Motor Company'.
+    const bytes = new Uint8Array(readFileSync(new URL('../vectors/text-index-short-before-forms.bin', import.meta.url)));
+    assert.equal(bytes[6] >> 4, 3, 'the list normalization and weights, without the short forms flag');
+    const loaded = sh.loadTextIndex(bytes);
+    try {
+      assert.equal(loaded.size, 5);
+      assert.equal(loaded.review, 0.4);
+      assert.deepEqual(loaded.query('Apple Inc.'), [{ id: 0, similarity: 1, kind: 'duplicate' }]);
+      assert.deepEqual(loaded.query('Siemens AG'), [{ id: 1, similarity: 1, kind: 'duplicate' }]);
+      assert.deepEqual(loaded.query('Johnson & Johnson'), [{ id: 2, similarity: 1, kind: 'duplicate' }]);
+      assert.deepEqual(loaded.query('北京大学'), [{ id: 3, similarity: 1, kind: 'duplicate' }]);
+      assert.equal(loaded.has(4), false);
+      const again = loaded.serialize();
+      assert.equal(again[6] >> 4, 7, 'written back with the short forms flag');
+      const reloaded = sh.loadTextIndex(again);
+      assert.deepEqual(reloaded.serialize(), again, 'an index of the current definition writes back the bytes it was loaded from');
+      reloaded.dispose();
+      const textMeasure = sh.createTextIndex();
+      textMeasure.add('a text');
+      const flagged = textMeasure.serialize();
+      textMeasure.dispose();
+      flagged[6] |= 4 << 4;
+      assert.throws(() => sh.loadTextIndex(flagged), /invalid serialized text index/);
+    } finally {
+      loaded.dispose();
+    }
+  });
+
   test('serialize and loadTextIndex move the bytes a piece at a time: WASM memory does not grow by them', (t) => {
     // Each side in a module of its own, the adds in small batches, so that no freed memory
     // (of earlier tests, of a large batch) could hold the bytes, and enough texts that the

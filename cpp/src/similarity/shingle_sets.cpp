@@ -268,7 +268,7 @@ void ShingleSets::countTexts(const char* utf8, const uint32_t* offsets, uint32_t
       const char32_t cp = unicode::decodeNextFoldingHalfwidthKana(text, size, pos);
       if (unicode::isPunctuation(cp)) continue;
       char32_t counted = unicode::isWhitespace(cp) ? U' ' : unicode::foldCase(cp);
-      if (list && (counted = unicode::withoutDiacritic(counted)) == 0) continue;
+      if (list && (counted = unicode::simplifiedHan(unicode::withoutDiacritic(counted))) == 0) continue;
       if (counted < 0x10000) ++m.bmp[counted];
       else m.astral.push_back(uint64_t{counted} << 32 | 1);
     }
@@ -296,6 +296,7 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
   Impl& m = *impl_;
   if (!m.numbered) m.number();
   const bool weighted = m.options.weights != nullptr;
+  const bool list = m.options.normalization == Normalization::kList;
   // Each text's codes, sorted and deduplicated, stored as deltas. A window's code is
   // r0 + base r1 + base² r2 (r = its code points' numbers, 0 past its end): injective,
   // and bigrams (r2 = 0) stay below base², close together.
@@ -326,18 +327,26 @@ void ShingleSets::addTexts(const char* utf8, const uint32_t* offsets, uint32_t c
       numbers.resize(mostPoints);
       points.resize(mostPoints);
       cjk.resize(mostPoints);
-      if (weighted) m.cps.resize(mostPoints), m.weight.resize(mostPoints);
+      if (list) m.cps.resize(mostPoints);
+      if (weighted) m.weight.resize(mostPoints);
     }
     if (codes.size() < mostCodes) codes.resize(mostCodes);
     if (observer != nullptr && canonical.size() < mostCodes) canonical.resize(mostCodes);
     size_t length = 0;
-    normalize(std::string_view(utf8 + offsets[i], bytesOfText), m.options.normalization, [&](char32_t cp) {
+    auto number = [&](char32_t cp) {
       const auto entry = static_cast<uint32_t>(cp < 0x10000 ? m.bmp[cp] : m.astral[m.astralAt(cp)]);
-      if (weighted) m.cps[length] = cp;
       points[length] = cp + 1;
       numbers[length] = entry >> 1;
       cjk[length++] = entry & 1;
-    });
+    };
+    const std::string_view text(utf8 + offsets[i], bytesOfText);
+    if (list) {  // normalized whole first: its words are shortened before they are numbered
+      const char32_t* const cps = m.cps.data();
+      const size_t written = shingling::normalizeInto(text, Normalization::kList, m.cps.data());
+      for (size_t k = 0; k < written; ++k) number(cps[k]);
+    } else {
+      normalize(text, Normalization::kText, number);
+    }
     const uint8_t* weight = nullptr;
     if (weighted && length > 1) {
       bigramWeights(m.cps.data(), length, *m.options.weights, m.weight.data());

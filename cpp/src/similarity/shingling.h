@@ -45,7 +45,7 @@ void normalize(std::string_view utf8, Normalization normalization, Write write) 
       continue;
     }
     cp = unicode::foldCase(cp);
-    if (list && (cp = unicode::withoutDiacritic(cp)) == 0) continue;  // a combining mark
+    if (list && (cp = unicode::simplifiedHan(unicode::withoutDiacritic(cp))) == 0) continue;  // a combining mark
     const bool cjk = unicode::classify(cp) == unicode::CharClass::Cjk;
     if ((pendingSpace && !(lastCjk && cjk)) || (list && !written)) write(U' ');
     pendingSpace = false;
@@ -55,6 +55,16 @@ void normalize(std::string_view utf8, Normalization normalization, Write write) 
   }
   if (list && written) write(U' ');
 }
+
+// Step 1's last part for the list normalization: in list-normalized code points cps[0, n)
+// (words between single spaces, framed by one on each side), each word written as one of
+// the legal forms or conjunctions of kListWords becomes its short form, in place.
+// @return the code points now, at most n. Cost O(n).
+size_t shortenListWords(char32_t* cps, size_t n);
+
+// Step 1 whole: the normalized code points of utf8 written to out, with shortenListWords
+// for the list normalization. @return how many. @pre out has room for utf8.size() + 2.
+size_t normalizeInto(std::string_view utf8, Normalization normalization, char32_t* out);
 
 inline bool isCjk(char32_t cp) { return cp >= 0x80 && unicode::classify(cp) == unicode::CharClass::Cjk; }
 

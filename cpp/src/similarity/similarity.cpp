@@ -25,14 +25,71 @@ size_t shingleRoom(size_t n, const ShingleOptions& options) {
 }
 
 // Out of line: inlined into each caller, the normalization would be in the download once per caller.
-[[gnu::noinline]] void normalizeForSimilarity(std::string_view utf8, std::vector<char32_t>& out, Normalization normalization) {
+[[gnu::noinline]] size_t shingling::normalizeInto(std::string_view utf8, Normalization normalization, char32_t* out) {
+  size_t length = 0;
+  normalize(utf8, normalization, [&](char32_t cp) { out[length++] = cp; });
+  return normalization == Normalization::kList ? shortenListWords(out, length) : length;
+}
+
+void normalizeForSimilarity(std::string_view utf8, std::vector<char32_t>& out, Normalization normalization) {
   // Written through a pointer into a buffer of the worst-case size (a code point per
   // byte, and a frame): push_back per code point costs about twice as much in WASM.
   out.resize(utf8.size() + 2);
-  char32_t* const normalized = out.data();
-  size_t length = 0;
-  normalize(utf8, normalization, [&](char32_t cp) { normalized[length++] = cp; });
-  out.resize(length);
+  out.resize(shingling::normalizeInto(utf8, normalization, out.data()));
+}
+
+namespace {
+
+// The words of a list-normalized text that name one thing with another's letters: legal
+// forms written out (as their abbreviations spell them, which the look-alike rule of
+// js/core/look-alikes.js also explains), and conjunctions, which `&` (punctuation) writes
+// as nothing. A short form of "" is a conjunction, dropped where a word precedes and one
+// follows it: `Johnson and Johnson`, `Johnson & Johnson` and `Johnson Johnson` are alike.
+struct ListWord {
+  const char* word;
+  const char* shortForm;
+};
+constexpr ListWord kListWords[] = {
+    {"incorporated", "inc"}, {"corporation", "corp"}, {"limited", "ltd"}, {"company", "co"},
+    {"aktiengesellschaft", "ag"}, {"kommanditgesellschaft", "kg"},
+    {"and", ""}, {"und", ""}, {"et", ""},
+};
+
+// The entry of kListWords that cps[0, n) spells, or null.
+const ListWord* listWordOf(const char32_t* cps, size_t n) {
+  if (n < 2 || n > 21 || cps[0] > 'z') return nullptr;
+  for (const ListWord& entry : kListWords) {
+    size_t k = 0;
+    while (k < n && entry.word[k] != 0 && static_cast<char32_t>(entry.word[k]) == cps[k]) ++k;
+    if (k == n && entry.word[k] == 0) return &entry;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+[[gnu::noinline]] size_t shingling::shortenListWords(char32_t* cps, size_t n) {
+  size_t out = 0;
+  for (size_t i = 0; i < n;) {
+    if (cps[i] == U' ') {
+      cps[out++] = cps[i++];
+      continue;
+    }
+    size_t end = i;
+    while (end < n && cps[end] != U' ') ++end;
+    const ListWord* entry = listWordOf(cps + i, end - i);
+    if (entry == nullptr) {
+      while (i < end) cps[out++] = cps[i++];
+    } else if (*entry->shortForm != 0) {
+      for (const char* c = entry->shortForm; *c != 0; ++c) cps[out++] = static_cast<char32_t>(*c);
+      i = end;
+    } else if (out > 1 && end + 1 < n) {
+      i = end + 1;  // a conjunction between two words, and the space after it
+    } else {
+      while (i < end) cps[out++] = cps[i++];
+    }
+  }
+  return out;
 }
 
 uint32_t leastShared(uint32_t na, uint32_t nb, double threshold) {

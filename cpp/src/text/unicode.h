@@ -109,6 +109,20 @@ inline char32_t withoutDiacritic(char32_t cp) {
   return detail::withoutDiacriticByTable(cp);
 }
 
+namespace detail {
+char32_t simplifiedHanByTable(char32_t cp);
+}  // namespace detail
+
+/// For the short-string similarity (similarity.h Normalization::kList): a traditional
+/// Chinese character becomes its simplified form (學 -> 学, 國 -> 国), as Unihan's
+/// kSimplifiedVariant gives it for the BMP (han_variants.inc, .ci/han-variants.js); a
+/// character that is also its own simplified form, and any other code point, is returned
+/// unchanged. Folding twice is folding once.
+inline char32_t simplifiedHan(char32_t cp) {
+  if (cp < 0x3400 || cp > 0x9FFF) return cp;
+  return detail::simplifiedHanByTable(cp);
+}
+
 /// Unicode's White_Space property.
 inline bool isWhitespace(char32_t cp) {
   if (cp < 0x80) return cp == ' ' || (cp >= 0x09 && cp <= 0x0D);

@@ -29,8 +29,12 @@ constexpr uint16_t kUnfoldedKanaVersion = 1;
 // normalization (0, the text normalization, in every byte written before the list
 // normalization existed), bit 1 set when word weights follow the header(s): u32 texts, u32
 // words, then each word's u64 hash and u32 count, ascending by hash.
+// Bit 2, set with the list normalization in every byte written since it shortens legal
+// forms and conjunctions and folds traditional Han characters (similarity.h): list bytes
+// without it are normalized again when loaded, as version 1's are.
 constexpr unsigned kNormalizationShift = 4;
 constexpr unsigned kWeightedFlag = 2;
+constexpr unsigned kShortFormsFlag = 4;
 constexpr size_t kWeightsHeader = 8;
 constexpr size_t kWeightEntry = 12;
 // magic 4, version 2, alphabetic 1, cjk 1, threshold 8 (IEEE 754 binary64), next id 8,
@@ -106,7 +110,9 @@ TextIndex::Writer::Writer(const TextIndex& index) : state_(std::make_unique<Stat
   uint8_t* at = w.bytes;
   std::memcpy(at, kMagic, 4);
   at = storeLE(at + 4, m.review ? kReviewVersion : kFormatVersion, 2);
-  const unsigned flags = static_cast<unsigned>(m.options.normalization) | (m.options.weights != nullptr ? kWeightedFlag : 0);
+  const bool list = m.options.normalization == Normalization::kList;
+  const unsigned flags = static_cast<unsigned>(m.options.normalization) | (m.options.weights != nullptr ? kWeightedFlag : 0) |
+                         (list ? kShortFormsFlag : 0);
   at = storeLE(at, m.options.alphabetic | flags << kNormalizationShift, 1);
   at = storeLE(at, m.options.cjk, 1);
   uint64_t thresholdBits;
@@ -279,6 +285,7 @@ struct TextIndex::Reader::State {
   uint64_t count = 0, bands = 0, reviewBands = 0, nextId = 0, texts = 0;
   size_t entries = 0, entriesRead = 0, mainEntries = 0, reviewEntries = 0, weightsBytes = 0;
   uint16_t version = 0;
+  bool normalizedBefore = false;  // texts normalized before the current definition: normalized again
 
   bool failed() const { return !headerError.empty() || !error.empty(); }
   void fail(std::initializer_list<Piece> pieces) { error = describe(pieces); }
@@ -299,9 +306,12 @@ struct TextIndex::Reader::State {
     }
     const unsigned flags = bytes[6] >> kNormalizationShift;
     weighted = (flags & kWeightedFlag) != 0;
-    options = ShingleOptions{static_cast<uint8_t>(bytes[6] & 0xF), bytes[7], static_cast<Normalization>(flags & ~kWeightedFlag),
+    const unsigned normalization = flags & ~(kWeightedFlag | kShortFormsFlag);
+    options = ShingleOptions{static_cast<uint8_t>(bytes[6] & 0xF), bytes[7], static_cast<Normalization>(normalization),
                              weighted ? &weights : nullptr};
-    if (!isValid(options)) {
+    const bool list = options.normalization == Normalization::kList;
+    normalizedBefore = list && (flags & kShortFormsFlag) == 0;
+    if (!isValid(options) || (!list && (flags & kShortFormsFlag) != 0)) {
       return fail({"shingle sizes ", uint64_t{bytes[6] & 0xFu}, ", ", bytes[7], " with normalization flags ", flags,
                    " are not a measure's"});
     }
@@ -552,11 +562,11 @@ Status TextIndex::Reader::finish(TextIndex& out, std::string& error) {
   r.keys->finish(r.index->impl_->table);
   if (r.reviewKeys) r.reviewKeys->finish(r.index->impl_->review->table);
   r.index->impl_->nextId = r.nextId;
-  if (r.version == kUnfoldedKanaVersion) {
-    // Each stored text normalized again (idempotent but for the fold) and added anew, in
-    // order, by add() (text_index.cpp's, compiled for speed).
+  if (r.version == kUnfoldedKanaVersion || r.normalizedBefore) {
+    // Each stored text normalized again (idempotent but for what the definition now adds)
+    // and added anew, in order, by add() (text_index.cpp's, compiled for speed).
     const Impl& old = *r.index->impl_;
-    TextIndex again(old.threshold, old.options);
+    TextIndex again(old.threshold, old.review ? old.review->threshold : 0, old.options);
     for (const Impl::Record& record : old.records) {
       const std::string_view text(reinterpret_cast<const char*>(old.arena.at(record.start)), record.length);
       if (again.add(text, record.id) != Status::Ok) return fail(describe({"id ", record.id, " appears twice"}));
