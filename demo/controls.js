@@ -9,7 +9,7 @@
 // default (dedup's) until a person moves it; the controls that apply to the text measure only
 // (fingerprint distance, the fingerprint options) are disabled by the short one.
 import { DEFAULT_OPTIONS } from 'simhash-wasm';
-import { DEFAULT_SIMILARITY_OF, SHORT_MAX_MEAN_BYTES } from '../js/core/thresholds.js';
+import { DEFAULT_SIMILARITY_OF, RECORD_FIELDS, RECORD_MAX_BYTES, SHORT_MAX_MEAN_BYTES } from '../js/core/thresholds.js';
 import { REVIEW_OF, SLIDER_MAX, SIMILARITY_MIN_OF, fingerprintOptions, segmenterAvailable } from './engine.js';
 import { el } from './elements.js';
 import { currentInput } from './input.js';
@@ -80,7 +80,7 @@ export function applyMeasure() {
   el.fingerprintOptions.disabled = short;
   el.fingerprintOptionsHelp.hidden = !short;
   el.similarityHelp.textContent = SIMILARITY_HELP[measure];
-  const rule = `names and short lists when its distinct entries average at most ${SHORT_MAX_MEAN_BYTES} bytes of UTF-8, else texts`;
+  const rule = `names and short lists when its distinct entries average at most ${SHORT_MAX_MEAN_BYTES} bytes of UTF-8 or half of them are one-line records (${RECORD_FIELDS} or more fields, up to ${RECORD_MAX_BYTES} bytes), else texts`;
   const known = autoKnown();
   el.measure.options[0].textContent = known ? `auto (${measureName(autoFor.measure)})` : 'auto';
   if (el.measure.value !== 'auto') el.measureHelp.textContent = `Compared as ${measureName(measure)}.`;

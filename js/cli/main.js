@@ -4,7 +4,7 @@
 import { init, DEFAULT_MAX_DISTANCE } from '../node.js';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { DEFAULT_SIMILARITY_OF, MEASURES, SHORT_MAX_MEAN_BYTES, checkReview } from '../core/thresholds.js';
+import { DEFAULT_SIMILARITY_OF, MEASURES, RECORD_FIELDS, RECORD_MAX_BYTES, SHORT_MAX_MEAN_BYTES, checkReview } from '../core/thresholds.js';
 import { FORMATS, InputError, formatOf } from './records.js';
 import { SAMPLE } from './sample.js';
 import { IndexFileError, MemoryError, OUT_OF_MEMORY, ReviewFileError, UsageError } from './errors.js';
@@ -27,6 +27,7 @@ Options:
   --measure M        auto (default), text or short: how texts are compared (README
                      "Similarity", "Similarity of short strings"); auto takes short when
                      the distinct texts average at most ${SHORT_MAX_MEAN_BYTES} bytes (names, addresses, titles)
+                     or half of them are one-line records (${RECORD_FIELDS}+ fields, up to ${RECORD_MAX_BYTES} bytes)
   --max-distance K   the candidate radius: fingerprints within K of 64 bits are compared
                      (0-64; default calibrated for S). Alone, without --similarity:
                      records within K bits are near-duplicates, texts unchecked (fast)

@@ -23,9 +23,11 @@
 //   still count).
 // Numbers that differ outright always make a difference. A typo in a number, or a word left
 // on each side, makes one unless the entries share at least TYPO_AGREEMENT tokens. One-line
-// records (at least RECORD_FIELDS comma-separated fields each) that share at least
+// records (at least RECORD_FIELDS fields each, as thresholds.js recordFields counts them) that share at least
 // RECORD_SHARED tokens and RECORD_AGREEMENT times as many as differ make none: a record
 // whose many fields agree may carry a typo or a changed value in one.
+
+import { RECORD_FIELDS, recordFields } from './thresholds.js';
 
 const FOLDED_LETTERS = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i' };
 const FOLDABLE = /[ßæœøđðłþı]/g;
@@ -46,13 +48,12 @@ const KIND_CJK = 2;
 
 /**
  * The identifying parts of a text: `tokens` in order, each { key (folded), shown (as
- * written, without edge punctuation), kind }, and `fields`, how many comma-separated
- * fields hold a token.
+ * written, without edge punctuation), kind }, and `fields`, its fields as a one-line
+ * record's (thresholds.js recordFields).
  */
 export function identifyingParts(text) {
   const tokens = [];
-  let fields = 0;
-  for (const field of text.split(',')) if (/[\p{L}\p{N}]/u.test(field)) fields++;
+  const fields = recordFields(text).length;
   for (const piece of text.split(/\s+/u)) {
     if (!piece) continue;
     for (const run of piece.split(CJK_RUN)) {
@@ -151,8 +152,7 @@ function pairUp(xs, ys, fits) {
 
 /** Shared tokens from which a typo in a number or an unexplained word is not a difference. */
 const TYPO_AGREEMENT = 6;
-/** Comma-separated fields of a one-line record, the tokens it must share, and how many times its differing ones. */
-const RECORD_FIELDS = 3;
+/** The tokens a one-line record (thresholds.js RECORD_FIELDS) must share, and how many times its differing ones. */
 const RECORD_SHARED = 6;
 const RECORD_AGREEMENT = 2;
 

@@ -100,11 +100,42 @@ export function checkMeasure(value, name, auto = false) {
  */
 export const SHORT_MAX_MEAN_BYTES = 64;
 
-/** The measure 'auto' takes for these distinct texts. */
+/**
+ * A one-line record: at most this many bytes of UTF-8 on one line, of at least RECORD_FIELDS
+ * fields (split at `,`, `;`, `|` or a tab; those with a letter or digit) of at most
+ * RECORD_FIELD_WORDS words each: a person's name, address and date of birth, not a sentence
+ * with commas (1.1% of the fortunes' one-line quotes pass, 99.7% of the FEBRL records).
+ */
+export const RECORD_MAX_BYTES = 150;
+export const RECORD_FIELDS = 3;
+const RECORD_FIELD_WORDS = 4;
+
+/** The fields of a line as a one-line record counts them: pieces between separators that hold a letter or digit. */
+export function recordFields(text) {
+  return text.split(/[,;|\t]/).filter((field) => /[\p{L}\p{N}]/u.test(field));
+}
+
+/** Whether a text is a one-line record (RECORD_MAX_BYTES). */
+function isRecord(text, bytes) {
+  if (bytes > RECORD_MAX_BYTES || /[\n\r]/.test(text)) return false;
+  const fields = recordFields(text);
+  return fields.length >= RECORD_FIELDS && fields.every((field) => field.trim().split(/\s+/u).length <= RECORD_FIELD_WORDS);
+}
+
+/**
+ * The measure 'auto' takes for these distinct texts, by the list's shape: 'short' when they
+ * average at most SHORT_MAX_MEAN_BYTES (names, addresses, titles) or at least half of them
+ * are one-line records, else 'text' (sentences and paragraphs).
+ */
 export function measureFor(texts) {
   let bytes = 0;
-  for (const text of texts) bytes += utf8Length(text);
-  return texts.length > 0 && bytes <= SHORT_MAX_MEAN_BYTES * texts.length ? 'short' : 'text';
+  let records = 0;
+  for (const text of texts) {
+    const length = utf8Length(text);
+    bytes += length;
+    if (isRecord(text, length)) records++;
+  }
+  return texts.length > 0 && (bytes <= SHORT_MAX_MEAN_BYTES * texts.length || 2 * records >= texts.length) ? 'short' : 'text';
 }
 
 /**

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { sh, disposing } from './helpers.js';
 import { createPool } from '../../js/worker.js';
-import { DEFAULT_SIMILARITY_OF, SHORT_MAX_MEAN_BYTES, measureFor } from '../../js/core/thresholds.js';
+import { DEFAULT_SIMILARITY_OF, RECORD_MAX_BYTES, SHORT_MAX_MEAN_BYTES, measureFor } from '../../js/core/thresholds.js';
 import { foldHalfwidthKana, isCjk } from './similarity-reference.js';
 import { Random } from '../bench/quality/random.js';
 
@@ -177,6 +177,13 @@ test("dedup by default compares short lists by the short measure with the list's
   // Longer texts stay with the text measure.
   const long = list.map((line) => line.padEnd(SHORT_MAX_MEAN_BYTES + 10, ' and more words'));
   assert.equal((await sh.dedup(long)).measure, 'text');
+  // One-line records go to the short measure however long they are, up to RECORD_MAX_BYTES;
+  // sentences with commas do not.
+  const records = list.map((line, i) => `${line}, ${i % 97} Hauptstraße, Springfield North, 19${50 + (i % 50)}-0${1 + (i % 9)}-1${i % 10}, +61 2 9${i}`);
+  assert.ok(records.every((r) => Buffer.byteLength(r) <= RECORD_MAX_BYTES) && Buffer.byteLength(records.join('')) > 72 * records.length, 'records over 72 bytes on average');
+  assert.equal((await sh.dedup(records)).measure, 'short');
+  const sentences = records.map((r) => `${r.slice(0, 60)}, which is where we all lived for many years`);
+  assert.equal((await sh.dedup(sentences)).measure, 'text', 'fields of more than four words make a sentence');
   assert.equal((await sh.dedup(list, { maxDistance: 3 })).measure, undefined, 'fingerprint-only mode has no measure');
 });
 
