@@ -187,6 +187,37 @@ test("dedup by default compares short lists by the short measure with the list's
   assert.equal((await sh.dedup(list, { maxDistance: 3 })).measure, undefined, 'fingerprint-only mode has no measure');
 });
 
+test('a list with many rows per entity is weighed by its words once per provisional entity: patent applicants', async () => {
+  // tests/data/lists/patstat-applicants.tsv (SOURCE.md): 2,379 rows of 102 organisations, 676 of them Philips'.
+  const rows = readFileSync(new URL('../data/lists/patstat-applicants.tsv', import.meta.url), 'utf8').trim().split('\n').slice(1).map((line) => line.split('\t'));
+  const texts = rows.map(([, text]) => text);
+  const entity = rows.map(([id]) => id);
+  const distinct = [...new Set(texts)];
+  const pairs = (groups) => {
+    let grouped = 0, same = 0;
+    for (const group of groups) {
+      for (let x = 0; x < group.length; x++) for (let y = x + 1; y < group.length; y++) grouped++, same += entity[group[x]] === entity[group[y]];
+    }
+    return { grouped, same };
+  };
+  let truePairs = 0;
+  const sizes = new Map();
+  for (const id of entity) sizes.set(id, (sizes.get(id) ?? 0) + 1);
+  for (const n of sizes.values()) truePairs += (n * (n - 1)) / 2;
+  const result = await sh.dedup(texts);
+  assert.equal(result.measure, 'short');
+  assert.ok(result.weights.texts < distinct.length / 2, `learned from ${result.weights.texts} provisional entities, not ${distinct.length} rows`);
+  const perRow = await sh.dedup(texts, { weights: sh.learnWeights(distinct) });
+  const ours = pairs(result.groups);
+  const rowWise = pairs(perRow.groups);
+  assert.ok(ours.same / ours.grouped >= 0.99 && rowWise.same / rowWise.grouped >= 0.99, 'both precise');
+  // Measured: recall 0.596 against 0.394 with per-row weights.
+  assert.ok(ours.same / truePairs > 0.55 && rowWise.same / truePairs < 0.45, `recall ${ours.same / truePairs} against ${rowWise.same / truePairs}`);
+  const again = await sh.dedup(texts, { weights: result.weights });
+  assert.deepEqual(again.groups, result.groups, 'the weights given back give the same groups');
+  assert.deepEqual((await pool.dedup(texts)).groups, result.groups, 'the pool groups alike');
+});
+
 test('dedup by the short measure: every group verified, at least 0.99 of the brute-force pairs grouped, both groupings; the pool identical', async () => {
   const list = nameList('short/brute', 2000);
   const weights = sh.learnWeights([...new Set(list)]);
