@@ -129,6 +129,30 @@ test('in a list: the Names sample and every look-alike and variant, with review 
   assert.ok(plain.review.length >= 8, `${plain.review.length} look-alikes listed`);
 });
 
+test('every variant is grouped or listed with review 0.4, alone and in the list; legal forms, & and traditional Han are grouped', async () => {
+  const list = [...NAMES_SAMPLE, ...LOOK_ALIKES.flatMap(([a, b]) => [a, b]), ...VARIANTS.flat()];
+  const inList = await sh.dedup(list, { review: 0.4 });
+  const groupOf = (result) => {
+    const of = new Map();
+    for (const g of result.groups) for (const i of g) of.set(i, g[0]);
+    return (i) => of.get(i) ?? i;
+  };
+  const found = (result, i, j) => {
+    const group = groupOf(result);
+    if (group(i) === group(j)) return 'grouped';
+    return result.review.some((e) => new Set([group(e.a), group(e.b)]).size === 2 && [group(e.a), group(e.b)].includes(group(i)) && [group(e.a), group(e.b)].includes(group(j))) ? 'listed' : 'missed';
+  };
+  const alwaysGrouped = new Set(['Siemens Aktiengesellschaft', 'Apple Incorporated', 'Johnson and Johnson', '北京大学']);
+  for (const [a, b] of VARIANTS) {
+    const alone = await sh.dedup([a, b], { review: 0.4 });
+    const byThemselves = found(alone, 0, 1);
+    const together = found(inList, list.indexOf(a), list.lastIndexOf(b));
+    assert.notEqual(byThemselves, 'missed', `${a} / ${b} alone`);
+    assert.notEqual(together, 'missed', `${a} / ${b} in the list`);
+    if (alwaysGrouped.has(b)) assert.deepEqual([byThemselves, together], ['grouped', 'grouped'], `${a} / ${b}`);
+  }
+});
+
 test('the text measure is left as it was: no review unless asked, no reasons', async () => {
   const result = await sh.dedup(['125 Main Street, Springfield, a house', '123 Main Street, Springfield, a house'], { measure: 'text', similarity: 0.5 });
   assert.equal('review' in result, false);
