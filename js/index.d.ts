@@ -206,7 +206,11 @@ export interface DedupResult<T> {
    * 'short' measure also without `review`: the look-alikes kept apart (README "Look-alikes").
    */
   review?: ReviewPair[];
-  /** With `review` (or by 'short'): the pairs of groups past reviewLimit, left out. */
+  /**
+   * With `review` (or by 'short'): the pairs of groups past reviewLimit, left out: 0 when
+   * `review` holds fewer than reviewLimit (the review is complete), else at least this many
+   * (the search stops deciding candidates that cannot enter the list).
+   */
   reviewOmitted?: number;
   /** By similarity (not in the fingerprint-only mode): the measure and the threshold used. */
   measure?: Measure;

@@ -71,8 +71,9 @@ void similarGroupsDelete(uintptr_t groups);
 /// A ReviewPairs (review_pairs.h) over the texts' sets of the ShingleSets handle `sets`
 /// (which must outlive it) and the group of each text, labels[0, count) (copied): the
 /// pairs of groups that some pair of their texts joins at `review` or more, from bands
-/// at bandingFor(review, sets).
-uintptr_t reviewPairsCreate(uintptr_t sets, uintptr_t labels, uint32_t count, double review);
+/// at bandingFor(review, sets); reviewPairsTake is asked for `limit` of them at most
+/// (ReviewPairs' limit; a double, as JS numbers reach past 2^32).
+uintptr_t reviewPairsCreate(uintptr_t sets, uintptr_t labels, uint32_t count, double review, double limit);
 bool reviewPairsRun(uintptr_t review, double workBudget);
 double reviewPairsProgress(uintptr_t review);
 /// Once the search is done: the number of pairs of groups, and the first n = min(limit,

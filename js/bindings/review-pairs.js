@@ -12,10 +12,11 @@ const SLICE_WORK = 2e6;
  * grouped by `labels` (equal labels: one group), with `pacer.step(phase, ...)` between
  * slices, progress in thousandths: { a, b, similarity } parallel arrays of the first
  * `reviewLimit` pairs (most similar first, then by (a, b); a < b index the texts), and
- * `total`, how many pairs of groups there are.
+ * `total`, how many pairs of groups were found: all there are when fewer than reviewLimit,
+ * else a lower bound (the search stops deciding candidates that cannot enter the list).
  */
 export async function searchReview(core, sets, labels, { review, reviewLimit }, pacer, phase) {
-  const search = withAllocations(core, (mem) => coreCall(() => core._reviewPairsCreate(sets, mem.copyIn(labels), labels.length, review)));
+  const search = withAllocations(core, (mem) => coreCall(() => core._reviewPairsCreate(sets, mem.copyIn(labels), labels.length, review, reviewLimit)));
   try {
     for (let done = false; !done;) {
       done = coreCall(() => core._reviewPairsRun(search, SLICE_WORK));

@@ -138,6 +138,39 @@ TEST_CASE("review pairs do not depend on the slices of work; the limit keeps the
   CHECK(limitedTotal == total);
   REQUIRE(total > 10);
   CHECK(first == std::vector<ReviewPair>(expected.begin(), expected.begin() + 10));
+  // Told its limit, the search decides candidates against the limit-th best found so far: the
+  // same first pairs, at every limit, in slices or whole, and a total between the limit and all.
+  for (const size_t limit : {size_t{1}, size_t{3}, size_t{10}, size_t{50}, total - 1, total, total + 5}) {
+    for (const size_t budget : {size_t{1} << 30, size_t{50}}) {
+      ReviewPairs told(built.sets, labels, 0.5, simhash::bandingFor(0.5), limit);
+      size_t toldTotal = 0;
+      const std::vector<ReviewPair> top = runReview(told, budget, limit, toldTotal);
+      const size_t n = std::min(limit, total);
+      CHECK(top == std::vector<ReviewPair>(expected.begin(), expected.begin() + static_cast<std::ptrdiff_t>(n)));
+      CHECK(toldTotal <= total);
+      CHECK(toldTotal >= n);
+      if (limit > total) CHECK(toldTotal == total);  // fewer than the limit: all of them, exactly
+    }
+  }
+}
+
+TEST_CASE("review pairs told their limit on many pairs of groups: the first ones exactly, fewer decided", "[review_pairs]") {
+  // Singletons over texts with planted neighbours at every similarity: thousands of pairs of groups.
+  const Built built(shortTexts(8, 1200));
+  std::vector<uint32_t> labels(built.count());
+  for (uint32_t i = 0; i < built.count(); ++i) labels[i] = i;
+  size_t total = 0;
+  ReviewPairs whole(built.sets, labels, 0.5, simhash::bandingFor(0.5));
+  const std::vector<ReviewPair> expected = runReview(whole, size_t{1} << 30, SIZE_MAX, total);
+  REQUIRE(total > 1000);
+  for (const size_t limit : {size_t{1}, size_t{100}, size_t{1000}}) {  // out of several thousand
+    ReviewPairs told(built.sets, labels, 0.5, simhash::bandingFor(0.5), limit);
+    size_t toldTotal = 0;
+    const std::vector<ReviewPair> top = runReview(told, size_t{1} << 30, limit, toldTotal);
+    CHECK(top == std::vector<ReviewPair>(expected.begin(), expected.begin() + static_cast<std::ptrdiff_t>(limit)));
+    CHECK(toldTotal >= limit);
+    CHECK(toldTotal < total);  // pairs below the bar were not decided
+  }
 }
 
 TEST_CASE("review pairs of no texts, one text, one group", "[review_pairs]") {

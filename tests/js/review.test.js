@@ -131,12 +131,19 @@ test('review on the radius path (long documents, and maxDistance given): the gro
   }
 });
 
-test('reviewLimit keeps the most similar pairs and reviewOmitted counts the rest; progress reports the review phase', async () => {
-  const all = await sh.dedup(texts, { review: 0.5 });
+test('reviewLimit keeps exactly the most similar pairs; reviewOmitted is a lower bound of the rest, 0 and exact below the limit; progress reports the review phase', async () => {
+  const all = await sh.dedup(texts, { review: 0.5, reviewLimit: 1e9 });
+  assert.equal(all.reviewOmitted, 0);
   const phases = [];
   const first = await sh.dedup(texts, { review: 0.5, reviewLimit: 7, onProgress: ({ phase }) => { if (phases.at(-1) !== phase) phases.push(phase); } });
   assert.deepEqual(first.review, all.review.slice(0, 7));
-  assert.equal(first.reviewOmitted, all.review.length - 7);
+  assert.ok(first.reviewOmitted >= 0 && first.reviewOmitted <= all.review.length - 7, `${first.reviewOmitted} of ${all.review.length - 7}`);
+  for (const limit of [1, 30, all.review.length - 1, all.review.length, all.review.length + 1]) {
+    const limited = await sh.dedup(texts, { review: 0.5, reviewLimit: limit });
+    assert.deepEqual(limited.review, all.review.slice(0, limit), `reviewLimit ${limit}`);
+    assert.ok(limited.reviewOmitted <= all.review.length - limited.review.length, `reviewLimit ${limit}`);
+    if (limit > all.review.length) assert.equal(limited.reviewOmitted, 0, 'fewer entries than the limit: the review is complete');
+  }
   assert.deepEqual(phases, ['fingerprint', 'pairs', 'review', 'groups']);
   const heap = sh.heapBytesInUse;
   await sh.dedup(texts, { review: 0.5 });

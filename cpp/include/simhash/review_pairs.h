@@ -31,13 +31,19 @@ struct ReviewPair {
 /// each text against the earlier texts it shares a band key with. A candidate of another
 /// group whose bitmap bounds it below `review`, or whose sketch shows it far below (more than
 /// 3 standard deviations: set_sketch.h), is set aside unverified; the others are
-/// decided exactly. Memory: 12 bytes per (text, band), 72 per text, and about 40 per pair
-/// of groups found.
+/// decided exactly. With a `limit`, once that many pairs of groups are found, a candidate
+/// is decided against the limit-th best similarity found so far instead (the bar, which only
+/// rises), since one below it cannot enter the first `limit`: they are those the search
+/// without a limit would give first, and the pairs found beyond them a lower bound of the
+/// rest. Memory: 12 bytes per (text, band), 72 per text, and about 40 per pair of groups
+/// found.
 class ReviewPairs {
  public:
+  /// `limit`: the pairs take() will be asked for at most (SIZE_MAX: every one).
   /// @pre `sets` built for texts [0, labels.size()), unchanged and alive while run() is
-  /// called; 0 < review <= 1; labels.size() × banding.bands < 2^32.
-  ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, Banding banding);
+  /// called; 0 < review <= 1; labels.size() × banding.bands < 2^32; limit >= 1.
+  ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, Banding banding,
+              size_t limit = SIZE_MAX);
   ~ReviewPairs();
   ReviewPairs(ReviewPairs&&) noexcept;
   ReviewPairs& operator=(ReviewPairs&&) noexcept;
@@ -48,7 +54,9 @@ class ReviewPairs {
   /// Fraction of the work done, 0..1.
   double progress() const;
   /// The pairs of groups, most similar first, then by (a, b): the first `limit` of them.
-  /// `total` receives how many there are. @pre run() returned true.
+  /// `total` receives how many were found: all there are when fewer than the constructor's
+  /// limit were, else at least the limit and a lower bound of all. @pre run() returned
+  /// true; limit at most the constructor's.
   std::vector<ReviewPair> take(size_t limit, size_t& total);
 
  private:

@@ -1,6 +1,8 @@
 #include "simhash/review_pairs.h"
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "base/mix.h"
 #include "base/radix.h"
@@ -45,9 +47,22 @@ struct ReviewPairs::Impl {
   std::vector<uint64_t> slotGroups = std::vector<uint64_t>(1024, 0);
   std::vector<uint32_t> slotBest = std::vector<uint32_t>(1024);
   std::vector<ReviewPair> best;
+  // With a limit: the limit-th best similarity of `best` once it holds that many (else 0),
+  // made anew each time `limit` more pairs are recorded; candidates are decided against it.
+  size_t limit = SIZE_MAX, recordedSinceBar = 0;
+  double bar = 0;
+  std::vector<double> scratch;
 
   Impl(Banding banding, double review)
       : rows(banding.rows), bands(banding.bands), signer(banding), filter(review) {}
+
+  void raiseBar() {
+    recordedSinceBar = 0;
+    scratch.resize(best.size());
+    for (size_t p = 0; p < best.size(); ++p) scratch[p] = best[p].similarity;
+    std::nth_element(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(limit - 1), scratch.end(), std::greater<>());
+    bar = scratch[limit - 1];
+  }
 
   size_t slotOf(uint64_t groups) const {
     size_t slot = static_cast<size_t>(((mix64(groups) >> 32) * slotGroups.size()) >> 32);
@@ -80,6 +95,7 @@ struct ReviewPairs::Impl {
     } else if (before(pair, best[slotBest[slot]])) {
       best[slotBest[slot]] = pair;
     }
+    if (++recordedSinceBar >= limit && best.size() >= limit) raiseBar();
   }
 
   // Text i's band keys and sketch; returns the work it took (units as SimilarGroups counts them).
@@ -124,7 +140,7 @@ struct ReviewPairs::Impl {
         if (labels[y] == group) continue;
         if (!filter.mayReach(sketches.data() + size_t{y} * SetSketch::kWords, sets->size(y), sketch, size)) continue;
         work += 8 + size / 2;
-        if (!sets->atLeast(y, i, review)) continue;
+        if (!sets->atLeast(y, i, bar > review ? bar : review)) continue;
         record(labels[y], group, {y, i, sets->similarity(y, i)});
       }
     }
@@ -132,9 +148,10 @@ struct ReviewPairs::Impl {
   }
 };
 
-ReviewPairs::ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, Banding banding)
+ReviewPairs::ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, Banding banding, size_t limit)
     : impl_(new Impl(banding, review)) {
   Impl& m = *impl_;
+  m.limit = limit;
   m.sets = &sets;
   m.sketcher.bitmaps = m.filter.bitmaps = summarizesByBitmaps(sets);
   m.labels = std::move(labels);
