@@ -52,7 +52,7 @@ export const HISTOGRAM_MAX = 16;
 /**
  * Pairs of groups from this similarity (below the view's) are listed for a person to confirm
  * (dedup's review), per measure: by the text measure dedup's lowest, by the short measure
- * 0.4: on the Names sample (names-sample.js) its lowest, 0.3, adds pairs that merely share
+ * 0.4: on the Names sample (js/cli/names-sample.js) its lowest, 0.3, adds pairs that merely share
  * a word such as 'Corporation'.
  */
 export const REVIEW_OF = Object.freeze({ text: 0.5, short: 0.4 });

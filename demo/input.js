@@ -110,7 +110,7 @@ async function loadFile(file) {
 /** The bundled sample split into English and Chinese quotes, planted pairs renumbered; the Names sample. */
 async function loadSamples() {
   const [{ SAMPLE, SAMPLE_PLANTED }, { NAMES_SAMPLE, NAMES_PLANTED, NAMES_DIFFERENT }] = await Promise.all([
-    import('../js/cli/sample.js'), import('./names-sample.js'),
+    import('../js/cli/sample.js'), import('../js/cli/names-sample.js'),
   ]);
   const isChinese = (text) => /\p{Script=Han}/u.test(text);
   const split = (keep) => {

@@ -6,6 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { DEFAULT_SIMILARITY_OF, MEASURES, RECORD_FIELDS, RECORD_MAX_BYTES, SHORT_MAX_MEAN_BYTES, checkReview } from '../core/thresholds.js';
 import { FORMATS, InputError, formatOf } from './records.js';
+import { NAMES_SAMPLE } from './names-sample.js';
 import { SAMPLE } from './sample.js';
 import { IndexFileError, MemoryError, OUT_OF_MEMORY, ReviewFileError, UsageError } from './errors.js';
 import { indexCommand } from './index-option.js';
@@ -14,7 +15,7 @@ import { Output, count, progressReporter, readInput } from './streams.js';
 
 const USAGE = `Usage: simhash-wasm dedup [FILE|-] [options]
        simhash-wasm dedup [FILE|-] --index INDEX [--update] [options]
-       simhash-wasm            (no arguments: dedup a bundled sample and show the groups)
+       simhash-wasm            (no arguments: dedup the bundled samples, names and quotes, and show the groups)
 
 Reads UTF-8 records from FILE, or from standard input with - or no FILE, and writes the
 records that are not near-duplicates of an earlier one, byte for byte as they came (line
@@ -329,24 +330,38 @@ function keptCloseness(sh, texts, { measure, weights, fingerprints, groups }) {
   return (k, i) => ({ similarity: of.get(i) });
 }
 
-async function showSample() {
+/** Prints dedup of a bundled sample at the defaults: its groups, then its look-alikes kept apart; returns the time it took. */
+async function showSample(sh, texts, what) {
+  const started = performance.now();
+  const result = await sh.dedup(texts);
+  const took = performance.now() - started;
+  console.log(`simhash-wasm: ${texts.length} ${what}, compared by the ${result.measure} measure at similarity ${result.similarity} (the defaults)\n`);
+  const closeness = keptCloseness(sh, texts, result);
+  for (const group of result.groups) {
+    console.log(`group of ${group.length}:`);
+    for (const i of group) console.log(`  ${i === group[0] ? 'kept ' : closeness(group[0], i).similarity.toFixed(2).padStart(5)}  ${texts[i]}`);
+  }
+  const apart = (result.review ?? []).filter((entry) => entry.differs);
+  if (apart.length) console.log('\nkept apart, for review:');
+  for (const { a, b, similarity, differs } of apart) {
+    const what = Object.entries(differs).map(([kind, [x, y]]) => `${kind} ${x.join(' ')} / ${y.join(' ')}`).join(', ');
+    console.log(`  ${similarity.toFixed(2)}  ${texts[a]}  /  ${texts[b]}  (${what} differ)`);
+  }
+  console.log(`\n${result.unique.length} unique of ${texts.length}; ${result.groups.length} groups of near-duplicates${apart.length ? `; ${apart.length} look-alikes kept apart` : ''}.\n`);
+  return took;
+}
+
+/** `npm start`: the names sample, then the quotes. */
+async function showSamples() {
   const started = performance.now();
   const sh = await init();
   const loaded = performance.now();
-  const result = await sh.dedup(SAMPLE);
-  const done = performance.now();
-  console.log(`simhash-wasm: ${SAMPLE.length} sample texts, compared by the ${result.measure} measure at similarity ${result.similarity} (the defaults)\n`);
-  const closeness = keptCloseness(sh, SAMPLE, result);
-  for (const group of result.groups) {
-    console.log(`group of ${group.length}:`);
-    for (const i of group) console.log(`  ${i === group[0] ? 'kept ' : closeness(group[0], i).similarity.toFixed(2).padStart(5)}  ${SAMPLE[i]}`);
-  }
-  console.log(`\n${result.unique.length} unique of ${SAMPLE.length}; ${result.groups.length} groups of near-duplicates.`);
-  console.log(`WASM loaded in ${(loaded - started).toFixed(1)} ms; dedup took ${(done - loaded).toFixed(2)} ms.`);
+  const took = await showSample(sh, NAMES_SAMPLE, 'names, companies, addresses and products') + await showSample(sh, SAMPLE, 'sample texts');
+  console.log(`WASM loaded in ${(loaded - started).toFixed(1)} ms; dedup took ${took.toFixed(2)} ms.`);
 }
 
 async function main(argv) {
-  if (argv.length === 0) return showSample();
+  if (argv.length === 0) return showSamples();
   if (argv.includes('--help') || argv[0] === '-h') {
     process.stdout.write(`${USAGE}\n`);
     return;

@@ -17,7 +17,8 @@
 //   `Limited`, `Hauptstr.` / `Hauptstraße`, `J` / `John`), or a typo: one letter inserted,
 //   deleted or two swapped, with at least 3 letters (`Jon` / `John`, `Mircosoft`), or one
 //   replaced, with at least 5 (`Smyth` / `Smith`; `Tim` / `Tom`, `Chen` / `Chan` stay
-//   apart). A word left on each side is a difference (`Bahn` / `Bank`, `Gadgets` /
+//   apart), or another form of it: the same first 5 letters or more, then at most 3 more
+//   each (`Supply` / `Supplies`, `Consulting` / `Consultants` stay apart). A word left on each side is a difference (`Bahn` / `Bank`, `Gadgets` /
 //   `Widgets`); a word on one side only is not;
 // - CJK runs are not compared: they have no word boundaries to compare by (their digits
 //   still count).
@@ -98,9 +99,20 @@ function oneTypoApart(x, y, least, replacedFrom) {
   return x[i] === y[i + 1] && x[i + 1] === y[i] && x.slice(i + 2) === y.slice(i + 2); // two swapped
 }
 
+/** Letters two forms of one word share at least, and each may add to them (`Supply` / `Supplies`). */
+const STEM = 5;
+const ENDING = 3;
+
+/** Whether x and y are forms of one word: a common start of at least STEM letters, then at most ENDING letters each. */
+function sameStem(x, y) {
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  return i >= STEM && x.length - i <= ENDING && y.length - i <= ENDING;
+}
+
 /** Whether word x explains word y or y explains x (see the header). */
 function explains(x, y) {
-  return x === y || abbreviates(x, y) || abbreviates(y, x) || oneTypoApart(x, y, 3, 5);
+  return x === y || abbreviates(x, y) || abbreviates(y, x) || oneTypoApart(x, y, 3, 5) || sameStem(x, y);
 }
 
 /** Marks, in `used`, tokens of `parts` that equal a token of `other` (also marked), as multisets. */

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchChromium, startDemoServer, watchProblems } from './browser.js';
 import { candidateRadius, init } from '../../js/node.js';
-import { NAMES_DIFFERENT, NAMES_PLANTED, NAMES_SAMPLE } from '../../demo/names-sample.js';
+import { NAMES_DIFFERENT, NAMES_PLANTED, NAMES_SAMPLE } from '../../js/cli/names-sample.js';
 import { REVIEW_OF } from '../../demo/engine.js';
 
 let sh;

@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { NAMES_SAMPLE } from '../../js/cli/names-sample.js';
 import { SAMPLE, SAMPLE_PLANTED } from '../../js/cli/sample.js';
 import { DEFAULT_SIMILARITY, usesBanding } from '../../js/core/thresholds.js';
 import { sh } from './helpers.js';
@@ -588,11 +589,13 @@ describe('review pairs', () => {
   });
 });
 
-test('no arguments: the bundled sample, its groups and the time taken', () => {
+test('no arguments: the bundled samples, names then quotes, their groups, the look-alikes kept apart and the time taken', () => {
   const run = cli([]);
   assert.equal(run.status, 0, run.stderr);
-  assert.match(run.stdout, new RegExp(`^simhash-wasm: ${SAMPLE.length} sample texts`));
+  assert.match(run.stdout, new RegExp(`^simhash-wasm: ${NAMES_SAMPLE.length} names, companies, addresses and products, compared by the short measure at similarity 0.6 \\(the defaults\\)`));
+  assert.match(run.stdout, /\nkept apart, for review:\n(?: .*\n)*? {2}0\.\d\d {2}123 Main Street, Springfield {2}\/ {2}125 Main Street, Springfield {2}\(numbers 123 \/ 125 differ\)\n/);
+  assert.match(run.stdout, new RegExp(`\\nsimhash-wasm: ${SAMPLE.length} sample texts`));
   assert.match(run.stdout, new RegExp(`compared by the text measure at similarity ${DEFAULT_SIMILARITY} \\(the defaults\\)`));
   assert.match(run.stdout, /group of \d+:\n {2}kept {3}\S.*\n {3}[01]\.\d\d {2}\S/);
-  assert.match(run.stdout, /\d+ unique of \d+; \d+ groups of near-duplicates\.\nWASM loaded in [\d.]+ ms; dedup took [\d.]+ ms\.\n$/);
+  assert.match(run.stdout, /\d+ unique of \d+; \d+ groups of near-duplicates; 2 look-alikes kept apart\.\n\n[^]*\d+ unique of \d+; \d+ groups of near-duplicates\.\n\nWASM loaded in [\d.]+ ms; dedup took [\d.]+ ms\.\n$/);
 });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { sh } from './helpers.js';
 import { createPool } from '../../js/worker.js';
 import { differingParts, identifyingParts } from '../../js/core/look-alikes.js';
-import { NAMES_SAMPLE } from '../../demo/names-sample.js';
+import { NAMES_SAMPLE } from '../../js/cli/names-sample.js';
 
 const differs = (x, y) => differingParts(identifyingParts(x), identifyingParts(y));
 
@@ -29,6 +29,7 @@ const LOOK_ALIKES = [
   ['17 Hawthorne Avenue, Flat 4, Millbrook', '17 Hawthorne Avenue, Flat 5, Millbrook', { numbers: [['4'], ['5']] }],
   ['Zephyr Phone 15 Pro 256GB Graphite', 'Zephyr Phone 14 Pro 256GB Graphite', { numbers: [['15'], ['14']] }],
   ['東京タワー 2号館', '東京タワー 3号館', { numbers: [['2'], ['3']] }],
+  ['Ironbridge Consulting Ltd', 'Ironbridge Consultants Ltd', { words: [['Consulting'], ['Consultants']] }],
 ];
 
 // Variants of one entity: nothing differs.
@@ -38,7 +39,7 @@ const VARIANTS = [
   ['Hauptstr. 5', 'Hauptstraße 5'], ['Johnson & Johnson', 'Johnson and Johnson'], ['Margaret Smyth', 'Margaret Smith'],
   ['AquaPure Water Filter Pitcher 10-Cup', 'AquaPure Water Filter Pitcher 10 Cup'], ['Bose AM53', 'Bose AM53BK'],
   ['Dr. Amelia Thornbury', 'Amelia Thornbury'], ['iPhone 14 Pro', 'iPhone 14 Pro 128GB'], ['北京大學', '北京大学'],
-  ['ＡＢＣ　１２３', 'abc 123'], ['Whitfield-Price', 'Whitfield Price'],
+  ['ＡＢＣ　１２３', 'abc 123'], ['Whitfield-Price', 'Whitfield Price'], ['Northgate Medical Supplies LLC', 'Northgate Medical Supply LLC'],
   // A one-line record whose many fields agree, with a typo in its postcode and another in its street number.
   ['harley mccarthy, 177 pridham street, marsden 3167, 19080419', 'harley mccarthy, 17 pridham street, marsden 3165, 19080419'],
 ];

@@ -1,4 +1,4 @@
-// The demo's "Names" sample: a list of people, companies, addresses and product titles,
+// The bundled names sample (`npm start`, js/cli/main.js; the demo's "Names"): a list of people, companies, addresses and product titles,
 // all made up for this project (any likeness to a real person, firm or product is chance),
 // with planted duplicates of the kinds people meet in such lists: typos and swapped
 // letters, reordered words, diacritics dropped, legal forms and street types abbreviated,
