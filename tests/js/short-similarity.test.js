@@ -322,3 +322,28 @@ test('loadWeights refuses data out of the contract at once, field by field; good
   assert.equal(index.add('Acme Inc'), 0);
   assert.equal(index.query('ACME, Inc.')[0].similarity, 1);
 });
+
+test('text index bytes carrying word weights: every truncation and byte flip is a descriptive Error; the instance keeps working', (t) => {
+  // Weights out of the contract under a valid checksum are refused field by field in
+  // tests/cpp/word_weights_test.cpp and tests/fuzz/fuzz_short.cpp: JS has no XXH3 of
+  // arbitrary bytes to recompute the checksum with.
+  const weights = sh.learnWeights(['Acme Inc', 'Apex Inc', 'Zeta GmbH']);
+  const index = disposing(t, sh.createTextIndex({ measure: 'short', weights }));
+  index.add('Acme Inc');
+  const bytes = index.serialize();
+  const weightsEnd = 32 + 8 + 12 * weights.words;
+  const heap = sh.heapBytesInUse;
+  for (let size = 0; size < bytes.length; size++) {
+    assert.throws(() => sh.loadTextIndex(bytes.slice(0, size)), { name: 'Error', message: /^invalid serialized text index: / });
+  }
+  for (let i = 0; i < weightsEnd + 4; i++) {
+    const damaged = bytes.slice();
+    damaged[i] ^= 0x01;
+    assert.throws(() => sh.loadTextIndex(damaged), { name: 'Error', message: /^invalid serialized text index: / }, `byte ${i}`);
+  }
+  assert.equal(sh.heapBytesInUse, heap);
+  const loaded = disposing(t, sh.loadTextIndex(bytes));
+  assert.equal(loaded.measure, 'short');
+  assert.deepEqual(loaded.serialize(), bytes);
+  assert.deepEqual(loaded.query('ACME inc.'), index.query('ACME inc.'));
+});
