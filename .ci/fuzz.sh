@@ -28,7 +28,7 @@ compgen -G "$llvm/lib/clang/*/include/fuzzer/FuzzedDataProvider.h" >/dev/null ||
 [ -f /usr/include/xxhash.h ] || missing+=(libxxhash-dev)
 install_missing fuzz "${missing[@]}"
 
-targets=(fuzz_fingerprint fuzz_index fuzz_idf fuzz_text_index)
+targets=(fuzz_fingerprint fuzz_index fuzz_idf fuzz_text_index fuzz_short)
 jobs=$(nproc 2>/dev/null || echo 2)
 # Builds exactly the targets it runs, and the seed writer.
 cmake --preset fuzz >/dev/null

@@ -125,10 +125,11 @@ export interface WordWeights {
 }
 
 export interface WordWeightsData {
+  /** Texts learned from: an integer from 0 to 2^32 - 1. */
   texts: number;
-  /** XXH3-64 of each word's UTF-8, ascending. */
+  /** XXH3-64 of each word's UTF-8, strictly ascending. */
   hashes: BigUint64Array;
-  /** How many of the texts hold each word. */
+  /** How many of the texts hold each word, each within 1..texts; as many as `hashes`. */
   counts: Uint32Array;
 }
 
@@ -386,7 +387,12 @@ export interface SimHash {
   similarities(texts: string[], pairs: { a: Uint32Array; b: Uint32Array }, options?: SimilarityOptions): Float64Array;
   /** The word weights of a list, for the 'short' measure's `weights`. */
   learnWeights(texts: string[]): WordWeights;
-  /** Word weights from `weights.toData()`. */
+  /**
+   * Word weights from `weights.toData()`, with copies of its arrays. Data that is not of
+   * WordWeightsData's types throws a TypeError; data that breaks its contract (hashes not
+   * strictly ascending, a count of 0 or above `texts`) throws an Error starting `invalid word
+   * weights data:`, as damaged serialized bytes do, and nothing is loaded.
+   */
   loadWeights(data: WordWeightsData): WordWeights;
   /** Learns IDF weights from your own texts; pass them as `options.idf`. */
   learnIdf(texts: string[], options?: Omit<FingerprintOptions, 'idf'>): IdfWeights;

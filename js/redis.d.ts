@@ -62,7 +62,8 @@ export interface SharedTextIndex {
   size(): Promise<number>;
   /**
    * Stores the texts, ids and fresh-id counter of an in-memory TextIndex (or its serialized
-   * bytes) into this index, which must be empty and of the same similarity. Not atomic:
+   * bytes) into this index, which must be empty, of the same similarity and of the 'text'
+   * measure (a 'short' index is refused with an Error). Not atomic:
    * import before other processes use it. Review matches come from this index's review.
    */
   importFrom(source: TextIndex | Uint8Array): Promise<void>;

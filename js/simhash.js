@@ -89,7 +89,10 @@ export class SimHash {
     return learnWeights(this.#core, texts);
   }
 
-  /** Word weights from weights.toData() (kept in IndexedDB, say). */
+  /**
+   * Word weights from weights.toData() (kept in IndexedDB, say), copied; wrong types throw a
+   * TypeError, data out of the contract an Error (word-weights.js WordWeights).
+   */
   loadWeights(data) {
     return new WordWeights(data);
   }

@@ -5,17 +5,35 @@
 import { typeName } from '../core/checks.js';
 import { coreCall, forEachByteSliceAsync, forEachEncodedSlice, forEachEncodedSliceAsync, resultColumns, withAllocations } from './memory.js';
 
-/** Word weights: the texts learned from and, ascending by hash, each word's hash and count. */
+// Passed by this module's callers whose data keeps the contract by construction: weights the
+// core learned, and the data of WordWeights posted between the pool and its workers.
+const TRUSTED = Symbol('data that keeps the contract');
+
+/**
+ * Word weights: the texts learned from and, ascending by hash, each word's hash and count.
+ * They hold their own arrays, which keep word_weights.h's contract (WordWeights::assign):
+ * hashes strictly ascending, each count within 1..texts.
+ */
 export class WordWeights {
   #data;
 
-  /** @param data toData()'s form; the core checks the rest when they are lent to it. */
-  constructor(data) {
+  /**
+   * @param data toData()'s form. Wrong types are a TypeError; values out of the contract an
+   * Error starting 'invalid word weights data: ' (data restored from storage is checked as
+   * serialized bytes are), so that bad data fails where it is loaded, not where it is first
+   * used. The arrays are copied, then checked: O(words), once.
+   */
+  constructor(data, trusted) {
     const { texts, hashes, counts } = data ?? {};
     if (!(texts >>> 0 === texts && hashes instanceof BigUint64Array && counts instanceof Uint32Array && counts.length === hashes.length)) {
       throw new TypeError('weights data must be { texts: integer, hashes: BigUint64Array, counts: Uint32Array as long }');
     }
-    this.#data = { texts, hashes, counts };
+    if (trusted === TRUSTED) {
+      this.#data = { texts, hashes, counts };
+      return;
+    }
+    this.#data = { texts, hashes: hashes.slice(), counts: counts.slice() };
+    checkContract(this.#data);
   }
 
   get texts() {
@@ -38,6 +56,23 @@ export class WordWeights {
   }
 }
 
+/** WordWeights of data that keeps the contract by construction (TRUSTED), taken as it is. */
+export function trustedWeights(data) {
+  return new WordWeights(data, TRUSTED);
+}
+
+/** Throws unless the hashes ascend strictly and every count lies within 1..texts. */
+function checkContract({ texts, hashes, counts }) {
+  for (let i = 0; i < hashes.length; i++) {
+    if (i > 0 && hashes[i] <= hashes[i - 1]) {
+      throw new Error(`invalid word weights data: hashes[${i}] (${hashes[i]}) is not above hashes[${i - 1}] (${hashes[i - 1]}); the hashes must ascend strictly`);
+    }
+    if (counts[i] === 0 || counts[i] > texts) {
+      throw new Error(`invalid word weights data: counts[${i}] is ${counts[i]}, not within 1..texts (${texts})`);
+    }
+  }
+}
+
 /**
  * Checks a `weights` option: WordWeights, or null for none, given with the short measure
  * (or 'auto', which may take it; undefined stands for none).
@@ -56,7 +91,7 @@ function finish(core, handle, texts) {
   const [low, high, counts] = resultColumns(core, words, [Uint32Array, Uint32Array, Uint32Array]);
   const hashes = new BigUint64Array(words);
   for (let i = 0; i < words; i++) hashes[i] = BigInt(high[i]) << 32n | BigInt(low[i]);
-  return new WordWeights({ texts, hashes, counts });
+  return trustedWeights({ texts, hashes, counts });
 }
 
 /**
@@ -87,7 +122,8 @@ export function lendWeights(core, weights, use) {
   if (!weights) return use(0);
   const { texts, hashes, counts } = WordWeights.dataOf(weights);
   const handle = withAllocations(core, (mem) => core._wordWeightsCreate(texts, mem.copyIn(hashes), mem.copyIn(counts), hashes.length));
-  if (!handle) throw new TypeError('weights: the hashes must ascend and each count lie within 1..texts');
+  // WordWeights keep the contract the core checks again (assign), so this does not happen.
+  if (!handle) throw new Error('invalid word weights data: the core refused them');
   return lendHandle(core, handle, use);
 }
 

@@ -46,7 +46,7 @@ import { Pacer } from '../core/pacing.js';
 import { leaderOfPairs, leaderPairBound, leaderUsesPairs, searchItemShard, searchShard } from '../bindings/pairs.js';
 import { searchReview } from '../bindings/review-pairs.js';
 import { withSimilarity } from '../bindings/shingle-sets.js';
-import { WordWeights } from '../bindings/word-weights.js';
+import { trustedWeights } from '../bindings/word-weights.js';
 
 let core;
 let ready;
@@ -98,7 +98,7 @@ const OPS = {
     return [fingerprints, [fingerprints.buffer]];
   },
   async group({ fingerprints, texts, k, similarity, measure, weights, banding, grouping, review, reviewLimit }, progress) {
-    const search = { k, similarity, measure, weights: weights && new WordWeights(weights), banding, grouping, review, reviewLimit };
+    const search = { k, similarity, measure, weights: weights && trustedWeights(weights), banding, grouping, review, reviewLimit };
     const grouped = await searchLabels(core, texts ?? [], fingerprints, search, progressPacer(progress));
     const transfer = [grouped.labels.buffer, ...reviewBuffers(grouped.review)];
     const reply = { fingerprints, ...grouped, weights: grouped.weights && grouped.weights.toData() };

@@ -10,7 +10,7 @@ import { Job, checkTaskOptions } from './job.js';
 import { idfForWorkers } from './scheduler.js';
 import { copyTexts, poolLabels, poolPairs } from './search.js';
 import { encodeTextsPaced, preparedInJs } from '../core/text.js';
-import { WordWeights } from '../bindings/word-weights.js';
+import { trustedWeights } from '../bindings/word-weights.js';
 
 /** At most this many texts per fingerprint task... */
 const CHUNK_TEXTS = 2048;
@@ -225,7 +225,7 @@ export class SimHashPool {
       if (reporting()) job.reportFromWorker(phase, thousandths, 1000);
     };
     const grouped = await job.guard(this.#scheduler.task(job, message, { transfer, exclusive: true, onProgress }));
-    return grouped.weights ? { ...grouped, weights: new WordWeights(grouped.weights) } : grouped;
+    return grouped.weights ? { ...grouped, weights: trustedWeights(grouped.weights) } : grouped;
   }
 
   /** The review pairs (review-pairs.js searchReview) of the groups `labels` of the distinct texts, from one worker. */

@@ -30,7 +30,8 @@ const EXPORT_BATCH = 10_000;
 
 /**
  * The threshold, fresh-id counter and stored texts ({ id, text }, normalized) of a text
- * index's bytes as serialize() writes them (format 2, or 3 with review: text_index.h "The
+ * index's bytes as serialize() writes them for the 'text' measure, without word weights
+ * (format 2, or 3 with review: text_index.h "The
  * versioned byte format"; the checksum was checked by loadTextIndex or is the writer's own).
  */
 function storedTexts(bytes) {
@@ -267,21 +268,26 @@ export class SharedTextIndex {
   /**
    * Stores the texts of an in-memory TextIndex (or its serialized bytes, any format
    * loadTextIndex reads) under their ids, and its fresh-id counter, into this index, which
-   * must be empty and of the same threshold. Not atomic: import before other processes use
+   * must be empty, of the same threshold and of the 'text' measure (a 'short' index's texts
+   * are normalized and weighed otherwise). Not atomic: import before other processes use
    * the index. Review matches come from this index's review, whatever the source's.
    */
   async importFrom(source) {
     const sh = this.#sh;
     let bytes;
+    const measured = (index) => {
+      if (index.measure !== 'text') throw new Error(`the text index compares by the '${index.measure}' measure; a shared index by 'text' only`);
+      return index.serialize();
+    };
     if (source instanceof Uint8Array) {
       const loaded = sh.loadTextIndex(source); // checked, and any older format normalized again
       try {
-        bytes = loaded.serialize();
+        bytes = measured(loaded);
       } finally {
         loaded.dispose();
       }
     } else if (source && typeof source.serialize === 'function' && typeof source.similarity === 'number') {
-      bytes = source.serialize();
+      bytes = measured(source);
     } else {
       throw new TypeError(`source must be a TextIndex or its serialized bytes, got ${typeName(source)}`);
     }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
@@ -239,10 +240,16 @@ TEST_CASE("word weights: floor(log2((N + 1) / (df + 1))) within 1..8, exactly", 
   const std::vector<uint64_t> unsorted = {2, 1};
   const std::vector<uint32_t> ones = {1, 1};
   CHECK_FALSE(copy.assign(4, unsorted.data(), ones.data(), 2));
-  const std::vector<uint64_t> sorted = {1, 2};
-  const std::vector<uint32_t> tooMany = {1, 5};
+  const std::vector<uint64_t> sorted = {1, 2}, repeated = {1, 1};
+  const std::vector<uint32_t> tooMany = {1, 5}, none = {0, 1};
   CHECK_FALSE(copy.assign(4, sorted.data(), tooMany.data(), 2));
+  CHECK_FALSE(copy.assign(4, repeated.data(), ones.data(), 2));
+  CHECK_FALSE(copy.assign(4, sorted.data(), none.data(), 2));
+  CHECK_FALSE(copy.assign(0, sorted.data(), ones.data(), 2));
   CHECK(copy.texts() == 4);
+  CHECK(copy.hashes() == weights.hashes());  // unchanged by the refusals
+  CHECK(copy.assign(0, nullptr, nullptr, 0));
+  CHECK(copy.words() == 0);
 }
 
 TEST_CASE("short similarity: one pair, the batch sets and the reference agree, with and without weights", "[short]") {
@@ -318,16 +325,59 @@ TEST_CASE("text index by the short measure: answers equal the one-pair similarit
     REQUIRE(found == again);
     for (const auto& match : found) REQUIRE(match.similarity == simhash::similarity(list[q], list[match.id], weighted(weights)));
   }
-  // A damaged count in the weights, under a valid checksum, is refused with a reason.
-  std::vector<uint8_t> damaged = bytes;
-  const size_t firstCount = 32 + 8 + 8;  // header, weights' header, first hash
-  damaged[firstCount] = 0;
-  damaged[firstCount + 1] = damaged[firstCount + 2] = damaged[firstCount + 3] = 0;
-  const uint64_t sum = simhash::hashFeature(std::string_view(reinterpret_cast<const char*>(damaged.data()), damaged.size() - 8));
-  for (int i = 0; i < 8; ++i) damaged[damaged.size() - 8 + i] = static_cast<uint8_t>(sum >> (8 * i));
-  TextIndex untouched(0.8);
-  CHECK(TextIndex::deserialize(damaged.data(), damaged.size(), untouched, error) == simhash::Status::CorruptData);
-  CHECK(error.find("word weights") != std::string::npos);
+  // Weights out of their contract, under a valid checksum, are refused with the entry that
+  // breaks it, and the index loaded over stays as it was.
+  const size_t weightsAt = 32, entriesAt = weightsAt + 8, entry = 12;  // the header, the weights' header (u32 texts, u32 words)
+  const auto setLE = [](std::vector<uint8_t>& b, size_t at, uint64_t value, int size) {
+    for (int i = 0; i < size; ++i) b[at + i] = static_cast<uint8_t>(value >> (8 * i));
+  };
+  const auto getLE = [](const std::vector<uint8_t>& b, size_t at, int size) {
+    uint64_t value = 0;
+    for (int i = 0; i < size; ++i) value |= uint64_t{b[at + i]} << (8 * i);
+    return value;
+  };
+  REQUIRE(getLE(bytes, weightsAt, 4) == weights.texts());
+  REQUIRE(getLE(bytes, weightsAt + 4, 4) == weights.words());
+  REQUIRE(weights.words() >= 3);
+  const auto hashAt = [&](size_t i) { return entriesAt + entry * i; };
+  const auto countAt = [&](size_t i) { return entriesAt + entry * i + 8; };
+  struct Damage {
+    const char* what;
+    std::function<void(std::vector<uint8_t>&)> apply;
+    std::string error;
+  };
+  const std::string texts = std::to_string(weights.texts());
+  const std::vector<Damage> damages = {
+      {"a count of 0", [&](auto& b) { setLE(b, countAt(0), 0, 4); }, "the word weights' count 0 is 0, not within 1.." + texts},
+      {"a count above texts", [&](auto& b) { setLE(b, countAt(2), weights.texts() + 1, 4); },
+       "the word weights' count 2 is " + std::to_string(weights.texts() + 1) + ", not within 1.." + texts},
+      {"texts below every count", [&](auto& b) { setLE(b, weightsAt, 0, 4); }, "the word weights' count 0 is " +
+       std::to_string(weights.counts()[0]) + ", not within 1..0"},
+      {"two hashes swapped", [&](auto& b) { setLE(b, hashAt(1), weights.hashes()[2], 8), setLE(b, hashAt(2), weights.hashes()[1], 8); },
+       "the word weights' hash 2 is not above hash 1"},
+      {"a hash repeated", [&](auto& b) { setLE(b, hashAt(1), weights.hashes()[0], 8); }, "the word weights' hash 1 is not above hash 0"},
+  };
+  const std::vector<uint8_t> untouchedBytes = index.serialize();
+  for (const Damage& damage : damages) {
+    CAPTURE(damage.what);
+    std::vector<uint8_t> damaged = bytes;
+    damage.apply(damaged);
+    const uint64_t sum = simhash::hashFeature(std::string_view(reinterpret_cast<const char*>(damaged.data()), damaged.size() - 8));
+    setLE(damaged, damaged.size() - 8, sum, 8);
+    TextIndex target(0.6, weighted(weights));
+    REQUIRE(target.add(list[0], 0) == simhash::Status::Ok);
+    const std::vector<uint8_t> before = target.serialize();
+    CHECK(TextIndex::deserialize(damaged.data(), damaged.size(), target, error) == simhash::Status::CorruptData);
+    CHECK(error == "invalid serialized text index: " + damage.error);
+    CHECK(target.serialize() == before);
+    // The same verdict from the bytes given in pieces.
+    TextIndex::Reader reader(damaged.size());
+    for (size_t at = 0; at < damaged.size(); at += 5) reader.read(damaged.data() + at, std::min<size_t>(5, damaged.size() - at));
+    std::string piecesError;
+    CHECK(reader.finish(target, piecesError) == simhash::Status::CorruptData);
+    CHECK(piecesError == error);
+  }
+  CHECK(index.serialize() == untouchedBytes);
 }
 
 TEST_CASE("text index by the short measure: long texts with weights are verified exactly", "[short][text_index]") {

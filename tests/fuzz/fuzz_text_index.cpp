@@ -1,7 +1,8 @@
 // libFuzzer target: the text index (text_index.h) against a brute-force model.
 //
 // The model holds the stored texts (id -> text, in insertion order) with each text's
-// shingle set (normalizeForSimilarity + canonicalShingles) and band keys (MinHashBands at
+// shingle set (normalizeForSimilarity + canonicalShingles, by the index's normalization and
+// word weights) and band keys (MinHashBands at
 // bandingFor(threshold)). text_index.h defines the answer from these alone: the stored
 // texts that share a band key with the query and whose similarity reaches the threshold,
 // sorted by similarity descending, then id ascending, the first `limit` of them. So every
@@ -14,7 +15,8 @@
 //   bit 0 clear: LOAD. The rest is handed to TextIndex::deserialize, its checksum first
 //         rewritten when bit 2 is set (to get past it to the structure). A rejected input
 //         must leave the target index unchanged and explain itself. An accepted one must
-//         hold the header and texts the bytes list. When its shingle counts and band keys
+//         hold the header, word weights (of the short measure, which keep their contract)
+//         and texts the bytes list. When its shingle counts and band keys
 //         are the texts' own (bytes as the library writes them), it must serialize back to
 //         the very same bytes, answer queries like the model, and go on to add, remove and
 //         reload; otherwise (taken as written, text_index.h) its answers must still be
@@ -46,6 +48,7 @@
 #include "simhash/similar_groups.h"
 #include "simhash/similarity.h"
 #include "simhash/text_index.h"
+#include "simhash/word_weights.h"
 
 namespace {
 
@@ -143,7 +146,7 @@ class Model {
   Stored describe(uint32_t id, std::string_view text) {
     Stored s{id, std::string(text), {}, {}};
     std::vector<char32_t> cps;
-    simhash::normalizeForSimilarity(text, cps);
+    simhash::normalizeForSimilarity(text, cps, options_.normalization);
     simhash::canonicalShingles(cps.data(), cps.size(), options_, s.shingles);
     s.keys.resize(signer_.banding().bands);
     signer_.keys(s.shingles.data(), s.shingles.size(), s.keys.data());
@@ -216,11 +219,15 @@ class Model {
   simhash::MinHashBands signer_;
 };
 
-// What serialized bytes hold, as the format in text_index.h lays it out (not as
-// text_index.cpp writes it).
+// What serialized bytes hold, as the format in text_index.h and docs/formats.md lay it out
+// (not as text_index.cpp writes it).
 struct Content {
   uint16_t version = 0;  // 2, 3 (with review), or 1 (texts normalized before half-width katakana folded)
   uint8_t alphabetic = 0, cjk = 0;
+  uint8_t flags = 0;  // the alphabetic size's high nibble: bit 0 the list normalization, bit 1 word weights follow the header(s)
+  uint32_t weightTexts = 0;       // with word weights: the texts they were learned from,
+  std::vector<uint64_t> hashes;   // each word's hash,
+  std::vector<uint32_t> counts;   // and how many texts hold it
   double threshold = 0, review = 0;
   uint64_t nextId = 0;
   uint32_t bands = 0, reviewBands = 0;
@@ -244,7 +251,8 @@ bool parse(const std::vector<uint8_t>& bytes, Content& out) {
   if (bytes.size() < header + kChecksumSize) return false;
   const size_t body = bytes.size() - kChecksumSize;
   if (getLE(bytes.data() + body, 8) != XXH3_64bits(bytes.data(), body)) return false;
-  out.alphabetic = bytes[6];
+  out.alphabetic = bytes[6] & 0xF;
+  out.flags = bytes[6] >> 4;
   out.cjk = bytes[7];
   const uint64_t thresholdBits = getLE(bytes.data() + 8, 8);
   std::memcpy(&out.threshold, &thresholdBits, 8);
@@ -257,6 +265,17 @@ bool parse(const std::vector<uint8_t>& bytes, Content& out) {
     out.reviewBands = static_cast<uint32_t>(getLE(bytes.data() + 40, 4));
   }
   size_t at = header;
+  if (out.flags & 2) {
+    if (body - at < 8) return false;
+    out.weightTexts = static_cast<uint32_t>(getLE(bytes.data() + at, 4));
+    const uint64_t words = getLE(bytes.data() + at + 4, 4);
+    at += 8;
+    if ((body - at) / 12 < words) return false;
+    for (uint64_t w = 0; w < words; ++w, at += 12) {
+      out.hashes.push_back(getLE(bytes.data() + at, 8));
+      out.counts.push_back(static_cast<uint32_t>(getLE(bytes.data() + at + 8, 4)));
+    }
+  }
   for (uint64_t i = 0; i < count; ++i) {
     if (body - at < kTextHeader) return false;
     const uint64_t length = getLE(bytes.data() + at + 8, 4);
@@ -294,12 +313,19 @@ Content expectedContent(const Model& model, uint64_t nextId, const std::vector<S
   c.version = 2;
   c.alphabetic = model.options().alphabetic;
   c.cjk = model.options().cjk;
+  const simhash::WordWeights* weights = model.options().weights;
+  c.flags = static_cast<uint8_t>(static_cast<unsigned>(model.options().normalization) | (weights != nullptr ? 2 : 0));
+  if (weights != nullptr) {
+    c.weightTexts = weights->texts();
+    c.hashes = weights->hashes();
+    c.counts = weights->counts();
+  }
   c.threshold = model.threshold();
   c.nextId = nextId;
   c.bands = simhash::bandingFor(model.threshold()).bands;
   for (const Stored& s : stored) {
     std::vector<char32_t> cps;
-    simhash::normalizeForSimilarity(s.text, cps);
+    simhash::normalizeForSimilarity(s.text, cps, model.options().normalization);
     std::string normalized;
     for (char32_t cp : cps) normalized += reference::encodeUtf8(cp);
     c.texts.push_back({s.id, static_cast<uint32_t>(s.shingles.size()), normalized});
@@ -310,7 +336,8 @@ Content expectedContent(const Model& model, uint64_t nextId, const std::vector<S
 }
 
 bool operator==(const Content& a, const Content& b) {
-  return a.version == b.version && a.alphabetic == b.alphabetic && a.cjk == b.cjk && a.threshold == b.threshold && a.nextId == b.nextId &&
+  return a.version == b.version && a.alphabetic == b.alphabetic && a.cjk == b.cjk && a.flags == b.flags && a.weightTexts == b.weightTexts &&
+         a.hashes == b.hashes && a.counts == b.counts && a.threshold == b.threshold && a.nextId == b.nextId &&
          a.bands == b.bands && a.texts == b.texts && a.entries == b.entries;
 }
 
@@ -706,11 +733,25 @@ void runLoad(const uint8_t* data, size_t size, uint8_t mode) {
   FUZZ_CHECK(index.review() == content.review);
   FUZZ_CHECK(content.review == 0 || (content.review < content.threshold && content.reviewBands == simhash::bandingFor(content.review).bands));
   FUZZ_CHECK(index.options().alphabetic == content.alphabetic && index.options().cjk == content.cjk);
+  FUZZ_CHECK(static_cast<unsigned>(index.options().normalization) == (content.flags & 1u));
+  // Word weights as the bytes hold them, which keep their contract (word_weights.h assign).
+  const simhash::WordWeights* weights = index.options().weights;
+  FUZZ_CHECK((weights != nullptr) == ((content.flags & 2) != 0));
+  simhash::WordWeights table;
+  if (weights != nullptr) {
+    FUZZ_CHECK(weights->texts() == content.weightTexts && weights->hashes() == content.hashes && weights->counts() == content.counts);
+    for (size_t w = 0; w < content.hashes.size(); ++w) {
+      FUZZ_CHECK(w == 0 || content.hashes[w] > content.hashes[w - 1]);
+      FUZZ_CHECK(content.counts[w] >= 1 && content.counts[w] <= content.weightTexts);
+    }
+    FUZZ_CHECK(table.assign(content.weightTexts, content.hashes.data(), content.counts.data(), content.hashes.size()));
+  }
   FUZZ_CHECK(content.nextId <= uint64_t{UINT32_MAX} + 1);
   FUZZ_CHECK(index.size() == content.texts.size());
   for (const Content::Text& text : content.texts) FUZZ_CHECK(index.has(text.id));
 
-  const Model model(content.threshold, {content.alphabetic, content.cjk});
+  const Model model(content.threshold, {content.alphabetic, content.cjk, static_cast<simhash::Normalization>(content.flags & 1),
+                                        weights != nullptr ? &table : nullptr});
   Model describer = model;
   std::vector<Stored> stored;
   for (const Content::Text& text : content.texts) stored.push_back(describer.describe(text.id, text.utf8));

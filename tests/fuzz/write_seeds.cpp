@@ -13,7 +13,9 @@
 
 #include "simhash/idf.h"
 #include "simhash/index.h"
+#include "simhash/similarity.h"
 #include "simhash/text_index.h"
+#include "simhash/word_weights.h"
 
 namespace {
 
@@ -179,6 +181,29 @@ int main(int argc, char** argv) {
     review.remove(4);
     writeTextIndex(textIndex, "review_08_05", review);
   }
+  {
+    // The short measure at 0.6 (the list normalization's flag), without word weights and
+    // with those of its list (the weights' flag, their section after the header).
+    const std::vector<std::string> list = {"John Smith", "Smith, John", "Jon Smith", "José García", "Acme Inc.", "ACME Corp",
+                                           "北京大学", "Müller GmbH"};
+    simhash::WordWeights weights;
+    std::vector<char32_t> cps;
+    for (const std::string& text : list) {
+      simhash::normalizeForSimilarity(text, cps, simhash::Normalization::kList);
+      weights.count(cps.data(), cps.size());
+    }
+    weights.finish();
+    simhash::ShingleOptions options = simhash::kShortStringOptions;
+    simhash::TextIndex plain(0.6, options);
+    options.weights = &weights;
+    simhash::TextIndex weighted(0.6, options);
+    for (uint32_t id = 0; id < list.size(); ++id) {
+      plain.add(list[id], id);
+      weighted.add(list[id], id);
+    }
+    writeTextIndex(textIndex, "short_06", plain);
+    writeTextIndex(textIndex, "short_weighted_06", weighted);
+  }
   // OPS inputs (odd mode byte): bytes that FuzzedDataProvider turns into a threshold,
   // shingle sizes and operations.
   for (unsigned length : {64u, 1024u, 4096u}) {
@@ -186,6 +211,16 @@ int main(int argc, char** argv) {
     std::vector<uint8_t> bytes = {1};
     while (bytes.size() < length) bytes.push_back(static_cast<uint8_t>(splitmix64(state)));
     write(textIndex + "/ops_" + std::to_string(length), bytes);
+  }
+
+  // fuzz_short: bytes that FuzzedDataProvider turns into a list, its weights, pairs and an
+  // index.
+  const std::string shortMeasure = std::string(argv[1]) + "/fuzz_short";
+  for (unsigned length : {64u, 512u, 2048u}) {
+    uint64_t state = length + 5;
+    std::vector<uint8_t> bytes;
+    while (bytes.size() < length) bytes.push_back(static_cast<uint8_t>(splitmix64(state)));
+    write(shortMeasure + "/list_" + std::to_string(length), bytes);
   }
   return 0;
 }

@@ -2,7 +2,8 @@
 // build: the definition in plain JS equals the core on names with diacritics, CJK and
 // punctuation, weighted by a list's words; the diacritic table equals NFD's base letters;
 // dedup's 'auto' measure, its learned weights and its groups against brute force; the pool
-// identical; the text index's stream, answers and bytes; bad arguments.
+// identical; the text index's stream, answers and bytes; bad arguments, and word weights
+// data out of its contract, refused when loaded.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -291,8 +292,6 @@ test('bad measures and weights: TypeError or RangeError naming the argument; the
   assert.throws(() => sh.learnWeights('a b c'), { name: 'TypeError', message: /texts must be an array/ });
   assert.throws(() => sh.learnWeights([1]), { name: 'TypeError', message: /texts\[0\] must be a string/ });
   assert.throws(() => sh.loadWeights({ texts: 1, hashes: new BigUint64Array(2), counts: new Uint32Array(1) }), { name: 'TypeError', message: /weights data must be/ });
-  const unsorted = sh.loadWeights({ texts: 2, hashes: BigUint64Array.of(2n, 1n), counts: Uint32Array.of(1, 1) });
-  assert.throws(() => sh.similarity('a', 'b', { measure: 'short', weights: unsorted }), { name: 'TypeError', message: /hashes must ascend/ });
   assert.throws(() => sh.createTextIndex({ weights: sh.learnWeights(['a']) }), { name: 'TypeError', message: /init.weights needs the measure 'short', not 'text'/ });
   assert.throws(() => sh.createTextIndex({ measure: 'auto' }), { name: 'RangeError', message: /init.measure/ });
   await assert.rejects(sh.dedup(['a'], { measure: 'text', weights: null }), { name: 'TypeError', message: /options.weights needs the measure 'short'/ });
@@ -304,4 +303,97 @@ test('bad measures and weights: TypeError or RangeError naming the argument; the
   assert.equal(sh.heapBytesInUse, heap, 'lent weights are freed');
   const index = disposing(t, sh.createTextIndex({ measure: 'short' }));
   assert.equal(index.add('still works'), 0);
+});
+
+test('loadWeights refuses data out of the contract at once, field by field; good data round-trips; the instance works afterwards', async (t) => {
+  const list = ['Acme Inc', 'Apex Inc', 'Acme, inc.', 'Zeta GmbH', 'Zeta Corp'];
+  const learned = sh.learnWeights(list);
+  const data = learned.toData();
+  assert.ok(data.hashes.length >= 4 && data.counts.includes(3), 'acme, apex, inc (3), zeta, gmbh, corp');
+  /** data with field `key` changed by edit(copy of its array). */
+  const with_ = (key, edit) => {
+    const copy = { ...data, hashes: data.hashes.slice(), counts: data.counts.slice() };
+    if (key === 'texts') copy.texts = edit(copy.texts);
+    else edit(copy[key]);
+    return copy;
+  };
+  const invalid = (pattern) => ({ name: 'Error', message: new RegExp(`^invalid word weights data: ${pattern}`) });
+  const refused = [
+    ['hashes out of order', with_('hashes', (h) => ([h[1], h[2]] = [h[2], h[1]])), invalid('hashes\\[2\\] \\(\\d+\\) is not above hashes\\[1\\]')],
+    ['descending hashes', with_('hashes', (h) => h.reverse()), invalid('hashes\\[1\\] .* must ascend strictly')],
+    ['a repeated hash', with_('hashes', (h) => (h[3] = h[2])), invalid('hashes\\[3\\] \\(\\d+\\) is not above hashes\\[2\\]')],
+    ['a count of 0', with_('counts', (c) => (c[1] = 0)), invalid('counts\\[1\\] is 0, not within 1..texts \\(5\\)')],
+    ['a count above texts', with_('counts', (c) => (c[0] = 6)), invalid('counts\\[0\\] is 6, not within 1..texts \\(5\\)')],
+    ['texts below a count', with_('texts', () => 2), invalid('counts\\[\\d\\] is 3, not within 1..texts \\(2\\)')],
+    ['no texts, some words', with_('texts', () => 0), invalid('counts\\[0\\] is \\d, not within 1..texts \\(0\\)')],
+    ['a count of 2^32 - 1', with_('counts', (c) => (c[c.length - 1] = 0xffffffff)), invalid(`counts\\[${data.counts.length - 1}\\] is 4294967295`)],
+  ];
+  const heap = sh.heapBytesInUse;
+  for (const [what, bad, error] of refused) assert.throws(() => sh.loadWeights(bad), error, what);
+  assert.equal(sh.heapBytesInUse, heap, 'a refused load leaves WASM memory as it was');
+  // Wrong types stay a TypeError: lengths that differ, other arrays, texts not a u32.
+  const typeError = { name: 'TypeError', message: /weights data must be/ };
+  assert.throws(() => sh.loadWeights({ ...data, counts: data.counts.subarray(1) }), typeError);
+  assert.throws(() => sh.loadWeights({ ...data, hashes: data.hashes.subarray(1) }), typeError);
+  assert.throws(() => sh.loadWeights({ ...data, hashes: Array.from(data.hashes) }), typeError);
+  assert.throws(() => sh.loadWeights({ ...data, counts: Int32Array.from(data.counts) }), typeError);
+  assert.throws(() => sh.loadWeights({ ...data, texts: -1 }), typeError);
+  assert.throws(() => sh.loadWeights({ ...data, texts: 2 ** 32 }), typeError);
+  assert.throws(() => sh.loadWeights(null), typeError);
+
+  // Data at the contract's edges loads: no words, one word, counts of exactly 1 and texts, the extreme hashes.
+  const edges = [
+    { texts: 0, hashes: new BigUint64Array(0), counts: new Uint32Array(0) },
+    { texts: 1, hashes: BigUint64Array.of(7n), counts: Uint32Array.of(1) },
+    { texts: 0xffffffff, hashes: BigUint64Array.of(0n, 2n ** 64n - 1n), counts: Uint32Array.of(1, 0xffffffff) },
+  ];
+  for (const edge of edges) {
+    const loaded = sh.loadWeights(edge);
+    assert.deepEqual(loaded.toData(), edge);
+    assert.equal(typeof sh.similarity('Acme Inc', 'Acme', { measure: 'short', weights: loaded }), 'number');
+  }
+
+  // Good data round-trips, weighs as the learned weights, and is the loader's own copy.
+  const loaded = sh.loadWeights(data);
+  assert.deepEqual(loaded.toData(), data);
+  assert.equal(loaded.texts, learned.texts);
+  assert.equal(loaded.words, learned.words);
+  const before = sh.similarity('Acme Inc', 'Acme Corp', { measure: 'short', weights: learned });
+  data.hashes.reverse();
+  data.counts.fill(0);
+  assert.equal(sh.similarity('Acme Inc', 'Acme Corp', { measure: 'short', weights: loaded }), before, 'later changes to the given arrays change nothing');
+  assert.deepEqual(loaded.toData(), learned.toData());
+
+  // After the refusals, the instance answers as before: weights, dedup and the text index.
+  assert.equal(sh.similarity('Acme Inc', 'Acme Corp', { measure: 'short', weights: sh.learnWeights(list) }), before);
+  const result = await sh.dedup(list, { measure: 'short', weights: loaded });
+  assert.deepEqual(result.weights.toData(), learned.toData());
+  const index = disposing(t, sh.createTextIndex({ measure: 'short', weights: loaded }));
+  assert.equal(index.add('Acme Inc'), 0);
+  assert.equal(index.query('ACME, Inc.')[0].similarity, 1);
+});
+
+test('text index bytes carrying word weights: every truncation and byte flip is a descriptive Error; the instance keeps working', (t) => {
+  // Weights out of the contract under a valid checksum are refused field by field in
+  // tests/cpp/word_weights_test.cpp and tests/fuzz/fuzz_short.cpp: JS has no XXH3 of
+  // arbitrary bytes to recompute the checksum with.
+  const weights = sh.learnWeights(['Acme Inc', 'Apex Inc', 'Zeta GmbH']);
+  const index = disposing(t, sh.createTextIndex({ measure: 'short', weights }));
+  index.add('Acme Inc');
+  const bytes = index.serialize();
+  const weightsEnd = 32 + 8 + 12 * weights.words;
+  const heap = sh.heapBytesInUse;
+  for (let size = 0; size < bytes.length; size++) {
+    assert.throws(() => sh.loadTextIndex(bytes.slice(0, size)), { name: 'Error', message: /^invalid serialized text index: / });
+  }
+  for (let i = 0; i < weightsEnd + 4; i++) {
+    const damaged = bytes.slice();
+    damaged[i] ^= 0x01;
+    assert.throws(() => sh.loadTextIndex(damaged), { name: 'Error', message: /^invalid serialized text index: / }, `byte ${i}`);
+  }
+  assert.equal(sh.heapBytesInUse, heap);
+  const loaded = disposing(t, sh.loadTextIndex(bytes));
+  assert.equal(loaded.measure, 'short');
+  assert.deepEqual(loaded.serialize(), bytes);
+  assert.deepEqual(loaded.query('ACME inc.'), index.query('ACME inc.'));
 });

@@ -475,6 +475,25 @@ describe('the shared text index', { skip: MISSING }, () => {
       await assert.rejects(shared.importFrom('bytes'), TypeError);
       loaded.dispose();
       await shared.close();
+      // An index of the short measure, with word weights (their bytes follow the header) or
+      // without, in memory or as bytes: refused by name, the shared index left empty and usable.
+      const list = ['Acme Inc', 'Apex Inc', 'Zeta GmbH'];
+      const empty = await createSharedTextIndex(client, { name: 'move-short' });
+      for (const weights of [sh.learnWeights(list), null]) {
+        const short = sh.createTextIndex({ measure: 'short', similarity: 0.8, weights });
+        list.forEach((text) => short.add(text));
+        for (const source of [short, short.serialize()]) {
+          await assert.rejects(empty.importFrom(source), { name: 'Error', message: "the text index compares by the 'short' measure; a shared index by 'text' only" });
+        }
+        short.dispose();
+      }
+      assert.equal(await empty.size(), 0);
+      const plain = sh.createTextIndex();
+      list.forEach((text) => plain.add(text));
+      await empty.importFrom(plain.serialize());
+      assert.deepEqual(await empty.query('ACME inc'), plain.query('ACME inc'));
+      plain.dispose();
+      await empty.close();
     } finally {
       await close();
     }

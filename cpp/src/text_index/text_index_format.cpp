@@ -363,7 +363,11 @@ struct TextIndex::Reader::State {
   }
   void endWeights(size_t at) {
     if (!weights.assign(static_cast<uint32_t>(weightTexts), wordHashes.data(), wordCounts.data(), wordHashes.size())) {
-      return fail({"the word weights' hashes do not ascend or a count is not within 1..", weightTexts});
+      // assign() checked the contract; on this path only, the first entry that breaks it.
+      size_t i = 0;
+      while (!(i > 0 && wordHashes[i] <= wordHashes[i - 1]) && wordCounts[i] != 0 && wordCounts[i] <= weightTexts) ++i;
+      if (i > 0 && wordHashes[i] <= wordHashes[i - 1]) return fail({"the word weights' hash ", i, " is not above hash ", i - 1});
+      return fail({"the word weights' count ", i, " is ", wordCounts[i], ", not within 1..", weightTexts});
     }
     weightsBytes = kWeightsHeader + kWeightEntry * weightWords;
     std::vector<uint64_t>().swap(wordHashes);
