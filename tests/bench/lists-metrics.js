@@ -164,17 +164,22 @@ export function topPairs(allScores, sortedScores, n, count) {
 }
 
 /**
- * What a person finds reading ranked pairs one by one and confirming the true ones: after r + 1
- * reads, `read[r]` true pairs read, and `implied[r]` true pairs joined by a chain of confirmed
- * pairs (the pairs within the groups the confirmations make, as the pairs within a dedup group
- * are counted found).
+ * What a person finds reading ranked pairs in order and confirming the true ones. A pair whose
+ * answer follows from what was read is skipped at no cost: its two items already joined by a
+ * chain of confirmed pairs, or their two groups (items so joined) already found different by a
+ * pair read between them. After r + 1 reads, `read[r]` true pairs were read and `implied[r]`
+ * true pairs are joined (the pairs within the groups the confirmations make, as the pairs
+ * within a dedup group are counted found).
  * @param {{ a: Uint32Array, b: Uint32Array }} ranked
  * @param {ArrayLike<number>} codes entityCodes of the items
- * @returns {{ read: Float64Array, implied: Float64Array }}
+ * @param {number} [maxReads] stop after this many reads
+ * @returns {{ read: Float64Array, implied: Float64Array, reads: number }} reads: how many were
+ *   made (the arrays' length), fewer than maxReads when the ranked pairs ran out first
  */
-export function readingCurve(ranked, codes) {
+export function readingCurve(ranked, codes, maxReads = ranked.a.length) {
   const parent = new Int32Array(codes.length).map((_, i) => i);
   const size = new Float64Array(codes.length).fill(1);
+  const different = new Map(); // group root -> roots of the groups found different from it
   const find = (x) => {
     while (parent[x] !== x) {
       parent[x] = parent[parent[x]];
@@ -182,26 +187,46 @@ export function readingCurve(ranked, codes) {
     }
     return x;
   };
-  const read = new Float64Array(ranked.a.length);
-  const implied = new Float64Array(ranked.a.length);
+  const differentOf = (root) => {
+    if (!different.has(root)) different.set(root, new Set());
+    return different.get(root);
+  };
+  const limit = Math.min(maxReads, ranked.a.length);
+  const read = new Float64Array(limit);
+  const implied = new Float64Array(limit);
+  let reads = 0;
   let tp = 0;
   let joined = 0;
-  for (let r = 0; r < ranked.a.length; r++) {
-    const i = ranked.a[r];
-    const j = ranked.b[r];
-    if (codes[i] === codes[j]) {
+  for (let r = 0; r < ranked.a.length && reads < limit; r++) {
+    const x = find(ranked.a[r]);
+    const y = find(ranked.b[r]);
+    if (x === y || different.get(x)?.has(y)) continue; // known: no read
+    if (codes[ranked.a[r]] === codes[ranked.b[r]]) {
       tp++;
-      const x = find(i);
-      const y = find(j);
-      if (x !== y) {
-        joined += size[x] * size[y];
-        if (size[x] < size[y]) { parent[x] = y; size[y] += size[x]; } else { parent[y] = x; size[x] += size[y]; }
+      joined += size[x] * size[y];
+      const [root, other] = size[x] < size[y] ? [y, x] : [x, y];
+      parent[other] = root;
+      size[root] += size[other];
+      const moved = different.get(other);
+      if (moved) { // the groups found different from `other` are so from the joined group
+        const into = differentOf(root);
+        for (const z of moved) {
+          into.add(z);
+          const back = different.get(z);
+          back.delete(other);
+          back.add(root);
+        }
+        different.delete(other);
       }
+    } else {
+      differentOf(x).add(y);
+      differentOf(y).add(x);
     }
-    read[r] = tp;
-    implied[r] = joined;
+    read[reads] = tp;
+    implied[reads] = joined;
+    reads++;
   }
-  return { read, implied };
+  return { read: read.subarray(0, reads), implied: implied.subarray(0, reads), reads };
 }
 
 /**

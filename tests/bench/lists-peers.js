@@ -16,9 +16,11 @@
 //    lists, reviewLimit at its default); true pairs found: the pairs grouped or listed, as
 //    lists.js counts them (items in one group, or in two groups a review entry joins). A peer
 //    is read from its highest-scoring pair down (ties in row-major order), the person
-//    confirming the true pairs; found after r reads: the true pairs implied by the
-//    confirmations (items joined by a chain of confirmed pairs, as a group's pairs are counted
-//    for dedup), and, for reference, the true pairs read. The best peer is the one that finds
+//    confirming the true pairs and skipping, at no cost, a pair whose answer is known (its
+//    items already joined by confirmed pairs, or their groups already found different); found
+//    after r reads: the true pairs implied by the confirmations (items joined by a chain of
+//    confirmed pairs, as a group's pairs are counted for dedup), and, for reference, the true
+//    pairs read. The best peer is the one that finds
 //    the most in as many reads as ours; ours must find at least as many. A peer "reaches 95%
 //    within 2 reads a pair" when, at the first read count r where it has found 95% of the true
 //    pairs, r <= 2 x found; where one does, ours must reach 95% too.
@@ -120,9 +122,17 @@ function runThresholdPeer(method, texts, codes, ours) {
   const precisionAtOurs = precisionAtRecall(curve, recall);
   const dominated = recallAtOurs > recall + TOLERANCE + EPSILON || precisionAtOurs > precision + TOLERANCE + EPSILON;
 
-  const readCounts = ours.effort.map((e) => e.reads);
-  const depth = Math.min(all.length, Math.max(...readCounts, 2 * actual));
-  const reading = readingCurve(topPairs(all, sorted, texts.length, depth), codes);
+  // Read far enough for our read counts and for 95% within 2 reads a pair (at most 2 x the
+  // true pairs), taking more of the ranking while skipped pairs leave reads to make.
+  const needed = Math.max(...ours.effort.map((e) => e.reads), 2 * actual);
+  let ranked = Math.min(all.length, needed);
+  let reading;
+  for (;;) {
+    reading = readingCurve(topPairs(all, sorted, texts.length, ranked), codes, needed);
+    if (reading.reads >= needed || ranked === all.length) break;
+    ranked = Math.min(all.length, ranked * 4);
+  }
+  const depth = reading.reads;
   const after = (reads) => {
     const r = Math.min(reads, depth) - 1;
     return r < 0 ? { reads, read: 0, found: 0 } : { reads, read: reading.read[r], found: reading.implied[r] };
