@@ -224,7 +224,9 @@ class Model {
 struct Content {
   uint16_t version = 0;  // 2, 3 (with review), or 1 (texts normalized before half-width katakana folded)
   uint8_t alphabetic = 0, cjk = 0;
-  uint8_t flags = 0;  // the alphabetic size's high nibble: bit 0 the list normalization, bit 1 word weights follow the header(s)
+  // The alphabetic size's high nibble: bit 0 the list normalization, bit 1 word weights follow
+  // the header(s), bit 2 (with bit 0) its texts' Han characters and legal forms folded.
+  uint8_t flags = 0;
   uint32_t weightTexts = 0;       // with word weights: the texts they were learned from,
   std::vector<uint64_t> hashes;   // each word's hash,
   std::vector<uint32_t> counts;   // and how many texts hold it
@@ -314,7 +316,8 @@ Content expectedContent(const Model& model, uint64_t nextId, const std::vector<S
   c.alphabetic = model.options().alphabetic;
   c.cjk = model.options().cjk;
   const simhash::WordWeights* weights = model.options().weights;
-  c.flags = static_cast<uint8_t>(static_cast<unsigned>(model.options().normalization) | (weights != nullptr ? 2 : 0));
+  const bool list = model.options().normalization == simhash::Normalization::kList;
+  c.flags = static_cast<uint8_t>(static_cast<unsigned>(model.options().normalization) | (weights != nullptr ? 2 : 0) | (list ? 4 : 0));
   if (weights != nullptr) {
     c.weightTexts = weights->texts();
     c.hashes = weights->hashes();
@@ -755,9 +758,12 @@ void runLoad(const uint8_t* data, size_t size, uint8_t mode) {
   Model describer = model;
   std::vector<Stored> stored;
   for (const Content::Text& text : content.texts) stored.push_back(describer.describe(text.id, text.utf8));
-  if (content.version == 1) {
-    // Format 1: each text normalized again and added anew, so whatever the bytes held, the
-    // index holds what this library makes of their texts, and writes format 2.
+  const bool normalizedAgain = content.version == 1 || (content.version == 2 && (content.flags & 1) != 0 && (content.flags & 4) == 0);
+  if (normalizedAgain) {
+    // Format 1, and the short measure's bytes from before its Han and legal-form folding:
+    // each text normalized again and added anew, so whatever the bytes held, the index
+    // holds what this library makes of their texts, and writes format 2. (Such bytes with
+    // review, version 3, are checked in shape below, as the model knows no review.)
     checkBytes(index.serialize(), model, content.nextId, stored);
   } else if (content.version == 3 || !(expectedContent(model, content.nextId, stored) == content)) {
     // Bytes this library did not write: texts, shingle counts and keys are taken as
@@ -785,7 +791,7 @@ void runLoad(const uint8_t* data, size_t size, uint8_t mode) {
     return;
   }
   // Bytes as this library writes them: written back the same, and answering like the model.
-  if (content.version == 2) FUZZ_CHECK(index.serialize() == bytes);
+  if (content.version == 2 && !normalizedAgain) FUZZ_CHECK(index.serialize() == bytes);
   for (size_t i = 0; i < stored.size() && i < kMaxCheckedTexts; ++i) {
     describer.checkQuery(index, stored, stored[i].text, SIZE_MAX);
     describer.checkQuery(index, stored, stored[i].text + " the cat", 2);
