@@ -115,9 +115,12 @@ export function recordFields(text) {
   return text.split(/[,;|\t]/).filter((field) => /[\p{L}\p{N}]/u.test(field));
 }
 
-/** Whether a text is a one-line record (RECORD_MAX_BYTES). */
-function isRecord(text, bytes) {
-  if (bytes > RECORD_MAX_BYTES || /[\n\r]/.test(text)) return false;
+const SEPARATORS = /[,;|\t]/g;
+
+/** Whether a text is a one-line record (RECORD_MAX_BYTES). Most texts are told apart by their length or separators alone. */
+function isRecord(text) {
+  if (text.length > RECORD_MAX_BYTES || (text.match(SEPARATORS)?.length ?? 0) < RECORD_FIELDS - 1) return false;
+  if (utf8Length(text) > RECORD_MAX_BYTES || /[\n\r]/.test(text)) return false;
   const fields = recordFields(text);
   return fields.length >= RECORD_FIELDS && fields.every((field) => field.trim().split(/\s+/u).length <= RECORD_FIELD_WORDS);
 }
@@ -128,14 +131,15 @@ function isRecord(text, bytes) {
  * are one-line records, else 'text' (sentences and paragraphs).
  */
 export function measureFor(texts) {
+  if (texts.length === 0) return 'text';
   let bytes = 0;
+  for (const text of texts) bytes += utf8Length(text);
+  if (bytes <= SHORT_MAX_MEAN_BYTES * texts.length) return 'short';
   let records = 0;
-  for (const text of texts) {
-    const length = utf8Length(text);
-    bytes += length;
-    if (isRecord(text, length)) records++;
+  for (let i = 0; i < texts.length && 2 * (records + texts.length - i) >= texts.length; i++) {
+    if (isRecord(texts[i]) && 2 * ++records >= texts.length) return 'short';
   }
-  return texts.length > 0 && (bytes <= SHORT_MAX_MEAN_BYTES * texts.length || 2 * records >= texts.length) ? 'short' : 'text';
+  return 'text';
 }
 
 /**
