@@ -1,19 +1,33 @@
 #!/usr/bin/env bash
-# Installs what is missing and builds everything: the native library and tests, and the
-# WASM module copied into js/wasm/ (what `import 'simhash-wasm'` loads). Incremental.
+# Installs what is missing and builds everything: the native library and tests, the WASM
+# module copied into js/wasm/ (what `import 'simhash-wasm'` loads), its test builds, and the
+# generated CommonJS files. Incremental.
+# With --module, only what the ES modules and the CLI run (`npm start`): the WASM module in
+# js/wasm/, with no native build, no test builds, no npm dependencies and no CommonJS files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source .ci/packages.sh
 
+case "${1:-}" in
+  '') module_only=false ;;
+  --module) module_only=true ;;
+  *) echo "usage: .ci/build.sh [--module]" >&2; exit 2 ;;
+esac
+
+# The WASM build. Configuring it declares the WASM Catch2 suite too, so Catch2's header is
+# needed even when only the module is built: one configuration of build/wasm serves both
+# modes, and a full build after --module only adds to it.
 missing=()
 command -v cmake >/dev/null || missing+=(cmake)
-command -v g++ >/dev/null || missing+=(g++)
 command -v em++ >/dev/null || missing+=(emscripten)
-[ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
 [ -f /usr/include/xxhash.h ] || missing+=(libxxhash-dev)
+[ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
+# The native build.
+$module_only || command -v g++ >/dev/null || missing+=(g++)
 install_missing build "${missing[@]}"
 
-if [ -f package-lock.json ] && [ ! -d node_modules ] && grep -q '"devDependencies"' package.json; then
+# The CLI and the ES modules import no npm package; the tests, benchmarks and .ci/cjs.js do.
+if ! $module_only && [ -f package-lock.json ] && [ ! -d node_modules ] && grep -q '"devDependencies"' package.json; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
@@ -22,12 +36,20 @@ jobs=$(nproc 2>/dev/null || echo 2)
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 # The presets of CMakePresets.json: native (core, Catch2, bench), wasm (the module js/
 # loads; in bench/ the same with the benchmark-only bindings, in capped/ also at 32 MB of
-# memory at most, for the out-of-memory tests; and the Catch2 suite for Node).
-for preset in native wasm; do
+# memory at most, for the out-of-memory tests; and the Catch2 suite for Node), and the build
+# preset wasm-module (the module js/ loads alone, in the wasm preset's build/wasm).
+if $module_only; then
+  configure=(wasm) build=(wasm-module)
+else
+  configure=(native wasm) build=(native wasm)
+fi
+for preset in "${configure[@]}"; do
   [ -f "build/$preset/CMakeCache.txt" ] || cmake --preset "$preset" >/dev/null
+done
+for preset in "${build[@]}"; do
   cmake --build --preset "$preset" -j "$jobs" >/dev/null
 done
 mkdir -p js/wasm
 cp -p build/wasm/simhash_core.mjs build/wasm/simhash_core.wasm js/wasm/
 # The CommonJS helpers and .d.cts types, generated from the ES modules (npm pack runs it too).
-node .ci/cjs.js
+$module_only || node .ci/cjs.js
