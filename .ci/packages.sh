@@ -1,7 +1,14 @@
-# Sourced by the .ci scripts. install_missing WHO PACKAGE... installs the Debian packages
-# named (a script's list of what it found missing) with apt-get when run as root, and
-# otherwise stops with the exact command to run. Without packages it does nothing.
+# Sourced by the .ci scripts. install_missing [--no-recommends] WHO PACKAGE... installs the
+# Debian packages named (a script's list of what it found missing) with apt-get when run as
+# root, and otherwise stops with the exact command to run. Without packages it does nothing.
+# With --no-recommends the packages' Recommends are left out, so the caller's list must name
+# every package it uses.
 install_missing() {
+  local options=()
+  if [ "${1:-}" = --no-recommends ]; then
+    options+=(--no-install-recommends)
+    shift
+  fi
   local who=$1
   shift
   [ $# -gt 0 ] || return 0
@@ -11,9 +18,9 @@ install_missing() {
     echo "$who: installing ${packages[*]} with apt-get" >&2
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq >/dev/null
-    apt-get install -y -qq "${packages[@]}" >/dev/null
+    apt-get install -y -qq "${options[@]}" "${packages[@]}" >/dev/null
   else
-    echo "$who: missing ${packages[*]}. Run: sudo apt-get update && sudo apt-get install -y ${packages[*]}" >&2
+    echo "$who: missing ${packages[*]}. Run: sudo apt-get update && sudo apt-get install -y ${options[*]}${options[*]:+ }${packages[*]}" >&2
     exit 1
   fi
 }
