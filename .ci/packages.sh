@@ -18,7 +18,10 @@ install_missing() {
     echo "$who: installing ${packages[*]} with apt-get" >&2
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq >/dev/null
-    apt-get install -y -qq "${options[@]}" "${packages[@]}" >/dev/null
+    # dpkg syncs each package's files as it unpacks them unless told not to: 40% of the
+    # install's time for the WASM build's 1.3 GB on a fresh Debian 12. The risk is files
+    # left empty if the machine stops before the kernel has written them out.
+    apt-get install -y -qq -o Dpkg::Options::=--force-unsafe-io "${options[@]}" "${packages[@]}" >/dev/null
   else
     echo "$who: missing ${packages[*]}. Run: sudo apt-get update && sudo apt-get install -y ${options[*]}${options[*]:+ }${packages[*]}" >&2
     exit 1
