@@ -6,6 +6,7 @@
 // measured.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -197,6 +198,18 @@ test('the link check finds a missing file and a missing heading', () => {
     'docs/no-such-page.md: no file docs/no-such-page.md',
     'README.md#no-such-heading: no heading #no-such-heading in README.md',
   ]);
+});
+
+test('what the README shows of `npm start` is what it prints, line for line', () => {
+  const [excerpt] = stated(/`npm start` prints, among others:\n\n```\n([^`]+)```/g);
+  const printed = execFileSync(process.execPath, [join(ROOT, 'js/cli/main.js')], { encoding: 'utf8' }).split('\n');
+  const lines = excerpt.trimEnd().split('\n');
+  const at = printed.indexOf(lines[0]);
+  assert.ok(at >= 0, `npm start prints "${lines[0]}"`);
+  // The group as printed in one piece; the look-alike line under the heading that lists them.
+  assert.deepEqual(printed.slice(printed.indexOf(lines[1]) - 1, printed.indexOf(lines[1]) + 2), lines.slice(0, 3));
+  const apart = printed.indexOf(lines[3]);
+  assert.ok(apart >= 0 && printed.slice(apart).includes(lines[4]), 'the look-alike is listed as kept apart');
 });
 
 test('the README stays a contract: at most 4,500 words (runs and comparisons go to docs/)', () => {
