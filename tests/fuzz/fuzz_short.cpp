@@ -145,6 +145,7 @@ bool isCjk(char32_t cp) { return cp >= 0x80 && simhash::unicode::classify(cp) ==
 // the core's: unicode.h, checked against their definitions by tokenizer_test.cpp and
 // word_weights_test.cpp.)
 std::u32string listNormalizedBeforeWords(std::string_view utf8);
+std::vector<std::u32string> wordsOf(const std::u32string& normalized);
 
 // Then each whole word written as a legal form becomes its short form, and a conjunction
 // between two words is dropped (docs/lists.md "Normalization").
@@ -152,17 +153,7 @@ std::u32string listNormalized(std::string_view utf8) {
   static const std::pair<std::u32string, std::u32string> kShortForms[] = {
       {U"incorporated", U"inc"}, {U"corporation", U"corp"}, {U"limited", U"ltd"}, {U"company", U"co"},
       {U"aktiengesellschaft", U"ag"}, {U"kommanditgesellschaft", U"kg"}};
-  const std::u32string normalized = listNormalizedBeforeWords(utf8);
-  std::vector<std::u32string> words;
-  std::u32string word;
-  for (char32_t cp : normalized) {
-    if (cp != U' ') {
-      word += cp;
-    } else if (!word.empty()) {
-      words.push_back(word);
-      word.clear();
-    }
-  }
+  const std::vector<std::u32string> words = wordsOf(listNormalizedBeforeWords(utf8));
   std::u32string out;
   for (size_t w = 0; w < words.size(); ++w) {
     const std::u32string& written = words[w];
