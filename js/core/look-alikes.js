@@ -9,24 +9,27 @@
 // tokens they share are set aside (a token equal to two adjacent tokens of the other side
 // joined is shared: `10-Cup` / `10 Cup`):
 // - numbers (tokens with a digit): shared when they have the same digits and one
-//   abbreviates the other (`AM53` / `AM53BK`, `4` / `4B`); a typo when one edit apart
-//   (`125` / `123`, `S24` / `S23`); else they differ outright (`WH-1000XM4` / `WH-1000XM5`
-//   is a typo, `9500CI` / `9500IX` differs). A number on one side only is no difference;
+//   abbreviates the other (`AM53` / `AM53BK`, `4` / `4B`); a typo when one edit apart and of
+//   at least TYPO_DIGITS digits (a postcode, a phone number, a date: `90210` / `90201`);
+//   else they differ outright, as house numbers and models identify (`125` / `123`,
+//   `S24` / `S23`, `WH-1000XM4` / `WH-1000XM5`, `9500CI` / `9500IX`). A number on one side
+//   only is no difference;
 // - words (no digit, not CJK): shared when one explains the other: an abbreviation (the
 //   shorter starts with the same letter and is a subsequence of the longer: `Ltd` /
 //   `Limited`, `Hauptstr.` / `Hauptstraße`, `J` / `John`), or a typo: one letter inserted,
 //   deleted or two swapped, with at least 3 letters (`Jon` / `John`, `Mircosoft`), or one
 //   replaced, with at least 5 (`Smyth` / `Smith`; `Tim` / `Tom`, `Chen` / `Chan` stay
 //   apart), or another form of it: the same first 5 letters or more, then at most 3 more
-//   each (`Supply` / `Supplies`, `Consulting` / `Consultants` stay apart). A word left on each side is a difference (`Bahn` / `Bank`, `Gadgets` /
-//   `Widgets`); a word on one side only is not;
+//   each (`Supply` / `Supplies`; `Consulting` / `Consultants` stay apart). A word left on
+//   each side is a difference (`Bahn` / `Bank`, `Gadgets` / `Widgets`); a word on one side
+//   only is not;
 // - CJK runs are not compared: they have no word boundaries to compare by (their digits
 //   still count).
 // Numbers that differ outright always make a difference. A typo in a number, or a word left
 // on each side, makes one unless the entries share at least TYPO_AGREEMENT tokens. One-line
-// records (at least RECORD_FIELDS fields each, as thresholds.js recordFields counts them) that share at least
-// RECORD_SHARED tokens and RECORD_AGREEMENT times as many as differ make none: a record
-// whose many fields agree may carry a typo or a changed value in one.
+// records (at least RECORD_FIELDS fields each, as thresholds.js recordFields counts them)
+// that share at least RECORD_SHARED tokens and RECORD_AGREEMENT times as many as differ make
+// none: a record whose many fields agree may carry a typo or a changed value in one.
 
 import { RECORD_FIELDS, recordFields } from './thresholds.js';
 
@@ -162,6 +165,8 @@ function pairUp(xs, ys, fits) {
   return [restX, ys.filter((y, k) => !taken[k])];
 }
 
+/** Digits from which a number one edit away may be a typo (a postcode, a date); shorter ones (a house number, a model) identify. */
+const TYPO_DIGITS = 5;
 /** Shared tokens from which a typo in a number or an unexplained word is not a difference. */
 const TYPO_AGREEMENT = 6;
 /** The tokens a one-line record (thresholds.js RECORD_FIELDS) must share, and how many times its differing ones. */
@@ -187,7 +192,7 @@ export function differingParts(partsA, partsB) {
   const leftNumbersA = left(a, usedA, KIND_NUMBER);
   const [numbersA, numbersB] = pairUp(leftNumbersA, left(b, usedB, KIND_NUMBER), sameNumber);
   shared += leftNumbersA.length - numbersA.length;
-  const [hardA, hardB] = pairUp(numbersA, numbersB, (x, y) => oneTypoApart(x, y, 1, 1));
+  const [hardA, hardB] = pairUp(numbersA, numbersB, (x, y) => oneTypoApart(x, y, 1, 1) && digitsOf(x).length >= TYPO_DIGITS);
   const softNumbers = numbersA.length - hardA.length;
   const leftWordsA = left(a, usedA, KIND_WORD);
   const [wordsA, wordsB] = pairUp(leftWordsA, left(b, usedB, KIND_WORD), explains);

@@ -59,9 +59,15 @@ test('nothing differs between variants of one entity: typos, abbreviations, orde
   }
 });
 
-test('a typo in a number or one changed word counts unless six tokens agree; a number on one side only never does', () => {
+test('a number of up to four digits one edit away differs; a longer one, or one changed word, counts unless six tokens agree; a number on one side only never does', () => {
   assert.deepEqual(differs('Acme Widget Deluxe Blue 42', 'Acme Widget Deluxe Blue 43'), { numbers: [['42'], ['43']] });
-  assert.equal(differs('Acme Widget Deluxe Blue Steel Edition 42', 'Acme Widget Deluxe Blue Steel Edition 43'), null);
+  // House numbers and models identify, however much else agrees: 3200 / 3400 Las Vegas Blvd, SX720 / SX730.
+  assert.deepEqual(differs('Acme Widget Deluxe Blue Steel Edition 42', 'Acme Widget Deluxe Blue Steel Edition 43'), { numbers: [['42'], ['43']] });
+  assert.deepEqual(differs('3200 Las Vegas Blvd. S. Las Vegas NV', '3400 Las Vegas Blvd. S. Las Vegas NV'), { numbers: [['3200'], ['3400']] });
+  assert.deepEqual(differs('Canon PowerShot SX730 HS Digital Camera Black', 'Canon PowerShot SX720 HS Digital Camera Black'), { numbers: [['SX730'], ['SX720']] });
+  // A postcode, a phone or a date one edit away may be a typo where six tokens agree.
+  assert.equal(differs('Acme Widget Deluxe Blue Steel Edition 90210', 'Acme Widget Deluxe Blue Steel Edition 90201'), null);
+  assert.deepEqual(differs('Acme Widget 90210', 'Acme Widget 90201'), { numbers: [['90210'], ['90201']] });
   assert.deepEqual(differs('Acme Widget Deluxe Blue Steel Edition 42', 'Acme Widget Deluxe Blue Steel Edition 57'), { numbers: [['42'], ['57']] });
   assert.equal(differs('Galaxy S24 Ultra', 'Galaxy Ultra'), null);
   assert.equal(differs('Deutsche Bank AG Frankfurt', 'Deutsche Bank AG'), null);
