@@ -153,7 +153,7 @@ function expandFingerprints({ of }, fingerprints) {
 export async function searchLabels(core, texts, fingerprints, search, pacer) {
   const between = () => pacer.step('pairs', 0, 1000);
   if (search.measure !== 'short') return searchLabelsWeighing(core, texts, fingerprints, search, pacer, 0);
-  const weighing = (weights, asked = search) => lendWeights(core, weights, (handle) => searchLabelsWeighing(core, texts, fingerprints, asked, pacer, handle));
+  const weighing = (weights) => lendWeights(core, weights, (handle) => searchLabelsWeighing(core, texts, fingerprints, search, pacer, handle));
   if (search.weights !== undefined) return { ...await weighing(search.weights), weights: search.weights };
   const weights = await learnWeights(core, texts, between);
   const found = await weighing(weights);
@@ -174,8 +174,8 @@ export async function searchLabels(core, texts, fingerprints, search, pacer) {
 const MANY_ROWS = 2.5;
 
 /**
- * One text per group of `labels`, its texts joined by spaces, so that word counting counts each word once per group; in the form
- * `texts` has (strings, or UTF-8 with bounds).
+ * One text per group of `labels`, its texts joined by spaces, so that word counting counts
+ * each word once per group; in the form `texts` has (strings, or UTF-8 with bounds).
  */
 function groupTexts(texts, labels) {
   const members = new Map();
