@@ -1,0 +1,187 @@
+// The fields of records (README "Records"): which columns dedup compares, the kind of each,
+// inferred from its values unless options.fields names it, and each value in the form its
+// kind compares. Plain JS, no WASM.
+//
+// Kinds:
+// - 'email': case-insensitive; the local part's dots (Gmail) and +tags (the providers that
+//   ignore them) removed;
+// - 'phone': the digits; a country prefix or leading zeros on one side only tolerated;
+// - 'date': year, month and day, from the common written forms;
+// - 'exact': numbers and identifiers, case, spaces and punctuation aside;
+// - 'name': names of people and organisations, addresses, titles: the short measure;
+// - 'text': longer free text: the text measure.
+import { typeName } from '../core/checks.js';
+
+export const KINDS = Object.freeze(['email', 'phone', 'date', 'exact', 'name', 'text']);
+
+/** Share of a column's non-empty values that must fit a kind for it to be inferred. */
+const FIT = 0.8;
+/** Mean UTF-16 length above which a column of words is free text rather than names. */
+const TEXT_MEAN_LENGTH = 64;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^\+?[\d\s().\-/]+$/;
+const PHONE_SEPARATOR = /[\s().\-/+]/;
+const PHONE_NAME = /phone|tel|mobile|cell|fax/i;
+const IDENTIFIER = /^[\p{L}\p{N}][\p{L}\p{N}.\-/_#$€£%,:]*$/u;
+const DIGIT = /\d/;
+
+/** Providers that deliver `local+tag@` to `local@`; of them, those that ignore dots in the local part. */
+const PLUS_TAGS = new Set(['gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.com', 'live.com', 'msn.com', 'icloud.com', 'me.com',
+  'mac.com', 'fastmail.com', 'protonmail.com', 'proton.me', 'pm.me']);
+const DOTLESS = new Set(['gmail.com', 'googlemail.com']);
+
+/** A cell as text: strings trimmed, numbers and booleans written out, anything else empty. */
+export function cellText(value) {
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString().slice(0, 10);
+  return '';
+}
+
+/** An e-mail address in the form two of one mailbox share, or '' when it is none. */
+export function emailKey(text) {
+  const at = text.lastIndexOf('@');
+  if (at <= 0) return '';
+  let local = text.slice(0, at).toLowerCase();
+  let domain = text.slice(at + 1).toLowerCase();
+  if (domain === 'googlemail.com') domain = 'gmail.com';
+  if (PLUS_TAGS.has(domain)) local = local.replace(/\+.*$/, '');
+  if (DOTLESS.has(domain)) local = local.replaceAll('.', '');
+  return `${local}@${domain}`;
+}
+
+/** A phone number's digits, leading zeros and a leading + aside, or '' with fewer than 5. */
+export function phoneKey(text) {
+  const digits = text.replace(/\D/g, '').replace(/^0+/, '');
+  return digits.length >= 5 ? digits : '';
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const NUMERIC_DATE = /^(\d{1,4})[-/. ](\d{1,2})[-/. ](\d{1,4})$/;
+const COMPACT_DATE = /^(\d{4})(\d{2})(\d{2})$/;
+const WORDED_DATE = /^(?:(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]+)\.?,?\s+(\d{4})|([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))$/i;
+
+/**
+ * The ways a date column writes day and month in numeric dates with the year last: 'dmy' or
+ * 'mdy', whichever its values allow (a part above 12 is a day); 'dmy' when both do.
+ */
+export function dayOrder(texts) {
+  let dmy = true;
+  let mdy = true;
+  for (const text of texts) {
+    const m = NUMERIC_DATE.exec(text);
+    if (!m || m[1].length === 4) continue;
+    if (+m[1] > 12) mdy = false;
+    if (+m[2] > 12) dmy = false;
+  }
+  return !dmy && mdy ? 'mdy' : 'dmy';
+}
+
+/** A date as 'YYYYMMDD' (order: dayOrder's answer for numeric dates with the year last), or '' when it is none. */
+export function dateKey(text, order = 'dmy') {
+  let y;
+  let mo;
+  let d;
+  let m = COMPACT_DATE.exec(text);
+  if (m) [, y, mo, d] = m;
+  else if ((m = NUMERIC_DATE.exec(text))) {
+    if (m[1].length === 4) [, y, mo, d] = m;
+    else if (m[3].length === 4 || m[3].length === 2) {
+      [d, mo] = order === 'mdy' ? [m[2], m[1]] : [m[1], m[2]];
+      y = m[3].length === 4 ? m[3] : String((+m[3] > 30 ? 1900 : 2000) + +m[3]);
+    } else return '';
+  } else if ((m = WORDED_DATE.exec(text))) {
+    const month = MONTHS.indexOf((m[2] ?? m[4]).slice(0, 3).toLowerCase()) + 1;
+    if (!month) return '';
+    [d, mo, y] = [m[1] ?? m[5], String(month), m[3] ?? m[6]];
+  } else return '';
+  if (!(+mo >= 1 && +mo <= 12 && +d >= 1 && +d <= 31 && +y >= 1000 && +y <= 2999)) return '';
+  return `${y}${mo.padStart(2, '0')}${d.padStart(2, '0')}`;
+}
+
+/** A number or identifier without case, spaces or punctuation. */
+export function exactKey(text) {
+  return text.normalize('NFKC').toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
+}
+
+/** Whether most of `texts` (non-empty) pass `test`. */
+const mostly = (texts, test) => texts.filter(test).length >= FIT * texts.length;
+
+/** The kind of a column from its non-empty values (and its name, which tells phones from other digits). */
+export function inferKind(name, texts) {
+  if (!texts.length) return 'name';
+  if (mostly(texts, (t) => EMAIL.test(t))) return 'email';
+  if (mostly(texts, (t) => dateKey(t) !== '' && (!COMPACT_DATE.test(t) || !PHONE_NAME.test(name)))) return 'date';
+  const phoneLike = (t) => PHONE.test(t) && phoneKey(t).length >= 6 && phoneKey(t).length <= 15;
+  if (mostly(texts, phoneLike) && (PHONE_NAME.test(name) || mostly(texts, (t) => PHONE_SEPARATOR.test(t)))) return 'phone';
+  if (mostly(texts, (t) => IDENTIFIER.test(t) && DIGIT.test(t))) return 'exact';
+  const length = texts.reduce((sum, t) => sum + t.length, 0) / texts.length;
+  return length > TEXT_MEAN_LENGTH ? 'text' : 'name';
+}
+
+/** Column names of the rows in order of first appearance (a row is a plain object). */
+function columnsOf(rows) {
+  const seen = new Set();
+  for (const row of rows) for (const key of Object.keys(row)) seen.add(key);
+  return [...seen];
+}
+
+/**
+ * Checks options.fields: undefined (every column, kinds inferred), an array of column names
+ * (kinds inferred), or an object of column name to kind or 'auto'. Returns [name, kind|'auto'][].
+ */
+export function checkFields(fields, name) {
+  if (fields === undefined) return undefined;
+  const entries = Array.isArray(fields) ? fields.map((column) => [column, 'auto'])
+    : fields !== null && typeof fields === 'object' ? Object.entries(fields)
+      : null;
+  if (!entries) throw new TypeError(`${name} must be an array of column names or an object of column name to kind, got ${typeName(fields)}`);
+  if (!entries.length) throw new RangeError(`${name} must name at least one column`);
+  const seen = new Set();
+  for (const [column, kind] of entries) {
+    if (typeof column !== 'string') throw new TypeError(`${name} must name columns by strings, got ${typeName(column)}`);
+    if (seen.has(column)) throw new RangeError(`${name} names the column '${column}' twice`);
+    seen.add(column);
+    if (kind !== 'auto' && !KINDS.includes(kind)) {
+      throw new RangeError(`${name}.${column} must be one of ${KINDS.join(', ')} or 'auto', got ${typeof kind === 'string' ? `'${kind}'` : typeName(kind)}`);
+    }
+  }
+  return entries;
+}
+
+/** Checks that every row is a plain object (not an array, not null), naming the first that is not. */
+export function checkRows(rows) {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    if (row === null || typeof row !== 'object' || Array.isArray(row)) {
+      throw new TypeError(`items[${i}] must be an object (a record) like items[0], got ${typeName(row)}`);
+    }
+  }
+}
+
+/**
+ * The fields dedup compares: [{ name, kind, texts (each row's cell as text, '' when empty),
+ * keys (the kind's comparison key per row, '' when empty) }]. Without `fields` every column
+ * whose values are not all empty, except one that holds a distinct identifier per row (a
+ * row id tells nothing of duplicates); with it, the columns it names, each present in some row.
+ */
+export function recordFields(rows, fields) {
+  const columns = fields ?? columnsOf(rows).map((column) => [column, 'auto']);
+  const known = fields && new Set(columnsOf(rows));
+  const out = [];
+  for (const [name, given] of columns) {
+    if (known && !known.has(name)) throw new RangeError(`options.fields names the column '${name}', which no record has`);
+    const texts = rows.map((row) => cellText(row[name]));
+    const present = texts.filter((t) => t !== '');
+    if (!present.length && !fields) continue;
+    const kind = given === 'auto' ? inferKind(name, present) : given;
+    if (!fields && kind === 'exact' && rows.length >= 20 && new Set(present).size === rows.length) continue;
+    const order = kind === 'date' ? dayOrder(present) : undefined;
+    const keyOf = { email: emailKey, phone: phoneKey, date: (t) => dateKey(t, order), exact: exactKey }[kind];
+    out.push({ name, kind, texts, keys: keyOf ? texts.map((t) => (t === '' ? '' : keyOf(t))) : texts.map((t) => t.toLowerCase()) });
+  }
+  if (!out.length) throw new RangeError('the records have no field to compare: every column is empty or a row id');
+  return out;
+}

@@ -1,0 +1,73 @@
+// Comparison levels of two records' values in one field (README "Records"), by the field's
+// kind: level 0 is the strongest agreement, the last the weakest; MISSING when either value
+// is empty, which is evidence neither way. Plain JS, no WASM: the similarities of 'name'
+// and 'text' fields come from the core (records.js).
+
+export const MISSING = 255;
+
+/** Level names by kind, strongest agreement first. */
+export const LEVELS = Object.freeze({
+  email: ['exact', 'close', 'different'],
+  phone: ['exact', 'close', 'different'],
+  date: ['exact', 'close', 'different'],
+  exact: ['exact', 'close', 'different'],
+  name: ['exact', 'close', 'similar', 'different'],
+  text: ['exact', 'close', 'similar', 'different'],
+});
+
+/** Similarity from which two names or texts are 'close', and 'similar'. */
+export const CLOSE_SIMILARITY = 0.8;
+export const SIMILAR_SIMILARITY = 0.55;
+
+/** Digits a phone number keeps after a country prefix or trunk digit is set aside. */
+const PHONE_SUFFIX = 7;
+/** Length from which an identifier one edit away is 'close' rather than 'different' (`7`/`8` differ). */
+const CLOSE_LENGTH = 3;
+
+/** Whether a and b are one edit apart: a character inserted, deleted or replaced, or two adjacent swapped. */
+export function oneEdit(a, b) {
+  if (a === b) return false;
+  if (a.length === b.length) {
+    let i = 0;
+    while (a[i] === b[i]) i++;
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  if (Math.abs(a.length - b.length) !== 1) return false;
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  let i = 0;
+  while (i < short.length && short[i] === long[i]) i++;
+  return short.slice(i) === long.slice(i + 1);
+}
+
+/** The level of two non-empty keys of a field of kind 'email', 'phone', 'date' or 'exact' (fields.js keys). */
+export function keyLevel(kind, a, b) {
+  if (a === b) return 0;
+  switch (kind) {
+    case 'email': {
+      const [localA, domainA] = [a.slice(0, a.lastIndexOf('@')), a.slice(a.lastIndexOf('@') + 1)];
+      const [localB, domainB] = [b.slice(0, b.lastIndexOf('@')), b.slice(b.lastIndexOf('@') + 1)];
+      return (localA === localB && localA.length >= CLOSE_LENGTH) || (domainA === domainB && oneEdit(localA, localB)) ? 1 : 2;
+    }
+    case 'phone': {
+      const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+      if (short.length >= PHONE_SUFFIX && long.endsWith(short)) return 0;
+      const n = Math.min(short.length, PHONE_SUFFIX + 2);
+      return oneEdit(short.slice(-n), long.slice(-n)) && short.length === long.length ? 1 : 2;
+    }
+    case 'date': {
+      // One digit mistyped, two adjacent swapped, or day and month swapped.
+      const swapped = a.slice(0, 4) === b.slice(0, 4) && a.slice(4, 6) === b.slice(6, 8) && a.slice(6, 8) === b.slice(4, 6);
+      return swapped || oneEdit(a, b) ? 1 : 2;
+    }
+    default:
+      return Math.min(a.length, b.length) >= CLOSE_LENGTH && oneEdit(a, b) ? 1 : 2;
+  }
+}
+
+/** The level of a similarity of two non-empty values of a 'name' or 'text' field, equal when `equal`. */
+export function similarityLevel(similarity, equal) {
+  if (equal || similarity >= 1) return 0;
+  if (similarity >= CLOSE_SIMILARITY) return 1;
+  return similarity >= SIMILAR_SIMILARITY ? 2 : 3;
+}

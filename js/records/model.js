@@ -1,0 +1,129 @@
+// The Fellegi-Sunter model of a list of records (README "Records"), learned from the list
+// itself without labels. For each field and level: m, the probability of the level when two
+// records are one entity; u, when they are not; the level's weight log2(m / u) in bits. A
+// pair's match weight is the prior's log-odds plus its fields' weights (a missing value adds
+// none), and its probability the logistic of that.
+//
+// - u is counted on random pairs of the list (nearly all of them non-matches), not learned:
+//   learning it too lets EM split the candidates by whatever they share most (the blocking
+//   field, a common city) instead of by entity;
+// - m and the prior (the share of candidates that match) are learned by EM over the
+//   candidate pairs. Field f's m is counted with the posterior of the other fields only
+//   (leave one field out), so that a field cannot vouch for itself: candidates proposed
+//   because their names are similar do not teach that similar names make a match;
+// - m starts from, and is smoothed toward, PRIOR_M by PRIOR_PAIRS pairs' worth, so that a
+//   list of 40 rows gets sane weights;
+// - weights fall with the levels (a weaker agreement never weighs more), 'different' never
+//   weighs for a match, an exact agreement never against;
+// - an exact agreement on a value weighs by the value's rarity (u = its share of the
+//   field's values: two `Smith`s say less than two `Zbigniew`s), never below the level's
+//   next weight.
+import { LEVELS, MISSING } from './levels.js';
+
+/** m each level starts from, strongest first, by number of levels. */
+const PRIOR_M = { 3: [0.85, 0.1, 0.05], 4: [0.7, 0.15, 0.1, 0.05] };
+const PRIOR_PAIRS = 5;
+const EM_ITERATIONS = 40;
+const EM_TOLERANCE = 1e-5;
+const MIN_PRIOR = 1e-7;
+const MAX_PRIOR = 0.5;
+const INITIAL_PRIOR = 0.1;
+
+const LN2 = Math.LN2;
+const logistic = (x) => 1 / (1 + Math.exp(-x));
+
+/** u per field and level from the levels of random pairs (Uint8Array pairs × fields), smoothed by half a pair per level. */
+function countU(fields, randomLevels) {
+  const f = fields.length;
+  return fields.map(({ kind }, j) => {
+    const k = LEVELS[kind].length;
+    const counts = new Float64Array(k).fill(0.5);
+    for (let p = j; p < randomLevels.length; p += f) if (randomLevels[p] !== MISSING) counts[randomLevels[p]]++;
+    const total = counts.reduce((s, c) => s + c, 0);
+    return counts.map((c) => c / total);
+  });
+}
+
+/** Weights in nats, log(m / u), made to fall with the levels, 'different' at most 0 and 'exact' at least 0. */
+function levelWeights(m, u) {
+  const w = m.map((mj, l) => Math.log(mj / u[l]));
+  w[0] = Math.max(w[0], 0);
+  for (let l = 1; l < w.length; l++) w[l] = Math.min(w[l], w[l - 1]);
+  w[w.length - 1] = Math.min(w[w.length - 1], 0);
+  return w;
+}
+
+/**
+ * The model of `fields` ([{ kind }]) from the levels of the candidate pairs and of random
+ * pairs (Uint8Array, pairs × fields, row-major; MISSING where a value is missing), and the
+ * fields that proposed each candidate (`sources`, a bitmask per pair): { prior, fields:
+ * [{ m, u, weights (nats) }] }.
+ *
+ * A field agrees on the pairs it proposed by construction, so on those pairs its level is
+ * no evidence: EM neither counts it toward the field's m nor lets it vouch for the pair, and
+ * each set of proposing fields has its own prior. Without that, the candidates that share a
+ * postcode by chance teach that a shared postcode makes a match, and the model drifts until
+ * every such pair is one.
+ */
+export function learnModel(fields, levels, sources, randomLevels) {
+  const f = fields.length;
+  const pairs = levels.length / f;
+  const u = countU(fields, randomLevels);
+  const prior = fields.map(({ kind }) => PRIOR_M[LEVELS[kind].length]);
+  const groupOf = new Map();
+  const group = Uint32Array.from(sources, (mask) => {
+    if (!groupOf.has(mask)) groupOf.set(mask, groupOf.size);
+    return groupOf.get(mask);
+  });
+  const sizes = new Float64Array(groupOf.size);
+  for (const g of group) sizes[g]++;
+  let lambdas = new Float64Array(groupOf.size).fill(INITIAL_PRIOR);
+  let m = prior.map((p) => Float64Array.from(p));
+  let weights = m.map((mj, j) => levelWeights(mj, u[j]));
+  for (let iteration = 0; iteration < EM_ITERATIONS && pairs > 0; iteration++) {
+    const counts = prior.map((p) => p.map((x) => x * PRIOR_PAIRS));
+    const totals = new Float64Array(f).fill(PRIOR_PAIRS);
+    const matches = new Float64Array(groupOf.size);
+    const logits = Array.from(lambdas, (l) => Math.log(l / (1 - l)));
+    for (let p = 0, at = 0; p < pairs; p++, at += f) {
+      const mask = sources[p];
+      let t = logits[group[p]];
+      for (let j = 0; j < f; j++) if (levels[at + j] !== MISSING && !(j < 32 && mask & (2 ** j))) t += weights[j][levels[at + j]];
+      matches[group[p]] += logistic(t);
+      for (let j = 0; j < f; j++) {
+        const level = levels[at + j];
+        if (level === MISSING || (j < 32 && mask & (2 ** j))) continue;
+        const g = logistic(t - weights[j][level]);
+        counts[j][level] += g;
+        totals[j] += g;
+      }
+    }
+    const next = counts.map((c, j) => Float64Array.from(c, (x) => x / totals[j]));
+    const nextLambdas = Float64Array.from(matches, (x, g) => Math.min(MAX_PRIOR, Math.max(MIN_PRIOR, x / sizes[g])));
+    let change = 0;
+    for (let g = 0; g < lambdas.length; g++) change = Math.max(change, Math.abs(nextLambdas[g] - lambdas[g]));
+    for (let j = 0; j < f; j++) for (let l = 0; l < next[j].length; l++) change = Math.max(change, Math.abs(next[j][l] - m[j][l]));
+    m = next;
+    lambdas = nextLambdas;
+    weights = m.map((mj, j) => levelWeights(mj, u[j]));
+    if (change < EM_TOLERANCE) break;
+  }
+  let expected = 0;
+  for (let g = 0; g < lambdas.length; g++) expected += lambdas[g] * sizes[g];
+  const lambda = pairs > 0 ? Math.min(MAX_PRIOR, Math.max(MIN_PRIOR, expected / pairs)) : INITIAL_PRIOR;
+  return { prior: lambda, fields: fields.map((_, j) => ({ m: Array.from(m[j]), u: u[j], weights: weights[j] })) };
+}
+
+/**
+ * The weight in nats of an exact agreement on a value whose share of the field's non-empty
+ * values is `share`: log(m / share), within [the next level's weight, the level's weight
+ * with u at one value in `values`].
+ */
+export function exactWeight(field, share, values) {
+  const { m, weights } = field;
+  const most = Math.log(m[0] * values);
+  return Math.min(most, Math.max(weights[1], weights[0] > 0 ? Math.log(m[0] / share) : 0));
+}
+
+/** Nats to bits, for the result. */
+export const bits = (nats) => nats / LN2;

@@ -1,0 +1,383 @@
+// dedup of records (README "Records"): rows of fields, each compared by its kind, the
+// evidence of the fields weighed by a Fellegi-Sunter model learned from the list itself
+// (model.js), groups of the pairs that match with a high probability under the leader rule
+// (each member matches its kept row directly, so weak links do not chain), and a review of
+// the uncertain pairs, each explained field by field.
+//
+// Pipeline: identical rows collapsed; fields.js's fields and keys; candidates: rows sharing
+// a selective key (an e-mail, a phone, a date of birth, an identifier), and pairs whose
+// name fields joined reach CANDIDATE_SIMILARITY by the short measure (MinHash bands and
+// exact verification in the core, as dedup's review search); the levels of every candidate
+// and of random pairs; the model; the probabilities; groups; review.
+import { checkInteger, checkKnownKeys, typeName } from '../core/checks.js';
+import { Pacer, checkSignal } from '../core/pacing.js';
+import { assertUsable } from '../core/traps.js';
+import { searchReview } from '../bindings/review-pairs.js';
+import { buildShingleSets, setSimilarities, withShingleSets } from '../bindings/shingle-sets.js';
+import { learnWeights, lendWeights } from '../bindings/word-weights.js';
+import { leaderOfPairs } from '../bindings/pairs.js';
+import { dedupResult, flatGroups } from '../dedup/grouping.js';
+import { checkFields, checkRows, recordFields } from './fields.js';
+import { LEVELS, MISSING, keyLevel, similarityLevel } from './levels.js';
+import { bits, exactWeight, learnModel } from './model.js';
+
+const RECORD_OPTIONS = ['fields', 'probability', 'review', 'reviewLimit', 'onProgress', 'signal'];
+
+/** Match probability from which two rows are grouped, and from which review lists them. */
+export const DEFAULT_PROBABILITY = 0.95;
+export const DEFAULT_RECORD_REVIEW = 0.1;
+const DEFAULT_REVIEW_LIMIT = 1000;
+
+/** Similarity of the joined name fields from which two rows are candidates (the short measure's least review). */
+const CANDIDATE_SIMILARITY = 0.4;
+/** Rows sharing a key: the key proposes them only when at most so many share it, and the field when its keys average at most KEY_SELECTIVE rows. */
+const MAX_BLOCK = 50;
+const KEY_SELECTIVE = 4;
+/** Random pairs counted for u. */
+const RANDOM_PAIRS = 50000;
+
+const KEYED = new Set(['email', 'phone', 'date', 'exact']);
+
+/** Checks dedup's options for records; returns them parsed. */
+export function checkRecordArguments(items, options) {
+  checkRows(items);
+  checkKnownKeys(options, 'options', RECORD_OPTIONS);
+  const fields = checkFields(options.fields, 'options.fields');
+  const probability = options.probability ?? DEFAULT_PROBABILITY;
+  if (typeof probability !== 'number') throw new TypeError(`options.probability must be a number, got ${typeName(probability)}`);
+  if (!(probability > 0 && probability < 1)) throw new RangeError(`options.probability must be above 0 and below 1, got ${probability}`);
+  const review = options.review ?? Math.min(DEFAULT_RECORD_REVIEW, probability / 2);
+  if (typeof review !== 'number') throw new TypeError(`options.review must be a number, got ${typeName(review)}`);
+  if (!(review > 0 && review < probability)) throw new RangeError(`options.review must be above 0 and below the probability ${probability}, got ${review}`);
+  const reviewLimit = options.reviewLimit === undefined ? DEFAULT_REVIEW_LIMIT : checkInteger(options.reviewLimit, 'options.reviewLimit', 1, 0xffffffff);
+  const { onProgress, signal } = options;
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError(`options.onProgress must be a function, got ${typeName(onProgress)}`);
+  checkSignal(signal, 'options.signal');
+  return { fields, probability, review, reviewLimit, onProgress, signal };
+}
+
+/** Identical rows (equal texts in every field) collapsed: `rows` the first of each, `of[i]` row i's index among them. */
+function collapseRows(fields, count) {
+  const index = new Map();
+  const first = [];
+  const of = new Uint32Array(count);
+  for (let i = 0; i < count; i++) {
+    const key = fields.map((f) => f.texts[i]).join('\u0000');
+    let d = index.get(key);
+    if (d === undefined) {
+      d = first.length;
+      index.set(key, d);
+      first.push(i);
+    }
+    of[i] = d;
+  }
+  return { first: Uint32Array.from(first), of };
+}
+
+/**
+ * Candidate pairs (a < b) and what proposed each: a field's key (bit j for field j) or the
+ * joined name fields (their bits), so that the model does not learn from a field on the
+ * pairs it selected (model.js).
+ */
+class PairSet {
+  constructor(n) {
+    this.n = n;
+    this.keys = [];
+  }
+
+  /** Proposes (a, b) by the fields of `source` (an index below 32: one field's bit, or SOURCES_JOINED). */
+  add(a, b, source) {
+    if (a !== b) this.keys.push((a < b ? a * this.n + b : b * this.n + a) * 64 + source);
+  }
+
+  /** { a, b, sources } sorted by (a, b), without repeats: `sources` the bitmask of fields each was proposed by. */
+  take(joinedMask = 0) {
+    const keys = Float64Array.from(this.keys).sort();
+    this.keys = [];
+    const a = [];
+    const b = [];
+    const sources = [];
+    for (let i = 0; i < keys.length; i++) {
+      const pair = Math.floor(keys[i] / 64);
+      const source = keys[i] - pair * 64;
+      const mask = source === SOURCE_JOINED ? joinedMask : 2 ** source;
+      if (i > 0 && Math.floor(keys[i - 1] / 64) === pair) {
+        sources[sources.length - 1] |= mask;
+        continue;
+      }
+      a.push(Math.floor(pair / this.n));
+      b.push(pair % this.n);
+      sources.push(mask);
+    }
+    return { a: Uint32Array.from(a), b: Uint32Array.from(b), sources: Uint32Array.from(sources) };
+  }
+}
+
+/** PairSet's source of pairs proposed by the joined name (or text) fields; fields above 31 propose none. */
+const SOURCE_JOINED = 63;
+const MAX_SOURCE_FIELD = 31;
+
+/** Candidates from the selective keys: rows of one key, when at most MAX_BLOCK share it. */
+function keyCandidates(fields, rows, pairs) {
+  for (let j = 0; j < Math.min(fields.length, MAX_SOURCE_FIELD + 1); j++) {
+    const field = fields[j];
+    if (!KEYED.has(field.kind)) continue;
+    const blocks = new Map();
+    let present = 0;
+    for (let r = 0; r < rows.length; r++) {
+      let key = field.keys[rows[r]];
+      if (key === '') continue;
+      if (field.kind === 'phone') key = key.slice(-7);
+      present++;
+      const block = blocks.get(key);
+      if (block) block.push(r);
+      else blocks.set(key, [r]);
+    }
+    if (present > KEY_SELECTIVE * blocks.size) continue;
+    for (const block of blocks.values()) {
+      if (block.length > MAX_BLOCK) continue;
+      for (let i = 0; i < block.length; i++) for (let k = i + 1; k < block.length; k++) pairs.add(block[i], block[k], j);
+    }
+  }
+}
+
+/** The texts of a row's fields of `kind` joined by spaces, per distinct row. */
+const joinedTexts = (fields, rows, kind) => Array.from(rows, (r) => fields.filter((f) => f.kind === kind).map((f) => f.texts[r]).filter(Boolean).join(' '));
+
+/** Candidates from the joined name fields (else the text fields): pairs reaching CANDIDATE_SIMILARITY. */
+async function similarCandidates(core, fields, rows, pairs, pacer) {
+  const kind = fields.some((f) => f.kind === 'name') ? 'name' : fields.some((f) => f.kind === 'text') ? 'text' : null;
+  if (!kind) return 0;
+  const texts = joinedTexts(fields, rows, kind);
+  const measure = kind === 'name' ? 'short' : 'text';
+  const search = async (weights) => withShingleSets(core, async (sets) => {
+    await buildShingleSets(core, sets, texts, () => pacer.pause(), 0, measure, weights);
+    const labels = Uint32Array.from(texts.keys());
+    return searchReview(core, sets, labels, { review: measure === 'short' ? CANDIDATE_SIMILARITY : 0.5, reviewLimit: 0xffffffff }, pacer, 'candidates');
+  });
+  const found = measure === 'short'
+    ? await lendWeights(core, await learnWeights(core, texts, () => pacer.pause()), search)
+    : await search(0);
+  for (let p = 0; p < found.a.length; p++) {
+    if (texts[found.a[p]] && texts[found.b[p]]) pairs.add(found.a[p], found.b[p], SOURCE_JOINED);
+  }
+  let mask = 0;
+  for (let j = 0; j <= Math.min(fields.length - 1, MAX_SOURCE_FIELD); j++) if (fields[j].kind === kind) mask |= 2 ** j;
+  return mask;
+}
+
+/** `count` random pairs of distinct rows among n (all of them when there are fewer), deterministic. */
+function randomPairs(n, count) {
+  const all = (n * (n - 1)) / 2;
+  if (all <= count) {
+    const a = new Uint32Array(all);
+    const b = new Uint32Array(all);
+    for (let x = 0, p = 0; x < n; x++) for (let y = x + 1; y < n; y++, p++) [a[p], b[p]] = [x, y];
+    return { a, b };
+  }
+  let seed = 0x9e3779b9;
+  const next = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const a = new Uint32Array(count);
+  const b = new Uint32Array(count);
+  for (let p = 0; p < count;) {
+    const x = Math.floor(next() * n);
+    const y = Math.floor(next() * n);
+    if (x === y) continue;
+    [a[p], b[p]] = x < y ? [x, y] : [y, x];
+    p++;
+  }
+  return { a, b };
+}
+
+/**
+ * The levels of the pairs { a, b } (distinct rows) in every field, row-major, and for
+ * 'name' and 'text' fields the similarities (Float64Array per field, NaN where missing).
+ */
+async function pairLevels(core, fields, rows, pairSets, pacer) {
+  const f = fields.length;
+  const out = pairSets.map(({ a }) => ({ levels: new Uint8Array(a.length * f), similarities: new Array(f) }));
+  for (let j = 0; j < f; j++) {
+    const field = fields[j];
+    const keys = Array.from(rows, (r) => field.keys[r]);
+    if (KEYED.has(field.kind)) {
+      for (let s = 0; s < pairSets.length; s++) {
+        const { a, b } = pairSets[s];
+        const { levels } = out[s];
+        for (let p = 0; p < a.length; p++) {
+          const x = keys[a[p]];
+          const y = keys[b[p]];
+          levels[p * f + j] = x === '' || y === '' ? MISSING : keyLevel(field.kind, x, y);
+        }
+      }
+      continue;
+    }
+    // Similarities of the field's distinct values, in one set per value.
+    const valueOf = new Map();
+    const values = [];
+    const slot = Uint32Array.from(rows, (r) => {
+      const text = field.texts[r];
+      let v = valueOf.get(text);
+      if (v === undefined) {
+        v = values.length;
+        valueOf.set(text, v);
+        values.push(text);
+      }
+      return v;
+    });
+    const measure = field.kind === 'name' ? 'short' : 'text';
+    const similaritiesOf = (weights) => withShingleSets(core, async (sets) => {
+      await buildShingleSets(core, sets, values, () => pacer.pause(), 0, measure, weights);
+      return pairSets.map(({ a, b }) => {
+        const va = new Uint32Array(a.length);
+        const vb = new Uint32Array(a.length);
+        for (let p = 0; p < a.length; p++) [va[p], vb[p]] = [slot[a[p]], slot[b[p]]];
+        return setSimilarities(core, sets, va, vb);
+      });
+    });
+    const found = measure === 'short'
+      ? await lendWeights(core, await learnWeights(core, values, () => pacer.pause()), similaritiesOf)
+      : await similaritiesOf(0);
+    for (let s = 0; s < pairSets.length; s++) {
+      const { a, b } = pairSets[s];
+      const similarity = found[s];
+      const { levels } = out[s];
+      for (let p = 0; p < a.length; p++) {
+        const x = field.texts[rows[a[p]]];
+        const y = field.texts[rows[b[p]]];
+        if (x === '' || y === '') {
+          levels[p * f + j] = MISSING;
+          similarity[p] = NaN;
+        } else levels[p * f + j] = similarityLevel(similarity[p], keys[a[p]] === keys[b[p]]);
+      }
+      out[s].similarities[j] = similarity;
+    }
+    await pacer.pause();
+  }
+  return out;
+}
+
+/** Each field's share of rows per key, for the weight of an exact agreement. */
+function keyShares(fields, rows) {
+  return fields.map((field) => {
+    const counts = new Map();
+    let present = 0;
+    for (const r of rows) {
+      const key = field.keys[r];
+      if (key === '') continue;
+      present++;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return { counts, present };
+  });
+}
+
+/** The match weight (nats) of each pair, field by field in `weights` (pairs × fields) when given. */
+function matchWeights(model, fields, rows, { a, b }, levels, shares, fieldWeights) {
+  const f = fields.length;
+  const base = Math.log(model.prior / (1 - model.prior));
+  const total = new Float64Array(a.length);
+  for (let p = 0; p < a.length; p++) {
+    let t = base;
+    for (let j = 0; j < f; j++) {
+      const level = levels[p * f + j];
+      let w = 0;
+      if (level === 0 && fields[j].kind !== 'text') {
+        const { counts, present } = shares[j];
+        const key = fields[j].keys[rows[a[p]]];
+        const share = Math.max(counts.get(key) ?? 1, counts.get(fields[j].keys[rows[b[p]]]) ?? 1) / present;
+        w = exactWeight(model.fields[j], share, present);
+      } else if (level !== MISSING) w = model.fields[j].weights[level];
+      if (fieldWeights) fieldWeights[p * f + j] = w;
+      t += w;
+    }
+    total[p] = t;
+  }
+  return total;
+}
+
+/** The model as the result reports it: per field its kind and per level m, u and the weight in bits. */
+function describeModel(model, fields) {
+  return {
+    prior: model.prior,
+    fields: fields.map(({ name, kind }, j) => ({
+      name,
+      kind,
+      levels: LEVELS[kind].map((level, l) => ({
+        level, m: model.fields[j].m[l], u: model.fields[j].u[l], weight: bits(model.fields[j].weights[l]),
+      })),
+    })),
+  };
+}
+
+/** sh.dedup of records: checkRecordArguments, then the pipeline above. */
+export async function dedupRecords(core, items, options) {
+  const parsed = checkRecordArguments(items, options);
+  const pacer = new Pacer({ signal: parsed.signal, onProgress: parsed.onProgress, check: () => assertUsable(core) });
+  pacer.report('fields', 0, 1);
+  const fields = recordFields(items, parsed.fields);
+  const { first: rows, of } = collapseRows(fields, items.length);
+  const n = rows.length;
+  await pacer.pause();
+  const proposed = new PairSet(n);
+  keyCandidates(fields, rows, proposed);
+  const joinedMask = await similarCandidates(core, fields, rows, proposed, pacer);
+  const candidates = proposed.take(joinedMask);
+  const random = randomPairs(n, RANDOM_PAIRS);
+  const [found, sampled] = await pairLevels(core, fields, rows, [candidates, random], pacer);
+  const model = learnModel(fields, found.levels, candidates.sources, sampled.levels);
+  const shares = keyShares(fields, rows);
+  const f = fields.length;
+  const fieldWeights = new Float64Array(candidates.a.length * f);
+  const weight = matchWeights(model, fields, rows, candidates, found.levels, shares, fieldWeights);
+  const probability = Float64Array.from(weight, (w) => 1 / (1 + Math.exp(-w)));
+  pacer.report('groups', 0, 1);
+  // Grouped: pairs at the threshold, by the leader rule over the distinct rows.
+  const words = [];
+  for (let p = 0; p < probability.length; p++) if (probability[p] >= parsed.probability) words.push(candidates.a[p], candidates.b[p], 0);
+  const distinctLabels = leaderOfPairs(core, n, Uint32Array.from(words));
+  const labels = new Uint32Array(items.length);
+  for (let i = 0; i < items.length; i++) labels[i] = rows[distinctLabels[of[i]]];
+  const result = await dedupResult(items, flatGroups(labels), pacer);
+  // Review: the most probable pair joining each two groups, at least parsed.review, not grouped.
+  const best = new Map();
+  for (let p = 0; p < probability.length; p++) {
+    if (probability[p] < parsed.review) continue;
+    const ga = distinctLabels[candidates.a[p]];
+    const gb = distinctLabels[candidates.b[p]];
+    if (ga === gb) continue;
+    const key = ga < gb ? ga * n + gb : gb * n + ga;
+    const seen = best.get(key);
+    if (seen === undefined || probability[p] > probability[seen]) best.set(key, p);
+  }
+  const order = [...best.values()].sort((x, y) => probability[y] - probability[x] || candidates.a[x] - candidates.a[y] || candidates.b[x] - candidates.b[y]);
+  const review = order.slice(0, parsed.review ? parsed.reviewLimit : 0).map((p) => ({
+    a: rows[candidates.a[p]],
+    b: rows[candidates.b[p]],
+    probability: probability[p],
+    weight: bits(weight[p]),
+    fields: fields.map(({ name, texts }, j) => {
+      const level = found.levels[p * f + j];
+      return {
+        name,
+        a: texts[rows[candidates.a[p]]],
+        b: texts[rows[candidates.b[p]]],
+        level: level === MISSING ? 'missing' : LEVELS[fields[j].kind][level],
+        weight: bits(fieldWeights[p * f + j]),
+      };
+    }),
+  }));
+  pacer.report('groups', 1, 1);
+  return {
+    ...result,
+    fields: fields.map(({ name, kind }) => ({ name, kind })),
+    model: describeModel(model, fields),
+    review,
+    reviewOmitted: order.length - review.length,
+    candidates: candidates.a.length,
+  };
+}
