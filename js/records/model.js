@@ -56,7 +56,8 @@ function levelWeights(m, u) {
 /**
  * The model of `fields` ([{ kind }]) from the levels of the candidate pairs and of random
  * pairs (Uint8Array, pairs × fields, row-major; MISSING where a value is missing), and the
- * fields that proposed each candidate (`sources`, a bitmask per pair): { prior, fields:
+ * fields that proposed each candidate (`sources`, a bitmask per pair), of a list of
+ * `allPairs` pairs: { prior (the probability that two rows of the list match), fields:
  * [{ m, u, weights (nats) }] }.
  *
  * A field agrees on the pairs it proposed by construction, so on those pairs its level is
@@ -65,18 +66,37 @@ function levelWeights(m, u) {
  * postcode by chance teach that a shared postcode makes a match, and the model drifts until
  * every such pair is one.
  */
-export function learnModel(fields, levels, sources, randomLevels) {
+export function learnModel(fields, levels, sources, randomLevels, allPairs) {
   const f = fields.length;
   const pairs = levels.length / f;
   const u = countU(fields, randomLevels);
   const prior = fields.map(({ kind }) => PRIOR_M[LEVELS[kind].length]);
+  // The levels EM learns from: those of the fields that did not propose the pair. Pairs of
+  // one set of proposing fields and one such vector of levels count as one pattern, weighed
+  // by how many they are (a few thousand patterns, whatever the pairs).
   const groupOf = new Map();
-  const group = Uint32Array.from(sources, (mask) => {
-    if (!groupOf.has(mask)) groupOf.set(mask, groupOf.size);
-    return groupOf.get(mask);
-  });
+  const patternOf = new Map();
+  const patternLevels = [];
+  const patternGroup = [];
+  const patternCount = [];
+  const evidence = new Uint8Array(f);
+  for (let p = 0, at = 0; p < pairs; p++, at += f) {
+    for (let j = 0; j < f; j++) evidence[j] = j < 32 && sources[p] & (2 ** j) ? MISSING : levels[at + j];
+    if (!groupOf.has(sources[p])) groupOf.set(sources[p], groupOf.size);
+    const g = groupOf.get(sources[p]);
+    const key = `${g} ${evidence.join()}`;
+    const known = patternOf.get(key);
+    if (known !== undefined) {
+      patternCount[known]++;
+      continue;
+    }
+    patternOf.set(key, patternCount.length);
+    patternLevels.push(...evidence);
+    patternGroup.push(g);
+    patternCount.push(1);
+  }
   const sizes = new Float64Array(groupOf.size);
-  for (const g of group) sizes[g]++;
+  for (let q = 0; q < patternCount.length; q++) sizes[patternGroup[q]] += patternCount[q];
   let lambdas = new Float64Array(groupOf.size).fill(INITIAL_PRIOR);
   let m = prior.map((p) => Float64Array.from(p));
   let weights = m.map((mj, j) => levelWeights(mj, u[j]));
@@ -85,15 +105,15 @@ export function learnModel(fields, levels, sources, randomLevels) {
     const totals = new Float64Array(f).fill(PRIOR_PAIRS);
     const matches = new Float64Array(groupOf.size);
     const logits = Array.from(lambdas, (l) => Math.log(l / (1 - l)));
-    for (let p = 0, at = 0; p < pairs; p++, at += f) {
-      const mask = sources[p];
-      let t = logits[group[p]];
-      for (let j = 0; j < f; j++) if (levels[at + j] !== MISSING && !(j < 32 && mask & (2 ** j))) t += weights[j][levels[at + j]];
-      matches[group[p]] += logistic(t);
+    for (let q = 0, at = 0; q < patternCount.length; q++, at += f) {
+      const count = patternCount[q];
+      let t = logits[patternGroup[q]];
+      for (let j = 0; j < f; j++) if (patternLevels[at + j] !== MISSING) t += weights[j][patternLevels[at + j]];
+      matches[patternGroup[q]] += count * logistic(t);
       for (let j = 0; j < f; j++) {
-        const level = levels[at + j];
-        if (level === MISSING || (j < 32 && mask & (2 ** j))) continue;
-        const g = logistic(t - weights[j][level]);
+        const level = patternLevels[at + j];
+        if (level === MISSING) continue;
+        const g = count * logistic(t - weights[j][level]);
         counts[j][level] += g;
         totals[j] += g;
       }
@@ -108,9 +128,11 @@ export function learnModel(fields, levels, sources, randomLevels) {
     weights = m.map((mj, j) => levelWeights(mj, u[j]));
     if (change < EM_TOLERANCE) break;
   }
+  // The prior of a pair of the list, candidate or not: the matches expected among the
+  // candidates (all of them, as far as candidates hold every likely pair) over all pairs.
   let expected = 0;
   for (let g = 0; g < lambdas.length; g++) expected += lambdas[g] * sizes[g];
-  const lambda = pairs > 0 ? Math.min(MAX_PRIOR, Math.max(MIN_PRIOR, expected / pairs)) : INITIAL_PRIOR;
+  const lambda = Math.min(MAX_PRIOR, Math.max(MIN_PRIOR, (pairs > 0 ? expected : INITIAL_PRIOR) / allPairs));
   return { prior: lambda, fields: fields.map((_, j) => ({ m: Array.from(m[j]), u: u[j], weights: weights[j] })) };
 }
 

@@ -29,12 +29,12 @@ export const DEFAULT_RECORD_REVIEW = 0.1;
 const DEFAULT_REVIEW_LIMIT = 1000;
 
 /** Similarity of the joined name fields from which two rows are candidates (the short measure's least review). */
-const CANDIDATE_SIMILARITY = 0.4;
+const CANDIDATE_SIMILARITY = 0.5;
 /** Rows sharing a key: the key proposes them only when at most so many share it, and the field when its keys average at most KEY_SELECTIVE rows. */
 const MAX_BLOCK = 50;
 const KEY_SELECTIVE = 4;
 /** Random pairs counted for u. */
-const RANDOM_PAIRS = 50000;
+const RANDOM_PAIRS = 20000;
 
 const KEYED = new Set(['email', 'phone', 'date', 'exact']);
 
@@ -300,6 +300,34 @@ function matchWeights(model, fields, rows, { a, b }, levels, shares, fieldWeight
   return total;
 }
 
+/**
+ * The labels of n rows grouped by the pairs whose probability reaches `threshold`: the
+ * leader rule (each row joins the first leader it matches, or leads) over the rows in order
+ * of how many rows they match, most first, then by index. A row that many match leads their
+ * group, as the original of its copies does, where index order would let one copy lead and
+ * leave out the copies that match the original but not it.
+ */
+function centralLeaders(core, n, { a, b }, probability, threshold) {
+  const degree = new Uint32Array(n);
+  for (let p = 0; p < probability.length; p++) {
+    if (probability[p] >= threshold) {
+      degree[a[p]]++;
+      degree[b[p]]++;
+    }
+  }
+  const rowOfRank = Uint32Array.from(degree.keys()).sort((x, y) => degree[y] - degree[x] || x - y);
+  const rank = new Uint32Array(n);
+  for (let r = 0; r < n; r++) rank[rowOfRank[r]] = r;
+  const words = [];
+  for (let p = 0; p < probability.length; p++) {
+    if (probability[p] < threshold) continue;
+    const [x, y] = [rank[a[p]], rank[b[p]]];
+    words.push(Math.min(x, y), Math.max(x, y), 0);
+  }
+  const leaderRanks = leaderOfPairs(core, n, Uint32Array.from(words));
+  return Uint32Array.from(rank, (r) => rowOfRank[leaderRanks[r]]);
+}
+
 /** The model as the result reports it: per field its kind and per level m, u and the weight in bits. */
 function describeModel(model, fields) {
   return {
@@ -314,6 +342,36 @@ function describeModel(model, fields) {
   };
 }
 
+/**
+ * The model of the distinct `rows` (indices into the fields' values) and their candidate
+ * pairs: { candidates ({ a, b, sources } indexing rows), levels (theirs, pairs × fields),
+ * model, probability (of each candidate), fieldWeights (nats, pairs × fields) }.
+ */
+export async function matchRecords(core, fields, rows, pacer) {
+  const proposed = new PairSet(rows.length);
+  keyCandidates(fields, rows, proposed);
+  const joinedMask = await similarCandidates(core, fields, rows, proposed, pacer);
+  const candidates = proposed.take(joinedMask);
+  const [found, sampled] = await pairLevels(core, fields, rows, [candidates, randomPairs(rows.length, RANDOM_PAIRS)], pacer);
+  const n = rows.length;
+  const model = learnModel(fields, found.levels, candidates.sources, sampled.levels, Math.max(1, (n * (n - 1)) / 2));
+  const scored = scorePairs(model, fields, rows, candidates, found.levels);
+  return { candidates, levels: found.levels, model, ...scored };
+}
+
+/** The match probability of pairs { a, b } of rows with these levels, and their fields' weights (nats, pairs × fields). */
+function scorePairs(model, fields, rows, pairs, levels) {
+  const fieldWeights = new Float64Array(levels.length);
+  const weight = matchWeights(model, fields, rows, pairs, levels, keyShares(fields, rows), fieldWeights);
+  return { weight, probability: Float64Array.from(weight, (w) => 1 / (1 + Math.exp(-w))), fieldWeights };
+}
+
+/** The match probability of any pairs { a, b } of rows under `model` (matchRecords'): what the candidates are checked against. */
+export async function pairProbabilities(core, fields, rows, model, pairs, pacer) {
+  const [{ levels }] = await pairLevels(core, fields, rows, [pairs], pacer);
+  return scorePairs(model, fields, rows, pairs, levels).probability;
+}
+
 /** sh.dedup of records: checkRecordArguments, then the pipeline above. */
 export async function dedupRecords(core, items, options) {
   const parsed = checkRecordArguments(items, options);
@@ -323,23 +381,10 @@ export async function dedupRecords(core, items, options) {
   const { first: rows, of } = collapseRows(fields, items.length);
   const n = rows.length;
   await pacer.pause();
-  const proposed = new PairSet(n);
-  keyCandidates(fields, rows, proposed);
-  const joinedMask = await similarCandidates(core, fields, rows, proposed, pacer);
-  const candidates = proposed.take(joinedMask);
-  const random = randomPairs(n, RANDOM_PAIRS);
-  const [found, sampled] = await pairLevels(core, fields, rows, [candidates, random], pacer);
-  const model = learnModel(fields, found.levels, candidates.sources, sampled.levels);
-  const shares = keyShares(fields, rows);
+  const { candidates, levels, model, weight, probability, fieldWeights } = await matchRecords(core, fields, rows, pacer);
   const f = fields.length;
-  const fieldWeights = new Float64Array(candidates.a.length * f);
-  const weight = matchWeights(model, fields, rows, candidates, found.levels, shares, fieldWeights);
-  const probability = Float64Array.from(weight, (w) => 1 / (1 + Math.exp(-w)));
   pacer.report('groups', 0, 1);
-  // Grouped: pairs at the threshold, by the leader rule over the distinct rows.
-  const words = [];
-  for (let p = 0; p < probability.length; p++) if (probability[p] >= parsed.probability) words.push(candidates.a[p], candidates.b[p], 0);
-  const distinctLabels = leaderOfPairs(core, n, Uint32Array.from(words));
+  const distinctLabels = centralLeaders(core, n, candidates, probability, parsed.probability);
   const labels = new Uint32Array(items.length);
   for (let i = 0; i < items.length; i++) labels[i] = rows[distinctLabels[of[i]]];
   const result = await dedupResult(items, flatGroups(labels), pacer);
@@ -361,7 +406,7 @@ export async function dedupRecords(core, items, options) {
     probability: probability[p],
     weight: bits(weight[p]),
     fields: fields.map(({ name, texts }, j) => {
-      const level = found.levels[p * f + j];
+      const level = levels[p * f + j];
       return {
         name,
         a: texts[rows[candidates.a[p]]],
