@@ -25,6 +25,8 @@ const PHONE_SEPARATOR = /[\s().\-/+]/;
 const PHONE_NAME = /phone|tel|mobile|cell|fax/i;
 const IDENTIFIER = /^[\p{L}\p{N}][\p{L}\p{N}.\-/_#$€£%,:]*$/u;
 const DIGIT = /\d/;
+/** Columns whose names say they name what a row is (else the first 'name' column does). */
+const IDENTITY_NAME = /name|title/i;
 
 /** Providers that deliver `local+tag@` to `local@`; of them, those that ignore dots in the local part. */
 const PLUS_TAGS = new Set(['gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.com', 'live.com', 'msn.com', 'icloud.com', 'me.com',
@@ -163,7 +165,9 @@ export function checkRows(rows) {
 
 /**
  * The fields dedup compares: [{ name, kind, texts (each row's cell as text, '' when empty),
- * keys (the kind's comparison key per row, '' when empty) }]. Without `fields` every column
+ * keys (the kind's comparison key per row, '' when empty), identity }]. `identity` marks
+ * the 'name' fields that say what a row is: those whose column name holds `name` or
+ * `title`, else the first 'name' field (records.js merges only rows whose identity agrees). Without `fields` every column
  * whose values are not all empty, except one that holds a distinct identifier per row (a
  * row id tells nothing of duplicates); with it, the columns it names, each present in some row.
  */
@@ -183,5 +187,8 @@ export function recordFields(rows, fields) {
     out.push({ name, kind, texts, keys: keyOf ? texts.map((t) => (t === '' ? '' : keyOf(t))) : texts.map((t) => t.toLowerCase()) });
   }
   if (!out.length) throw new RangeError('the records have no field to compare: every column is empty or a row id');
+  const names = out.filter((field) => field.kind === 'name');
+  const identities = names.filter((field) => IDENTITY_NAME.test(field.name));
+  for (const field of identities.length ? identities : names.slice(0, 1)) field.identity = true;
   return out;
 }

@@ -55,73 +55,86 @@ function levelWeights(m, u) {
 
 /**
  * The model of `fields` ([{ kind }]) from the levels of the candidate pairs and of random
- * pairs (Uint8Array, pairs × fields, row-major; MISSING where a value is missing), and the
- * fields that proposed each candidate (`sources`, a bitmask per pair), of a list of
- * `allPairs` pairs: { prior (the probability that two rows of the list match), fields:
- * [{ m, u, weights (nats) }] }.
+ * pairs (Uint8Array, pairs × fields, row-major; MISSING where a value is missing), what
+ * proposed each candidate (`sources`, a bitmask of sources per pair; `selects[s]`, the
+ * fields source s selects on), of a list of `allPairs` pairs: { prior (the probability that
+ * two rows of the list match), fields: [{ m, u, weights (nats) }] }.
  *
- * A field agrees on the pairs it proposed by construction, so on those pairs its level is
- * no evidence: EM neither counts it toward the field's m nor lets it vouch for the pair, and
- * each set of proposing fields has its own prior. Without that, the candidates that share a
- * postcode by chance teach that a shared postcode makes a match, and the model drifts until
- * every such pair is one.
+ * A pair agrees on the fields that selected it by construction, so those fields are no
+ * evidence on it. Field j's m is counted on the pairs some source other than j proposed
+ * (the first such: its selector), each by the posterior of the fields neither j nor the
+ * selector's, under the selector's own prior (the share of its pairs that match). A pair
+ * only j proposed teaches j nothing. Without that, candidates that share a postcode by
+ * chance teach that a shared postcode makes a match, and the model drifts until every such
+ * pair is one; and names that no source but the name search proposed would teach that a
+ * match's names are mostly different.
  */
-export function learnModel(fields, levels, sources, randomLevels, allPairs) {
+export function learnModel(fields, levels, { sources, selects }, randomLevels, allPairs) {
   const f = fields.length;
   const pairs = levels.length / f;
   const u = countU(fields, randomLevels);
   const prior = fields.map(({ kind }) => PRIOR_M[LEVELS[kind].length]);
-  // The levels EM learns from: those of the fields that did not propose the pair. Pairs of
-  // one set of proposing fields and one such vector of levels count as one pattern, weighed
-  // by how many they are (a few thousand patterns, whatever the pairs).
-  const groupOf = new Map();
+  // selected[s * f + j]: whether source s selects on field j.
+  const selected = new Uint8Array(selects.length * f);
+  selects.forEach((on, s) => on.forEach((j) => { selected[s * f + j] = 1; }));
+  // Pairs of one set of sources and one vector of levels count as one pattern, weighed by
+  // how many they are (a few thousand patterns, whatever the pairs).
   const patternOf = new Map();
   const patternLevels = [];
-  const patternGroup = [];
+  const patternSources = [];
   const patternCount = [];
-  const evidence = new Uint8Array(f);
   for (let p = 0, at = 0; p < pairs; p++, at += f) {
-    for (let j = 0; j < f; j++) evidence[j] = j < 32 && sources[p] & (2 ** j) ? MISSING : levels[at + j];
-    if (!groupOf.has(sources[p])) groupOf.set(sources[p], groupOf.size);
-    const g = groupOf.get(sources[p]);
-    const key = `${g} ${evidence.join()}`;
+    const vector = levels.subarray(at, at + f);
+    const key = `${sources[p]} ${vector.join()}`;
     const known = patternOf.get(key);
     if (known !== undefined) {
       patternCount[known]++;
       continue;
     }
     patternOf.set(key, patternCount.length);
-    patternLevels.push(...evidence);
-    patternGroup.push(g);
+    patternLevels.push(...vector);
+    patternSources.push(sources[p]);
     patternCount.push(1);
   }
-  const sizes = new Float64Array(groupOf.size);
-  for (let q = 0; q < patternCount.length; q++) sizes[patternGroup[q]] += patternCount[q];
-  let lambdas = new Float64Array(groupOf.size).fill(INITIAL_PRIOR);
+  // Per pattern, each source it has (lowest first) and per field the selector that teaches it (-1: none).
+  const sourceList = patternSources.map((mask) => selects.flatMap((_, s) => (mask & (2 ** s) ? [s] : [])));
+  const selectorOf = sourceList.map((list) => Int8Array.from({ length: f }, (_, j) => list.find((s) => !selected[s * f + j]) ?? -1));
+  const sizes = new Float64Array(selects.length);
+  patternCount.forEach((count, q) => sourceList[q].forEach((s) => { sizes[s] += count; }));
+  let lambdas = new Float64Array(selects.length).fill(INITIAL_PRIOR);
   let m = prior.map((p) => Float64Array.from(p));
   let weights = m.map((mj, j) => levelWeights(mj, u[j]));
+  // The log-odds of pattern q under source s's prior from the fields s does not select on, `skip` aside.
+  const evidence = (q, s, logits, skip) => {
+    let t = logits[s];
+    for (let j = 0, at = q * f; j < f; j++) {
+      const level = patternLevels[at + j];
+      if (level !== MISSING && j !== skip && !selected[s * f + j]) t += weights[j][level];
+    }
+    return t;
+  };
+  const count = patternCount.length;
   for (let iteration = 0; iteration < EM_ITERATIONS && pairs > 0; iteration++) {
     const counts = prior.map((p) => p.map((x) => x * PRIOR_PAIRS));
     const totals = new Float64Array(f).fill(PRIOR_PAIRS);
-    const matches = new Float64Array(groupOf.size);
+    const matches = new Float64Array(selects.length);
     const logits = Array.from(lambdas, (l) => Math.log(l / (1 - l)));
-    for (let q = 0, at = 0; q < patternCount.length; q++, at += f) {
-      const count = patternCount[q];
-      let t = logits[patternGroup[q]];
-      for (let j = 0; j < f; j++) if (patternLevels[at + j] !== MISSING) t += weights[j][patternLevels[at + j]];
-      matches[patternGroup[q]] += count * logistic(t);
+    for (let q = 0; q < count; q++) {
+      const n = patternCount[q];
+      for (const s of sourceList[q]) matches[s] += n * logistic(evidence(q, s, logits, -1));
       for (let j = 0; j < f; j++) {
-        const level = patternLevels[at + j];
-        if (level === MISSING) continue;
-        const g = count * logistic(t - weights[j][level]);
+        const level = patternLevels[q * f + j];
+        const s = selectorOf[q][j];
+        if (level === MISSING || s < 0) continue;
+        const g = n * logistic(evidence(q, s, logits, j));
         counts[j][level] += g;
         totals[j] += g;
       }
     }
     const next = counts.map((c, j) => Float64Array.from(c, (x) => x / totals[j]));
-    const nextLambdas = Float64Array.from(matches, (x, g) => Math.min(MAX_PRIOR, Math.max(MIN_PRIOR, x / sizes[g])));
+    const nextLambdas = Float64Array.from(matches, (x, s) => (sizes[s] ? Math.min(MAX_PRIOR, Math.max(MIN_PRIOR, x / sizes[s])) : INITIAL_PRIOR));
     let change = 0;
-    for (let g = 0; g < lambdas.length; g++) change = Math.max(change, Math.abs(nextLambdas[g] - lambdas[g]));
+    for (let s = 0; s < lambdas.length; s++) change = Math.max(change, Math.abs(nextLambdas[s] - lambdas[s]));
     for (let j = 0; j < f; j++) for (let l = 0; l < next[j].length; l++) change = Math.max(change, Math.abs(next[j][l] - m[j][l]));
     m = next;
     lambdas = nextLambdas;
@@ -129,9 +142,11 @@ export function learnModel(fields, levels, sources, randomLevels, allPairs) {
     if (change < EM_TOLERANCE) break;
   }
   // The prior of a pair of the list, candidate or not: the matches expected among the
-  // candidates (all of them, as far as candidates hold every likely pair) over all pairs.
+  // candidates (all of them, as far as candidates hold every likely pair; each by its first
+  // source) over all pairs.
+  const logits = Array.from(lambdas, (l) => Math.log(l / (1 - l)));
   let expected = 0;
-  for (let g = 0; g < lambdas.length; g++) expected += lambdas[g] * sizes[g];
+  for (let q = 0; q < count; q++) expected += patternCount[q] * logistic(evidence(q, sourceList[q][0], logits, -1));
   const lambda = Math.min(MAX_PRIOR, Math.max(MIN_PRIOR, (pairs > 0 ? expected : INITIAL_PRIOR) / allPairs));
   return { prior: lambda, fields: fields.map((_, j) => ({ m: Array.from(m[j]), u: u[j], weights: weights[j] })) };
 }

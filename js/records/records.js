@@ -16,6 +16,7 @@ import { searchReview } from '../bindings/review-pairs.js';
 import { buildShingleSets, setSimilarities, withShingleSets } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
 import { leaderOfPairs } from '../bindings/pairs.js';
+import { differenceOf } from '../dedup/look-alikes.js';
 import { dedupResult, flatGroups } from '../dedup/grouping.js';
 import { checkFields, checkRows, recordFields } from './fields.js';
 import { LEVELS, MISSING, keyLevel, similarityLevel } from './levels.js';
@@ -37,6 +38,13 @@ const KEY_SELECTIVE = 4;
 const RANDOM_PAIRS = 20000;
 
 const KEYED = new Set(['email', 'phone', 'date', 'exact']);
+/**
+ * Kinds that identify a row rather than what it shares with others (a phone line, an
+ * address, an employer), and the weight (20 bits: about one chance in a million) of their
+ * agreement that overrides a disagreeing identity.
+ */
+const IDENTIFIERS = new Set(['email', 'date', 'exact']);
+const IDENTIFIER_NATS = 20 * Math.LN2;
 
 /** Checks dedup's options for records; returns them parsed. */
 export function checkRecordArguments(items, options) {
@@ -75,9 +83,9 @@ function collapseRows(fields, count) {
 }
 
 /**
- * Candidate pairs (a < b) and what proposed each: a field's key (bit j for field j) or the
- * joined name fields (their bits), so that the model does not learn from a field on the
- * pairs it selected (model.js).
+ * Candidate pairs (a < b) and what proposed each: a field's key (source j for field j) or
+ * the joined name fields (SOURCE_JOINED), so that the model does not learn from a field on
+ * the pairs it selected (model.js).
  */
 class PairSet {
   constructor(n) {
@@ -90,8 +98,8 @@ class PairSet {
     if (a !== b) this.keys.push((a < b ? a * this.n + b : b * this.n + a) * 64 + source);
   }
 
-  /** { a, b, sources } sorted by (a, b), without repeats: `sources` the bitmask of fields each was proposed by. */
-  take(joinedMask = 0) {
+  /** { a, b, sources } sorted by (a, b), without repeats: `sources` the bitmask of the sources that proposed each. */
+  take() {
     const keys = Float64Array.from(this.keys).sort();
     this.keys = [];
     const a = [];
@@ -100,7 +108,7 @@ class PairSet {
     for (let i = 0; i < keys.length; i++) {
       const pair = Math.floor(keys[i] / 64);
       const source = keys[i] - pair * 64;
-      const mask = source === SOURCE_JOINED ? joinedMask : 2 ** source;
+      const mask = 2 ** source;
       if (i > 0 && Math.floor(keys[i - 1] / 64) === pair) {
         sources[sources.length - 1] |= mask;
         continue;
@@ -113,9 +121,9 @@ class PairSet {
   }
 }
 
-/** PairSet's source of pairs proposed by the joined name (or text) fields; fields above 31 propose none. */
-const SOURCE_JOINED = 63;
-const MAX_SOURCE_FIELD = 31;
+/** PairSet's source of pairs proposed by the joined name (or text) fields; fields above 30 propose none. */
+const SOURCE_JOINED = 31;
+const MAX_SOURCE_FIELD = 30;
 
 /** Candidates from the selective keys: rows of one key, when at most MAX_BLOCK share it. */
 function keyCandidates(fields, rows, pairs) {
@@ -147,7 +155,7 @@ const joinedTexts = (fields, rows, kind) => Array.from(rows, (r) => fields.filte
 /** Candidates from the joined name fields (else the text fields): pairs reaching CANDIDATE_SIMILARITY. */
 async function similarCandidates(core, fields, rows, pairs, pacer) {
   const kind = fields.some((f) => f.kind === 'name') ? 'name' : fields.some((f) => f.kind === 'text') ? 'text' : null;
-  if (!kind) return 0;
+  if (!kind) return [];
   const texts = joinedTexts(fields, rows, kind);
   const measure = kind === 'name' ? 'short' : 'text';
   const search = async (weights) => withShingleSets(core, async (sets) => {
@@ -161,9 +169,7 @@ async function similarCandidates(core, fields, rows, pairs, pacer) {
   for (let p = 0; p < found.a.length; p++) {
     if (texts[found.a[p]] && texts[found.b[p]]) pairs.add(found.a[p], found.b[p], SOURCE_JOINED);
   }
-  let mask = 0;
-  for (let j = 0; j <= Math.min(fields.length - 1, MAX_SOURCE_FIELD); j++) if (fields[j].kind === kind) mask |= 2 ** j;
-  return mask;
+  return fields.flatMap((field, j) => (field.kind === kind ? [j] : []));
 }
 
 /** `count` random pairs of distinct rows among n (all of them when there are fewer), deterministic. */
@@ -301,16 +307,54 @@ function matchWeights(model, fields, rows, { a, b }, levels, shares, fieldWeight
 }
 
 /**
+ * The pairs at the threshold whose identity disagrees, kept apart and listed (a wrong merge
+ * loses a record, a missed one costs a glance): Map of pair to why, { field, differs? }.
+ * A pair's identity disagrees when its identity fields, joined in either order, show a
+ * look-alike's difference (README "Look-alikes": `Michael`/`Michelle Brown`, a model
+ * number, `Palace Court`/`Cafe Roma`), unless its identifiers say otherwise: agreeing
+ * addresses, phones and employers do not make two people one.
+ */
+function identityDifferences(fields, rows, { a, b }, levels, probability, threshold, model, fieldWeights) {
+  const f = fields.length;
+  const identities = fields.filter((field) => field.identity);
+  const identityOf = (r) => identities.map((field) => field.texts[r]).filter(Boolean).join(' ');
+  const identifiers = fields.flatMap((field, j) => (IDENTIFIERS.has(field.kind) ? [j] : []));
+  const differs = new Map();
+  for (let p = 0; p < probability.length; p++) {
+    if (probability[p] < threshold) continue;
+    const [x, y] = [identityOf(rows[a[p]]), identityOf(rows[b[p]])];
+    const difference = x && y && differenceOf(x, y);
+    if (!difference) continue;
+    const why = { field: identities.map((field) => field.name).join(' '), differs: difference };
+    // Identifiers of the row itself (an e-mail, a date of birth, a number) that agree beyond
+    // chance, and none that identifies a row on its own (its exact agreement weighs
+    // IDENTIFIER_NATS / 2 or more: an e-mail, a social security number; not a house number or
+    // a postcode) against: the name was mistyped or swapped, the row is the same.
+    let evidence = 0;
+    let against = false;
+    for (const j of identifiers) {
+      const level = levels[p * f + j];
+      if (level === MISSING) continue;
+      const weights = model.fields[j].weights;
+      if (level === weights.length - 1 && weights[0] >= IDENTIFIER_NATS / 2) against = true;
+      evidence += Math.max(0, fieldWeights[p * f + j]);
+    }
+    if (against || evidence < IDENTIFIER_NATS) differs.set(p, why);
+  }
+  return differs;
+}
+
+/**
  * The labels of n rows grouped by the pairs whose probability reaches `threshold`: the
  * leader rule (each row joins the first leader it matches, or leads) over the rows in order
  * of how many rows they match, most first, then by index. A row that many match leads their
  * group, as the original of its copies does, where index order would let one copy lead and
  * leave out the copies that match the original but not it.
  */
-function centralLeaders(core, n, { a, b }, probability, threshold) {
+function centralLeaders(core, n, { a, b }, probability, threshold, differs) {
   const degree = new Uint32Array(n);
   for (let p = 0; p < probability.length; p++) {
-    if (probability[p] >= threshold) {
+    if (probability[p] >= threshold && !differs.has(p)) {
       degree[a[p]]++;
       degree[b[p]]++;
     }
@@ -320,7 +364,7 @@ function centralLeaders(core, n, { a, b }, probability, threshold) {
   for (let r = 0; r < n; r++) rank[rowOfRank[r]] = r;
   const words = [];
   for (let p = 0; p < probability.length; p++) {
-    if (probability[p] < threshold) continue;
+    if (probability[p] < threshold || differs.has(p)) continue;
     const [x, y] = [rank[a[p]], rank[b[p]]];
     words.push(Math.min(x, y), Math.max(x, y), 0);
   }
@@ -350,11 +394,13 @@ function describeModel(model, fields) {
 export async function matchRecords(core, fields, rows, pacer) {
   const proposed = new PairSet(rows.length);
   keyCandidates(fields, rows, proposed);
-  const joinedMask = await similarCandidates(core, fields, rows, proposed, pacer);
-  const candidates = proposed.take(joinedMask);
+  const joined = await similarCandidates(core, fields, rows, proposed, pacer);
+  const candidates = proposed.take();
+  // The fields each source of candidates selects on: a key's field, or the joined fields.
+  const selects = Array.from({ length: SOURCE_JOINED + 1 }, (_, source) => (source === SOURCE_JOINED ? joined : [source]));
   const [found, sampled] = await pairLevels(core, fields, rows, [candidates, randomPairs(rows.length, RANDOM_PAIRS)], pacer);
   const n = rows.length;
-  const model = learnModel(fields, found.levels, candidates.sources, sampled.levels, Math.max(1, (n * (n - 1)) / 2));
+  const model = learnModel(fields, found.levels, { sources: candidates.sources, selects }, sampled.levels, Math.max(1, (n * (n - 1)) / 2));
   const scored = scorePairs(model, fields, rows, candidates, found.levels);
   return { candidates, levels: found.levels, model, ...scored };
 }
@@ -384,7 +430,8 @@ export async function dedupRecords(core, items, options) {
   const { candidates, levels, model, weight, probability, fieldWeights } = await matchRecords(core, fields, rows, pacer);
   const f = fields.length;
   pacer.report('groups', 0, 1);
-  const distinctLabels = centralLeaders(core, n, candidates, probability, parsed.probability);
+  const differs = identityDifferences(fields, rows, candidates, levels, probability, parsed.probability, model, fieldWeights);
+  const distinctLabels = centralLeaders(core, n, candidates, probability, parsed.probability, differs);
   const labels = new Uint32Array(items.length);
   for (let i = 0; i < items.length; i++) labels[i] = rows[distinctLabels[of[i]]];
   const result = await dedupResult(items, flatGroups(labels), pacer);
@@ -405,6 +452,7 @@ export async function dedupRecords(core, items, options) {
     b: rows[candidates.b[p]],
     probability: probability[p],
     weight: bits(weight[p]),
+    ...(differs.has(p) && { apart: differs.get(p) }),
     fields: fields.map(({ name, texts }, j) => {
       const level = levels[p * f + j];
       return {
