@@ -23,7 +23,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[\d\s().\-/]+$/;
 const PHONE_SEPARATOR = /[\s().\-/+]/;
 const PHONE_NAME = /phone|tel|mobile|cell|fax/i;
-const IDENTIFIER = /^[\p{L}\p{N}][\p{L}\p{N}.\-/_#$€£%,:]*$/u;
+const IDENTIFIER = /^[\p{Sc}]?[\p{L}\p{N}][\p{L}\p{N}.\-/_#$€£%,:]*$/u;
 const DIGIT = /\d/;
 /** Columns whose names say they name what a row is (else the first 'name' column does). */
 const IDENTITY_NAME = /name|title/i;

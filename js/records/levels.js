@@ -24,6 +24,16 @@ const PHONE_SUFFIX = 7;
 /** Length from which an identifier one edit away is 'close' rather than 'different' (`7`/`8` differ). */
 const CLOSE_LENGTH = 3;
 
+const SHORT_NUMBER = /^\d{1,4}$/;
+
+/** Whether b is a with two adjacent characters swapped. */
+function swapped(a, b) {
+  if (a.length !== b.length) return false;
+  let i = 0;
+  while (a[i] === b[i]) i++;
+  return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+}
+
 /** Whether a and b are one edit apart: a character inserted, deleted or replaced, or two adjacent swapped. */
 export function oneEdit(a, b) {
   if (a === b) return false;
@@ -61,7 +71,10 @@ export function keyLevel(kind, a, b) {
       return swapped || oneEdit(a, b) ? 1 : 2;
     }
     default:
-      return Math.min(a.length, b.length) >= CLOSE_LENGTH && oneEdit(a, b) ? 1 : 2;
+      // A number of up to four digits one edit away is another number (a year, a house),
+      // unless two digits are swapped; a longer one or a code may be mistyped.
+      if (Math.min(a.length, b.length) < CLOSE_LENGTH || !oneEdit(a, b)) return 2;
+      return SHORT_NUMBER.test(a) && SHORT_NUMBER.test(b) && !swapped(a, b) ? 2 : 1;
   }
 }
 

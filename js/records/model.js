@@ -28,6 +28,10 @@ const EM_TOLERANCE = 1e-5;
 const MIN_PRIOR = 1e-7;
 const MAX_PRIOR = 0.5;
 const INITIAL_PRIOR = 0.1;
+/** Pairs another source must propose for a field to learn from them alone; and selectorOf's marks. */
+const MIN_TAUGHT = 100;
+const UNTAUGHT = -1;
+const SELF_TAUGHT = -2;
 
 const LN2 = Math.LN2;
 const logistic = (x) => 1 / (1 + Math.exp(-x));
@@ -98,7 +102,15 @@ export function learnModel(fields, levels, { sources, selects }, randomLevels, a
   }
   // Per pattern, each source it has (lowest first) and per field the selector that teaches it (-1: none).
   const sourceList = patternSources.map((mask) => selects.flatMap((_, s) => (mask & (2 ** s) ? [s] : [])));
-  const selectorOf = sourceList.map((list) => Int8Array.from({ length: f }, (_, j) => list.find((s) => !selected[s * f + j]) ?? -1));
+  const selectorOf = sourceList.map((list) => Int8Array.from({ length: f }, (_, j) => list.find((s) => !selected[s * f + j]) ?? UNTAUGHT));
+  // A field no other source teaches (every source selects on it: one search over the names
+  // and titles) learns from the pairs anyway, by the posterior of every other field.
+  const taught = new Float64Array(f);
+  patternCount.forEach((n, q) => selectorOf[q].forEach((s, j) => { if (s >= 0 && patternLevels[q * f + j] !== MISSING) taught[j] += n; }));
+  for (let j = 0; j < f; j++) {
+    if (taught[j] >= MIN_TAUGHT) continue;
+    selectorOf.forEach((selectors, q) => { if (selectors[j] < 0) selectors[j] = SELF_TAUGHT; });
+  }
   const sizes = new Float64Array(selects.length);
   patternCount.forEach((count, q) => sourceList[q].forEach((s) => { sizes[s] += count; }));
   let lambdas = new Float64Array(selects.length).fill(INITIAL_PRIOR);
@@ -106,10 +118,11 @@ export function learnModel(fields, levels, { sources, selects }, randomLevels, a
   let weights = m.map((mj, j) => levelWeights(mj, u[j]));
   // The log-odds of pattern q under source s's prior from the fields s does not select on, `skip` aside.
   const evidence = (q, s, logits, skip) => {
-    let t = logits[s];
+    const self = s === SELF_TAUGHT;
+    let t = logits[self ? sourceList[q][0] : s];
     for (let j = 0, at = q * f; j < f; j++) {
       const level = patternLevels[at + j];
-      if (level !== MISSING && j !== skip && !selected[s * f + j]) t += weights[j][level];
+      if (level !== MISSING && j !== skip && (self || !selected[s * f + j])) t += weights[j][level];
     }
     return t;
   };
@@ -125,7 +138,7 @@ export function learnModel(fields, levels, { sources, selects }, randomLevels, a
       for (let j = 0; j < f; j++) {
         const level = patternLevels[q * f + j];
         const s = selectorOf[q][j];
-        if (level === MISSING || s < 0) continue;
+        if (level === MISSING || s === UNTAUGHT) continue;
         const g = n * logistic(evidence(q, s, logits, j));
         counts[j][level] += g;
         totals[j] += g;

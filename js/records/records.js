@@ -20,6 +20,9 @@ import { differenceOf } from '../dedup/look-alikes.js';
 import { dedupResult, flatGroups } from '../dedup/grouping.js';
 import { checkFields, checkRows, recordFields } from './fields.js';
 import { LEVELS, MISSING, keyLevel, similarityLevel } from './levels.js';
+
+const SIMILAR = LEVELS.name.indexOf('similar');
+const DIFFERENT = LEVELS.name.indexOf('different');
 import { bits, exactWeight, learnModel } from './model.js';
 
 const RECORD_OPTIONS = ['fields', 'probability', 'review', 'reviewLimit', 'onProgress', 'signal'];
@@ -236,6 +239,8 @@ async function pairLevels(core, fields, rows, pairSets, pacer) {
       return v;
     });
     const measure = field.kind === 'name' ? 'short' : 'text';
+    const tokens = new Array(values.length);
+    const tokensOf = (v) => (tokens[v] ??= wordsOf(values[v]));
     const similaritiesOf = (weights) => withShingleSets(core, async (sets) => {
       await buildShingleSets(core, sets, values, () => pacer.pause(), 0, measure, weights);
       return pairSets.map(({ a, b }) => {
@@ -258,13 +263,29 @@ async function pairLevels(core, fields, rows, pairSets, pacer) {
         if (x === '' || y === '') {
           levels[p * f + j] = MISSING;
           similarity[p] = NaN;
-        } else levels[p * f + j] = similarityLevel(similarity[p], keys[a[p]] === keys[b[p]]);
+        } else {
+          const level = similarityLevel(similarity[p], keys[a[p]] === keys[b[p]]);
+          levels[p * f + j] = level === DIFFERENT && contains(tokensOf(slot[a[p]]), tokensOf(slot[b[p]])) ? SIMILAR : level;
+        }
       }
       out[s].similarities[j] = similarity;
     }
     await pacer.pause();
   }
   return out;
+}
+
+/** The distinct words of a text, case and accents aside. */
+function wordsOf(text) {
+  return new Set(text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+}
+
+/** Whether the words of one text are all among the other's (`Bones` / `Bones Restaurant`, `The Palm` / `Palm, The (Los Angeles)`). */
+function contains(x, y) {
+  const [small, large] = x.size <= y.size ? [x, y] : [y, x];
+  if (!small.size) return false;
+  for (const word of small) if (!large.has(word)) return false;
+  return true;
 }
 
 /** Each field's share of rows per key, for the weight of an exact agreement. */
