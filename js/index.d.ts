@@ -236,6 +236,74 @@ export interface ReviewPair {
   differs?: LookAlikeDifference;
 }
 
+/**
+ * How dedup compares a field of records (README "Records"): 'email' (case-insensitive; Gmail's
+ * dots and the +tags of providers that ignore them aside), 'phone' (the digits; a country
+ * prefix or leading zeros on one side tolerated), 'date' (common written forms), 'exact'
+ * (numbers and identifiers, case, spaces and punctuation aside), 'name' (people, organisations,
+ * addresses, titles: the 'short' measure, words in any order), 'text' (the 'text' measure).
+ */
+export type FieldKind = 'email' | 'phone' | 'date' | 'exact' | 'name' | 'text';
+
+/** A comparison level of two values of a field, strongest agreement first; 'missing' when either is empty. */
+export type FieldLevel = 'exact' | 'close' | 'similar' | 'different' | 'missing';
+
+export interface RecordDedupOptions<T> {
+  /**
+   * The columns to compare: their names (kinds inferred from the values), or each name's kind
+   * ('auto' infers it). Default: every column with a value, kinds inferred, except one that
+   * holds a distinct identifier per row. A name no record has, or one named twice, is a RangeError.
+   */
+  fields?: (keyof T & string)[] | { [K in keyof T & string]?: FieldKind | 'auto' };
+  /** The match probability from which two rows are grouped, in (0, 1). Default 0.95. */
+  probability?: number;
+  /** The match probability from which rows not grouped are listed in `review`, in (0, probability). Default 0.1 (or probability / 2 when lower). */
+  review?: number;
+  /** How many review entries to return, the most probable; a positive integer, default 1,000. */
+  reviewLimit?: number;
+  /** Called as work proceeds. */
+  onProgress?: (progress: Progress) => void;
+  /** Aborting rejects the promise with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface RecordDedupResult<T> {
+  /** The kept rows: one per group, and every row in none. */
+  unique: T[];
+  uniqueIndices: number[];
+  /** Row indices per group, kept row first (the one that matches most of them); each group has at least two members. */
+  groups: number[][];
+  /** The fields compared and the kind of each. */
+  fields: { name: string; kind: FieldKind }[];
+  /** The model learned from the list: how much each level of each field weighs. */
+  model: RecordModel;
+  /** Pairs of groups for a person to confirm, most probable first, each explained field by field. */
+  review: RecordReviewPair[];
+  /** Pairs of groups at the review threshold past reviewLimit, left out. */
+  reviewOmitted: number;
+  /** How many pairs of distinct rows were compared (the candidates). */
+  compared: number;
+}
+
+/** A Fellegi-Sunter model: per field and level, its probability among matches (m) and among other pairs (u), and its weight log2(m / u). */
+export interface RecordModel {
+  /** The probability that two rows of the list are one entity, before their fields are compared. */
+  prior: number;
+  fields: { name: string; kind: FieldKind; levels: { level: Exclude<FieldLevel, 'missing'>; m: number; u: number; weight: number }[] }[];
+}
+
+/** Two groups that may be one entity: rows a < b, one of each, with their match probability and every field's evidence. */
+export interface RecordReviewPair {
+  a: number;
+  b: number;
+  probability: number;
+  /** The match weight in bits: the prior's log-odds plus the fields' weights. */
+  weight: number;
+  /** Set when the pair reaches `probability` but was kept apart: the identity fields (names, titles) that differ, and how. */
+  apart?: { field: string; differs: LookAlikeDifference };
+  fields: { name: string; a: string; b: string; level: FieldLevel; weight: number }[];
+}
+
 /** What keeps two look-alikes apart: [a's, b's] tokens of each kind that differs. */
 export interface LookAlikeDifference {
   numbers?: [string[], string[]];
@@ -401,6 +469,8 @@ export interface SimHash {
   /** Near-duplicate groups of a list and the items to keep. */
   dedup(items: string[], options?: DedupOptions<string>): Promise<DedupResult<string>>;
   dedup<T>(items: T[], options: DedupOptions<T> & { key: (item: T, index: number) => string }): Promise<DedupResult<T>>;
+  /** Records (plain objects, no `key`): each field compared by its kind, the evidence weighed by a model learned from the list (README "Records"). */
+  dedup<T extends object>(rows: T[], options?: RecordDedupOptions<T>): Promise<RecordDedupResult<T>>;
   /** Version of the fingerprint definition; stored fingerprints compare only within one version. */
   readonly formatVersion: number;
   /** Bytes of WASM linear memory (it grows, never shrinks). */

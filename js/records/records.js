@@ -492,6 +492,6 @@ export async function dedupRecords(core, items, options) {
     model: describeModel(model, fields),
     review,
     reviewOmitted: order.length - review.length,
-    candidates: candidates.a.length,
+    compared: candidates.a.length,
   };
 }

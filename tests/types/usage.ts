@@ -1,6 +1,6 @@
 // A typed use of the package, checked by `tsc --noEmit --strict` in the test suite: the
 // declarations in js/index.d.ts must describe how the README uses the API.
-import { init, toHex, candidateRadius, DEFAULT_MAX_DISTANCE, DEFAULT_SIMILARITY, type DedupResult, type FingerprintOptions, type ReviewPair, type LookAlikeDifference, type SimHashIndex, type TextIndex, type TextMatch, type Measure, type WordWeights } from 'simhash-wasm';
+import { init, toHex, candidateRadius, DEFAULT_MAX_DISTANCE, DEFAULT_SIMILARITY, type DedupResult, type FieldKind, type FingerprintOptions, type RecordDedupResult, type RecordReviewPair, type ReviewPair, type LookAlikeDifference, type SimHashIndex, type TextIndex, type TextMatch, type Measure, type WordWeights } from 'simhash-wasm';
 
 interface Ticket {
   id: string;
@@ -98,5 +98,22 @@ export async function example(tickets: Ticket[]): Promise<string[]> {
   const sameWeights: WordWeights = sh.loadWeights(weights.toData());
   void [nameCloseness, measure, customers.measure, sameWeights.words, byNames.similarity];
   customers.dispose();
+
+  const contacts = [
+    { name: 'John Smith', email: 'john.smith@example.com', phone: '(555) 123-4567' },
+    { name: 'Smith, John', email: 'John.Smith@example.com', phone: '555.123.4567' },
+  ];
+  const people: RecordDedupResult<(typeof contacts)[number]> = await sh.dedup(contacts, {
+    fields: { name: 'name', email: 'email', phone: 'auto' },
+    probability: 0.99,
+    review: 0.2,
+    reviewLimit: 50,
+  });
+  const byColumns = await sh.dedup(contacts, { fields: ['name', 'phone'] });
+  const kind: FieldKind | undefined = people.fields[0]?.kind;
+  const entry: RecordReviewPair | undefined = byColumns.review[0];
+  const why: string | undefined = entry?.fields.map((f) => `${f.name}: ${f.a} / ${f.b} ${f.level} ${f.weight.toFixed(1)} bits`).join('; ');
+  const apartBy: string | undefined = entry?.apart?.field;
+  void [kind, why, apartBy, people.model.prior, people.groups, people.unique[0]?.email, people.compared];
   return [...result.unique.map((t) => t.id), ...strings.unique, hex, String(sh.distance(fp, all[0] ?? 0n))];
 }
