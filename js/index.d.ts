@@ -255,7 +255,7 @@ export interface RecordDedupOptions<T> {
    * holds a distinct identifier per row. A name no record has, or one named twice, is a RangeError.
    */
   fields?: (keyof T & string)[] | { [K in keyof T & string]?: FieldKind | 'auto' };
-  /** The match probability from which two rows are grouped, in (0, 1). Default 0.95. */
+  /** The match probability from which two rows are grouped, in (0, 1). Default 0.99. */
   probability?: number;
   /** The match probability from which rows not grouped are listed in `review`, in (0, probability). Default 0.1 (or probability / 2 when lower). */
   review?: number;

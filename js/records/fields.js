@@ -11,6 +11,7 @@
 // - 'name': names of people and organisations, addresses, titles: the short measure;
 // - 'text': longer free text: the text measure.
 import { typeName } from '../core/checks.js';
+import { fullNames } from './nicknames.js';
 
 export const KINDS = Object.freeze(['email', 'phone', 'date', 'exact', 'name', 'text']);
 
@@ -165,7 +166,8 @@ export function checkRows(rows) {
 
 /**
  * The fields dedup compares: [{ name, kind, texts (each row's cell as text, '' when empty),
- * keys (the kind's comparison key per row, '' when empty), identity }]. `identity` marks
+ * keys (the kind's comparison key per row, '' when empty: for names, lower case with
+ * nicknames written in full), identity }]. `identity` marks
  * the 'name' fields that say what a row is: those whose column name holds `name` or
  * `title`, else the first 'name' field (records.js merges only rows whose identity agrees). Without `fields` every column
  * whose values are not all empty, except one that holds a distinct identifier per row (a
@@ -184,7 +186,8 @@ export function recordFields(rows, fields) {
     if (!fields && kind === 'exact' && rows.length >= 20 && new Set(present).size === rows.length) continue;
     const order = kind === 'date' ? dayOrder(present) : undefined;
     const keyOf = { email: emailKey, phone: phoneKey, date: (t) => dateKey(t, order), exact: exactKey }[kind];
-    out.push({ name, kind, texts, keys: keyOf ? texts.map((t) => (t === '' ? '' : keyOf(t))) : texts.map((t) => t.toLowerCase()) });
+    const lower = kind === 'name' ? (t) => fullNames(t.toLowerCase()) : (t) => t.toLowerCase();
+    out.push({ name, kind, texts, keys: texts.map((t) => (t === '' ? '' : (keyOf ?? lower)(t))) });
   }
   if (!out.length) throw new RangeError('the records have no field to compare: every column is empty or a row id');
   const names = out.filter((field) => field.kind === 'name');

@@ -28,7 +28,7 @@ import { bits, exactWeight, learnModel } from './model.js';
 const RECORD_OPTIONS = ['fields', 'probability', 'review', 'reviewLimit', 'onProgress', 'signal'];
 
 /** Match probability from which two rows are grouped, and from which review lists them. */
-export const DEFAULT_PROBABILITY = 0.95;
+export const DEFAULT_PROBABILITY = 0.99;
 export const DEFAULT_RECORD_REVIEW = 0.1;
 const DEFAULT_REVIEW_LIMIT = 1000;
 
@@ -37,6 +37,9 @@ const CANDIDATE_SIMILARITY = 0.5;
 /** Rows sharing a key: the key proposes them only when at most so many share it, and the field when its keys average at most KEY_SELECTIVE rows. */
 const MAX_BLOCK = 50;
 const KEY_SELECTIVE = 4;
+/** Lengths of the keys whose one-character deletions propose rows too. */
+const MIN_DELETION_KEY = 5;
+const MAX_DELETION_KEY = 16;
 /** Random pairs counted for u. */
 const RANDOM_PAIRS = 20000;
 
@@ -124,27 +127,46 @@ class PairSet {
   }
 }
 
-/** PairSet's source of pairs proposed by the joined name (or text) fields; fields above 30 propose none. */
+/**
+ * PairSet's sources of pairs proposed by the joined name (or text) fields and by the joined
+ * identity fields; fields above 29 propose none.
+ */
 const SOURCE_JOINED = 31;
-const MAX_SOURCE_FIELD = 30;
+const SOURCE_IDENTITY = 30;
+const MAX_SOURCE_FIELD = 29;
 
-/** Candidates from the selective keys: rows of one key, when at most MAX_BLOCK share it. */
+/**
+ * Candidates from the selective keys: rows of one key, when at most MAX_BLOCK share it; for
+ * phones and identifiers, also rows one digit or character apart (a key with one character
+ * deleted, shared: `…6543` / `…6544`).
+ */
 function keyCandidates(fields, rows, pairs) {
   for (let j = 0; j < Math.min(fields.length, MAX_SOURCE_FIELD + 1); j++) {
     const field = fields[j];
     if (!KEYED.has(field.kind)) continue;
     const blocks = new Map();
+    const add = (key, r) => {
+      const block = blocks.get(key);
+      if (block) block.push(r);
+      else blocks.set(key, [r]);
+    };
     let present = 0;
     for (let r = 0; r < rows.length; r++) {
       let key = field.keys[rows[r]];
       if (key === '') continue;
       if (field.kind === 'phone') key = key.slice(-7);
       present++;
-      const block = blocks.get(key);
-      if (block) block.push(r);
-      else blocks.set(key, [r]);
+      add(key, r);
     }
     if (present > KEY_SELECTIVE * blocks.size) continue;
+    if (field.kind === 'phone' || field.kind === 'exact') {
+      for (let r = 0; r < rows.length; r++) {
+        let key = field.keys[rows[r]];
+        if (field.kind === 'phone') key = key.slice(-7);
+        if (key.length < MIN_DELETION_KEY || key.length > MAX_DELETION_KEY) continue;
+        for (let i = 0; i < key.length; i++) add(`\u0001${key.slice(0, i)}${key.slice(i + 1)}`, r);
+      }
+    }
     for (const block of blocks.values()) {
       if (block.length > MAX_BLOCK) continue;
       for (let i = 0; i < block.length; i++) for (let k = i + 1; k < block.length; k++) pairs.add(block[i], block[k], j);
@@ -152,15 +174,16 @@ function keyCandidates(fields, rows, pairs) {
   }
 }
 
-/** The texts of a row's fields of `kind` joined by spaces, per distinct row. */
-const joinedTexts = (fields, rows, kind) => Array.from(rows, (r) => fields.filter((f) => f.kind === kind).map((f) => f.texts[r]).filter(Boolean).join(' '));
+/** The keys of the fields `on` of each distinct row, joined by spaces. */
+const joinedTexts = (fields, rows, on) => Array.from(rows, (r) => on.map((j) => fields[j].keys[r]).filter(Boolean).join(' '));
 
-/** Candidates from the joined name fields (else the text fields): pairs reaching CANDIDATE_SIMILARITY. */
-async function similarCandidates(core, fields, rows, pairs, pacer) {
-  const kind = fields.some((f) => f.kind === 'name') ? 'name' : fields.some((f) => f.kind === 'text') ? 'text' : null;
-  if (!kind) return [];
-  const texts = joinedTexts(fields, rows, kind);
-  const measure = kind === 'name' ? 'short' : 'text';
+/**
+ * Candidates from the fields `on` joined (all 'name' fields, or 'text' ones; or the
+ * identity fields): pairs reaching CANDIDATE_SIMILARITY, proposed as `source`.
+ */
+async function similarCandidates(core, fields, rows, on, source, pairs, pacer) {
+  const texts = joinedTexts(fields, rows, on);
+  const measure = fields[on[0]].kind === 'text' ? 'text' : 'short';
   const search = async (weights) => withShingleSets(core, async (sets) => {
     await buildShingleSets(core, sets, texts, () => pacer.pause(), 0, measure, weights);
     const labels = Uint32Array.from(texts.keys());
@@ -170,9 +193,8 @@ async function similarCandidates(core, fields, rows, pairs, pacer) {
     ? await lendWeights(core, await learnWeights(core, texts, () => pacer.pause()), search)
     : await search(0);
   for (let p = 0; p < found.a.length; p++) {
-    if (texts[found.a[p]] && texts[found.b[p]]) pairs.add(found.a[p], found.b[p], SOURCE_JOINED);
+    if (texts[found.a[p]] && texts[found.b[p]]) pairs.add(found.a[p], found.b[p], source);
   }
-  return fields.flatMap((field, j) => (field.kind === kind ? [j] : []));
 }
 
 /** `count` random pairs of distinct rows among n (all of them when there are fewer), deterministic. */
@@ -229,7 +251,7 @@ async function pairLevels(core, fields, rows, pairSets, pacer) {
     const valueOf = new Map();
     const values = [];
     const slot = Uint32Array.from(rows, (r) => {
-      const text = field.texts[r];
+      const text = field.keys[r];
       let v = valueOf.get(text);
       if (v === undefined) {
         v = values.length;
@@ -258,8 +280,8 @@ async function pairLevels(core, fields, rows, pairSets, pacer) {
       const similarity = found[s];
       const { levels } = out[s];
       for (let p = 0; p < a.length; p++) {
-        const x = field.texts[rows[a[p]]];
-        const y = field.texts[rows[b[p]]];
+        const x = field.keys[rows[a[p]]];
+        const y = field.keys[rows[b[p]]];
         if (x === '' || y === '') {
           levels[p * f + j] = MISSING;
           similarity[p] = NaN;
@@ -338,15 +360,16 @@ function matchWeights(model, fields, rows, { a, b }, levels, shares, fieldWeight
 function identityDifferences(fields, rows, { a, b }, levels, probability, threshold, model, fieldWeights) {
   const f = fields.length;
   const identities = fields.filter((field) => field.identity);
-  const identityOf = (r) => identities.map((field) => field.texts[r]).filter(Boolean).join(' ');
+  const identityOf = (r) => identities.map((field) => field.keys[r]).filter(Boolean).join(' ');
   const identifiers = fields.flatMap((field, j) => (IDENTIFIERS.has(field.kind) ? [j] : []));
   const differs = new Map();
   for (let p = 0; p < probability.length; p++) {
     if (probability[p] < threshold) continue;
     const [x, y] = [identityOf(rows[a[p]]), identityOf(rows[b[p]])];
-    const difference = x && y && differenceOf(x, y);
-    if (!difference) continue;
-    const why = { field: identities.map((field) => field.name).join(' '), differs: difference };
+    if (!x || !y || !differenceOf(x, y)) continue;
+    // The difference of the keys (nicknames in full) decides; that of the texts says it as written.
+    const written = (r) => identities.map((field) => field.texts[r]).filter(Boolean).join(' ');
+    const why = { field: identities.map((field) => field.name).join(' '), differs: differenceOf(written(rows[a[p]]), written(rows[b[p]])) ?? differenceOf(x, y) };
     // Identifiers of the row itself (an e-mail, a date of birth, a number) that agree beyond
     // chance, and none that identifies a row on its own (its exact agreement weighs
     // IDENTIFIER_NATS / 2 or more: an e-mail, a social security number; not a house number or
@@ -415,10 +438,15 @@ function describeModel(model, fields) {
 export async function matchRecords(core, fields, rows, pacer) {
   const proposed = new PairSet(rows.length);
   keyCandidates(fields, rows, proposed);
-  const joined = await similarCandidates(core, fields, rows, proposed, pacer);
+  const indices = (test) => fields.flatMap((field, j) => (test(field) ? [j] : []));
+  const names = indices((field) => field.kind === 'name');
+  const joined = names.length ? names : indices((field) => field.kind === 'text');
+  const identity = indices((field) => field.identity);
+  if (joined.length) await similarCandidates(core, fields, rows, joined, SOURCE_JOINED, proposed, pacer);
+  if (identity.length && identity.length < joined.length) await similarCandidates(core, fields, rows, identity, SOURCE_IDENTITY, proposed, pacer);
   const candidates = proposed.take();
   // The fields each source of candidates selects on: a key's field, or the joined fields.
-  const selects = Array.from({ length: SOURCE_JOINED + 1 }, (_, source) => (source === SOURCE_JOINED ? joined : [source]));
+  const selects = Array.from({ length: SOURCE_JOINED + 1 }, (_, source) => (source === SOURCE_JOINED ? joined : source === SOURCE_IDENTITY ? identity : [source]));
   const [found, sampled] = await pairLevels(core, fields, rows, [candidates, randomPairs(rows.length, RANDOM_PAIRS)], pacer);
   const n = rows.length;
   const model = learnModel(fields, found.levels, { sources: candidates.sources, selects }, sampled.levels, Math.max(1, (n * (n - 1)) / 2));

@@ -1,0 +1,238 @@
+// dedup of records (README "Records"; js/records/): the kinds inferred from a column's values
+// and each kind's comparison; the model learned without labels; merges that a person can
+// trust on the hand-made contacts list and on FEBRL; candidates that hold the likely pairs
+// (against every pair of a list); errors that name what to fix and leave the instance usable.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import createSimhashCore from '../../js/wasm/simhash_core.mjs';
+import { sh } from './helpers.js';
+import { loadRecords } from '../bench/records-data.js';
+import { cellText, dateKey, dayOrder, emailKey, exactKey, inferKind, phoneKey, recordFields } from '../../js/records/fields.js';
+import { keyLevel, oneEdit } from '../../js/records/levels.js';
+import { matchRecords, pairProbabilities } from '../../js/records/records.js';
+import { Pacer } from '../../js/core/pacing.js';
+
+/** Pair precision and recall of dedup's groups against the entities. */
+function pairScores(groups, entities) {
+  const counts = new Map();
+  for (const e of entities) counts.set(e, (counts.get(e) ?? 0) + 1);
+  let truePairs = 0;
+  for (const c of counts.values()) truePairs += (c * (c - 1)) / 2;
+  let found = 0;
+  let right = 0;
+  for (const g of groups) {
+    for (let x = 0; x < g.length; x++) {
+      for (let y = x + 1; y < g.length; y++) {
+        found++;
+        if (entities[g[x]] === entities[g[y]]) right++;
+      }
+    }
+  }
+  const precision = found ? right / found : 1;
+  const recall = truePairs ? right / truePairs : 1;
+  return { precision, recall, f1: (2 * precision * recall) / (precision + recall) };
+}
+
+describe('the kinds of fields', () => {
+  test('each kind inferred from its values; phones from other digits by separators or the column name', () => {
+    assert.equal(inferKind('contact', ['a.b@example.com', 'c@d.org', 'x@y.co.uk']), 'email');
+    assert.equal(inferKind('tel', ['(555) 123-4567', '555.123.4567', '+44 20 7946 0958']), 'phone');
+    assert.equal(inferKind('mobile', ['5551234567', '5559876543']), 'phone');
+    assert.equal(inferKind('ssn', ['1804974', '6089216', '2185997']), 'exact');
+    assert.equal(inferKind('born', ['1984-03-12', '03/12/1984', 'March 12, 1984', '19840312']), 'date');
+    assert.equal(inferKind('sku', ['WH-1000XM4', 'SX720', '9500CI']), 'exact');
+    assert.equal(inferKind('price', ['$399.00', '$49.00', '19.99']), 'exact');
+    assert.equal(inferKind('name', ['John Smith', 'Smith, John', 'Emily Chen']), 'name');
+    assert.equal(inferKind('notes', ['x'.repeat(200), 'y '.repeat(100)]), 'text');
+    assert.equal(inferKind('empty', []), 'name');
+  });
+
+  test('e-mails: case aside; Gmail ignores dots and +tags, Outlook +tags only, others neither', () => {
+    assert.equal(emailKey('John.Smith+work@GoogleMail.com'), 'johnsmith@gmail.com');
+    assert.equal(emailKey('john.smith+news@outlook.com'), 'john.smith@outlook.com');
+    assert.equal(emailKey('john.smith+x@example.com'), 'john.smith+x@example.com');
+    assert.equal(emailKey('not an address'), '');
+    assert.equal(keyLevel('email', emailKey('john.smith@brightline.com'), emailKey('jane.smith@brightline.com')), 2);
+    assert.equal(keyLevel('email', emailKey('jon.smith@brightline.com'), emailKey('john.smith@brightline.com')), 1);
+  });
+
+  test('phones: the digits; a country prefix or trunk zero on one side tolerated; one digit apart is only close', () => {
+    const key = (t) => phoneKey(t);
+    assert.equal(keyLevel('phone', key('(555) 123-4567'), key('555.123.4567')), 0);
+    assert.equal(keyLevel('phone', key('(555) 123-4567'), key('+1 555 123 4567')), 0);
+    assert.equal(keyLevel('phone', key('+44 20 7946 0958'), key('020 7946 0958')), 0);
+    assert.equal(keyLevel('phone', key('(555) 772-6543'), key('(555) 772-6544')), 1);
+    assert.equal(keyLevel('phone', key('(555) 772-6543'), key('(555) 123-9810')), 2);
+    assert.equal(phoneKey('12'), '');
+  });
+
+  test('dates: written forms to one key; day and month by what the column allows; a swap or a typo is close', () => {
+    assert.equal(dayOrder(['08/19/1982', '03/12/1984']), 'mdy');
+    assert.equal(dayOrder(['19/08/1982', '12/03/1984']), 'dmy');
+    for (const text of ['1982-08-19', '19820819', 'August 19, 1982', '19 Aug 1982', '19th August 1982']) assert.equal(dateKey(text), '19820819', text);
+    assert.equal(dateKey('08/19/1982', 'mdy'), '19820819');
+    assert.equal(dateKey('31/02/x'), '');
+    assert.equal(keyLevel('date', '19820819', '19820819'), 0);
+    assert.equal(keyLevel('date', '19820819', '19821908'), 1); // day and month swapped
+    assert.equal(keyLevel('date', '19820819', '19820818'), 1);
+    assert.equal(keyLevel('date', '19820819', '19900101'), 2);
+  });
+
+  test('numbers and identifiers: case, spaces and punctuation aside; short numbers one edit apart differ unless swapped', () => {
+    assert.equal(exactKey('WH-1000 XM4'), 'wh1000xm4');
+    assert.equal(keyLevel('exact', exactKey('2119'), exactKey('2191')), 1);
+    assert.equal(keyLevel('exact', '2001', '2003'), 2);
+    assert.equal(keyLevel('exact', '18049741', '18049742'), 1);
+    assert.equal(keyLevel('exact', '7', '8'), 2);
+    assert.ok(oneEdit('abc', 'acb') && oneEdit('abc', 'abcd') && oneEdit('abc', 'abd') && !oneEdit('abc', 'abc') && !oneEdit('abc', 'bca'));
+  });
+
+  test('cells as text: numbers and dates written out, objects and null empty', () => {
+    assert.deepEqual([cellText(' a '), cellText(42), cellText(NaN), cellText(null), cellText({}), cellText(true), cellText(new Date('2020-01-02'))],
+      ['a', '42', '', '', '', 'true', '2020-01-02']);
+  });
+
+  test('the fields: every column with a value but a row id; options.fields picks and overrides; identity from name and title columns', () => {
+    const rows = Array.from({ length: 30 }, (_, i) => ({ id: `r${i}`, name: `Person ${i}`, company: `Firm ${i % 3}`, blank: '' }));
+    assert.deepEqual(recordFields(rows).map((f) => [f.name, f.kind, Boolean(f.identity)]), [['name', 'name', true], ['company', 'name', false]]);
+    assert.deepEqual(recordFields(rows, [['id', 'exact'], ['company', 'auto']]).map((f) => [f.name, f.kind, Boolean(f.identity)]),
+      [['id', 'exact', false], ['company', 'name', true]]);
+  });
+});
+
+describe('dedup of records', () => {
+  const [contacts] = loadRecords({ names: ['contacts'] });
+
+  test('the contacts: no two people merged, every pair of one person grouped or listed, each entry explained by field', async () => {
+    const result = await sh.dedup(contacts.rows);
+    assert.deepEqual(result.fields.map((f) => `${f.name}:${f.kind}`), ['name:name', 'email:email', 'phone:phone', 'city:name', 'company:name', 'birthday:date']);
+    for (const group of result.groups) {
+      for (const member of group) assert.equal(contacts.entities[member], contacts.entities[group[0]], `${JSON.stringify(contacts.rows[member])} merged into ${JSON.stringify(contacts.rows[group[0]])}`);
+    }
+    const label = Array.from(contacts.rows.keys());
+    for (const group of result.groups) for (const member of group) label[member] = group[0];
+    const listed = new Set(result.review.map(({ a, b }) => `${label[a]},${label[b]}`));
+    for (let x = 0; x < label.length; x++) {
+      for (let y = x + 1; y < label.length; y++) {
+        if (contacts.entities[x] !== contacts.entities[y] || label[x] === label[y]) continue;
+        assert.ok(listed.has(`${Math.min(label[x], label[y])},${Math.max(label[x], label[y])}`) || listed.has(`${label[x]},${label[y]}`),
+          `${JSON.stringify(contacts.rows[x])} / ${JSON.stringify(contacts.rows[y])} neither grouped nor listed`);
+      }
+    }
+    assert.ok(pairScores(result.groups, contacts.entities).recall >= 0.5);
+    for (const entry of result.review) {
+      assert.ok(entry.a < entry.b && entry.probability >= 0.1 && entry.probability <= 1);
+      assert.equal(entry.fields.length, result.fields.length);
+      const sum = entry.fields.reduce((s, f) => s + f.weight, Math.log2(result.model.prior / (1 - result.model.prior)));
+      assert.ok(Math.abs(sum - entry.weight) < 1e-9, 'the weight is the prior and the fields');
+      for (const f of entry.fields) {
+        assert.equal(f.a, contacts.rows[entry.a][f.name].trim());
+        assert.equal(f.b, contacts.rows[entry.b][f.name].trim());
+        assert.equal(f.level === 'missing', f.a === '' || f.b === '');
+      }
+    }
+    assert.deepEqual(result.review.map((e) => e.probability), result.review.map((e) => e.probability).sort((x, y) => y - x));
+    // Michael and Michelle Brown share an employer, its phone and a city: listed, with why.
+    const michelle = contacts.rows.findIndex((r) => r.name === 'Michelle Brown');
+    const apart = result.review.find((e) => [e.a, e.b].includes(michelle) && e.apart);
+    assert.deepEqual(apart?.apart, { field: 'name', differs: { words: [['Michael'], ['Michelle']] } });
+  });
+
+  test('FEBRL person records: pair F1 at least 0.99 with precision at least 0.99, and the model weighs identifiers', async () => {
+    for (const list of loadRecords({ names: ['febrl1', 'febrl3'] })) {
+      const result = await sh.dedup(list.rows);
+      const { precision, f1 } = pairScores(result.groups, list.entities);
+      assert.ok(precision >= 0.99 && f1 >= 0.99, `${list.name}: P ${precision.toFixed(4)}, F1 ${f1.toFixed(4)}`);
+      const kinds = Object.fromEntries(result.fields.map((f) => [f.name, f.kind]));
+      assert.equal(kinds.date_of_birth, 'date');
+      assert.equal(kinds.soc_sec_id, 'exact');
+      const model = Object.fromEntries(result.model.fields.map((f) => [f.name, f.levels]));
+      assert.ok(model.date_of_birth[0].weight > 8 && model.state[0].weight < 4, 'a date of birth says more than a state');
+      for (const { levels } of result.model.fields) {
+        for (let l = 1; l < levels.length; l++) assert.ok(levels[l].weight <= levels[l - 1].weight);
+        assert.ok(levels.at(-1).weight <= 0 && levels[0].weight >= 0);
+      }
+    }
+  });
+
+  test('the candidates hold at least 99% of the pairs above the review threshold, against all pairs', async () => {
+    const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
+    for (const [name, size] of [['febrl3', 700], ['contacts', 40]]) {
+      const [list] = loadRecords({ names: [name] });
+      const items = list.rows.slice(0, size);
+      const fields = recordFields(items);
+      const rows = Uint32Array.from(items.keys());
+      const pacer = new Pacer({});
+      const matched = await matchRecords(core, fields, rows, pacer);
+      const n = rows.length;
+      const a = [];
+      const b = [];
+      for (let x = 0; x < n; x++) for (let y = x + 1; y < n; y++) a.push(x) && b.push(y);
+      const all = { a: Uint32Array.from(a), b: Uint32Array.from(b) };
+      const probability = await pairProbabilities(core, fields, rows, matched.model, all, pacer);
+      const candidates = new Set(Array.from(matched.candidates.a, (x, p) => x * n + matched.candidates.b[p]));
+      let above = 0;
+      let held = 0;
+      for (let p = 0; p < probability.length; p++) {
+        if (probability[p] < 0.1) continue;
+        above++;
+        if (candidates.has(all.a[p] * n + all.b[p])) held++;
+      }
+      assert.ok(above > 0 && held >= 0.99 * above, `${name}: candidates hold ${held} of ${above}`);
+    }
+  });
+
+  test('options.fields and probability: fewer fields, other kinds, a stricter threshold groups no more', async () => {
+    const byName = await sh.dedup(contacts.rows, { fields: ['name', 'phone'] });
+    assert.deepEqual(byName.fields, [{ name: 'name', kind: 'name' }, { name: 'phone', kind: 'phone' }]);
+    const asText = await sh.dedup(contacts.rows, { fields: { name: 'text', email: 'exact' } });
+    assert.deepEqual(asText.fields, [{ name: 'name', kind: 'text' }, { name: 'email', kind: 'exact' }]);
+    const loose = await sh.dedup(contacts.rows, { probability: 0.5 });
+    const strict = await sh.dedup(contacts.rows, { probability: 0.999, review: 0.3, reviewLimit: 2 });
+    const pairs = (groups) => groups.reduce((s, g) => s + (g.length * (g.length - 1)) / 2, 0);
+    assert.ok(pairs(strict.groups) <= pairs(loose.groups));
+    assert.ok(strict.review.length <= 2 && strict.review.every((e) => e.probability >= 0.3));
+    assert.equal(strict.unique.length, strict.uniqueIndices.length);
+    assert.ok(strict.uniqueIndices.every((i, k) => strict.unique[k] === contacts.rows[i]));
+  });
+
+  test('identical rows are one; a row of numbers and dates alone; values of any type', async () => {
+    const rows = [
+      { name: 'Ada Lovelace', born: new Date('1815-12-10'), phone: 4401234567 },
+      { name: 'Ada Lovelace', born: new Date('1815-12-10'), phone: 4401234567 },
+      { name: 'Charles Babbage', born: null, phone: undefined },
+    ];
+    const result = await sh.dedup(rows);
+    assert.deepEqual(result.groups, [[0, 1]]);
+    assert.deepEqual(result.uniqueIndices, [0, 2]);
+  });
+
+  test('bad input: a TypeError or RangeError naming what to fix; the instance stays usable', async () => {
+    await assert.rejects(sh.dedup([{ a: 'x' }, 'y']), { name: 'TypeError', message: /items\[1\] must be an object/ });
+    await assert.rejects(sh.dedup([{ a: 'x' }], { fields: ['b'] }), { name: 'RangeError', message: /column 'b', which no record has/ });
+    await assert.rejects(sh.dedup([{ a: 'x' }], { fields: ['a', 'a'] }), { name: 'RangeError', message: /'a' twice/ });
+    await assert.rejects(sh.dedup([{ a: 'x' }], { fields: { a: 'colour' } }), { name: 'RangeError', message: /options\.fields\.a must be one of/ });
+    await assert.rejects(sh.dedup([{ a: 'x' }], { fields: 'a' }), { name: 'TypeError' });
+    await assert.rejects(sh.dedup([{ a: 'x' }], { probability: 1 }), { name: 'RangeError' });
+    await assert.rejects(sh.dedup([{ a: 'x' }], { probability: '0.9' }), { name: 'TypeError' });
+    await assert.rejects(sh.dedup([{ a: 'x' }], { review: 0.99 }), { name: 'RangeError', message: /below the probability/ });
+    await assert.rejects(sh.dedup([{ a: 'x' }], { similarity: 0.8 }), { name: 'TypeError', message: /options\.similarity is not an option/ });
+    await assert.rejects(sh.dedup([{ a: '' }, { a: '' }]), { name: 'RangeError', message: /no field to compare/ });
+    const again = await sh.dedup(contacts.rows.slice(0, 4));
+    assert.equal(again.uniqueIndices.length + again.groups.reduce((s, g) => s + g.length - 1, 0), 4);
+  });
+
+  test('many runs do not grow the heap', async () => {
+    await sh.dedup(contacts.rows);
+    const before = sh.heapBytesInUse;
+    for (let i = 0; i < 5; i++) await sh.dedup(contacts.rows);
+    assert.equal(sh.heapBytesInUse, before);
+  });
+
+  test('an aborted call rejects with the reason', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('stop'));
+    await assert.rejects(sh.dedup(contacts.rows, { signal: controller.signal }), { message: 'stop' });
+  });
+});
