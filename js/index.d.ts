@@ -1,7 +1,7 @@
 // Types of the `simhash-wasm` package (every entry: browsers, bundlers, Node ESM; the build
 // copies them to index.d.cts for CommonJS).
 
-/** How text becomes features. The README's "Fingerprint specification" defines each exactly. */
+/** How text becomes features. docs/spec.md defines each exactly. */
 export interface FingerprintOptions {
   /**
    * 'auto' (default): words, plus character n-grams inside CJK runs; 'words': token n-grams;

@@ -23,7 +23,7 @@ export class SimHash {
     bindCore(this, core);
   }
 
-  /** Version of the fingerprint definition (README "Fingerprint specification"); stored fingerprints compare only within one version. */
+  /** Version of the fingerprint definition (docs/spec.md); stored fingerprints compare only within one version. */
   get formatVersion() {
     return formatVersion(this.#core);
   }

@@ -1,7 +1,7 @@
 // The defaults of the public options. No imports, so the CommonJS entry can be generated
 // from this file.
 
-/** Defaults of FingerprintOptions (README, "Fingerprint specification"). */
+/** Defaults of FingerprintOptions (docs/spec.md). */
 export const DEFAULT_OPTIONS = Object.freeze({
   tokenizer: 'auto',
   wordNgram: 1,

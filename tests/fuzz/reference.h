@@ -137,7 +137,7 @@ inline void appendNgrams(const std::vector<std::string>& sequence, size_t n, std
   }
 }
 
-// README "Fingerprint specification" step 4 and tokenizer.h (the separated mode).
+// docs/spec.md step 4 and tokenizer.h (the separated mode).
 inline std::vector<std::string> features(std::string_view text, const simhash::TokenizerOptions& options) {
   using simhash::TokenizerMode;
   const std::u32string original = decodeUtf8(text);

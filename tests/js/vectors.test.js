@@ -17,7 +17,9 @@ test('the vectors, the module, the changelog and the README agree on the format 
   const changelog = readFileSync(new URL('../../docs/changelog.md', import.meta.url), 'utf8');
   assert.match(changelog, new RegExp(`fingerprint format ${version}\\b`, 'i'), 'docs/changelog.md documents the current format');
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  assert.match(readme, new RegExp(`## Fingerprint specification \\(format version ${version}\\)`), 'the README specifies the current format');
+  assert.match(readme, new RegExp(`## Fingerprints are a contract \\(format version ${version}\\)`), 'the README names the current format');
+  const spec = readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8');
+  assert.match(spec, new RegExp(`^# Fingerprint specification \\(format version ${version}\\)`), 'docs/spec.md specifies the current format');
   assert.match(readme.slice(readme.indexOf('## Changelog')), new RegExp(`fingerprint format ${version}\\b`, 'i'), 'the README names the current format');
 });
 

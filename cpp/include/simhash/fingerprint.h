@@ -1,7 +1,7 @@
 #pragma once
 // SimHash fingerprints (Charikar 2002), 64 bits.
 //
-// The definition is a public contract (README "Fingerprint specification"):
+// The definition is a public contract (docs/spec.md):
 //   features(text, options) -> f_1..f_m  (byte strings, see tokenizer.h)
 //   h_j   = XXH3_64bits(f_j) with seed 0
 //   sum_i = sum over j of (+w_j if bit i of h_j is 1, else -w_j), bit 0 = least significant
