@@ -35,7 +35,12 @@ Options:
   --format F         lines (default), jsonl or csv; guessed from FILE's extension
                      (.jsonl/.ndjson, .csv) when not given
   --field NAME       the JSON field or CSV column holding the text (default "text");
-                     a JSON line may also be a bare string
+                     a JSON line may also be a bare string. Repeated, or as A,B,C:
+                     records compared field by field (README "Records"), kinds inferred
+  --kind NAME=KIND   with records: compare field NAME as KIND (email, phone, date, exact,
+                     name or text)
+  --probability P    with records: rows whose match probability is at least P are
+                     duplicates (0 < P < 1; default 0.99)
   --tokenizer T      auto (default), words or chars
   --word-ngram N     words per feature, 1-16 (default 1)
   --char-ngram N     characters per CJK (or chars) feature, 1-16 (default 2)
@@ -48,7 +53,8 @@ Options:
   --pairs            write every pair of records whose fingerprints are within
                      --max-distance (default ${DEFAULT_MAX_DISTANCE}) instead, one JSON object per line:
                      {"a":{"line":L,"text":T},"b":{"line":L,"text":T},"distance":D}
-  --review R         also write the pairs of groups that are possibly near-duplicates,
+  --review R         also write the pairs of groups that are possibly near-duplicates
+                     (with records: whose match probability is at least R, below P),
                      for a person to confirm: each two groups that some pair of their
                      records joins with a similarity of at least R, once, through their
                      most similar pair (R < S, from 0.5 by the text measure, 0.3 by the
@@ -83,6 +89,11 @@ fit in memory (e.g. --pairs with more pairs than memory holds).`;
 
 const INTEGER = /^\d+$/;
 
+/** Options that mean nothing to records (README "Records"), which are compared field by field. */
+const NOT_WITH_RECORDS = ['--similarity', '--measure', '--max-distance', '--pairs', '--index', '--tokenizer', '--word-ngram', '--char-ngram',
+  '--weighting', '--keep-punctuation'];
+const FIELD_KINDS = ['email', 'phone', 'date', 'exact', 'name', 'text'];
+
 /**
  * Options that mean nothing to a text index, and why: it takes its candidates by banding,
  * verifies them by the texts' similarity (which fingerprint options do not change) and
@@ -102,7 +113,9 @@ const NOT_WITH_INDEX = {
 };
 
 function parseArgs(argv) {
-  const args = { file: '-', similarity: undefined, measure: undefined, maxDistance: undefined, format: undefined, field: 'text', options: {}, output: 'unique', progress: false, index: undefined, update: false, review: undefined, reviewFile: undefined, reviewLimit: undefined };
+  const args = { file: '-', similarity: undefined, measure: undefined, maxDistance: undefined, format: undefined, field: 'text', fields: [], kinds: {},
+    probability: undefined, options: {}, output: 'unique', progress: false, index: undefined, update: false, review: undefined, reviewFile: undefined,
+    reviewLimit: undefined };
   const [command, ...rest] = argv;
   if (command !== 'dedup') throw new UsageError(`unknown command "${command}"`);
   const given = new Set();
@@ -134,7 +147,28 @@ function parseArgs(argv) {
       case '--similarity': args.similarity = takeSimilarity(++i, arg); break;
       case '--measure': args.measure = takeChoice(++i, arg, ['auto', ...MEASURES]); break;
       case '--format': args.format = takeChoice(++i, arg, FORMATS); break;
-      case '--field': args.field = takeValue(++i, arg); break;
+      case '--field':
+        for (const field of takeValue(++i, arg).split(',')) {
+          if (field === '') throw new UsageError('--field takes column names, got an empty one');
+          if (args.fields.includes(field)) throw new UsageError(`--field names the column "${field}" twice`);
+          args.fields.push(field);
+        }
+        break;
+      case '--kind': {
+        const value = takeValue(++i, arg);
+        const at = value.lastIndexOf('=');
+        const [name, kind] = [value.slice(0, at), value.slice(at + 1)];
+        if (at <= 0 || !FIELD_KINDS.includes(kind)) throw new UsageError(`--kind takes NAME=KIND, KIND one of ${FIELD_KINDS.join(', ')}, got "${value}"`);
+        if (name in args.kinds) throw new UsageError(`--kind names the column "${name}" twice`);
+        args.kinds[name] = kind;
+        break;
+      }
+      case '--probability': {
+        const value = takeValue(++i, arg);
+        if (!/^0?\.\d+$/.test(value) || !(Number(value) > 0)) throw new UsageError(`--probability takes a number above 0 and below 1, got "${value}"`);
+        args.probability = Number(value);
+        break;
+      }
       case '--tokenizer': args.options.tokenizer = takeChoice(++i, arg, ['auto', 'words', 'chars']); break;
       case '--word-ngram': args.options.wordNgram = takeInteger(++i, arg, 1, 16); break;
       case '--char-ngram': args.options.charNgram = takeInteger(++i, arg, 1, 16); break;
@@ -160,14 +194,38 @@ function parseArgs(argv) {
     }
   }
   if (args.update && args.index === undefined) throw new UsageError('--update needs --index INDEX: the index file to update');
+  if (args.fields.length === 1) args.field = args.fields[0];
+  args.records = args.fields.length > 1;
+  args.format ??= args.file === '-' ? 'lines' : formatOf(args.file);
+  if (args.records) {
+    checkRecordArgs(args, given);
+    return args;
+  }
+  for (const option of ['--kind', '--probability']) if (given.has(option)) throw new UsageError(`${option} needs records: two or more columns with --field`);
   checkReviewArgs(args, given);
   if (args.index !== undefined) {
     for (const [option, reason] of Object.entries(NOT_WITH_INDEX)) {
       if (given.has(option)) throw new UsageError(`${option} does not apply with --index (${reason})`);
     }
   }
-  args.format ??= args.file === '-' ? 'lines' : formatOf(args.file);
   return args;
+}
+
+/** Records (two or more --field columns): their options, and none of those of texts. */
+function checkRecordArgs(args, given) {
+  for (const option of NOT_WITH_RECORDS) {
+    if (given.has(option)) throw new UsageError(`${option} does not apply to records (two or more columns with --field), which are compared field by field`);
+  }
+  if (args.format === 'lines') throw new UsageError('records (two or more columns with --field) need --format csv or jsonl');
+  for (const name of Object.keys(args.kinds)) {
+    if (!args.fields.includes(name)) throw new UsageError(`--kind names the column "${name}", which --field does not`);
+  }
+  if (args.review === undefined) {
+    for (const option of ['--review-file', '--review-limit']) if (given.has(option)) throw new UsageError(`${option} needs --review R`);
+  } else if (args.reviewFile === undefined) throw new UsageError('--review needs --review-file FILE: the file to write the pairs to');
+  if (args.review !== undefined && !(args.review < (args.probability ?? 0.99))) {
+    throw new UsageError(`--review must be below the probability ${args.probability ?? 0.99}, got ${args.review}`);
+  }
 }
 
 /** --review and its companions: each needs the others it names, and none goes with --pairs or --max-distance alone. */
@@ -203,12 +261,17 @@ async function openReviewFile(path) {
 }
 
 /** Writes dedup's review pairs to the opened --review-file, one JSON object per line, and closes it. */
-async function writeReview(stream, records, review) {
-  const out = new Output(stream);
-  for (const { a, b, similarity, differs } of review) {
+function writeReview(stream, records, review) {
+  return writeLines(stream, review.map(({ a, b, similarity, differs }) => {
     const [x, y] = [records[a], records[b]];
-    await out.write(`${JSON.stringify({ a: { line: x.line, text: x.text }, b: { line: y.line, text: y.text }, similarity, ...(differs && { differs }) })}\n`);
-  }
+    return { a: { line: x.line, text: x.text }, b: { line: y.line, text: y.text }, similarity, ...(differs && { differs }) };
+  }));
+}
+
+/** Writes the values to the opened stream as JSON, one a line, and closes it. */
+async function writeLines(stream, values) {
+  const out = new Output(stream);
+  for (const value of values) await out.write(`${JSON.stringify(value)}\n`);
   await out.flush();
   stream.end();
   await once(stream, 'finish');
@@ -256,6 +319,10 @@ async function dedupCommand(args) {
   const texts = records.map((record) => record.text);
   const sh = await init();
   const out = new Output();
+  if (args.records) {
+    await dedupRecordsCommand(sh, args, records, header, out, reviewFile, progress);
+    return;
+  }
 
   if (args.output === 'pairs') {
     let fingerprints;
@@ -315,6 +382,42 @@ async function dedupCommand(args) {
   progress.end(`${count(records.length)} records, ${count(result.unique.length)} unique, ${count(result.groups.length)} groups${reviewed}`);
 }
 
+
+/** dedupCommand for records: `records[i].text` is row i, an object of the --field columns. */
+async function dedupRecordsCommand(sh, args, records, header, out, reviewFile, progress) {
+  const rows = records.map((record) => record.text);
+  let result;
+  try {
+    result = await sh.dedup(rows, {
+      fields: Object.fromEntries(args.fields.map((name) => [name, args.kinds[name] ?? 'auto'])),
+      ...(args.probability !== undefined && { probability: args.probability }),
+      ...(args.review !== undefined && { review: args.review, reviewLimit: args.reviewLimit ?? 0xffffffff }),
+      onProgress: ({ phase, done, total }) => progress.show(phase, `${phase}: ${count(done)} of ${count(total)}`, done === total),
+    });
+  } catch (error) {
+    // A column no JSON line has.
+    if (error instanceof RangeError && /options.fields/.test(error.message)) throw new UsageError(error.message.replace('options.fields', '--field'));
+    throw error;
+  }
+  if (args.output === 'groups') {
+    for (const group of result.groups) await out.write(`${JSON.stringify({ group: group.map((i) => ({ line: records[i].line, record: rows[i] })) })}\n`);
+  } else {
+    if (header) await out.write(header.raw);
+    for (const i of result.uniqueIndices) await out.write(records[i].raw);
+  }
+  await out.flush();
+  if (reviewFile) {
+    const entries = result.review.map(({ a, b, probability, apart, fields }) => ({
+      a: { line: records[a].line, record: rows[a] }, b: { line: records[b].line, record: rows[b] }, probability, ...(apart && { apart }), fields,
+    }));
+    await writeLines(reviewFile, entries);
+  }
+  const kinds = result.fields.map(({ name, kind }) => `${name} (${kind})`).join(', ');
+  const listed = reviewFile ? '' : result.review.length ? `; ${count(result.review.length + result.reviewOmitted)} uncertain pairs not merged (--review R --review-file FILE lists them)` : '';
+  process.stderr.write(`simhash-wasm: compared records by ${kinds}, merged at probability ${args.probability ?? 0.99}${listed}\n`);
+  const reviewed = reviewFile ? `, ${count(result.review.length)} pairs of groups to review in ${args.reviewFile}` : '';
+  progress.end(`${count(records.length)} records, ${count(result.unique.length)} unique, ${count(result.groups.length)} groups${reviewed}`);
+}
 
 /**
  * How close each member i of the groups is to its kept record k, as dedup decided: a map

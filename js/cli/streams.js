@@ -63,10 +63,28 @@ export class Output {
   }
 }
 
+/** The row of the columns `fields` of a CSV record (header `header`), or undefined when it is short of one. */
+function csvRecordPicker(fields, header) {
+  const columns = fields.map((field) => header.fields.indexOf(field));
+  return (record) => {
+    if (record.fields.length <= Math.max(...columns)) return undefined;
+    return Object.fromEntries(fields.map((field, i) => [field, record.fields[columns[i]]]));
+  };
+}
+
+/** The row of the properties `fields` of a JSON object (those it has), or undefined when it is no object. */
+function jsonRecordPicker(fields) {
+  return ({ value }) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    return Object.fromEntries(fields.filter((field) => Object.hasOwn(value, field)).map((field) => [field, value[field]]));
+  };
+}
+
 /**
  * Reads the input, handing the CSV header record to sink.header(record) and each other
  * record, in order, to sink.record(record, text) (awaited when it returns a promise), as
- * they are parsed; it keeps none of them. Progress reports sink.status().
+ * they are parsed; it keeps none of them. `text` is the record's text, or with two or more
+ * args.fields its row: an object of those columns. Progress reports sink.status().
  */
 export async function readInput(args, progress, sink) {
   const stdin = args.file === '-';
@@ -79,14 +97,17 @@ export async function readInput(args, progress, sink) {
     }
   }
   const parser = new RecordParser(args.format);
-  let pick = args.format === 'csv' ? undefined : textPicker(args.format, args.field);
+  const fields = args.fields ?? [args.field];
+  const records = fields.length > 1;
+  let pick = args.format === 'csv' ? undefined : records ? jsonRecordPicker(fields) : textPicker(args.format, args.field);
   const take = async (batch) => {
     for (const record of batch) {
       if (record.header) {
-        if (!record.fields.includes(args.field)) {
-          throw new InputError(record.line, `the header has no column "${args.field}" (columns: ${record.fields.join(', ')}); pick one with --field`);
+        const missing = fields.filter((field) => !record.fields.includes(field));
+        if (missing.length) {
+          throw new InputError(record.line, `the header has no column "${missing[0]}" (columns: ${record.fields.join(', ')}); pick one with --field`);
         }
-        pick = textPicker('csv', args.field, record);
+        pick = records ? csvRecordPicker(fields, record) : textPicker('csv', args.field, record);
         const pending = sink.header(record);
         if (pending) await pending;
         continue;
@@ -94,8 +115,8 @@ export async function readInput(args, progress, sink) {
       const text = pick(record);
       if (text === undefined) {
         throw new InputError(record.line, args.format === 'csv'
-          ? `the record has ${record.fields.length} fields, no "${args.field}"`
-          : `expected a JSON string or an object whose "${args.field}" is a string`);
+          ? `the record has ${record.fields.length} fields, no "${records ? fields.at(-1) : args.field}"`
+          : records ? 'expected a JSON object' : `expected a JSON string or an object whose "${args.field}" is a string`);
       }
       const pending = sink.record(record, text);
       if (pending) await pending;

@@ -599,3 +599,65 @@ test('no arguments: the bundled samples, names then quotes, their groups, the lo
   assert.match(run.stdout, /group of \d+:\n {2}kept {3}\S.*\n {3}[01]\.\d\d {2}\S/);
   assert.match(run.stdout, /\d+ unique of \d+; \d+ groups of near-duplicates; 2 look-alikes kept apart\.\n\n[^]*\d+ unique of \d+; \d+ groups of near-duplicates\.\n\nWASM loaded in [\d.]+ ms; dedup took [\d.]+ ms\.\n$/);
 });
+
+describe('records: two or more columns with --field', () => {
+  const contacts = readFileSync(new URL('../data/records/contacts.csv', import.meta.url), 'utf8');
+  const columns = ['name', 'email', 'phone', 'city', 'company', 'birthday'];
+  const rowsOf = (csv) => csv.trim().split('\n').slice(1);
+
+  test('CSV: the rows sh.dedup(rows) keeps, header first; the review file with whole records and each field\'s reasons', async () => {
+    const path = file('contacts.csv', contacts);
+    const reviewPath = join(dir, 'contacts-review.jsonl');
+    const run = cli(['dedup', path, '--field', columns.join(','), '--review', '0.1', '--review-file', reviewPath]);
+    assert.equal(run.status, 0, run.stderr);
+    const { parseRecords } = await import('../../js/cli/records.js');
+    const { records } = parseRecords(contacts, 'csv');
+    const rows = records.map((r) => Object.fromEntries(columns.map((c, i) => [c, r.fields[i + 1]])));
+    const expected = await sh.dedup(rows, { fields: Object.fromEntries(columns.map((c) => [c, 'auto'])), review: 0.1 });
+    assert.deepEqual(run.stdout.trim().split('\n'), [contacts.split('\n')[0], ...expected.uniqueIndices.map((i) => rowsOf(contacts)[i])]);
+    assert.equal(run.stderr, 'simhash-wasm: compared records by name (name), email (email), phone (phone), city (name), company (name), birthday (date), merged at probability 0.99\n');
+    const review = jsonLines(readFileSync(reviewPath, 'utf8'));
+    assert.equal(review.length, expected.review.length);
+    for (const [entry, { a, b, probability, fields }] of review.map((e, k) => [e, expected.review[k]])) {
+      assert.deepEqual([entry.a.line, entry.b.line, entry.a.record, entry.b.record, entry.probability, entry.fields], [a + 2, b + 2, rows[a], rows[b], probability, fields]);
+    }
+    const groups = cli(['dedup', path, '--field', 'name', '--field', 'email', '--groups']);
+    assert.equal(groups.status, 0, groups.stderr);
+    for (const { group } of jsonLines(groups.stdout)) for (const { line, record } of group) assert.deepEqual(Object.keys(record), ['name', 'email']) && assert.ok(line > 1);
+    assert.match(groups.stderr, /compared records by name \(name\), email \(email\), merged at probability 0\.99; \d+ uncertain pairs not merged/);
+  });
+
+  test('JSON lines: the properties named, kinds and the probability given', () => {
+    const lines = ['{"n":"Ada Lovelace","mail":"ada@example.com","id":"A-100"}', '{"n":"Lovelace, Ada","mail":"ADA@example.com","id":"A-100"}',
+      '{"n":"Charles Babbage","mail":"cb@example.com"}'];
+    const run = cli(['dedup', '--format', 'jsonl', '--field', 'n,mail,id', '--kind', 'id=exact', '--probability', '0.9'], `${lines.join('\n')}\n`);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, `${lines[0]}\n${lines[2]}\n`);
+    assert.match(run.stderr, /by n \(name\), mail \(email\), id \(exact\), merged at probability 0\.9/);
+  });
+
+  test('mistakes: a column named twice or missing, options of texts, kinds or a probability without records: exit 2 or 1 with the reason', () => {
+    const path = file('contacts-2.csv', contacts);
+    for (const [args, status, message] of [
+      [['--field', 'name', '--field', 'name'], 2, /--field names the column "name" twice/],
+      [['--field', 'name,,email'], 2, /an empty one/],
+      [['--field', 'name,nope'], 1, /the header has no column "nope"/],
+      [['--field', 'name,email', '--similarity', '0.5'], 2, /--similarity does not apply to records/],
+      [['--field', 'name,email', '--index', 'x'], 2, /--index does not apply to records/],
+      [['--field', 'name,email', '--kind', 'email=mail'], 2, /--kind takes NAME=KIND/],
+      [['--field', 'name,email', '--kind', 'city=name'], 2, /--kind names the column "city", which --field does not/],
+      [['--field', 'name', '--kind', 'name=name'], 2, /--kind needs records/],
+      [['--field', 'name', '--probability', '0.9'], 2, /--probability needs records/],
+      [['--field', 'name,email', '--probability', '1'], 2, /--probability takes a number above 0 and below 1/],
+      [['--field', 'name,email', '--review', '0.995', '--review-file', join(dir, 'r.jsonl')], 2, /--review must be below the probability 0.99/],
+      [['--field', 'name,email', '--format', 'lines'], 2, /need --format csv or jsonl/],
+    ]) {
+      const run = cli(['dedup', path, ...args]);
+      assert.equal(run.status, status, `${args.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, message);
+    }
+    const json = cli(['dedup', '--format', 'jsonl', '--field', 'a,b'], '{"a":"x"}\n{"a":"y"}\n');
+    assert.equal(json.status, 2, json.stderr);
+    assert.match(json.stderr, /--field names the column 'b', which no record has/);
+  });
+});
