@@ -1,8 +1,11 @@
 // Types of `simhash-wasm/worker`: the single-threaded API of `simhash-wasm` run in a pool of
 // Web Workers (browsers, bundlers) or worker_threads (Node).
-import type { DedupOptions, DedupResult, FingerprintOptions, Pairs, Progress } from './index.js';
+import type { DedupOptions, DedupResult, FingerprintOptions, Pairs, Progress, RecordDedupOptions, RecordDedupResult } from './index.js';
 
-export type { DedupOptions, DedupResult, FingerprintOptions, Measure, Pairs, Progress, ReviewPair, LookAlikeDifference, WordWeights, WordWeightsData } from './index.js';
+export type {
+  DedupOptions, DedupResult, FingerprintOptions, Measure, Pairs, Progress, ReviewPair, LookAlikeDifference, WordWeights, WordWeightsData,
+  FieldKind, FieldLevel, RecordDedupOptions, RecordDedupResult, RecordModel, RecordReviewPair,
+} from './index.js';
 
 /**
  * `[Symbol.asyncDispose](): Promise<void>` (so `await using pool = await createPool()`)
@@ -80,6 +83,15 @@ export interface SimHashPool extends AsyncDisposableWhereTyped {
    */
   dedup(items: string[], options?: DedupOptions<string>): Promise<DedupResult<string>>;
   dedup<T>(items: T[], options: DedupOptions<T> & { key: (item: T, index: number) => string }): Promise<DedupResult<T>>;
+  /**
+   * `SimHash#dedup` of records (plain objects, no `key`; README "Records"), with the same
+   * options and results, run in one worker: the arguments are checked here, each row's own
+   * columns (those `fields` names, when it names them) go to the worker as the text dedup
+   * reads in each cell, and `unique` holds your own rows. Progress: 'fields' 0/1, then the
+   * worker's 'fields', 'candidates' and 'groups' in thousandths (of 1000), 'groups' 1/1 last.
+   * Aborting stops the worker.
+   */
+  dedup<T extends object>(rows: T[], options?: RecordDedupOptions<T>): Promise<RecordDedupResult<T>>;
   /** Stops every worker and frees its memory. Pending calls reject; later calls reject. Safe to call twice. */
   terminate(): Promise<void>;
 }

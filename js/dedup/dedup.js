@@ -313,8 +313,8 @@ export async function runDedup(items, parsed, pacer, report, entry) {
   };
 }
 
-/** Whether dedup's items are records (README "Records"): objects, with no options.key to make texts of them. */
-function isRecords(items, options) {
+/** Whether dedup's items are records (README "Records"): objects, with no options.key to make texts of them (the pool's dedup asks too). */
+export function isRecords(items, options) {
   const head = Array.isArray(items) ? items[0] : undefined;
   return options?.key === undefined && head !== null && typeof head === 'object' && !Array.isArray(head);
 }

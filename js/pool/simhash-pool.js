@@ -2,7 +2,9 @@
 // same results bit for bit and in the same order. The calling thread checks arguments,
 // cuts texts into chunks and assembles results; every WASM call runs in a worker.
 import { typeName } from '../core/checks.js';
-import { checkDedupArguments, itemText, runDedup } from '../dedup/dedup.js';
+import { checkDedupArguments, isRecords, itemText, runDedup } from '../dedup/dedup.js';
+import { checkRecordArguments } from '../records/records.js';
+import { cellText } from '../records/fields.js';
 import { isNode } from '../core/environment.js';
 import { toFingerprintArray } from '../core/hamming.js';
 import { checkMaxDistance, checkOptions, textOptions } from '../bindings/options.js';
@@ -53,6 +55,25 @@ async function chunkTexts(items, key, name, pacer) {
   }
   if (items.length > 0) bounds.push(items.length);
   return { texts, bounds };
+}
+
+/**
+ * Records as they cross to a worker, a slice at a time with pauses: each row's own
+ * enumerable columns (those of `fields` only, when it names them) as fields.js cellText
+ * reads them, so that a cell that does not clone (a function, a class) crosses as what
+ * dedup makes of it, and the rows' column order is kept.
+ */
+async function recordCells(rows, fields, pacer) {
+  const named = fields && new Set(fields.map(([column]) => column));
+  const cells = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    const copy = {};
+    for (const column of Object.keys(row)) if (!named || named.has(column)) copy[column] = cellText(row[column]);
+    cells[i] = copy;
+    if ((i & 1023) === 1023) await pacer.pause();
+  }
+  return cells;
 }
 
 /**
@@ -164,6 +185,7 @@ export class SimHashPool {
    */
   async dedup(items, options = {}) {
     this.#live();
+    if (isRecords(items, options)) return this.#dedupRecords(items, options);
     const parsed = checkDedupArguments(items, options);
     const taken = takeIdf(parsed.fingerprintOptions);
     return this.#run(parsed.signal, parsed.onProgress, async (job) => {
@@ -173,6 +195,27 @@ export class SimHashPool {
         texts: async (items, key) => (await chunkTexts(items, key, 'items', pacer)).texts,
         group: (distinct, search) => this.#group(job, pacer, distinct, search, taken, items.length),
       });
+    });
+  }
+
+  /**
+   * Records (README "Records"), identical to SimHash#dedup: the arguments checked here
+   * (records.js checkRecordArguments), the rows' cells (recordCells) and the parsed options
+   * posted to one worker, which runs records.js dedupRecords and reports its progress;
+   * `unique` made here of the caller's own rows.
+   */
+  async #dedupRecords(rows, options) {
+    const { fields, probability, review, reviewLimit, onProgress, signal } = checkRecordArguments(rows, options);
+    return this.#run(signal, onProgress, async (job) => {
+      job.report('fields', 0, 1);
+      const cells = await recordCells(rows, fields, job.pacer());
+      // options.fields as given (an array keeps its order, which an object of integer-like names would not).
+      const given = Array.isArray(options.fields) ? [...options.fields] : fields && Object.fromEntries(fields);
+      const message = { op: 'records', rows: cells, options: { fields: given, probability, review, reviewLimit } };
+      const report = (thousandths, phase) => job.reportFromWorker(phase, thousandths, 1000);
+      const result = await job.guard(this.#scheduler.task(job, message, { exclusive: true, onProgress: report }));
+      job.report('groups', 1, 1);
+      return { unique: result.uniqueIndices.map((i) => rows[i]), ...result };
     });
   }
 

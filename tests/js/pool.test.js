@@ -1,5 +1,5 @@
 // simhash-wasm/worker in Node (worker_threads): the same results as the single-threaded API,
-// bit for bit and in order, on random and real text (Debian's fortunes); progress; prompt
+// bit for bit and in order, on random and real text (Debian's fortunes) and on records; progress; prompt
 // cancellation that stops the workers running the call; errors; terminate.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +15,7 @@ import createSimhashCore from '../../js/wasm/simhash_core.mjs';
 import { mergeSortedTriplesSteps, searchItemShard, searchShard, sortPairs, splitTriples } from '../../js/bindings/pairs.js';
 import { Pacer, runSteps } from '../../js/core/pacing.js';
 import { poolPairs } from '../../js/pool/search.js';
+import { loadRecords } from '../bench/records-data.js';
 
 const FORTUNES = '/usr/share/games/fortunes';
 const HAS_FORTUNES = existsSync(FORTUNES);
@@ -417,6 +418,97 @@ describe('the search split across the workers', () => {
     assert.ok(await waitFor(() => threads() < searching), 'the workers searching stopped');
     const small = texts.slice(0, 3000);
     assertSameDedup(await pools[2].dedup(small, { maxDistance: 12 }), await sh.dedup(small, { maxDistance: 12 }));
+  });
+});
+
+describe('records', () => {
+  const lists = Object.fromEntries(loadRecords({ names: ['contacts', 'febrl1'] }).map((list) => [list.name, list.rows]));
+
+  /** sh.dedup's result of records, field for field, with `unique` holding the caller's own rows. */
+  function assertSameRecords(actual, expected) {
+    assert.deepEqual(actual, expected);
+    assert.equal(actual.unique.length, expected.unique.length);
+    for (let i = 0; i < expected.unique.length; i++) assert.equal(actual.unique[i], expected.unique[i]); // the same objects
+  }
+
+  test('the contacts and FEBRL 1 lists as sh.dedup gives them, with options and in one worker', async () => {
+    for (const name of ['contacts', 'febrl1']) {
+      const rows = lists[name];
+      const reports = [];
+      const expected = await sh.dedup(rows);
+      assert.ok(expected.groups.length > 10 && expected.review.length > 0, `${name}: ${expected.groups.length} groups, ${expected.review.length} review entries`);
+      assertSameRecords(await pool.dedup(rows, { onProgress: (p) => reports.push(p) }), expected);
+      const phases = reports.map((r) => r.phase).filter((phase, i, all) => phase !== all[i - 1]);
+      assert.deepEqual(phases, ['fields', 'candidates', 'groups'], name);
+      assert.deepEqual(reports.at(-1), { phase: 'groups', done: 1, total: 1 });
+    }
+    const contacts = lists.contacts;
+    for (const options of [{ fields: ['name', 'email', 'phone'] }, { fields: { phone: 'exact', name: 'name', city: 'auto' }, probability: 0.8, review: 0.01, reviewLimit: 3 }]) {
+      assertSameRecords(await pool.dedup(contacts, options), await sh.dedup(contacts, options));
+    }
+  });
+
+  test('cells that do not clone, numbers, dates and integer-like column names cross as dedup reads them', async () => {
+    const rows = lists.contacts.map((row, i) => ({ 2: i % 7, ...row, note: () => 'a function', born: new Date(Date.UTC(1980, i % 12, 1 + (i % 3))), [Symbol('id')]: i }));
+    const expected = await sh.dedup(rows);
+    assert.ok(expected.fields.some((field) => field.name === 'born' && field.kind === 'date'));
+    assertSameRecords(await pool.dedup(rows), expected);
+    assertSameRecords(await pool.dedup(rows, { fields: ['born', '2', 'name'] }), await sh.dedup(rows, { fields: ['born', '2', 'name'] }));
+  });
+
+  test('an abort rejects at once and stops the worker; the pool works afterwards', { skip: !HAS_PROC && 'needs /proc' }, async (t) => {
+    const controller = new AbortController();
+    let resolveStarted;
+    const started = new Promise((resolve) => { resolveStarted = resolve; });
+    const call = pool.dedup(lists.febrl1, { signal: controller.signal, onProgress: (p) => { if (p.phase === 'candidates') resolveStarted(); } });
+    await started;
+    const working = threads();
+    const { ms, error } = await abortAndTime(call, controller);
+    t.diagnostic(`rejected ${ms.toFixed(2)} ms after abort()`);
+    assert.equal(error.name, 'AbortError');
+    assert.ok(ms < 100 + TIMER_SLACK_MS, `rejected ${ms.toFixed(1)} ms after abort()`);
+    assert.ok(await waitFor(() => threads() < working), 'the worker stopped');
+    assertSameRecords(await pool.dedup(lists.contacts), await sh.dedup(lists.contacts));
+  });
+
+  test('bad arguments reject with sh.dedup\'s TypeError or RangeError before anything is posted', async (t) => {
+    let posts = 0;
+    const post = Worker.prototype.postMessage;
+    t.after(() => { Worker.prototype.postMessage = post; });
+    Worker.prototype.postMessage = function (...args) {
+      posts++;
+      return post.apply(this, args);
+    };
+    const row = { name: 'John Smith', email: 'john@example.com' };
+    const cases = [
+      ['a row that is not an object', [row, 'John'], undefined],
+      ['a row that is null', [row, null], undefined],
+      ['fields of the wrong type', [row], { fields: 'name' }],
+      ['no fields', [row], { fields: [] }],
+      ['a field named twice', [row], { fields: ['name', 'name'] }],
+      ['an unknown kind', [row], { fields: { name: 'person' } }],
+      ['probability 1', [row], { probability: 1 }],
+      ['probability as text', [row], { probability: '0.9' }],
+      ['review above the probability', [row], { probability: 0.5, review: 0.6 }],
+      ['reviewLimit 0', [row], { reviewLimit: 0 }],
+      ['an unknown option', [row], { similarity: 0.8 }],
+      ['onProgress', [row], { onProgress: 'no' }],
+      ['signal', [row], { signal: {} }],
+    ];
+    for (const [name, rows, options] of cases) {
+      const expected = await sh.dedup(rows, options).then(() => null, (e) => e);
+      assert.ok(expected instanceof TypeError || expected instanceof RangeError, `${name}: sh.dedup throws`);
+      const actual = await pool.dedup(rows, options).then(() => null, (e) => e);
+      assert.ok(actual, `${name}: the pool rejects`);
+      assert.equal(actual.constructor, expected.constructor, `${name}: ${actual.message}`);
+      assert.equal(actual.message, expected.message, name);
+    }
+    assert.equal(posts, 0, 'nothing posted');
+    // A column no row has is found where the fields are read: in the worker, with the same RangeError.
+    Worker.prototype.postMessage = post;
+    const unknown = { fields: ['name', 'phone'] };
+    const expected = await sh.dedup([row], unknown).then(() => null, (e) => e);
+    await assert.rejects(pool.dedup([row], unknown), { name: 'RangeError', message: expected.message });
   });
 });
 

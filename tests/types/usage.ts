@@ -1,6 +1,7 @@
 // A typed use of the package, checked by `tsc --noEmit --strict` in the test suite: the
 // declarations in js/index.d.ts must describe how the README uses the API.
 import { init, toHex, candidateRadius, DEFAULT_MAX_DISTANCE, DEFAULT_SIMILARITY, type DedupResult, type FieldKind, type FingerprintOptions, type RecordDedupResult, type RecordReviewPair, type ReviewPair, type LookAlikeDifference, type SimHashIndex, type TextIndex, type TextMatch, type Measure, type WordWeights } from 'simhash-wasm';
+import { createPool, type RecordDedupResult as PoolRecordDedupResult, type FieldLevel } from 'simhash-wasm/worker';
 
 interface Ticket {
   id: string;
@@ -116,4 +117,19 @@ export async function example(tickets: Ticket[]): Promise<string[]> {
   const apartBy: string | undefined = entry?.apart?.field;
   void [kind, why, apartBy, people.model.prior, people.groups, people.unique[0]?.email, people.compared];
   return [...result.unique.map((t) => t.id), ...strings.unique, hex, String(sh.distance(fp, all[0] ?? 0n))];
+}
+
+/** Records through the pool: the same overloads as SimHash#dedup. */
+export async function poolRecords(): Promise<string[]> {
+  const pool = await createPool({ size: 1 });
+  try {
+    const rows = [{ name: 'John Smith', email: 'john@example.com' }, { name: 'Smith, John', email: 'JOHN@example.com' }];
+    const people: PoolRecordDedupResult<(typeof rows)[number]> = await pool.dedup(rows, { fields: { name: 'name', email: 'auto' }, signal: AbortSignal.timeout(10_000) });
+    const texts = await pool.dedup(['a b', 'a b c']);
+    const level: FieldLevel | undefined = people.review[0]?.fields[0]?.level;
+    void [level, texts.fingerprints];
+    return people.unique.map((row) => row.email);
+  } finally {
+    await pool.terminate();
+  }
 }
