@@ -14,10 +14,13 @@ export const MAGIC = 'simhash-wasm text index';
 export const LAYOUT = '2';
 export const REVIEW_LAYOUT = '3';
 /**
- * The similarity's definition: texts are stored normalized as text index format 2 stores
- * them (half-width katakana folded); a change of normalization changes it.
+ * The similarity's definition, per measure: how the texts are stored normalized; a change
+ * of normalization changes it. 'text': as text index format 2 stores them (half-width
+ * katakana folded); 'short': the list normalization with legal forms and traditional Han
+ * characters folded (format flag bit 6). Another measure's value, so that a reader that
+ * knows only the text measure refuses a short index.
  */
-export const DEFINITION = '2';
+export const DEFINITIONS = Object.freeze({ text: '2', short: 'short-1' });
 
 /**
  * Numbers as fixed-width codes of 6 bits a character, so that a bucket is a string of
@@ -45,7 +48,11 @@ export function decode(code) {
  * Keys (docs/redis.md): every key of an index under one hash tag, {name}, so that a
  * Cluster keeps them in one slot and the scripts run unchanged there.
  *   simhash:{name}:meta        hash: magic, layout, definition, threshold, bands, next,
- *                              count; with review (layout 3) review and reviewBands too
+ *                              count; with review (layout 3) review and reviewBands too;
+ *                              by the short measure measure ('short') and weights (the
+ *                              weights' SHA-256, or 'none')
+ *   simhash:{name}:w           string: by the short measure with weights, their bytes in
+ *                              base64 (redis/weights.js), written once with the meta hash
  *   simhash:{name}:t:<id>      string: the stored text, normalized (id: its 6-character code)
  *   simhash:{name}:b:<hi>      string: the records (low 16 bits of the band key, 3
  *                              characters; id, 6) of the entries whose band key's high 16
@@ -58,6 +65,7 @@ export function keyNames(name) {
   const prefix = `simhash:{${name}}:`;
   return {
     meta: `${prefix}meta`,
+    weights: `${prefix}w`,
     text: (id) => `${prefix}t:${encode(id, ID_WIDTH)}`,
     textPrefix: `${prefix}t:`,
     bucket: (key) => `${prefix}b:${(key >>> 16).toString(36)}`,
@@ -152,19 +160,30 @@ end
 
 const SCRIPTS = {
   // OPEN: ARGV magic, layout, definition, threshold, bands, review, reviewBands (both ''
-  // without review). Creates the meta hash when the key is free; returns the stored fields
-  // (magic, layout, definition, threshold, bands, review, reviewBands), or {'not-hash',
-  // type} when the key holds something else.
+  // without review), measure, weights (both '' by the text measure, whose meta hash has
+  // neither), the weights key's value ('' for none). Creates the meta hash (and the weights
+  // key) when the key is free; returns the stored fields (magic, layout, definition,
+  // threshold, bands, review, reviewBands, measure, weights), then by the short measure the
+  // weights key's type and value; or {'not-hash', type} when the key holds something else.
   open: `#!lua
 local meta = KEYS[1]
+local weights = string.sub(meta, 1, -5) .. 'w'
 local kind = redis.call('TYPE', meta)['ok']
 if kind == 'none' then
   redis.call('HSET', meta, 'magic', ARGV[1], 'layout', ARGV[2], 'definition', ARGV[3], 'threshold', ARGV[4], 'bands', ARGV[5], 'next', '0', 'count', '0')
   if ARGV[6] ~= '' then redis.call('HSET', meta, 'review', ARGV[6], 'reviewBands', ARGV[7]) end
+  if ARGV[8] ~= '' then redis.call('HSET', meta, 'measure', ARGV[8], 'weights', ARGV[9]) end
+  if ARGV[10] ~= '' then redis.call('SET', weights, ARGV[10]) end
 elseif kind ~= 'hash' then
   return {'not-hash', kind}
 end
-return redis.call('HMGET', meta, 'magic', 'layout', 'definition', 'threshold', 'bands', 'review', 'reviewBands')`,
+local out = redis.call('HMGET', meta, 'magic', 'layout', 'definition', 'threshold', 'bands', 'review', 'reviewBands', 'measure', 'weights')
+if out[8] == 'short' then
+  local weightsKind = redis.call('TYPE', weights)['ok']
+  out[10] = weightsKind
+  if weightsKind == 'string' then out[11] = redis.call('GET', weights) end
+end
+return out`,
 
   // QUERY: ARGV[1] the threshold's band keys B, then the low codes. Returns {n, id, text,
   // ...} of the n candidates of the threshold's bands, then {id, sketch, text, ...} of

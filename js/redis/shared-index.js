@@ -7,7 +7,8 @@
 // sketches (reviewFilter, in WASM), and every other candidate is verified exactly in WASM
 // (sh.similarity of the query and each candidate's stored normalized text, whose
 // similarity is the original text's). Redis holds the texts, their sketches and the band
-// tables (redis/scripts.js); each step is one Lua script (one round trip), which the
+// tables (redis/scripts.js), and by the short measure the word weights every process
+// verifies with (redis/weights.js); each step is one Lua script (one round trip), which the
 // server runs alone:
 //   query     QUERY: the buckets of the text's keys, and the candidates' texts (and the
 //             sketches of those the review bands alone propose);
@@ -20,19 +21,21 @@
 import { checkInteger, checkKnownKeys, checkObject, checkText, typeName } from '../core/checks.js';
 import { ID_MAX, NO_FRESH_ID } from '../core/ids.js';
 import { init as loadModule } from '../node.js';
-import { DEFINITION, ID_WIDTH, LAYOUT, MAGIC, REVIEW_LAYOUT, commandsOf, decode, encode, keyNames, readSketch, runScript, sketchValue } from './scripts.js';
-import { DEFAULT_SIMILARITY, checkReview, checkSimilarity } from '../core/thresholds.js';
-import { SKETCH_BYTES, keysOf, reviewFilter } from '../bindings/text-index-keys.js';
+import { DEFINITIONS, ID_WIDTH, LAYOUT, MAGIC, REVIEW_LAYOUT, commandsOf, decode, encode, keyNames, readSketch, runScript, sketchValue } from './scripts.js';
+import { DEFAULT_SIMILARITY_OF, checkMeasure, checkReview, checkSimilarity } from '../core/thresholds.js';
+import { SKETCH_BYTES, holdWeights, keysOf, releaseWeights, reviewFilter, shortSimilarities } from '../bindings/text-index-keys.js';
+import { checkWeights } from '../bindings/word-weights.js';
+import { describeWeights, readWeights, weightsBytes, weightsField } from './weights.js';
 
 /** Adds in flight while importing, and texts per addAll while exporting. */
 const IMPORT_IN_FLIGHT = 64;
 const EXPORT_BATCH = 10_000;
 
 /**
- * The threshold, fresh-id counter and stored texts ({ id, text }, normalized) of a text
- * index's bytes as serialize() writes them for the 'text' measure, without word weights
- * (format 2, or 3 with review: text_index.h "The
- * versioned byte format"; the checksum was checked by loadTextIndex or is the writer's own).
+ * The threshold, fresh-id counter, stored texts ({ id, text }, normalized) and word weights'
+ * bytes (weights.js weightsBytes' layout, or null) of a text index's bytes as serialize()
+ * writes them (format 2, or 3 with review: docs/formats.md; the checksum was checked by
+ * loadTextIndex or is the writer's own).
  */
 function storedTexts(bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -42,6 +45,13 @@ function storedTexts(bytes) {
   const count = view.getUint32(24, true);
   const sketchBytes = version === 3 ? 64 : 0;
   let at = version === 3 ? 44 : 32;
+  // The high nibble of the alphabetic shingle size's byte: bit 1, word weights follow the header(s).
+  let weights = null;
+  if ((bytes[6] >> 4) & 2) {
+    const length = 8 + 12 * view.getUint32(at + 4, true);
+    weights = bytes.slice(at, at + length);
+    at += length;
+  }
   const decoder = new TextDecoder();
   const texts = new Array(count);
   for (let i = 0; i < count; i++) {
@@ -50,7 +60,7 @@ function storedTexts(bytes) {
     texts[i] = { id, text: decoder.decode(bytes.subarray(at + 12, at + 12 + length)) };
     at += 12 + length + sketchBytes;
   }
-  return { threshold, nextId, texts };
+  return { threshold, nextId, texts, weights };
 }
 
 /**
@@ -60,13 +70,20 @@ function storedTexts(bytes) {
  */
 const PAIRWISE_MOST = 16;
 
-/** sharedIndex[BANDS](): for createSharedTextIndex's check of the stored parameters. */
-const BANDS = Symbol('bands');
-
 /** Sorts matches as TextIndex.query does: duplicates first, each kind by similarity descending, then id. */
 function sortMatches(matches) {
   const rank = (m) => (m.kind === 'duplicate' ? 0 : 1);
   return matches.sort((x, y) => rank(x) - rank(y) || y.similarity - x.similarity || x.id - y.id);
+}
+
+/** The init of createTextIndex for these parameters (weights only by the short measure). */
+function textIndexInit({ similarity, measure, weights, review, options }) {
+  return {
+    similarity,
+    ...(measure === 'short' && { measure, weights }),
+    ...(review !== undefined && { review }),
+    ...(options !== undefined && { options }),
+  };
 }
 
 export class SharedTextIndex {
@@ -75,31 +92,49 @@ export class SharedTextIndex {
   #keys;
   #signer;
   #similarity;
+  #measure;
+  #weights;
+  #weightsBytes;
+  #heldWeights = 0;
   #review;
 
-  /** options: fingerprint options, checked as createTextIndex checks them; they do not change the answers. */
-  constructor(sh, send, keys, similarity, review, options) {
+  /**
+   * The parameters as createSharedTextIndex checked them and the stored ones confirmed:
+   * similarity, measure, weights (WordWeights or null; by the short measure the stored ones)
+   * and their bytes, review (or undefined), options (fingerprint options, checked as
+   * createTextIndex checks them; they do not change the answers).
+   */
+  constructor(sh, send, keys, parameters) {
     this.#sh = sh;
     this.#send = send;
     this.#keys = keys;
-    this.#similarity = similarity;
-    this.#review = review;
-    this.#signer = sh.createTextIndex({ similarity, ...(review !== undefined && { review }), ...(options !== undefined && { options }) });
+    this.#similarity = parameters.similarity;
+    this.#measure = parameters.measure;
+    this.#weights = parameters.weights;
+    this.#weightsBytes = parameters.weightsBytes;
+    this.#review = parameters.review;
+    this.#signer = sh.createTextIndex(textIndexInit(parameters));
+    // Verification weighs by a copy held in the core: lent per call, they would be copied per call.
+    if (this.#weights) this.#heldWeights = holdWeights(this.#signer, this.#weights, this);
   }
 
   get similarity() {
     return this.#similarity;
   }
 
+  /** The measure of similarity: 'text' or 'short'. */
+  get measure() {
+    return this.#measure;
+  }
+
+  /** By the short measure, the word weights stored beside the index (null for none); null by 'text'. */
+  get weights() {
+    return this.#weights;
+  }
+
   /** The review threshold, or undefined when the index has none. */
   get review() {
     return this.#review;
-  }
-
-  /** The band counts its parameters give: { bands, reviewBands } (0 without review). */
-  [BANDS]() {
-    const { keys, reviewKeys } = keysOf(this.#live(), '');
-    return { bands: keys.length, reviewBands: reviewKeys.length };
   }
 
   #live() {
@@ -126,8 +161,9 @@ export class SharedTextIndex {
     return { buckets, fields, bands: keys.length, normalized, sketch, shingles };
   }
 
-  /** The exact similarities of text and each of texts. */
+  /** The exact similarities of text and each of texts, by the index's measure (and weights). */
   #similarities(text, texts) {
+    if (this.#measure === 'short') return shortSimilarities(this.#live(), this.#heldWeights, text, texts);
     const count = texts.length;
     if (count <= PAIRWISE_MOST) {
       const similarities = new Float64Array(count);
@@ -268,15 +304,16 @@ export class SharedTextIndex {
   /**
    * Stores the texts of an in-memory TextIndex (or its serialized bytes, any format
    * loadTextIndex reads) under their ids, and its fresh-id counter, into this index, which
-   * must be empty, of the same threshold and of the 'text' measure (a 'short' index's texts
-   * are normalized and weighed otherwise). Not atomic: import before other processes use
-   * the index. Review matches come from this index's review, whatever the source's.
+   * must be empty, of the same threshold and measure, and by the short measure of the same
+   * word weights (its texts are normalized and weighed by them). Not atomic: import before
+   * other processes use the index. Review matches come from this index's review, whatever
+   * the source's.
    */
   async importFrom(source) {
     const sh = this.#sh;
     let bytes;
     const measured = (index) => {
-      if (index.measure !== 'text') throw new Error(`the text index compares by the '${index.measure}' measure; a shared index by 'text' only`);
+      if (index.measure !== this.#measure) throw new Error(`the text index compares by the '${index.measure}' measure; this shared index by '${this.#measure}'`);
       return index.serialize();
     };
     if (source instanceof Uint8Array) {
@@ -291,8 +328,11 @@ export class SharedTextIndex {
     } else {
       throw new TypeError(`source must be a TextIndex or its serialized bytes, got ${typeName(source)}`);
     }
-    const { threshold, nextId, texts } = storedTexts(bytes);
+    const { threshold, nextId, texts, weights } = storedTexts(bytes);
     if (threshold !== this.#similarity) throw new Error(`the text index's similarity ${threshold} differs from this index's ${this.#similarity}`);
+    if (weightsField(weights) !== weightsField(this.#weightsBytes)) {
+      throw new Error(`the text index's word weights (${describeWeights(weights)}) differ from this index's (${describeWeights(this.#weightsBytes)}): import into a shared index made with the same weights`);
+    }
     if ((await this.size()) !== 0) throw new Error('this shared index is not empty: import into a new one');
     for (let i = 0; i < texts.length; i += IMPORT_IN_FLIGHT) {
       await Promise.all(texts.slice(i, i + IMPORT_IN_FLIGHT).map(({ id, text }) => this.add(text, id)));
@@ -316,7 +356,7 @@ export class SharedTextIndex {
       if (cursor === '0') break;
     }
     const counter = Number(await this.#send(['HGET', this.#keys.meta, 'next']));
-    const index = this.#sh.createTextIndex(this.#review === undefined ? { similarity: this.#similarity } : { similarity: this.#similarity, review: this.#review });
+    const index = this.#sh.createTextIndex(textIndexInit({ similarity: this.#similarity, measure: this.#measure, weights: this.#weights, review: this.#review }));
     try {
       // Every id below the counter handed out as a fresh id, in order, so that the counter
       // ends where this index's is; the ids no text holds (removed) are removed again.
@@ -338,54 +378,72 @@ export class SharedTextIndex {
 
   /** Frees this process's WASM side; the client stays the caller's, the index stays in Redis. */
   async close() {
+    if (this.#heldWeights) releaseWeights(this.#signer, this.#heldWeights, this);
+    this.#heldWeights = 0;
     this.#signer?.dispose();
     this.#signer = null;
+  }
+}
+
+/** The band counts of these parameters: { bands, reviewBands } (0 without review), from a TextIndex of them. */
+function bandsOf(sh, parameters) {
+  const probe = sh.createTextIndex(textIndexInit({ ...parameters, weights: null }));
+  try {
+    const { keys, reviewKeys } = keysOf(probe, '');
+    return { bands: keys.length, reviewBands: reviewKeys.length };
+  } finally {
+    probe.dispose();
   }
 }
 
 /**
  * Opens (creating when the key is free) the shared text index `name` on a connected client.
  * An index whose stored parameters differ from these, or a key that is not this library's
- * index, is refused with an Error naming what differs.
+ * index, is refused with an Error naming what differs. By the short measure the index's
+ * word weights are stored beside it when it is created (init.weights, or none) and read
+ * back by every open: given weights must be the stored ones; missing or damaged ones refuse.
  */
 export async function createSharedTextIndex(client, init) {
   const send = commandsOf(client);
   const o = checkObject(init, 'init');
-  checkKnownKeys(o, 'init', ['name', 'similarity', 'measure', 'review', 'options']);
-  // Its keys and scripts are the text measure's (layouts 2 and 3).
-  if (o.measure !== undefined && o.measure !== 'text') {
-    throw new TypeError(`init.measure: the shared index compares by the 'text' measure only, got ${typeName(o.measure)} ${String(o.measure)}`);
-  }
+  checkKnownKeys(o, 'init', ['name', 'similarity', 'measure', 'weights', 'review', 'options']);
+  const measure = checkMeasure(o.measure ?? 'text', 'init.measure');
+  // undefined: the stored weights, whatever they are (none for a new index).
+  const given = o.weights === undefined ? undefined : checkWeights(o.weights, 'init.weights', measure);
   if (typeof o.name !== 'string' || o.name === '' || /[{}]/.test(o.name)) {
     throw new TypeError(`init.name must be a non-empty string without braces, got ${typeName(o.name)}`);
   }
-  const similarity = checkSimilarity(o.similarity ?? DEFAULT_SIMILARITY, 'init.similarity');
-  const review = o.review === undefined ? undefined : checkReview(o.review, similarity, 'init.review');
+  const similarity = checkSimilarity(o.similarity ?? DEFAULT_SIMILARITY_OF[measure], 'init.similarity');
+  const review = o.review === undefined ? undefined : checkReview(o.review, similarity, 'init.review', measure);
   const sh = await loadModule();
   const keys = keyNames(o.name);
-  const index = new SharedTextIndex(sh, send, keys, similarity, review, o.options);
-  const probe = index[BANDS]();
-  // An index without review keeps layout 2, which readers of layout 2 open.
-  const expected = [MAGIC, review === undefined ? LAYOUT : REVIEW_LAYOUT, DEFINITION, String(similarity), String(probe.bands),
-    review === undefined ? '' : String(review), review === undefined ? '' : String(probe.reviewBands)];
-  let stored;
-  try {
-    stored = await runScript(send, 'open', [keys.meta], expected);
-  } catch (error) {
-    await index.close();
-    throw error;
-  }
-  const refuse = async (message) => {
-    await index.close();
-    throw new Error(message);
-  };
-  if (stored[0] === 'not-hash') await refuse(`${keys.meta} is not a simhash-wasm text index: it holds a ${stored[1]}`);
-  if (stored[0] !== MAGIC) await refuse(`${keys.meta} is not a simhash-wasm text index: its magic field is ${JSON.stringify(stored[0])}`);
-  const names = ['magic', 'layout', 'definition', 'threshold', 'bands', 'review', 'review bands'];
+  const parameters = { similarity, measure, review, options: o.options };
+  const { bands, reviewBands } = bandsOf(sh, parameters); // checks the options too
+  const givenBytes = given === undefined ? null : weightsBytes(given);
+  // An index without review keeps layout 2, which readers of layout 2 open. By the text
+  // measure the meta hash is as before the short measure: no measure or weights fields.
+  const short = measure === 'short';
+  const expected = [MAGIC, review === undefined ? LAYOUT : REVIEW_LAYOUT, DEFINITIONS[measure], String(similarity), String(bands),
+    review === undefined ? '' : String(review), review === undefined ? '' : String(reviewBands)];
+  const created = short ? [measure, weightsField(givenBytes), givenBytes === null ? '' : Buffer.from(givenBytes).toString('base64')] : ['', '', ''];
+  const stored = await runScript(send, 'open', [keys.meta], [...expected, ...created]);
+  if (stored[0] === 'not-hash') throw new Error(`${keys.meta} is not a simhash-wasm text index: it holds a ${stored[1]}`);
+  if (stored[0] !== MAGIC) throw new Error(`${keys.meta} is not a simhash-wasm text index: its magic field is ${JSON.stringify(stored[0])}`);
   const shown = (value) => (value === null || value === undefined || value === '' ? 'none' : value);
-  const differ = names.map((field, i) => [field, shown(stored[i]), shown(expected[i])]).filter(([, was, want]) => was !== want);
-  if (differ.length > 0) {
-    await refuse(`the index ${o.name} was made with other parameters: ${differ.map(([field, was, want]) => `${field} ${was} (this call: ${want})`).join(', ')}`);
+  const differ = [['measure', stored[7] ?? 'text', measure]];
+  const names = ['magic', 'layout', 'definition', 'threshold', 'bands', 'review', 'review bands'];
+  names.forEach((field, i) => differ.push([field, shown(stored[i]), shown(expected[i])]));
+  const different = differ.filter(([, was, want]) => was !== want);
+  if (different.length > 0) {
+    throw new Error(`the index ${o.name} was made with other parameters: ${different.map(([field, was, want]) => `${field} ${was} (this call: ${want})`).join(', ')}`);
   }
-  return index;
+  let weights = null;
+  let bytes = null;
+  if (short) {
+    ({ weights, bytes } = readWeights(sh, o.name, keys.weights, stored[8], stored[9], stored[10]));
+    if (given !== undefined && weightsField(givenBytes) !== stored[8]) {
+      throw new Error(`the index ${o.name} was made with other word weights: ${describeWeights(bytes)} (this call: ${describeWeights(givenBytes)})`);
+    }
+  }
+  return new SharedTextIndex(sh, send, keys, { ...parameters, weights, weightsBytes: bytes });
 }

@@ -5,6 +5,7 @@
 // (a server killed and restarted, a connection lost mid-call, memory full).
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,6 +37,46 @@ function makeTexts(rng, count) {
       texts.push(words.join(' '));
     } else {
       texts.push(Array.from({ length: 4 + rng.int(8) }, () => WORDS[rng.int(WORDS.length)]).join(' '));
+    }
+  }
+  return texts;
+}
+
+const GIVEN = ['John', 'Jon', 'María', 'Maria', 'Li', 'Wei', 'Anna', 'Emily', 'Łukasz', 'José', 'Bob', 'Robert'];
+const FAMILY = ['Smith', 'Smyth', 'Chen', 'Chan', 'García', 'Garcia', 'Anderson', 'Andersen', 'Müller', 'Mueller', 'Kowalski'];
+const FIRMS = ['Acme', 'Apex', 'Zeta', 'Northwind', 'Contoso', 'Globex', 'Initech', 'Umbrella', '北京大學', 'Johnson'];
+const FORMS = ['Inc', 'Incorporated', 'Corp', 'Corporation', 'Ltd', 'Limited', 'GmbH', 'AG', 'Aktiengesellschaft', 'Co', 'Company'];
+const STREETS = ['Main St', 'Main Street', 'Las Vegas Blvd', 'Baker Street', 'Rue de la Paix', 'Hauptstraße'];
+
+/**
+ * Names, firms and addresses (the short measure's texts), and variants of earlier ones as
+ * people write them: a typo, a word order, a legal form written out or short, `and` for
+ * `&`, case and punctuation, a diacritic dropped, a word dropped or added.
+ */
+function makeNames(rng, count) {
+  const pick = (list) => list[rng.int(list.length)];
+  const texts = [];
+  for (let i = 0; i < count; i++) {
+    if (texts.length > 0 && rng.int(3) > 0) {
+      const words = texts[rng.int(texts.length)].split(' ');
+      const at = rng.int(words.length);
+      const kind = rng.int(7);
+      if (kind === 0 && words[at].length > 3) { // a typo: two letters swapped
+        const w = words[at];
+        const k = 1 + rng.int(w.length - 2);
+        words[at] = w.slice(0, k) + w[k + 1] + w[k] + w.slice(k + 2);
+      } else if (kind === 1) words.reverse();
+      else if (kind === 2) words[at] = pick(FORMS);
+      else if (kind === 3) words.splice(at, 0, rng.int(2) ? 'and' : '&');
+      else if (kind === 4) words[at] = rng.int(2) ? `${words[at].toUpperCase()},` : words[at].normalize('NFD').replace(/\p{M}/gu, '');
+      else if (kind === 5 && words.length > 2) words.splice(at, 1);
+      else words.splice(at, 0, pick([...GIVEN, ...FAMILY]));
+      texts.push(words.join(' '));
+    } else {
+      const kind = rng.int(3);
+      if (kind === 0) texts.push(`${pick(GIVEN)} ${pick(FAMILY)}`);
+      else if (kind === 1) texts.push(`${pick(FIRMS)} ${pick(FAMILY)} ${pick(FORMS)}`);
+      else texts.push(`${1 + rng.int(3400)} ${pick(STREETS)} ${pick(FAMILY)}`);
     }
   }
   return texts;
@@ -136,6 +177,97 @@ describe('the shared text index', { skip: MISSING }, () => {
     });
   }
 
+  test('the short measure, weights stored beside the index: node-redis and ioredis clients on one index answer as createTextIndex({ measure: \'short\', weights })', async (t) => {
+    const creating = await CLIENTS['node-redis'](server.url);
+    const opening = await CLIENTS.ioredis(server.url);
+    try {
+      for (const init of [{ similarity: 0.6 }, { similarity: 0.8 }, { similarity: 0.6, review: 0.3 }, { similarity: 0.6, unweighted: true }]) {
+        const { similarity, review, unweighted } = init;
+        const label = `short ${similarity} ${review} ${unweighted ? 'unweighted' : 'weighted'}`;
+        const rng = new Random(label);
+        const texts = makeNames(rng, 300);
+        const weights = unweighted ? null : sh.learnWeights(texts);
+        const parameters = { measure: 'short', similarity, ...(review && { review }) };
+        const name = label.replaceAll(' ', '-');
+        // One client creates the index with the weights; the other opens it without them and
+        // reads them from Redis.
+        const shared = [
+          await createSharedTextIndex(creating.client, { name, ...parameters, weights }),
+          await createSharedTextIndex(opening.client, { name, ...parameters }),
+        ];
+        assert.equal(shared[1].measure, 'short');
+        assert.deepEqual(shared[1].weights?.toData(), weights?.toData());
+        const local = sh.createTextIndex({ ...parameters, weights });
+        // The same operations unweighted: the weights change answers, so a process that
+        // verified without them would fail the comparison.
+        const plain = sh.createTextIndex(parameters);
+        const ids = [];
+        let duplicates = 0;
+        let reviews = 0;
+        let weighed = 0;
+        const started = performance.now();
+        try {
+          for (let step = 0; step < 400; step++) {
+            const text = texts[rng.int(texts.length)];
+            const index = shared[rng.int(2)];
+            const op = rng.int(10);
+            if (op < 3) {
+              const id = rng.int(4) === 0 ? 100000 + step : undefined;
+              const got = await index.addIfNew(text, id);
+              const matches = local.query(text);
+              if (matches.some((m) => m.kind === 'duplicate')) {
+                assert.deepEqual(got, { added: false, matches }, `addIfNew ${JSON.stringify(text)}`);
+                duplicates++;
+              } else {
+                assert.deepEqual(got, { added: true, id: local.add(text, id) });
+                plain.add(text, got.id);
+                ids.push(got.id);
+              }
+            } else if (op < 5) {
+              const id = rng.int(3) === 0 ? 200000 + step : undefined;
+              const added = local.add(text, id);
+              assert.equal(await index.add(text, id), added);
+              plain.add(text, added);
+              ids.push(added);
+            } else if (op < 8) {
+              const options = rng.int(3) === 0 ? { limit: 1 + rng.int(3) } : undefined;
+              const expected = local.query(text, options);
+              assert.deepEqual(await index.query(text, options), expected, `query ${JSON.stringify(text)}`);
+              reviews += expected.filter((m) => m.kind === 'review').length;
+              if (!isDeepStrictEqual(plain.query(text, options), expected)) weighed++;
+            } else if (op < 9 && ids.length > 0) {
+              const id = ids[rng.int(ids.length)];
+              assert.equal(await index.remove(id), local.remove(id), `remove ${id}`);
+              plain.remove(id);
+            } else {
+              assert.equal(await index.size(), local.size);
+            }
+          }
+          t.diagnostic(`${label}: ${duplicates} duplicates, ${reviews} review matches, ${weighed} queries answered otherwise unweighted, ${Math.round(performance.now() - started)} ms`);
+          assert.ok(duplicates > 20, `${duplicates} duplicates`);
+          if (review) assert.ok(reviews > 50, `${reviews} review matches`);
+          assert.ok(unweighted ? weighed === 0 : weighed > 10, `${weighed} queries answered otherwise without the weights`);
+          // More than 16 candidates are verified in one batch: 20 copies of a text, as written.
+          for (let i = 0; i < 20; i++) {
+            const copy = i % 2 === 0 ? texts[1] : texts[1].toUpperCase();
+            assert.equal(await shared[i % 2].add(copy), local.add(copy));
+          }
+          assert.ok(local.query(texts[1]).length >= 20);
+          for (const text of texts.slice(0, 50)) {
+            for (const index of shared) assert.deepEqual(await index.query(text), local.query(text), `query ${JSON.stringify(text)}`);
+          }
+        } finally {
+          for (const index of shared) await index.close();
+          local.dispose();
+          plain.dispose();
+        }
+      }
+    } finally {
+      await creating.close();
+      await opening.close();
+    }
+  });
+
   test('addIfNew is atomic: 4 processes adding near-duplicates at once store no two that reach the threshold', async (t) => {
     const rng = new Random('shared concurrent');
     // Texts and their near-copies, so that processes race on the same buckets. Without the
@@ -204,8 +336,36 @@ describe('the shared text index', { skip: MISSING }, () => {
       await assert.rejects(createSharedTextIndex(client, { name: 'a{b}' }), TypeError);
       await assert.rejects(createSharedTextIndex(client, { name: 'x', similarity: 1.5 }), RangeError);
       await assert.rejects(createSharedTextIndex(client, { name: 'x', limit: 1 }), TypeError);
-      await assert.rejects(createSharedTextIndex(client, { name: 'x', measure: 'short' }), { name: 'TypeError', message: /the shared index compares by the 'text' measure only/ });
       (await createSharedTextIndex(client, { name: 'params-text', measure: 'text' })).close();
+      // The short measure: accepted, a stored parameter (its definition refuses it to readers
+      // of the text measure only), at the short measure's defaults (similarity 0.6).
+      const short = await createSharedTextIndex(client, { name: 'params-short', measure: 'short' });
+      assert.deepEqual([short.measure, short.similarity, short.weights], ['short', 0.6, null]);
+      await short.close();
+      assert.deepEqual(await client.hmGet('simhash:{params-short}:meta', ['measure', 'definition', 'weights']), ['short', 'short-1', 'none']);
+      assert.deepEqual(await client.hmGet('simhash:{params-text}:meta', ['measure', 'weights']), [null, null], 'the text measure\'s meta hash as before');
+      await assert.rejects(createSharedTextIndex(client, { name: 'params-short', similarity: 0.6 }),
+        { message: 'the index params-short was made with other parameters: measure short (this call: text), definition short-1 (this call: 2)' });
+      await assert.rejects(createSharedTextIndex(client, { name: 'params-text', measure: 'short', similarity: 0.8 }), /measure text \(this call: short\), definition 2 \(this call: short-1\)$/);
+      await assert.rejects(createSharedTextIndex(client, { name: 'x', measure: 'auto' }), RangeError);
+      await assert.rejects(createSharedTextIndex(client, { name: 'x', weights: sh.learnWeights(['a b']) }), { name: 'TypeError', message: "init.weights needs the measure 'short', not 'text'" });
+      await assert.rejects(createSharedTextIndex(client, { name: 'x', measure: 'short', weights: {} }), TypeError);
+      await assert.rejects(createSharedTextIndex(client, { name: 'x', measure: 'short', review: 0.2 }), RangeError);
+      // Weights are stored when the index is created: an open without them reads them, one
+      // with them must give the same (none for null), never other weights.
+      const list = ['Acme Inc', 'Apex Inc', 'Zeta GmbH'];
+      const weights = sh.learnWeights(list);
+      (await createSharedTextIndex(client, { name: 'params-weights', measure: 'short', weights })).close();
+      const reader = await createSharedTextIndex(client, { name: 'params-weights', measure: 'short' });
+      assert.deepEqual(reader.weights.toData(), weights.toData());
+      await reader.close();
+      (await createSharedTextIndex(client, { name: 'params-weights', measure: 'short', weights: sh.loadWeights(weights.toData()) })).close();
+      const digest = await client.hGet('simhash:{params-weights}:meta', 'weights');
+      await assert.rejects(createSharedTextIndex(client, { name: 'params-weights', measure: 'short', weights: null }),
+        { message: `the index params-weights was made with other word weights: 3 texts and 5 words, SHA-256 ${digest.slice(0, 16)} (this call: none)` });
+      await assert.rejects(createSharedTextIndex(client, { name: 'params-weights', measure: 'short', weights: sh.learnWeights(['Acme Inc']) }),
+        /was made with other word weights: 3 texts and 5 words, SHA-256 \w{16} \(this call: 1 texts and 2 words, SHA-256 \w{16}\)$/);
+      await assert.rejects(createSharedTextIndex(client, { name: 'params-short', measure: 'short', weights }), /other word weights: none \(this call: 3 texts and 5 words/);
       // Review is a stored parameter: layout 3 with it, layout 2 (as before review) without.
       (await createSharedTextIndex(client, { name: 'params-review', review: 0.5 })).close();
       await assert.rejects(createSharedTextIndex(client, { name: 'params-review', review: 0.6 }), /other parameters: review 0.5 \(this call: 0.6\), review bands \d+ \(this call: \d+\)$/);
@@ -309,6 +469,54 @@ describe('the shared text index', { skip: MISSING }, () => {
       } finally {
         await close();
         proxy.close();
+      }
+    });
+
+    test('word weights missing or damaged: every open rejects, naming the key and the fault; what is open keeps answering', async () => {
+      const { client, close } = await CLIENTS.ioredis(server.url);
+      try {
+        const list = ['Acme Incorporated', 'Acme Inc', 'Apex Inc', 'Zeta GmbH', 'Zeta Ltd'];
+        const weights = sh.learnWeights(list);
+        const open = () => createSharedTextIndex(client, { name: 'weights', measure: 'short' });
+        const shared = await createSharedTextIndex(client, { name: 'weights', measure: 'short', weights });
+        const local = sh.createTextIndex({ measure: 'short', weights });
+        for (const text of list) assert.equal(await shared.add(text), local.add(text));
+        const key = 'simhash:{weights}:w';
+        const stored = await client.get(key);
+        const bytes = Buffer.from(stored, 'base64');
+        const field = await client.hget('simhash:{weights}:meta', 'weights');
+        const digest = field.slice(0, 16);
+        const flipped = Buffer.from(bytes);
+        flipped[bytes.length - 1] ^= 1; // a count of the last word: still weights, not these
+        const faults = [
+          [() => client.del(key), `the word weights of the index weights are damaged: ${key} is missing (the meta hash names weights of SHA-256 ${digest}); the index cannot be opened`],
+          [() => client.set(key, flipped.toString('base64')), new RegExp(`${key.replace(/[{}]/g, '\\$&')} has SHA-256 \\w{16}, where the meta hash names ${digest}`)],
+          [() => client.set(key, bytes.subarray(0, bytes.length - 4).toString('base64')), /holds \d+ bytes, not 8 \+ 12 per word of weights/],
+          [() => client.set(key, `${stored}!`), /is not base64/],
+          [() => client.del(key).then(() => client.hset(key, 'x', '1')), /holds a hash, not a string/],
+          [() => client.hdel('simhash:{weights}:meta', 'weights'), /damaged: its meta hash has no weights field/],
+        ];
+        for (const [damage, message] of faults) {
+          await damage();
+          await assert.rejects(open(), { name: 'Error', message });
+          await assert.rejects(createSharedTextIndex(client, { name: 'weights', measure: 'short', weights }), { name: 'Error', message });
+          // The instance opened before answers with the weights it read; the client is usable.
+          assert.deepEqual(await shared.query('ACME inc'), local.query('ACME inc'));
+          // Restored, the index opens again.
+          await client.del(key);
+          await client.set(key, stored);
+          await client.hset('simhash:{weights}:meta', 'weights', field);
+          (await open()).close();
+        }
+        const again = await open();
+        for (const text of list) assert.deepEqual(await again.query(text), local.query(text));
+        assert.deepEqual(await again.addIfNew('Zeta Limited'), local.query('Zeta Limited').length > 0
+          ? { added: false, matches: local.query('Zeta Limited') } : { added: true, id: local.add('Zeta Limited') });
+        await again.close();
+        await shared.close();
+        local.dispose();
+      } finally {
+        await close();
       }
     });
 
@@ -476,14 +684,15 @@ describe('the shared text index', { skip: MISSING }, () => {
       loaded.dispose();
       await shared.close();
       // An index of the short measure, with word weights (their bytes follow the header) or
-      // without, in memory or as bytes: refused by name, the shared index left empty and usable.
+      // without, in memory or as bytes, into a shared index of the text measure: refused by
+      // name, the shared index left empty and usable.
       const list = ['Acme Inc', 'Apex Inc', 'Zeta GmbH'];
       const empty = await createSharedTextIndex(client, { name: 'move-short' });
       for (const weights of [sh.learnWeights(list), null]) {
         const short = sh.createTextIndex({ measure: 'short', similarity: 0.8, weights });
         list.forEach((text) => short.add(text));
         for (const source of [short, short.serialize()]) {
-          await assert.rejects(empty.importFrom(source), { name: 'Error', message: "the text index compares by the 'short' measure; a shared index by 'text' only" });
+          await assert.rejects(empty.importFrom(source), { name: 'Error', message: "the text index compares by the 'short' measure; this shared index by 'text'" });
         }
         short.dispose();
       }
@@ -499,7 +708,66 @@ describe('the shared text index', { skip: MISSING }, () => {
     }
   });
 
-  test('a Redis Cluster of 3 masters, with each client: the scripts run unchanged; answers as TextIndex, export included', async () => {
+  test('moving a short-measure index: imported into a shared index of its weights, exported back with them: the same answers, ids and fresh ids', async () => {
+    const texts = makeNames(new Random('shared move short'), 240);
+    const weights = sh.learnWeights(texts);
+    const { client, close } = await CLIENTS['node-redis'](server.url);
+    try {
+      for (const init of [{ similarity: 0.6, weights }, { similarity: 0.6, weights: null }, { similarity: 0.7, review: 0.4, weights }]) {
+        const original = sh.createTextIndex({ measure: 'short', ...init });
+        texts.slice(0, 160).forEach((text, i) => (i % 7 === 3 ? original.add(text, 5000 + i) : original.add(text)));
+        for (let id = 0; id < 120; id += 9) original.remove(id);
+        const name = `move-short-${init.similarity}-${init.review}-${init.weights ? 'weighted' : 'unweighted'}`;
+        const shared = await createSharedTextIndex(client, { name, measure: 'short', ...init });
+        await shared.importFrom(init.review ? original.serialize() : original);
+        assert.equal(await shared.size(), original.size);
+        // Another process opens it without the weights: it reads them.
+        const reader = await createSharedTextIndex(client, { name, measure: 'short', similarity: init.similarity, review: init.review });
+        for (const text of texts) {
+          const expected = original.query(text);
+          assert.deepEqual(await shared.query(text), expected);
+          assert.deepEqual(await reader.query(text), expected);
+        }
+        const back = await reader.exportTo();
+        assert.deepEqual([back.measure, back.similarity, back.review], ['short', init.similarity, init.review]);
+        assert.equal(back.size, original.size);
+        for (const text of texts) assert.deepEqual(back.query(text), original.query(text));
+        for (const text of texts.slice(160, 180)) {
+          const id = original.add(text);
+          assert.equal(await reader.add(text), id);
+          assert.equal(back.add(text), id);
+        }
+        back.dispose();
+        original.dispose();
+        await reader.close();
+        await shared.close();
+      }
+      // Other weights, none where the source has some, or the text measure: refused by name,
+      // the shared index left empty and usable.
+      const source = sh.createTextIndex({ measure: 'short', weights });
+      texts.slice(0, 20).forEach((text) => source.add(text));
+      const other = await createSharedTextIndex(client, { name: 'move-short-other', measure: 'short', weights: sh.learnWeights(texts.slice(0, 50)) });
+      const none = await createSharedTextIndex(client, { name: 'move-short-none', measure: 'short' });
+      await assert.rejects(other.importFrom(source), /^Error: the text index's word weights \(240 texts and \d+ words, SHA-256 \w{16}\) differ from this index's \(50 texts and \d+ words, SHA-256 \w{16}\): import into a shared index made with the same weights$/);
+      await assert.rejects(none.importFrom(source.serialize()), /word weights \(240 texts and \d+ words, SHA-256 \w{16}\) differ from this index's \(none\)/);
+      const text = sh.createTextIndex();
+      await assert.rejects(none.importFrom(text), { message: "the text index compares by the 'text' measure; this shared index by 'short'" });
+      text.dispose();
+      assert.equal(await none.size(), 0);
+      const unweighted = sh.createTextIndex({ measure: 'short' });
+      texts.slice(0, 20).forEach((t) => unweighted.add(t));
+      await none.importFrom(unweighted);
+      for (const t of texts.slice(0, 40)) assert.deepEqual(await none.query(t), unweighted.query(t));
+      unweighted.dispose();
+      source.dispose();
+      await other.close();
+      await none.close();
+    } finally {
+      await close();
+    }
+  });
+
+  test('a Redis Cluster of 3 masters, with each client: the scripts run unchanged; answers as TextIndex, export included, by either measure', async () => {
     const cluster = await startCluster(3);
     const clients = {
       'node-redis': async () => {
@@ -540,6 +808,18 @@ describe('the shared text index', { skip: MISSING }, () => {
           back.dispose();
           local.dispose();
           await shared.close();
+          // The short measure: its weights key in the index's slot, written and read by OPEN.
+          const names = makeNames(rng, 100);
+          const weights = sh.learnWeights(names);
+          await (await createSharedTextIndex(client, { name: `cluster-short-${clientName}`, measure: 'short', weights })).close();
+          const short = await createSharedTextIndex(client, { name: `cluster-short-${clientName}`, measure: 'short' });
+          const shortLocal = sh.createTextIndex({ measure: 'short', weights });
+          for (const text of names) {
+            const matches = shortLocal.query(text);
+            assert.deepEqual(await short.addIfNew(text), matches.some((m) => m.kind === 'duplicate') ? { added: false, matches } : { added: true, id: shortLocal.add(text) });
+          }
+          shortLocal.dispose();
+          await short.close();
         } finally {
           await close();
         }

@@ -2,9 +2,9 @@
 import { createClient, createCluster } from 'redis';
 import { Cluster, Redis } from 'ioredis';
 import { createSharedTextIndex, type SharedTextIndex } from 'simhash-wasm/redis';
-import type { TextIndex, TextMatch } from 'simhash-wasm';
+import type { Measure, SimHash, TextIndex, TextMatch, WordWeights } from 'simhash-wasm';
 
-export async function shared(url: string): Promise<void> {
+export async function shared(url: string, sh: SimHash): Promise<void> {
   const nodeRedis = await createClient({ url }).connect();
   const ioredis = new Redis(url);
   const nodeRedisCluster = await createCluster({ rootNodes: [{ url }] }).connect();
@@ -20,6 +20,17 @@ export async function shared(url: string): Promise<void> {
     const review: number | undefined = reviewed.review;
     if ((await reviewed.query('a text'))[0]?.kind === 'review') console.log(review);
     await reviewed.close();
+    // The short measure, its weights stored beside the index and read back by any open.
+    const names = await createSharedTextIndex(client, { name: 'names', measure: 'short', weights: sh.learnWeights(['Acme Inc']), review: 0.3 });
+    const measure: Measure = names.measure;
+    const weights: WordWeights | null = names.weights;
+    const reader = await createSharedTextIndex(client, { name: 'names', measure: 'short', review: 0.3 }); // the stored weights
+    const unweighted = await createSharedTextIndex(client, { name: 'names-unweighted', measure: 'short', weights: null });
+    void measure, weights?.words, reader.weights?.texts;
+    await Promise.all([reader.close(), unweighted.close()]);
+    // @ts-expect-error: 'auto' is dedup's measure, not an index's
+    void createSharedTextIndex(client, { name: 'x', measure: 'auto' });
+    await names.close();
     const removed: boolean = await index.remove(id);
     const stored: boolean = await index.has(id);
     const size: number = await index.size();
