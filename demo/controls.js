@@ -7,10 +7,13 @@
 // choice for the input's distinct texts, which the analysis makes (engine.js analysisView)
 // and reports (measureAnalysed). Each measure keeps its own similarity on the slider, from its
 // default (dedup's) until a person moves it; the controls that apply to the text measure only
-// (fingerprint distance, the fingerprint options) are disabled by the short one.
+// (fingerprint distance, the fingerprint options) are disabled by the short one. Records (two
+// or more columns checked) have none of these settings: they are disabled, with a note of how
+// records are compared.
 import { DEFAULT_OPTIONS } from 'simhash-wasm';
 import { DEFAULT_SIMILARITY_OF, RECORD_FIELDS, RECORD_MAX_BYTES, SHORT_MAX_MEAN_BYTES } from '../js/core/thresholds.js';
-import { REVIEW_OF, SLIDER_MAX, SIMILARITY_MIN_OF, fingerprintOptions, segmenterAvailable } from './engine.js';
+import { DEFAULT_RECORD_REVIEW } from '../js/records/records.js';
+import { RECORDS_VIEW, REVIEW_OF, SLIDER_MAX, SIMILARITY_MIN_OF, fingerprintOptions, segmenterAvailable } from './engine.js';
 import { el } from './elements.js';
 import { currentInput } from './input.js';
 import { measureName, percent } from './wording.js';
@@ -87,12 +90,17 @@ export function applyMeasure() {
   else if (known) el.measureHelp.textContent = `Auto: this list is compared as ${measureName(measure)}, as sh.dedup's measure 'auto' chooses (${rule}).`;
   else el.measureHelp.textContent = `Auto: a list is compared as sh.dedup's measure 'auto' chooses: ${rule}.`;
   el.measureHelp.dataset.measure = measure;
+  const records = Boolean(currentInput()?.records);
+  el.textSettings.disabled = records;
+  el.recordsHelp.hidden = !records;
+  el.recordsHelp.textContent = `Compared as records: each column by its kind (e-mail, phone, date, number, name or text), weighed by how well it tells this list’s rows apart. Rows are grouped from a match probability of ${percent(RECORDS_VIEW.probability)}; pairs from ${percent(DEFAULT_RECORD_REVIEW)} are listed as possible duplicates. The settings below are for one column of texts.`;
   updateViewControls();
   if (changed) handlers?.measureChanged();
 }
 
-/** The view the controls ask for: by similarity or by fingerprint distance. */
+/** The view the controls ask for: by similarity or by fingerprint distance; records have their own. */
 export function currentView() {
+  if (currentInput()?.records) return RECORDS_VIEW;
   return el.byDistance.checked
     ? { by: 'distance', maxDistance: Number(el.maxDistance.value) }
     : { by: 'similarity', similarity: Number(el.similarity.value) };
@@ -152,8 +160,12 @@ function updateTokenizerControls() {
 
 /** The code that gives the same groups as the page, for the current settings and input. */
 export function updateCode() {
-  const s = { ...readSettings(), measure: currentMeasure() };
   const input = currentInput();
+  if (input?.records) {
+    el.code.textContent = recordsCode(input.records.fields);
+    return;
+  }
+  const s = { ...readSettings(), measure: currentMeasure() };
   const records = input && input.parsed.format !== 'lines';
   const field = records && input.field !== undefined ? `record${/^[A-Za-z_$][\w$]*$/.test(input.field) ? `.${input.field}` : `[${JSON.stringify(input.field)}]`}` : null;
   // The short measure's groups do not depend on the fingerprint options.
@@ -171,6 +183,15 @@ export function updateCode() {
   if (bySimilarity) lines.push('// review: pairs of groups from the review similarity up, for a person to confirm');
   if (s.measure === 'short') lines.push("// result.weights: the list's word weights, learned from its distinct texts");
   el.code.textContent = lines.join('\n');
+}
+
+/** The code that gives the page's groups of records compared by `fields` (undefined: every column). */
+function recordsCode(fields) {
+  const call = fields ? `sh.dedup(records, {\n  fields: [${fields.map((name) => `'${name.replace(/['\\]/g, '\\$&')}'`).join(', ')}],\n})` : 'sh.dedup(records)';
+  return ["import { init } from 'simhash-wasm';", '', 'const sh = await init();', `const { unique, groups, review } = await ${call};`,
+    '// records: the rows as objects, column name → text; each column is compared by its kind',
+    '// unique: the kept rows; groups: row indices, kept row first',
+    '// review: pairs of groups that may be one entity, each explained field by field'].join('\n');
 }
 
 /** Groups by fingerprint distance at `distance` (at most the slider's maximum), as moving the slider would. */

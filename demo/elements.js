@@ -6,11 +6,11 @@ const $ = (id) => document.getElementById(id);
 
 export const el = {
   input: $('input'), file: $('file'), dropZone: $('drop-zone'), inputPanel: $('input-panel'),
-  sampleEn: $('sample-en'), sampleZh: $('sample-zh'), sampleNames: $('sample-names'), sampleLarge: $('sample-large'),
+  sampleEn: $('sample-en'), sampleZh: $('sample-zh'), sampleNames: $('sample-names'), sampleContacts: $('sample-contacts'), sampleLarge: $('sample-large'),
   source: $('source'), sourceName: $('source-name'), sourceClear: $('source-clear'),
-  fieldRow: $('field-row'), fieldLabel: $('field-label'), field: $('field'),
+  fieldRow: $('field-row'), fieldLabel: $('field-label'), fields: $('fields'),
   inputNote: $('input-note'), inputError: $('input-error'),
-  measure: $('measure'), measureHelp: $('measure-help'),
+  recordsHelp: $('records-help'), textSettings: $('text-settings'), measure: $('measure'), measureHelp: $('measure-help'),
   bySimilarity: $('by-similarity'), byDistance: $('by-distance'), byHelp: $('by-help'),
   similarity: $('similarity'), similarityValue: $('similarity-value'), similaritySlider: $('similarity-slider'), similarityHelp: $('similarity-help'),
   maxDistance: $('max-distance'), maxDistanceValue: $('max-distance-value'), distanceSlider: $('distance-slider'),

@@ -27,6 +27,11 @@
 //   { by: 'distance', maxDistance }   fingerprints within maxDistance (the fingerprint-only
 //                                     mode; the text measure only).
 //
+// Records (README "Records": rows of two or more columns, each compared by its kind):
+// sh.dedup(rows, { fields }) at its defaults finds the groups and the review entries, each
+// explained field by field; the view is { by: 'probability', probability }, dedup's
+// default, and the result has no similarities, distances or histogram.
+//
 // The settings of an analysis: { measure: 'auto' | 'text' | 'short', view, similarityOf:
 // { text, short }, and the fingerprint options (fingerprintOptions) }. 'auto' is resolved here,
 // on the distinct texts, by dedup's own rule; a view by similarity, and any view by the short
@@ -37,6 +42,8 @@ import { candidateRadius } from 'simhash-wasm';
 import { measureFor } from '../js/core/thresholds.js';
 import { collapseTexts } from '../js/dedup/dedup.js';
 import { Pacer } from '../js/core/pacing.js';
+import { DEFAULT_PROBABILITY } from '../js/records/records.js';
+import { recordText } from './formats.js';
 
 /** Largest max distance the distance slider offers. */
 export const SLIDER_MAX = 12;
@@ -59,13 +66,18 @@ export const REVIEW_OF = Object.freeze({ text: 0.5, short: 0.4 });
 /** How many such pairs an analysis lists, the most similar. */
 const REVIEW_LIMIT = 200;
 
+/** The view of records: dedup's groups from its default match probability. */
+export const RECORDS_VIEW = Object.freeze({ by: 'probability', probability: DEFAULT_PROBABILITY });
+
 /** The Hamming radius whose pairs a view needs. */
 export function viewRadius(view) {
   return view.by === 'similarity' ? candidateRadius(view.similarity) : view.maxDistance;
 }
 
 export function sameView(x, y) {
-  return x.by === y.by && (x.by === 'similarity' ? x.similarity === y.similarity : x.maxDistance === y.maxDistance);
+  if (x.by !== y.by) return false;
+  if (x.by === 'probability') return x.probability === y.probability;
+  return x.by === 'similarity' ? x.similarity === y.similarity : x.maxDistance === y.maxDistance;
 }
 
 /**
@@ -182,9 +194,33 @@ export class Engine {
     return { ...result, autoMeasure, timings, total: performance.now() - started };
   }
 
+  /**
+   * Groups records (`records`: input.js's { rows, fields, columns }; see the top of this
+   * file). Review entries are rows a < b. autoMeasure says what 'auto' takes for the records'
+   * texts (formats.js recordText of `columns`), which the lookup box looks up.
+   */
+  async analyzeRecords({ rows, fields, columns }, { onProgress, signal } = {}) {
+    this.#state = null;
+    const started = performance.now();
+    const report = onProgress && ((progress) => onProgress({ ...progress, measure: 'records' }));
+    const found = await this.#sh.dedup(rows, { ...(fields && { fields }), reviewLimit: REVIEW_LIMIT, onProgress: report, signal });
+    const timings = [['groups', performance.now() - started]];
+    const count = rows.length;
+    const leader = Uint32Array.from(rows, (_, i) => i);
+    for (const [kept, ...members] of found.groups) for (const member of members) leader[member] = kept;
+    const autoMeasure = measureFor([...new Set(rows.map((row) => recordText(row, columns)))]);
+    this.#state = { measure: 'records' };
+    return {
+      view: RECORDS_VIEW, measure: 'records', count, unique: found.unique.length, leader, distance: null, similarity: null,
+      radius: -1, histogram: null, histogramMax: -1, fields: found.fields, review: found.review, reviewOmitted: found.reviewOmitted,
+      compared: found.compared, autoMeasure, timings, total: performance.now() - started,
+    };
+  }
+
   /** Regroups the analysed items for a view, computing wider pairs or similarities only when needed. */
   async group(view) {
     if (!this.#state) throw new Error('nothing has been analysed');
+    if (this.#state.measure === 'records') throw new RangeError('records have one view: dedup\'s default match probability');
     checkView(view, this.#state.measure);
     const started = performance.now();
     const timings = [];

@@ -1,6 +1,6 @@
 // The demo's view of its input: the package's record parser (js/cli/records.js, which the CLI
 // also uses) run on a whole file or pasted text, plus what a page needs on top of it: the
-// fields to offer, a guess of which holds the text, and the download.
+// fields to offer, the texts of one field, the rows of records for sh.dedup, and the download.
 import { parseRecords, textPicker } from '../js/cli/records.js';
 
 export { InputError, formatOf } from '../js/cli/records.js';
@@ -31,25 +31,6 @@ export function parseLines(text) {
   return parse(text, 'lines');
 }
 
-const TEXT_NAMES = ['text', 'body', 'content', 'message', 'title', 'description', 'comment', 'review', 'summary', 'name'];
-
-/** The field to offer first: a usual name for text, else the one with the longest values. */
-export function guessField(parsed) {
-  const { fields } = parsed;
-  if (fields.length === 0) return undefined;
-  const byName = TEXT_NAMES.map((name) => fields.find((f) => f.toLowerCase() === name)).find((f) => f !== undefined);
-  if (byName !== undefined) return byName;
-  const sample = parsed.records.slice(0, 200);
-  let best = fields[0];
-  let bestLength = -1;
-  for (const field of fields) {
-    const text = textPicker(parsed.format, field, parsed.header);
-    const length = sample.reduce((sum, r) => sum + (text(r) ?? '').length, 0);
-    if (length > bestLength) [best, bestLength] = [field, length];
-  }
-  return best;
-}
-
 /**
  * The texts to compare, one per record, and the lines of the records that lack the field
  * (they count as empty texts).
@@ -66,6 +47,38 @@ export function textsOf(parsed, field) {
     return value;
   });
   return { texts, missing };
+}
+
+/**
+ * The records as sh.dedup takes them (README "Records"): per record an object of the
+ * `columns` it has (textPicker's texts; a JSON Lines value that is not an object has none),
+ * and how many records lack some of them (a missing field is no evidence either way).
+ */
+export function rowsOf(parsed, columns) {
+  const pickers = columns.map((column) => [column, textPicker(parsed.format, column, parsed.header)]);
+  let lacking = 0;
+  const rows = parsed.records.map((record) => {
+    const row = {};
+    if (parsed.format === 'jsonl' && (record.value === null || typeof record.value !== 'object')) {
+      lacking++;
+      return row;
+    }
+    for (const [column, pick] of pickers) {
+      const text = pick(record);
+      if (text !== undefined) row[column] = text;
+    }
+    if (Object.keys(row).length < columns.length) lacking++;
+    return row;
+  });
+  return { rows, lacking };
+}
+
+/**
+ * A record's text, for the page (the lookup box, copies): the values of `columns` trimmed,
+ * joined by ' | ' (a one-line record, as dedup's measure 'auto' reads one).
+ */
+export function recordText(row, columns) {
+  return columns.map((column) => (row[column] ?? '').trim()).join(' | ');
 }
 
 /** The kept records as the input had them: the CSV header first, each record's raw text. */

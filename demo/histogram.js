@@ -1,7 +1,8 @@
 // The histogram of item pairs per fingerprint distance: an SVG drawn at the size it is shown
 // (one SVG unit is one CSS pixel, so its text stays legible on a phone), split at the view's
 // radius, with a text summary for screen readers. A click on a bar picks its distance. By the
-// short measure it is hidden, with a note saying why: its pairs have no fingerprint distance.
+// short measure, and for records, it is hidden, with a note saying why: their pairs have no
+// fingerprint distance.
 import { HISTOGRAM_MAX, viewRadius } from './engine.js';
 import { el } from './elements.js';
 import { describeView, fmt, plural } from './wording.js';
@@ -11,7 +12,10 @@ const SVG = 'http://www.w3.org/2000/svg';
 /** What the histogram shows, to draw it again at a new size: drawHistogram's arguments. */
 let shown = [null, -1, { by: 'distance', maxDistance: 9 }, 'text'];
 
-const SHORT_NOTE = 'No fingerprint histogram for names and short lists: their candidate pairs come from MinHash bands of their words’ letter pairs, not from fingerprint distances.';
+const NOTES = {
+  short: 'No fingerprint histogram for names and short lists: their candidate pairs come from MinHash bands of their words’ letter pairs, not from fingerprint distances.',
+  records: 'No fingerprint histogram for records: their candidate pairs are rows that share an e-mail, a phone, a date or a number, or whose names are alike.',
+};
 
 function svg(name, attributes = {}, text) {
   const node = document.createElementNS(SVG, name);
@@ -30,16 +34,16 @@ function compact(n, room) {
  * Bars of pair counts per distance 0..HISTOGRAM_MAX, split at the view's radius (its max
  * distance, or the candidate radius of its similarity). histogram: the counts, or null
  * for none yet; distances above histogramMax were not computed and show hatched. By the
- * measure 'short', the note in place of the bars.
+ * measure 'short', and for 'records', a note in place of the bars.
  */
 export function drawHistogram(histogram, histogramMax, view, measure = 'text') {
   shown = [histogram, histogramMax, view, measure];
-  const short = measure === 'short';
-  el.histogramFigure.classList.toggle('short-measure', short); // style.css hides the caption and the bars
-  if (short) {
+  const note = NOTES[view.by === 'probability' ? 'records' : measure];
+  el.histogramFigure.classList.toggle('short-measure', note !== undefined); // style.css hides the caption and the bars
+  if (note) {
     el.histogram.replaceChildren();
     el.histogramSummary.textContent = '';
-    el.histogramNote.textContent = SHORT_NOTE;
+    el.histogramNote.textContent = note;
     return;
   }
   const k = viewRadius(view);

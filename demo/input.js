@@ -1,10 +1,11 @@
 // The input: pasted text (one item per line), a chosen or dropped file (lines, CSV or JSON
-// Lines, read by formats.js), or a sample; for records, the field to compare. This module
-// holds the current input and shows what was read; what a change starts is the caller's
-// (connectInput's handlers).
+// Lines, read by formats.js), or a sample; for a CSV or JSON Lines, the columns to compare,
+// chosen with checkboxes (all at first): one column is a list of texts, two or more make
+// each row a record (README "Records"). This module holds the current input and shows what
+// was read; what a change starts is the caller's (connectInput's handlers).
 import { el } from './elements.js';
 import { plural } from './wording.js';
-import { formatOf, parse, parseLines, guessField, textsOf } from './formats.js';
+import { formatOf, parse, parseLines, recordText, rowsOf, textsOf } from './formats.js';
 
 const TYPING_DEBOUNCE_MS = 300;
 const LARGE_SAMPLE_LINES = 100_000;
@@ -13,9 +14,15 @@ const LARGE_SAMPLE_CHUNK = 5000;
 
 /**
  * The current input: { kind: 'paste' | 'sample' | 'file' | 'generated', name, parsed,
- * field, texts, chars, planted?, different? }, or null when there is none. Items are
- * parsed.records, in order; planted: a sample's near-duplicate pairs of item indices;
- * different: its pairs of look-alikes of different entities, which must stay apart.
+ * columns, field, records, rows?, texts, chars, planted?, different? }, or null when there is none.
+ * Items are parsed.records, in order. columns: the checked columns of a CSV or JSON Lines
+ * (parsed.fields, in their order); field: the one column compared as texts, if so; records:
+ * with two or more columns, { rows, fields, columns } for sh.dedup(rows, { fields }) (rows of
+ * every column, fields the checked ones, or undefined when all are); rows: formats.js rowsOf's
+ * answer, made once, when records are first asked for; texts: the texts of the
+ * field, or of each record (formats.js recordText). planted: a sample's near-duplicate pairs
+ * of item indices; different: its pairs of look-alikes of different entities, which must
+ * stay apart.
  */
 let input = null;
 /** The sample in the text area, while it is unchanged: { text, planted, different? }. */
@@ -39,11 +46,11 @@ function setInput(next) {
   showInputError('');
   input = next;
   const { parsed } = next;
-  const hasFields = parsed.format !== 'lines' && parsed.fields.length > 0;
-  el.fieldRow.hidden = !hasFields;
-  if (hasFields) {
-    el.fieldLabel.textContent = parsed.format === 'csv' ? 'Column to compare' : 'Field to compare';
-    el.field.replaceChildren(...parsed.fields.map((name) => new Option(name, name, false, name === next.field)));
+  next.columns = offered(parsed);
+  el.fieldRow.hidden = next.columns.length === 0;
+  if (next.columns.length) {
+    el.fieldLabel.textContent = parsed.format === 'csv' ? 'Columns to compare' : 'Fields to compare';
+    el.fields.replaceChildren(...next.columns.map(columnBox));
   }
   el.source.hidden = next.kind !== 'file' && next.kind !== 'generated';
   if (!el.source.hidden) {
@@ -53,17 +60,51 @@ function setInput(next) {
   updateTexts();
 }
 
-/** Texts of the chosen field; notes about what was skipped. */
+/** The columns a CSV or JSON Lines input offers (formats.js parse's fields); none for lines. */
+const offered = (parsed) => (parsed.format === 'lines' ? [] : parsed.fields);
+
+/** A checkbox of a column, checked, whose changes update the columns compared. */
+function columnBox(name) {
+  const label = document.createElement('label');
+  const box = document.createElement('input');
+  box.type = 'checkbox';
+  box.name = 'column';
+  box.value = name;
+  box.checked = true;
+  box.addEventListener('change', () => {
+    input.columns = [...el.fields.querySelectorAll('input:checked')].map((checked) => checked.value);
+    updateTexts();
+  });
+  label.append(box, ` ${name}`);
+  return label;
+}
+
+/** The texts of the checked field, or the records of the checked columns; notes about what was skipped. */
 function updateTexts() {
-  const { parsed } = input;
-  const { texts, missing } = textsOf(parsed, input.field);
-  input.texts = texts;
-  input.chars = texts.reduce((sum, t) => sum + t.length, 0);
+  const { parsed, columns } = input;
   const notes = [];
   if (parsed.blank) notes.push(`${plural(parsed.blank, 'blank line')} ignored.`);
-  if (missing.length) {
-    notes.push(`${plural(missing.length, 'record')} without "${input.field}" count as empty (line ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}).`);
+  const what = parsed.format === 'csv' ? 'column' : 'field';
+  input.records = null;
+  input.field = undefined;
+  if (columns.length >= 2) {
+    input.rows ??= rowsOf(parsed, offered(parsed)); // the same rows for any columns checked
+    const { rows, lacking } = input.rows;
+    input.records = { rows, fields: columns.length === offered(parsed).length ? undefined : columns, columns };
+    input.texts = rows.map((row) => recordText(row, columns));
+    if (lacking) notes.push(`${plural(lacking, 'record')} ${lacking === 1 ? 'lacks' : 'lack'} some ${what}s: a missing ${what} counts as no evidence either way.`);
+  } else if (offered(parsed).length && !columns.length) {
+    input.texts = [];
+    notes.push(`Check a ${what} to compare.`);
+  } else {
+    input.field = columns[0];
+    const { texts, missing } = textsOf(parsed, input.field);
+    input.texts = texts;
+    if (missing.length) {
+      notes.push(`${plural(missing.length, 'record')} without "${input.field}" count as empty (line ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}).`);
+    }
   }
+  input.chars = input.texts.reduce((sum, t) => sum + t.length, 0);
   el.inputNote.textContent = notes.join(' ');
   handlers.analyzeSoon(0);
 }
@@ -86,25 +127,38 @@ function fromTextArea() {
     return;
   }
   setInput({
-    kind: sample ? 'sample' : 'paste', name: 'pasted text', parsed: parseLines(text), field: undefined,
+    kind: sample ? 'sample' : 'paste', name: 'pasted text', parsed: parseLines(text),
     planted: sample?.planted, different: sample?.different,
   });
 }
 
-async function loadFile(file) {
-  if (!file) return;
+/** Reads a file, as `name` and the promise of its bytes, in place of the input. */
+async function loadBytes(name, bytes) {
   showInputError('');
-  el.inputNote.textContent = `Reading ${file.name}…`;
+  el.inputNote.textContent = `Reading ${name}…`;
   try {
-    const parsed = parse(new Uint8Array(await file.arrayBuffer()), formatOf(file.name));
+    const parsed = parse(new Uint8Array(await bytes), formatOf(name));
     el.input.value = '';
     loadedSample = null;
-    setInput({ kind: 'file', name: file.name, parsed, field: guessField(parsed) });
+    setInput({ kind: 'file', name, parsed });
   } catch (error) {
     el.file.value = ''; // so that choosing the file again, fixed, is a change
     el.inputNote.textContent = '';
-    showInputError(`${file.name}: ${error.message}`);
+    showInputError(`${name}: ${error.message}`);
   }
+}
+
+function loadFile(file) {
+  if (file) loadBytes(file.name, file.arrayBuffer());
+}
+
+/** The Contacts sample: demo/public/contacts.csv, read as a chosen file would be. */
+function loadContacts() {
+  el.file.value = '';
+  loadBytes('contacts.csv', fetch(new URL('contacts.csv', document.baseURI)).then((response) => {
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+    return response.arrayBuffer();
+  }));
 }
 
 /** The bundled sample split into English and Chinese quotes, planted pairs renumbered; the Names sample. */
@@ -151,7 +205,7 @@ async function loadLargeSample() {
   el.file.value = '';
   loadedSample = null;
   const parsed = parseLines(`${make.lines.join('\n')}\n`);
-  setInput({ kind: 'generated', name: 'generated.txt', parsed, field: undefined });
+  setInput({ kind: 'generated', name: 'generated.txt', parsed });
 }
 
 /**
@@ -173,13 +227,10 @@ export function connectInput(jobHandlers) {
     el.input.focus();
     clearFile();
   });
-  el.field.addEventListener('change', () => {
-    input.field = el.field.value;
-    updateTexts();
-  });
   el.sampleEn.addEventListener('click', () => loadSample('en'));
   el.sampleZh.addEventListener('click', () => loadSample('zh'));
   el.sampleNames.addEventListener('click', () => loadSample('names'));
+  el.sampleContacts.addEventListener('click', loadContacts);
   el.sampleLarge.addEventListener('click', loadLargeSample);
 
   // Drop a file anywhere on the input panel; elsewhere, dropping must not open the file.

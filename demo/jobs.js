@@ -66,8 +66,13 @@ function showProgress(label, fraction) {
   else el.progress.value = fraction;
 }
 
-/** A label and a fraction (null: unknown) for a progress report of Engine.analyze. */
+/** A label and a fraction (null: unknown) for a progress report of Engine.analyze or Engine.analyzeRecords. */
 function describeProgress({ phase, done, total, measure, radius }) {
+  if (measure === 'records') {
+    if (phase === 'fields') return ['Reading the fields…', null];
+    if (phase === 'candidates') return ['Finding rows that may be one entity…', total ? done / total : null];
+    return ['Weighing the fields and grouping…', null];
+  }
   if (phase === 'fingerprint') return [`Fingerprinting: ${fmt(done)} of ${plural(total, 'distinct text')}`, total ? done / total : 0];
   if (phase === 'pairs' && measure === 'short') return ['Finding similar pairs…', null];
   if (phase === 'pairs') return [`Finding every pair within ${radius} bits…`, null];
@@ -95,13 +100,14 @@ export async function analyzeNow() {
   el.run.hidden = true;
   let latest = [large ? 'Starting the worker…' : 'Working…', 0];
   progressTimer = setTimeout(() => showProgress(...latest), large ? 0 : PROGRESS_DELAY_MS);
-  el.status.textContent = `Analysing ${plural(input.texts.length, 'item')} ${runner.where}…`;
+  el.status.textContent = `Analysing ${plural(input.texts.length, input.records ? 'record' : 'item')} ${runner.where}…`;
   try {
-    const result = await runner.analyze(input.texts, settings, (progress) => {
+    const onProgress = (progress) => {
       if (my !== job) return;
       latest = describeProgress(progress);
       if (!el.progressBox.hidden) showProgress(...latest);
-    });
+    };
+    const result = input.records ? await runner.analyzeRecords(input.records, onProgress) : await runner.analyze(input.texts, settings, onProgress);
     if (my !== job) return;
     running = null;
     clearTimeout(progressTimer);

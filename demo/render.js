@@ -2,7 +2,8 @@
 // histogram (histogram.js), the groups with each member's differences from its group's kept
 // item and a button to take it out, the possible duplicates (review.js), and the download of
 // the kept records; the groups, counts and download follow the person's choices (review.js
-// chosenGroups). Each render counts on body[data-runs], which the browser tests wait on.
+// chosenGroups). Records show each member's columns (rows.js recordRow), marked against the
+// kept record. Each render counts on body[data-runs], which the browser tests wait on.
 // A member's button is .member button[data-take-out].
 //
 // An analysis (jobs.js) is { input (input.js), settings, runner (runners.js), result (of
@@ -14,7 +15,7 @@ import { el, setState } from './elements.js';
 import { serialize } from './formats.js';
 import { drawHistogram } from './histogram.js';
 import { chosenGroups, renderReview, takeOut } from './review.js';
-import { textRow } from './rows.js';
+import { recordRow, recordShape, textRow } from './rows.js';
 import { describeView, fmt, measureName, ms, plural } from './wording.js';
 
 const GROUPS_PER_PAGE = 50;
@@ -67,6 +68,24 @@ export function showStopped(message, isError = false) {
   document.body.dataset.runs = ++runs;
 }
 
+/** What a field kind compares, as the page says it. */
+const KIND_NAMES = { email: 'e-mail', phone: 'phone', date: 'date', exact: 'number', name: 'name', text: 'text' };
+
+/**
+ * A group member's row: item `item` under the badge `to` (textRow's), marked against the
+ * group's kept item `kept` ({ item, text, name }) unless null.
+ */
+function memberRow(input, result, item, to, kept) {
+  const { records } = input.parsed;
+  const shape = recordShape(input, result);
+  if (shape) {
+    const { rows } = input.records;
+    const badge = to === null || to.label !== undefined ? to : { label: 'duplicate', title: `grouped with the kept record at ${describeView(result.view)}` };
+    return recordRow(records[item], rows[item], badge, shape, kept && { row: rows[kept.item], name: kept.name });
+  }
+  return textRow(records[item], input.texts[item], to, kept);
+}
+
 /** Groups as lists of item indices, kept item first, from each item's leader, in the order the sort control asks. */
 function collectGroups(leader) {
   const { groupStarts, groupItems } = flatGroups(leader); // ordered by kept item
@@ -87,10 +106,15 @@ export function render(analysis, again = false) {
   groupList = collectGroups(leader);
   setStats(result.count, unique, groupList.length);
   const duplicates = result.count - unique;
-  const changes = [takenOut && `${plural(takenOut, 'item')} taken out`, merged && `${plural(merged, 'group')} merged`].filter(Boolean);
+  const changes = [takenOut && `${plural(takenOut, result.measure === 'records' ? 'record' : 'item')} taken out`, merged && `${plural(merged, 'group')} merged`].filter(Boolean);
   const byYou = changes.length ? ` (${changes.join(', ')} by you)` : '';
-  const measure = result.view.by === 'similarity' ? `, compared as ${measureName(result.measure)}` : '';
-  el.status.textContent = `${plural(result.count, 'item')}: ${fmt(unique)} unique, ${plural(duplicates, 'near-duplicate')} in ${plural(groupList.length, 'group')} at ${describeView(result.view)}${measure}${byYou}.`;
+  if (result.measure === 'records') {
+    const fields = result.fields.map(({ name, kind }) => `${name} (${KIND_NAMES[kind]})`).join(', ');
+    el.status.textContent = `${plural(result.count, 'record')}: ${fmt(unique)} unique, ${plural(duplicates, 'duplicate')} in ${plural(groupList.length, 'group')} at ${describeView(result.view)}, compared field by field: ${fields}${byYou}.`;
+  } else {
+    const measure = result.view.by === 'similarity' ? `, compared as ${measureName(result.measure)}` : '';
+    el.status.textContent = `${plural(result.count, 'item')}: ${fmt(unique)} unique, ${plural(duplicates, 'near-duplicate')} in ${plural(groupList.length, 'group')} at ${describeView(result.view)}${measure}${byYou}.`;
+  }
   const parts = analysis.timings.map(([label, t]) => `${label} ${ms(t)}`).join(', ');
   let timing = `Analysed in ${ms(analysis.total)} ${runner.where} (${parts}).`;
   if (analysis.regrouped) {
@@ -158,6 +182,7 @@ function renderSampleCheck(input, result) {
 export function showMoreGroups(analysis, atLeast = 0) {
   const { result, input } = analysis;
   const { records } = input.parsed;
+  const unit = result.measure === 'records' ? 'record' : 'item';
   const end = Math.min(groupList.length, Math.max(atLeast, shownGroups + GROUPS_PER_PAGE));
   const fragment = document.createDocumentFragment();
   for (let g = shownGroups; g < end; g++) {
@@ -168,20 +193,20 @@ export function showMoreGroups(analysis, atLeast = 0) {
     title.append(`Group ${fmt(g + 1)} `);
     const size = document.createElement('span');
     size.className = 'muted';
-    size.textContent = `· ${plural(group.length, 'item')}`;
+    size.textContent = `· ${plural(group.length, unit)}`;
     title.append(size);
     const members = document.createElement('ul');
     members.className = 'members';
-    const kept = { text: input.texts[group[0]], name: 'the kept item' };
+    const kept = { item: group[0], text: input.texts[group[0]], name: `the kept ${unit}` };
     group.slice(0, MEMBERS_SHOWN).forEach((item, position) => {
       let row;
-      if (position === 0) row = textRow(records[item], input.texts[item], null);
+      if (position === 0) row = memberRow(input, result, item, null, null);
       else if (result.leader[item] === group[0]) {
-        row = textRow(records[item], input.texts[item], { distance: result.distance?.[item], similarity: result.similarity?.[item] }, kept);
+        row = memberRow(input, result, item, { distance: result.distance?.[item], similarity: result.similarity?.[item] }, kept);
         row.querySelector('.meta').append(takeOutButton(analysis, group[0], item, records[item].line));
       } else if (input.texts[item] === kept.text) { // a copy of a text taken out with it
-        row = textRow(records[item], input.texts[item], { distance: result.distance ? 0 : undefined, similarity: result.similarity ? 1 : undefined }, kept);
-      } else row = textRow(records[item], input.texts[item], { label: 'merged by you' });
+        row = memberRow(input, result, item, { distance: result.distance ? 0 : undefined, similarity: result.similarity ? 1 : undefined }, kept);
+      } else row = memberRow(input, result, item, { label: 'merged by you' }, null);
       row.dataset.item = item;
       members.append(row);
     });
@@ -189,7 +214,7 @@ export function showMoreGroups(analysis, atLeast = 0) {
     if (group.length > MEMBERS_SHOWN) {
       const more = document.createElement('p');
       more.className = 'more-members';
-      more.textContent = `…and ${plural(group.length - MEMBERS_SHOWN, 'more item')}.`;
+      more.textContent = `…and ${plural(group.length - MEMBERS_SHOWN, `more ${unit}`)}.`;
       li.append(more);
     }
     fragment.append(li);

@@ -6,14 +6,20 @@
 // (chosenGroups, the one place of the rule): the groups, the counts and the download follow
 // them. Each pair is shown side by side, the second text with its differences from the first
 // marked; a pair listed although it reaches the view's similarity says why it is not grouped.
+// A pair of records (engine.js analyzeRecords) is a table of its columns: per field the two
+// values, the level and the weight in bits, the field that decided marked (the one whose
+// weight is largest either way, or the identity fields that kept a probable pair apart).
 //
 // For the browser tests, each pair is li.review-pair[data-a][data-b][data-choice], with
 // data-by="you" when the person took b out of a's group, and buttons
 // [data-choose="merge" | "keep"]; a look-alike's note is p.differs, the reason a pair at the
-// view's similarity is listed p.apart.
+// view's similarity is listed p.apart. A pair of records has table.evidence, a row
+// tr[data-field][data-level][data-weight] per compared field (tr.decided for the deciding
+// ones), and p.decided[data-field] saying what decided.
 import { el } from './elements.js';
+import { DEFAULT_RECORD_REVIEW } from '../js/records/records.js';
 import { REVIEW_OF } from './engine.js';
-import { textRow } from './rows.js';
+import { appendMarked, recordRow, recordShape, textRow } from './rows.js';
 import { describeView, fmt, percent, percentBelow, plural, quote } from './wording.js';
 
 /**
@@ -83,13 +89,112 @@ export function chosenGroups(result, texts) {
   return { leader: merged === 0 ? leader : leader.map(find), takenOut, merged };
 }
 
-/** Why a look-alike pair was kept apart (README "Look-alikes"): what differs, first's / the other's. */
-function differsNote({ numbers, words }) {
+/** What differs between look-alikes (README "Look-alikes"), first's / the other's: 'numbers 125 / 123; words …'. */
+function differences({ numbers, words }) {
+  const sides = ([first, other]) => `${first.join(' ')} / ${other.join(' ')}`;
+  return [numbers && `numbers ${sides(numbers)}`, words && `words ${sides(words)}`].filter(Boolean).join('; ');
+}
+
+/** Why a look-alike pair was kept apart. */
+function differsNote(differs) {
   const p = document.createElement('p');
   p.className = 'differs';
-  const sides = ([first, other]) => `${first.join(' ')} / ${other.join(' ')}`;
-  p.textContent = `Kept apart: ${[numbers && `numbers ${sides(numbers)}`, words && `words ${sides(words)}`].filter(Boolean).join('; ')} differ.`;
+  p.textContent = `Kept apart: ${differences(differs)} differ.`;
   return p;
+}
+
+/** A weight in bits, signed: '+12.3 bits', '−4.0 bits'. */
+const bits = (weight) => `${weight < 0 ? '−' : '+'}${Math.abs(weight).toFixed(1)} bits`;
+
+/**
+ * The fields that decided a review entry of records: the identity fields that kept it apart
+ * (apart.field names them, joined by spaces), else the one whose weight is largest either way.
+ */
+export function decidingFields({ apart, fields }) {
+  if (apart) return new Set(fields.filter(({ name }) => ` ${apart.field} `.includes(` ${name} `)).map(({ name }) => name));
+  let best = fields[0];
+  for (const field of fields) if (Math.abs(field.weight) > Math.abs(best.weight)) best = field;
+  return new Set([best.name]);
+}
+
+/**
+ * A review entry of records (engine.js analyzeRecords): its match probability, a table of every
+ * column of the input (per compared field the two values, the second marked against the
+ * first unless they agree exactly, the level and the weight; the deciding fields marked), and
+ * what decided.
+ */
+function recordEvidence(entry, { records, rows }, shape) {
+  const { a, b, probability, weight, apart, fields } = entry;
+  const decided = decidingFields(entry);
+  const box = document.createDocumentFragment();
+  const head = document.createElement('p');
+  head.className = 'match';
+  const badge = document.createElement('span');
+  badge.className = 'badge';
+  badge.textContent = `${percentBelow(probability, 1)} match`;
+  badge.title = `match probability ${probability.toFixed(4)}, weight ${bits(weight)}`;
+  head.append(badge, ` line ${fmt(records[a].line)} and line ${fmt(records[b].line)}`);
+  const wrap = document.createElement('div');
+  wrap.className = 'evidence-wrap';
+  const table = document.createElement('table');
+  table.className = 'evidence';
+  const caption = document.createElement('caption');
+  caption.className = 'visually-hidden';
+  caption.textContent = `The evidence of each field for lines ${fmt(records[a].line)} and ${fmt(records[b].line)}`;
+  const headRow = document.createElement('tr');
+  for (const label of ['Field', `Line ${fmt(records[a].line)}`, `Line ${fmt(records[b].line)}`, 'Level', 'Weight']) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = label;
+    headRow.append(th);
+  }
+  const thead = document.createElement('thead');
+  thead.append(headRow);
+  const tbody = document.createElement('tbody');
+  const byName = new Map(fields.map((field) => [field.name, field]));
+  for (const column of shape.columns) {
+    const field = byName.get(column);
+    const tr = document.createElement('tr');
+    const name = document.createElement('th');
+    name.scope = 'row';
+    name.textContent = column;
+    const first = document.createElement('td');
+    const second = document.createElement('td');
+    const level = document.createElement('td');
+    const weightCell = document.createElement('td');
+    weightCell.className = 'weight';
+    if (field) {
+      tr.dataset.field = column;
+      tr.dataset.level = field.level;
+      tr.dataset.weight = field.weight.toFixed(1);
+      first.textContent = field.a;
+      if (field.level === 'exact') second.textContent = field.b; // equal as the kind compares them, however written
+      else appendMarked(second, field.a, field.b, 'the first');
+      level.textContent = field.level;
+      weightCell.textContent = field.level === 'missing' ? '0 bits' : bits(field.weight);
+      if (decided.has(column)) tr.className = 'decided';
+    } else { // not compared: the values as the input has them
+      tr.className = 'unused';
+      first.textContent = rows[a][column] ?? '';
+      second.textContent = rows[b][column] ?? '';
+      level.textContent = 'not compared';
+    }
+    tr.append(name, first, second, level, weightCell);
+    tbody.append(tr);
+  }
+  table.append(caption, thead, tbody);
+  wrap.append(table);
+  const why = document.createElement('p');
+  why.className = 'decided';
+  why.dataset.field = [...decided].join(' ');
+  if (apart) {
+    why.textContent = `Kept apart by ${apart.field}: ${differences(apart.differs)} differ, though the other fields make them ${percentBelow(probability, 1)} likely one.`;
+  } else {
+    const field = byName.get([...decided][0]);
+    why.textContent = `Decided by ${field.name}: ${field.level}, ${bits(field.weight)}${field.weight < 0 ? ' against' : ' for'} a match.`;
+  }
+  box.append(head, wrap, why);
+  return box;
 }
 
 /**
@@ -129,18 +234,25 @@ function takenOutNote(choice) {
 export function renderReview(analysis, onChoice) {
   const { result, input } = analysis;
   const { pairs: choices, takenOut } = choicesOf(result);
-  const bySimilarity = result.view.by === 'similarity';
-  const review = bySimilarity ? result.review ?? [] : [];
+  const listed = result.view.by !== 'distance'; // by fingerprint distance nothing is listed
+  const review = listed ? result.review ?? [] : [];
   const yours = [...takenOut].reverse().map((key) => {
     const [a, b] = key.split(',').map(Number);
     return { a, b, similarity: result.similarity?.[b], distance: result.distance?.[b], byYou: true };
   });
-  el.reviewPanel.hidden = !bySimilarity && yours.length === 0;
+  el.reviewPanel.hidden = !listed && yours.length === 0;
   if (el.reviewPanel.hidden) return;
+  const shape = recordShape(input, result);
+  const unit = shape ? 'record' : 'item';
   let status = '';
-  if (yours.length === 1) status = 'The item you took out of its group comes first. ';
-  else if (yours.length > 1) status = `The ${fmt(yours.length)} items you took out of their groups come first, the latest on top. `;
-  if (bySimilarity) {
+  if (yours.length === 1) status = `The ${unit} you took out of its group comes first. `;
+  else if (yours.length > 1) status = `The ${fmt(yours.length)} ${unit}s you took out of their groups come first, the latest on top. `;
+  if (shape) {
+    const range = `match probability ≥ ${percent(DEFAULT_RECORD_REVIEW)} but not grouped at ${describeView(result.view)}`;
+    status += review.length === 0
+      ? `No possible duplicates (${range}).`
+      : `${plural(review.length, 'pair')} of groups that may be one entity (${range}), most probable first, each with the evidence of every field. Merge a pair to join its groups in the unique list and the download.`;
+  } else if (listed) {
     const range = `similarity ≥ ${percent(REVIEW_OF[result.measure])} but not grouped at ${describeView(result.view)}`;
     status += review.length === 0
       ? `No possible duplicates (${range}).`
@@ -161,10 +273,15 @@ export function renderReview(analysis, onChoice) {
     if (byYou) li.dataset.by = 'you';
     const sides = document.createElement('ul');
     sides.className = 'members sides';
-    sides.append(
-      textRow(records[a], input.texts[a], { label: 'first' }),
-      textRow(records[b], input.texts[b], { similarity, distance }, { text: input.texts[a], name: 'the first' }),
-    );
+    if (shape) {
+      const { rows } = input.records;
+      sides.append(recordRow(records[a], rows[a], { label: 'first' }, shape), recordRow(records[b], rows[b], { label: 'second' }, shape, { row: rows[a], name: 'the first' }));
+    } else {
+      sides.append(
+        textRow(records[a], input.texts[a], { label: 'first' }),
+        textRow(records[b], input.texts[b], { similarity, distance }, { text: input.texts[a], name: 'the first' }),
+      );
+    }
     const buttons = document.createElement('div');
     buttons.className = 'choices';
     for (const [choice, label] of [['merge', 'Merge'], ['keep', 'Keep apart']]) {
@@ -180,13 +297,14 @@ export function renderReview(analysis, onChoice) {
       });
       buttons.append(button);
     }
-    li.append(sides);
+    // A pair of records listed by dedup shows its evidence, which holds both records' values.
+    li.append(shape && !byYou ? recordEvidence(pair, { records, rows: input.records.rows }, shape) : sides);
     if (byYou) li.append(takenOutNote(choices.get(key)));
     else if (differs) li.append(differsNote(differs));
-    else if (pair.apart !== undefined) li.append(apartNote(pair, { records, texts: input.texts }, result.view.similarity));
+    else if (pair.apart !== undefined && !shape) li.append(apartNote(pair, { records, texts: input.texts }, result.view.similarity));
     li.append(buttons);
     return li;
   }));
-  el.reviewMore.hidden = !bySimilarity || !result.reviewOmitted;
-  el.reviewMore.textContent = `…and ${fmt(result.reviewOmitted ?? 0)} less similar pairs, not listed.`;
+  el.reviewMore.hidden = !listed || !result.reviewOmitted;
+  el.reviewMore.textContent = `…and ${fmt(result.reviewOmitted ?? 0)} less ${shape ? 'probable' : 'similar'} pairs, not listed.`;
 }

@@ -1,6 +1,7 @@
 // Where an analysis runs: the same Engine (engine.js) on this page or in the demo's Web
 // Worker (worker.js), behind one asynchronous interface:
 //   analyze(texts, settings, onProgress) → the result of Engine.analyze
+//   analyzeRecords(records, onProgress)  → the result of Engine.analyzeRecords
 //   group(view)                          → the result of Engine.group, for the last analysis
 //   cancel()                             → the running call rejects with an AbortError
 //   where                                → the place, in words
@@ -17,6 +18,11 @@ class PageRunner {
   async analyze(texts, settings, onProgress) {
     this.#controller = new AbortController();
     return (await pageEngine).analyze(texts, settings, { onProgress, signal: this.#controller.signal });
+  }
+
+  async analyzeRecords(records, onProgress) {
+    this.#controller = new AbortController();
+    return (await pageEngine).analyzeRecords(records, { onProgress, signal: this.#controller.signal });
   }
 
   async group(view) {
@@ -72,6 +78,10 @@ class WorkerRunner {
 
   analyze(texts, settings, onProgress) {
     return this.#call({ type: 'analyze', texts, settings }, onProgress);
+  }
+
+  analyzeRecords(records, onProgress) {
+    return this.#call({ type: 'records', records }, onProgress);
   }
 
   group(view) {

@@ -12,8 +12,11 @@ export const plural = (n, one, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one :
 
 export const percent = (s) => `${Math.round(s * 100)}%`;
 
-/** What a view (engine.js) groups by: 'similarity ≥ 80%', 'max distance 9'. */
-export const describeView = (view) => (view.by === 'similarity' ? `similarity ≥ ${percent(view.similarity)}` : `max distance ${view.maxDistance}`);
+/** What a view (engine.js) groups by: 'similarity ≥ 80%', 'max distance 9', 'match probability ≥ 95%'. */
+export function describeView(view) {
+  if (view.by === 'probability') return `match probability ≥ ${percent(view.probability)}`;
+  return view.by === 'similarity' ? `similarity ≥ ${percent(view.similarity)}` : `max distance ${view.maxDistance}`;
+}
 
 /** What a measure (engine.js) compares, as the "Compare as" setting names it: 'texts', 'names and short lists'. */
 export const measureName = (measure) => (measure === 'short' ? 'names and short lists' : 'texts');

@@ -1,6 +1,6 @@
 // The demo's Web Worker for large inputs: the same Engine as on the page, off the main
-// thread. Messages in: { id, type: 'analyze', texts, settings } | { id, type: 'group', view }
-// (engine.js: views).
+// thread. Messages in: { id, type: 'analyze', texts, settings } | { id, type: 'records', records }
+// | { id, type: 'group', view } (engine.js: views).
 // Messages out: { id, type: 'progress', progress } | { id, type: 'done', result } |
 // { id, type: 'error', error: { name, message } }. The page cancels by terminating the worker.
 import { init } from 'simhash-wasm';
@@ -16,18 +16,19 @@ self.onmessage = async ({ data }) => {
   try {
     const e = await engine;
     let result;
+    let lastPost = 0;
+    let lastPhase = '';
+    const onProgress = (progress) => {
+      const now = performance.now();
+      if (progress.phase === lastPhase && now - lastPost < PROGRESS_MS && progress.done < progress.total) return;
+      lastPost = now;
+      lastPhase = progress.phase;
+      self.postMessage({ id, type: 'progress', progress });
+    };
     if (type === 'analyze') {
-      let lastPost = 0;
-      let lastPhase = '';
-      result = await e.analyze(data.texts, data.settings, {
-        onProgress: (progress) => {
-          const now = performance.now();
-          if (progress.phase === lastPhase && now - lastPost < PROGRESS_MS && progress.done < progress.total) return;
-          lastPost = now;
-          lastPhase = progress.phase;
-          self.postMessage({ id, type: 'progress', progress });
-        },
-      });
+      result = await e.analyze(data.texts, data.settings, { onProgress });
+    } else if (type === 'records') {
+      result = await e.analyzeRecords(data.records, { onProgress });
     } else if (type === 'group') {
       result = await e.group(data.view);
     } else {

@@ -237,7 +237,7 @@ test('by fingerprint distance: groups and counts; the slider regroups them live'
   await closeDemo(demo);
 });
 
-test('a CSV file: pick the column, download the kept records with the header', async () => {
+test('a CSV file: its columns as records, then one column as texts; download the kept records with the header', async () => {
   const demo = await openDemo();
   const { page } = demo;
   const csv = [
@@ -258,19 +258,31 @@ test('a CSV file: pick the column, download the kept records with the header', a
     'Multi-line\r\nreport: I cannot connect to the VPN from home since this morning, it says the certificate expired.',
     'Where do we order lunch on Friday, and who pays for it this time?',
   ];
+  /** Checks only the columns named, each change a run of its own. */
+  const compare = async (...names) => {
+    for (const box of await page.locator('#fields input').all()) {
+      const checked = names.includes(await box.getAttribute('value'));
+      if (checked === await box.isChecked()) continue;
+      const before = await runs(page);
+      await box.setChecked(checked);
+      await settled(page, before);
+    }
+  };
   let before = await runs(page);
   await page.setInputFiles('#file', { name: 'tickets.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
   await settled(page, before);
-  assert.equal(await page.isVisible('#field'), true, 'a column picker');
-  assert.deepEqual(await page.locator('#field option').allTextContents(), ['id', 'title', 'body']);
-  assert.equal(await page.inputValue('#field'), 'body', 'the column that holds text is picked first');
+  assert.equal(await page.isVisible('#fields'), true, 'the columns to compare');
+  const boxes = await page.locator('#fields input').evaluateAll((inputs) => inputs.map((box) => [box.value, box.checked]));
+  assert.deepEqual(boxes, [['id', true], ['title', true], ['body', true]], 'every column, checked: the rows are records');
   assert.match(await page.textContent('#source'), /tickets\.csv: CSV, 5 records/);
+  const asRecords = await sh.dedup(titles.map((title, i) => ({ id: String(i + 1), title, body: bodies[i] })));
+  assert.match(await page.textContent('#status'), new RegExp(`^5 records: ${asRecords.unique.length} unique, .*, compared field by field: `));
+
+  await compare('body');
   assert.deepEqual(await stats(page), (await expected(bodies, DEFAULT_VIEW)).stats);
 
   assert.equal(await page.getAttribute('#measure-help', 'data-measure'), 'text', 'auto compares the bodies as texts');
-  before = await runs(page);
-  await page.selectOption('#field', 'title');
-  await settled(page, before);
+  await compare('title');
   assert.equal(await page.getAttribute('#measure-help', 'data-measure'), 'short', 'and the titles as short strings, at their default similarity');
   assert.equal(await page.inputValue('#similarity'), '0.6');
   const byTitle = await expected(titles, { similarity: 0.6 }, undefined, 'short');
@@ -278,9 +290,7 @@ test('a CSV file: pick the column, download the kept records with the header', a
   assert.deepEqual((await shownGroups(page)).map((g) => g.map((m) => m.item)), byTitle.groups);
   assert.ok(byTitle.groups.some((g) => g.includes(1) && g.includes(4)), 'the two records titled "Printer" are together');
 
-  before = await runs(page);
-  await page.selectOption('#field', 'body');
-  await settled(page, before);
+  await compare('body');
   const byBody = await expected(bodies, DEFAULT_VIEW);
   assert.deepEqual(await stats(page), byBody.stats);
   assert.ok(byBody.groups.length >= 1, 'the test data has near-duplicates');
@@ -296,7 +306,7 @@ test('a CSV file: pick the column, download the kept records with the header', a
   await closeDemo(demo);
 });
 
-test('a JSON Lines file dropped on the page: pick the field, download the kept lines', async () => {
+test('a JSON Lines file dropped on the page: one field of two, download the kept lines', async () => {
   const demo = await openDemo();
   const { page } = demo;
   const objects = LIST.map((text, i) => ({ id: i + 1, lang: /\p{Script=Han}/u.test(text) ? 'zh' : 'en', text }));
@@ -307,15 +317,17 @@ test('a JSON Lines file dropped on the page: pick the field, download the kept l
     transfer.items.add(new File([text], 'posts.jsonl', { type: 'application/x-ndjson' }));
     return transfer;
   }, jsonl);
-  const before = await runs(page);
+  let before = await runs(page);
   await page.dispatchEvent('#drop-zone', 'dragenter', { dataTransfer });
   assert.equal(await page.getAttribute('#drop-zone', 'class'), 'drop-zone dragging');
   await page.dispatchEvent('#input', 'drop', { dataTransfer });
   await settled(page, before);
   assert.equal(await page.getAttribute('#drop-zone', 'class'), 'drop-zone');
   assert.match(await page.textContent('#source'), /posts\.jsonl: JSON Lines, 11 records/);
-  assert.deepEqual(await page.locator('#field option').allTextContents(), ['lang', 'text']);
-  assert.equal(await page.inputValue('#field'), 'text');
+  assert.deepEqual(await page.locator('#fields input').evaluateAll((inputs) => inputs.map((box) => box.value)), ['lang', 'text'], 'its string fields');
+  before = await runs(page);
+  await page.uncheck('#fields input[value="lang"]');
+  await settled(page, before);
   const want = await expected(LIST, DEFAULT_VIEW);
   assert.deepEqual(await stats(page), want.stats);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
