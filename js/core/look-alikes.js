@@ -8,7 +8,7 @@
 // CJK characters apart from the rest. Two entries are compared on the tokens left once the
 // tokens they share are set aside (a token equal to two adjacent tokens of the other side
 // joined is shared: `10-Cup` / `10 Cup`):
-// - numbers (tokens with a digit): shared when they have the same digits and one
+// - numbers (tokens with a digit, and Roman numerals up to XIII): shared when they have the same digits and one
 //   abbreviates the other (`AM53` / `AM53BK`, `4` / `4B`); a typo when one edit apart and of
 //   at least TYPO_DIGITS digits (a postcode, a phone number, a date: `90210` / `90201`);
 //   else they differ outright, as house numbers and models identify (`125` / `123`,
@@ -40,6 +40,8 @@ const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han
 const DIGIT = /\p{Nd}/u;
 const EDGE_PUNCTUATION = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu;
 const PUNCTUATION = /\p{P}/gu;
+/** Roman numerals up to 13 (`Part I` / `Part II`, `Henry VII` / `Henry VIII`), numbers that match only when equal. */
+const ROMAN = /^(?:i|ii|iii|iv|v|vi|vii|viii|ix|x|xi|xii|xiii)$/;
 
 /** A token's folded form, as the short measure folds (README "Similarity of short strings"). */
 function fold(piece) {
@@ -64,7 +66,7 @@ export function identifyingParts(text) {
       const key = fold(run);
       if (!key) continue;
       const shown = run.replace(EDGE_PUNCTUATION, '') || run;
-      tokens.push({ key, shown, kind: CJK.test(key) ? KIND_CJK : DIGIT.test(key) ? KIND_NUMBER : KIND_WORD });
+      tokens.push({ key, shown, kind: CJK.test(key) ? KIND_CJK : DIGIT.test(key) || ROMAN.test(key) ? KIND_NUMBER : KIND_WORD });
     }
   }
   return { tokens, fields };
@@ -148,6 +150,12 @@ function matchJoined(parts, usedA, other, usedB) {
   }
 }
 
+/** Marks a token as used when one equal to it on its side is (`HDR-SR10 … - HDRSR10`: one code said twice). */
+function repeatsUsed(parts, used) {
+  const keys = new Set(parts.filter((t, i) => used[i]).map((t) => t.key));
+  for (let i = 0; i < parts.length; i++) if (keys.has(parts[i].key)) used[i] = 1;
+}
+
 /** The unused tokens of `parts` of `kind`. */
 function left(parts, used, kind) {
   return parts.filter((t, i) => !used[i] && t.kind === kind);
@@ -186,9 +194,11 @@ export function differingParts(partsA, partsB) {
   matchEqual(a, usedA, b, usedB);
   matchJoined(a, usedA, b, usedB);
   matchJoined(b, usedB, a, usedA);
+  repeatsUsed(a, usedA);
+  repeatsUsed(b, usedB);
   let shared = 0;
   for (const u of usedA) shared += u;
-  const sameNumber = (x, y) => digitsOf(x) === digitsOf(y) && (abbreviates(x, y) || abbreviates(y, x));
+  const sameNumber = (x, y) => digitsOf(x) === digitsOf(y) && !ROMAN.test(x) && !ROMAN.test(y) && (abbreviates(x, y) || abbreviates(y, x));
   const leftNumbersA = left(a, usedA, KIND_NUMBER);
   const [numbersA, numbersB] = pairUp(leftNumbersA, left(b, usedB, KIND_NUMBER), sameNumber);
   shared += leftNumbersA.length - numbersA.length;

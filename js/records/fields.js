@@ -124,6 +124,38 @@ export function inferKind(name, texts) {
   return length > TEXT_MEAN_LENGTH ? 'text' : 'name';
 }
 
+/** Share of rows whose identity must hold a code for the codes to be compared. */
+const CODES_FROM = 0.2;
+const CODE = /^(?=.*\p{L})(?=.*\p{N})[\p{L}\p{N}]{4,}$/u;
+
+/** The model codes in a text: tokens of four or more letters and digits with both (`KX-TS108W`, `SBV40S`), folded as the short measure folds. */
+export function codesOf(text) {
+  const codes = new Set();
+  for (const piece of text.split(/\s+/u)) {
+    const key = piece.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+    if (CODE.test(key)) codes.add(key);
+  }
+  return [...codes].sort();
+}
+
+/**
+ * The codes of the identity fields as a field of their own, kind 'code' (keys: the codes,
+ * space-separated), when at least CODES_FROM of the rows have one: product titles, where
+ * a shared model code says more than any wording, and different codes that the products differ.
+ */
+function codeField(identities, count) {
+  if (!identities.length) return null;
+  const keys = new Array(count);
+  let present = 0;
+  for (let r = 0; r < count; r++) {
+    keys[r] = identities.flatMap((field) => codesOf(field.texts[r])).join(' ');
+    if (keys[r]) present++;
+  }
+  if (present < CODES_FROM * count) return null;
+  const name = `${identities.map((field) => field.name).join(' ')} codes`;
+  return { name, kind: 'code', texts: keys.map((key) => key.toUpperCase()), keys, derived: true };
+}
+
 /** Column names of the rows in order of first appearance (a row is a plain object). */
 function columnsOf(rows) {
   const seen = new Set();
@@ -193,5 +225,6 @@ export function recordFields(rows, fields) {
   const names = out.filter((field) => field.kind === 'name');
   const identities = names.filter((field) => IDENTITY_NAME.test(field.name));
   for (const field of identities.length ? identities : names.slice(0, 1)) field.identity = true;
-  return out;
+  const codes = codeField(out.filter((field) => field.identity), rows.length);
+  return codes ? [...out, codes] : out;
 }

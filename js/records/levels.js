@@ -13,6 +13,7 @@ export const LEVELS = Object.freeze({
   exact: ['exact', 'close', 'different'],
   name: ['exact', 'close', 'similar', 'different'],
   text: ['exact', 'close', 'similar', 'different'],
+  code: ['exact', 'different'],
 });
 
 /** Similarity from which two names or texts are 'close', and 'similar'. */
@@ -50,10 +51,14 @@ export function oneEdit(a, b) {
   return short.slice(i) === long.slice(i + 1);
 }
 
-/** The level of two non-empty keys of a field of kind 'email', 'phone', 'date' or 'exact' (fields.js keys). */
+/** The level of two non-empty keys of a field of kind 'email', 'phone', 'date', 'exact' or 'code' (fields.js keys). */
 export function keyLevel(kind, a, b) {
   if (a === b) return 0;
   switch (kind) {
+    case 'code': {
+      const codes = new Set(a.split(' '));
+      return b.split(' ').some((code) => codes.has(code)) ? 0 : 1;
+    }
     case 'email': {
       const [localA, domainA] = [a.slice(0, a.lastIndexOf('@')), a.slice(a.lastIndexOf('@') + 1)];
       const [localB, domainB] = [b.slice(0, b.lastIndexOf('@')), b.slice(b.lastIndexOf('@') + 1)];

@@ -11,8 +11,8 @@
 //   candidate pairs. Field f's m is counted with the posterior of the other fields only
 //   (leave one field out), so that a field cannot vouch for itself: candidates proposed
 //   because their names are similar do not teach that similar names make a match;
-// - m starts from, and is smoothed toward, PRIOR_M by PRIOR_PAIRS pairs' worth, so that a
-//   list of 40 rows gets sane weights;
+// - m starts from, and is smoothed toward, PRIOR_M by PRIOR_PAIRS pairs' worth, and u toward
+//   PRIOR_U by PRIOR_RANDOM pairs' worth, so that a list of 40 rows, or 3, gets sane weights;
 // - weights fall with the levels (a weaker agreement never weighs more), 'different' never
 //   weighs for a match, an exact agreement never against;
 // - an exact agreement on a value weighs by the value's rarity (u = its share of the
@@ -21,8 +21,11 @@
 import { LEVELS, MISSING } from './levels.js';
 
 /** m each level starts from, strongest first, by number of levels. */
-const PRIOR_M = { 3: [0.85, 0.1, 0.05], 4: [0.7, 0.15, 0.1, 0.05] };
+const PRIOR_M = { 2: [0.9, 0.1], 3: [0.85, 0.1, 0.05], 4: [0.7, 0.15, 0.1, 0.05] };
 const PRIOR_PAIRS = 5;
+/** u each level is smoothed toward, by number of levels, and by how many random pairs' worth. */
+const PRIOR_U = { 2: [0.002, 0.998], 3: [0.005, 0.005, 0.99], 4: [0.002, 0.003, 0.01, 0.985] };
+const PRIOR_RANDOM = 100;
 const EM_ITERATIONS = 40;
 const EM_TOLERANCE = 1e-5;
 const MIN_PRIOR = 1e-7;
@@ -36,24 +39,62 @@ const SELF_TAUGHT = -2;
 const LN2 = Math.LN2;
 const logistic = (x) => 1 / (1 + Math.exp(-x));
 
-/** u per field and level from the levels of random pairs (Uint8Array pairs × fields), smoothed by half a pair per level. */
+/**
+ * u per field and level from the levels of random pairs (Uint8Array pairs × fields),
+ * smoothed toward PRIOR_U by PRIOR_RANDOM pairs' worth: a short list has few random pairs,
+ * and its duplicates are a large share of them (3 rows, one duplicate: a third).
+ */
 function countU(fields, randomLevels) {
   const f = fields.length;
   return fields.map(({ kind }, j) => {
-    const k = LEVELS[kind].length;
-    const counts = new Float64Array(k).fill(0.5);
+    const counts = PRIOR_U[LEVELS[kind].length].map((u) => u * PRIOR_RANDOM);
     for (let p = j; p < randomLevels.length; p += f) if (randomLevels[p] !== MISSING) counts[randomLevels[p]]++;
     const total = counts.reduce((s, c) => s + c, 0);
     return counts.map((c) => c / total);
   });
 }
 
-/** Weights in nats, log(m / u), made to fall with the levels, 'different' at most 0 and 'exact' at least 0. */
+/**
+ * Matches whose identity fields (the names, the titles: fields.js) differ outright: at most
+ * this share; and whose model codes differ, at most CODES_DIFFERENT. The other fields of a
+ * candidate that shares a maker and a price, or a hotel's address and phone, agree far
+ * beyond chance among different entities too; left to itself, EM then learns that matches'
+ * names mostly differ (Amazon-Google: m 0.98 for 'different'). Measured on the lists of
+ * `npm run bench:records`: names 0.3 (DBLP-ACM F1 0.942 at 0.2), codes 0.1 (Abt-Buy 0.295
+ * at 0.2, 0.432 at 0.1).
+ */
+const IDENTITY_DIFFERENT = 0.1;
+const CODES_DIFFERENT = 0.1;
+
+/** m of a field, its 'different' level held to IDENTITY_DIFFERENT for an identity field, CODES_DIFFERENT for its codes (the rest scaled up). */
+function boundIdentity(field, m) {
+  const last = m.length - 1;
+  const most = field.kind === 'code' ? CODES_DIFFERENT : field.identity ? IDENTITY_DIFFERENT : 1;
+  if (m[last] <= most) return m;
+  const scale = (1 - most) / (1 - m[last]);
+  return m.map((x, l) => (l === last ? most : x * scale));
+}
+
+/**
+ * Weights in nats, log(m / u), made to fall with the levels: adjacent levels out of order
+ * are pooled (their m and u summed, as one level: isotonic regression), so a rare strong
+ * level (`close` titles) is not cut down to a weaker one's weight; then 'different' at
+ * most 0 and 'exact' at least 0.
+ */
 function levelWeights(m, u) {
-  const w = m.map((mj, l) => Math.log(mj / u[l]));
+  const blocks = []; // { m, u, count } of pooled adjacent levels
+  for (let l = 0; l < m.length; l++) {
+    blocks.push({ m: m[l], u: u[l], count: 1 });
+    while (blocks.length > 1) {
+      const [x, y] = blocks.slice(-2);
+      if (Math.log(x.m / x.u) >= Math.log(y.m / y.u)) break;
+      blocks.splice(-2, 2, { m: x.m + y.m, u: x.u + y.u, count: x.count + y.count });
+    }
+  }
+  const w = blocks.flatMap((block) => Array(block.count).fill(Math.log(block.m / block.u)));
   w[0] = Math.max(w[0], 0);
-  for (let l = 1; l < w.length; l++) w[l] = Math.min(w[l], w[l - 1]);
   w[w.length - 1] = Math.min(w[w.length - 1], 0);
+  for (let l = 1; l < w.length; l++) w[l] = Math.min(w[l], w[l - 1]);
   return w;
 }
 
@@ -144,7 +185,7 @@ export function learnModel(fields, levels, { sources, selects }, randomLevels, a
         totals[j] += g;
       }
     }
-    const next = counts.map((c, j) => Float64Array.from(c, (x) => x / totals[j]));
+    const next = counts.map((c, j) => boundIdentity(fields[j], Float64Array.from(c, (x) => x / totals[j])));
     const nextLambdas = Float64Array.from(matches, (x, s) => (sizes[s] ? Math.min(MAX_PRIOR, Math.max(MIN_PRIOR, x / sizes[s])) : INITIAL_PRIOR));
     let change = 0;
     for (let s = 0; s < lambdas.length; s++) change = Math.max(change, Math.abs(nextLambdas[s] - lambdas[s]));
@@ -166,13 +207,15 @@ export function learnModel(fields, levels, { sources, selects }, randomLevels, a
 
 /**
  * The weight in nats of an exact agreement on a value whose share of the field's non-empty
- * values is `share`: log(m / share), within [the next level's weight, the level's weight
- * with u at one value in `values`].
+ * values is `share`, where `typical` is the share of the value two random rows agree on,
+ * on average (keyShares): the level's weight, plus log(typical / share), within [the next
+ * level's weight, the level's weight with u at one value in `values`]. Two `Smith`s weigh
+ * less than two `Zbigniew`s; on a list whose values are all distinct, every agreement weighs the same.
  */
-export function exactWeight(field, share, values) {
+export function exactWeight(field, share, typical, values) {
   const { m, weights } = field;
-  const most = Math.log(m[0] * values);
-  return Math.min(most, Math.max(weights[1], weights[0] > 0 ? Math.log(m[0] / share) : 0));
+  if (weights[0] <= 0) return weights[0];
+  return Math.min(Math.max(Math.log(m[0] * values), weights[0]), Math.max(weights[1], weights[0] + Math.log(typical / share)));
 }
 
 /** Nats to bits, for the result. */

@@ -43,7 +43,7 @@ const MAX_DELETION_KEY = 16;
 /** Random pairs counted for u. */
 const RANDOM_PAIRS = 20000;
 
-const KEYED = new Set(['email', 'phone', 'date', 'exact']);
+const KEYED = new Set(['email', 'phone', 'date', 'exact', 'code']);
 /**
  * Kinds that identify a row rather than what it shares with others (a phone line, an
  * address, an employer), and the weight (20 bits: about one chance in a million) of their
@@ -51,6 +51,7 @@ const KEYED = new Set(['email', 'phone', 'date', 'exact']);
  */
 const IDENTIFIERS = new Set(['email', 'date', 'exact']);
 const IDENTIFIER_NATS = 20 * Math.LN2;
+const SHORT_NUMBER = /^\d{1,4}$/;
 
 /** Checks dedup's options for records; returns them parsed. */
 export function checkRecordArguments(items, options) {
@@ -156,7 +157,8 @@ function keyCandidates(fields, rows, pairs) {
       if (key === '') continue;
       if (field.kind === 'phone') key = key.slice(-7);
       present++;
-      add(key, r);
+      if (field.kind === 'code') for (const code of key.split(' ')) add(code, r);
+      else add(key, r);
     }
     if (present > KEY_SELECTIVE * blocks.size) continue;
     if (field.kind === 'phone' || field.kind === 'exact') {
@@ -310,6 +312,14 @@ function contains(x, y) {
   return true;
 }
 
+/** How many rows hold the rarest code that codes x and y (space-separated) share. */
+function rarestShared(x, y, counts) {
+  const codes = new Set(x.split(' '));
+  let least = Infinity;
+  for (const code of y.split(' ')) if (codes.has(code)) least = Math.min(least, counts.get(code) ?? 1);
+  return Number.isFinite(least) ? least : 1;
+}
+
 /** Each field's share of rows per key, for the weight of an exact agreement. */
 function keyShares(fields, rows) {
   return fields.map((field) => {
@@ -319,9 +329,17 @@ function keyShares(fields, rows) {
       const key = field.keys[r];
       if (key === '') continue;
       present++;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
+      for (const part of field.kind === 'code' ? key.split(' ') : [key]) counts.set(part, (counts.get(part) ?? 0) + 1);
     }
-    return { counts, present };
+    // The share of the value two random rows agree on, on average: sum of p^3 over sum of p^2.
+    let squares = 0;
+    let cubes = 0;
+    for (const count of counts.values()) {
+      const p = count / present;
+      squares += p * p;
+      cubes += p * p * p;
+    }
+    return { counts, present, typical: squares > 0 ? cubes / squares : 1 };
   });
 }
 
@@ -336,10 +354,10 @@ function matchWeights(model, fields, rows, { a, b }, levels, shares, fieldWeight
       const level = levels[p * f + j];
       let w = 0;
       if (level === 0 && fields[j].kind !== 'text') {
-        const { counts, present } = shares[j];
-        const key = fields[j].keys[rows[a[p]]];
-        const share = Math.max(counts.get(key) ?? 1, counts.get(fields[j].keys[rows[b[p]]]) ?? 1) / present;
-        w = exactWeight(model.fields[j], share, present);
+        const { counts, present, typical } = shares[j];
+        const [x, y] = [fields[j].keys[rows[a[p]]], fields[j].keys[rows[b[p]]]];
+        const share = (fields[j].kind === 'code' ? rarestShared(x, y, counts) : Math.max(counts.get(x) ?? 1, counts.get(y) ?? 1)) / present;
+        w = exactWeight(model.fields[j], share, typical, present);
       } else if (level !== MISSING) w = model.fields[j].weights[level];
       if (fieldWeights) fieldWeights[p * f + j] = w;
       t += w;
@@ -354,22 +372,41 @@ function matchWeights(model, fields, rows, { a, b }, levels, shares, fieldWeight
  * loses a record, a missed one costs a glance): Map of pair to why, { field, differs? }.
  * A pair's identity disagrees when its identity fields, joined in either order, show a
  * look-alike's difference (README "Look-alikes": `Michael`/`Michelle Brown`, a model
- * number, `Palace Court`/`Cafe Roma`), unless its identifiers say otherwise: agreeing
- * addresses, phones and employers do not make two people one.
+ * number, `Palace Court`/`Cafe Roma`), or when an 'exact' field holds numbers of up to
+ * four digits that differ (a house number, a year: a journal's version of a paper) and the
+ * other fields but the identity do not agree beyond chance; unless its identifiers say
+ * otherwise: agreeing addresses, phones and employers do not make two people one.
  */
 function identityDifferences(fields, rows, { a, b }, levels, probability, threshold, model, fieldWeights) {
   const f = fields.length;
   const identities = fields.filter((field) => field.identity);
   const identityOf = (r) => identities.map((field) => field.keys[r]).filter(Boolean).join(' ');
   const identifiers = fields.flatMap((field, j) => (IDENTIFIERS.has(field.kind) ? [j] : []));
+  const numbers = fields.flatMap((field, j) => (field.kind === 'exact' ? [j] : []));
+  const codes = fields.findIndex((field) => field.kind === 'code');
   const differs = new Map();
   for (let p = 0; p < probability.length; p++) {
     if (probability[p] < threshold) continue;
     const [x, y] = [identityOf(rows[a[p]]), identityOf(rows[b[p]])];
-    if (!x || !y || !differenceOf(x, y)) continue;
-    // The difference of the keys (nicknames in full) decides; that of the texts says it as written.
-    const written = (r) => identities.map((field) => field.texts[r]).filter(Boolean).join(' ');
-    const why = { field: identities.map((field) => field.name).join(' '), differs: differenceOf(written(rows[a[p]]), written(rows[b[p]])) ?? differenceOf(x, y) };
+    let why = null;
+    // A model code both share names one product, however else the titles are worded.
+    const sharesCode = codes >= 0 && levels[p * f + codes] === 0;
+    if (x && y && !sharesCode && differenceOf(x, y)) {
+      // The difference of the keys (nicknames in full) decides; that of the texts says it as written.
+      const written = (r) => identities.map((field) => field.texts[r]).filter(Boolean).join(' ');
+      why = { field: identities.map((field) => field.name).join(' '), differs: differenceOf(written(rows[a[p]]), written(rows[b[p]])) ?? differenceOf(x, y) };
+    } else {
+      // A number of up to four digits that differs outright: a house, a year, an edition.
+      const j = numbers.find((k) => levels[p * f + k] === LEVELS.exact.length - 1
+        && SHORT_NUMBER.test(fields[k].keys[rows[a[p]]]) && SHORT_NUMBER.test(fields[k].keys[rows[b[p]]]));
+      if (j === undefined) continue;
+      // Unless the fields but the identity and that number agree beyond chance: a record whose
+      // address, postcode and date of birth agree has a mistyped house number.
+      let rest = 0;
+      for (let k = 0; k < f; k++) if (k !== j && !fields[k].identity) rest += Math.max(0, fieldWeights[p * f + k]);
+      if (rest >= IDENTIFIER_NATS) continue;
+      why = { field: fields[j].name, differs: { numbers: [[fields[j].texts[rows[a[p]]]], [fields[j].texts[rows[b[p]]]]] } };
+    }
     // Identifiers of the row itself (an e-mail, a date of birth, a number) that agree beyond
     // chance, and none that identifies a row on its own (its exact agreement weighs
     // IDENTIFIER_NATS / 2 or more: an e-mail, a social security number; not a house number or
