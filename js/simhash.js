@@ -2,6 +2,7 @@
 // arguments and hands the work to the module of its job; bulk data crosses once per batch.
 import { typeName } from './core/checks.js';
 import { dedup } from './dedup/dedup.js';
+import { dedupRecords, isRecords } from './records/records.js';
 import { fingerprintAll, fingerprintOne, fingerprintTokens } from './bindings/fingerprints.js';
 import { groupLabels } from './dedup/grouping.js';
 import { distance, fromHex, toFingerprintArray, toHex } from './core/hamming.js';
@@ -134,7 +135,7 @@ export class SimHash {
    * be cancelled and let the page breathe.
    */
   async dedup(items, options = {}) {
-    return dedup(this.#core, items, options);
+    return isRecords(items, options) ? dedupRecords(this.#core, items, options) : dedup(this.#core, items, options);
   }
 }
 

@@ -25,7 +25,6 @@ import { differenceOf, splitLookAlikes, textsByIndex } from './look-alikes.js';
 import { encodeTextsPaced, preparedInJs } from '../core/text.js';
 import { checkWeights, learnWeights, lendWeights } from '../bindings/word-weights.js';
 import { assertUsable } from '../core/traps.js';
-import { dedupRecords } from '../records/records.js';
 
 /**
  * Texts fingerprinted between progress reports, cancellation checks and yields, and at
@@ -313,15 +312,9 @@ export async function runDedup(items, parsed, pacer, report, entry) {
   };
 }
 
-/** Whether dedup's items are records (README "Records"): objects, with no options.key to make texts of them (the pool's dedup asks too). */
-export function isRecords(items, options) {
-  const head = Array.isArray(items) ? items[0] : undefined;
-  return options?.key === undefined && head !== null && typeof head === 'object' && !Array.isArray(head);
-}
 
 /** sh.dedup over the core: runDedup with the fingerprints and the search on this thread. */
 export async function dedup(core, items, options) {
-  if (isRecords(items, options)) return dedupRecords(core, items, options);
   const parsed = checkDedupArguments(items, options);
   const { fingerprintOptions, onProgress, signal } = parsed;
   // Between slices other calls may run on this instance (README "Errors and memory"): one that trapped ends this one.

@@ -2,8 +2,8 @@
 // same results bit for bit and in the same order. The calling thread checks arguments,
 // cuts texts into chunks and assembles results; every WASM call runs in a worker.
 import { typeName } from '../core/checks.js';
-import { checkDedupArguments, isRecords, itemText, runDedup } from '../dedup/dedup.js';
-import { checkRecordArguments } from '../records/records.js';
+import { checkDedupArguments, itemText, runDedup } from '../dedup/dedup.js';
+import { checkRecordArguments, isRecords } from '../records/records.js';
 import { cellText } from '../records/fields.js';
 import { isNode } from '../core/environment.js';
 import { toFingerprintArray } from '../core/hamming.js';

@@ -53,6 +53,12 @@ const IDENTIFIERS = new Set(['email', 'date', 'exact']);
 const IDENTIFIER_NATS = 20 * Math.LN2;
 const SHORT_NUMBER = /^\d{1,4}$/;
 
+/** Whether dedup's items are records (README "Records"): objects, with no options.key to make texts of them (SimHash#dedup and the pool's dedup ask). */
+export function isRecords(items, options) {
+  const head = Array.isArray(items) ? items[0] : undefined;
+  return options?.key === undefined && head !== null && typeof head === 'object' && !Array.isArray(head);
+}
+
 /** Checks dedup's options for records; returns them parsed. */
 export function checkRecordArguments(items, options) {
   checkRows(items);

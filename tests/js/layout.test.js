@@ -14,6 +14,7 @@ const LAYERS = [
   ['core/'],
   ['bindings/'],
   ['dedup/'],
+  ['records/'],
   ['simhash.js', 'helpers.js'],
   ['index.js', 'node.js'],
   ['pool/', 'redis/'],
