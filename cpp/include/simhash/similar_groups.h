@@ -68,6 +68,7 @@ class MinHashBands {
   unsigned rows_, bands_;
   std::vector<uint32_t> probes_;  // each bin's probe sequence for densification, from a fixed seed
   std::vector<uint64_t> mins_;    // scratch: the bins of one set
+  std::vector<uint32_t> open_;    // scratch: its bins not yet densified
 };
 
 /// Labels of texts by similarity: leader grouping (texts in index order; each joins the

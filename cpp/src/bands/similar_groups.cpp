@@ -75,6 +75,7 @@ MinHashBands::MinHashBands(Banding banding) : rows_(banding.rows), bands_(bandin
     probe = static_cast<uint32_t>(((state >> 32) * total) >> 32);
   }
   mins_.resize(total);
+  open_.resize(total);
 }
 
 // One permutation hashing with optimal densification (Li, Owen, Zhang 2012; Shrivastava
@@ -96,12 +97,35 @@ void MinHashBands::keys(const uint64_t* codes, size_t size, uint32_t* out) {
     m[bin] = value < least ? value : least;
   }
   if (size > 0) {
+    // Each empty bin takes the first of its probes that a shingle filled (a bin densified
+    // already holds a value above kEmpty, so it never counts). Probed breadth-first: each
+    // round tries the next probe of every bin still open, without a branch on whether it
+    // hits, which is a coin toss; a loop per bin mispredicted its exit once a bin, and was
+    // most of the signing of short sets (native).
+    uint32_t* const open = open_.data();
+    unsigned left = 0;
     for (unsigned j = 0; j < total; ++j) {
-      if (m[j] != kEmpty) continue;
+      open[left] = j;
+      left += m[j] == kEmpty;
+    }
+    for (unsigned attempt = 0; left > 0 && attempt < kProbes; ++attempt) {
+      unsigned kept = 0;
+      for (unsigned k = 0; k < left; ++k) {
+        const uint32_t j = open[k];
+        const uint64_t value = m[probes_[j * kProbes + attempt]];
+        const bool filled = value < kEmpty;
+        m[j] = filled ? value | kDensified : kEmpty;
+        open[kept] = j;
+        kept += !filled;
+      }
+      left = kept;
+    }
+    for (unsigned k = 0; k < left; ++k) {  // past the probes, the next bins in turn (tiny sets)
+      const uint32_t j = open[k];
       uint64_t found = kEmpty;
-      for (unsigned attempt = 0; found == kEmpty; ++attempt) {
-        const unsigned from = attempt < kProbes ? probes_[j * kProbes + attempt] : (j + attempt) % total;
-        if (m[from] < kEmpty) found = m[from];  // filled by a shingle, not by densification
+      for (unsigned attempt = kProbes; found == kEmpty; ++attempt) {
+        const unsigned from = (j + attempt) % total;
+        if (m[from] < kEmpty) found = m[from];
       }
       m[j] = found | kDensified;
     }
