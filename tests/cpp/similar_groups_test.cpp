@@ -297,15 +297,16 @@ TEST_CASE("BandBuckets::collect gives every indexed text that shares a key, once
   // Keys from a small alphabet, so buckets hold from none to hundreds of entries; bands from 1 to 83.
   const unsigned bands = GENERATE(1u, 3u, 8u, 9u, 83u);
   const uint32_t alphabet = GENERATE(2u, 50u, 5000u);
-  CAPTURE(bands, alphabet);
+  const size_t atOnce = GENERATE(size_t{1} << 20, size_t{64});  // all partitions at once, or a few at a time
+  CAPTURE(bands, alphabet, atOnce);
   std::mt19937 random(bands * 7919 + alphabet);
   const uint32_t count = bands > 9 ? 200 : 600;  // the reference compares every band of two texts
   std::vector<uint32_t> keys(size_t{count} * bands);
-  for (uint32_t& key : keys) key = 1 + random() % alphabet;
+  for (uint32_t& key : keys) key = 1 + random() % alphabet * 0x9E3779B1u;  // over every top byte
   simhash::BandBuckets buckets(bands);
   buckets.reserve(count);
   for (uint32_t i = 0; i < count; ++i) std::copy_n(keys.data() + size_t{i} * bands, bands, buckets.spare(i));
-  buckets.build(count);
+  buckets.build(count, atOnce);
   std::vector<uint32_t> seenBy(count, 0);
   std::vector<uint32_t> found;
   for (uint32_t i = 0; i < count; ++i) {

@@ -13,8 +13,8 @@
 // adds a candidate). Reading a bucket is one cache miss and then consecutive words; chains
 // of links through a hash table, before, cost a miss for each key looked up, indexed and
 // each link read (names at 0.6: 66 keys a text, 88 links).
-// Memory: 4 bytes per (text, band), and 4 per indexable entry whose key another shares plus
-// 4 per such key; while build runs, 8 more per (text, band).
+// Memory: 4 bytes per (text, band), and 4 per entry whose key another shares plus 4 per
+// such key.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -36,38 +36,56 @@ class BandBuckets {
   uint32_t* spare(uint32_t i) { return bucketOf_.data() + size_t{i} * bands_; }
 
   /// Lays out the buckets of the keys of texts [0, count), each written to spare(i); they
-  /// are not kept. @pre room for count texts. Cost O(count × bands): the entries sorted by
-  /// key, a partition of the top 8 bits then 3 passes of 8 bits within each.
-  void build(uint32_t count) {
+  /// are not kept. @pre room for count texts, and buckets of fewer than 2^32 words. Cost
+  /// O(count × bands): the entries sorted by key a few partitions (by the keys' top 8 bits)
+  /// at a time, each partition by 3 passes of 8 bits, gathered by a pass over the keys left.
+  /// Memory while it runs: a bit per entry, and 16 bytes per entry of the partitions at
+  /// hand (atOnce entries, or the largest partition), so that it adds little to the peak
+  /// of a large list (WASM memory never shrinks).
+  void build(uint32_t count, size_t atOnce = size_t{1} << 20) {
     const size_t total = size_t{count} * bands_;
     uint32_t* const keyOf = bucketOf_.data();
     size_t start[257] = {};
     for (size_t e = 0; e < total; ++e) ++start[(keyOf[e] >> 24) + 1];
     for (unsigned p = 0; p < 256; ++p) start[p + 1] += start[p];
-    std::vector<uint64_t> sorted(total);  // key << 32 | entry
-    {
-      size_t at[256];
-      std::copy_n(start, 256, at);
-      for (size_t e = 0; e < total; ++e) sorted[at[keyOf[e] >> 24]++] = uint64_t{keyOf[e]} << 32 | e;
-    }
-    size_t widest = 0;
-    for (unsigned p = 0; p < 256; ++p) widest = std::max(widest, start[p + 1] - start[p]);
-    std::vector<uint64_t> scratch(widest);
-    for (unsigned p = 0; p < 256; ++p) sortPart(sorted.data() + start[p], start[p + 1] - start[p], scratch.data());
-    scratch = {};
-    // Runs of one key: room for a count and each entry, when the run has two or more.
+    size_t most = atOnce;
+    for (unsigned p = 0; p < 256; ++p) most = std::max(most, start[p + 1] - start[p]);
+    std::vector<uint64_t> part(std::min(most, total)), scratch(part.size());  // key << 32 | entry
+    std::vector<uint64_t> done((total + 63) / 64, 0);  // entries whose word holds their bucket now
     size_t room = 0;
-    forEachRun(sorted, [&](size_t from, size_t to) { room += to - from > 1 ? 1 + to - from : 0; });
-    members_.assign(room, 0);
-    size_t bucket = 0;
-    forEachRun(sorted, [&](size_t from, size_t to) {
-      if (to - from == 1) {
-        bucketOf_[static_cast<uint32_t>(sorted[from])] = kNone;
-        return;
+    for (unsigned first = 0, last; first < 256; first = last) {
+      last = first + 1;
+      while (last < 256 && start[last + 1] - start[first] <= most) ++last;
+      size_t at[256];
+      for (unsigned p = first; p < last; ++p) at[p] = start[p] - start[first];
+      for (size_t e = 0; e < total; ++e) {
+        const unsigned p = keyOf[e] >> 24;
+        if ((done[e / 64] >> (e % 64) & 1) == 0 && p >= first && p < last) part[at[p]++] = uint64_t{keyOf[e]} << 32 | e;
       }
-      for (size_t k = from; k < to; ++k) bucketOf_[static_cast<uint32_t>(sorted[k])] = static_cast<uint32_t>(bucket);
-      bucket += 1 + to - from;
-    });
+      for (unsigned p = first; p < last; ++p) {
+        uint64_t* const sorted = part.data() + (start[p] - start[first]);
+        const size_t n = start[p + 1] - start[p];
+        sortPart(sorted, n, scratch.data());
+        // Each run of one key: a bucket with room for a count and its entries, when it
+        // has two or more. The entries' words now hold their buckets.
+        for (size_t k = 0; k < n;) {
+          size_t end = k + 1;
+          while (end < n && (sorted[end] >> 32) == (sorted[k] >> 32)) ++end;
+          const auto bucket = end - k == 1 ? kNone : static_cast<uint32_t>(room);
+          for (size_t r = k; r < end; ++r) {
+            const auto e = static_cast<uint32_t>(sorted[r]);
+            bucketOf_[e] = bucket;
+            done[e / 64] |= uint64_t{1} << (e % 64);
+          }
+          if (end - k > 1) room += 1 + end - k;
+          k = end;
+        }
+      }
+    }
+    part = {};
+    scratch = {};
+    done = {};
+    members_.assign(room, 0);
   }
 
   /// Indexes text i under its keys. @pre build() has laid out text i's buckets.
@@ -126,16 +144,6 @@ class BandBuckets {
       std::swap(from, to);
     }
     if (from != part) std::copy_n(from, n, part);  // three passes end in scratch
-  }
-
-  template <class Run>
-  static void forEachRun(const std::vector<uint64_t>& sorted, Run run) {
-    for (size_t k = 0; k < sorted.size();) {
-      size_t end = k + 1;
-      while (end < sorted.size() && (sorted[end] >> 32) == (sorted[k] >> 32)) ++end;
-      run(k, end);
-      k = end;
-    }
   }
 
   unsigned bands_;
