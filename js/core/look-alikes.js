@@ -41,8 +41,12 @@ const DIGIT = /\p{Nd}/u;
 const EDGE_PUNCTUATION = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu;
 const PUNCTUATION = /\p{P}/gu;
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** A token's folded form, as the short measure folds (README "Similarity of short strings"). */
 function fold(piece) {
+  // ASCII has nothing to decompose, no marks and no letter to fold: the same, without the normalization.
+  if (ASCII.test(piece)) return piece.toLowerCase().replace(PUNCTUATION, '');
   return piece.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(FOLDABLE, (c) => FOLDED_LETTERS[c]).replace(PUNCTUATION, '');
 }
 
@@ -68,6 +72,11 @@ export function identifyingParts(text) {
     }
   }
   return { tokens, fields };
+}
+
+/** Whether identifyingParts' answer has a number token: differingParts finds numbers that differ only between two that have. */
+export function hasNumbers(parts) {
+  return parts.tokens.some((t) => t.kind === KIND_NUMBER);
 }
 
 /** The digits of a token, in order. */
