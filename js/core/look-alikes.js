@@ -43,8 +43,12 @@ const PUNCTUATION = /\p{P}/gu;
 /** Roman numerals up to 13 (`Part I` / `Part II`, `Henry VII` / `Henry VIII`), numbers that match only when equal. */
 const ROMAN = /^(?:i|ii|iii|iv|v|vi|vii|viii|ix|x|xi|xii|xiii)$/;
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** A token's folded form, as the short measure folds (README "Similarity of short strings"). */
 function fold(piece) {
+  // ASCII has nothing to decompose, no marks and no letter to fold: the same, without the normalization.
+  if (ASCII.test(piece)) return piece.toLowerCase().replace(PUNCTUATION, '');
   return piece.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(FOLDABLE, (c) => FOLDED_LETTERS[c]).replace(PUNCTUATION, '');
 }
 
@@ -70,6 +74,11 @@ export function identifyingParts(text) {
     }
   }
   return { tokens, fields };
+}
+
+/** Whether identifyingParts' answer has a number token: differingParts finds numbers that differ only between two that have. */
+export function hasNumbers(parts) {
+  return parts.tokens.some((t) => t.kind === KIND_NUMBER);
 }
 
 /** The digits of a token, in order. */

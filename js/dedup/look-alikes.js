@@ -2,7 +2,7 @@
 // a member whose identifying parts differ from its kept entry's, or two whose numbers differ
 // (core/look-alikes.js). The leader grouping's groups are split here, between the grouping
 // and its review, in whichever thread groups.
-import { differingParts, identifyingParts } from '../core/look-alikes.js';
+import { differingParts, hasNumbers, identifyingParts } from '../core/look-alikes.js';
 
 /**
  * The texts' strings by index, decoded on each call when they cross as UTF-8 (text.js
@@ -55,6 +55,8 @@ export function splitLookAlikes(labels, textOf, reaches) {
       let joined = false;
       for (let g = 0; g < groups.length && !joined; g++) {
         const other = groups[g].find((entry, e) => {
+          // Past a part's first entry only numbers count, and they differ only where both sides have some.
+          if (e > 0 && !(hasNumbers(partsOf(entry)) && hasNumbers(partsOf(member)))) return false;
           const differs = differingParts(partsOf(entry), partsOf(member));
           return differs !== null && (e === 0 || differs.numbers !== undefined);
         });

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "bands/band_chains.h"
+#include "bands/band_buckets.h"
 #include "banding_test_data.h"
 #include "simhash/word_weights.h"
 
@@ -293,24 +293,26 @@ TEST_CASE("two calls' sets and groupings interleaved a slice at a time label as 
   CHECK(groups[1].takeLabels() == calls[1].alone);
 }
 
-TEST_CASE("BandChains::collect gives every indexed text that shares a key, once, whatever the chains' lengths", "[similar_groups]") {
-  // Keys from a small alphabet, so chains run from empty to hundreds of links; bands from 1
-  // (fewer than the walk's lanes) to 83.
+TEST_CASE("BandBuckets::collect gives every indexed text that shares a key, once, whatever the buckets' sizes", "[similar_groups]") {
+  // Keys from a small alphabet, so buckets hold from none to hundreds of entries; bands from 1 to 83.
   const unsigned bands = GENERATE(1u, 3u, 8u, 9u, 83u);
   const uint32_t alphabet = GENERATE(2u, 50u, 5000u);
-  CAPTURE(bands, alphabet);
+  const size_t atOnce = GENERATE(size_t{1} << 20, size_t{64});  // all partitions at once, or a few at a time
+  CAPTURE(bands, alphabet, atOnce);
   std::mt19937 random(bands * 7919 + alphabet);
   const uint32_t count = bands > 9 ? 200 : 600;  // the reference compares every band of two texts
   std::vector<uint32_t> keys(size_t{count} * bands);
-  for (uint32_t& key : keys) key = 1 + random() % alphabet;
-  simhash::BandChains chains(bands);
-  chains.reserve(count);
+  for (uint32_t& key : keys) key = 1 + random() % alphabet * 0x9E3779B1u;  // over every top byte
+  simhash::BandBuckets buckets(bands);
+  buckets.reserve(count);
+  for (uint32_t i = 0; i < count; ++i) std::copy_n(keys.data() + size_t{i} * bands, bands, buckets.spare(i));
+  buckets.build(count, atOnce);
   std::vector<uint32_t> seenBy(count, 0);
   std::vector<uint32_t> found;
   for (uint32_t i = 0; i < count; ++i) {
     const uint32_t* mine = keys.data() + size_t{i} * bands;
     found.clear();
-    const size_t read = chains.collect(mine, i + 1, seenBy, found);
+    const size_t read = buckets.collect(i, i + 1, seenBy, found);
     std::vector<uint32_t> expected;
     size_t links = 0;
     for (uint32_t y = 0; y < i; ++y) {
@@ -320,7 +322,7 @@ TEST_CASE("BandChains::collect gives every indexed text that shares a key, once,
         for (unsigned c = 0; c < bands; ++c) {
           if (mine[b] == keys[size_t{y} * bands + c]) {
             shares = true;
-            ++links;  // each of y's entries under a key of i is one link of that key's chain
+            ++links;  // each of y's entries under a key of i is one entry of that key's bucket
           }
         }
       }
@@ -329,6 +331,6 @@ TEST_CASE("BandChains::collect gives every indexed text that shares a key, once,
     std::sort(found.begin(), found.end());
     REQUIRE(found == expected);
     REQUIRE(read == links);
-    if (i % 3 != 2) chains.index(i, mine);
+    if (i % 3 != 2) buckets.index(i);
   }
 }

@@ -68,14 +68,15 @@ class MinHashBands {
   unsigned rows_, bands_;
   std::vector<uint32_t> probes_;  // each bin's probe sequence for densification, from a fixed seed
   std::vector<uint64_t> mins_;    // scratch: the bins of one set
+  std::vector<uint32_t> open_;    // scratch: its bins not yet densified
 };
 
 /// Labels of texts by similarity: leader grouping (texts in index order; each joins the
 /// earliest leader whose similarity with it reaches the threshold among its candidates,
 /// or leads) or components (connected components of the candidate pairs that reach it,
 /// labelled by their smallest index), in resumable slices.
-/// Memory: 4 × bands + 72 bytes per text, plus about 11 bytes per indexed (text, band): the
-/// leaders for leader grouping, every text for components. @pre texts × bands < 2^32.
+/// Memory: 4 × bands + 72 bytes per text, plus 4 bytes per (text, band) whose key another
+/// text's band shares and 4 per such key (band_buckets.h). @pre texts × bands < 2^32.
 ///
 /// A text's signature costs O(its shingles + K). Passed as the observer of the sets'
 /// addTexts, the groups sign each set as it is built (its codes at hand); run() signs

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "bands/band_chains.h"
+#include "bands/band_buckets.h"
 #include "base/mix.h"
 #include "similarity/set_sketch.h"
 
@@ -57,7 +57,7 @@ Banding bandingFor(double threshold, const ShingleSets& sets) {
 
 namespace {
 
-constexpr uint32_t kNone = BandChains::kNone;
+constexpr uint32_t kNone = BandBuckets::kNone;
 // A bin's minimum is a 32-bit value; above those, a bin with no shingle, and a mark on the
 // values that densification copied (so copies are never copied again).
 constexpr uint64_t kEmpty = uint64_t{1} << 32;
@@ -75,6 +75,7 @@ MinHashBands::MinHashBands(Banding banding) : rows_(banding.rows), bands_(bandin
     probe = static_cast<uint32_t>(((state >> 32) * total) >> 32);
   }
   mins_.resize(total);
+  open_.resize(total);
 }
 
 // One permutation hashing with optimal densification (Li, Owen, Zhang 2012; Shrivastava
@@ -96,12 +97,35 @@ void MinHashBands::keys(const uint64_t* codes, size_t size, uint32_t* out) {
     m[bin] = value < least ? value : least;
   }
   if (size > 0) {
+    // Each empty bin takes the first of its probes that a shingle filled (a bin densified
+    // already holds a value above kEmpty, so it never counts). Probed breadth-first: each
+    // round tries the next probe of every bin still open, without a branch on whether it
+    // hits, which is a coin toss; a loop per bin mispredicted its exit once a bin, and was
+    // most of the signing of short sets (native).
+    uint32_t* const open = open_.data();
+    unsigned left = 0;
     for (unsigned j = 0; j < total; ++j) {
-      if (m[j] != kEmpty) continue;
+      open[left] = j;
+      left += m[j] == kEmpty;
+    }
+    for (unsigned attempt = 0; left > 0 && attempt < kProbes; ++attempt) {
+      unsigned kept = 0;
+      for (unsigned k = 0; k < left; ++k) {
+        const uint32_t j = open[k];
+        const uint64_t value = m[probes_[j * kProbes + attempt]];
+        const bool filled = value < kEmpty;
+        m[j] = filled ? value | kDensified : kEmpty;
+        open[kept] = j;
+        kept += !filled;
+      }
+      left = kept;
+    }
+    for (unsigned k = 0; k < left; ++k) {  // past the probes, the next bins in turn (tiny sets)
+      const uint32_t j = open[k];
       uint64_t found = kEmpty;
-      for (unsigned attempt = 0; found == kEmpty; ++attempt) {
-        const unsigned from = attempt < kProbes ? probes_[j * kProbes + attempt] : (j + attempt) % total;
-        if (m[from] < kEmpty) found = m[from];  // filled by a shingle, not by densification
+      for (unsigned attempt = kProbes; found == kEmpty; ++attempt) {
+        const unsigned from = (j + attempt) % total;
+        if (m[from] < kEmpty) found = m[from];
       }
       m[j] = found | kDensified;
     }
@@ -126,14 +150,14 @@ struct SimilarGroups::Impl {
   uint32_t count = 0;  // the sets' count, once run() starts
   bool started = false;
   uint32_t groupedUpTo = 0;
-  uint32_t signedUpTo = 0;  // texts [0, signedUpTo) have their band keys in chains.spare
+  uint32_t signedUpTo = 0;  // texts [0, signedUpTo) have their band keys in buckets.spare
   MinHashBands signer;
-  // The indexed texts by band key. Until text i is indexed, chains.spare(i) holds its keys
-  // when i < signedUpTo.
-  BandChains chains;
+  // The indexed texts by band key, laid out when run() starts; until then buckets.spare(i)
+  // holds text i's keys when i < signedUpTo.
+  BandBuckets buckets;
   std::vector<uint32_t> labels;  // leader of each text so far, or its union-find parent
   std::vector<uint32_t> seenBy;  // the text whose candidates last included each text, plus 1
-  std::vector<uint32_t> keys, candidates;
+  std::vector<uint32_t> candidates;
   std::vector<uint64_t> codes;
   // Each text's summary (set_sketch.h), made as it is signed, and the filter that sets
   // aside the candidates it shows below the threshold. Below kSketchBelow, where bands of
@@ -147,12 +171,12 @@ struct SimilarGroups::Impl {
 
   Impl(const ShingleSets& s, double t, Grouping g, Banding banding)
       : sets(&s), threshold(t), grouping(g), rows(banding.rows), bands(banding.bands), signer(banding),
-        chains(banding.bands), keys(banding.bands), filter(t) {
+        buckets(banding.bands), filter(t) {
     sketcher.bitmaps = filter.bitmaps = t >= kSketchBelow || summarizesByBitmaps(s);
   }
 
   void reserve(uint32_t texts) {
-    chains.reserve(texts);
+    buckets.reserve(texts);
     if (sketches.size() < size_t{texts} * SetSketch::kWords) sketches.resize(size_t{texts} * SetSketch::kWords);
   }
 
@@ -179,26 +203,23 @@ struct SimilarGroups::Impl {
     return sets->atLeast(y, i, threshold);
   }
 
-  // The earlier texts that share a band with text i (each once), into candidates.
-  // Returns the chain links read.
-  size_t collect(uint32_t i) {
-    candidates.clear();
-    return chains.collect(keys.data(), i + 1, seenBy, candidates);
-  }
 
   // ShingleSets::Observer: set i's keys, signed while its codes are at hand.
   void added(uint32_t i, const uint64_t* setCodes, uint32_t size) {
     if (i != signedUpTo || started) return;  // out of order: run() signs it from the sets
     reserve(std::max({i + 1, sets->count(), sets->counted()}));  // room for every text the sets will hold
-    sign(i, setCodes, size, chains.spare(i));
+    sign(i, setCodes, size, buckets.spare(i));
     ++signedUpTo;
   }
 
+  // Signs the texts not signed as they were added, and lays out the buckets of all.
   void start() {
     count = sets->count();
     labels.resize(count);
     seenBy.assign(count, 0);
     reserve(count);
+    for (; signedUpTo < count; ++signedUpTo) sign(signedUpTo, buckets.spare(signedUpTo));
+    buckets.build(count);
     started = true;
   }
 
@@ -208,17 +229,11 @@ struct SimilarGroups::Impl {
   }
 
   // Text i's step of the grouping; returns the work it took, in units of about a signed
-  // shingle's cost: a min-hash bin 1, a band looked up or indexed (a cache miss or two) 16,
-  // a chain link read 4, a verification 8 plus half a unit per shingle.
+  // shingle's cost: a band's bucket looked up or indexed 2, a bucket entry read 2, a
+  // verification 8 plus half a unit per shingle.
   size_t group(uint32_t i) {
-    size_t work = 16 * bands;
-    if (i < signedUpTo) {
-      std::copy_n(chains.spare(i), bands, keys.data());
-    } else {
-      sign(i, keys.data());
-      work += rows * bands + sets->size(i);
-    }
-    work += 4 * collect(i);
+    candidates.clear();
+    size_t work = 2 * bands + 2 * buckets.collect(i, i + 1, seenBy, candidates);
     labels[i] = i;
     if (grouping == Grouping::Leader) {
       // The earliest leader that accepts i: the least accepting candidate, in whatever
@@ -236,8 +251,8 @@ struct SimilarGroups::Impl {
         labels[i] = least;
         return work;
       }
-      chains.index(i, keys.data());
-      return work + 16 * bands;
+      buckets.index(i);
+      return work + 2 * bands;
     }
     for (const uint32_t y : candidates) {
       const uint32_t ry = find(y), ri = find(i);
@@ -248,8 +263,8 @@ struct SimilarGroups::Impl {
       if (ry < ri) labels[ri] = ry;
       else labels[ry] = ri;
     }
-    chains.index(i, keys.data());
-    return work + 16 * bands;
+    buckets.index(i);
+    return work + 2 * bands;
   }
 };
 
@@ -300,7 +315,7 @@ Banding SimilarGroups::banding() { return {impl().rows, impl().bands}; }
 void SimilarGroups::bandKeys(uint32_t i, uint32_t* out) {
   Impl& m = impl();
   if (!m.started && i < m.signedUpTo) {
-    std::copy_n(m.chains.spare(i), m.bands, out);
+    std::copy_n(m.buckets.spare(i), m.bands, out);
   } else {
     m.reserve(std::max(i + 1, m.sets->count()));
     m.sign(i, out);
