@@ -5,6 +5,11 @@ import { typeName } from './checks.js';
 /** Longest stretch of work between two yields to the event loop, by default. */
 const YIELD_MS = 40;
 
+/** Checks an onProgress option: a function, or undefined. */
+export function checkOnProgress(onProgress, name) {
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError(`${name} must be a function, got ${typeName(onProgress)}`);
+}
+
 export function checkSignal(signal, name) {
   if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')) {
     throw new TypeError(`${name} must be an AbortSignal, got ${typeName(signal)}`);

@@ -13,7 +13,7 @@ import { fingerprintAll, fingerprintEncodedAsync } from '../bindings/fingerprint
 import { idfHandle } from '../bindings/idf.js';
 import { GROUPINGS, componentsOfPairs, dedupResult, flatGroups } from './grouping.js';
 import { checkMaxDistance, checkOptions, textOptions } from '../bindings/options.js';
-import { Pacer, checkSignal } from '../core/pacing.js';
+import { Pacer, checkOnProgress, checkSignal } from '../core/pacing.js';
 import { searchLeaders, searchPairs } from '../bindings/pairs.js';
 import {
   DEFAULT_REVIEW_LIMIT, DEFAULT_SIMILARITY_OF, candidateRadius, checkMeasure, checkReview, checkSimilarity, measureFor, usesBanding,
@@ -52,7 +52,7 @@ export function checkDedupArguments(items, options) {
   const { key, maxDistance, options: fingerprintOptions, grouping = 'leader', onProgress, signal } = options;
   if (key !== undefined && typeof key !== 'function') throw new TypeError(`options.key must be a function, got ${typeName(key)}`);
   if (!GROUPINGS.includes(grouping)) throw new RangeError(`options.grouping must be 'leader' or 'components', got ${String(grouping)}`);
-  if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError(`options.onProgress must be a function, got ${typeName(onProgress)}`);
+  checkOnProgress(onProgress, 'options.onProgress');
   checkSignal(signal, 'options.signal');
   checkOptions(fingerprintOptions);
   const fingerprintsOnly = options.similarity === undefined && maxDistance !== undefined;

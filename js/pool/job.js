@@ -1,8 +1,8 @@
 // One call on the pool: its signal, its progress reports, its failure, and the pacing of
 // the work it does on the calling thread.
-import { checkObject, typeName } from '../core/checks.js';
+import { checkObject } from '../core/checks.js';
 import { isNode } from '../core/environment.js';
-import { Pacer, abortError, checkSignal } from '../core/pacing.js';
+import { Pacer, abortError, checkOnProgress, checkSignal } from '../core/pacing.js';
 
 /** Longest stretch of work on the calling thread between two yields to the event loop. */
 const SLICE_MS = 12;
@@ -14,7 +14,7 @@ const now = () => performance.now();
 /** The `task` argument of the pool's methods: { onProgress?, signal? }. */
 export function checkTaskOptions(task) {
   const { onProgress, signal } = checkObject(task, 'task');
-  if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError(`task.onProgress must be a function, got ${typeName(onProgress)}`);
+  checkOnProgress(onProgress, 'task.onProgress');
   checkSignal(signal, 'task.signal');
   return { onProgress, signal };
 }

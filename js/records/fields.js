@@ -12,6 +12,7 @@
 // - 'text': longer free text: the text measure.
 import { typeName } from '../core/checks.js';
 import { fullNames } from './nicknames.js';
+import { tokensOf } from '../core/look-alikes.js';
 
 export const KINDS = Object.freeze(['email', 'phone', 'date', 'exact', 'name', 'text']);
 
@@ -128,14 +129,9 @@ export function inferKind(name, texts) {
 const CODES_FROM = 0.2;
 const CODE = /^(?=.*\p{L})(?=.*\p{N})[\p{L}\p{N}]{4,}$/u;
 
-/** The model codes in a text: tokens of four or more letters and digits with both (`KX-TS108W`, `SBV40S`), folded as the short measure folds. */
+/** The model codes in a text: tokens of four or more letters and digits with both (`KX-TS108W`, `SBV40S`), folded as look-alikes fold them. */
 export function codesOf(text) {
-  const codes = new Set();
-  for (const piece of text.split(/\s+/u)) {
-    const key = piece.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
-    if (CODE.test(key)) codes.add(key);
-  }
-  return [...codes].sort();
+  return [...new Set(tokensOf(text).map((t) => t.key).filter((key) => CODE.test(key)))].sort();
 }
 
 /**

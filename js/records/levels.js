@@ -3,6 +3,8 @@
 // is empty, which is evidence neither way. Plain JS, no WASM: the similarities of 'name'
 // and 'text' fields come from the core (records.js).
 
+import { oneTypoApart } from '../core/look-alikes.js';
+
 export const MISSING = 255;
 
 /** Level names by kind, strongest agreement first. */
@@ -27,29 +29,8 @@ const CLOSE_LENGTH = 3;
 
 const SHORT_NUMBER = /^\d{1,4}$/;
 
-/** Whether b is a with two adjacent characters swapped. */
-function swapped(a, b) {
-  if (a.length !== b.length) return false;
-  let i = 0;
-  while (a[i] === b[i]) i++;
-  return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
-}
-
 /** Whether a and b are one edit apart: a character inserted, deleted or replaced, or two adjacent swapped. */
-export function oneEdit(a, b) {
-  if (a === b) return false;
-  if (a.length === b.length) {
-    let i = 0;
-    while (a[i] === b[i]) i++;
-    if (a.slice(i + 1) === b.slice(i + 1)) return true;
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
-  }
-  if (Math.abs(a.length - b.length) !== 1) return false;
-  const [short, long] = a.length < b.length ? [a, b] : [b, a];
-  let i = 0;
-  while (i < short.length && short[i] === long[i]) i++;
-  return short.slice(i) === long.slice(i + 1);
-}
+export const oneEdit = (a, b) => oneTypoApart(a, b, 1, 1);
 
 /** The level of two non-empty keys of a field of kind 'email', 'phone', 'date', 'exact' or 'code' (fields.js keys). */
 export function keyLevel(kind, a, b) {
@@ -79,7 +60,7 @@ export function keyLevel(kind, a, b) {
       // A number of up to four digits one edit away is another number (a year, a house),
       // unless two digits are swapped; a longer one or a code may be mistyped.
       if (Math.min(a.length, b.length) < CLOSE_LENGTH || !oneEdit(a, b)) return 2;
-      return SHORT_NUMBER.test(a) && SHORT_NUMBER.test(b) && !swapped(a, b) ? 2 : 1;
+      return SHORT_NUMBER.test(a) && SHORT_NUMBER.test(b) && !oneTypoApart(a, b, 1, Infinity) ? 2 : 1; // not swapped
   }
 }
 

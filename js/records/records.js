@@ -10,13 +10,14 @@
 // exact verification in the core, as dedup's review search); the levels of every candidate
 // and of random pairs; the model; the probabilities; groups; review.
 import { checkInteger, checkKnownKeys, typeName } from '../core/checks.js';
-import { Pacer, checkSignal } from '../core/pacing.js';
+import { Pacer, checkOnProgress, checkSignal } from '../core/pacing.js';
 import { assertUsable } from '../core/traps.js';
 import { searchReview } from '../bindings/review-pairs.js';
 import { buildShingleSets, setSimilarities, withShingleSets } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
 import { leaderOfPairs } from '../bindings/pairs.js';
 import { differenceOf } from '../dedup/look-alikes.js';
+import { tokensOf } from '../core/look-alikes.js';
 import { dedupResult, flatGroups } from '../dedup/grouping.js';
 import { checkFields, checkRows, recordFields } from './fields.js';
 import { LEVELS, MISSING, keyLevel, similarityLevel } from './levels.js';
@@ -33,7 +34,7 @@ export const DEFAULT_RECORD_REVIEW = 0.1;
 const DEFAULT_REVIEW_LIMIT = 1000;
 
 /** Similarity of the joined name fields from which two rows are candidates (the short measure's least review). */
-const CANDIDATE_SIMILARITY = 0.5;
+const CANDIDATE_SIMILARITY = 0.6;
 /** Rows sharing a key: the key proposes them only when at most so many share it, and the field when its keys average at most KEY_SELECTIVE rows. */
 const MAX_BLOCK = 50;
 const KEY_SELECTIVE = 4;
@@ -64,17 +65,20 @@ export function checkRecordArguments(items, options) {
   checkRows(items);
   checkKnownKeys(options, 'options', RECORD_OPTIONS);
   const fields = checkFields(options.fields, 'options.fields');
-  const probability = options.probability ?? DEFAULT_PROBABILITY;
-  if (typeof probability !== 'number') throw new TypeError(`options.probability must be a number, got ${typeName(probability)}`);
-  if (!(probability > 0 && probability < 1)) throw new RangeError(`options.probability must be above 0 and below 1, got ${probability}`);
-  const review = options.review ?? Math.min(DEFAULT_RECORD_REVIEW, probability / 2);
-  if (typeof review !== 'number') throw new TypeError(`options.review must be a number, got ${typeName(review)}`);
-  if (!(review > 0 && review < probability)) throw new RangeError(`options.review must be above 0 and below the probability ${probability}, got ${review}`);
+  const probability = checkProbability(options.probability ?? DEFAULT_PROBABILITY, 'options.probability', 1);
+  const review = checkProbability(options.review ?? Math.min(DEFAULT_RECORD_REVIEW, probability / 2), 'options.review', probability);
   const reviewLimit = options.reviewLimit === undefined ? DEFAULT_REVIEW_LIMIT : checkInteger(options.reviewLimit, 'options.reviewLimit', 1, 0xffffffff);
   const { onProgress, signal } = options;
-  if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError(`options.onProgress must be a function, got ${typeName(onProgress)}`);
+  checkOnProgress(onProgress, 'options.onProgress');
   checkSignal(signal, 'options.signal');
   return { fields, probability, review, reviewLimit, onProgress, signal };
+}
+
+/** A number above 0 and below `below` (1: 'below 1'; else 'below the probability …'). */
+function checkProbability(value, name, below) {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${typeName(value)}`);
+  if (!(value > 0 && value < below)) throw new RangeError(`${name} must be above 0 and below ${below === 1 ? 1 : `the probability ${below}`}, got ${value}`);
+  return value;
 }
 
 /** Identical rows (equal texts in every field) collapsed: `rows` the first of each, `of[i]` row i's index among them. */
@@ -214,18 +218,13 @@ function randomPairs(n, count) {
     for (let x = 0, p = 0; x < n; x++) for (let y = x + 1; y < n; y++, p++) [a[p], b[p]] = [x, y];
     return { a, b };
   }
-  let seed = 0x9e3779b9;
-  const next = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  let seed = 1;
+  const next = () => Math.floor(((seed = (seed * 48271) % 0x7fffffff) / 0x7fffffff) * n); // Park-Miller, exact in doubles
   const a = new Uint32Array(count);
   const b = new Uint32Array(count);
   for (let p = 0; p < count;) {
-    const x = Math.floor(next() * n);
-    const y = Math.floor(next() * n);
+    const x = next();
+    const y = next();
     if (x === y) continue;
     [a[p], b[p]] = x < y ? [x, y] : [y, x];
     p++;
@@ -234,12 +233,12 @@ function randomPairs(n, count) {
 }
 
 /**
- * The levels of the pairs { a, b } (distinct rows) in every field, row-major, and for
- * 'name' and 'text' fields the similarities (Float64Array per field, NaN where missing).
+ * The levels of the pairs { a, b } (distinct rows) in every field, row-major, for each
+ * set of pairs: [{ levels }].
  */
 async function pairLevels(core, fields, rows, pairSets, pacer) {
   const f = fields.length;
-  const out = pairSets.map(({ a }) => ({ levels: new Uint8Array(a.length * f), similarities: new Array(f) }));
+  const out = pairSets.map(({ a }) => ({ levels: new Uint8Array(a.length * f) }));
   for (let j = 0; j < f; j++) {
     const field = fields[j];
     const keys = Array.from(rows, (r) => field.keys[r]);
@@ -290,25 +289,20 @@ async function pairLevels(core, fields, rows, pairSets, pacer) {
       for (let p = 0; p < a.length; p++) {
         const x = field.keys[rows[a[p]]];
         const y = field.keys[rows[b[p]]];
-        if (x === '' || y === '') {
-          levels[p * f + j] = MISSING;
-          similarity[p] = NaN;
-        } else {
+        if (x === '' || y === '') levels[p * f + j] = MISSING;
+        else {
           const level = similarityLevel(similarity[p], keys[a[p]] === keys[b[p]]);
           levels[p * f + j] = level === DIFFERENT && contains(tokensOf(slot[a[p]]), tokensOf(slot[b[p]])) ? SIMILAR : level;
         }
       }
-      out[s].similarities[j] = similarity;
     }
     await pacer.pause();
   }
   return out;
 }
 
-/** The distinct words of a text, case and accents aside. */
-function wordsOf(text) {
-  return new Set(text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean));
-}
+/** The distinct words of a text, folded as look-alikes fold them. */
+const wordsOf = (text) => new Set(tokensOf(text).map((t) => t.key));
 
 /** Whether the words of one text are all among the other's (`Bones` / `Bones Restaurant`, `The Palm` / `Palm, The (Los Angeles)`). */
 function contains(x, y) {
