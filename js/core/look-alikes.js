@@ -62,8 +62,12 @@ const KIND_CJK = 2;
  * record's (thresholds.js recordFields).
  */
 export function identifyingParts(text) {
+  return { tokens: tokensOf(text), fields: recordFields(text).length };
+}
+
+/** identifyingParts' tokens of a text, each { key (folded), shown (as written, without edge punctuation), kind }. */
+export function tokensOf(text) {
   const tokens = [];
-  const fields = recordFields(text).length;
   for (const piece of text.split(/\s+/u)) {
     if (!piece) continue;
     for (const run of piece.split(CJK_RUN)) {
@@ -73,7 +77,7 @@ export function identifyingParts(text) {
       tokens.push({ key, shown, kind: CJK.test(key) ? KIND_CJK : DIGIT.test(key) || ROMAN.test(key) ? KIND_NUMBER : KIND_WORD });
     }
   }
-  return { tokens, fields };
+  return tokens;
 }
 
 /** Whether identifyingParts' answer has a number token: differingParts finds numbers that differ only between two that have. */
@@ -99,7 +103,7 @@ function abbreviates(short, long) {
  * swapped with its neighbour, both at least `least` long, or one replaced, both at least
  * `replacedFrom` long.
  */
-function oneTypoApart(x, y, least, replacedFrom) {
+export function oneTypoApart(x, y, least, replacedFrom) {
   if (x === y) return false;
   const shorter = Math.min(x.length, y.length);
   if (Math.abs(x.length - y.length) > 1 || shorter < least) return false;
