@@ -44,10 +44,6 @@ const DEDUP_OPTIONS = ['key', 'similarity', 'maxDistance', 'measure', 'weights',
 export function checkDedupArguments(items, options) {
   if (!Array.isArray(items)) throw new TypeError(`items must be an array, got ${typeName(items)}`);
   if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${typeName(options)}`);
-  if ('verify' in options) {
-    throw new TypeError('options.verify is replaced by options.similarity: { similarity: S } keeps the pairs whose exact '
-      + 'similarity reaches S (README "Similarity"), and maxDistance, if given, sets the candidate radius');
-  }
   checkKnownKeys(options, 'options', DEDUP_OPTIONS);
   const { key, maxDistance, options: fingerprintOptions, grouping = 'leader', onProgress, signal } = options;
   if (key !== undefined && typeof key !== 'function') throw new TypeError(`options.key must be a function, got ${typeName(key)}`);

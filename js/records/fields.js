@@ -31,8 +31,7 @@ const DIGIT = /\d/;
 const IDENTITY_NAME = /name|title/i;
 
 /** Providers that deliver `local+tag@` to `local@`; of them, those that ignore dots in the local part. */
-const PLUS_TAGS = new Set(['gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.com', 'live.com', 'msn.com', 'icloud.com', 'me.com',
-  'mac.com', 'fastmail.com', 'protonmail.com', 'proton.me', 'pm.me']);
+const PLUS_TAGS = new Set(['gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.com', 'live.com', 'icloud.com', 'fastmail.com', 'proton.me']);
 const DOTLESS = new Set(['gmail.com', 'googlemail.com']);
 
 /** A cell as text: strings trimmed, numbers and booleans written out, anything else empty. */

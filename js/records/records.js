@@ -19,6 +19,7 @@ import { leaderOfPairs } from '../bindings/pairs.js';
 import { differenceOf } from '../dedup/look-alikes.js';
 import { tokensOf } from '../core/look-alikes.js';
 import { dedupResult, flatGroups } from '../dedup/grouping.js';
+import { collapseTexts } from '../dedup/dedup.js';
 import { checkFields, checkRows, recordFields } from './fields.js';
 import { LEVELS, MISSING, keyLevel, similarityLevel } from './levels.js';
 
@@ -81,23 +82,6 @@ function checkProbability(value, name, below) {
   return value;
 }
 
-/** Identical rows (equal texts in every field) collapsed: `rows` the first of each, `of[i]` row i's index among them. */
-function collapseRows(fields, count) {
-  const index = new Map();
-  const first = [];
-  const of = new Uint32Array(count);
-  for (let i = 0; i < count; i++) {
-    const key = fields.map((f) => f.texts[i]).join('\u0000');
-    let d = index.get(key);
-    if (d === undefined) {
-      d = first.length;
-      index.set(key, d);
-      first.push(i);
-    }
-    of[i] = d;
-  }
-  return { first: Uint32Array.from(first), of };
-}
 
 /**
  * Candidate pairs (a < b) and what proposed each: a field's key (source j for field j) or
@@ -510,7 +494,8 @@ export async function dedupRecords(core, items, options) {
   const pacer = new Pacer({ signal: parsed.signal, onProgress: parsed.onProgress, check: () => assertUsable(core) });
   pacer.report('fields', 0, 1);
   const fields = recordFields(items, parsed.fields);
-  const { first: rows, of } = collapseRows(fields, items.length);
+  // Identical rows (equal texts in every field) collapsed: `rows` the first of each, `of[i]` row i's among them.
+  const { first: rows, of } = await collapseTexts(Array.from(items, (_, i) => fields.map((field) => field.texts[i]).join('\u0000')), pacer);
   const n = rows.length;
   await pacer.pause();
   const { candidates, levels, model, weight, probability, fieldWeights } = await matchRecords(core, fields, rows, pacer);
