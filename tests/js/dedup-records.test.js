@@ -236,3 +236,17 @@ describe('dedup of records', () => {
     await assert.rejects(sh.dedup(contacts.rows, { signal: controller.signal }), { message: 'stop' });
   });
 });
+
+test('the README\'s records table states what dedup gives on the small lists (the rest: npm run bench:records)', async () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const row = (label) => readme.split('\n').find((line) => line.startsWith(`| ${label} |`))?.split('|').map((cell) => cell.trim());
+  for (const [label, name] of [['Fodors-Zagat', 'fodors-zagat'], ['contacts (by hand)', 'contacts']]) {
+    const [list] = loadRecords({ names: [name] });
+    const { precision, recall, f1 } = pairScores((await sh.dedup(list.rows)).groups, list.entities);
+    const stated = row(label)?.[3] ?? '';
+    assert.ok(stated.startsWith(`${precision.toFixed(3)} / ${recall.toFixed(3)} / ${f1.toFixed(3)}`), `${label}: the README states "${stated}"; measured ${precision.toFixed(3)} / ${recall.toFixed(3)} / ${f1.toFixed(3)}`);
+  }
+  const [febrl1] = loadRecords({ names: ['febrl1'] });
+  const { f1 } = pairScores((await sh.dedup(febrl1.rows)).groups, febrl1.entities);
+  assert.match(row('FEBRL 1 / 2 / 3 / 4')?.[3] ?? '', new RegExp(`^F1 ${f1.toFixed(3)} /`));
+});
