@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LISTS_DIR, sampleEntities } from './lists-data.js';
+import { componentsOf as componentsOfPairs } from './entity-components.js';
 
 const MIRROR_DIR = process.argv[2] ?? '/work/.mirror';
 const OUT_DIR = fileURLToPath(LISTS_DIR);
@@ -89,37 +90,11 @@ function decodeEntities(text) {
 /** A field as one TSV-safe line: tabs and line breaks become spaces, ends trimmed. */
 const clean = (text) => text.replace(/[\t\r\n]+/g, ' ').trim();
 
-/**
- * Entity ids from matched pairs: connected components (union-find) of the keys.
- * @returns {{ entityOf: Map<string, string>, listed: number }} listed: distinct unordered pairs
- *   of two different known keys in the input, to set against the components' true pairs
- */
+/** entity-components.js componentsOf, with a warning for pairs that name an unknown record. */
 function componentsOf(keys, pairs) {
-  const parent = new Map(keys.map((key) => [key, key]));
-  const find = (key) => {
-    while (parent.get(key) !== key) {
-      parent.set(key, parent.get(parent.get(key)));
-      key = parent.get(key);
-    }
-    return key;
-  };
-  let unknown = 0;
-  const listed = new Set();
-  for (const [a, b] of pairs) {
-    if (!parent.has(a) || !parent.has(b)) { unknown++; continue; }
-    if (a !== b) listed.add(a < b ? `${a}\n${b}` : `${b}\n${a}`);
-    const ra = find(a);
-    const rb = find(b);
-    if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb); // the smaller key is the root
-  }
-  if (unknown) console.warn(`  ${unknown} matched pair(s) name a record not in the tables: ignored`);
-  // An entity is named by its smallest member key, so ids do not depend on the pairs' order.
-  const smallest = new Map();
-  for (const key of keys) {
-    const root = find(key);
-    if (!smallest.has(root) || key < smallest.get(root)) smallest.set(root, key);
-  }
-  return { entityOf: new Map(keys.map((key) => [key, smallest.get(find(key))])), listed: listed.size };
+  const found = componentsOfPairs(keys, pairs);
+  if (found.unknown) console.warn(`  ${found.unknown} matched pair(s) name a record not in the tables: ignored`);
+  return found;
 }
 
 // ---- the lists -----------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseRecords } from '../../js/cli/records.js';
 import { RECORDS_DIR, formatCsv, readRecordsCsv } from './records-data.js';
+import { componentsOf } from './entity-components.js';
 
 const MIRROR_DIR = process.argv[2] ?? '/work/.mirror';
 const OUT_DIR = fileURLToPath(RECORDS_DIR);
@@ -66,38 +67,6 @@ function readTable(source, path) {
   });
 }
 
-/**
- * Entity ids from matched pairs: connected components (union-find) of the keys, each named by
- * its smallest key (as lists-make.js does).
- * @returns {{ entityOf: Map<string, string>, listed: number, unknown: number }} listed:
- *   distinct unordered pairs of two known keys in the input; unknown: pairs naming another key
- */
-function componentsOf(keys, pairs) {
-  const parent = new Map(keys.map((key) => [key, key]));
-  if (parent.size !== keys.length) throw new Error('a record id repeats in its table');
-  const find = (key) => {
-    while (parent.get(key) !== key) {
-      parent.set(key, parent.get(parent.get(key)));
-      key = parent.get(key);
-    }
-    return key;
-  };
-  let unknown = 0;
-  const listed = new Set();
-  for (const [a, b] of pairs) {
-    if (!parent.has(a) || !parent.has(b)) { unknown++; continue; }
-    if (a !== b) listed.add(a < b ? `${a}\n${b}` : `${b}\n${a}`);
-    const ra = find(a);
-    const rb = find(b);
-    if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
-  }
-  const smallest = new Map();
-  for (const key of keys) {
-    const root = find(key);
-    if (!smallest.has(root) || key < smallest.get(root)) smallest.set(root, key);
-  }
-  return { entityOf: new Map(keys.map((key) => [key, smallest.get(find(key))])), listed: listed.size, unknown };
-}
 
 // ---- the lists -----------------------------------------------------------------------------
 // Each make() returns { fields, rows: { entity, side, values: string[] }[], listed, unknown }:
