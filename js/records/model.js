@@ -55,21 +55,20 @@ function countU(fields, randomLevels) {
 }
 
 /**
- * Matches whose identity fields (the names, the titles: fields.js) differ outright: at most
- * this share; and whose model codes differ, at most CODES_DIFFERENT. The other fields of a
- * candidate that shares a maker and a price, or a hotel's address and phone, agree far
- * beyond chance among different entities too; left to itself, EM then learns that matches'
- * names mostly differ (Amazon-Google: m 0.98 for 'different'). Measured on the lists of
- * `npm run bench:records`: names 0.3 (DBLP-ACM F1 0.942 at 0.2), codes 0.1 (Abt-Buy 0.295
- * at 0.2, 0.432 at 0.1).
+ * Matches whose identity fields (the names, the titles: fields.js) or their model codes
+ * differ outright: at most this share. The other fields of a candidate that shares a maker
+ * and a price, or a hotel's address and phone, agree far beyond chance among different
+ * entities too; left to itself, EM then learns that matches' names mostly differ
+ * (Amazon-Google: m 0.98 for 'different'). Measured on `npm run bench:records` when it was
+ * set: Abt-Buy F1 0.432 at 0.1 against 0.295 at 0.2 and 0.3; DBLP-ACM 0.942 at 0.1 and 0.2,
+ * 0.950 at 0.3; FEBRL3 0.989-0.990 at each.
  */
 const IDENTITY_DIFFERENT = 0.1;
-const CODES_DIFFERENT = 0.1;
 
-/** m of a field, its 'different' level held to IDENTITY_DIFFERENT for an identity field, CODES_DIFFERENT for its codes (the rest scaled up). */
+/** m of a field, its 'different' level held to IDENTITY_DIFFERENT for an identity field or its codes (the rest scaled up). */
 function boundIdentity(field, m) {
   const last = m.length - 1;
-  const most = field.kind === 'code' ? CODES_DIFFERENT : field.identity ? IDENTITY_DIFFERENT : 1;
+  const most = field.identity || field.kind === 'code' ? IDENTITY_DIFFERENT : 1;
   if (m[last] <= most) return m;
   const scale = (1 - most) / (1 - m[last]);
   return m.map((x, l) => (l === last ? most : x * scale));
