@@ -5,10 +5,11 @@
 // the uncertain pairs, each explained field by field.
 //
 // Pipeline: identical rows collapsed; fields.js's fields and keys; candidates: rows sharing
-// a selective key (an e-mail, a phone, a date of birth, an identifier), and pairs whose
-// name fields joined reach CANDIDATE_SIMILARITY by the short measure (MinHash bands and
-// exact verification in the core, as dedup's review search); the levels of every candidate
-// and of random pairs; the model; the probabilities; groups; review.
+// a selective key (an e-mail, a phone, a date of birth, an identifier, a model code) or one
+// a character apart, and pairs whose name fields joined, or identity fields alone, reach
+// CANDIDATE_SIMILARITY by the short measure (MinHash bands and exact verification in the
+// core, as dedup's review search); the levels of every candidate and of random pairs; the
+// model; the probabilities; groups (identity differences kept apart); review.
 import { checkInteger, checkKnownKeys, typeName } from '../core/checks.js';
 import { Pacer, checkOnProgress, checkSignal } from '../core/pacing.js';
 import { assertUsable } from '../core/traps.js';
