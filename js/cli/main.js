@@ -11,7 +11,10 @@ import { SAMPLE } from './sample.js';
 import { IndexFileError, MemoryError, OUT_OF_MEMORY, ReviewFileError, UsageError } from './errors.js';
 import { indexCommand } from './index-option.js';
 import { isRedisIndex, redisIndexCommand } from './index-redis.js';
-import { Output, count, progressReporter, readInput } from './streams.js';
+import { Output, count, progressReporter, readInput, writeLines } from './streams.js';
+import { checkRecordArgs, dedupRecordsCommand } from './record-dedup.js';
+import { KINDS } from '../records/fields.js';
+import { DEFAULT_PROBABILITY } from '../records/records.js';
 
 const USAGE = `Usage: simhash-wasm dedup [FILE|-] [options]
        simhash-wasm dedup [FILE|-] --index INDEX [--update] [options]
@@ -40,7 +43,7 @@ Options:
   --kind NAME=KIND   with records: compare field NAME as KIND (email, phone, date, exact,
                      name or text)
   --probability P    with records: rows whose match probability is at least P are
-                     duplicates (0 < P < 1; default 0.99)
+                     duplicates (0 < P < 1; default ${DEFAULT_PROBABILITY})
   --tokenizer T      auto (default), words or chars
   --word-ngram N     words per feature, 1-16 (default 1)
   --char-ngram N     characters per CJK (or chars) feature, 1-16 (default 2)
@@ -88,11 +91,6 @@ fit in memory (e.g. --pairs with more pairs than memory holds).`;
 
 
 const INTEGER = /^\d+$/;
-
-/** Options that mean nothing to records (README "Records"), which are compared field by field. */
-const NOT_WITH_RECORDS = ['--similarity', '--measure', '--max-distance', '--pairs', '--index', '--tokenizer', '--word-ngram', '--char-ngram',
-  '--weighting', '--keep-punctuation'];
-const FIELD_KINDS = ['email', 'phone', 'date', 'exact', 'name', 'text'];
 
 /**
  * Options that mean nothing to a text index, and why: it takes its candidates by banding,
@@ -158,7 +156,7 @@ function parseArgs(argv) {
         const value = takeValue(++i, arg);
         const at = value.lastIndexOf('=');
         const [name, kind] = [value.slice(0, at), value.slice(at + 1)];
-        if (at <= 0 || !FIELD_KINDS.includes(kind)) throw new UsageError(`--kind takes NAME=KIND, KIND one of ${FIELD_KINDS.join(', ')}, got "${value}"`);
+        if (at <= 0 || !KINDS.includes(kind)) throw new UsageError(`--kind takes NAME=KIND, KIND one of ${KINDS.join(', ')}, got "${value}"`);
         if (name in args.kinds) throw new UsageError(`--kind names the column "${name}" twice`);
         args.kinds[name] = kind;
         break;
@@ -211,23 +209,6 @@ function parseArgs(argv) {
   return args;
 }
 
-/** Records (two or more --field columns): their options, and none of those of texts. */
-function checkRecordArgs(args, given) {
-  for (const option of NOT_WITH_RECORDS) {
-    if (given.has(option)) throw new UsageError(`${option} does not apply to records (two or more columns with --field), which are compared field by field`);
-  }
-  if (args.format === 'lines') throw new UsageError('records (two or more columns with --field) need --format csv or jsonl');
-  for (const name of Object.keys(args.kinds)) {
-    if (!args.fields.includes(name)) throw new UsageError(`--kind names the column "${name}", which --field does not`);
-  }
-  if (args.review === undefined) {
-    for (const option of ['--review-file', '--review-limit']) if (given.has(option)) throw new UsageError(`${option} needs --review R`);
-  } else if (args.reviewFile === undefined) throw new UsageError('--review needs --review-file FILE: the file to write the pairs to');
-  if (args.review !== undefined && !(args.review < (args.probability ?? 0.99))) {
-    throw new UsageError(`--review must be below the probability ${args.probability ?? 0.99}, got ${args.review}`);
-  }
-}
-
 /** --review and its companions: each needs the others it names, and none goes with --pairs or --max-distance alone. */
 function checkReviewArgs(args, given) {
   if (args.review === undefined) {
@@ -266,15 +247,6 @@ function writeReview(stream, records, review) {
     const [x, y] = [records[a], records[b]];
     return { a: { line: x.line, text: x.text }, b: { line: y.line, text: y.text }, similarity, ...(differs && { differs }) };
   }));
-}
-
-/** Writes the values to the opened stream as JSON, one a line, and closes it. */
-async function writeLines(stream, values) {
-  const out = new Output(stream);
-  for (const value of values) await out.write(`${JSON.stringify(value)}\n`);
-  await out.flush();
-  stream.end();
-  await once(stream, 'finish');
 }
 
 /**
@@ -382,42 +354,6 @@ async function dedupCommand(args) {
   progress.end(`${count(records.length)} records, ${count(result.unique.length)} unique, ${count(result.groups.length)} groups${reviewed}`);
 }
 
-
-/** dedupCommand for records: `records[i].text` is row i, an object of the --field columns. */
-async function dedupRecordsCommand(sh, args, records, header, out, reviewFile, progress) {
-  const rows = records.map((record) => record.text);
-  let result;
-  try {
-    result = await sh.dedup(rows, {
-      fields: Object.fromEntries(args.fields.map((name) => [name, args.kinds[name] ?? 'auto'])),
-      ...(args.probability !== undefined && { probability: args.probability }),
-      ...(args.review !== undefined && { review: args.review, reviewLimit: args.reviewLimit ?? 0xffffffff }),
-      onProgress: ({ phase, done, total }) => progress.show(phase, `${phase}: ${count(done)} of ${count(total)}`, done === total),
-    });
-  } catch (error) {
-    // A column no JSON line has.
-    if (error instanceof RangeError && /options.fields/.test(error.message)) throw new UsageError(error.message.replace('options.fields', '--field'));
-    throw error;
-  }
-  if (args.output === 'groups') {
-    for (const group of result.groups) await out.write(`${JSON.stringify({ group: group.map((i) => ({ line: records[i].line, record: rows[i] })) })}\n`);
-  } else {
-    if (header) await out.write(header.raw);
-    for (const i of result.uniqueIndices) await out.write(records[i].raw);
-  }
-  await out.flush();
-  if (reviewFile) {
-    const entries = result.review.map(({ a, b, probability, apart, fields }) => ({
-      a: { line: records[a].line, record: rows[a] }, b: { line: records[b].line, record: rows[b] }, probability, ...(apart && { apart }), fields,
-    }));
-    await writeLines(reviewFile, entries);
-  }
-  const kinds = result.fields.map(({ name, kind }) => `${name} (${kind})`).join(', ');
-  const listed = reviewFile ? '' : result.review.length ? `; ${count(result.review.length + result.reviewOmitted)} uncertain pairs not merged (--review R --review-file FILE lists them)` : '';
-  process.stderr.write(`simhash-wasm: compared records by ${kinds}, merged at probability ${args.probability ?? 0.99}${listed}\n`);
-  const reviewed = reviewFile ? `, ${count(result.review.length)} pairs of groups to review in ${args.reviewFile}` : '';
-  progress.end(`${count(records.length)} records, ${count(result.unique.length)} unique, ${count(result.groups.length)} groups${reviewed}`);
-}
 
 /**
  * How close each member i of the groups is to its kept record k, as dedup decided: a map

@@ -133,3 +133,11 @@ export async function readInput(args, progress, sink) {
   progress.show('read', `read ${megabytes(bytes)}, ${sink.status()}`, true);
 }
 
+/** Writes the values to the opened stream as JSON, one a line, and closes it. */
+export async function writeLines(stream, values) {
+  const out = new Output(stream);
+  for (const value of values) await out.write(`${JSON.stringify(value)}\n`);
+  await out.flush();
+  stream.end();
+  await once(stream, 'finish');
+}

@@ -1,0 +1,62 @@
+// dedup of records on the command line (two or more --field columns; README "Records"): the
+// options that apply to them, and the run, writing kept rows, groups or the review file.
+import { UsageError } from './errors.js';
+import { count, writeLines } from './streams.js';
+import { DEFAULT_PROBABILITY } from '../records/records.js';
+
+/** Options that mean nothing to records (README "Records"), which are compared field by field. */
+const NOT_WITH_RECORDS = ['--similarity', '--measure', '--max-distance', '--pairs', '--index', '--tokenizer', '--word-ngram', '--char-ngram',
+  '--weighting', '--keep-punctuation'];
+
+/** Records (two or more --field columns): their options, and none of those of texts. */
+export function checkRecordArgs(args, given) {
+  for (const option of NOT_WITH_RECORDS) {
+    if (given.has(option)) throw new UsageError(`${option} does not apply to records (two or more columns with --field), which are compared field by field`);
+  }
+  if (args.format === 'lines') throw new UsageError('records (two or more columns with --field) need --format csv or jsonl');
+  for (const name of Object.keys(args.kinds)) {
+    if (!args.fields.includes(name)) throw new UsageError(`--kind names the column "${name}", which --field does not`);
+  }
+  if (args.review === undefined) {
+    for (const option of ['--review-file', '--review-limit']) if (given.has(option)) throw new UsageError(`${option} needs --review R`);
+  } else if (args.reviewFile === undefined) throw new UsageError('--review needs --review-file FILE: the file to write the pairs to');
+  if (args.review !== undefined && !(args.review < (args.probability ?? DEFAULT_PROBABILITY))) {
+    throw new UsageError(`--review must be below the probability ${args.probability ?? DEFAULT_PROBABILITY}, got ${args.review}`);
+  }
+}
+
+/** dedupCommand for records: `records[i].text` is row i, an object of the --field columns. */
+export async function dedupRecordsCommand(sh, args, records, header, out, reviewFile, progress) {
+  const rows = records.map((record) => record.text);
+  let result;
+  try {
+    result = await sh.dedup(rows, {
+      fields: Object.fromEntries(args.fields.map((name) => [name, args.kinds[name] ?? 'auto'])),
+      ...(args.probability !== undefined && { probability: args.probability }),
+      ...(args.review !== undefined && { review: args.review, reviewLimit: args.reviewLimit ?? 0xffffffff }),
+      onProgress: ({ phase, done, total }) => progress.show(phase, `${phase}: ${count(done)} of ${count(total)}`, done === total),
+    });
+  } catch (error) {
+    // A column no JSON line has.
+    if (error instanceof RangeError && /options.fields/.test(error.message)) throw new UsageError(error.message.replace('options.fields', '--field'));
+    throw error;
+  }
+  if (args.output === 'groups') {
+    for (const group of result.groups) await out.write(`${JSON.stringify({ group: group.map((i) => ({ line: records[i].line, record: rows[i] })) })}\n`);
+  } else {
+    if (header) await out.write(header.raw);
+    for (const i of result.uniqueIndices) await out.write(records[i].raw);
+  }
+  await out.flush();
+  if (reviewFile) {
+    const entries = result.review.map(({ a, b, probability, apart, fields }) => ({
+      a: { line: records[a].line, record: rows[a] }, b: { line: records[b].line, record: rows[b] }, probability, ...(apart && { apart }), fields,
+    }));
+    await writeLines(reviewFile, entries);
+  }
+  const kinds = result.fields.map(({ name, kind }) => `${name} (${kind})`).join(', ');
+  const listed = reviewFile ? '' : result.review.length ? `; ${count(result.review.length + result.reviewOmitted)} uncertain pairs not merged (--review R --review-file FILE lists them)` : '';
+  process.stderr.write(`simhash-wasm: compared records by ${kinds}, merged at probability ${args.probability ?? DEFAULT_PROBABILITY}${listed}\n`);
+  const reviewed = reviewFile ? `, ${count(result.review.length)} pairs of groups to review in ${args.reviewFile}` : '';
+  progress.end(`${count(records.length)} records, ${count(result.unique.length)} unique, ${count(result.groups.length)} groups${reviewed}`);
+}
