@@ -4,16 +4,12 @@
 // (each member matches its kept row directly, so weak links do not chain), and a review of
 // the uncertain pairs, each explained field by field.
 //
-// Pipeline: identical rows collapsed; fields.js's fields and keys; candidates: rows sharing
-// a selective key (an e-mail, a phone, a date of birth, an identifier, a model code) or one
-// a character apart, and pairs whose name fields joined, or identity fields alone, reach
-// CANDIDATE_SIMILARITY by the short measure (MinHash bands and exact verification in the
-// core, as dedup's review search); the levels of every candidate and of random pairs; the
-// model; the probabilities; groups (identity differences kept apart); review.
+// Pipeline: identical rows collapsed; fields.js's fields and keys; candidates.js's
+// candidates and random pairs; the levels of both in every field; the model; the
+// probabilities; groups (identity differences kept apart); review.
 import { checkInteger, checkKnownKeys, typeName } from '../core/checks.js';
 import { Pacer, checkOnProgress, checkSignal } from '../core/pacing.js';
 import { assertUsable } from '../core/traps.js';
-import { searchReview } from '../bindings/review-pairs.js';
 import { buildShingleSets, setSimilarities, withShingleSets } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
 import { leaderOfPairs } from '../bindings/pairs.js';
@@ -23,6 +19,7 @@ import { dedupResult, flatGroups } from '../dedup/grouping.js';
 import { collapseTexts } from '../dedup/dedup.js';
 import { checkFields, checkRows, recordFields } from './fields.js';
 import { LEVELS, MISSING, keyLevel, similarityLevel } from './levels.js';
+import { KEYED, proposeCandidates, randomPairs } from './candidates.js';
 
 const SIMILAR = LEVELS.name.indexOf('similar');
 const DIFFERENT = LEVELS.name.indexOf('different');
@@ -35,18 +32,9 @@ export const DEFAULT_PROBABILITY = 0.99;
 export const DEFAULT_RECORD_REVIEW = 0.1;
 const DEFAULT_REVIEW_LIMIT = 1000;
 
-/** Similarity of the joined name fields from which two rows are candidates (the short measure's least review). */
-const CANDIDATE_SIMILARITY = 0.6;
-/** Rows sharing a key: the key proposes them only when at most so many share it, and the field when its keys average at most KEY_SELECTIVE rows. */
-const MAX_BLOCK = 50;
-const KEY_SELECTIVE = 4;
-/** Lengths of the keys whose one-character deletions propose rows too. */
-const MIN_DELETION_KEY = 5;
-const MAX_DELETION_KEY = 16;
 /** Random pairs counted for u. */
 const RANDOM_PAIRS = 20000;
 
-const KEYED = new Set(['email', 'phone', 'date', 'exact', 'code']);
 /**
  * Kinds that identify a row rather than what it shares with others (a phone line, an
  * address, an employer), and the weight (20 bits: about one chance in a million) of their
@@ -83,139 +71,6 @@ function checkProbability(value, name, below) {
   return value;
 }
 
-
-/**
- * Candidate pairs (a < b) and what proposed each: a field's key (source j for field j) or
- * the joined name fields (SOURCE_JOINED), so that the model does not learn from a field on
- * the pairs it selected (model.js).
- */
-class PairSet {
-  constructor(n) {
-    this.n = n;
-    this.keys = [];
-  }
-
-  /** Proposes (a, b) by the fields of `source` (an index below 32: one field's bit, or SOURCES_JOINED). */
-  add(a, b, source) {
-    if (a !== b) this.keys.push((a < b ? a * this.n + b : b * this.n + a) * 64 + source);
-  }
-
-  /** { a, b, sources } sorted by (a, b), without repeats: `sources` the bitmask of the sources that proposed each. */
-  take() {
-    const keys = Float64Array.from(this.keys).sort();
-    this.keys = [];
-    const a = [];
-    const b = [];
-    const sources = [];
-    for (let i = 0; i < keys.length; i++) {
-      const pair = Math.floor(keys[i] / 64);
-      const source = keys[i] - pair * 64;
-      const mask = 2 ** source;
-      if (i > 0 && Math.floor(keys[i - 1] / 64) === pair) {
-        sources[sources.length - 1] |= mask;
-        continue;
-      }
-      a.push(Math.floor(pair / this.n));
-      b.push(pair % this.n);
-      sources.push(mask);
-    }
-    return { a: Uint32Array.from(a), b: Uint32Array.from(b), sources: Uint32Array.from(sources) };
-  }
-}
-
-/**
- * PairSet's sources of pairs proposed by the joined name (or text) fields and by the joined
- * identity fields; fields above 29 propose none.
- */
-const SOURCE_JOINED = 31;
-const SOURCE_IDENTITY = 30;
-const MAX_SOURCE_FIELD = 29;
-
-/**
- * Candidates from the selective keys: rows of one key, when at most MAX_BLOCK share it; for
- * phones and identifiers, also rows one digit or character apart (a key with one character
- * deleted, shared: `…6543` / `…6544`).
- */
-function keyCandidates(fields, rows, pairs) {
-  for (let j = 0; j < Math.min(fields.length, MAX_SOURCE_FIELD + 1); j++) {
-    const field = fields[j];
-    if (!KEYED.has(field.kind)) continue;
-    const blocks = new Map();
-    const add = (key, r) => {
-      const block = blocks.get(key);
-      if (block) block.push(r);
-      else blocks.set(key, [r]);
-    };
-    let present = 0;
-    for (let r = 0; r < rows.length; r++) {
-      let key = field.keys[rows[r]];
-      if (key === '') continue;
-      if (field.kind === 'phone') key = key.slice(-7);
-      present++;
-      if (field.kind === 'code') for (const code of key.split(' ')) add(code, r);
-      else add(key, r);
-    }
-    if (present > KEY_SELECTIVE * blocks.size) continue;
-    if (field.kind === 'phone' || field.kind === 'exact') {
-      for (let r = 0; r < rows.length; r++) {
-        let key = field.keys[rows[r]];
-        if (field.kind === 'phone') key = key.slice(-7);
-        if (key.length < MIN_DELETION_KEY || key.length > MAX_DELETION_KEY) continue;
-        for (let i = 0; i < key.length; i++) add(`\u0001${key.slice(0, i)}${key.slice(i + 1)}`, r);
-      }
-    }
-    for (const block of blocks.values()) {
-      if (block.length > MAX_BLOCK) continue;
-      for (let i = 0; i < block.length; i++) for (let k = i + 1; k < block.length; k++) pairs.add(block[i], block[k], j);
-    }
-  }
-}
-
-/** The keys of the fields `on` of each distinct row, joined by spaces. */
-const joinedTexts = (fields, rows, on) => Array.from(rows, (r) => on.map((j) => fields[j].keys[r]).filter(Boolean).join(' '));
-
-/**
- * Candidates from the fields `on` joined (all 'name' fields, or 'text' ones; or the
- * identity fields): pairs reaching CANDIDATE_SIMILARITY, proposed as `source`.
- */
-async function similarCandidates(core, fields, rows, on, source, pairs, pacer) {
-  const texts = joinedTexts(fields, rows, on);
-  const measure = fields[on[0]].kind === 'text' ? 'text' : 'short';
-  const search = async (weights) => withShingleSets(core, async (sets) => {
-    await buildShingleSets(core, sets, texts, () => pacer.pause(), 0, measure, weights);
-    const labels = Uint32Array.from(texts.keys());
-    return searchReview(core, sets, labels, { review: measure === 'short' ? CANDIDATE_SIMILARITY : 0.5, reviewLimit: 0xffffffff }, pacer, 'candidates');
-  });
-  const found = measure === 'short'
-    ? await lendWeights(core, await learnWeights(core, texts, () => pacer.pause()), search)
-    : await search(0);
-  for (let p = 0; p < found.a.length; p++) {
-    if (texts[found.a[p]] && texts[found.b[p]]) pairs.add(found.a[p], found.b[p], source);
-  }
-}
-
-/** `count` random pairs of distinct rows among n (all of them when there are fewer), deterministic. */
-function randomPairs(n, count) {
-  const all = (n * (n - 1)) / 2;
-  if (all <= count) {
-    const a = new Uint32Array(all);
-    const b = new Uint32Array(all);
-    for (let x = 0, p = 0; x < n; x++) for (let y = x + 1; y < n; y++, p++) [a[p], b[p]] = [x, y];
-    return { a, b };
-  }
-  let seed = 1;
-  const next = () => Math.floor(((seed = (seed * 48271) % 0x7fffffff) / 0x7fffffff) * n); // Park-Miller, exact in doubles
-  const a = new Uint32Array(count);
-  const b = new Uint32Array(count);
-  for (let p = 0; p < count;) {
-    const x = next();
-    const y = next();
-    if (x === y) continue;
-    [a[p], b[p]] = x < y ? [x, y] : [y, x];
-    p++;
-  }
-  return { a, b };
-}
 
 /**
  * The levels of the pairs { a, b } (distinct rows) in every field, row-major, for each
@@ -366,6 +221,7 @@ function identityDifferences(fields, rows, { a, b }, levels, probability, thresh
   const f = fields.length;
   const identities = fields.filter((field) => field.identity);
   const identityOf = (r) => identities.map((field) => field.keys[r]).filter(Boolean).join(' ');
+  const written = (r) => identities.map((field) => field.texts[r]).filter(Boolean).join(' ');
   const identifiers = fields.flatMap((field, j) => (IDENTIFIERS.has(field.kind) ? [j] : []));
   const numbers = fields.flatMap((field, j) => (field.kind === 'exact' ? [j] : []));
   const codes = fields.findIndex((field) => field.kind === 'code');
@@ -378,7 +234,6 @@ function identityDifferences(fields, rows, { a, b }, levels, probability, thresh
     const sharesCode = codes >= 0 && levels[p * f + codes] === 0;
     if (x && y && !sharesCode && differenceOf(x, y)) {
       // The difference of the keys (nicknames in full) decides; that of the texts says it as written.
-      const written = (r) => identities.map((field) => field.texts[r]).filter(Boolean).join(' ');
       why = { field: identities.map((field) => field.name).join(' '), differs: differenceOf(written(rows[a[p]]), written(rows[b[p]])) ?? differenceOf(x, y) };
     } else {
       // A number of up to four digits that differs outright: a house, a year, an edition.
@@ -458,17 +313,7 @@ function describeModel(model, fields) {
  * model, probability (of each candidate), fieldWeights (nats, pairs × fields) }.
  */
 export async function matchRecords(core, fields, rows, pacer) {
-  const proposed = new PairSet(rows.length);
-  keyCandidates(fields, rows, proposed);
-  const indices = (test) => fields.flatMap((field, j) => (test(field) ? [j] : []));
-  const names = indices((field) => field.kind === 'name');
-  const joined = names.length ? names : indices((field) => field.kind === 'text');
-  const identity = indices((field) => field.identity);
-  if (joined.length) await similarCandidates(core, fields, rows, joined, SOURCE_JOINED, proposed, pacer);
-  if (identity.length && identity.length < joined.length) await similarCandidates(core, fields, rows, identity, SOURCE_IDENTITY, proposed, pacer);
-  const candidates = proposed.take();
-  // The fields each source of candidates selects on: a key's field, or the joined fields.
-  const selects = Array.from({ length: SOURCE_JOINED + 1 }, (_, source) => (source === SOURCE_JOINED ? joined : source === SOURCE_IDENTITY ? identity : [source]));
+  const { candidates, selects } = await proposeCandidates(core, fields, rows, pacer);
   const [found, sampled] = await pairLevels(core, fields, rows, [candidates, randomPairs(rows.length, RANDOM_PAIRS)], pacer);
   const n = rows.length;
   const model = learnModel(fields, found.levels, { sources: candidates.sources, selects }, sampled.levels, Math.max(1, (n * (n - 1)) / 2));
@@ -519,7 +364,7 @@ export async function dedupRecords(core, items, options) {
     if (seen === undefined || probability[p] > probability[seen]) best.set(key, p);
   }
   const order = [...best.values()].sort((x, y) => probability[y] - probability[x] || candidates.a[x] - candidates.a[y] || candidates.b[x] - candidates.b[y]);
-  const review = order.slice(0, parsed.review ? parsed.reviewLimit : 0).map((p) => ({
+  const review = order.slice(0, parsed.reviewLimit).map((p) => ({
     a: rows[candidates.a[p]],
     b: rows[candidates.b[p]],
     probability: probability[p],

@@ -1,0 +1,171 @@
+// The pairs of records dedup compares (README "Records", docs/records.md#candidates), without
+// blocking rules written by hand: rows sharing a selective key, or one a character apart;
+// rows whose name fields joined, or identity fields alone, reach CANDIDATE_SIMILARITY by the
+// short measure (MinHash bands and exact verification in the core, as dedup's review
+// search); and random pairs, for the model's u.
+import { searchReview } from '../bindings/review-pairs.js';
+import { buildShingleSets, withShingleSets } from '../bindings/shingle-sets.js';
+import { learnWeights, lendWeights } from '../bindings/word-weights.js';
+
+/** Similarity of the joined name fields from which two rows are candidates (the short measure's least review). */
+const CANDIDATE_SIMILARITY = 0.6;
+/** Rows sharing a key: the key proposes them only when at most so many share it, and the field when its keys average at most KEY_SELECTIVE rows. */
+const MAX_BLOCK = 50;
+const KEY_SELECTIVE = 4;
+/** Lengths of the keys whose one-character deletions propose rows too. */
+const MIN_DELETION_KEY = 5;
+const MAX_DELETION_KEY = 16;
+
+/** Kinds compared by their keys (fields.js), which may propose candidates. */
+export const KEYED = new Set(['email', 'phone', 'date', 'exact', 'code']);
+
+/**
+ * Candidate pairs (a < b) and what proposed each: a field's key (source j for field j) or
+ * the joined name fields (SOURCE_JOINED), so that the model does not learn from a field on
+ * the pairs it selected (model.js).
+ */
+class PairSet {
+  constructor(n) {
+    this.n = n;
+    this.keys = [];
+  }
+
+  /** Proposes (a, b) by the fields of `source` (an index below 32: one field's bit, or SOURCES_JOINED). */
+  add(a, b, source) {
+    if (a !== b) this.keys.push((a < b ? a * this.n + b : b * this.n + a) * 64 + source);
+  }
+
+  /** { a, b, sources } sorted by (a, b), without repeats: `sources` the bitmask of the sources that proposed each. */
+  take() {
+    const keys = Float64Array.from(this.keys).sort();
+    this.keys = [];
+    const a = [];
+    const b = [];
+    const sources = [];
+    let last = -1;
+    for (const key of keys) {
+      const pair = Math.floor(key / 64);
+      if (pair !== last) {
+        a.push(Math.floor(pair / this.n));
+        b.push(pair % this.n);
+        sources.push(0);
+        last = pair;
+      }
+      sources[sources.length - 1] |= 2 ** (key - pair * 64);
+    }
+    return { a: Uint32Array.from(a), b: Uint32Array.from(b), sources: Uint32Array.from(sources) };
+  }
+}
+
+/**
+ * PairSet's sources of pairs proposed by the joined name (or text) fields and by the joined
+ * identity fields; fields above 29 propose none.
+ */
+const SOURCE_JOINED = 31;
+const SOURCE_IDENTITY = 30;
+const MAX_SOURCE_FIELD = 29;
+
+/**
+ * Candidates from the selective keys: rows of one key, when at most MAX_BLOCK share it; for
+ * phones and identifiers, also rows one digit or character apart (a key with one character
+ * deleted, shared: `…6543` / `…6544`).
+ */
+function keyCandidates(fields, rows, pairs) {
+  for (let j = 0; j < Math.min(fields.length, MAX_SOURCE_FIELD + 1); j++) {
+    const field = fields[j];
+    if (!KEYED.has(field.kind)) continue;
+    const blocks = new Map();
+    const add = (key, r) => {
+      const block = blocks.get(key);
+      if (block) block.push(r);
+      else blocks.set(key, [r]);
+    };
+    // One pass: each key, and for phones and identifiers its one-character deletions; the
+    // field proposes nothing unless its keys are selective.
+    const deletable = field.kind === 'phone' || field.kind === 'exact';
+    let present = 0;
+    let distinct = 0;
+    for (let r = 0; r < rows.length; r++) {
+      let key = field.keys[rows[r]];
+      if (key === '') continue;
+      if (field.kind === 'phone') key = key.slice(-7);
+      present++;
+      for (const part of field.kind === 'code' ? key.split(' ') : [key]) {
+        if (!blocks.has(part)) distinct++;
+        add(part, r);
+      }
+      if (deletable && key.length >= MIN_DELETION_KEY && key.length <= MAX_DELETION_KEY) {
+        for (let i = 0; i < key.length; i++) add(`\u0001${key.slice(0, i)}${key.slice(i + 1)}`, r);
+      }
+    }
+    if (present > KEY_SELECTIVE * distinct) continue;
+    for (const block of blocks.values()) {
+      if (block.length > MAX_BLOCK) continue;
+      for (let i = 0; i < block.length; i++) for (let k = i + 1; k < block.length; k++) pairs.add(block[i], block[k], j);
+    }
+  }
+}
+
+/** The keys of the fields `on` of each distinct row, joined by spaces. */
+const joinedTexts = (fields, rows, on) => Array.from(rows, (r) => on.map((j) => fields[j].keys[r]).filter(Boolean).join(' '));
+
+/**
+ * Candidates from the fields `on` joined (all 'name' fields, or 'text' ones; or the
+ * identity fields): pairs reaching CANDIDATE_SIMILARITY, proposed as `source`.
+ */
+async function similarCandidates(core, fields, rows, on, source, pairs, pacer) {
+  const texts = joinedTexts(fields, rows, on);
+  const measure = fields[on[0]].kind === 'text' ? 'text' : 'short';
+  const search = async (weights) => withShingleSets(core, async (sets) => {
+    await buildShingleSets(core, sets, texts, () => pacer.pause(), 0, measure, weights);
+    const labels = Uint32Array.from(texts.keys());
+    return searchReview(core, sets, labels, { review: measure === 'short' ? CANDIDATE_SIMILARITY : 0.5, reviewLimit: 0xffffffff }, pacer, 'candidates');
+  });
+  const found = measure === 'short'
+    ? await lendWeights(core, await learnWeights(core, texts, () => pacer.pause()), search)
+    : await search(0);
+  for (let p = 0; p < found.a.length; p++) {
+    if (texts[found.a[p]] && texts[found.b[p]]) pairs.add(found.a[p], found.b[p], source);
+  }
+}
+
+/**
+ * The candidate pairs of the distinct `rows`: { candidates: { a, b, sources }, selects },
+ * `selects[s]` the fields source s selects on (a key's field, the joined fields, the
+ * identity fields), for the model (model.js learnModel).
+ */
+export async function proposeCandidates(core, fields, rows, pacer) {
+  const proposed = new PairSet(rows.length);
+  keyCandidates(fields, rows, proposed);
+  const indices = (test) => fields.flatMap((field, j) => (test(field) ? [j] : []));
+  const names = indices((field) => field.kind === 'name');
+  const joined = names.length ? names : indices((field) => field.kind === 'text');
+  const identity = indices((field) => field.identity);
+  if (joined.length) await similarCandidates(core, fields, rows, joined, SOURCE_JOINED, proposed, pacer);
+  if (identity.length && identity.length < joined.length) await similarCandidates(core, fields, rows, identity, SOURCE_IDENTITY, proposed, pacer);
+  const selects = Array.from({ length: SOURCE_JOINED + 1 }, (_, source) => (source === SOURCE_JOINED ? joined : source === SOURCE_IDENTITY ? identity : [source]));
+  return { candidates: proposed.take(), selects };
+}
+
+/** `count` random pairs of distinct rows among n (all of them when there are fewer), deterministic. */
+export function randomPairs(n, count) {
+  const all = (n * (n - 1)) / 2;
+  if (all <= count) {
+    const a = new Uint32Array(all);
+    const b = new Uint32Array(all);
+    for (let x = 0, p = 0; x < n; x++) for (let y = x + 1; y < n; y++, p++) [a[p], b[p]] = [x, y];
+    return { a, b };
+  }
+  let seed = 1;
+  const next = () => Math.floor(((seed = (seed * 48271) % 0x7fffffff) / 0x7fffffff) * n); // Park-Miller, exact in doubles
+  const a = new Uint32Array(count);
+  const b = new Uint32Array(count);
+  for (let p = 0; p < count;) {
+    const x = next();
+    const y = next();
+    if (x === y) continue;
+    [a[p], b[p]] = x < y ? [x, y] : [y, x];
+    p++;
+  }
+  return { a, b };
+}
