@@ -4,6 +4,7 @@
 // short measure (MinHash bands and exact verification in the core, as dedup's review
 // search); and random pairs, for the model's u.
 import { searchReview } from '../bindings/review-pairs.js';
+import { collapseTexts } from '../dedup/dedup.js';
 import { buildShingleSets, withShingleSets } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
 
@@ -111,22 +112,28 @@ const joinedTexts = (fields, rows, on) => Array.from(rows, (r) => on.map((j) => 
 
 /**
  * Candidates from the fields `on` joined (all 'name' fields, or 'text' ones; or the
- * identity fields): pairs reaching CANDIDATE_SIMILARITY, proposed as `source`.
+ * identity fields): pairs reaching CANDIDATE_SIMILARITY, proposed as `source`. The search
+ * runs over the distinct joined texts (the words weighed by their rows); a pair of texts
+ * proposes every pair of their rows.
  */
 async function similarCandidates(core, fields, rows, on, source, pairs, pacer) {
   const texts = joinedTexts(fields, rows, on);
+  const { distinct, of } = await collapseTexts(texts, pacer);
+  const rowsOf = distinct.map(() => []);
+  for (let r = 0; r < texts.length; r++) if (texts[r]) rowsOf[of[r]].push(r);
   const measure = fields[on[0]].kind === 'text' ? 'text' : 'short';
   const search = async (weights) => withShingleSets(core, async (sets) => {
-    await buildShingleSets(core, sets, texts, () => pacer.pause(), 0, measure, weights);
-    const labels = Uint32Array.from(texts.keys());
-    return searchReview(core, sets, labels, { review: measure === 'short' ? CANDIDATE_SIMILARITY : 0.5, reviewLimit: 0xffffffff }, pacer, 'candidates');
+    await buildShingleSets(core, sets, distinct, () => pacer.pause(), 0, measure, weights);
+    return searchReview(core, sets, Uint32Array.from(distinct.keys()), { review: measure === 'short' ? CANDIDATE_SIMILARITY : 0.5, reviewLimit: 0xffffffff }, pacer, 'candidates');
   });
   const found = measure === 'short'
     ? await lendWeights(core, await learnWeights(core, texts, () => pacer.pause()), search)
     : await search(0);
-  for (let p = 0; p < found.a.length; p++) {
-    if (texts[found.a[p]] && texts[found.b[p]]) pairs.add(found.a[p], found.b[p], source);
-  }
+  // Each text paired with itself too: the pairs of its rows.
+  const b = [...found.b, ...distinct.keys()];
+  [...found.a, ...distinct.keys()].forEach((x, p) => {
+    for (const r of rowsOf[x]) for (const s of rowsOf[b[p]]) pairs.add(r, s, source);
+  });
 }
 
 /**

@@ -27,7 +27,8 @@ const PHONE_SUFFIX = 7;
 /** Length from which an identifier one edit away is 'close' rather than 'different' (`7`/`8` differ). */
 const CLOSE_LENGTH = 3;
 
-const SHORT_NUMBER = /^\d{1,4}$/;
+/** A number of up to four digits: a house, a year, an edition, which one edit makes another. */
+export const SHORT_NUMBER = /^\d{1,4}$/;
 
 /** Whether a and b are one edit apart: a character inserted, deleted or replaced, or two adjacent swapped. */
 export const oneEdit = (a, b) => oneTypoApart(a, b, 1, 1);

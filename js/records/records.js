@@ -18,7 +18,7 @@ import { tokensOf } from '../core/look-alikes.js';
 import { dedupResult, flatGroups } from '../dedup/grouping.js';
 import { collapseTexts } from '../dedup/dedup.js';
 import { checkFields, checkRows, recordFields } from './fields.js';
-import { LEVELS, MISSING, keyLevel, similarityLevel } from './levels.js';
+import { LEVELS, MISSING, SHORT_NUMBER, keyLevel, similarityLevel } from './levels.js';
 import { KEYED, proposeCandidates, randomPairs } from './candidates.js';
 
 const SIMILAR = LEVELS.name.indexOf('similar');
@@ -42,7 +42,6 @@ const RANDOM_PAIRS = 20000;
  */
 const IDENTIFIERS = new Set(['email', 'date', 'exact']);
 const IDENTIFIER_NATS = 20 * Math.LN2;
-const SHORT_NUMBER = /^\d{1,4}$/;
 
 /** Whether dedup's items are records (README "Records"): objects, with no options.key to make texts of them (SimHash#dedup and the pool's dedup ask). */
 export function isRecords(items, options) {
@@ -95,18 +94,7 @@ async function pairLevels(core, fields, rows, pairSets, pacer) {
       continue;
     }
     // Similarities of the field's distinct values, in one set per value.
-    const valueOf = new Map();
-    const values = [];
-    const slot = Uint32Array.from(rows, (r) => {
-      const text = field.keys[r];
-      let v = valueOf.get(text);
-      if (v === undefined) {
-        v = values.length;
-        valueOf.set(text, v);
-        values.push(text);
-      }
-      return v;
-    });
+    const { distinct: values, of: slot } = await collapseTexts(keys, pacer);
     const measure = field.kind === 'name' ? 'short' : 'text';
     const tokens = new Array(values.length);
     const tokensOf = (v) => (tokens[v] ??= wordsOf(values[v]));
@@ -127,9 +115,7 @@ async function pairLevels(core, fields, rows, pairSets, pacer) {
       const similarity = found[s];
       const { levels } = out[s];
       for (let p = 0; p < a.length; p++) {
-        const x = field.keys[rows[a[p]]];
-        const y = field.keys[rows[b[p]]];
-        if (x === '' || y === '') levels[p * f + j] = MISSING;
+        if (keys[a[p]] === '' || keys[b[p]] === '') levels[p * f + j] = MISSING;
         else {
           const level = similarityLevel(similarity[p], keys[a[p]] === keys[b[p]]);
           levels[p * f + j] = level === DIFFERENT && contains(tokensOf(slot[a[p]]), tokensOf(slot[b[p]])) ? SIMILAR : level;
