@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Installs what is missing and builds everything: the native library and tests, the WASM
-# module copied into js/wasm/ (what `import 'simhash-wasm'` loads), its test builds, and the
-# generated CommonJS files. Incremental.
+# Installs what is missing and builds what `npm test` runs: the WASM module copied into js/wasm/
+# (what `import 'simhash-wasm'` loads), its test builds, and the generated CommonJS files.
+# Incremental. The suites run the Catch2 suite natively under ASan + UBSan (.ci/sanitize.sh
+# builds it), so a plain native build would only repeat it.
+# With --native, also the native build: the core, its Catch2 suite and the benchmark programs
+# (tests/bench/ runs build/native/simhash_bench; `npm run test:long` the full-size suite).
 # With --module, only what the ES modules and the CLI run (`npm start`): the WASM module in
-# js/wasm/, with no native build, no test builds, no npm dependencies and no CommonJS files.
+# js/wasm/, with no test builds, no npm dependencies and no CommonJS files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source .ci/packages.sh
 
+module_only=false native=false
 case "${1:-}" in
-  '') module_only=false ;;
+  '') ;;
+  --native) native=true ;;
   --module) module_only=true ;;
-  *) echo "usage: .ci/build.sh [--module]" >&2; exit 2 ;;
+  *) echo "usage: .ci/build.sh [--native | --module]" >&2; exit 2 ;;
 esac
 
 # What the builds need, without Recommends (clang's llvm-14-dev, Emscripten's numpy, cmake's
@@ -27,7 +32,7 @@ command -v em++ >/dev/null || missing+=(emscripten)
 [ -f /usr/include/xxhash.h ] || missing+=(libxxhash-dev)
 [ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
 # The native build.
-$module_only || command -v g++ >/dev/null || missing+=(g++)
+$native && ! command -v g++ >/dev/null && missing+=(g++)
 install_missing --no-recommends build "${missing[@]}"
 
 # The CLI and the ES modules import no npm package; the tests, benchmarks and .ci/cjs.js do.
@@ -42,11 +47,9 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 # loads; in bench/ the same with the benchmark-only bindings, in capped/ also at 32 MB of
 # memory at most, for the out-of-memory tests; and the Catch2 suite for Node), and the build
 # preset wasm-module (the module js/ loads alone, in the wasm preset's build/wasm).
-if $module_only; then
-  configure=(wasm) build=(wasm-module)
-else
-  configure=(native wasm) build=(native wasm)
-fi
+configure=(wasm) build=(wasm)
+$module_only && build=(wasm-module)
+$native && configure+=(native) build+=(native)
 for preset in "${configure[@]}"; do
   [ -f "build/$preset/CMakeCache.txt" ] || cmake --preset "$preset" >/dev/null
 done

@@ -5,7 +5,7 @@
 // the rows × bands of bandingFor(s); the pairs sharing a band key (candidates) per million
 // pairs of texts; those the sets' sketches pass to the exact test (set_sketch.h: what is
 // verified) per million pairs; the pairs that reach s, and how many of them the sketches
-// set aside. Needs the native build (npm run build).
+// set aside. Needs the native build (bash .ci/build.sh --native).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

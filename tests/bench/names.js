@@ -3,7 +3,8 @@
 // at random with a fixed seed, in WASM on one thread: by the short measure at the defaults, at
 // 0.8, without weights, and by the text measure, each timed by phase (onProgress), median
 // of the runs. The goal of issue 43: 100k names in at most 1 s. `--write=FILE` only writes the
-// names, NUL-separated, for `build/native/simhash_bench candidates FILE S short [ROWS BANDS]`.
+// names, NUL-separated, for `build/native/simhash_bench candidates FILE S short [ROWS BANDS]`
+// (the native build: bash .ci/build.sh --native).
 import { writeFileSync } from 'node:fs';
 import { init } from '../../js/node.js';
 import { loadLists } from './lists-data.js';
