@@ -42,6 +42,7 @@ const RANDOM_PAIRS = 20000;
  */
 const IDENTIFIERS = new Set(['email', 'date', 'exact']);
 const IDENTIFIER_NATS = 20 * Math.LN2;
+/** A whole number of up to 4 digits as written (a year, a house number), not an amount (`$16.00`). */
 const SHORT_NUMBER = /^\d{1,4}$/;
 
 /** Whether dedup's items are records (README "Records"): objects, with no options.key to make texts of them (SimHash#dedup and the pool's dedup ask). */
@@ -238,7 +239,7 @@ function identityDifferences(fields, rows, { a, b }, levels, probability, thresh
     } else {
       // A number of up to four digits that differs outright: a house, a year, an edition.
       const j = numbers.find((k) => levels[p * f + k] === LEVELS.exact.length - 1
-        && SHORT_NUMBER.test(fields[k].keys[rows[a[p]]]) && SHORT_NUMBER.test(fields[k].keys[rows[b[p]]]));
+        && SHORT_NUMBER.test(fields[k].texts[rows[a[p]]]) && SHORT_NUMBER.test(fields[k].texts[rows[b[p]]]));
       if (j === undefined) continue;
       // Unless the fields but the identity and that number agree beyond chance: a record whose
       // address, postcode and date of birth agree has a mistyped house number.

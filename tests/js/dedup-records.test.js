@@ -156,6 +156,14 @@ describe('dedup of records', () => {
     }
   });
 
+  test('products (Abt-Buy): an amount is no short number, so prices that differ keep no pair apart', async () => {
+    const [list] = loadRecords({ names: ['abt-buy'] });
+    const result = await sh.dedup(list.rows, { reviewLimit: 5000 });
+    assert.deepEqual(result.review.filter((e) => e.apart?.field === 'price').map((e) => e.apart.differs), []);
+    const { precision, f1 } = pairScores(result.groups, list.entities);
+    assert.ok(precision >= 0.6 && f1 >= 0.5, `P ${precision.toFixed(4)}, F1 ${f1.toFixed(4)}`);
+  });
+
   test('the candidates hold at least 99% of the pairs above the review threshold, against all pairs', async () => {
     const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
     for (const [name, size] of [['febrl3', 700], ['contacts', 40]]) {
