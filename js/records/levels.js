@@ -37,8 +37,11 @@ export function keyLevel(kind, a, b) {
   if (a === b) return 0;
   switch (kind) {
     case 'code': {
-      const codes = new Set(a.split(' '));
-      return b.split(' ').some((code) => codes.has(code)) ? 0 : 1;
+      // One's codes all among the other's: a code of its own on each side (`KXTS208W` /
+      // `KXTSC14W`) names two models, whatever else they share (`2-Line`).
+      const [few, many] = a.length <= b.length ? [a, b] : [b, a];
+      const codes = new Set(many.split(' '));
+      return few.split(' ').every((code) => codes.has(code)) ? 0 : 1;
     }
     case 'email': {
       const [localA, domainA] = [a.slice(0, a.lastIndexOf('@')), a.slice(a.lastIndexOf('@') + 1)];
