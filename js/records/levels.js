@@ -27,7 +27,7 @@ const PHONE_SUFFIX = 7;
 /** Length from which an identifier one edit away is 'close' rather than 'different' (`7`/`8` differ). */
 const CLOSE_LENGTH = 3;
 
-/** A number of up to four digits: a house, a year, an edition, which one edit makes another. */
+/** A whole number of up to four digits as written: a house, a year, an edition, which one edit makes another; not an amount (`$16.00`). */
 export const SHORT_NUMBER = /^\d{1,4}$/;
 
 /** Whether a and b are one edit apart: a character inserted, deleted or replaced, or two adjacent swapped. */
@@ -38,8 +38,11 @@ export function keyLevel(kind, a, b) {
   if (a === b) return 0;
   switch (kind) {
     case 'code': {
-      const codes = new Set(a.split(' '));
-      return b.split(' ').some((code) => codes.has(code)) ? 0 : 1;
+      // One's codes all among the other's: a code of its own on each side (`KXTS208W` /
+      // `KXTSC14W`) names two models, whatever else they share (`2-Line`).
+      const [few, many] = a.length <= b.length ? [a, b] : [b, a];
+      const codes = new Set(many.split(' '));
+      return few.split(' ').every((code) => codes.has(code)) ? 0 : 1;
     }
     case 'email': {
       const [localA, domainA] = [a.slice(0, a.lastIndexOf('@')), a.slice(a.lastIndexOf('@') + 1)];

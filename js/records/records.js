@@ -224,7 +224,7 @@ function identityDifferences(fields, rows, { a, b }, levels, probability, thresh
     } else {
       // A number of up to four digits that differs outright: a house, a year, an edition.
       const j = numbers.find((k) => levels[p * f + k] === LEVELS.exact.length - 1
-        && SHORT_NUMBER.test(fields[k].keys[rows[a[p]]]) && SHORT_NUMBER.test(fields[k].keys[rows[b[p]]]));
+        && SHORT_NUMBER.test(fields[k].texts[rows[a[p]]]) && SHORT_NUMBER.test(fields[k].texts[rows[b[p]]]));
       if (j === undefined) continue;
       // Unless the fields but the identity and that number agree beyond chance: a record whose
       // address, postcode and date of birth agree has a mistyped house number.
