@@ -3,7 +3,8 @@
 // list, each row with the id of the entity it describes. Two rows are a true pair when their
 // entity ids are equal.
 //
-// Files: records.json, an array of { name, kind, file, source }, and for each list a UTF-8 CSV
+// Files: records.json, an array of { name, kind, file, source, sides? } (sides: of a list made of
+// two source files, [{ side, rows }] of each in order, its rows first to last), and for each list a UTF-8 CSV
 // (RFC 4180 quoting, LF line ends) whose header row starts with `entity`, the truth, followed
 // by the source's field columns; every further row is one record.
 import { readFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ export const RECORDS_DIR = new URL('../data/records/', import.meta.url);
 /**
  * Every list, or those named, in records.json's order.
  * @param {{ names?: string[] }} [options] names: only these lists (an unknown name throws)
- * @returns {{ name: string, kind: string, source: string, fields: string[], rows: Record<string, string>[], entities: string[] }[]}
+ * @returns {{ name: string, kind: string, source: string, sides?: { side: string, rows: number }[], fields: string[], rows: Record<string, string>[], entities: string[] }[]}
  *   rows: the field columns only (never `entity`), each value a string, '' when empty
  */
 export function loadRecords({ names } = {}) {
@@ -26,10 +27,10 @@ export function loadRecords({ names } = {}) {
   }
   return index
     .filter(({ name }) => !names || names.includes(name))
-    .map(({ name, kind, file, source }) => ({ name, kind, source, ...readRecordsCsv(new URL(file, RECORDS_DIR)) }));
+    .map(({ name, kind, file, source, sides }) => ({ name, kind, source, sides, ...readRecordsCsv(new URL(file, RECORDS_DIR)) }));
 }
 
-/** records.json: [{ name, kind, file, source }]. */
+/** records.json: [{ name, kind, file, source, sides? }]. */
 export function readIndex() {
   return JSON.parse(readFileSync(new URL('records.json', RECORDS_DIR), 'utf8'));
 }

@@ -277,7 +277,14 @@ for (const list of lists) {
   const source = list.sources.length
     ? `${list.sources.map((s) => `${REPOS[s].repo}@${REPOS[s].commit}`).join(', ')}: ${list.paths.join(', ')}`
     : 'hand-made for this benchmark (SOURCE.md)';
-  index.push({ name: list.name, kind: list.kind, file, source });
+  // The rows of each source file, in order (two-source lists): the benchmark counts the pairs
+  // across them apart, as two-source matchers report theirs.
+  const sides = [];
+  for (const { side } of made.rows) {
+    if (sides.at(-1)?.side === side) sides.at(-1).rows++;
+    else sides.push({ side, rows: 1 });
+  }
+  index.push({ name: list.name, kind: list.kind, file, source, ...(made.listed !== null && { sides }) });
   console.log(`${list.name}: ${summary.rows} rows, ${summary.entities} entities (${summary.multi} with 2+ rows, largest ${summary.largest}), ${summary.pairs} true pairs`
     + `${made.listed === null ? '' : ` (${made.listed} listed by the mapping, ${summary.withinSide} within one file)`}, ${summary.identical} identical rows of different entities, ${summary.bytes} bytes`);
 }
@@ -320,7 +327,7 @@ Format: \`<name>.csv\`, UTF-8, RFC 4180 quoting (a field holding a comma or a qu
 doubled), LF line ends, no line break inside a field. The header row names the columns: first
 \`entity\`, the truth, never to be compared, then the record's fields under the source's own column
 names. Every further row is one record; an empty field is a value the source lacks. Two rows are a
-**true pair** when their entities are equal. \`records.json\` lists { name, kind, file, source }.
+**true pair** when their entities are equal. \`records.json\` lists { name, kind, file, source, sides }, sides (two-source lists only) the rows of each source file in order ([{ side, rows }]): the first file's rows come first.
 A two-source benchmark (FEBRL 4, DBLP-ACM, Abt-Buy, Amazon-Google, Fodors-Zagat) is one list here,
 the union of its two files, deduplicated as a whole; each list has at most ${number(MAX_ROWS)} rows, none sampled.
 

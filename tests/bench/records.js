@@ -6,6 +6,9 @@
 //            joined by ', ' in the CSV's column order.
 // For each: pair precision, recall and F1 against the entities (a true pair: two rows of one
 // entity; a found pair: two rows of one group; lists-metrics.js partitionPairs), the wrong pairs,
+// on two-source lists the same across the sources only (pairs of one row of each file, as
+// two-source matchers such as ZeroER report theirs; pairs within one file left out of both
+// counts),
 // the review entries (when the result has `review`: how many, how many join two rows of one
 // entity, and the recall of the pairs grouped or joined by a review entry between their groups,
 // lists-metrics.js linkedPartitionPairs), the time, and the memory: the size of the WASM
@@ -61,6 +64,28 @@ async function measured(fn) {
   }
 }
 
+/**
+ * Pair counts across two sources, the first `firstRows` rows from one: { tp, predicted, actual }
+ * of the pairs of one row of each, by the labels (a found pair) and the entity codes (a true one).
+ */
+function crossSourcePairs(labels, codes, firstRows) {
+  const count = (keys) => {
+    const sides = new Map(); // key -> [rows of the first source, rows of the second]
+    keys.forEach((key, i) => {
+      if (!sides.has(key)) sides.set(key, [0, 0]);
+      sides.get(key)[i < firstRows ? 0 : 1]++;
+    });
+    let pairs = 0;
+    for (const [first, second] of sides.values()) pairs += first * second;
+    return pairs;
+  };
+  return {
+    tp: count(Array.from(labels, (label, i) => `${label} ${codes[i]}`)),
+    predicted: count(Array.from(labels)),
+    actual: count(Array.from(codes)),
+  };
+}
+
 /** Figures of one method on one list: { error } when the call threw. */
 export async function scoreMethod(method, list) {
   let run;
@@ -74,7 +99,9 @@ export async function scoreMethod(method, list) {
   const actual = truePairCount(list.entities);
   const labels = labelsOfGroups(list.rows.length, result.groups);
   const { tp, predicted } = partitionPairs(labels, codes);
+  const across = list.sides && crossSourcePairs(labels, codes, list.sides[0].rows);
   const figures = {
+    ...(across && { across: prf(across.tp, across.predicted, across.actual) }),
     ms: run.ms, wasmGrowth: run.wasmGrowth, wasmBytes: run.wasmBytes, heapPeak: run.heapPeak,
     groups: result.groups.length, tp, predicted, wrong: predicted - tp, actual, ...prf(tp, predicted, actual),
   };
@@ -107,14 +134,15 @@ export async function scoreLists({ lists, methods = Object.keys(METHODS), onRow 
 const fixed = (x, digits = 3) => x.toFixed(digits);
 const count = (n) => n.toLocaleString('en');
 
-export const HEADER = ['list', 'rows', 'true pairs', 'method', 'P', 'R', 'F1', 'found', 'wrong', 'review: true / entries', 'R grouped or reviewed', 'time', 'WASM MiB (+growth)', 'JS heap peak +MiB'];
+export const HEADER = ['list', 'rows', 'true pairs', 'method', 'P', 'R', 'F1', 'across sources: P / R / F1', 'found', 'wrong', 'review: true / entries', 'R grouped or reviewed', 'time', 'WASM MiB (+growth)', 'JS heap peak +MiB'];
 
 /** A markdown table row of scoreLists' row. */
 export function formatRow(row) {
   const head = [row.list, count(row.rows), count(row.truePairs), METHODS[row.method].label];
-  if (row.error) return `| ${[...head, 'n/a', 'n/a', 'n/a', '', '', '', '', '', '', ''].join(' | ')} |`;
+  if (row.error) return `| ${[...head, 'n/a', 'n/a', 'n/a', '', '', '', '', '', '', '', ''].join(' | ')} |`;
   const review = row.review === undefined ? '' : `${count(row.reviewTrue)} / ${count(row.review)}${row.reviewOmitted ? ` (+${count(row.reviewOmitted)} omitted)` : ''}`;
-  return `| ${[...head, fixed(row.precision), fixed(row.recall), fixed(row.f1), count(row.predicted), count(row.wrong), review,
+  const across = row.across ? `${fixed(row.across.precision)} / ${fixed(row.across.recall)} / ${fixed(row.across.f1)}` : '';
+  return `| ${[...head, fixed(row.precision), fixed(row.recall), fixed(row.f1), across, count(row.predicted), count(row.wrong), review,
     row.review === undefined ? '' : fixed(row.reviewRecall), `${(row.ms / 1000).toFixed(2)} s`, `${(row.wasmBytes / MiB).toFixed(0)} (+${(row.wasmGrowth / MiB).toFixed(0)})`, (row.heapPeak / MiB).toFixed(1)].join(' | ')} |`;
 }
 
