@@ -27,11 +27,13 @@ export function textsByIndex(texts) {
  * mostly their own typos (measured: docs/lists.md). `textOf(i)` is item i's text.
  * Returns { labels (a new array when any group splits), apart }: apart.a[p] < apart.b[p],
  * for each member that did not join its kept item's part, itself and the first entry of
- * that part it differs from.
+ * that part it differs from. With `keptChecked`, each member was found not to differ from its
+ * kept item already (records.js, whose identifiers may override a difference), so members
+ * are asked of numbers alone, the kept item not at all.
  * Cost: the grouped items' tokens, per group a comparison per pair of its entries at most,
  * and a `reaches` for each part other than the kept item's that a member tries.
  */
-export function splitLookAlikes(labels, textOf, reaches) {
+export function splitLookAlikes(labels, textOf, reaches, keptChecked = false) {
   const count = labels.length;
   const members = new Map(); // kept item -> its members, ascending
   for (let i = 0; i < count; i++) {
@@ -56,9 +58,10 @@ export function splitLookAlikes(labels, textOf, reaches) {
       for (let g = 0; g < groups.length && !joined; g++) {
         const other = groups[g].find((entry, e) => {
           // Past a part's first entry only numbers count, and they differ only where both sides have some.
-          if (e > 0 && !(hasNumbers(partsOf(entry)) && hasNumbers(partsOf(member)))) return false;
+          const numbersOnly = e > 0 || keptChecked;
+          if ((keptChecked && !g && !e) || (numbersOnly && !(hasNumbers(partsOf(entry)) && hasNumbers(partsOf(member))))) return false;
           const differs = differingParts(partsOf(entry), partsOf(member));
-          return differs !== null && (e === 0 || differs.numbers !== undefined);
+          return differs !== null && (!numbersOnly || differs.numbers !== undefined);
         });
         if (other === undefined && (g === 0 || reaches(groups[g][0], member))) {
           if (g > 0) {

@@ -13,7 +13,7 @@ import { assertUsable } from '../core/traps.js';
 import { buildShingleSets, setSimilarities, withShingleSets } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
 import { leaderOfPairs } from '../bindings/pairs.js';
-import { differenceOf } from '../dedup/look-alikes.js';
+import { differenceOf, splitLookAlikes } from '../dedup/look-alikes.js';
 import { tokensOf } from '../core/look-alikes.js';
 import { dedupResult, flatGroups } from '../dedup/grouping.js';
 import { collapseTexts } from '../dedup/dedup.js';
@@ -193,6 +193,9 @@ function matchWeights(model, fields, rows, { a, b }, levels, shares, fieldWeight
   return total;
 }
 
+/** Row r's identity fields as written, joined. */
+const identityText = (fields, r) => fields.filter((field) => field.identity).map((field) => field.texts[r]).filter(Boolean).join(' ');
+
 /**
  * The pairs at the threshold whose identity disagrees, kept apart and listed (a wrong merge
  * loses a record, a missed one costs a glance): Map of pair to why, { field, differs? }.
@@ -207,7 +210,7 @@ function identityDifferences(fields, rows, { a, b }, levels, probability, thresh
   const f = fields.length;
   const identities = fields.filter((field) => field.identity);
   const identityOf = (r) => identities.map((field) => field.keys[r]).filter(Boolean).join(' ');
-  const written = (r) => identities.map((field) => field.texts[r]).filter(Boolean).join(' ');
+  const written = (r) => identityText(fields, r);
   const identifiers = fields.flatMap((field, j) => (IDENTIFIERS.has(field.kind) ? [j] : []));
   const numbers = fields.flatMap((field, j) => (field.kind === 'exact' ? [j] : []));
   const codes = fields.findIndex((field) => field.kind === 'code');
@@ -256,27 +259,31 @@ function identityDifferences(fields, rows, { a, b }, levels, probability, thresh
  * leader rule (each row joins the first leader it matches, or leads) over the rows in order
  * of how many rows they match, most first, then by index. A row that many match leads their
  * group, as the original of its copies does, where index order would let one copy lead and
- * leave out the copies that match the original but not it.
+ * leave out the copies that match the original but not it. Then two members whose
+ * identities' numbers differ (`identityOf(row)`: `iPhone 14` / `15` under `iPhone`) are split
+ * as a list's (dedup/look-alikes.js), each already checked against its kept row.
  */
-function centralLeaders(core, n, { a, b }, probability, threshold, differs) {
+function centralLeaders(core, n, { a, b }, probability, threshold, differs, identityOf) {
   const degree = new Uint32Array(n);
+  const grouping = new Set();
   for (let p = 0; p < probability.length; p++) {
     if (probability[p] >= threshold && !differs.has(p)) {
       degree[a[p]]++;
       degree[b[p]]++;
+      grouping.add(a[p] * n + b[p]);
     }
   }
   const rowOfRank = Uint32Array.from(degree.keys()).sort((x, y) => degree[y] - degree[x] || x - y);
   const rank = new Uint32Array(n);
   for (let r = 0; r < n; r++) rank[rowOfRank[r]] = r;
   const words = [];
-  for (let p = 0; p < probability.length; p++) {
-    if (probability[p] < threshold || differs.has(p)) continue;
-    const [x, y] = [rank[a[p]], rank[b[p]]];
+  for (const pair of grouping) {
+    const [x, y] = [rank[Math.floor(pair / n)], rank[pair % n]];
     words.push(Math.min(x, y), Math.max(x, y), 0);
   }
   const leaderRanks = leaderOfPairs(core, n, Uint32Array.from(words));
-  return Uint32Array.from(rank, (r) => rowOfRank[leaderRanks[r]]);
+  return splitLookAlikes(Uint32Array.from(rank, (r) => rowOfRank[leaderRanks[r]]), identityOf,
+    (x, y) => grouping.has(Math.min(x, y) * n + Math.max(x, y)), true).labels;
 }
 
 /** The model as the result reports it: per field its kind and per level m, u and the weight in bits. */
@@ -334,11 +341,11 @@ export async function dedupRecords(core, items, options) {
   const f = fields.length;
   pacer.report('groups', 0, 1);
   const differs = identityDifferences(fields, rows, candidates, levels, probability, parsed.probability, model, fieldWeights);
-  const distinctLabels = centralLeaders(core, n, candidates, probability, parsed.probability, differs);
+  const distinctLabels = centralLeaders(core, n, candidates, probability, parsed.probability, differs, (r) => identityText(fields, rows[r]));
   const labels = new Uint32Array(items.length);
   for (let i = 0; i < items.length; i++) labels[i] = rows[distinctLabels[of[i]]];
   const result = await dedupResult(items, flatGroups(labels), pacer);
-  // Review: the most probable pair joining each two groups, at least parsed.review, not grouped.
+  // Review: the pair joining each two groups, at least parsed.review, not grouped: one kept apart, else the most probable.
   const best = new Map();
   for (let p = 0; p < probability.length; p++) {
     if (probability[p] < parsed.review) continue;
@@ -347,7 +354,7 @@ export async function dedupRecords(core, items, options) {
     if (ga === gb) continue;
     const key = ga < gb ? ga * n + gb : gb * n + ga;
     const seen = best.get(key);
-    if (seen === undefined || probability[p] > probability[seen]) best.set(key, p);
+    if (seen === undefined || (differs.has(p) - differs.has(seen) || probability[p] - probability[seen]) > 0) best.set(key, p);
   }
   const order = [...best.values()].sort((x, y) => probability[y] - probability[x] || candidates.a[x] - candidates.a[y] || candidates.b[x] - candidates.b[y]);
   const review = order.slice(0, parsed.reviewLimit).map((p) => ({

@@ -170,6 +170,22 @@ describe('dedup of records', () => {
     assert.ok(precision >= 0.8 && f1 >= 0.55, `P ${precision.toFixed(4)}, F1 ${f1.toFixed(4)}`);
   });
 
+  test('a kept row without a number holds no two members whose numbers differ: iPhone 14 and 15 under iPhone, listed with why', async () => {
+    const rows = [
+      { title: 'Apple iPhone Pro smartphone', maker: 'Apple', price: '999', colour: 'graphite' },
+      { title: 'Apple iPhone 14 Pro smartphone', maker: 'Apple', price: '999', colour: 'graphite' },
+      { title: 'Apple iPhone 15 Pro smartphone', maker: 'Apple', price: '999', colour: 'graphite' },
+      { title: 'Samsung Galaxy S23', maker: 'Samsung', price: '799', colour: 'black' },
+      { title: 'Google Pixel 8', maker: 'Google', price: '699', colour: 'obsidian' },
+      { title: 'Sony WH-1000XM5 headphones', maker: 'Sony', price: '399', colour: 'silver' },
+    ];
+    const result = await sh.dedup(rows);
+    assert.ok(result.groups.every((group) => !(group.includes(1) && group.includes(2))), JSON.stringify(result.groups));
+    assert.equal(result.groups.filter((group) => group.includes(1) || group.includes(2)).length, 1, 'one of them stays with the kept row');
+    const entry = result.review.find((e) => e.a === 1 && e.b === 2);
+    assert.deepEqual(entry?.apart, { field: 'title', differs: { numbers: [['14'], ['15']] } });
+  });
+
   test('the candidates hold at least 99% of the pairs above the review threshold, against all pairs', async () => {
     const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
     for (const [name, size] of [['febrl3', 700], ['contacts', 40]]) {
