@@ -20,10 +20,10 @@ import { collapseTexts } from '../dedup/dedup.js';
 import { checkFields, checkRows, recordFields } from './fields.js';
 import { LEVELS, MISSING, SHORT_NUMBER, keyLevel, similarityLevel } from './levels.js';
 import { KEYED, proposeCandidates, randomPairs } from './candidates.js';
+import { bits, exactWeight, learnModel } from './model.js';
 
 const SIMILAR = LEVELS.name.indexOf('similar');
 const DIFFERENT = LEVELS.name.indexOf('different');
-import { bits, exactWeight, learnModel } from './model.js';
 
 const RECORD_OPTIONS = ['fields', 'probability', 'review', 'reviewLimit', 'onProgress', 'signal'];
 
@@ -210,7 +210,6 @@ function identityDifferences(fields, rows, { a, b }, levels, probability, thresh
   const f = fields.length;
   const identities = fields.filter((field) => field.identity);
   const identityOf = (r) => identities.map((field) => field.keys[r]).filter(Boolean).join(' ');
-  const written = (r) => identityText(fields, r);
   const identifiers = fields.flatMap((field, j) => (IDENTIFIERS.has(field.kind) ? [j] : []));
   const numbers = fields.flatMap((field, j) => (field.kind === 'exact' ? [j] : []));
   const codes = fields.findIndex((field) => field.kind === 'code');
@@ -223,7 +222,7 @@ function identityDifferences(fields, rows, { a, b }, levels, probability, thresh
     const sharesCode = codes >= 0 && levels[p * f + codes] === 0;
     if (x && y && !sharesCode && differenceOf(x, y)) {
       // The difference of the keys (nicknames in full) decides; that of the texts says it as written.
-      why = { field: identities.map((field) => field.name).join(' '), differs: differenceOf(written(rows[a[p]]), written(rows[b[p]])) ?? differenceOf(x, y) };
+      why = { field: identities.map((field) => field.name).join(' '), differs: differenceOf(identityText(fields, rows[a[p]]), identityText(fields, rows[b[p]])) ?? differenceOf(x, y) };
     } else {
       // A number of up to four digits that differs outright: a house, a year, an edition.
       const j = numbers.find((k) => levels[p * f + k] === LEVELS.exact.length - 1
