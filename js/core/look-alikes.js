@@ -27,11 +27,11 @@
 //   still count).
 // Numbers that differ outright always make a difference. A typo in a number, or a word left
 // on each side, makes one unless the entries share at least TYPO_AGREEMENT tokens. One-line
-// records (at least RECORD_FIELDS fields each, as thresholds.js recordFields counts them)
+// records (thresholds.js isRecord: at least RECORD_FIELDS short fields, not a title listing words)
 // that share at least RECORD_SHARED tokens and RECORD_AGREEMENT times as many as differ make
 // none: a record whose many fields agree may carry a typo or a changed value in one.
 
-import { RECORD_FIELDS, recordFields } from './thresholds.js';
+import { RECORD_FIELDS, isRecord, recordFields } from './thresholds.js';
 
 const FOLDED_LETTERS = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i' };
 const FOLDABLE = /[ßæœøđðłþı]/g;
@@ -62,7 +62,7 @@ const KIND_CJK = 2;
  * record's (thresholds.js recordFields).
  */
 export function identifyingParts(text) {
-  return { tokens: tokensOf(text), fields: recordFields(text).length };
+  return { tokens: tokensOf(text), fields: isRecord(text) ? recordFields(text).length : 1 };
 }
 
 /** identifyingParts' tokens of a text, each { key (folded), shown (as written, without edge punctuation), kind }. */

@@ -118,7 +118,7 @@ export function recordFields(text) {
 const SEPARATORS = /[,;|\t]/g;
 
 /** Whether a text is a one-line record (RECORD_MAX_BYTES). Most texts are told apart by their length or separators alone. */
-function isRecord(text) {
+export function isRecord(text) {
   if (text.length > RECORD_MAX_BYTES || (text.match(SEPARATORS)?.length ?? 0) < RECORD_FIELDS - 1) return false;
   if (utf8Length(text) > RECORD_MAX_BYTES || /[\n\r]/.test(text)) return false;
   const fields = recordFields(text);
