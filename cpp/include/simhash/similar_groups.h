@@ -75,7 +75,7 @@ class MinHashBands {
 /// earliest leader whose similarity with it reaches the threshold among its candidates,
 /// or leads) or components (connected components of the candidate pairs that reach it,
 /// labelled by their smallest index), in resumable slices.
-/// Memory: 4 × bands + 72 bytes per text, plus 4 bytes per (text, band) whose key another
+/// Memory: 4 bytes and a bit per band and 72 bytes per text, plus 4 bytes per (text, band) whose key another
 /// text's band shares and 4 per such key (band_buckets.h). @pre texts × bands < 2^32.
 ///
 /// A text's signature costs O(its shingles + K). Passed as the observer of the sets'

@@ -98,21 +98,25 @@ void MinHashBands::keys(const uint64_t* codes, size_t size, uint32_t* out) {
   }
   if (size > 0) {
     // Each empty bin takes the first of its probes that a shingle filled (a bin densified
-    // already holds a value above kEmpty, so it never counts). Probed breadth-first: each
-    // round tries the next probe of every bin still open, without a branch on whether it
-    // hits, which is a coin toss; a loop per bin mispredicted its exit once a bin, and was
-    // most of the signing of short sets (native).
+    // already holds a value above kEmpty, so it never counts). Probed breadth-first, two
+    // probes of every bin still open a round, without a branch on whether they hit, which
+    // is a coin toss: a loop per bin mispredicted its exit once a bin. Two probes a round
+    // halve the rounds' bookkeeping (names at 0.6: 830 probes in 18 rounds a text, one at
+    // a time; two at a time their signing took about 0.9x the time in WASM, a /tmp harness).
+    static_assert(kProbes % 2 == 0, "probes taken two at a time");
     uint32_t* const open = open_.data();
     unsigned left = 0;
     for (unsigned j = 0; j < total; ++j) {
       open[left] = j;
       left += m[j] == kEmpty;
     }
-    for (unsigned attempt = 0; left > 0 && attempt < kProbes; ++attempt) {
+    for (unsigned attempt = 0; left > 0 && attempt < kProbes; attempt += 2) {
       unsigned kept = 0;
       for (unsigned k = 0; k < left; ++k) {
         const uint32_t j = open[k];
-        const uint64_t value = m[probes_[j * kProbes + attempt]];
+        const uint32_t* const probe = probes_.data() + j * kProbes + attempt;
+        const uint64_t a = m[probe[0]], b = m[probe[1]];
+        const uint64_t value = a < kEmpty ? a : b;
         const bool filled = value < kEmpty;
         m[j] = filled ? value | kDensified : kEmpty;
         open[kept] = j;
