@@ -16,8 +16,8 @@ export function textsByIndex(texts) {
 }
 
 /**
- * `labels` (each item's kept item, as the grouping gives them: labels[i] <= i, a kept item
- * labels itself) with every group split into parts. Each member, in ascending order, joins
+ * `labels` (each item's kept item, as the grouping gives them: a kept item labels itself;
+ * a list's kept item comes first, a record's may not) with every group split into parts. Each member, in ascending order, joins
  * the first part of its group (the kept item's first) whose first entry it does not differ
  * from and reaches (`reaches(first, member)`: their similarity is at least the threshold,
  * which the grouping has checked for the kept item), and none of whose other entries it
