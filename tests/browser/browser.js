@@ -114,6 +114,15 @@ export function startDemoServer() {
   });
 }
 
+/** A new page of `browser` on the demo at `url`, once it is ready: { page, problems } (watchProblems). */
+export async function openDemo(browser, url) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  const problems = watchProblems(page);
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]');
+  return { page, problems };
+}
+
 /** Serves `root` on a free localhost port; resolves to { url, close }. */
 export function serveDirectory(root, { csp = STRICT_CSP } = {}) {
   const server = createServer(async (request, response) => {

@@ -5,7 +5,7 @@
 // a list of names large enough for the worker.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchChromium, startDemoServer, watchProblems } from './browser.js';
+import { launchChromium, openDemo, startDemoServer } from './browser.js';
 import { candidateRadius, init } from '../../js/node.js';
 import { NAMES_DIFFERENT, NAMES_PLANTED, NAMES_SAMPLE } from '../../js/cli/names-sample.js';
 import { REVIEW_OF } from '../../demo/engine.js';
@@ -27,14 +27,6 @@ after(async () => {
   await browser?.close();
   server?.close();
 });
-
-async function openDemo() {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-  const problems = watchProblems(page);
-  await page.goto(server.url);
-  await page.waitForSelector('body[data-ready="true"]');
-  return { page, problems };
-}
 
 /** Runs action, then waits until the page has rendered once more and is not busy. */
 async function rendered(page, action) {
@@ -75,7 +67,7 @@ function sampleCheck({ groups, review }) {
 }
 
 test('the Names sample: auto compares it as names; the groups, similarities and possible duplicates of sh.dedup; the sample check; changed and moved words marked; the lookup box; then as texts', { timeout: 120_000 }, async () => {
-  const { page, problems } = await openDemo();
+  const { page, problems } = await openDemo(browser, server.url);
   await rendered(page, () => page.click('#sample-names'));
   assert.equal(await page.inputValue('#input'), NAMES_SAMPLE.join('\n'));
 
@@ -222,7 +214,7 @@ test('6,000 names run in the worker by the short measure, as sh.dedup groups the
   const want = await sh.dedup(names, { measure: 'short' });
   assert.equal(want.measure, 'short');
   assert.ok(want.groups.length > 100);
-  const { page, problems } = await openDemo();
+  const { page, problems } = await openDemo(browser, server.url);
   await rendered(page, () => page.setInputFiles('#file', { name: 'names.txt', mimeType: 'text/plain', buffer: Buffer.from(`${names.join('\n')}\n`) }));
   assert.match(await page.textContent('#timing'), /in a Web Worker/);
   assert.equal(await unique(page), want.unique.length.toLocaleString('en'));

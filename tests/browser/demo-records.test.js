@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { launchChromium, startDemoServer, watchProblems } from './browser.js';
+import { launchChromium, openDemo, startDemoServer } from './browser.js';
 import { init } from '../../js/node.js';
 import { parseRecords } from '../../js/cli/records.js';
 import { formatCsv, loadRecords } from '../bench/records-data.js';
@@ -30,14 +30,6 @@ after(async () => {
   await browser?.close();
   server?.close();
 });
-
-async function openDemo() {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-  const problems = watchProblems(page);
-  await page.goto(server.url);
-  await page.waitForSelector('body[data-ready="true"]');
-  return { page, problems };
-}
 
 /** Runs action, then waits until the page has rendered once more and is in `state` (done: results shown). */
 async function rendered(page, action, state = 'done') {
@@ -80,7 +72,7 @@ test('the Contacts sample: the groups and review of sh.dedup, no two people grou
     'demo/public/contacts.csv holds the rows of tests/data/records/contacts.csv without the entity column');
 
   const reference = await sh.dedup(contacts.rows, { reviewLimit: 200 }); // engine.js: REVIEW_LIMIT
-  const { page, problems } = await openDemo();
+  const { page, problems } = await openDemo(browser, server.url);
   await rendered(page, () => page.click('#sample-contacts'));
   assert.equal(await page.textContent('#source-name'), 'contacts.csv: CSV, 40 records');
   const boxes = await page.evaluate(() => [...document.querySelectorAll('#fields input')].map((box) => [box.value, box.checked]));
@@ -161,7 +153,7 @@ test('FEBRL 4 (10,000 records) runs in the worker, as sh.dedup groups it', { tim
   const [febrl] = loadRecords({ names: ['febrl4'] });
   const want = await sh.dedup(febrl.rows);
   const csv = formatCsv([febrl.fields, ...febrl.rows.map((row) => febrl.fields.map((f) => row[f]))]);
-  const { page, problems } = await openDemo();
+  const { page, problems } = await openDemo(browser, server.url);
   await rendered(page, () => page.setInputFiles('#file', { name: 'febrl4.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) }));
   assert.match(await page.textContent('#timing'), /in a Web Worker/);
   assert.equal(await page.textContent('#stat-unique'), want.unique.length.toLocaleString('en'));
