@@ -139,7 +139,7 @@ export const HEADER = ['list', 'rows', 'true pairs', 'method', 'P', 'R', 'F1', '
 /** A markdown table row of scoreLists' row. */
 export function formatRow(row) {
   const head = [row.list, count(row.rows), count(row.truePairs), METHODS[row.method].label];
-  if (row.error) return `| ${[...head, 'n/a', 'n/a', 'n/a', '', '', '', '', '', '', '', ''].join(' | ')} |`;
+  if (row.error) return `| ${[...head, 'n/a', 'n/a', 'n/a', ...Array(HEADER.length - head.length - 3).fill('')].join(' | ')} |`;
   const review = row.review === undefined ? '' : `${count(row.reviewTrue)} / ${count(row.review)}${row.reviewOmitted ? ` (+${count(row.reviewOmitted)} omitted)` : ''}`;
   const across = row.across ? `${fixed(row.across.precision)} / ${fixed(row.across.recall)} / ${fixed(row.across.f1)}` : '';
   return `| ${[...head, fixed(row.precision), fixed(row.recall), fixed(row.f1), across, count(row.predicted), count(row.wrong), review,
