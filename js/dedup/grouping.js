@@ -61,6 +61,32 @@ export function labelsOfPairs(core, count, pairs, grouping, maxDistance = Infini
   return leaderOfPairs(core, count, words.subarray(0, n));
 }
 
+/**
+ * The labels of `count` items by the leader rule over the pairs (a[i], b[i]), taken in order
+ * of how many items each matches, most first, then by index: an item that many match leads
+ * their group, as the original of its copies does, where index order would let one copy
+ * lead and leave out the copies that match the original but not it (records, one-line
+ * records: README "Records"). Each item is labelled with its kept item.
+ */
+export function centralLeaderLabels(core, count, { a, b }) {
+  const degree = new Uint32Array(count);
+  for (let p = 0; p < a.length; p++) {
+    degree[a[p]]++;
+    degree[b[p]]++;
+  }
+  const itemOfRank = Uint32Array.from(degree.keys()).sort((x, y) => degree[y] - degree[x] || x - y);
+  const rank = new Uint32Array(count);
+  for (let r = 0; r < count; r++) rank[itemOfRank[r]] = r;
+  const words = new Uint32Array(3 * a.length);
+  for (let p = 0; p < a.length; p++) {
+    const [x, y] = [rank[a[p]], rank[b[p]]];
+    words[3 * p] = Math.min(x, y);
+    words[3 * p + 1] = Math.max(x, y);
+  }
+  const leaderRanks = leaderOfPairs(core, count, words);
+  return Uint32Array.from(rank, (r) => itemOfRank[leaderRanks[r]]);
+}
+
 /** The pairs i with keep(i), as a new pairs object. */
 function pairsWhere(pairs, keep) {
   const kept = [];

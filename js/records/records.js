@@ -12,10 +12,9 @@ import { Pacer, checkOnProgress, checkSignal } from '../core/pacing.js';
 import { assertUsable } from '../core/traps.js';
 import { buildShingleSets, setSimilarities, withShingleSets } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
-import { leaderOfPairs } from '../bindings/pairs.js';
 import { differenceOf, splitLookAlikes } from '../dedup/look-alikes.js';
 import { tokensOf } from '../core/look-alikes.js';
-import { dedupResult, flatGroups } from '../dedup/grouping.js';
+import { centralLeaderLabels, dedupResult, flatGroups } from '../dedup/grouping.js';
 import { collapseTexts } from '../dedup/dedup.js';
 import { checkFields, checkRows, recordFields } from './fields.js';
 import { LEVELS, MISSING, SHORT_NUMBER, keyLevel, similarityLevel } from './levels.js';
@@ -254,34 +253,18 @@ function identityDifferences(fields, rows, { a, b }, levels, probability, thresh
 }
 
 /**
- * The labels of n rows grouped by the pairs whose probability reaches `threshold`: the
- * leader rule (each row joins the first leader it matches, or leads) over the rows in order
- * of how many rows they match, most first, then by index. A row that many match leads their
- * group, as the original of its copies does, where index order would let one copy lead and
- * leave out the copies that match the original but not it. Then two members whose
- * identities' numbers differ (`identityOf(row)`: `iPhone 14` / `15` under `iPhone`) are split
- * as a list's (dedup/look-alikes.js), each already checked against its kept row.
+ * The labels of n rows grouped by the pairs whose probability reaches `threshold`, those in
+ * `differs` aside, under the central leader rule (grouping.js centralLeaderLabels). Then two
+ * members whose identities' numbers differ (`identityOf(row)`: `iPhone 14` / `15` under
+ * `iPhone`) are split as a list's (dedup/look-alikes.js), each already checked against its kept row.
  */
 function centralLeaders(core, n, { a, b }, probability, threshold, differs, identityOf) {
-  const degree = new Uint32Array(n);
   const grouping = new Set();
-  for (let p = 0; p < probability.length; p++) {
-    if (probability[p] >= threshold && !differs.has(p)) {
-      degree[a[p]]++;
-      degree[b[p]]++;
-      grouping.add(a[p] * n + b[p]);
-    }
-  }
-  const rowOfRank = Uint32Array.from(degree.keys()).sort((x, y) => degree[y] - degree[x] || x - y);
-  const rank = new Uint32Array(n);
-  for (let r = 0; r < n; r++) rank[rowOfRank[r]] = r;
-  const words = [];
-  for (const pair of grouping) {
-    const [x, y] = [rank[Math.floor(pair / n)], rank[pair % n]];
-    words.push(Math.min(x, y), Math.max(x, y), 0);
-  }
-  const leaderRanks = leaderOfPairs(core, n, Uint32Array.from(words));
-  return splitLookAlikes(Uint32Array.from(rank, (r) => rowOfRank[leaderRanks[r]]), identityOf,
+  for (let p = 0; p < probability.length; p++) if (probability[p] >= threshold && !differs.has(p)) grouping.add(a[p] * n + b[p]);
+  const pairs = { a: new Uint32Array(grouping.size), b: new Uint32Array(grouping.size) };
+  let at = 0;
+  for (const pair of grouping) [pairs.a[at], pairs.b[at++]] = [Math.floor(pair / n), pair % n];
+  return splitLookAlikes(centralLeaderLabels(core, n, pairs), identityOf,
     (x, y) => grouping.has(Math.min(x, y) * n + Math.max(x, y)), true).labels;
 }
 
