@@ -26,10 +26,15 @@
 // - CJK runs are not compared: they have no word boundaries to compare by (their digits
 //   still count).
 // Numbers that differ outright always make a difference. A typo in a number, or a word left
-// on each side, makes one unless the entries share at least TYPO_AGREEMENT tokens. One-line
-// records (thresholds.js isRecord: at least RECORD_FIELDS short fields, not a title listing words)
-// that share at least RECORD_SHARED tokens and RECORD_AGREEMENT times as many as differ make
-// none: a record whose many fields agree may carry a typo or a changed value in one.
+// on each side, makes one unless the entries share at least TYPO_AGREEMENT tokens. Two
+// one-line records (one of them a record by thresholds.js isRecord: at least RECORD_FIELDS
+// short fields, not a title listing words; the other split into as many fields, whatever
+// its words) make none when they share an identifier (a number of IDENTIFIER_DIGITS digits
+// or more, equal or one typo apart: a date of birth, a phone), or, unless each holds an
+// identifier the other's differs from outright, at least RECORD_SHARED tokens and
+// RECORD_AGREEMENT times as many as differ: a record whose identifier or many fields agree
+// may carry typos or a changed value elsewhere. Twins who share an address and a date of
+// birth are then one record: records with fields tell them apart (README "Records").
 
 import { RECORD_FIELDS, isRecord, recordFields } from './thresholds.js';
 
@@ -58,11 +63,11 @@ const KIND_CJK = 2;
 
 /**
  * The identifying parts of a text: `tokens` in order, each { key (folded), shown (as
- * written, without edge punctuation), kind }, and `fields`, its fields as a one-line
- * record's (thresholds.js recordFields).
+ * written, without edge punctuation), kind }; `record`, whether it is a one-line record
+ * (thresholds.js isRecord); `fields`, how many fields it splits into as one (recordFields).
  */
 export function identifyingParts(text) {
-  return { tokens: tokensOf(text), fields: isRecord(text) ? recordFields(text).length : 1 };
+  return { tokens: tokensOf(text), record: isRecord(text), fields: recordFields(text).length };
 }
 
 /** identifyingParts' tokens of a text, each { key (folded), shown (as written, without edge punctuation), kind }. */
@@ -190,6 +195,8 @@ function pairUp(xs, ys, fits) {
 const TYPO_DIGITS = 5;
 /** Shared tokens from which a typo in a number or an unexplained word is not a difference. */
 const TYPO_AGREEMENT = 6;
+/** Digits from which a one-line record's number identifies a person: a date of birth, a phone, an account; not a house number or a postcode. */
+const IDENTIFIER_DIGITS = 6;
 /** The tokens a one-line record (thresholds.js RECORD_FIELDS) must share, and how many times its differing ones. */
 const RECORD_SHARED = 6;
 const RECORD_AGREEMENT = 2;
@@ -223,9 +230,14 @@ export function differingParts(partsA, partsB) {
   const hard = hardA.length > 0 && hardB.length > 0;
   const softWords = wordsA.length > 0 && wordsB.length > 0;
   const soft = softNumbers > 0 || softWords;
-  if (Math.min(partsA.fields, partsB.fields) >= RECORD_FIELDS) {
+  if ((partsA.record || partsB.record) && Math.min(partsA.fields, partsB.fields) >= RECORD_FIELDS) {
+    // An identifier both records hold (equal, or one typo apart) says one person, whatever
+    // their typos; one that differs outright on each side says two, whatever they share.
+    const identifier = (t) => digitsOf(t.key).length >= IDENTIFIER_DIGITS;
+    if (a.some((t, i) => usedA[i] && t.kind === KIND_NUMBER && identifier(t)) || numbersA.some((t) => !hardA.includes(t) && identifier(t))) return null;
     const differing = Math.max(numbersA.length, numbersB.length) + Math.max(wordsA.length, wordsB.length);
-    if (shared >= RECORD_SHARED && shared >= RECORD_AGREEMENT * differing) return null;
+    const identifiersDiffer = hardA.some(identifier) && hardB.some(identifier) && softWords;
+    if (!identifiersDiffer && shared >= RECORD_SHARED && shared >= RECORD_AGREEMENT * differing) return null;
   }
   if (!hard && !(soft && shared < TYPO_AGREEMENT)) return null;
   const differs = {};

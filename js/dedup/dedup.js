@@ -11,12 +11,13 @@
 import { checkInteger, checkKnownKeys, typeName } from '../core/checks.js';
 import { fingerprintAll, fingerprintEncodedAsync } from '../bindings/fingerprints.js';
 import { idfHandle } from '../bindings/idf.js';
-import { GROUPINGS, componentsOfPairs, dedupResult, flatGroups } from './grouping.js';
+import { GROUPINGS, centralLeaderLabels, componentsOfPairs, dedupResult, flatGroups } from './grouping.js';
 import { checkMaxDistance, checkOptions, textOptions } from '../bindings/options.js';
 import { Pacer, checkOnProgress, checkSignal } from '../core/pacing.js';
 import { searchLeaders, searchPairs } from '../bindings/pairs.js';
 import {
-  DEFAULT_REVIEW_LIMIT, DEFAULT_SIMILARITY_OF, candidateRadius, checkMeasure, checkReview, checkSimilarity, measureFor, usesBanding,
+  DEFAULT_REVIEW_LIMIT, DEFAULT_SIMILARITY_OF, RECORD_SIMILARITY, candidateRadius, checkMeasure, checkReview, checkSimilarity, isRecordList,
+  measureFor, usesBanding,
 } from '../core/thresholds.js';
 import { reviewResult, searchReview } from '../bindings/review-pairs.js';
 import { searchSimilarGroups } from '../bindings/similar-groups.js';
@@ -80,19 +81,22 @@ export function checkDedupArguments(items, options) {
 
 /**
  * The search of checkDedupArguments' answer for these distinct texts: by similarity, the
- * `measure` ('auto' takes thresholds.js measureFor), the `similarity` (the measure's default
- * unless given), the review threshold checked against it, the candidate radius `k`
- * (maxDistance, else the similarity's) and `banding` where thresholds.js usesBanding and no
- * maxDistance is given. Throws as checkDedupArguments does.
+ * `measure` ('auto' takes thresholds.js measureFor), whether the texts are one-line records
+ * (`central`: by the short measure with leader grouping, thresholds.js isRecordList), the
+ * `similarity` (the measure's default, or the records', unless given), the review threshold
+ * checked against it, the candidate radius `k` (maxDistance, else the similarity's) and
+ * `banding` where thresholds.js usesBanding and no maxDistance is given. Throws as
+ * checkDedupArguments does.
  */
 export function searchFor(parsed, distinct) {
-  if (parsed.similarity === 0) return { ...parsed, banding: false };
+  if (parsed.similarity === 0) return { ...parsed, banding: false, central: false };
   const measure = parsed.measure === 'auto' ? measureFor(distinct) : parsed.measure;
   if (parsed.weights !== undefined) checkWeights(parsed.weights, 'options.weights', measure);
-  const similarity = parsed.similarity ?? DEFAULT_SIMILARITY_OF[measure];
+  const central = measure === 'short' && parsed.grouping === 'leader' && isRecordList(distinct);
+  const similarity = parsed.similarity ?? (central ? RECORD_SIMILARITY : DEFAULT_SIMILARITY_OF[measure]);
   const review = parsed.review && checkReview(parsed.review, similarity, 'options.review', measure);
   const k = parsed.k ?? candidateRadius(similarity);
-  return { ...parsed, measure, similarity, review, k, banding: parsed.k === undefined && usesBanding(similarity, distinct, measure) };
+  return { ...parsed, measure, similarity, review, k, central, banding: parsed.k === undefined && usesBanding(similarity, distinct, measure) };
 }
 
 /** The text of item i: the item itself, or what `key` makes of it. */
@@ -228,7 +232,7 @@ async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, we
     }
     // One crossing per pair: asked only of members that left their kept item's part, each answer deciding the next.
     const reaches = (x, y) => setSimilarities(core, sets, Uint32Array.of(x), Uint32Array.of(y))[0] >= similarity;
-    const { labels, apart } = splitLookAlikes(grouped, textsByIndex(texts), reaches);
+    const { labels, apart } = splitLookAlikes(grouped, textsByIndex(texts), reaches, { firstOnly: search.central });
     return {
       labels,
       review: review > 0 ? await searchReview(core, sets, labels, search, pacer, 'review') : apartReview(core, sets, labels, apart, search),
@@ -236,6 +240,15 @@ async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, we
   };
   if (banding) { // no fingerprints needed (a pool's worker gets none)
     const count = Array.isArray(texts) ? texts.length : texts.bounds.length - 1;
+    if (search.central) {
+      // Every pair at the threshold (the review search over the texts each alone), grouped around the texts most match.
+      return withShingleSets(core, async (sets) => {
+        await buildShingleSets(core, sets, texts, between, 0, measure, weights);
+        const pairs = await searchReview(core, sets, Uint32Array.from({ length: count }, (_, i) => i),
+          { review: similarity, reviewLimit: 0xffffffff }, pacer, 'pairs');
+        return withReview(sets, centralLeaderLabels(core, count, pairs));
+      });
+    }
     return withShingleSets(core, async (sets) => withReview(sets, await searchSimilarGroups(core, sets, count, similarity, grouping,
       (groups) => buildShingleSets(core, sets, texts, between, groups, measure, weights), pacer, 'pairs')));
   }

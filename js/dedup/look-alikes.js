@@ -29,11 +29,14 @@ export function textsByIndex(texts) {
  * for each member that did not join its kept item's part, itself and the first entry of
  * that part it differs from. With `keptChecked`, each member was found not to differ from its
  * kept item already (records.js, whose identifiers may override a difference), so members
- * are asked of numbers alone, the kept item not at all.
+ * are asked of numbers alone, the kept item not at all. With `firstOnly`, a member is asked
+ * of each part's first entry alone: around a central leader (one-line records, dedup.js),
+ * the members are the kept record's copies, whose differences among themselves are each
+ * one's own typos.
  * Cost: the grouped items' tokens, per group a comparison per pair of its entries at most,
  * and a `reaches` for each part other than the kept item's that a member tries.
  */
-export function splitLookAlikes(labels, textOf, reaches, keptChecked = false) {
+export function splitLookAlikes(labels, textOf, reaches, { keptChecked = false, firstOnly = false } = {}) {
   const count = labels.length;
   const members = new Map(); // kept item -> its members, ascending
   for (let i = 0; i < count; i++) {
@@ -58,6 +61,7 @@ export function splitLookAlikes(labels, textOf, reaches, keptChecked = false) {
       for (let g = 0; g < groups.length && !joined; g++) {
         const other = groups[g].find((entry, e) => {
           // Past a part's first entry only numbers count, and they differ only where both sides have some.
+          if (e > 0 && firstOnly) return false;
           const numbersOnly = e > 0 || keptChecked;
           if ((keptChecked && !g && !e) || (numbersOnly && !(hasNumbers(partsOf(entry)) && hasNumbers(partsOf(member))))) return false;
           const differs = differingParts(partsOf(entry), partsOf(member));
