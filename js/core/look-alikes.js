@@ -21,7 +21,8 @@
 //   replaced, with at least 5 (`Smyth` / `Smith`; `Tim` / `Tom`, `Chen` / `Chan` stay
 //   apart), or another form of it: the same first 5 letters or more, then at most 3 more
 //   each (`Supply` / `Supplies`; `Consulting` / `Consultants` stay apart). A word left on
-//   each side is a difference (`Bahn` / `Bank`, `Gadgets` / `Widgets`); a word on one side
+//   each side is a difference (`Bahn` / `Bank`, `Gadgets` / `Widgets`; not a legal form,
+//   `N.V.` / `B.V.`, `GmbH` / `Inc.`: LEGAL_FORMS); a word on one side
 //   only is not;
 // - CJK runs are not compared: they have no word boundaries to compare by (their digits
 //   still count).
@@ -121,6 +122,16 @@ export function oneTypoApart(x, y, least, replacedFrom) {
   if (x.slice(i + 1) === y.slice(i + 1)) return shorter >= replacedFrom; // one replaced
   return x[i] === y[i + 1] && x[i + 1] === y[i] && x.slice(i + 2) === y.slice(i + 2); // two swapped
 }
+
+/**
+ * Legal forms, folded: no distinguishing word (`Akzo Nobel N.V.` / `Akzo Nobel B.V.` / `Akzo
+ * Nobel Inc.`: one organisation's entries in several countries, as the patent applicants'
+ * list names one entity).
+ */
+const LEGAL_FORMS = new Set(['inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'ltd', 'limited', 'llc', 'llp', 'lp', 'plc',
+  'gmbh', 'ag', 'aktiengesellschaft', 'kg', 'sa', 'sas', 'sarl', 'spa', 'srl', 'nv', 'bv', 'naamloze', 'besloten', 'vennootschap', 'oy', 'ab',
+  'as', 'aps', 'pty', 'kk', 'bhd', 'sdn']);
+const notLegalForm = (token) => !LEGAL_FORMS.has(token.key);
 
 /** Letters two forms of one word share at least, and each may add to them (`Supply` / `Supplies`). */
 const STEM = 5;
@@ -224,8 +235,8 @@ export function differingParts(partsA, partsB) {
   shared += leftNumbersA.length - numbersA.length;
   const [hardA, hardB] = pairUp(numbersA, numbersB, (x, y) => oneTypoApart(x, y, 1, 1) && digitsOf(x).length >= TYPO_DIGITS);
   const softNumbers = numbersA.length - hardA.length;
-  const leftWordsA = left(a, usedA, KIND_WORD);
-  const [wordsA, wordsB] = pairUp(leftWordsA, left(b, usedB, KIND_WORD), explains);
+  const leftWordsA = left(a, usedA, KIND_WORD).filter(notLegalForm);
+  const [wordsA, wordsB] = pairUp(leftWordsA, left(b, usedB, KIND_WORD).filter(notLegalForm), explains);
   shared += leftWordsA.length - wordsA.length;
   const hard = hardA.length > 0 && hardB.length > 0;
   const softWords = wordsA.length > 0 && wordsB.length > 0;

@@ -153,17 +153,24 @@ function expandFingerprints({ of }, fingerprints) {
 export async function searchLabels(core, texts, fingerprints, search, pacer) {
   const between = () => pacer.step('pairs', 0, 1000);
   if (search.measure !== 'short') return searchLabelsWeighing(core, texts, fingerprints, search, pacer, 0);
-  const weighing = (weights) => lendWeights(core, weights, (handle) => searchLabelsWeighing(core, texts, fingerprints, search, pacer, handle));
-  if (search.weights !== undefined) return { ...await weighing(search.weights), weights: search.weights };
+  const weighing = (weights, how = search) => lendWeights(core, weights, (handle) => searchLabelsWeighing(core, texts, fingerprints, how, pacer, handle));
+  // Many rows per entity: a leader grouping is made again around the rows most others match
+  // (an entity's commonest form leads its variants, as a record leads its copies).
+  const manyRows = ({ labels }) => new Set(labels).size * MANY_ROWS <= labels.length;
+  const central = search.grouping === 'leader' && !search.central && { ...search, central: true };
+  if (search.weights !== undefined) {
+    const found = await weighing(search.weights);
+    return { ...(central && manyRows(found) ? await weighing(search.weights, central) : found), weights: search.weights };
+  }
   const weights = await learnWeights(core, texts, between);
   const found = await weighing(weights);
-  if (new Set(found.labels).size * MANY_ROWS > found.labels.length) return { ...found, weights };
-  // Many rows per entity: weights learned per row call an entity's own name common. The
-  // list's words are counted again once per group of an unweighted grouping (a provisional
-  // entity), and the list grouped by those weights.
+  if (!manyRows(found)) return { ...found, weights };
+  // Weights learned per row call such an entity's own name common: the list's words are
+  // counted again once per group of an unweighted grouping (a provisional entity), and the
+  // list grouped by those weights.
   const provisional = await searchLabelsWeighing(core, texts, fingerprints, { ...search, review: 0 }, pacer, 0);
   const perEntity = await learnWeights(core, groupTexts(texts, provisional.labels), between);
-  return { ...await weighing(perEntity), weights: perEntity };
+  return { ...await weighing(perEntity, central || search), weights: perEntity };
 }
 
 /**

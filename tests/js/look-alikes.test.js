@@ -47,6 +47,8 @@ const VARIANTS = [
   ['Dr. Amelia Thornbury', 'Amelia Thornbury'], ['iPhone 14 Pro', 'iPhone 14 Pro 128GB'], ['北京大學', '北京大学'],
   ['Sony Handycam HDR-SR10 Camcorder - HDRSR10', 'Sony 40GB Handycam Camcorder - HDRSR10'], // one code said twice: one token
   ['ＡＢＣ　１２３', 'abc 123'], ['Whitfield-Price', 'Whitfield Price'], ['Northgate Medical Supplies LLC', 'Northgate Medical Supply LLC'],
+  // Legal forms distinguish no organisation: one group's entries in several countries.
+  ['Akzo Nobel N.V.', 'Akzo Nobel B.V.'], ['Akzo Nobel GmbH', 'Akzo Nobel Inc.'],
   // A one-line record whose many fields agree, with a typo in its postcode and another in its street number.
   ['harley mccarthy, 177 pridham street, marsden 3167, 19080419', 'harley mccarthy, 17 pridham street, marsden 3165, 19080419'],
 ];
