@@ -11,17 +11,17 @@
 //    defaults are DOMINATED by the peer when either exceeds ours by more than TOLERANCE
 //    (0.01). Beside it, fuzzball's `dedupe` at its defaults (a grouping: one point), whose F1
 //    ours must reach.
-// 2. The effort of the review. What a person reads: each group member beside its kept entry,
-//    plus each review entry, for dedup(list, { review: REVIEW }) (the README's setting for
-//    lists, reviewLimit at its default); true pairs found: the pairs grouped or listed, as
-//    lists.js counts them (items in one group, or in two groups a review entry joins). A peer
-//    is read from its highest-scoring pair down (ties in row-major order), the person
-//    confirming the true pairs and skipping, at no cost, a pair whose answer is known (its
-//    items already joined by confirmed pairs, or their groups already found different); found
-//    after r reads: the true pairs implied by the confirmations (items joined by a chain of
-//    confirmed pairs, as a group's pairs are counted for dedup), and, for reference, the true
-//    pairs read. The best peer is the one that finds
-//    the most in as many reads as ours; ours must find at least as many. A peer "reaches 95%
+// 2. The effort of the review. One person reads ours and each peer alike (lists-metrics.js
+//    readingCurve): pairs in order, confirming the true ones and skipping, at no cost, a pair
+//    whose answer is known (its items already joined by confirmed pairs, or their groups
+//    already found different); found after r reads: the true pairs implied by the
+//    confirmations (items joined by a chain of confirmed pairs). Ours, for dedup(list,
+//    { review: REVIEW }) (the README's setting for lists, reviewLimit at its default): each
+//    group member beside its kept entry, group by group, then the review entries in order (the
+//    JSON also keeps the count without skipping or chains: every entry read, found the pairs
+//    grouped or in two groups an entry joins, as lists.js counts them). A peer: its pairs from
+//    the highest score down (ties in row-major order). The best peer is the one that finds the
+//    most in as many reads as ours; ours must find at least as many. A peer "reaches 95%
 //    within 2 reads a pair" when, at the first read count r where it has found 95% of the true
 //    pairs, r <= 2 x found; where one does, ours must reach 95% too.
 // 3. Look-alikes merged: the pairs dedup() groups at its defaults (two members of one group)
@@ -83,14 +83,22 @@ async function runOurs(sh, texts, codes, actual, review) {
   const entries = reviewed.review ?? [];
   const linked = linkedPartitionPairs(labelsOf(texts.length, reviewed.groups), entries, codes);
   const groupReads = memberReads(reviewed.groups);
+  // Read as a peer is read (readingCurve): each member beside its kept entry, group by group,
+  // then the review entries in order, a pair whose answer is known skipped.
+  const members = reviewed.groups.flatMap((group) => group.slice(1).map((member) => [group[0], member]));
+  const ranked = [...members, ...entries.map(({ a, b }) => [a, b])];
+  const reading = readingCurve({ a: Uint32Array.from(ranked, ([a]) => a), b: Uint32Array.from(ranked, ([, b]) => b) }, codes);
   return {
     point: { tp: grouped.tp, predicted: grouped.predicted, ...prf(grouped.tp, grouped.predicted, actual) },
     measure: plain.measure, similarity: plain.similarity, groups: plain.groups,
     effort: [
       { setting: 'defaults', reads: memberReads(plain.groups), groupReads: memberReads(plain.groups), reviewEntries: 0, omitted: 0, found: grouped.tp },
       {
-        setting: `review: ${review}`, reads: groupReads + entries.length, groupReads, reviewEntries: entries.length,
-        omitted: reviewed.reviewOmitted ?? 0, found: linked.tp,
+        setting: `review: ${review}`, reads: reading.reads, groupReads, reviewEntries: entries.length,
+        omitted: reviewed.reviewOmitted ?? 0, found: reading.reads ? reading.implied[reading.reads - 1] : 0,
+        // Every entry read and links not followed from one to the next, as counted before the
+        // reading above: { reads, found }.
+        listed: { reads: groupReads + entries.length, found: linked.tp },
       },
     ].map((e) => ({ ...e, recall: actual ? e.found / actual : 1 })),
   };
@@ -402,7 +410,7 @@ async function main() {
   const results = await comparePeers(sh, { ...options, onList: (result) => console.log(`${formatList(result)}\n`) });
   const { header, rows } = summaryRows(results);
   console.log(`== summary: margin = the most a peer's recall at our precision or precision at our recall exceeds ours (dominated above +${TOLERANCE}); `
-    + `review reads: found = dedup(list, { review: ${options.review ?? REVIEW} })'s reads and true pairs grouped or listed; best peer found = in as many reads, `
+    + `review reads: found = dedup(list, { review: ${options.review ?? REVIEW} })'s members and entries read, skipping known answers, and the true pairs the confirmations imply; best peer found = in as many reads, `
     + 'true pairs implied by the confirmed pairs; look-alikes merged = grouped pairs of different entities that differ in a number');
   if (options.markdown) {
     console.log(`| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
