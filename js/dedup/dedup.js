@@ -82,21 +82,21 @@ export function checkDedupArguments(items, options) {
 /**
  * The search of checkDedupArguments' answer for these distinct texts: by similarity, the
  * `measure` ('auto' takes thresholds.js measureFor), whether the texts are one-line records
- * (`central`: by the short measure with leader grouping, thresholds.js isRecordList), the
+ * (`records`: by the short measure with leader grouping, thresholds.js isRecordList), the
  * `similarity` (the measure's default, or the records', unless given), the review threshold
  * checked against it, the candidate radius `k` (maxDistance, else the similarity's) and
  * `banding` where thresholds.js usesBanding and no maxDistance is given. Throws as
  * checkDedupArguments does.
  */
 export function searchFor(parsed, distinct) {
-  if (parsed.similarity === 0) return { ...parsed, banding: false, central: false };
+  if (parsed.similarity === 0) return { ...parsed, banding: false, records: false };
   const measure = parsed.measure === 'auto' ? measureFor(distinct) : parsed.measure;
   if (parsed.weights !== undefined) checkWeights(parsed.weights, 'options.weights', measure);
-  const central = measure === 'short' && parsed.grouping === 'leader' && isRecordList(distinct);
-  const similarity = parsed.similarity ?? (central ? RECORD_SIMILARITY : DEFAULT_SIMILARITY_OF[measure]);
+  const records = measure === 'short' && parsed.grouping === 'leader' && isRecordList(distinct);
+  const similarity = parsed.similarity ?? (records ? RECORD_SIMILARITY : DEFAULT_SIMILARITY_OF[measure]);
   const review = parsed.review && checkReview(parsed.review, similarity, 'options.review', measure);
   const k = parsed.k ?? candidateRadius(similarity);
-  return { ...parsed, measure, similarity, review, k, central, banding: parsed.k === undefined && usesBanding(similarity, distinct, measure) };
+  return { ...parsed, measure, similarity, review, k, records, banding: parsed.k === undefined && usesBanding(similarity, distinct, measure) };
 }
 
 /** The text of item i: the item itself, or what `key` makes of it. */
@@ -149,6 +149,10 @@ function expandFingerprints({ of }, fingerprints) {
  * for, the review pairs of those groups (review-pairs.js searchReview; phase 'review'),
  * else null, and by the short measure the `weights` it weighed by (learned from `texts`
  * unless search.weights gives them). `texts` as shingle-sets.js buildShingleSets takes them.
+ * One-line records (`search.records`, searchFor) and lists with many rows per entity (the
+ * first grouping's groups averaging MANY_ROWS distinct texts) are grouped around the texts
+ * most others match (grouping.js centralLeaderLabels); a record's members are asked of
+ * look-alikes against each part's first entry only (look-alikes.js splitLookAlikes).
  */
 export async function searchLabels(core, texts, fingerprints, search, pacer) {
   const between = () => pacer.step('pairs', 0, 1000);
@@ -157,7 +161,7 @@ export async function searchLabels(core, texts, fingerprints, search, pacer) {
   // Many rows per entity: a leader grouping is made again around the rows most others match
   // (an entity's commonest form leads its variants, as a record leads its copies).
   const manyRows = ({ labels }) => new Set(labels).size * MANY_ROWS <= labels.length;
-  const central = search.grouping === 'leader' && !search.central && { ...search, central: true };
+  const central = search.grouping === 'leader' && !search.records && { ...search, central: true };
   if (search.weights !== undefined) {
     const found = await weighing(search.weights);
     return { ...(central && manyRows(found) ? await weighing(search.weights, central) : found), weights: search.weights };
@@ -239,7 +243,7 @@ async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, we
     }
     // One crossing per pair: asked only of members that left their kept item's part, each answer deciding the next.
     const reaches = (x, y) => setSimilarities(core, sets, Uint32Array.of(x), Uint32Array.of(y))[0] >= similarity;
-    const { labels, apart } = splitLookAlikes(grouped, textsByIndex(texts), reaches, { firstOnly: search.central });
+    const { labels, apart } = splitLookAlikes(grouped, textsByIndex(texts), reaches, { firstOnly: search.records });
     return {
       labels,
       review: review > 0 ? await searchReview(core, sets, labels, search, pacer, 'review') : apartReview(core, sets, labels, apart, search),
@@ -247,7 +251,7 @@ async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, we
   };
   if (banding) { // no fingerprints needed (a pool's worker gets none)
     const count = Array.isArray(texts) ? texts.length : texts.bounds.length - 1;
-    if (search.central) {
+    if (search.records || search.central) {
       // Every pair at the threshold (the review search over the texts each alone), grouped around the texts most match.
       return withShingleSets(core, async (sets) => {
         await buildShingleSets(core, sets, texts, between, 0, measure, weights);

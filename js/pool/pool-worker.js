@@ -6,7 +6,7 @@
 // Messages in: { id, op: 'init', wasmBinary?, wasmUrl? } first, then
 //   { id, op: 'fingerprint', texts, options, idf? }              -> BigUint64Array
 //   { id, op: 'fingerprintEncoded', utf8, bounds, options, idf? } -> BigUint64Array (text.js encodeTexts' layout)
-//   { id, op: 'group', fingerprints, texts?, k, similarity, banding, central, grouping, review, reviewLimit }
+//   { id, op: 'group', fingerprints, texts?, k, similarity, banding, records, grouping, review, reviewLimit }
 //     -> { fingerprints, labels, review } (fingerprints null when banding: the texts alone decide)
 //     (dedup's search over distinct texts: dedup.js searchLabels; texts when similarity > 0,
 //     as { utf8, bounds }: pool/search.js encodeTextsPaced),
@@ -102,8 +102,8 @@ const OPS = {
     const fingerprints = fingerprintEncoded(core, utf8, bounds, checkOptions(o), o?.idf ? idfHandle(o.idf, core, 'options.idf') : 0);
     return [fingerprints, [fingerprints.buffer]];
   },
-  async group({ fingerprints, texts, k, similarity, measure, weights, banding, central, grouping, review, reviewLimit }, progress) {
-    const search = { k, similarity, measure, weights: weights && trustedWeights(weights), banding, central, grouping, review, reviewLimit };
+  async group({ fingerprints, texts, k, similarity, measure, weights, banding, records, grouping, review, reviewLimit }, progress) {
+    const search = { k, similarity, measure, weights: weights && trustedWeights(weights), banding, records, grouping, review, reviewLimit };
     const grouped = await searchLabels(core, texts ?? [], fingerprints, search, progressPacer(progress));
     const transfer = [grouped.labels.buffer, ...reviewBuffers(grouped.review)];
     const reply = { fingerprints, ...grouped, weights: grouped.weights && grouped.weights.toData() };

@@ -256,12 +256,12 @@ export class SimHashPool {
    * its progress while `reporting()` (`encoded`: encodeTextsPaced's texts when similarity
    * is above 0; `fingerprints` null when banding).
    */
-  async #groupInOneWorker(job, fingerprints, encoded, { k, similarity, measure, weights, banding, central, grouping, review, reviewLimit },
+  async #groupInOneWorker(job, fingerprints, encoded, { k, similarity, measure, weights, banding, records, grouping, review, reviewLimit },
     reporting = () => true) {
     const fps = fingerprints?.slice() ?? null; // the calling thread keeps its fingerprints; the copy moves
     const [texts, textBuffers] = copyTexts(encoded, true); // the last use of the texts here
     // Word weights cross as their data (a class does not survive structured cloning).
-    const message = { op: 'group', fingerprints: fps, texts, k, similarity, measure, weights: weights && weights.toData(), banding, central,
+    const message = { op: 'group', fingerprints: fps, texts, k, similarity, measure, weights: weights && weights.toData(), banding, records,
       grouping, review, reviewLimit };
     const transfer = fps ? [fps.buffer, ...textBuffers] : textBuffers;
     const onProgress = (thousandths, phase) => {
