@@ -28,7 +28,7 @@ are not records.
 Options:
   --similarity S     records whose texts' similarity is at least S are near-duplicates
                      (0 < S <= 1; default ${DEFAULT_SIMILARITY_OF.text} by the text measure, ${DEFAULT_SIMILARITY_OF.short} by the short one,
-                     ${RECORD_SIMILARITY} for one-line records)
+                     ${RECORD_SIMILARITY} for one-line records with dates of birth or phones)
   --measure M        auto (default), text or short: how texts are compared (README
                      "Similarity", "Similarity of short strings"); auto takes short when
                      the distinct texts average at most ${SHORT_MAX_MEAN_BYTES} bytes (names, addresses, titles)

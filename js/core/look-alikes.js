@@ -30,14 +30,15 @@
 // on each side, makes one unless the entries share at least TYPO_AGREEMENT tokens. Two
 // one-line records (one of them a record by thresholds.js isRecord: at least RECORD_FIELDS
 // short fields, not a title listing words; the other split into as many fields, whatever
-// its words) make none when they share an identifier (a number of IDENTIFIER_DIGITS digits
-// or more, equal or one typo apart: a date of birth, a phone), or, unless each holds an
-// identifier the other's differs from outright, at least RECORD_SHARED tokens and
-// RECORD_AGREEMENT times as many as differ: a record whose identifier or many fields agree
-// may carry typos or a changed value elsewhere. Twins who share an address and a date of
-// birth are then one record: records with fields tell them apart (README "Records").
+// its words) make none when they share an identifier (a number of thresholds.js
+// IDENTIFIER_DIGITS digits or more, equal or one typo apart: a date of birth, a phone), or,
+// unless each holds an identifier the other's differs from outright beside a word that
+// differs, at least RECORD_SHARED tokens and RECORD_AGREEMENT times as many as differ: a
+// record whose identifier or many fields agree may carry typos or a changed value elsewhere.
+// Twins who share an address and a date of birth are then one record: records with fields
+// tell them apart (README "Records").
 
-import { RECORD_FIELDS, isRecord, recordFields } from './thresholds.js';
+import { IDENTIFIER_DIGITS, RECORD_FIELDS, isRecord, recordFields } from './thresholds.js';
 
 const FOLDED_LETTERS = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i' };
 const FOLDABLE = /[ßæœøđðłþı]/g;
@@ -206,8 +207,6 @@ function pairUp(xs, ys, fits) {
 const TYPO_DIGITS = 5;
 /** Shared tokens from which a typo in a number or an unexplained word is not a difference. */
 const TYPO_AGREEMENT = 6;
-/** Digits from which a one-line record's number identifies a person: a date of birth, a phone, an account; not a house number or a postcode. */
-const IDENTIFIER_DIGITS = 6;
 /** The tokens a one-line record (thresholds.js RECORD_FIELDS) must share, and how many times its differing ones. */
 const RECORD_SHARED = 6;
 const RECORD_AGREEMENT = 2;
