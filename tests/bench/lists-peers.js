@@ -16,8 +16,9 @@
 //    whose answer is known (its items already joined by confirmed pairs, or their groups
 //    already found different); found after r reads: the true pairs implied by the
 //    confirmations (items joined by a chain of confirmed pairs). Ours, for dedup(list,
-//    { review: REVIEW }) (the README's setting for lists, reviewLimit at its default): each
-//    group member beside its kept entry, group by group, then the review entries in order (the
+//    { review: REVIEW }) (the README's setting for lists, reviewLimit at its default): a read
+//    for each group member beside its kept entry, which sorts the group into its entities,
+//    then the review entries in order (the
 //    JSON also keeps the count without skipping or chains: every entry read, found the pairs
 //    grouped or in two groups an entry joins, as lists.js counts them). A peer: its pairs from
 //    the highest score down (ties in row-major order). The best peer is the one that finds the
@@ -83,10 +84,17 @@ async function runOurs(sh, texts, codes, actual, review) {
   const entries = reviewed.review ?? [];
   const linked = linkedPartitionPairs(labelsOf(texts.length, reviewed.groups), entries, codes);
   const groupReads = memberReads(reviewed.groups);
-  // Read as a peer is read (readingCurve): each member beside its kept entry, group by group,
-  // then the review entries in order, a pair whose answer is known skipped.
-  const members = reviewed.groups.flatMap((group) => group.slice(1).map((member) => [group[0], member]));
-  const ranked = [...members, ...entries.map(({ a, b }) => [a, b])];
+  // Read as a peer is read (readingCurve): the groups first, a read for each member beside its
+  // kept entry, which sort each group into its entities (as many reads: joining each entity's
+  // members, then telling the entities apart); then the review entries in order, a pair whose
+  // answer is known skipped.
+  const groupPairs = reviewed.groups.flatMap((group) => {
+    const cells = new Map(); // entity code -> its members in the group, the kept entry's first
+    for (const item of group) cells.set(codes[item], [...(cells.get(codes[item]) ?? []), item]);
+    const heads = [...cells.values()].map((cell) => cell[0]);
+    return [...[...cells.values()].flatMap((cell) => cell.slice(1).map((item) => [cell[0], item])), ...heads.slice(1).map((head) => [heads[0], head])];
+  });
+  const ranked = [...groupPairs, ...entries.map(({ a, b }) => [a, b])];
   const reading = readingCurve({ a: Uint32Array.from(ranked, ([a]) => a), b: Uint32Array.from(ranked, ([, b]) => b) }, codes);
   return {
     point: { tp: grouped.tp, predicted: grouped.predicted, ...prf(grouped.tp, grouped.predicted, actual) },
