@@ -10,7 +10,11 @@ import { learnWeights, lendWeights } from '../bindings/word-weights.js';
 
 /** Similarity of the joined name fields from which two rows are candidates (the short measure's least review). */
 const CANDIDATE_SIMILARITY = 0.6;
-/** Rows sharing a key: the key proposes them only when at most so many share it, and the field when its keys average at most KEY_SELECTIVE rows. */
+/**
+ * Rows sharing a key: the key proposes them only when at most so many share it (a field's
+ * key, or a band key of the searches: more is a part many share, a city or a given name),
+ * and the field when its keys average at most KEY_SELECTIVE rows.
+ */
 const MAX_BLOCK = 50;
 const KEY_SELECTIVE = 4;
 /** Lengths of the keys whose one-character deletions propose rows too. */
@@ -124,7 +128,7 @@ async function similarCandidates(core, fields, rows, on, source, pairs, pacer) {
   const measure = fields[on[0]].kind === 'text' ? 'text' : 'short';
   const search = async (weights) => withShingleSets(core, async (sets) => {
     await buildShingleSets(core, sets, distinct, () => pacer.pause(), 0, measure, weights);
-    return searchReview(core, sets, Uint32Array.from(distinct.keys()), { review: measure === 'short' ? CANDIDATE_SIMILARITY : 0.5, reviewLimit: 0xffffffff }, pacer, 'candidates');
+    return searchReview(core, sets, Uint32Array.from(distinct.keys()), { review: measure === 'short' ? CANDIDATE_SIMILARITY : 0.5, reviewLimit: 0xffffffff, maxBucket: MAX_BLOCK }, pacer, 'candidates');
   });
   const found = measure === 'short'
     ? await lendWeights(core, await learnWeights(core, texts, () => pacer.pause()), search)
