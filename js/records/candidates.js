@@ -7,6 +7,7 @@ import { searchReview } from '../bindings/review-pairs.js';
 import { collapseTexts } from '../dedup/dedup.js';
 import { buildShingleSets, withShingleSets } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
+import { LEVELS, keyLevel } from './levels.js';
 
 /** Similarity of the joined name fields from which two rows are candidates (the short measure's least review). */
 const CANDIDATE_SIMILARITY = 0.6;
@@ -23,6 +24,8 @@ const MAX_DELETION_KEY = 16;
 
 /** Kinds compared by their keys (fields.js), which may propose candidates. */
 export const KEYED = new Set(['email', 'phone', 'date', 'exact', 'code']);
+
+const CLOSE = LEVELS.exact.indexOf('close');
 
 /**
  * Candidate pairs (a < b) and what proposed each: a field's key (source j for field j) or
@@ -73,40 +76,49 @@ const MAX_SOURCE_FIELD = 29;
 /**
  * Candidates from the selective keys: rows of one key, when at most MAX_BLOCK share it; for
  * phones and identifiers, also rows one digit or character apart (a key with one character
- * deleted, shared: `…6543` / `…6544`).
+ * deleted, shared: `…6543` / `…6544`) whose keys are 'close' (levels.js keyLevel): two
+ * 7-digit phones share a deletion by chance in 1 of 20,000 pairs, most of them two edits
+ * apart, which the level calls different.
  */
 function keyCandidates(fields, rows, pairs) {
   for (let j = 0; j < Math.min(fields.length, MAX_SOURCE_FIELD + 1); j++) {
     const field = fields[j];
     if (!KEYED.has(field.kind)) continue;
     const blocks = new Map();
-    const add = (key, r) => {
-      const block = blocks.get(key);
+    const deletions = new Map();
+    const add = (map, key, r) => {
+      const block = map.get(key);
       if (block) block.push(r);
-      else blocks.set(key, [r]);
+      else map.set(key, [r]);
     };
     // One pass: each key, and for phones and identifiers its one-character deletions; the
     // field proposes nothing unless its keys are selective.
     const deletable = field.kind === 'phone' || field.kind === 'exact';
     let present = 0;
-    let distinct = 0;
     for (let r = 0; r < rows.length; r++) {
       let key = field.keys[rows[r]];
       if (key === '') continue;
       if (field.kind === 'phone') key = key.slice(-7);
       present++;
-      for (const part of field.kind === 'code' ? key.split(' ') : [key]) {
-        if (!blocks.has(part)) distinct++;
-        add(part, r);
-      }
+      for (const part of field.kind === 'code' ? key.split(' ') : [key]) add(blocks, part, r);
       if (deletable && key.length >= MIN_DELETION_KEY && key.length <= MAX_DELETION_KEY) {
-        for (let i = 0; i < key.length; i++) add(`\u0001${key.slice(0, i)}${key.slice(i + 1)}`, r);
+        for (let i = 0; i < key.length; i++) add(deletions, `${key.slice(0, i)}${key.slice(i + 1)}`, r);
       }
     }
-    if (present > KEY_SELECTIVE * distinct) continue;
+    if (present > KEY_SELECTIVE * blocks.size) continue;
+    const keyOf = (r) => field.keys[rows[r]];
     for (const block of blocks.values()) {
       if (block.length > MAX_BLOCK) continue;
       for (let i = 0; i < block.length; i++) for (let k = i + 1; k < block.length; k++) pairs.add(block[i], block[k], j);
+    }
+    for (const block of deletions.values()) {
+      if (block.length > MAX_BLOCK) continue;
+      for (let i = 0; i < block.length; i++) {
+        for (let k = i + 1; k < block.length; k++) {
+          const [x, y] = [keyOf(block[i]), keyOf(block[k])];
+          if (x !== y && keyLevel(field.kind, x, y) <= CLOSE) pairs.add(block[i], block[k], j);
+        }
+      }
     }
   }
 }
