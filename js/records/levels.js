@@ -52,8 +52,9 @@ export function keyLevel(kind, a, b) {
     case 'phone': {
       const [short, long] = a.length <= b.length ? [a, b] : [b, a];
       if (short.length >= PHONE_SUFFIX && long.endsWith(short)) return 0;
+      if (short.length !== long.length) return 2;
       const n = Math.min(short.length, PHONE_SUFFIX + 2);
-      return oneEdit(short.slice(-n), long.slice(-n)) && short.length === long.length ? 1 : 2;
+      return oneEdit(short.slice(-n), long.slice(-n)) ? 1 : 2;
     }
     case 'date': {
       // One digit mistyped, two adjacent swapped, or day and month swapped.

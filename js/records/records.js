@@ -98,14 +98,18 @@ async function pairLevels(core, fields, rows, pairSets, pacer) {
     const measure = field.kind === 'name' ? 'short' : 'text';
     const tokens = new Array(values.length);
     const tokensOf = (v) => (tokens[v] ??= wordsOf(values[v]));
+    // A field of few values (a city) has its values' similarities computed once each, as a
+    // table, when the pairs outnumber the table's cells.
+    const v = values.length;
+    const pairs = pairSets.reduce((sum, { a }) => sum + a.length, 0);
     const similaritiesOf = (weights) => withShingleSets(core, async (sets) => {
       await buildShingleSets(core, sets, values, () => pacer.pause(), 0, measure, weights);
-      return pairSets.map(({ a, b }) => {
-        const va = new Uint32Array(a.length);
-        const vb = new Uint32Array(a.length);
-        for (let p = 0; p < a.length; p++) [va[p], vb[p]] = [slot[a[p]], slot[b[p]]];
-        return setSimilarities(core, sets, va, vb);
-      });
+      if (v * v <= pairs) {
+        const va = Uint32Array.from({ length: v * v }, (_, c) => Math.floor(c / v));
+        const table = setSimilarities(core, sets, va, Uint32Array.from(va.keys(), (c) => c % v));
+        return pairSets.map(({ a, b }) => Float64Array.from(a, (x, p) => table[slot[x] * v + slot[b[p]]]));
+      }
+      return pairSets.map(({ a, b }) => setSimilarities(core, sets, Uint32Array.from(a, (x) => slot[x]), Uint32Array.from(b, (y) => slot[y])));
     });
     const found = measure === 'short'
       ? await lendWeights(core, await learnWeights(core, values, () => pacer.pause()), similaritiesOf)
