@@ -35,33 +35,42 @@ const CLOSE = LEVELS.exact.indexOf('close');
 class PairSet {
   constructor(n) {
     this.n = n;
-    this.keys = [];
+    this.keys = new Float64Array(1024);
+    this.size = 0;
   }
 
   /** Proposes (a, b) by the fields of `source` (an index below 32: one field's bit, or SOURCES_JOINED). */
   add(a, b, source) {
-    if (a !== b) this.keys.push((a < b ? a * this.n + b : b * this.n + a) * 64 + source);
+    if (a === b) return;
+    if (this.size === this.keys.length) {
+      const keys = new Float64Array(2 * this.size);
+      keys.set(this.keys);
+      this.keys = keys;
+    }
+    this.keys[this.size++] = (a < b ? a * this.n + b : b * this.n + a) * 64 + source;
   }
 
   /** { a, b, sources } sorted by (a, b), without repeats: `sources` the bitmask of the sources that proposed each. */
   take() {
-    const keys = Float64Array.from(this.keys).sort();
-    this.keys = [];
-    const a = [];
-    const b = [];
-    const sources = [];
+    const keys = this.keys.subarray(0, this.size).sort();
+    const a = new Uint32Array(this.size);
+    const b = new Uint32Array(this.size);
+    const sources = new Uint32Array(this.size);
+    let m = -1;
     let last = -1;
     for (const key of keys) {
       const pair = Math.floor(key / 64);
       if (pair !== last) {
-        a.push(Math.floor(pair / this.n));
-        b.push(pair % this.n);
-        sources.push(0);
+        m++;
+        a[m] = Math.floor(pair / this.n);
+        b[m] = pair % this.n;
         last = pair;
       }
-      sources[sources.length - 1] |= 2 ** (key - pair * 64);
+      sources[m] |= 1 << (key - pair * 64);
     }
-    return { a: Uint32Array.from(a), b: Uint32Array.from(b), sources: Uint32Array.from(sources) };
+    this.keys = new Float64Array(0);
+    this.size = 0;
+    return { a: a.slice(0, m + 1), b: b.slice(0, m + 1), sources: sources.slice(0, m + 1) };
   }
 }
 

@@ -102,14 +102,28 @@ async function pairLevels(core, fields, rows, pairSets, pacer) {
     // table, when the pairs outnumber the table's cells.
     const v = values.length;
     const pairs = pairSets.reduce((sum, { a }) => sum + a.length, 0);
+    const slotsOf = (rowsOf) => {
+      const out = new Uint32Array(rowsOf.length);
+      for (let p = 0; p < rowsOf.length; p++) out[p] = slot[rowsOf[p]];
+      return out;
+    };
     const similaritiesOf = (weights) => withShingleSets(core, async (sets) => {
       await buildShingleSets(core, sets, values, () => pacer.pause(), 0, measure, weights);
       if (v * v <= pairs) {
-        const va = Uint32Array.from({ length: v * v }, (_, c) => Math.floor(c / v));
-        const table = setSimilarities(core, sets, va, Uint32Array.from(va.keys(), (c) => c % v));
-        return pairSets.map(({ a, b }) => Float64Array.from(a, (x, p) => table[slot[x] * v + slot[b[p]]]));
+        const va = new Uint32Array(v * v);
+        const vb = new Uint32Array(v * v);
+        for (let c = 0; c < v * v; c++) {
+          va[c] = Math.floor(c / v);
+          vb[c] = c % v;
+        }
+        const table = setSimilarities(core, sets, va, vb);
+        return pairSets.map(({ a, b }) => {
+          const similarity = new Float64Array(a.length);
+          for (let p = 0; p < a.length; p++) similarity[p] = table[slot[a[p]] * v + slot[b[p]]];
+          return similarity;
+        });
       }
-      return pairSets.map(({ a, b }) => setSimilarities(core, sets, Uint32Array.from(a, (x) => slot[x]), Uint32Array.from(b, (y) => slot[y])));
+      return pairSets.map(({ a, b }) => setSimilarities(core, sets, slotsOf(a), slotsOf(b)));
     });
     const found = measure === 'short'
       ? await lendWeights(core, await learnWeights(core, values, () => pacer.pause()), similaritiesOf)
