@@ -25,6 +25,7 @@ const MAX_DELETION_KEY = 16;
 /** Kinds compared by their keys (fields.js), which may propose candidates. */
 export const KEYED = new Set(['email', 'phone', 'date', 'exact', 'code']);
 
+/** keyLevel's level of two keys one edit apart, the same in every kind a deletion proposes. */
 const CLOSE = LEVELS.exact.indexOf('close');
 
 /**
@@ -43,7 +44,7 @@ class PairSet {
   add(a, b, source) {
     if (a === b) return;
     if (this.size === this.keys.length) {
-      const keys = new Float64Array(2 * this.size);
+      const keys = new Float64Array(Math.max(1024, 2 * this.size));
       keys.set(this.keys);
       this.keys = keys;
     }
