@@ -162,10 +162,12 @@ TEST_CASE("a search over built sets summarizes by bitmaps when the built sets ar
   weighted.weights = &weights;
   const std::string repeated(60, 'x');
   CHECK(built({repeated, repeated}, weighted) == std::make_pair(false, true));
-  // 400 letters of a pseudo-random sequence: about 400 distinct trigrams, too many for a bitmap.
+  // 400 letters of a pseudo-random sequence: about 400 distinct bigrams and their copies, too many for a bitmap.
   std::string varied;
   for (uint32_t x = 1; varied.size() < 400;) varied += static_cast<char>('a' + ((x = x * 1103515245u + 12345u) >> 16) % 26);
-  CHECK(built({varied, varied}, {}) == std::make_pair(false, false));
-  const std::string line = "a one-line synopsis of a package, about sixty bytes long";
-  CHECK(built({line, line}, {}) == std::make_pair(true, true));
+  CHECK(built({varied, varied}, weighted) == std::make_pair(false, false));
+  // Unweighted sets are chosen for as before, by their room: 60 one-letter texts are small,
+  // 200 are not.
+  CHECK(built({repeated, repeated}, {}) == std::make_pair(true, true));
+  CHECK(built({std::string(200, 'x')}, {}) == std::make_pair(false, false));
 }

@@ -56,6 +56,7 @@ bool summarizesByBitmaps(const ShingleSets& sets) {
 }
 
 bool builtSummarizedByBitmaps(const ShingleSets& sets) {
+  if (!sets.weighted()) return summarizesByBitmaps(sets);
   size_t shingles = 0;
   for (uint32_t i = 0; i < sets.count(); ++i) shingles += sets.size(i);
   return shingles <= kBitmapBuiltMeanShingles * sets.count();
