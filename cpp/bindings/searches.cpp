@@ -125,11 +125,11 @@ void similarGroupsTake(uintptr_t groups, uintptr_t out) {
 
 void similarGroupsDelete(uintptr_t groups) { delete at<SimilarGroups>(groups); }
 
-uintptr_t reviewPairsCreate(uintptr_t sets, uintptr_t labels, uint32_t count, double review, double limit) {
+uintptr_t reviewPairsCreate(uintptr_t sets, uintptr_t labels, uint32_t count, double review, double limit, uint32_t maxBucket) {
   const uint32_t* groups = at<uint32_t>(labels);
   return reinterpret_cast<uintptr_t>(new ReviewPairs(*at<ShingleSets>(sets), std::vector<uint32_t>(groups, groups + count),
                                                      review, bandingFor(review, *at<ShingleSets>(sets)),
-                                                     limit >= 0x1p32 ? SIZE_MAX : static_cast<size_t>(limit)));
+                                                     limit >= 0x1p32 ? SIZE_MAX : static_cast<size_t>(limit), maxBucket));
 }
 
 bool reviewPairsRun(uintptr_t review, double workBudget) { return at<ReviewPairs>(review)->run(static_cast<size_t>(workBudget)); }

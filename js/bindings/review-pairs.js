@@ -14,9 +14,10 @@ const SLICE_WORK = 2e6;
  * `reviewLimit` pairs (most similar first, then by (a, b); a < b index the texts), and
  * `total`, how many pairs of groups were found: all there are when fewer than reviewLimit,
  * else a lower bound (the search stops deciding candidates that cannot enter the list).
+ * `maxBucket`: a band key held by more texts proposes none (review_pairs.h); by default every key does.
  */
-export async function searchReview(core, sets, labels, { review, reviewLimit }, pacer, phase) {
-  const search = withAllocations(core, (mem) => coreCall(() => core._reviewPairsCreate(sets, mem.copyIn(labels), labels.length, review, reviewLimit)));
+export async function searchReview(core, sets, labels, { review, reviewLimit, maxBucket = 0xffffffff }, pacer, phase) {
+  const search = withAllocations(core, (mem) => coreCall(() => core._reviewPairsCreate(sets, mem.copyIn(labels), labels.length, review, reviewLimit, maxBucket)));
   try {
     for (let done = false; !done;) {
       done = coreCall(() => core._reviewPairsRun(search, SLICE_WORK));

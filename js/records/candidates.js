@@ -7,10 +7,15 @@ import { searchReview } from '../bindings/review-pairs.js';
 import { collapseTexts } from '../dedup/dedup.js';
 import { buildShingleSets, withShingleSets } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
+import { LEVELS, keyLevel } from './levels.js';
 
 /** Similarity of the joined name fields from which two rows are candidates (the short measure's least review). */
 const CANDIDATE_SIMILARITY = 0.6;
-/** Rows sharing a key: the key proposes them only when at most so many share it, and the field when its keys average at most KEY_SELECTIVE rows. */
+/**
+ * Rows sharing a key: the key proposes them only when at most so many share it (a field's
+ * key, or a band key of the searches: more is a part many share, a city or a given name),
+ * and the field when its keys average at most KEY_SELECTIVE rows.
+ */
 const MAX_BLOCK = 50;
 const KEY_SELECTIVE = 4;
 /** Lengths of the keys whose one-character deletions propose rows too. */
@@ -20,6 +25,9 @@ const MAX_DELETION_KEY = 16;
 /** Kinds compared by their keys (fields.js), which may propose candidates. */
 export const KEYED = new Set(['email', 'phone', 'date', 'exact', 'code']);
 
+/** keyLevel's level of two keys one edit apart, the same in every kind a deletion proposes. */
+const CLOSE = LEVELS.exact.indexOf('close');
+
 /**
  * Candidate pairs (a < b) and what proposed each: a field's key (source j for field j) or
  * the joined name fields (SOURCE_JOINED), so that the model does not learn from a field on
@@ -28,33 +36,42 @@ export const KEYED = new Set(['email', 'phone', 'date', 'exact', 'code']);
 class PairSet {
   constructor(n) {
     this.n = n;
-    this.keys = [];
+    this.keys = new Float64Array(1024);
+    this.size = 0;
   }
 
   /** Proposes (a, b) by the fields of `source` (an index below 32: one field's bit, or SOURCES_JOINED). */
   add(a, b, source) {
-    if (a !== b) this.keys.push((a < b ? a * this.n + b : b * this.n + a) * 64 + source);
+    if (a === b) return;
+    if (this.size === this.keys.length) {
+      const keys = new Float64Array(Math.max(1024, 2 * this.size));
+      keys.set(this.keys);
+      this.keys = keys;
+    }
+    this.keys[this.size++] = (a < b ? a * this.n + b : b * this.n + a) * 64 + source;
   }
 
   /** { a, b, sources } sorted by (a, b), without repeats: `sources` the bitmask of the sources that proposed each. */
   take() {
-    const keys = Float64Array.from(this.keys).sort();
-    this.keys = [];
-    const a = [];
-    const b = [];
-    const sources = [];
+    const keys = this.keys.subarray(0, this.size).sort();
+    const a = new Uint32Array(this.size);
+    const b = new Uint32Array(this.size);
+    const sources = new Uint32Array(this.size);
+    let m = -1;
     let last = -1;
     for (const key of keys) {
       const pair = Math.floor(key / 64);
       if (pair !== last) {
-        a.push(Math.floor(pair / this.n));
-        b.push(pair % this.n);
-        sources.push(0);
+        m++;
+        a[m] = Math.floor(pair / this.n);
+        b[m] = pair % this.n;
         last = pair;
       }
-      sources[sources.length - 1] |= 2 ** (key - pair * 64);
+      sources[m] |= 1 << (key - pair * 64);
     }
-    return { a: Uint32Array.from(a), b: Uint32Array.from(b), sources: Uint32Array.from(sources) };
+    this.keys = new Float64Array(0);
+    this.size = 0;
+    return { a: a.slice(0, m + 1), b: b.slice(0, m + 1), sources: sources.slice(0, m + 1) };
   }
 }
 
@@ -69,40 +86,49 @@ const MAX_SOURCE_FIELD = 29;
 /**
  * Candidates from the selective keys: rows of one key, when at most MAX_BLOCK share it; for
  * phones and identifiers, also rows one digit or character apart (a key with one character
- * deleted, shared: `…6543` / `…6544`).
+ * deleted, shared: `…6543` / `…6544`) whose keys are 'close' (levels.js keyLevel): two
+ * 7-digit phones share a deletion by chance in 1 of 20,000 pairs, most of them two edits
+ * apart, which the level calls different.
  */
 function keyCandidates(fields, rows, pairs) {
   for (let j = 0; j < Math.min(fields.length, MAX_SOURCE_FIELD + 1); j++) {
     const field = fields[j];
     if (!KEYED.has(field.kind)) continue;
     const blocks = new Map();
-    const add = (key, r) => {
-      const block = blocks.get(key);
+    const deletions = new Map();
+    const add = (map, key, r) => {
+      const block = map.get(key);
       if (block) block.push(r);
-      else blocks.set(key, [r]);
+      else map.set(key, [r]);
     };
     // One pass: each key, and for phones and identifiers its one-character deletions; the
     // field proposes nothing unless its keys are selective.
     const deletable = field.kind === 'phone' || field.kind === 'exact';
     let present = 0;
-    let distinct = 0;
     for (let r = 0; r < rows.length; r++) {
       let key = field.keys[rows[r]];
       if (key === '') continue;
       if (field.kind === 'phone') key = key.slice(-7);
       present++;
-      for (const part of field.kind === 'code' ? key.split(' ') : [key]) {
-        if (!blocks.has(part)) distinct++;
-        add(part, r);
-      }
+      for (const part of field.kind === 'code' ? key.split(' ') : [key]) add(blocks, part, r);
       if (deletable && key.length >= MIN_DELETION_KEY && key.length <= MAX_DELETION_KEY) {
-        for (let i = 0; i < key.length; i++) add(`\u0001${key.slice(0, i)}${key.slice(i + 1)}`, r);
+        for (let i = 0; i < key.length; i++) add(deletions, `${key.slice(0, i)}${key.slice(i + 1)}`, r);
       }
     }
-    if (present > KEY_SELECTIVE * distinct) continue;
+    if (present > KEY_SELECTIVE * blocks.size) continue;
+    const keyOf = (r) => field.keys[rows[r]];
     for (const block of blocks.values()) {
       if (block.length > MAX_BLOCK) continue;
       for (let i = 0; i < block.length; i++) for (let k = i + 1; k < block.length; k++) pairs.add(block[i], block[k], j);
+    }
+    for (const block of deletions.values()) {
+      if (block.length > MAX_BLOCK) continue;
+      for (let i = 0; i < block.length; i++) {
+        for (let k = i + 1; k < block.length; k++) {
+          const [x, y] = [keyOf(block[i]), keyOf(block[k])];
+          if (x !== y && keyLevel(field.kind, x, y) <= CLOSE) pairs.add(block[i], block[k], j);
+        }
+      }
     }
   }
 }
@@ -124,7 +150,7 @@ async function similarCandidates(core, fields, rows, on, source, pairs, pacer) {
   const measure = fields[on[0]].kind === 'text' ? 'text' : 'short';
   const search = async (weights) => withShingleSets(core, async (sets) => {
     await buildShingleSets(core, sets, distinct, () => pacer.pause(), 0, measure, weights);
-    return searchReview(core, sets, Uint32Array.from(distinct.keys()), { review: measure === 'short' ? CANDIDATE_SIMILARITY : 0.5, reviewLimit: 0xffffffff }, pacer, 'candidates');
+    return searchReview(core, sets, Uint32Array.from(distinct.keys()), { review: measure === 'short' ? CANDIDATE_SIMILARITY : 0.5, reviewLimit: 0xffffffff, maxBucket: MAX_BLOCK }, pacer, 'candidates');
   });
   const found = measure === 'short'
     ? await lendWeights(core, await learnWeights(core, texts, () => pacer.pause()), search)

@@ -45,15 +45,16 @@ export function keyLevel(kind, a, b) {
       return few.split(' ').every((code) => codes.has(code)) ? 0 : 1;
     }
     case 'email': {
-      const [localA, domainA] = [a.slice(0, a.lastIndexOf('@')), a.slice(a.lastIndexOf('@') + 1)];
-      const [localB, domainB] = [b.slice(0, b.lastIndexOf('@')), b.slice(b.lastIndexOf('@') + 1)];
-      return (localA === localB && localA.length >= CLOSE_LENGTH) || (domainA === domainB && oneEdit(localA, localB)) ? 1 : 2;
+      const [atA, atB] = [a.lastIndexOf('@'), b.lastIndexOf('@')];
+      const [localA, localB] = [a.slice(0, atA), b.slice(0, atB)];
+      return (localA === localB && atA >= CLOSE_LENGTH) || (a.slice(atA) === b.slice(atB) && oneEdit(localA, localB)) ? 1 : 2;
     }
     case 'phone': {
       const [short, long] = a.length <= b.length ? [a, b] : [b, a];
       if (short.length >= PHONE_SUFFIX && long.endsWith(short)) return 0;
+      if (short.length !== long.length) return 2;
       const n = Math.min(short.length, PHONE_SUFFIX + 2);
-      return oneEdit(short.slice(-n), long.slice(-n)) && short.length === long.length ? 1 : 2;
+      return oneEdit(short.slice(-n), long.slice(-n)) ? 1 : 2;
     }
     case 'date': {
       // One digit mistyped, two adjacent swapped, or day and month swapped.

@@ -190,3 +190,23 @@ TEST_CASE("review pairs of no texts, one text, one group", "[review_pairs]") {
   CHECK(pairs[0].b == 1);
   CHECK(pairs[0].similarity == alike.sets.similarity(0, 1));
 }
+
+TEST_CASE("a band key that more than maxBucket texts hold proposes none of them", "[review_pairs]") {
+  // Twelve copies of one text share every band key; the pair of other texts shares keys of its own.
+  std::vector<std::string> texts(12, "the same words in every copy");
+  texts.push_back("a pair of texts nearly alike");
+  texts.push_back("a pair of texts nearly alike!");
+  const Built built(texts);
+  std::vector<uint32_t> labels(texts.size());
+  for (uint32_t i = 0; i < labels.size(); ++i) labels[i] = i;
+  size_t total = 0;
+  ReviewPairs every(built.sets, labels, 0.5, simhash::bandingFor(0.5));
+  CHECK(runReview(every, 1, SIZE_MAX, total).size() == 12 * 11 / 2 + 1);
+  ReviewPairs held(built.sets, labels, 0.5, simhash::bandingFor(0.5), SIZE_MAX, 12);
+  CHECK(runReview(held, 1, SIZE_MAX, total).size() == 12 * 11 / 2 + 1);
+  ReviewPairs capped(built.sets, labels, 0.5, simhash::bandingFor(0.5), SIZE_MAX, 11);
+  const std::vector<ReviewPair> pairs = runReview(capped, 1, SIZE_MAX, total);
+  REQUIRE(pairs.size() == 1);
+  CHECK(pairs[0].a == 12);
+  CHECK(pairs[0].b == 13);
+}

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "simhash/similarity.h"
@@ -142,4 +143,31 @@ TEST_CASE("a search summarizes by bitmaps when its texts' sets are small on aver
   weighted.weights = &weights;
   CHECK(form({"John Smith", "Jane Doe"}, weighted));
   CHECK_FALSE(form({line, line}, weighted));
+}
+
+TEST_CASE("a search over built sets summarizes by bitmaps when the built sets are small on average", "[set_sketch]") {
+  const auto built = [](const std::vector<std::string>& texts, const simhash::ShingleOptions& options) {
+    std::string utf8;
+    std::vector<uint32_t> offsets{0};
+    for (const std::string& text : texts) offsets.push_back(static_cast<uint32_t>((utf8 += text).size()));
+    simhash::ShingleSets sets;
+    sets.build(utf8.data(), offsets.data(), static_cast<uint32_t>(texts.size()), options);
+    return std::make_pair(simhash::summarizesByBitmaps(sets), simhash::builtSummarizedByBitmaps(sets));
+  };
+  // The room counts every weighted bigram at the heaviest weight: one bigram repeated has
+  // the room of 60 and a set of one bigram's copies.
+  simhash::WordWeights weights;
+  weights.finish();
+  simhash::ShingleOptions weighted = simhash::kShortStringOptions;
+  weighted.weights = &weights;
+  const std::string repeated(60, 'x');
+  CHECK(built({repeated, repeated}, weighted) == std::make_pair(false, true));
+  // 400 letters of a pseudo-random sequence: about 400 distinct bigrams and their copies, too many for a bitmap.
+  std::string varied;
+  for (uint32_t x = 1; varied.size() < 400;) varied += static_cast<char>('a' + ((x = x * 1103515245u + 12345u) >> 16) % 26);
+  CHECK(built({varied, varied}, weighted) == std::make_pair(false, false));
+  // Unweighted sets are chosen for as before, by their room: 60 one-letter texts are small,
+  // 200 are not.
+  CHECK(built({repeated, repeated}, {}) == std::make_pair(true, true));
+  CHECK(built({std::string(200, 'x')}, {}) == std::make_pair(false, false));
 }

@@ -40,10 +40,14 @@ struct ReviewPair {
 class ReviewPairs {
  public:
   /// `limit`: the pairs take() will be asked for at most (SIZE_MAX: every one).
+  /// `maxBucket`: a band key that more texts hold proposes none of them (a part many texts
+  /// share, such as a common first name and a city, rather than a near-duplicate; a pair at
+  /// J = review shares bands × review^rows keys on average, so it is still found through
+  /// the others, unless most of its keys are such parts). SIZE_MAX: every key proposes.
   /// @pre `sets` built for texts [0, labels.size()), unchanged and alive while run() is
   /// called; 0 < review <= 1; labels.size() × banding.bands < 2^32; limit >= 1.
   ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, Banding banding,
-              size_t limit = SIZE_MAX);
+              size_t limit = SIZE_MAX, size_t maxBucket = SIZE_MAX);
   ~ReviewPairs();
   ReviewPairs(ReviewPairs&&) noexcept;
   ReviewPairs& operator=(ReviewPairs&&) noexcept;

@@ -40,6 +40,8 @@ struct ReviewPairs::Impl {
   std::vector<uint32_t> starts;    // each group's first entry, then the end
   std::vector<uint64_t> entries;
   std::vector<uint32_t> seenBy;  // the text whose candidates last included each text, plus 1
+  std::vector<uint32_t> runs;    // per band of the text stepped: its key's group's first entry, then its end
+  uint64_t touched = 0;          // the entries read ahead (kept, so that the reads are)
   std::vector<uint64_t> codes;
   // The pairs of groups found so far, each with its best pair of texts: open addressing
   // from the two labels (the lesser in the high half; never 0, as the labels differ) to
@@ -50,6 +52,7 @@ struct ReviewPairs::Impl {
   // With a limit: the limit-th best similarity of `best` once it holds that many (else 0),
   // made anew each time `limit` more pairs are recorded; candidates are decided against it.
   size_t limit = SIZE_MAX, recordedSinceBar = 0;
+  size_t maxBucket = SIZE_MAX;
   double bar = 0;
   std::vector<double> scratch;
 
@@ -128,13 +131,28 @@ struct ReviewPairs::Impl {
     const uint32_t group = labels[i];
     const uint64_t* sketch = sketches.data() + size_t{i} * SetSketch::kWords;
     size_t work = 16 * bands;
+    // Each key's group located, then its first entry read, in loops of reads that do not
+    // depend on one another, so that their cache misses (the index is large) overlap
+    // instead of following one another.
+    for (unsigned b = 0; b < bands; ++b) {
+      const uint32_t g = keys[size_t{i} * bands + b] >> shift;
+      runs[2 * b] = starts[g];
+      runs[2 * b + 1] = starts[g + 1];
+    }
+    for (unsigned b = 0; b < bands; ++b) touched += runs[2 * b] < runs[2 * b + 1] ? entries[runs[2 * b]] : 0;
     for (unsigned b = 0; b < bands; ++b) {
       const uint32_t key = keys[size_t{i} * bands + b];
-      const uint32_t end = starts[(key >> shift) + 1];
-      for (uint32_t e = starts[key >> shift]; e < end; ++e) {
-        const auto y = static_cast<uint32_t>(entries[e]);
+      const uint64_t* const from = entries.data() + runs[2 * b];
+      const uint64_t* const to = entries.data() + runs[2 * b + 1];
+      if (maxBucket != SIZE_MAX) {
+        size_t held = 0;
+        for (const uint64_t* e = from; e < to; ++e) held += *e >> 32 == key;
+        if (held > maxBucket) continue;
+      }
+      for (const uint64_t* e = from; e < to; ++e) {
+        const auto y = static_cast<uint32_t>(*e);
         if (y >= i) break;  // texts in order within a group: the rest are later texts
-        if (entries[e] >> 32 != key || seenBy[y] == i + 1) continue;
+        if (*e >> 32 != key || seenBy[y] == i + 1) continue;
         seenBy[y] = i + 1;
         work += 2;
         if (labels[y] == group) continue;
@@ -148,16 +166,19 @@ struct ReviewPairs::Impl {
   }
 };
 
-ReviewPairs::ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, Banding banding, size_t limit)
+ReviewPairs::ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, Banding banding, size_t limit,
+                         size_t maxBucket)
     : impl_(new Impl(banding, review)) {
   Impl& m = *impl_;
   m.limit = limit;
+  m.maxBucket = maxBucket;
   m.sets = &sets;
-  m.sketcher.bitmaps = m.filter.bitmaps = summarizesByBitmaps(sets);
+  m.sketcher.bitmaps = m.filter.bitmaps = builtSummarizedByBitmaps(sets);
   m.labels = std::move(labels);
   m.review = review;
   const auto count = static_cast<uint32_t>(m.labels.size());
   m.seenBy.assign(count, 0);
+  m.runs.resize(2 * size_t{m.bands});
   m.keys.resize(size_t{count} * m.bands);
   m.sketches.resize(size_t{count} * SetSketch::kWords);
 }

@@ -55,6 +55,13 @@ bool summarizesByBitmaps(const ShingleSets& sets) {
   return sets.countedRoom() <= kBitmapMeanShingles * sets.counted();
 }
 
+bool builtSummarizedByBitmaps(const ShingleSets& sets) {
+  if (!sets.weighted()) return summarizesByBitmaps(sets);
+  size_t shingles = 0;
+  for (uint32_t i = 0; i < sets.count(); ++i) shingles += sets.size(i);
+  return shingles <= kBitmapBuiltMeanShingles * sets.count();
+}
+
 SketchFilter::SketchFilter(double threshold) : threshold_(threshold) {
   const double p = threshold + (1 - threshold) / 4;
   expected_ = SetSketch::kBins * p;
