@@ -97,10 +97,6 @@ async function pairLevels(core, fields, rows, pairSets, pacer) {
     const measure = field.kind === 'name' ? 'short' : 'text';
     const tokens = new Array(values.length);
     const tokensOf = (v) => (tokens[v] ??= wordsOf(values[v]));
-    // A field of few values (a city) has its values' similarities computed once each, as a
-    // table, when the pairs outnumber the table's cells.
-    const v = values.length;
-    const pairs = pairSets.reduce((sum, { a }) => sum + a.length, 0);
     const slotsOf = (rowsOf) => {
       const out = new Uint32Array(rowsOf.length);
       for (let p = 0; p < rowsOf.length; p++) out[p] = slot[rowsOf[p]];
@@ -108,20 +104,6 @@ async function pairLevels(core, fields, rows, pairSets, pacer) {
     };
     const similaritiesOf = (weights) => withShingleSets(core, async (sets) => {
       await buildShingleSets(core, sets, values, () => pacer.pause(), 0, measure, weights);
-      if (v * v <= pairs) {
-        const va = new Uint32Array(v * v);
-        const vb = new Uint32Array(v * v);
-        for (let c = 0; c < v * v; c++) {
-          va[c] = Math.floor(c / v);
-          vb[c] = c % v;
-        }
-        const table = setSimilarities(core, sets, va, vb);
-        return pairSets.map(({ a, b }) => {
-          const similarity = new Float64Array(a.length);
-          for (let p = 0; p < a.length; p++) similarity[p] = table[slot[a[p]] * v + slot[b[p]]];
-          return similarity;
-        });
-      }
       return pairSets.map(({ a, b }) => setSimilarities(core, sets, slotsOf(a), slotsOf(b)));
     });
     const found = measure === 'short'
