@@ -147,8 +147,7 @@ export interface DedupOptions<T> {
   /**
    * Near-duplicates are pairs whose texts' similarity is at least this, in (0, 1]: the exact
    * similarity by `measure` (README "Similarity"). Default the measure's: 0.8 ('text'), 0.6
-   * ('short'), 0.5 by 'short' for a list of one-line records holding identifiers (a date of
-   * birth, a phone); none when only maxDistance is given. Candidates only choose the pairs to
+   * ('short'); none when only maxDistance is given. Candidates only choose the pairs to
    * check: MinHash bands of the shingles for short texts ('text' at 0.5 and above; 'short'
    * always), else the fingerprints within a radius.
    */

@@ -4,7 +4,7 @@
 import { init, DEFAULT_MAX_DISTANCE } from '../node.js';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { DEFAULT_SIMILARITY_OF, MEASURES, RECORD_SIMILARITY, RECORD_FIELDS, RECORD_MAX_BYTES, SHORT_MAX_MEAN_BYTES, checkReview } from '../core/thresholds.js';
+import { DEFAULT_SIMILARITY_OF, MEASURES, RECORD_FIELDS, RECORD_MAX_BYTES, SHORT_MAX_MEAN_BYTES, checkReview } from '../core/thresholds.js';
 import { FORMATS, InputError, formatOf } from './records.js';
 import { NAMES_SAMPLE } from './names-sample.js';
 import { SAMPLE } from './sample.js';
@@ -27,8 +27,7 @@ are not records.
 
 Options:
   --similarity S     records whose texts' similarity is at least S are near-duplicates
-                     (0 < S <= 1; default ${DEFAULT_SIMILARITY_OF.text} by the text measure, ${DEFAULT_SIMILARITY_OF.short} by the short one,
-                     ${RECORD_SIMILARITY} for one-line records with dates of birth or phones)
+                     (0 < S <= 1; default ${DEFAULT_SIMILARITY_OF.text} by the text measure, ${DEFAULT_SIMILARITY_OF.short} by the short one)
   --measure M        auto (default), text or short: how texts are compared (README
                      "Similarity", "Similarity of short strings"); auto takes short when
                      the distinct texts average at most ${SHORT_MAX_MEAN_BYTES} bytes (names, addresses, titles)

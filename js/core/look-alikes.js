@@ -31,7 +31,8 @@
 // one-line records (one of them a record by thresholds.js isRecord: at least RECORD_FIELDS
 // short fields, not a title listing words; the other split into as many fields, whatever
 // its words) make none when they share an identifier (a number of thresholds.js
-// IDENTIFIER_DIGITS digits or more, equal or one typo apart: a date of birth, a phone), or,
+// IDENTIFIER_DIGITS digits or more, equal or one typo apart: a date of birth, a phone) and
+// no other differs outright on each side, or,
 // unless each holds an identifier the other's differs from outright beside a word that
 // differs, at least RECORD_SHARED tokens and RECORD_AGREEMENT times as many as differ: a
 // record whose identifier or many fields agree may carry typos or a changed value elsewhere.
@@ -242,12 +243,15 @@ export function differingParts(partsA, partsB) {
   const soft = softNumbers > 0 || softWords;
   if ((partsA.record || partsB.record) && Math.min(partsA.fields, partsB.fields) >= RECORD_FIELDS) {
     // An identifier both records hold (equal, or one typo apart) says one person, whatever
-    // their typos; one that differs outright on each side says two, whatever they share.
+    // their typos, unless another differs outright on each side (a birth date one digit off
+    // and two phones: two people); one that differs outright on each side beside a word that
+    // differs says two, whatever they share.
     const identifier = (t) => digitsOf(t.key).length >= IDENTIFIER_DIGITS;
-    if (a.some((t, i) => usedA[i] && t.kind === KIND_NUMBER && identifier(t)) || numbersA.some((t) => !hardA.includes(t) && identifier(t))) return null;
+    const identifiersDiffer = hardA.some(identifier) && hardB.some(identifier);
+    const sharesIdentifier = a.some((t, i) => usedA[i] && t.kind === KIND_NUMBER && identifier(t)) || numbersA.some((t) => !hardA.includes(t) && identifier(t));
+    if (sharesIdentifier && !identifiersDiffer) return null;
     const differing = Math.max(numbersA.length, numbersB.length) + Math.max(wordsA.length, wordsB.length);
-    const identifiersDiffer = hardA.some(identifier) && hardB.some(identifier) && softWords;
-    if (!identifiersDiffer && shared >= RECORD_SHARED && shared >= RECORD_AGREEMENT * differing) return null;
+    if (!(identifiersDiffer && softWords) && shared >= RECORD_SHARED && shared >= RECORD_AGREEMENT * differing) return null;
   }
   if (!hard && !(soft && shared < TYPO_AGREEMENT)) return null;
   const differs = {};

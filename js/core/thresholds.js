@@ -137,11 +137,11 @@ export function measureFor(texts) {
   return bytes <= SHORT_MAX_MEAN_BYTES * texts.length || isRecordList(texts) ? 'short' : 'text';
 }
 
-/** Whether at least half of these texts are one-line records (isRecord) for which `holds(text)`. */
-export function isRecordList(texts, holds = () => true) {
+/** Whether at least half of these texts are one-line records (isRecord). */
+export function isRecordList(texts) {
   let records = 0;
   for (let i = 0; i < texts.length && 2 * (records + texts.length - i) >= texts.length; i++) {
-    if (isRecord(texts[i]) && holds(texts[i]) && 2 * ++records >= texts.length) return true;
+    if (isRecord(texts[i]) && 2 * ++records >= texts.length) return true;
   }
   return false;
 }
@@ -149,28 +149,12 @@ export function isRecordList(texts, holds = () => true) {
 /** Digits from which a number identifies a person: a date of birth, a phone, an account; not a house number or a postcode. */
 export const IDENTIFIER_DIGITS = 6;
 
-/** Whether a text holds an identifier: a piece between spaces with IDENTIFIER_DIGITS digits or more (`1956-04-09`). */
-export function hasIdentifier(text) {
-  return text.split(/\s+/u).some((piece) => (piece.match(/\p{Nd}/gu)?.length ?? 0) >= IDENTIFIER_DIGITS);
-}
-
 /**
  * The default similarity threshold of each measure: for 'short', with the word weights of the
  * list, the best pair F1 of the lists of tests/bench/lists.js lies at 0.4-0.8, and 0.6 gives
  * the largest sum (README "Similarity of short strings").
  */
 export const DEFAULT_SIMILARITY_OF = Object.freeze({ text: DEFAULT_SIMILARITY, short: 0.6 });
-
-/**
- * The default similarity by the short measure of a list of one-line records that hold
- * identifiers (isRecordList with hasIdentifier: a person's date of birth or phone): a
- * record's copies share fewer of its bigrams than a name's, each field carrying its own
- * typos, and an identifier tells one person from another where the words cannot (core/look-
- * alikes.js). FEBRL's person records: pair recall 0.898 at 0.6, 0.945 at 0.5, precision 1.000
- * at both. Records without identifiers keep 0.6: the affiliations' departments of one
- * university merge below it (precision 0.941 at 0.6, 0.845 at 0.5; docs/lists.md).
- */
-export const RECORD_SIMILARITY = 0.5;
 
 /** A similarity threshold: a number above 0 and at most 1. */
 export function checkSimilarity(value, name) {

@@ -16,8 +16,8 @@ import { checkMaxDistance, checkOptions, textOptions } from '../bindings/options
 import { Pacer, checkOnProgress, checkSignal } from '../core/pacing.js';
 import { searchLeaders, searchPairs } from '../bindings/pairs.js';
 import {
-  DEFAULT_REVIEW_LIMIT, DEFAULT_SIMILARITY_OF, RECORD_SIMILARITY, candidateRadius, checkMeasure, checkReview, checkSimilarity, hasIdentifier,
-  isRecordList, measureFor, usesBanding,
+  DEFAULT_REVIEW_LIMIT, DEFAULT_SIMILARITY_OF, candidateRadius, checkMeasure, checkReview, checkSimilarity, isRecordList, measureFor,
+  usesBanding,
 } from '../core/thresholds.js';
 import { reviewResult, searchReview } from '../bindings/review-pairs.js';
 import { searchSimilarGroups } from '../bindings/similar-groups.js';
@@ -83,8 +83,7 @@ export function checkDedupArguments(items, options) {
  * The search of checkDedupArguments' answer for these distinct texts: by similarity, the
  * `measure` ('auto' takes thresholds.js measureFor), whether the texts are one-line records
  * (`records`: by the short measure with leader grouping, thresholds.js isRecordList), the
- * `similarity` (the measure's default, or RECORD_SIMILARITY for records that hold
- * identifiers, unless given), the review threshold
+ * `similarity` (the measure's default unless given), the review threshold
  * checked against it, the candidate radius `k` (maxDistance, else the similarity's) and
  * `banding` where thresholds.js usesBanding and no maxDistance is given. Throws as
  * checkDedupArguments does.
@@ -94,7 +93,7 @@ export function searchFor(parsed, distinct) {
   const measure = parsed.measure === 'auto' ? measureFor(distinct) : parsed.measure;
   if (parsed.weights !== undefined) checkWeights(parsed.weights, 'options.weights', measure);
   const records = measure === 'short' && parsed.grouping === 'leader' && isRecordList(distinct);
-  const similarity = parsed.similarity ?? (records && isRecordList(distinct, hasIdentifier) ? RECORD_SIMILARITY : DEFAULT_SIMILARITY_OF[measure]);
+  const similarity = parsed.similarity ?? DEFAULT_SIMILARITY_OF[measure];
   const review = parsed.review && checkReview(parsed.review, similarity, 'options.review', measure);
   const k = parsed.k ?? candidateRadius(similarity);
   return { ...parsed, measure, similarity, review, k, records, banding: parsed.k === undefined && usesBanding(similarity, distinct, measure) };
