@@ -34,6 +34,15 @@ export async function searchReview(core, sets, labels, { review, reviewLimit, ma
 }
 
 /**
+ * Every pair of the `count` texts of `sets` whose similarity reaches `similarity` (candidate
+ * recall as the review's): searchReview over the texts each alone, without a limit;
+ * `maxBucket` as searchReview's.
+ */
+export function searchAllPairs(core, sets, count, similarity, pacer, phase, maxBucket) {
+  return searchReview(core, sets, Uint32Array.from({ length: count }, (_, i) => i), { review: similarity, reviewLimit: 0xffffffff, maxBucket }, pacer, phase);
+}
+
+/**
  * dedup's `review` and `reviewOmitted` from searchReview's pairs of distinct texts: each
  * text stands for its first item (`first`, dedup.js collapseTexts), which keeps a < b.
  * `differs(a, b)`, if given, says what differs between two distinct texts (or null); an

@@ -19,7 +19,7 @@ import {
   DEFAULT_REVIEW_LIMIT, DEFAULT_SIMILARITY_OF, candidateRadius, checkMeasure, checkReview, checkSimilarity, isRecordList, measureFor,
   usesBanding,
 } from '../core/thresholds.js';
-import { reviewResult, searchReview } from '../bindings/review-pairs.js';
+import { reviewResult, searchAllPairs, searchReview } from '../bindings/review-pairs.js';
 import { searchSimilarGroups } from '../bindings/similar-groups.js';
 import { buildShingleSets, setSimilarities, withShingleSets, withSimilarity } from '../bindings/shingle-sets.js';
 import { differenceOf, splitLookAlikes, textsByIndex } from './look-alikes.js';
@@ -252,12 +252,10 @@ async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, we
   if (banding) { // no fingerprints needed (a pool's worker gets none)
     const count = Array.isArray(texts) ? texts.length : texts.bounds.length - 1;
     if (search.records || search.central) {
-      // Every pair at the threshold (the review search over the texts each alone), grouped around the texts most match.
+      // Every pair at the threshold, grouped around the texts most match.
       return withShingleSets(core, async (sets) => {
         await buildShingleSets(core, sets, texts, between, 0, measure, weights);
-        const pairs = await searchReview(core, sets, Uint32Array.from({ length: count }, (_, i) => i),
-          { review: similarity, reviewLimit: 0xffffffff }, pacer, 'pairs');
-        return withReview(sets, centralLeaderLabels(core, count, pairs));
+        return withReview(sets, centralLeaderLabels(core, count, await searchAllPairs(core, sets, count, similarity, pacer, 'pairs')));
       });
     }
     return withShingleSets(core, async (sets) => withReview(sets, await searchSimilarGroups(core, sets, count, similarity, grouping,

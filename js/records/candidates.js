@@ -3,7 +3,7 @@
 // rows whose name fields joined, or identity fields alone, reach CANDIDATE_SIMILARITY by the
 // short measure (MinHash bands and exact verification in the core, as dedup's review
 // search); and random pairs, for the model's u.
-import { searchReview } from '../bindings/review-pairs.js';
+import { searchAllPairs } from '../bindings/review-pairs.js';
 import { collapseTexts } from '../dedup/dedup.js';
 import { buildShingleSets, withShingleSets } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
@@ -150,7 +150,7 @@ async function similarCandidates(core, fields, rows, on, source, pairs, pacer) {
   const measure = fields[on[0]].kind === 'text' ? 'text' : 'short';
   const search = async (weights) => withShingleSets(core, async (sets) => {
     await buildShingleSets(core, sets, distinct, () => pacer.pause(), 0, measure, weights);
-    return searchReview(core, sets, Uint32Array.from(distinct.keys()), { review: measure === 'short' ? CANDIDATE_SIMILARITY : 0.5, reviewLimit: 0xffffffff, maxBucket: MAX_BLOCK }, pacer, 'candidates');
+    return searchAllPairs(core, sets, distinct.length, measure === 'short' ? CANDIDATE_SIMILARITY : 0.5, pacer, 'candidates', MAX_BLOCK);
   });
   const found = measure === 'short'
     ? await lendWeights(core, await learnWeights(core, texts, () => pacer.pause()), search)
