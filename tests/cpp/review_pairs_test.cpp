@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "banding_test_data.h"
+#include "similarity/set_sketch.h"
 
 using banding_test::BandKeys;
 using banding_test::Built;
@@ -155,8 +156,13 @@ TEST_CASE("review pairs do not depend on the slices of work; the limit keeps the
 }
 
 TEST_CASE("review pairs told their limit on many pairs of groups: the first ones exactly, fewer decided", "[review_pairs]") {
-  // Singletons over texts with planted neighbours at every similarity: thousands of pairs of groups.
-  const Built built(shortTexts(8, 1200));
+  // Singletons over texts with planted neighbours at every similarity: thousands of pairs of
+  // groups; short texts summarized by bitmaps, long ones by sketches (the bar sets aside by
+  // sizes and bitmaps, never by sketches).
+  const bool longSets = GENERATE(false, true);
+  const Built built(longSets ? banding_test::longTexts(8, 500) : shortTexts(8, 1200));
+  CAPTURE(longSets);
+  REQUIRE(simhash::builtSummarizedByBitmaps(built.sets) == !longSets);
   std::vector<uint32_t> labels(built.count());
   for (uint32_t i = 0; i < built.count(); ++i) labels[i] = i;
   size_t total = 0;

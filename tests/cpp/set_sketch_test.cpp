@@ -89,7 +89,7 @@ TEST_CASE("bitmaps never set aside a pair that reaches the threshold, and set as
   uint64_t a[SetSketch::kWords], b[SetSketch::kWords], sa[SetSketch::kWords], sb[SetSketch::kWords];
   // Every overlap of sets of sizes up to 300 (past the 512 bits' useful range), against the
   // exact quotient as ShingleSets::similarity computes it: a pair that reaches always passes.
-  size_t farPairs = 0, farPassed = 0, farSketchPassed = 0;
+  size_t farPairs = 0, farPassed = 0, farSketchPassed = 0, barSetAside = 0;
   for (const double threshold : {0.3, 0.5, 0.6, 0.8, 1.0}) {
     SketchFilter filter(threshold);
     filter.bitmaps = true;
@@ -107,6 +107,12 @@ TEST_CASE("bitmaps never set aside a pair that reaches the threshold, and set as
       const bool passes = filter.mayReach(a, static_cast<uint32_t>(na), b, static_cast<uint32_t>(nb));
       CAPTURE(threshold, na, nb, shared);
       if (similarity >= threshold) REQUIRE(passes);
+      // A bar above the threshold (ReviewPairs' limit) sets aside more, never what reaches it.
+      const double bar = std::min(1.0, threshold + 0.2);
+      const bool passesBar = filter.mayReach(a, static_cast<uint32_t>(na), b, static_cast<uint32_t>(nb), bar);
+      if (similarity >= bar) REQUIRE(passesBar);
+      if (passesBar) REQUIRE(passes);
+      barSetAside += passes && !passesBar;
       if (na <= 60 && nb <= 60 && similarity < threshold / 2 && na + nb >= 40) {
         ++farPairs;
         farPassed += passes;
@@ -121,6 +127,8 @@ TEST_CASE("bitmaps never set aside a pair that reaches the threshold, and set as
   CHECK(farPairs >= 300);
   CHECK(farPassed <= farPairs / 20);
   CHECK(farPassed < farSketchPassed);
+  CAPTURE(barSetAside);
+  CHECK(barSetAside >= 100);
 }
 
 TEST_CASE("a search summarizes by bitmaps when its texts' sets are small on average", "[set_sketch]") {
