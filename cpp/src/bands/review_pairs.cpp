@@ -29,6 +29,13 @@ struct ReviewPairs::Impl {
   MinHashBands signer;
   SetSketch sketcher;
   SketchFilter filter;
+  // With a limit and sketches, a bitmap of each set too: the bar, well above the review
+  // threshold once the list holds the limit, then sets aside exactly most of what the
+  // sketches pass (a chance pair of two paragraphs' sets, 400 shingles each, bounds about
+  // 0.5), which would otherwise each cost an exact test.
+  SetSketch barSketcher;
+  SketchFilter barFilter;
+  std::vector<uint64_t> barBitmaps;  // SetSketch::kWords per text, when used
   // Two stages, each resumable: every text signed (its band keys and its sketch), then
   // every text against the earlier texts that share a band key with it. The band index
   // is static once built, so it is laid out flat rather than chained: entries (key << 32
@@ -59,7 +66,9 @@ struct ReviewPairs::Impl {
   std::vector<double> scratch;
 
   Impl(Banding banding, double review)
-      : rows(banding.rows), bands(banding.bands), signer(banding), filter(review) {}
+      : rows(banding.rows), bands(banding.bands), signer(banding), filter(review), barFilter(review) {
+    barSketcher.bitmaps = barFilter.bitmaps = true;
+  }
 
   void raiseBar() {
     recordedSinceBar = 0;
@@ -126,6 +135,7 @@ struct ReviewPairs::Impl {
     sets->canonicalCodes(i, codes.data());
     signer.keys(codes.data(), size, keys.data() + size_t{i} * bands);
     sketcher.make(codes.data(), size, sketches.data() + size_t{i} * SetSketch::kWords);
+    if (!barBitmaps.empty()) barSketcher.make(codes.data(), size, barBitmaps.data() + size_t{i} * SetSketch::kWords);
     return rows * bands + SetSketch::kBins + 2 * size;
   }
 
@@ -182,6 +192,10 @@ struct ReviewPairs::Impl {
         seenBy[y] = i + 1;
         work += 2;
         if (labels[y] == group) continue;
+        if (bar > review && !barBitmaps.empty() &&
+            !barFilter.mayReach(barBitmaps.data() + size_t{y} * SetSketch::kWords, sizeY, barBitmaps.data() + size_t{i} * SetSketch::kWords, size, bar)) {
+          continue;
+        }
         if (!filter.mayReach(sketches.data() + size_t{y} * SetSketch::kWords, sizeY, sketch, size, bar)) continue;
         work += 8 + size / 2;
         if (!sets->atLeast(y, i, bar > review ? bar : review)) continue;
@@ -209,6 +223,7 @@ ReviewPairs::ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, 
   m.runs.resize(2 * size_t{m.bands});
   m.keys.resize(size_t{count} * m.bands);
   m.sketches.resize(size_t{count} * SetSketch::kWords);
+  if (limit != SIZE_MAX && !m.filter.bitmaps) m.barBitmaps.resize(size_t{count} * SetSketch::kWords);
 }
 
 ReviewPairs::~ReviewPairs() = default;
