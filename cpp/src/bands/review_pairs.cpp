@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
-#include <utility>
 
 #include "base/mix.h"
 #include "base/radix.h"
@@ -47,7 +46,6 @@ struct ReviewPairs::Impl {
   unsigned shift = 32;             // a key's group: key >> shift
   std::vector<uint32_t> starts;    // each group's first entry, then the end
   std::vector<uint64_t> entries;
-  std::vector<uint32_t> sizeOf;  // each set's size, at hand
   std::vector<uint32_t> seenBy;  // the text whose candidates last included each text, plus 1
   std::vector<uint32_t> runs;    // per band of the text stepped: its key's group's first entry, then its end
   uint64_t touched = 0;          // the entries read ahead (kept, so that the reads are)
@@ -76,6 +74,9 @@ struct ReviewPairs::Impl {
     for (size_t p = 0; p < best.size(); ++p) scratch[p] = best[p].similarity;
     std::nth_element(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(limit - 1), scratch.end(), std::greater<>());
     bar = scratch[limit - 1];
+    // Above the review threshold, bitmaps test exactly at the bar: the search's own when
+    // its summaries are bitmaps, else those made for the bar.
+    if (bar > review) (filter.bitmaps ? filter : barFilter).raise(bar);
   }
 
   size_t slotOf(uint64_t groups) const {
@@ -112,22 +113,6 @@ struct ReviewPairs::Impl {
     if (++recordedSinceBar >= limit && best.size() >= limit) raiseBar();
   }
 
-  // The sizes [first, second] of the sets that a set of `size` shingles may reach `bar`
-  // with: J <= min / max, and the double quotient is monotone, so outside them a pair is
-  // below the bar exactly as similarity() computes it. @pre 0 < bar <= 1.
-  static std::pair<uint32_t, uint32_t> sizesReaching(uint32_t size, double bar) {
-    if (size == 0) return {0, 0};
-    auto reaches = [bar](uint32_t least, uint32_t most) { return static_cast<double>(least) / most >= bar; };
-    auto lo = static_cast<uint32_t>(bar * size);
-    while (lo > 0 && reaches(lo - 1, size)) --lo;
-    while (lo < size && !reaches(lo, size)) ++lo;
-    const double most = std::min(size / bar, double{UINT32_MAX});
-    auto hi = static_cast<uint32_t>(most);
-    while (hi < UINT32_MAX && reaches(size, hi + 1)) ++hi;
-    while (hi > size && !reaches(size, hi)) --hi;
-    return {lo, hi};
-  }
-
   // Text i's band keys and sketch; returns the work it took (units as SimilarGroups counts them).
   size_t sign(uint32_t i) {
     const uint32_t size = sets->size(i);
@@ -155,12 +140,10 @@ struct ReviewPairs::Impl {
 
   // Text i against the earlier texts it shares a band key with; returns the work it took.
   size_t step(uint32_t i) {
-    const uint32_t size = sizeOf[i];
+    const uint32_t size = sets->size(i);
     const uint32_t group = labels[i];
     const uint64_t* sketch = sketches.data() + size_t{i} * SetSketch::kWords;
     size_t work = 16 * bands;
-    double sizesBar = std::max(bar, review);
-    std::pair<uint32_t, uint32_t> sizes = sizesReaching(size, sizesBar);
     // Each key's group located, then its first entry read, in loops of reads that do not
     // depend on one another, so that their cache misses (the index is large) overlap
     // instead of following one another.
@@ -186,17 +169,18 @@ struct ReviewPairs::Impl {
         // What cannot reach the review threshold, or the bar once it is higher, is set
         // aside exactly before anything else is read: by sizes (the most selective: at 0.8,
         // 61% of the paragraphs' candidates), later by bitmaps; not by sketches (set_sketch.h).
-        const uint32_t sizeY = sizeOf[y];
-        if (bar > sizesBar) sizesBar = bar, sizes = sizesReaching(size, bar);
-        if (sizeY < sizes.first || sizeY > sizes.second || seenBy[y] == i + 1) continue;
+        // J <= min / max; the margin keeps the double quotient's rounding from crossing the bar.
+        const uint32_t sizeY = sets->size(y);
+        const double least = std::min(sizeY, size), most = std::max(sizeY, size);
+        if (least < (bar > review ? bar : review) * (1 - 1e-9) * most || seenBy[y] == i + 1) continue;
         seenBy[y] = i + 1;
         work += 2;
         if (labels[y] == group) continue;
         if (bar > review && !barBitmaps.empty() &&
-            !barFilter.mayReach(barBitmaps.data() + size_t{y} * SetSketch::kWords, sizeY, barBitmaps.data() + size_t{i} * SetSketch::kWords, size, bar)) {
+            !barFilter.mayReach(barBitmaps.data() + size_t{y} * SetSketch::kWords, sizeY, barBitmaps.data() + size_t{i} * SetSketch::kWords, size)) {
           continue;
         }
-        if (!filter.mayReach(sketches.data() + size_t{y} * SetSketch::kWords, sizeY, sketch, size, bar)) continue;
+        if (!filter.mayReach(sketches.data() + size_t{y} * SetSketch::kWords, sizeY, sketch, size)) continue;
         work += 8 + size / 2;
         if (!sets->atLeast(y, i, bar > review ? bar : review)) continue;
         record(labels[y], group, {y, i, sets->similarity(y, i)});
@@ -218,8 +202,6 @@ ReviewPairs::ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, 
   m.review = review;
   const auto count = static_cast<uint32_t>(m.labels.size());
   m.seenBy.assign(count, 0);
-  m.sizeOf.resize(count);
-  for (uint32_t i = 0; i < count; ++i) m.sizeOf[i] = sets.size(i);
   m.runs.resize(2 * size_t{m.bands});
   m.keys.resize(size_t{count} * m.bands);
   m.sketches.resize(size_t{count} * SetSketch::kWords);

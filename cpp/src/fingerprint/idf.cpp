@@ -57,7 +57,8 @@ IdfLearner::IdfLearner(const FingerprintOptions& options, uint8_t callerFlags)
 void IdfLearner::addDocument(std::string_view utf8) {
   distinct_.clear(false);
   extractor_.extract(utf8, options_.tokenizer, distinct_);
-  seen_.insert(seen_.end(), distinct_.hashes(), distinct_.hashes() + distinct_.size());
+  // Not a range insert: that template alone is 0.3 KB gz of the download (docs/download.md).
+  for (size_t h = 0; h < distinct_.size(); ++h) seen_.push_back(distinct_.hashes()[h]);
   ++documents_;
 }
 

@@ -68,7 +68,7 @@ SketchFilter::SketchFilter(double threshold) : threshold_(threshold) {
   variance_ = SetSketch::kBins * p * (1 - p);
 }
 
-bool SketchFilter::mayReach(const uint64_t* a, uint32_t na, const uint64_t* b, uint32_t nb, double bar) const {
+bool SketchFilter::mayReach(const uint64_t* a, uint32_t na, const uint64_t* b, uint32_t nb) const {
   if (bitmaps) {
     // bound >= |A ∩ B|; a pair reaches the threshold only if its quotient does, as
     // similarity() computes it (correctly rounded division is monotone).
@@ -78,7 +78,7 @@ bool SketchFilter::mayReach(const uint64_t* a, uint32_t na, const uint64_t* b, u
       onlyB += static_cast<unsigned>(__builtin_popcountll(b[w] & ~a[w]));
     }
     const unsigned bound = std::min(na - onlyA, nb - onlyB);
-    return na + nb == 0 || static_cast<double>(bound) / (na + nb - bound) >= std::max(threshold_, bar);
+    return na + nb == 0 || static_cast<double>(bound) / (na + nb - bound) >= threshold_;
   }
   unsigned differ = 0;
   for (unsigned w = 0; w < SetSketch::kWords; ++w) {

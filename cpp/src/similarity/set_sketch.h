@@ -72,10 +72,11 @@ class SketchFilter {
   /// Compares bitmaps (SetSketch::bitmaps) instead: false only when their bound on the
   /// intersection cannot reach the threshold, so it never sets aside a pair that reaches it.
   bool bitmaps = false;
-  /// `bar`: bitmaps, whose bound is exact, compare it with the greater of the threshold and
-  /// the bar; sketches always test at the threshold (their test errs now and then, and at a
-  /// higher bar it would set aside pairs that a search at the threshold decides).
-  bool mayReach(const uint64_t* a, uint32_t na, const uint64_t* b, uint32_t nb, double bar = 0) const;
+  bool mayReach(const uint64_t* a, uint32_t na, const uint64_t* b, uint32_t nb) const;
+  /// Bitmaps compare their exact bound with `threshold` from now on. Sketches keep the
+  /// constructor's: their test errs now and then, and at a higher threshold it would set
+  /// aside pairs that a test at the first one passes.
+  void raise(double threshold) { threshold_ = threshold; }
 
  private:
   double threshold_;
