@@ -172,8 +172,8 @@ struct ReviewPairs::Impl {
         if (y >= i) break;  // texts in order within a group: the rest are later texts
         if (*e >> 32 != key) continue;
         // What cannot reach the review threshold, or the bar once it is higher, is set
-        // aside exactly before anything else is read: by sizes (the most selective: at 0.8,
-        // 61% of the paragraphs' candidates), later by bitmaps; not by sketches (set_sketch.h).
+        // aside exactly before anything else is read: by sizes (the most selective: at a bar of
+        // 0.82, 61% of the paragraphs' candidates), later by bitmaps; not by sketches (set_sketch.h).
         // J <= min / max; the margin keeps the double quotient's rounding from crossing the bar.
         Text& other = texts[y];
         const uint32_t sizeY = other.size;
