@@ -181,8 +181,10 @@ class ShingleSets {
   /// out[0, size(i)). @pre i < count(), built; out has room for size(i) codes.
   void codes(uint32_t i, uint64_t* out) const;
 
-  /// The canonical codes (kCanonicalBits) of text i's shingles, ascending, written to
-  /// out[0, size(i)). @pre i < count(), built; out has room for size(i) codes.
+  /// The canonical codes (kCanonicalBits) of text i's shingles, in no particular order (in
+  /// the order of its dense numbers, which follow frequency: its users, band keys and
+  /// summaries, depend on the set alone, and sorting took a tenth of a review's signing),
+  /// written to out[0, size(i)). @pre i < count(), built; out has room for size(i) codes.
   void canonicalCodes(uint32_t i, uint64_t* out) const;
 
   /// similarity(text a, text b) >= threshold, exactly as the double quotient compares.
