@@ -185,7 +185,9 @@ struct TextIndex::Impl {
     for (size_t slot = 0; slot < records.size(); ++slot) {
       if (!alive[slot]) continue;
       // Appended word by word, not by a range insert: its template is 0.3 KB gz of the download.
-      for (unsigned w = 0; review && w < SetSketch::kWords; ++w) keptSketches.push_back(review->sketchOf(slot)[w]);
+      if (review) {
+        for (unsigned w = 0; w < SetSketch::kWords; ++w) keptSketches.push_back(review->sketchOf(slot)[w]);
+      }
       Record r = records[slot];
       const uint8_t* text = arena.at(r.start);
       std::copy_n(text, r.length, packed.append(r.length, r.start));
