@@ -151,20 +151,15 @@ function explains(x, y) {
   return x === y || abbreviates(x, y) || abbreviates(y, x) || oneTypoApart(x, y, 3, 5) || sameStem(x, y);
 }
 
-/** Marks, in `used`, tokens of `parts` that equal a token of `other` (also marked), as multisets. */
+/**
+ * Marks, in `used`, tokens of `parts` that equal a token of `other` (also marked), as
+ * multisets: each token of `parts` in turn takes the first equal one not taken (entries
+ * have a few tokens: a scan, not a map).
+ */
 function matchEqual(parts, usedA, other, usedB) {
-  const at = new Map();
-  for (let j = 0; j < other.length; j++) {
-    const list = at.get(other[j].key);
-    if (list) list.push(j);
-    else at.set(other[j].key, [j]);
-  }
   for (let i = 0; i < parts.length; i++) {
-    const list = at.get(parts[i].key);
-    if (list?.length) {
-      usedA[i] = 1;
-      usedB[list.shift()] = 1;
-    }
+    const j = other.findIndex((t, k) => !usedB[k] && t.key === parts[i].key);
+    if (j >= 0) usedA[i] = usedB[j] = 1;
   }
 }
 
@@ -183,8 +178,8 @@ function matchJoined(parts, usedA, other, usedB) {
 
 /** Marks a token as used when one equal to it on its side is (`HDR-SR10 … - HDRSR10`: one code said twice). */
 function repeatsUsed(parts, used) {
-  const keys = new Set(parts.filter((t, i) => used[i]).map((t) => t.key));
-  for (let i = 0; i < parts.length; i++) if (keys.has(parts[i].key)) used[i] = 1;
+  // A token this marks equals one marked before, so reading the marks as they change gives the same.
+  for (let i = 0; i < parts.length; i++) used[i] ||= +parts.some((t, j) => used[j] && t.key === parts[i].key);
 }
 
 /** The unused tokens of `parts` of `kind`. */
@@ -227,6 +222,10 @@ export function differingParts(partsA, partsB) {
   matchJoined(b, usedB, a, usedA);
   repeatsUsed(a, usedA);
   repeatsUsed(b, usedB);
+  // A difference needs a number left on each side or a word left on each side (below):
+  // most pairs dedup asks about have neither, and need no more.
+  const eachLeft = (keep) => a.some((t, i) => !usedA[i] && keep(t)) && b.some((t, i) => !usedB[i] && keep(t));
+  if (!eachLeft((t) => t.kind === KIND_NUMBER) && !eachLeft((t) => t.kind === KIND_WORD && notLegalForm(t))) return null;
   let shared = 0;
   for (const u of usedA) shared += u;
   const sameNumber = (x, y) => digitsOf(x) === digitsOf(y) && !ROMAN.test(x) && !ROMAN.test(y) && (abbreviates(x, y) || abbreviates(y, x));

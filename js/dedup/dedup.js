@@ -241,8 +241,9 @@ async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, we
     if (measure !== 'short' || grouping !== 'leader') {
       return { labels: grouped, review: review > 0 ? await searchReview(core, sets, grouped, search, pacer, 'review') : null };
     }
-    // One crossing per pair: asked only of members that left their kept item's part, each answer deciding the next.
-    const reaches = (x, y) => setSimilarities(core, sets, Uint32Array.of(x), Uint32Array.of(y))[0] >= similarity;
+    // One crossing per member that left its kept item's part.
+    const reaches = (firsts, member) => Array.from(setSimilarities(core, sets, Uint32Array.from(firsts), new Uint32Array(firsts.length).fill(member)),
+      (s) => s >= similarity);
     const { labels, apart } = splitLookAlikes(grouped, textsByIndex(texts), reaches, { firstOnly: search.records });
     return {
       labels,

@@ -265,7 +265,7 @@ function centralLeaders(core, n, { a, b }, probability, threshold, differs, iden
   let at = 0;
   for (const pair of grouping) [pairs.a[at], pairs.b[at++]] = [Math.floor(pair / n), pair % n];
   return splitLookAlikes(centralLeaderLabels(core, n, pairs), identityOf,
-    (x, y) => grouping.has(Math.min(x, y) * n + Math.max(x, y)), { keptChecked: true }).labels;
+    (firsts, y) => firsts.map((x) => grouping.has(Math.min(x, y) * n + Math.max(x, y))), { keptChecked: true }).labels;
 }
 
 /** The model as the result reports it: per field its kind and per level m, u and the weight in bits. */
