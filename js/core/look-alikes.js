@@ -222,20 +222,21 @@ export function differingParts(partsA, partsB) {
   matchJoined(b, usedB, a, usedA);
   repeatsUsed(a, usedA);
   repeatsUsed(b, usedB);
+  const leftNumbersA = left(a, usedA, KIND_NUMBER);
+  const leftNumbersB = left(b, usedB, KIND_NUMBER);
+  const leftWordsA = left(a, usedA, KIND_WORD).filter(notLegalForm);
+  const leftWordsB = left(b, usedB, KIND_WORD).filter(notLegalForm);
   // A difference needs a number left on each side or a word left on each side (below):
   // most pairs dedup asks about have neither, and need no more.
-  const eachLeft = (keep) => a.some((t, i) => !usedA[i] && keep(t)) && b.some((t, i) => !usedB[i] && keep(t));
-  if (!eachLeft((t) => t.kind === KIND_NUMBER) && !eachLeft((t) => t.kind === KIND_WORD && notLegalForm(t))) return null;
+  if (!(leftNumbersA.length && leftNumbersB.length) && !(leftWordsA.length && leftWordsB.length)) return null;
   let shared = 0;
   for (const u of usedA) shared += u;
   const sameNumber = (x, y) => digitsOf(x) === digitsOf(y) && !ROMAN.test(x) && !ROMAN.test(y) && (abbreviates(x, y) || abbreviates(y, x));
-  const leftNumbersA = left(a, usedA, KIND_NUMBER);
-  const [numbersA, numbersB] = pairUp(leftNumbersA, left(b, usedB, KIND_NUMBER), sameNumber);
+  const [numbersA, numbersB] = pairUp(leftNumbersA, leftNumbersB, sameNumber);
   shared += leftNumbersA.length - numbersA.length;
   const [hardA, hardB] = pairUp(numbersA, numbersB, (x, y) => oneTypoApart(x, y, 1, 1) && digitsOf(x).length >= TYPO_DIGITS);
   const softNumbers = numbersA.length - hardA.length;
-  const leftWordsA = left(a, usedA, KIND_WORD).filter(notLegalForm);
-  const [wordsA, wordsB] = pairUp(leftWordsA, left(b, usedB, KIND_WORD).filter(notLegalForm), explains);
+  const [wordsA, wordsB] = pairUp(leftWordsA, leftWordsB, explains);
   shared += leftWordsA.length - wordsA.length;
   const hard = hardA.length > 0 && hardB.length > 0;
   const softWords = wordsA.length > 0 && wordsB.length > 0;

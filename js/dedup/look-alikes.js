@@ -36,9 +36,9 @@ export function textsByIndex(texts) {
  * one's own typos.
  * Cost: the grouped items' tokens, a comparison with the kept item per member, and per
  * member that differs from it a `reaches` of the other parts' first entries, then a
- * comparison with those it reaches. (A leader can hold hundreds of members that differ
- * from it and from one another: 1M names' largest group held 743. Comparing each with
- * every part cost 11 s of the split there.)
+ * comparison with those it reaches: a leader can hold hundreds of members that differ
+ * from it and from one another (1M names' largest group holds 743), and comparing each
+ * with every part would cost 11 s of the split there.
  */
 export function splitLookAlikes(labels, textOf, reaches, { keptChecked = false, firstOnly = false } = {}) {
   const count = labels.length;
