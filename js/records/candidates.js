@@ -155,11 +155,11 @@ async function similarCandidates(core, fields, rows, on, source, pairs, pacer) {
   const found = measure === 'short'
     ? await lendWeights(core, await learnWeights(core, texts, () => pacer.pause()), search)
     : await search(0);
-  // Each text paired with itself too: the pairs of its rows.
-  const b = [...found.b, ...distinct.keys()];
-  [...found.a, ...distinct.keys()].forEach((x, p) => {
-    for (const r of rowsOf[x]) for (const s of rowsOf[b[p]]) pairs.add(r, s, source);
-  });
+  const addRows = (x, y) => {
+    for (const r of rowsOf[x]) for (const s of rowsOf[y]) pairs.add(r, s, source);
+  };
+  for (let p = 0; p < found.a.length; p++) addRows(found.a[p], found.b[p]);
+  for (let x = 0; x < distinct.length; x++) addRows(x, x); // the pairs of a text's rows
 }
 
 /**

@@ -33,6 +33,13 @@ export const SHORT_NUMBER = /^\d{1,4}$/;
 /** Whether a and b are one edit apart: a character inserted, deleted or replaced, or two adjacent swapped. */
 export const oneEdit = (a, b) => oneTypoApart(a, b, 1, 1);
 
+/** Whether strings x and y, of one length, differ in more than `most` positions from `from` on. */
+function differInMore(x, y, most, from = 0) {
+  let differ = 0;
+  for (let i = from; i < x.length; i++) if (x.charCodeAt(i) !== y.charCodeAt(i) && ++differ > most) return true;
+  return false;
+}
+
 /** The level of two non-empty keys of a field of kind 'email', 'phone', 'date', 'exact' or 'code' (fields.js keys). */
 export function keyLevel(kind, a, b) {
   if (a === b) return 0;
@@ -46,6 +53,7 @@ export function keyLevel(kind, a, b) {
     }
     case 'email': {
       const [atA, atB] = [a.lastIndexOf('@'), b.lastIndexOf('@')];
+      if (Math.abs(atA - atB) > 1) return 2; // local parts neither equal nor one edit apart
       const [localA, localB] = [a.slice(0, atA), b.slice(0, atB)];
       return (localA === localB && atA >= CLOSE_LENGTH) || (a.slice(atA) === b.slice(atB) && oneEdit(localA, localB)) ? 1 : 2;
     }
@@ -54,10 +62,12 @@ export function keyLevel(kind, a, b) {
       if (short.length >= PHONE_SUFFIX && long.endsWith(short)) return 0;
       if (short.length !== long.length) return 2;
       const n = Math.min(short.length, PHONE_SUFFIX + 2);
+      if (differInMore(short, long, 2, short.length - n)) return 2; // one replaced, or two swapped, at most
       return oneEdit(short.slice(-n), long.slice(-n)) ? 1 : 2;
     }
     case 'date': {
-      // One digit mistyped, two adjacent swapped, or day and month swapped.
+      // One digit mistyped, two adjacent swapped, or day and month swapped (4 digits at most).
+      if (a.length === 8 && b.length === 8 && differInMore(a, b, 4)) return 2;
       const swapped = a.slice(0, 4) === b.slice(0, 4) && a.slice(4, 6) === b.slice(6, 8) && a.slice(6, 8) === b.slice(4, 6);
       return swapped || oneEdit(a, b) ? 1 : 2;
     }

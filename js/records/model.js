@@ -97,6 +97,17 @@ function levelWeights(m, u) {
   return w;
 }
 
+/** Fields whose levels, 3 bits each (MISSING as 7), make a key below 2^53: a number, else a string. */
+const NUMERIC_KEY_FIELDS = 17;
+
+/** A key equal for two pairs exactly when their levels levels[at, at + f) are. */
+function levelsKey(levels, at, f) {
+  if (f > NUMERIC_KEY_FIELDS) return levels.subarray(at, at + f).join();
+  let key = 0;
+  for (let j = 0; j < f; j++) key = key * 8 + Math.min(levels[at + j], 7);
+  return key;
+}
+
 /**
  * The model of `fields` ([{ kind }]) from the levels of the candidate pairs and of random
  * pairs (Uint8Array, pairs × fields, row-major; MISSING where a value is missing), what
@@ -123,20 +134,21 @@ export function learnModel(fields, levels, { sources, selects }, randomLevels, a
   selects.forEach((on, s) => on.forEach((j) => { selected[s * f + j] = 1; }));
   // Pairs of one set of sources and one vector of levels count as one pattern, weighed by
   // how many they are (a few thousand patterns, whatever the pairs).
-  const patternOf = new Map();
+  const patternsOf = new Map(); // sources -> levelsKey -> pattern
   const patternLevels = [];
   const patternSources = [];
   const patternCount = [];
   for (let p = 0, at = 0; p < pairs; p++, at += f) {
-    const vector = levels.subarray(at, at + f);
-    const key = `${sources[p]} ${vector.join()}`;
+    let patternOf = patternsOf.get(sources[p]);
+    if (!patternOf) patternsOf.set(sources[p], (patternOf = new Map()));
+    const key = levelsKey(levels, at, f);
     const known = patternOf.get(key);
     if (known !== undefined) {
       patternCount[known]++;
       continue;
     }
     patternOf.set(key, patternCount.length);
-    patternLevels.push(...vector);
+    for (let j = 0; j < f; j++) patternLevels.push(levels[at + j]);
     patternSources.push(sources[p]);
     patternCount.push(1);
   }

@@ -55,6 +55,8 @@ describe('the kinds of fields', () => {
     assert.equal(emailKey('not an address'), '');
     assert.equal(keyLevel('email', emailKey('john.smith@brightline.com'), emailKey('jane.smith@brightline.com')), 2);
     assert.equal(keyLevel('email', emailKey('jon.smith@brightline.com'), emailKey('john.smith@brightline.com')), 1);
+    assert.equal(keyLevel('email', 'jon.smit@brightline.com', 'john.smith@brightline.com'), 2); // two edits
+    assert.equal(keyLevel('email', 'john.smith@brightline.com', 'john.smith@brightline.co.uk'), 1); // one mailbox, another domain
   });
 
   test('phones: the digits; a country prefix or trunk zero on one side tolerated; one digit apart is only close', () => {
@@ -64,6 +66,9 @@ describe('the kinds of fields', () => {
     assert.equal(keyLevel('phone', key('+44 20 7946 0958'), key('020 7946 0958')), 0);
     assert.equal(keyLevel('phone', key('(555) 772-6543'), key('(555) 772-6544')), 1);
     assert.equal(keyLevel('phone', key('(555) 772-6543'), key('(555) 123-9810')), 2);
+    assert.equal(keyLevel('phone', key('(555) 772-6543'), key('(555) 772-5643')), 1); // two swapped
+    assert.equal(keyLevel('phone', key('(555) 772-6543'), key('(555) 772-5634')), 2); // three digits
+    assert.equal(keyLevel('phone', '5557726543', '6557726544'), 1); // the last nine digits decide
     assert.equal(phoneKey('12'), '');
   });
 
@@ -77,6 +82,8 @@ describe('the kinds of fields', () => {
     assert.equal(keyLevel('date', '19820819', '19821908'), 1); // day and month swapped
     assert.equal(keyLevel('date', '19820819', '19820818'), 1);
     assert.equal(keyLevel('date', '19820819', '19900101'), 2);
+    assert.equal(keyLevel('date', '19820819', '19820918'), 2); // month and day, not swapped
+    assert.equal(keyLevel('date', '19820819', '19280819'), 1); // two digits of the year swapped
   });
 
   test('numbers and identifiers: case, spaces and punctuation aside; short numbers one edit apart differ unless swapped', () => {
