@@ -406,14 +406,14 @@ export class Engine {
 }
 
 /**
- * Review pairs of distinct texts as pairs of items ({ a, b, similarity, differs? }, a < b, the first
+ * Review pairs of distinct texts as pairs of items ({ a, b, similarity, differs?, contained? }, a < b, the first
  * copy of each text), each two of the groups of `leader` (per item) once, most similar
  * first as dedup lists them; a pair within one group is left out.
  */
 function reviewOfItems(review, firstItem, leader) {
   const seen = new Set();
   const pairs = [];
-  for (const { a, b, similarity, differs } of review) {
+  for (const { a, b, similarity, differs, contained } of review) {
     const [x, y] = [firstItem[a], firstItem[b]];
     const [gx, gy] = [leader[x], leader[y]];
     const key = gx < gy ? `${gx},${gy}` : `${gy},${gx}`;
@@ -421,7 +421,7 @@ function reviewOfItems(review, firstItem, leader) {
     seen.add(key);
     const swapped = (sides) => (x < y ? sides : [sides[1], sides[0]]);
     const reason = differs && Object.fromEntries(Object.entries(differs).map(([kind, sides]) => [kind, swapped(sides)]));
-    pairs.push({ a: Math.min(x, y), b: Math.max(x, y), similarity, ...(reason && { differs: reason }) });
+    pairs.push({ a: Math.min(x, y), b: Math.max(x, y), similarity, ...(reason && { differs: reason }), ...(contained && { contained }) });
   }
   return pairs;
 }

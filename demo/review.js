@@ -12,8 +12,8 @@
 //
 // For the browser tests, each pair is li.review-pair[data-a][data-b][data-choice], with
 // data-by="you" when the person took b out of a's group, and buttons
-// [data-choose="merge" | "keep"]; a look-alike's note is p.differs, the reason a pair at the
-// view's similarity is listed p.apart. A pair of records has table.evidence, a row
+// [data-choose="merge" | "keep"]; a look-alike's note is p.differs, that of a text holding
+// the other's words p.contained, the reason a pair at the view's similarity is listed p.apart. A pair of records has table.evidence, a row
 // tr[data-field][data-level][data-weight] per compared field (tr.decided for the deciding
 // ones), and p.decided[data-field] saying what decided.
 import { el } from './elements.js';
@@ -100,6 +100,14 @@ function differsNote(differs) {
   const p = document.createElement('p');
   p.className = 'differs';
   p.textContent = `Kept apart: ${differences(differs)} differ.`;
+  return p;
+}
+
+/** Why a pair below the review's similarity is listed: one holds the other's words. */
+function containedNote() {
+  const p = document.createElement('p');
+  p.className = 'contained';
+  p.textContent = 'Listed: one holds every word of the other.';
   return p;
 }
 
@@ -263,7 +271,7 @@ export function renderReview(analysis, onChoice) {
   el.reviewStatus.textContent = status;
   const { records } = input.parsed;
   el.review.replaceChildren(...[...yours, ...review].map((pair) => {
-    const { a, b, similarity, distance, differs, byYou } = pair;
+    const { a, b, similarity, distance, differs, contained, byYou } = pair;
     const key = `${a},${b}`;
     const li = document.createElement('li');
     li.className = 'review-pair';
@@ -301,6 +309,7 @@ export function renderReview(analysis, onChoice) {
     li.append(shape && !byYou ? recordEvidence(pair, { records, rows: input.records.rows }, shape) : sides);
     if (byYou) li.append(takenOutNote(choices.get(key)));
     else if (differs) li.append(differsNote(differs));
+    else if (contained) li.append(containedNote());
     else if (pair.apart !== undefined && !shape) li.append(apartNote(pair, { records, texts: input.texts }, result.view.similarity));
     li.append(buttons);
     return li;

@@ -223,7 +223,9 @@ export interface DedupResult<T> {
 /**
  * Two groups that may be duplicates: items a < b, one of each, and their exact similarity
  * (as `similarity()`), at least `review`: below `similarity` unless the grouping kept the
- * two apart (the leader rule, or a candidate its search missed).
+ * two apart (the leader rule, or a candidate its search missed). By the 'short' measure,
+ * below the limit, also two groups where one text holds every word of the other, at any
+ * similarity (`contained`).
  */
 export interface ReviewPair {
   a: number;
@@ -234,6 +236,8 @@ export interface ReviewPair {
    * numbers and the words, as written, that each of a and b has and the other lacks.
    */
   differs?: LookAlikeDifference;
+  /** By the 'short' measure: one of a and b holds every word of the other (README "Review"), listed whatever their similarity. */
+  contained?: true;
 }
 
 /**

@@ -46,14 +46,16 @@ export function searchAllPairs(core, sets, count, similarity, pacer, phase, maxB
  * dedup's `review` and `reviewOmitted` from searchReview's pairs of distinct texts: each
  * text stands for its first item (`first`, dedup.js collapseTexts), which keeps a < b.
  * `differs(a, b)`, if given, says what differs between two distinct texts (or null); an
- * entry takes it as `differs` when it is not null.
+ * entry takes it as `differs` when it is not null, and `contained: true` where
+ * `contained[p]` (dedup.js reviewPairs).
  */
-export function reviewResult(first, { a, b, similarity, total }, differs) {
+export function reviewResult(first, { a, b, similarity, total, contained }, differs) {
   const review = new Array(a.length);
   for (let p = 0; p < a.length; p++) {
     const entry = { a: first[a[p]], b: first[b[p]], similarity: similarity[p] };
     const reason = differs?.(a[p], b[p]);
     if (reason) entry.differs = reason;
+    if (contained?.[p]) entry.contained = true;
     review[p] = entry;
   }
   return { review, reviewOmitted: total - a.length };

@@ -66,7 +66,7 @@ Options:
                      most similar first: {"a":{"line":L,"text":T},"b":{"line":L,"text":T},
                      "similarity":S} (replaced if it exists), with "differs":{"numbers":
                      [A,B],"words":[A,B]} where their identifying parts differ (README
-                     "Look-alikes")
+                     "Look-alikes"), "contained":true where one holds the other's words
   --review-limit N   with --review: write the N most similar pairs only (default: all)
   --index INDEX      incremental dedup: write the records that are near-duplicates neither
                      of a text stored in the text index file INDEX nor of an earlier
@@ -243,9 +243,9 @@ async function openReviewFile(path) {
 
 /** Writes dedup's review pairs to the opened --review-file, one JSON object per line, and closes it. */
 function writeReview(stream, records, review) {
-  return writeLines(stream, review.map(({ a, b, similarity, differs }) => {
+  return writeLines(stream, review.map(({ a, b, similarity, differs, contained }) => {
     const [x, y] = [records[a], records[b]];
-    return { a: { line: x.line, text: x.text }, b: { line: y.line, text: y.text }, similarity, ...(differs && { differs }) };
+    return { a: { line: x.line, text: x.text }, b: { line: y.line, text: y.text }, similarity, ...(differs && { differs }), ...(contained && { contained }) };
   }));
 }
 

@@ -23,6 +23,7 @@ import { reviewResult, searchAllPairs, searchReview } from '../bindings/review-p
 import { searchSimilarGroups } from '../bindings/similar-groups.js';
 import { buildShingleSets, setSimilarities, withShingleSets, withSimilarity } from '../bindings/shingle-sets.js';
 import { differenceOf, splitLookAlikes, textsByIndex } from './look-alikes.js';
+import { containedPairs } from './contained.js';
 import { encodeTextsPaced, preparedInJs } from '../core/text.js';
 import { checkWeights, learnWeights, lendWeights } from '../bindings/word-weights.js';
 import { assertUsable } from '../core/traps.js';
@@ -232,6 +233,26 @@ function apartReview(core, sets, labels, { a, b }, { reviewLimit }) {
   };
 }
 
+/**
+ * searchReview's pairs of groups of `labels` and, by the short measure when they are fewer
+ * than reviewLimit, the pairs of groups one of whose texts holds the other's words
+ * (contained.js), however similar, all most similar first, then by (a, b): { a, b,
+ * similarity, total, contained (1 for a pair of words held) }.
+ */
+async function reviewPairs(core, sets, texts, labels, search, pacer) {
+  const found = await searchReview(core, sets, labels, search, pacer, 'review');
+  if (search.measure !== 'short' || found.total >= search.reviewLimit) return found;
+  const n = labels.length;
+  const pairOf = (x, y) => Math.min(x, y) * n + Math.max(x, y);
+  const entries = Array.from(found.a, (a, p) => [a, found.b[p], found.similarity[p], 0]);
+  const listed = new Set(entries.map(([a, b]) => pairOf(labels[a], labels[b])));
+  const held = containedPairs(n, textsByIndex(texts), labels, (x, y) => listed.has(pairOf(x, y)));
+  setSimilarities(core, sets, held.a, held.b).forEach((similarity, p) => entries.push([held.a[p], held.b[p], similarity, 1]));
+  const kept = entries.sort((x, y) => y[2] - x[2] || x[0] - y[0] || x[1] - y[1]).slice(0, search.reviewLimit);
+  const column = (Type, c) => Type.from(kept, (entry) => entry[c]);
+  return { a: column(Uint32Array, 0), b: column(Uint32Array, 1), similarity: column(Float64Array, 2), contained: column(Array, 3), total: entries.length };
+}
+
 /** searchLabels with the weights lent to the core (`weights`: a lendWeights handle, or 0). */
 async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, weights) {
   const { k, similarity, banding = false, grouping, review = 0, measure } = search;
@@ -239,7 +260,7 @@ async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, we
   const withReview = async (sets, grouped) => {
     // Components chain near-duplicates by design (A~B~C with A far from C): only leader groups are split.
     if (measure !== 'short' || grouping !== 'leader') {
-      return { labels: grouped, review: review > 0 ? await searchReview(core, sets, grouped, search, pacer, 'review') : null };
+      return { labels: grouped, review: review > 0 ? await reviewPairs(core, sets, texts, grouped, search, pacer) : null };
     }
     // One crossing per member that left its kept item's part.
     const reaches = (firsts, member) => Array.from(setSimilarities(core, sets, Uint32Array.from(firsts), new Uint32Array(firsts.length).fill(member)),
@@ -247,7 +268,7 @@ async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, we
     const { labels, apart } = splitLookAlikes(grouped, textsByIndex(texts), reaches, { firstOnly: search.records });
     return {
       labels,
-      review: review > 0 ? await searchReview(core, sets, labels, search, pacer, 'review') : apartReview(core, sets, labels, apart, search),
+      review: review > 0 ? await reviewPairs(core, sets, texts, labels, search, pacer) : apartReview(core, sets, labels, apart, search),
     };
   };
   if (banding) { // no fingerprints needed (a pool's worker gets none)

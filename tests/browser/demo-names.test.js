@@ -96,14 +96,16 @@ test('the Names sample: auto compares it as names; the groups, similarities and 
   const review = await page.evaluate(() => [...document.querySelectorAll('#review .review-pair')].map((li) => ({
     a: Number(li.dataset.a), b: Number(li.dataset.b), badge: li.querySelectorAll('.badge')[1].textContent,
     differs: li.querySelector('.differs')?.textContent ?? null,
+    contained: li.querySelector('.contained')?.textContent ?? null,
   })));
   assert.ok(reference.review.length > 0);
   // A look-alike kept apart says what differs (README "Look-alikes").
   const sides = ([first, other]) => `${first.join(' ')} / ${other.join(' ')}`;
   const differsText = (d) => d && `Kept apart: ${[d.numbers && `numbers ${sides(d.numbers)}`, d.words && `words ${sides(d.words)}`].filter(Boolean).join('; ')} differ.`;
   assert.ok(reference.review.some((entry) => entry.differs?.numbers), 'the sample\'s look-alikes are listed with their numbers');
-  assert.deepEqual(review, reference.review.map(({ a, b, similarity, differs }) => ({
+  assert.deepEqual(review, reference.review.map(({ a, b, similarity, differs, contained }) => ({
     a, b, badge: `${Math.round(similarity * 100)}% similar`, differs: differsText(differs) ?? null,
+    contained: contained ? 'Listed: one holds every word of the other.' : null,
   })));
 
   // The sample check counts what dedup's result says.

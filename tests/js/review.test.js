@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { sh, random64 } from './helpers.js';
 import { SAMPLE } from '../../js/cli/sample.js';
 import { createPool } from '../../js/worker.js';
+import { containedPairs } from '../../js/dedup/contained.js';
 
 /**
  * The bundled sample with variants of its lines a word or a few characters apart (one-line
@@ -211,4 +212,57 @@ test('the pool\'s review equals one thread\'s: banding, the sharded radius path,
     assert.equal(pooled.reviewOmitted, one.reviewOmitted, JSON.stringify(options));
     assert.deepEqual(phases, ['fingerprint', 'pairs', 'review', 'groups'], `${JSON.stringify(options)}: the phases in order`);
   }
+});
+
+test('by the short measure, a text that holds another\'s words is listed however low their similarity: one entry per two groups, in order, within the limit, only with review', async () => {
+  const restaurants = ['Spago', 'Spago (Los Angeles)', 'Bones', 'Bones Restaurant', 'Chez Panisse', 'Chez Panisse Cafe and Restaurant', 'Cafe Roma', 'Caffe Roma',
+    'Palm, The (Los Angeles)', 'The Palm', 'Arnie Morton\'s of Chicago', 'Art\'s Delicatessen', 'Hotel Bel-Air', 'Cassell\'s', 'Campanile', 'Fenix', 'Grill, The', 'Jiraffe'];
+  const result = await sh.dedup(restaurants, { review: 0.4 });
+  const group = groupOf(result, restaurants.length);
+  const words = (text) => new Set(text.toLowerCase().match(/[a-z']+/g).map((w) => w.replace(/'s$|'/g, '')));
+  const holds = (x, y) => [...words(x)].every((w) => words(y).has(w)) || [...words(y)].every((w) => words(x).has(w));
+  const contained = result.review.filter((entry) => entry.contained);
+  const listed = contained.map(({ a, b }) => `${restaurants[a]} / ${restaurants[b]}`);
+  for (const pair of ['Spago / Spago (Los Angeles)', 'Bones / Bones Restaurant']) assert.ok(listed.includes(pair), `${pair} in ${listed}`);
+  const similar = result.review.find(({ a, b }) => restaurants[a] === 'Chez Panisse' && restaurants[b] === 'Chez Panisse Cafe and Restaurant');
+  assert.ok(similar && !similar.contained, 'a pair at the review threshold is listed as any other');
+  const seen = new Set();
+  result.review.forEach((entry, p) => {
+    assert.deepEqual(Object.keys(entry), ['a', 'b', 'similarity', ...(entry.differs ? ['differs'] : []), ...(entry.contained ? ['contained'] : [])]);
+    assert.ok(entry.a < entry.b && group[entry.a] !== group[entry.b], `entry ${p}: two groups`);
+    assert.equal(entry.similarity, sh.similarity(restaurants[entry.a], restaurants[entry.b], { measure: 'short', weights: result.weights }), `entry ${p}: the exact similarity`);
+    if (entry.contained) assert.ok(holds(restaurants[entry.a], restaurants[entry.b]), `entry ${p}: one holds the other's words`);
+    else assert.ok(entry.similarity >= 0.4, `entry ${p}: at review or more`);
+    const key = `${Math.min(group[entry.a], group[entry.b])},${Math.max(group[entry.a], group[entry.b])}`;
+    assert.ok(!seen.has(key), `entry ${p}: its two groups once`);
+    seen.add(key);
+    const before = result.review[p - 1];
+    if (before) assert.ok(before.similarity > entry.similarity || (before.similarity === entry.similarity && (before.a < entry.a || (before.a === entry.a && before.b < entry.b))), `entry ${p}: in order`);
+  });
+  assert.ok(contained.some((entry) => entry.similarity < 0.4), 'below the review threshold');
+  for (const limit of [1, result.review.length - 1]) {
+    const limited = await sh.dedup(restaurants, { review: 0.4, reviewLimit: limit });
+    assert.deepEqual(limited.review, result.review.slice(0, limit), `reviewLimit ${limit}`);
+  }
+  const cut = await sh.dedup(restaurants, { review: 0.4, reviewLimit: result.review.length - 1 });
+  assert.equal(cut.reviewOmitted, 1, 'the contained entry past the limit is counted');
+  assert.equal(result.reviewOmitted, 0);
+  const plain = await sh.dedup(restaurants);
+  assert.ok(plain.review.every((entry) => !entry.contained), 'without review: the look-alikes kept apart only');
+  const byText = await sh.dedup(restaurants, { measure: 'text', review: 0.5 });
+  assert.ok(byText.review.every((entry) => !entry.contained), 'the text measure lists by similarity alone');
+});
+
+test('containedPairs: words folded, one pair per two groups, none already linked, none whose rarest word over 50 texts hold', () => {
+  const pairsOf = (texts, labels = Uint32Array.from(texts.keys()), linked = () => false) => {
+    const { a, b } = containedPairs(texts.length, (i) => texts[i], labels, linked);
+    return Array.from(a, (x, p) => `${texts[x]} / ${texts[b[p]]}`);
+  };
+  assert.deepEqual(pairsOf(['Café Roma', 'Roma, Cafe (Rome)', 'Roma Café', 'Pizza']), ['Café Roma / Roma, Cafe (Rome)', 'Café Roma / Roma Café', 'Roma, Cafe (Rome) / Roma Café']);
+  // Texts 1 and 2 are one group: one pair joins it to text 0; a link already listed, none.
+  assert.deepEqual(pairsOf(['Spago', 'Spago Beverly Hills', 'Spago Los Angeles'], Uint32Array.of(0, 1, 1)), ['Spago / Spago Beverly Hills']);
+  assert.deepEqual(pairsOf(['Spago', 'Spago Beverly Hills'], Uint32Array.of(0, 1), (x, y) => x === 0 && y === 1), []);
+  const held = (count) => ['Grill', ...Array.from({ length: count }, (_, i) => `Grill ${String.fromCharCode(97 + (i % 26))}${Math.floor(i / 26)}x`)];
+  assert.equal(pairsOf(held(49)).length, 49, 'a word 50 texts hold names them');
+  assert.equal(pairsOf(held(50)).length, 0, 'one 51 hold does not');
 });

@@ -1,0 +1,48 @@
+// Review entries for texts one of which holds the other's words (README "Review"): `Spago` /
+// `Spago (Los Angeles)`, `Bones` / `Bones Restaurant`. A short name and its longer form share
+// few bigrams among all the longer one's (similarity 0.2-0.4), so no threshold lists them
+// without listing chance pairs by the thousand; a person recognizes them at a glance.
+import { tokensOf } from '../core/look-alikes.js';
+
+/**
+ * Texts that may hold a word for it to be the contained text's rarest: a rarer word names
+ * something; a common one (`Restaurant`, `Smith`) alone would pair a text with every other
+ * text that holds it.
+ */
+const MAX_HOLDERS = 50;
+
+/**
+ * The pairs { a, b } (a < b) of the `count` texts (`textOf(i)`) of different groups (`labels`)
+ * where every distinct word of one (folded as look-alikes fold them) is among the other's
+ * and the rarest of them is held by at most MAX_HOLDERS texts: one pair per two groups
+ * (the first found, taking the contained texts in order), none for two groups that
+ * `linked(x, y)` says a review entry already joins (labels x < y).
+ * Cost: the texts' tokens, and per text at most MAX_HOLDERS comparisons of word lists.
+ */
+export function containedPairs(count, textOf, labels, linked) {
+  const words = Array.from({ length: count }, (_, i) => new Set(tokensOf(textOf(i)).map((token) => token.key)));
+  const holders = new Map();
+  for (const own of words) for (const word of own) holders.set(word, (holders.get(word) ?? 0) + 1);
+  const held = new Map(); // word -> the texts that hold it, for words MAX_HOLDERS texts hold at most
+  words.forEach((own, i) => {
+    for (const word of own) if (holders.get(word) <= MAX_HOLDERS) (held.get(word) ?? held.set(word, []).get(word)).push(i);
+  });
+  const a = [];
+  const b = [];
+  const joined = new Set();
+  words.forEach((own, i) => {
+    let rarest;
+    for (const word of own) if (rarest === undefined || holders.get(word) < holders.get(rarest)) rarest = word;
+    for (const j of held.get(rarest) ?? []) {
+      const other = words[j];
+      // Equal word sets are counted once, from the first of the two.
+      if (labels[i] === labels[j] || other.size < own.size || (other.size === own.size && j < i) || ![...own].every((word) => other.has(word))) continue;
+      const [x, y] = labels[i] < labels[j] ? [labels[i], labels[j]] : [labels[j], labels[i]];
+      if (joined.has(x * count + y) || linked(x, y)) continue;
+      joined.add(x * count + y);
+      a.push(Math.min(i, j));
+      b.push(Math.max(i, j));
+    }
+  });
+  return { a: Uint32Array.from(a), b: Uint32Array.from(b) };
+}
