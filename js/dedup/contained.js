@@ -5,25 +5,28 @@
 import { tokensOf } from '../core/look-alikes.js';
 
 /**
- * Texts that may hold a word for it to be the contained text's rarest: a rarer word names
- * something; a common one (`Restaurant`, `Smith`) alone would pair a text with every other
- * text that holds it.
+ * Groups that may hold a word for it to be the contained text's rarest: a rarer word names
+ * something; a common one (`Restaurant`, `Smith`) alone would pair a text with every group
+ * that holds it. Counted in groups, not texts: a word all rows of one entity hold (a patent
+ * applicant's name in its many forms) still names it.
  */
 const MAX_HOLDERS = 50;
 
 /**
  * The pairs { a, b } (a < b) of the `count` texts (`textOf(i)`) of different groups (`labels`)
  * where every distinct word of one (folded as look-alikes fold them) is among the other's
- * and the rarest of them is held by at most MAX_HOLDERS texts: one pair per two groups
- * (the first found, taking the contained texts in order), none for two groups that
- * `linked(x, y)` says a review entry already joins (labels x < y).
- * Cost: the texts' tokens, and per text at most MAX_HOLDERS comparisons of word lists.
+ * and the rarest of them (held by the fewest groups) is held by at most MAX_HOLDERS
+ * groups: one pair per two groups (the first found, taking the contained texts in order),
+ * none for two groups that `linked(x, y)` says a review entry already joins (labels x < y).
+ * Cost: the texts' tokens, and per text a pass over the texts that hold its rarest word,
+ * comparing the word lists of those in other groups.
  */
 export function containedPairs(count, textOf, labels, linked) {
   const words = Array.from({ length: count }, (_, i) => new Set(tokensOf(textOf(i)).map((token) => token.key)));
-  const holders = new Map();
-  for (const own of words) for (const word of own) holders.set(word, (holders.get(word) ?? 0) + 1);
-  const held = new Map(); // word -> the texts that hold it, for words MAX_HOLDERS texts hold at most
+  const groupsOf = new Map();
+  words.forEach((own, i) => { for (const word of own) (groupsOf.get(word) ?? groupsOf.set(word, new Set()).get(word)).add(labels[i]); });
+  const holders = new Map(Array.from(groupsOf, ([word, groups]) => [word, groups.size]));
+  const held = new Map(); // word -> the texts that hold it, for words MAX_HOLDERS groups hold at most
   words.forEach((own, i) => {
     for (const word of own) if (holders.get(word) <= MAX_HOLDERS) (held.get(word) ?? held.set(word, []).get(word)).push(i);
   });

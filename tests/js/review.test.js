@@ -253,7 +253,7 @@ test('by the short measure, a text that holds another\'s words is listed however
   assert.ok(byText.review.every((entry) => !entry.contained), 'the text measure lists by similarity alone');
 });
 
-test('containedPairs: words folded, one pair per two groups, none already linked, none whose rarest word over 50 texts hold', () => {
+test('containedPairs: words folded, one pair per two groups, none already linked, none whose rarest word over 50 groups hold', () => {
   const pairsOf = (texts, labels = Uint32Array.from(texts.keys()), linked = () => false) => {
     const { a, b } = containedPairs(texts.length, (i) => texts[i], labels, linked);
     return Array.from(a, (x, p) => `${texts[x]} / ${texts[b[p]]}`);
@@ -265,4 +265,7 @@ test('containedPairs: words folded, one pair per two groups, none already linked
   const held = (count) => ['Grill', ...Array.from({ length: count }, (_, i) => `Grill ${String.fromCharCode(97 + (i % 26))}${Math.floor(i / 26)}x`)];
   assert.equal(pairsOf(held(49)).length, 49, 'a word 50 texts hold names them');
   assert.equal(pairsOf(held(50)).length, 0, 'one 51 hold does not');
+  // 51 texts of two groups: the word names them.
+  const philips = ['Philips', ...held(50).slice(1).map((text) => text.replace('Grill', 'Philips'))];
+  assert.deepEqual(pairsOf(philips, Uint32Array.from(philips, (_, i) => (i === 0 ? 0 : 1))), [`Philips / ${philips[1]}`]);
 });
