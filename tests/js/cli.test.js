@@ -557,6 +557,17 @@ describe('review pairs', () => {
     ]);
   });
 
+  test('a text holding another\'s words: listed in the review file with "contained", as dedup lists it', async () => {
+    const list = ['Spago', 'Spago (Los Angeles)', 'Bones', 'Bones Restaurant', 'Chez Panisse', 'Campanile', 'Fenix', 'Jiraffe'];
+    const path = join(dir, 'contained.jsonl');
+    const run = cli(['dedup', '--review', '0.5', '--review-file', path], `${list.join('\n')}\n`);
+    assert.equal(run.status, 0, run.stderr);
+    const { review } = await sh.dedup(list, { review: 0.5 });
+    assert.ok(review.some((entry) => entry.contained), JSON.stringify(review));
+    assert.deepEqual(jsonLines(readFileSync(path, 'utf8')).map(({ a, b, contained }) => [a.line, b.line, contained]),
+      review.map(({ a, b, contained }) => [a + 1, b + 1, contained]));
+  });
+
   test('look-alikes past the review limit are counted on stderr too', async () => {
     const models = Array.from({ length: 2000 }, (_, i) => `Acme Stainless Widget Deluxe Model ${1000 + i}`);
     const { review, reviewOmitted } = await sh.dedup(models);
