@@ -109,8 +109,13 @@ export function exactKey(text) {
   return text.normalize('NFKC').toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
 }
 
-/** Whether most of `texts` (non-empty) pass `test`. */
-const mostly = (texts, test) => texts.filter(test).length >= FIT * texts.length;
+/** Whether most of `texts` (non-empty) pass `test`: FIT of them, asked until the answer is known. */
+function mostly(texts, test) {
+  const needed = FIT * texts.length;
+  let passed = 0;
+  for (let i = 0; i < texts.length && passed < needed && passed + texts.length - i >= needed; i++) passed += test(texts[i]);
+  return passed >= needed;
+}
 
 /** The kind of a column from its non-empty values (and its name, which tells phones from other digits). */
 export function inferKind(name, texts) {
@@ -127,9 +132,12 @@ export function inferKind(name, texts) {
 /** Share of rows whose identity must hold a code for the codes to be compared. */
 const CODES_FROM = 0.2;
 const CODE = /^(?=.*\p{L})(?=.*\p{N})[\p{L}\p{N}]{4,}$/u;
+/** A text no code can come from, as no fold makes a digit of it (most names): asked first, as folding costs. */
+const ASCII_WITHOUT_DIGITS = /^[\0-/:-\x7f]*$/;
 
 /** The model codes in a text: tokens of four or more letters and digits with both (`KX-TS108W`, `SBV40S`), folded as look-alikes fold them. */
 export function codesOf(text) {
+  if (ASCII_WITHOUT_DIGITS.test(text)) return [];
   return [...new Set(tokensOf(text).map((t) => t.key).filter((key) => CODE.test(key)))].sort();
 }
 
