@@ -2,8 +2,14 @@
 // city, company, birthday), a tenth of them copies of another row with a typo, a changed
 // format or a missing field; prints the time, the WASM memory and the pair precision and
 // recall against the planted copies.
-//   node tests/bench/records-scale.js [N=100000] [--runs=1]
+//   node tests/bench/records-scale.js [N=100000] [--runs=1] [--names=febrl|syllables]
+// Names: `febrl` (the default) pairs FEBRL's given names and surnames (tests/data/lists/
+// febrl-names.tsv, as names.js does, drawn as often as the list holds them) and takes a
+// company's name from its surnames; `syllables` draws 30 given names and surnames of 2-3 of
+// 20 syllables (8,400 of them, close to one another): a stress test, whose names are similar
+// to those of about 33 other rows each where real lists' are not.
 import { init } from '../../js/node.js';
+import { loadLists } from './lists-data.js';
 import { mulberry32 } from './quality/random.js';
 
 const GIVEN = ['James', 'Mary', 'John', 'Patricia', 'Robert', 'Jennifer', 'Michael', 'Linda', 'William', 'Elizabeth', 'David', 'Barbara', 'Richard',
@@ -11,12 +17,25 @@ const GIVEN = ['James', 'Mary', 'John', 'Patricia', 'Robert', 'Jennifer', 'Micha
 const CITIES = ['Springfield', 'Portland', 'Austin', 'Denver', 'Boston', 'Seattle', 'Chicago', 'Phoenix', 'Atlanta', 'Dayton', 'Madison', 'Salem'];
 const SYLLABLES = ['an', 'der', 'son', 'mil', 'ler', 'ro', 'dri', 'guez', 'ka', 'to', 'ber', 'g', 'ham', 'wic', 'ko', 'va', 'lin', 'ston', 'chen', 'ma'];
 
+/** FEBRL's given names and surnames, capitalized, each as often as the list holds it. */
+function febrlNames() {
+  const [febrl] = loadLists({ names: ['febrl-names'] });
+  const capitalized = (name) => name.replace(/(^|[ '-])(\p{L})/gu, (_, before, letter) => before + letter.toUpperCase());
+  const parts = febrl.texts.map((text) => text.split(' '));
+  return {
+    given: parts.filter((p) => p.length > 1).map((p) => capitalized(p[0])),
+    surnames: parts.filter((p) => p.length > 1).map((p) => capitalized(p.slice(1).join(' '))),
+  };
+}
+
 /** N rows and the entity of each: distinct people, then copies with one change each. */
-function contacts(n, seed = 1) {
+function contacts(n, names, seed = 1) {
   const random = mulberry32(seed);
   const pick = (list) => list[Math.floor(random() * list.length)];
   const digits = (k) => Array.from({ length: k }, () => Math.floor(random() * 10)).join('');
+  const febrl = names === 'febrl' ? febrlNames() : null;
   const surname = () => {
+    if (febrl) return pick(febrl.surnames);
     const s = Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(SYLLABLES)).join('');
     return s[0].toUpperCase() + s.slice(1);
   };
@@ -24,10 +43,11 @@ function contacts(n, seed = 1) {
   const rows = [];
   const entities = [];
   for (let i = 0; i < people; i++) {
-    const [given, family] = [pick(GIVEN), surname()];
+    const [given, family] = [pick(febrl ? febrl.given : GIVEN), surname()];
+    const mailbox = (name) => name.toLowerCase().replace(/[^a-z]/g, '');
     rows.push({
       name: `${given} ${family}`,
-      email: `${given.toLowerCase()}.${family.toLowerCase()}${Math.floor(random() * 100)}@example.com`,
+      email: `${mailbox(given)}.${mailbox(family)}${Math.floor(random() * 100)}@example.com`,
       phone: `(${digits(3)}) ${digits(3)}-${digits(4)}`,
       city: pick(CITIES),
       company: `${surname()} ${pick(['Inc.', 'LLC', 'Ltd', 'Group', 'Partners'])}`,
@@ -52,7 +72,9 @@ function contacts(n, seed = 1) {
 const args = process.argv.slice(2);
 const n = Number(args.find((a) => !a.startsWith('--')) ?? 100000);
 const runs = Number(args.find((a) => a.startsWith('--runs='))?.slice(7) ?? 1);
-const { rows, entities } = contacts(n);
+const names = args.find((a) => a.startsWith('--names='))?.slice(8) ?? 'febrl';
+if (!['febrl', 'syllables'].includes(names)) throw new Error(`--names must be febrl or syllables, got ${names}`);
+const { rows, entities } = contacts(n, names);
 const sh = await init();
 const times = [];
 let result;
@@ -72,6 +94,6 @@ let truePairs = 0;
 for (const c of counts.values()) truePairs += (c * (c - 1)) / 2;
 const median = times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
 const utf8 = rows.reduce((sum, r) => sum + Object.values(r).reduce((s, v) => s + Buffer.byteLength(v), 0), 0);
-console.log(`${n.toLocaleString('en')} contacts of 6 fields (${(utf8 / 2 ** 20).toFixed(1)} MiB of UTF-8): ${median.toFixed(2)} s (median of ${runs}), `
+console.log(`${n.toLocaleString('en')} contacts of 6 fields, ${names} names (${(utf8 / 2 ** 20).toFixed(1)} MiB of UTF-8): ${median.toFixed(2)} s (median of ${runs}), `
   + `WASM memory ${(sh.memoryBytes / 2 ** 20).toFixed(0)} MiB; ${result.compared.toLocaleString('en')} pairs compared; `
   + `pair P ${(right / found).toFixed(3)} R ${(right / truePairs).toFixed(3)}; fields ${result.fields.map((f) => `${f.name}:${f.kind}`).join(' ')}`);
