@@ -70,7 +70,6 @@ export class IdfWeights {
 }
 
 guardMethods(IdfWeights, 'idf');
-if (Symbol.dispose) IdfWeights.prototype[Symbol.dispose] = IdfWeights.prototype.dispose;
 
 /** Learns weights from texts; `wire` and `options` are the checked options (no idf). */
 export function learnIdf(core, texts, options, wire) {

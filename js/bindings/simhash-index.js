@@ -109,9 +109,7 @@ export class SimHashIndex {
   }
 }
 
-// `using index = sh.createIndex()` where the runtime has explicit resource management.
 guardMethods(SimHashIndex, 'index');
-if (Symbol.dispose) SimHashIndex.prototype[Symbol.dispose] = SimHashIndex.prototype.dispose;
 
 /** sh.createIndex. */
 export function createIndex(core, options) {

@@ -157,9 +157,7 @@ export class TextIndex {
   }
 }
 
-// `using index = sh.createTextIndex()` where the runtime has explicit resource management.
 guardMethods(TextIndex, 'textIndex');
-if (Symbol.dispose) TextIndex.prototype[Symbol.dispose] = TextIndex.prototype.dispose;
 
 /**
  * sh.createTextIndex. `review`, as dedup's, adds review matches. `options` are fingerprint

@@ -72,7 +72,8 @@ function guard(call, method) {
 /**
  * Guards every method and getter of a class whose instances were given their core with
  * bindCore: `${label}.${name}` names the call in errors. dispose() only skips the core
- * once the instance is unusable.
+ * once the instance is unusable, and serves `using` where the runtime has explicit
+ * resource management.
  */
 export function guardMethods(Class, label) {
   const prototype = Class.prototype;
@@ -91,6 +92,7 @@ export function guardMethods(Class, label) {
     }
     Object.defineProperty(prototype, name, descriptor);
   }
+  if (Symbol.dispose && prototype.dispose) prototype[Symbol.dispose] = prototype.dispose;
 }
 
 /** A FinalizationRegistry that frees [core, handle] with core[deleteName] while the core is usable, and never throws. */

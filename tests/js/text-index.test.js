@@ -224,7 +224,13 @@ describe('the API', () => {
   test('dispose, twice, and Symbol.dispose; a disposed index throws', () => {
     const index = sh.createTextIndex();
     index.add('a text');
-    if (Symbol.dispose) assert.equal(index[Symbol.dispose], index.dispose);
+    if (Symbol.dispose) {
+      // Every class that owns WASM memory serves `using` with its dispose().
+      for (const owner of [index, sh.createIndex(), sh.learnIdf(['a text'])]) {
+        assert.equal(owner[Symbol.dispose], owner.dispose);
+        if (owner !== index) owner.dispose();
+      }
+    }
     index.dispose();
     for (const use of [() => index.add('a'), () => index.addAll(['a']), () => index.query('a'), () => index.remove(0), () => index.has(0),
       () => index.size, () => index.similarity, () => index.serialize()]) {
