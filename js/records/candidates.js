@@ -96,10 +96,12 @@ function keyCandidates(fields, rows, pairs) {
     if (!KEYED.has(field.kind)) continue;
     const blocks = new Map();
     const deletions = new Map();
+    // A key's row, or its rows once a second shares it: most keys (deletions above all) have one.
     const add = (map, key, r) => {
       const block = map.get(key);
-      if (block) block.push(r);
-      else map.set(key, [r]);
+      if (block === undefined) map.set(key, r);
+      else if (typeof block === 'number') map.set(key, [block, r]);
+      else block.push(r);
     };
     // One pass: each key, and for phones and identifiers its one-character deletions; the
     // field proposes nothing unless its keys are selective.
@@ -118,11 +120,11 @@ function keyCandidates(fields, rows, pairs) {
     if (present > KEY_SELECTIVE * blocks.size) continue;
     const keyOf = (r) => field.keys[rows[r]];
     for (const block of blocks.values()) {
-      if (block.length > MAX_BLOCK) continue;
+      if (!(block.length <= MAX_BLOCK)) continue; // one row (a number), or too many
       for (let i = 0; i < block.length; i++) for (let k = i + 1; k < block.length; k++) pairs.add(block[i], block[k], j);
     }
     for (const block of deletions.values()) {
-      if (block.length > MAX_BLOCK) continue;
+      if (!(block.length <= MAX_BLOCK)) continue;
       for (let i = 0; i < block.length; i++) {
         for (let k = i + 1; k < block.length; k++) {
           const [x, y] = [keyOf(block[i]), keyOf(block[k])];

@@ -109,12 +109,11 @@ export function exactKey(text) {
   return text.normalize('NFKC').toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
 }
 
-/** Whether most of `texts` (non-empty) pass `test`: FIT of them, asked until the answer is known. */
+/** Whether most of `texts` (non-empty) pass `test`: FIT of them, asked until too many fail. */
 function mostly(texts, test) {
-  const needed = FIT * texts.length;
-  let passed = 0;
-  for (let i = 0; i < texts.length && passed < needed && passed + texts.length - i >= needed; i++) passed += test(texts[i]);
-  return passed >= needed;
+  let fails = 0;
+  for (const text of texts) if (!test(text) && texts.length - ++fails < FIT * texts.length) return false;
+  return true;
 }
 
 /** The kind of a column from its non-empty values (and its name, which tells phones from other digits). */
