@@ -224,8 +224,8 @@ export interface DedupResult<T> {
  * Two groups that may be duplicates: items a < b, one of each, and their exact similarity
  * (as `similarity()`), at least `review`: below `similarity` unless the grouping kept the
  * two apart (the leader rule, or a candidate its search missed). By the 'short' measure,
- * below the limit, also two groups where one text holds every word of the other, at any
- * similarity (`contained`).
+ * first, two groups where one text holds every word of the other, at any similarity
+ * (`contained`).
  */
 export interface ReviewPair {
   a: number;

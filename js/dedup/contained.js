@@ -16,12 +16,11 @@ const MAX_HOLDERS = 50;
  * The pairs { a, b } (a < b) of the `count` texts (`textOf(i)`) of different groups (`labels`)
  * where every distinct word of one (folded as look-alikes fold them) is among the other's
  * and the rarest of them (held by the fewest groups) is held by at most MAX_HOLDERS
- * groups: one pair per two groups (the first found, taking the contained texts in order),
- * none for two groups that `linked(x, y)` says a review entry already joins (labels x < y).
+ * groups: one pair per two groups (the first found, taking the contained texts in order).
  * Cost: the texts' tokens, and per text a pass over the texts that hold its rarest word,
  * comparing the word lists of those in other groups.
  */
-export function containedPairs(count, textOf, labels, linked) {
+export function containedPairs(count, textOf, labels) {
   const words = Array.from({ length: count }, (_, i) => new Set(tokensOf(textOf(i)).map((token) => token.key)));
   const groupsOf = new Map();
   words.forEach((own, i) => { for (const word of own) (groupsOf.get(word) ?? groupsOf.set(word, new Set()).get(word)).add(labels[i]); });
@@ -41,7 +40,7 @@ export function containedPairs(count, textOf, labels, linked) {
       // Equal word sets are counted once, from the first of the two.
       if (labels[i] === labels[j] || other.size < own.size || (other.size === own.size && j < i) || ![...own].every((word) => other.has(word))) continue;
       const [x, y] = labels[i] < labels[j] ? [labels[i], labels[j]] : [labels[j], labels[i]];
-      if (joined.has(x * count + y) || linked(x, y)) continue;
+      if (joined.has(x * count + y)) continue;
       joined.add(x * count + y);
       a.push(Math.min(i, j));
       b.push(Math.max(i, j));

@@ -234,23 +234,26 @@ function apartReview(core, sets, labels, { a, b }, { reviewLimit }) {
 }
 
 /**
- * searchReview's pairs of groups of `labels` and, by the short measure when they are fewer
- * than reviewLimit, the pairs of groups one of whose texts holds the other's words
- * (contained.js), however similar, all most similar first, then by (a, b): { a, b,
- * similarity, total, contained (1 for a pair of words held) }.
+ * searchReview's pairs of groups of `labels` and, by the short measure, first the pairs of
+ * groups one of whose texts holds the other's words (contained.js), however similar, each two
+ * groups once: { a, b, similarity, total, contained (1 for a pair of words held) }, each kind
+ * most similar first, then by (a, b), the first reviewLimit kept. The search's first
+ * reviewLimit pairs hold the most similar of those not contained, so the answer is the
+ * unlimited one cut at the limit; `total` is exact when the search found fewer, else a
+ * lower bound, as the search's.
  */
 async function reviewPairs(core, sets, texts, labels, search, pacer) {
   const found = await searchReview(core, sets, labels, search, pacer, 'review');
-  if (search.measure !== 'short' || found.total >= search.reviewLimit) return found;
+  if (search.measure !== 'short') return found;
   const n = labels.length;
-  const pairOf = (x, y) => Math.min(x, y) * n + Math.max(x, y);
-  const entries = Array.from(found.a, (a, p) => [a, found.b[p], found.similarity[p], 0]);
-  const listed = new Set(entries.map(([a, b]) => pairOf(labels[a], labels[b])));
-  const held = containedPairs(n, textsByIndex(texts), labels, (x, y) => listed.has(pairOf(x, y)));
-  setSimilarities(core, sets, held.a, held.b).forEach((similarity, p) => entries.push([held.a[p], held.b[p], similarity, 1]));
-  const kept = entries.sort((x, y) => y[2] - x[2] || x[0] - y[0] || x[1] - y[1]).slice(0, search.reviewLimit);
+  const pairOf = (x, y) => Math.min(labels[x], labels[y]) * n + Math.max(labels[x], labels[y]);
+  const held = containedPairs(n, textsByIndex(texts), labels);
+  const heldGroups = new Set(Array.from(held.a, (x, p) => pairOf(x, held.b[p])));
+  const entries = Array.from(setSimilarities(core, sets, held.a, held.b), (similarity, p) => [held.a[p], held.b[p], similarity, 1]);
+  found.a.forEach((x, p) => heldGroups.has(pairOf(x, found.b[p])) || entries.push([x, found.b[p], found.similarity[p], 0]));
+  const kept = entries.sort((x, y) => y[3] - x[3] || y[2] - x[2] || x[0] - y[0] || x[1] - y[1]).slice(0, search.reviewLimit);
   const column = (Type, c) => Type.from(kept, (entry) => entry[c]);
-  return { a: column(Uint32Array, 0), b: column(Uint32Array, 1), similarity: column(Float64Array, 2), contained: column(Array, 3), total: entries.length };
+  return { a: column(Uint32Array, 0), b: column(Uint32Array, 1), similarity: column(Float64Array, 2), contained: column(Array, 3), total: Math.max(found.total, entries.length) };
 }
 
 /** searchLabels with the weights lent to the core (`weights`: a lendWeights handle, or 0). */
