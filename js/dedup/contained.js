@@ -21,10 +21,14 @@ const MAX_HOLDERS = 50;
  * comparing the word lists of those in other groups.
  */
 export function containedPairs(count, textOf, labels) {
-  const words = Array.from({ length: count }, (_, i) => new Set(tokensOf(textOf(i)).map((token) => token.key)));
+  const words = Array.from({ length: count }, (_, i) => wordsOf(textOf(i)));
+  // Texts per word, then groups per word for the words over MAX_HOLDERS texts hold (a word
+  // fewer texts hold, fewer groups do): a set per word of every text costs more than the rest.
+  const holders = new Map();
+  words.forEach((own) => { for (const word of own) holders.set(word, (holders.get(word) ?? 0) + 1); });
   const groupsOf = new Map();
-  words.forEach((own, i) => { for (const word of own) (groupsOf.get(word) ?? groupsOf.set(word, new Set()).get(word)).add(labels[i]); });
-  const holders = new Map(Array.from(groupsOf, ([word, groups]) => [word, groups.size]));
+  words.forEach((own, i) => { for (const word of own) if (holders.get(word) > MAX_HOLDERS) (groupsOf.get(word) ?? groupsOf.set(word, new Set()).get(word)).add(labels[i]); });
+  groupsOf.forEach((groups, word) => holders.set(word, groups.size));
   const held = new Map(); // word -> the texts that hold it, for words MAX_HOLDERS groups hold at most
   words.forEach((own, i) => {
     for (const word of own) if (holders.get(word) <= MAX_HOLDERS) (held.get(word) ?? held.set(word, []).get(word)).push(i);
@@ -38,7 +42,7 @@ export function containedPairs(count, textOf, labels) {
     for (const j of held.get(rarest) ?? []) {
       const other = words[j];
       // Equal word sets are counted once, from the first of the two.
-      if (labels[i] === labels[j] || other.size < own.size || (other.size === own.size && j < i) || ![...own].every((word) => other.has(word))) continue;
+      if (labels[i] === labels[j] || other.size < own.size || (other.size === own.size && j < i) || !contains(own, other)) continue;
       const [x, y] = labels[i] < labels[j] ? [labels[i], labels[j]] : [labels[j], labels[i]];
       if (joined.has(x * count + y)) continue;
       joined.add(x * count + y);
@@ -47,4 +51,15 @@ export function containedPairs(count, textOf, labels) {
     }
   });
   return { a: Uint32Array.from(a), b: Uint32Array.from(b) };
+}
+
+/** The distinct words of a text, folded as look-alikes fold them. */
+export const wordsOf = (text) => new Set(tokensOf(text).map((token) => token.key));
+
+/** Whether the words of one text are all among the other's (`Bones` / `Bones Restaurant`, `The Palm` / `Palm, The (Los Angeles)`). */
+export function contains(x, y) {
+  const [small, large] = x.size <= y.size ? [x, y] : [y, x];
+  if (!small.size) return false;
+  for (const word of small) if (!large.has(word)) return false;
+  return true;
 }

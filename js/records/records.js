@@ -13,9 +13,9 @@ import { assertUsable } from '../core/traps.js';
 import { buildShingleSets, setSimilarities, withShingleSets } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
 import { differenceOf, splitLookAlikes } from '../dedup/look-alikes.js';
-import { tokensOf } from '../core/look-alikes.js';
 import { centralLeaderLabels, dedupResult, flatGroups } from '../dedup/grouping.js';
 import { collapseTexts } from '../dedup/dedup.js';
+import { contains, wordsOf } from '../dedup/contained.js';
 import { checkFields, checkRows, recordFields } from './fields.js';
 import { LEVELS, MISSING, SHORT_NUMBER, keyLevel, similarityLevel } from './levels.js';
 import { KEYED, proposeCandidates, randomPairs } from './candidates.js';
@@ -96,7 +96,7 @@ async function pairLevels(core, fields, rows, pairSets, pacer) {
     const { distinct: values, of: slot } = await collapseTexts(keys, pacer);
     const measure = field.kind === 'name' ? 'short' : 'text';
     const tokens = new Array(values.length);
-    const tokensOf = (v) => (tokens[v] ??= wordsOf(values[v]));
+    const wordsAt = (v) => (tokens[v] ??= wordsOf(values[v]));
     const slotsOf = (rowsOf) => {
       const out = new Uint32Array(rowsOf.length);
       for (let p = 0; p < rowsOf.length; p++) out[p] = slot[rowsOf[p]];
@@ -117,24 +117,13 @@ async function pairLevels(core, fields, rows, pairSets, pacer) {
         if (keys[a[p]] === '' || keys[b[p]] === '') levels[p * f + j] = MISSING;
         else {
           const level = similarityLevel(similarity[p], keys[a[p]] === keys[b[p]]);
-          levels[p * f + j] = level === DIFFERENT && contains(tokensOf(slot[a[p]]), tokensOf(slot[b[p]])) ? SIMILAR : level;
+          levels[p * f + j] = level === DIFFERENT && contains(wordsAt(slot[a[p]]), wordsAt(slot[b[p]])) ? SIMILAR : level;
         }
       }
     }
     await pacer.pause();
   }
   return out;
-}
-
-/** The distinct words of a text, folded as look-alikes fold them. */
-const wordsOf = (text) => new Set(tokensOf(text).map((t) => t.key));
-
-/** Whether the words of one text are all among the other's (`Bones` / `Bones Restaurant`, `The Palm` / `Palm, The (Los Angeles)`). */
-function contains(x, y) {
-  const [small, large] = x.size <= y.size ? [x, y] : [y, x];
-  if (!small.size) return false;
-  for (const word of small) if (!large.has(word)) return false;
-  return true;
 }
 
 /** How many rows hold the rarest code that codes x and y (space-separated) share. */
