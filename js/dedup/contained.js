@@ -11,12 +11,20 @@ import { tokensOf } from '../core/look-alikes.js';
  * applicant's name in its many forms) still names it.
  */
 const MAX_HOLDERS = 50;
+/**
+ * The groups that may hold the word of a one-word text: its own and the other's alone. One
+ * word names something when no third group holds it (`Spago`, `Bones`); a surname or a given
+ * name alone (`Morrison`) is held by many names, of which it is rarely one (febrl-names: 61%
+ * of such pairs one entity at 2 groups, 3% at 11-50).
+ */
+const MAX_ONE_WORD_HOLDERS = 2;
 
 /**
  * The pairs { a, b } (a < b) of the `count` texts (`textOf(i)`) of different groups (`labels`)
  * where every distinct word of one (folded as look-alikes fold them) is among the other's
  * and the rarest of them (held by the fewest groups) is held by at most MAX_HOLDERS
- * groups: one pair per two groups (the first found, taking the contained texts in order).
+ * groups (MAX_ONE_WORD_HOLDERS for a text of one word): one pair per two groups (the first
+ * found, taking the contained texts in order).
  * Cost: the texts' tokens, and per text a pass over the texts that hold its rarest word,
  * comparing the word lists of those in other groups.
  */
@@ -39,13 +47,15 @@ export function containedPairs(count, textOf, labels) {
   words.forEach((own, i) => {
     let rarest;
     for (const word of own) if (rarest === undefined || holders.get(word) < holders.get(rarest)) rarest = word;
-    for (const j of held.get(rarest) ?? []) {
+    const holding = held.get(rarest) ?? [];
+    if (own.size === 1 && new Set(holding.map((j) => labels[j])).size > MAX_ONE_WORD_HOLDERS) return;
+    for (const j of holding) {
       const other = words[j];
       // Equal word sets are counted once, from the first of the two.
       if (labels[i] === labels[j] || other.size < own.size || (other.size === own.size && j < i) || !contains(own, other)) continue;
-      const [x, y] = labels[i] < labels[j] ? [labels[i], labels[j]] : [labels[j], labels[i]];
-      if (joined.has(x * count + y)) continue;
-      joined.add(x * count + y);
+      const groups = Math.min(labels[i], labels[j]) * count + Math.max(labels[i], labels[j]);
+      if (joined.has(groups)) continue;
+      joined.add(groups);
       a.push(Math.min(i, j));
       b.push(Math.max(i, j));
     }

@@ -255,7 +255,7 @@ test('by the short measure, a text that holds another\'s words is listed first h
   assert.ok(byText.review.every((entry) => !entry.contained), 'the text measure lists by similarity alone');
 });
 
-test('containedPairs: words folded, one pair per two groups, none whose rarest word over 50 groups hold', () => {
+test('containedPairs: words folded, one pair per two groups, none whose rarest word over 50 groups hold, nor a word alone a third group holds', () => {
   const pairsOf = (texts, labels = Uint32Array.from(texts.keys())) => {
     const { a, b } = containedPairs(texts.length, (i) => texts[i], labels);
     return Array.from(a, (x, p) => `${texts[x]} / ${texts[b[p]]}`);
@@ -263,9 +263,13 @@ test('containedPairs: words folded, one pair per two groups, none whose rarest w
   assert.deepEqual(pairsOf(['Café Roma', 'Roma, Cafe (Rome)', 'Roma Café', 'Pizza']), ['Café Roma / Roma, Cafe (Rome)', 'Café Roma / Roma Café', 'Roma, Cafe (Rome) / Roma Café']);
   // Texts 1 and 2 are one group: one pair joins it to text 0.
   assert.deepEqual(pairsOf(['Spago', 'Spago Beverly Hills', 'Spago Los Angeles'], Uint32Array.of(0, 1, 1)), ['Spago / Spago Beverly Hills']);
-  const held = (count) => ['Grill', ...Array.from({ length: count }, (_, i) => `Grill ${String.fromCharCode(97 + (i % 26))}${Math.floor(i / 26)}x`)];
+  const held = (count) => ['Grill House', ...Array.from({ length: count }, (_, i) => `Grill House ${String.fromCharCode(97 + (i % 26))}${Math.floor(i / 26)}x`)];
   assert.equal(pairsOf(held(49)).length, 49, 'a word 50 texts hold names them');
   assert.equal(pairsOf(held(50)).length, 0, 'one 51 hold does not');
+  // A word alone: held by its own group and the other's, not by a third.
+  assert.deepEqual(pairsOf(['Morrison', 'Grace Morrison']), ['Morrison / Grace Morrison']);
+  assert.deepEqual(pairsOf(['Morrison', 'Grace Morrison', 'Dillon Morrison']), []);
+  assert.deepEqual(pairsOf(['Morrison', 'Grace Morrison', 'Morrison Grace'], Uint32Array.of(0, 1, 1)), ['Morrison / Grace Morrison']);
   // 51 texts of two groups: the word names them.
   const philips = ['Philips', ...held(50).slice(1).map((text) => text.replace('Grill', 'Philips'))];
   assert.deepEqual(pairsOf(philips, Uint32Array.from(philips, (_, i) => (i === 0 ? 0 : 1))), [`Philips / ${philips[1]}`]);
