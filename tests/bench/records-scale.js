@@ -4,10 +4,11 @@
 // recall against the planted copies.
 //   node tests/bench/records-scale.js [N=100000] [--runs=1] [--names=febrl|syllables]
 // Names: `febrl` (the default) pairs FEBRL's given names and surnames (tests/data/lists/
-// febrl-names.tsv, as names.js does, drawn as often as the list holds them) and takes a
-// company's name from its surnames; `syllables` draws 30 given names and surnames of 2-3 of
-// 20 syllables (8,400 of them, close to one another): a stress test, whose names are similar
-// to those of about 33 other rows each where real lists' are not.
+// febrl-names.tsv, as names.js does, drawn as often as the list holds them), takes a
+// company's name from its surnames and numbers a mailbox up to 9,999 (two people share a
+// common name, not their e-mail); `syllables` draws 30 given names and surnames of 2-3 of
+// 20 syllables (8,400 of them, close to one another) and numbers up to 99: a stress test,
+// whose names are similar to those of about 33 other rows each where real lists' are not.
 import { init } from '../../js/node.js';
 import { loadLists } from './lists-data.js';
 import { mulberry32 } from './quality/random.js';
@@ -47,7 +48,7 @@ function contacts(n, names, seed = 1) {
     const mailbox = (name) => name.toLowerCase().replace(/[^a-z]/g, '');
     rows.push({
       name: `${given} ${family}`,
-      email: `${mailbox(given)}.${mailbox(family)}${Math.floor(random() * 100)}@example.com`,
+      email: `${mailbox(given)}.${mailbox(family)}${Math.floor(random() * (febrl ? 10000 : 100))}@example.com`,
       phone: `(${digits(3)}) ${digits(3)}-${digits(4)}`,
       city: pick(CITIES),
       company: `${surname()} ${pick(['Inc.', 'LLC', 'Ltd', 'Group', 'Partners'])}`,
