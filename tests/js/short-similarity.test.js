@@ -246,9 +246,9 @@ test('dedup by the short measure: every group verified, at least 0.99 of the bru
   const reviewed = await sh.dedup(list, { review: 0.4 });
   const pooledReview = await pool.dedup(list, { review: 0.4 });
   assert.deepEqual(pooledReview.review, reviewed.review);
-  for (const { a: x, b: y, similarity } of reviewed.review) {
+  for (const { a: x, b: y, similarity, contained } of reviewed.review) {
     assert.equal(similarity, sh.similarity(list[x], list[y], { measure: 'short', weights }));
-    assert.ok(similarity >= 0.4);
+    assert.ok(similarity >= 0.4 || contained, 'at the review threshold, or one holds the other\'s words');
   }
 });
 
