@@ -264,7 +264,7 @@ export function renderReview(analysis, onChoice) {
     const range = `similarity ≥ ${percent(REVIEW_OF[result.measure])} but not grouped at ${describeView(result.view)}`;
     status += review.length === 0
       ? `No possible duplicates (${range}).`
-      : `${plural(review.length, 'pair')} of groups that may be duplicates (${range}), most similar first. Merge a pair to join its groups in the unique list and the download.`;
+      : `${plural(review.length, 'pair')} of groups that may be duplicates (${range}), ${result.measure === 'short' ? 'those where one holds every word of the other first, then ' : ''}most similar first. Merge a pair to join its groups in the unique list and the download.`;
   } else {
     status += 'Possible duplicates are listed by similarity only.';
   }
