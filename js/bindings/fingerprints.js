@@ -1,6 +1,6 @@
 // Fingerprinting in the core: texts (already as the core sees them, text.js coreTexts)
 // encoded into WASM a slice at a time, one call per slice, results copied out once.
-import { typeName } from '../core/checks.js';
+import { checkNumber, typeName } from '../core/checks.js';
 import { idfHandle } from './idf.js';
 import { DEFAULT_OPTIONS } from '../core/defaults.js';
 import { BATCH_CHARS, SINGLE_CALL_BYTES, coreCall, forEachByteSliceAsync, forEachEncodedSlice, singleCallScratch, withAllocations } from './memory.js';
@@ -84,8 +84,7 @@ export function fingerprintTokens(core, tokens, weights) {
     }
     if (weights.length !== tokens.length) throw new RangeError(`weights has ${weights.length} entries but tokens has ${tokens.length}`);
     weightArray = Float64Array.from(weights, (w, i) => {
-      if (typeof w !== 'number') throw new TypeError(`weights[${i}] must be a number, got ${typeName(w)}`);
-      if (!Number.isFinite(w)) throw new RangeError(`weights[${i}] must be finite, got ${w}`);
+      if (!Number.isFinite(checkNumber(w, `weights[${i}]`))) throw new RangeError(`weights[${i}] must be finite, got ${w}`);
       return w;
     });
   }

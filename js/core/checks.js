@@ -11,9 +11,14 @@ export function typeName(value) {
   return typeof value === 'object' ? (value.constructor?.name ?? 'an object') : typeof value;
 }
 
-export function checkInteger(value, name, min, max) {
+/** A number, else a TypeError naming `name`. */
+export function checkNumber(value, name) {
   if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${typeName(value)}`);
-  if (!Number.isInteger(value) || value < min || value > max) {
+  return value;
+}
+
+export function checkInteger(value, name, min, max) {
+  if (!Number.isInteger(checkNumber(value, name)) || value < min || value > max) {
     throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
   }
   return value;

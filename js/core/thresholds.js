@@ -8,7 +8,7 @@
 // the pairs within candidateRadius(s) as candidates and keeps those whose exact similarity
 // is >= s.
 
-import { typeName } from './checks.js';
+import { checkNumber, typeName } from './checks.js';
 import { utf8Length } from './text.js';
 
 /**
@@ -158,8 +158,7 @@ export const DEFAULT_SIMILARITY_OF = Object.freeze({ text: DEFAULT_SIMILARITY, s
 
 /** A similarity threshold: a number above 0 and at most 1. */
 export function checkSimilarity(value, name) {
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${typeName(value)}`);
-  if (!(value > 0 && value <= 1)) throw new RangeError(`${name} must be above 0 and at most 1, got ${value}`);
+  if (!(checkNumber(value, name) > 0 && value <= 1)) throw new RangeError(`${name} must be above 0 and at most 1, got ${value}`);
   return value;
 }
 
@@ -176,7 +175,7 @@ export const DEFAULT_REVIEW_LIMIT = 1000;
 
 /** A review threshold for dedup at `similarity` by `measure`: a number in [MIN_REVIEW_OF[measure], similarity). */
 export function checkReview(value, similarity, name, measure = 'text') {
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${typeName(value)}`);
+  checkNumber(value, name);
   const least = MIN_REVIEW_OF[measure];
   if (!(value >= least && value < similarity)) {
     throw new RangeError(`${name} must be at least ${least} and below the similarity ${similarity}, got ${value}`);

@@ -2,7 +2,7 @@
 // (browsers) or worker_threads (Node). Cancellation terminates the workers running the job
 // (freeing their memory) and rejects at once; the pool starts new workers when it next has
 // work.
-import { checkKnownKeys, checkObject, typeName } from '../core/checks.js';
+import { checkInteger, checkKnownKeys, checkObject, typeName } from '../core/checks.js';
 import { isNode, nodeModule, nodeWorkerOptions, spawnNodeWorker } from '../core/environment.js';
 import { SimHashPool } from './simhash-pool.js';
 import { Scheduler } from './scheduler.js';
@@ -24,10 +24,7 @@ export async function createPool(options) {
   const o = checkObject(options, 'options');
   checkKnownKeys(o, 'options', POOL_OPTIONS);
   const { size, wasmBinary, locateFile } = o;
-  if (size !== undefined) {
-    if (typeof size !== 'number') throw new TypeError(`options.size must be a number, got ${typeName(size)}`);
-    if (!Number.isInteger(size) || size < 1 || size > MAX_SIZE) throw new RangeError(`options.size must be an integer from 1 to ${MAX_SIZE}, got ${size}`);
-  }
+  if (size !== undefined) checkInteger(size, 'options.size', 1, MAX_SIZE);
   if (wasmBinary !== undefined && !(wasmBinary instanceof ArrayBuffer) && !(wasmBinary instanceof Uint8Array)) {
     throw new TypeError(`options.wasmBinary must be an ArrayBuffer or a Uint8Array, got ${typeName(wasmBinary)}`);
   }

@@ -7,7 +7,7 @@
 // Pipeline: identical rows collapsed; fields.js's fields and keys; candidates.js's
 // candidates and random pairs; the levels of both in every field; the model; the
 // probabilities; groups (identity differences kept apart); review.
-import { checkInteger, checkKnownKeys, typeName } from '../core/checks.js';
+import { checkInteger, checkKnownKeys, checkNumber } from '../core/checks.js';
 import { Pacer, checkOnProgress, checkSignal } from '../core/pacing.js';
 import { assertUsable } from '../core/traps.js';
 import { buildShingleSets, setSimilarities, withShingleSets } from '../bindings/shingle-sets.js';
@@ -64,8 +64,7 @@ export function checkRecordArguments(items, options) {
 
 /** A number above 0 and below `below` (1: 'below 1'; else 'below the probability …'). */
 function checkProbability(value, name, below) {
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${typeName(value)}`);
-  if (!(value > 0 && value < below)) throw new RangeError(`${name} must be above 0 and below ${below === 1 ? 1 : `the probability ${below}`}, got ${value}`);
+  if (!(checkNumber(value, name) > 0 && value < below)) throw new RangeError(`${name} must be above 0 and below ${below === 1 ? 1 : `the probability ${below}`}, got ${value}`);
   return value;
 }
 
