@@ -1,6 +1,6 @@
 // SimHash: the public API bound to one instantiated WASM module. Each method checks its
 // arguments and hands the work to the module of its job; bulk data crosses once per batch.
-import { typeName } from './core/checks.js';
+import { checkTextArray, typeName } from './core/checks.js';
 import { dedup } from './dedup/dedup.js';
 import { dedupRecords, isRecords } from './records/records.js';
 import { fingerprintAll, fingerprintOne, fingerprintTokens } from './bindings/fingerprints.js';
@@ -99,7 +99,7 @@ export class SimHash {
   }
 
   learnIdf(texts, options) {
-    if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
+    checkTextArray(texts, 'texts');
     if (options?.idf) throw new TypeError('options.idf cannot be given when learning IDF weights');
     return learnIdf(this.#core, texts, options, checkOptions(options));
   }

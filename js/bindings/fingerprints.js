@@ -1,6 +1,6 @@
 // Fingerprinting in the core: texts (already as the core sees them, text.js coreTexts)
 // encoded into WASM a slice at a time, one call per slice, results copied out once.
-import { checkNumber, typeName } from '../core/checks.js';
+import { checkNumber, checkText, checkTextArray, typeName } from '../core/checks.js';
 import { idfHandle } from './idf.js';
 import { DEFAULT_OPTIONS } from '../core/defaults.js';
 import { BATCH_CHARS, SINGLE_CALL_BYTES, coreCall, forEachByteSliceAsync, forEachEncodedSlice, singleCallScratch, withAllocations } from './memory.js';
@@ -31,7 +31,7 @@ export function fingerprintTexts(core, texts, wire, idf) {
 
 /** sh.fingerprintAll: checks the arguments, prepares the texts, fingerprints them. */
 export function fingerprintAll(core, texts, options) {
-  if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
+  checkTextArray(texts, 'texts');
   const wire = checkOptions(options);
   const idf = options?.idf ? idfHandle(options.idf, core, 'options.idf') : 0;
   return fingerprintTexts(core, coreTexts(texts, textOptions(options), 'texts'), wire, idf);
@@ -39,7 +39,7 @@ export function fingerprintAll(core, texts, options) {
 
 /** sh.fingerprint: as fingerprintAll of one text, without allocating for short texts. */
 export function fingerprintOne(core, text, options) {
-  if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${typeName(text)}`);
+  checkText(text, 'text');
   const wire = options === undefined ? DEFAULT_WIRE : checkOptions(options);
   if (text.length > SINGLE_CALL_CHARS || (options !== undefined && preparedInJs(textOptions(options)))) {
     return fingerprintAll(core, [text], options)[0];
@@ -76,7 +76,7 @@ export function fingerprintEncoded(core, utf8, bounds, wire, idf) {
 
 /** The fingerprint of the caller's own features (tokens), optionally weighted. */
 export function fingerprintTokens(core, tokens, weights) {
-  if (!Array.isArray(tokens)) throw new TypeError(`tokens must be an array of strings, got ${typeName(tokens)}`);
+  checkTextArray(tokens, 'tokens');
   let weightArray;
   if (weights !== undefined) {
     if (!Array.isArray(weights) && !(weights instanceof Float64Array)) {

@@ -1,7 +1,7 @@
 // WASM memory: scratch allocations freed on every exit path, errors of allocations inside
 // the core, copies out of the result buffer (at once or in pieces), and texts encoded
 // into WASM in bounded slices.
-import { typeName } from '../core/checks.js';
+import { checkText } from '../core/checks.js';
 import { NO_FRESH_ID } from '../core/ids.js';
 import { utf8Length, writeUtf8 } from '../core/text.js';
 
@@ -235,7 +235,7 @@ function* textSlices(texts, name, sliceChars) {
     let end = start;
     for (; end < texts.length; end++) {
       const text = texts[end];
-      if (typeof text !== 'string') throw new TypeError(`${name}[${end}] must be a string, got ${typeName(text)}`);
+      checkText(text, `${name}[${end}]`);
       if (end > start && chars + text.length > sliceChars) break;
       chars += text.length;
     }

@@ -1,6 +1,6 @@
 // Fingerprint options and distances: checked here, once, for every entry point (the
 // single-threaded API, the pool, the pool's workers), then encoded in the wire format.
-import { checkInteger, checkKnownKeys, typeName } from '../core/checks.js';
+import { checkInteger, checkKnownKeys, checkText, typeName } from '../core/checks.js';
 import { DEFAULT_MAX_DISTANCE, DEFAULT_OPTIONS } from '../core/defaults.js';
 import { learnedOptions } from './idf.js';
 import { wordSegmenter } from '../core/text.js';
@@ -28,7 +28,7 @@ export function checkOptions(options) {
   for (const key of ['caseFold', 'stripPunctuation', 'nfkc']) {
     if (typeof o[key] !== 'boolean') throw new TypeError(`options.${key} must be a boolean, got ${typeName(o[key])}`);
   }
-  if (typeof o.locale !== 'string') throw new TypeError(`options.locale must be a string, got ${typeName(o.locale)}`);
+  checkText(o.locale, 'options.locale');
   if (o.tokenizer === 'segmenter') wordSegmenter(o.locale); // throws when unavailable or the locale is invalid
   checkInteger(o.wordNgram, 'options.wordNgram', 1, MAX_NGRAM);
   checkInteger(o.charNgram, 'options.charNgram', 1, MAX_NGRAM);

@@ -1,7 +1,7 @@
 // The exact similarity of given pairs of texts (README "Similarity"), computed by the core
 // in one call: the texts encoded once, each text named by a pair shingled once. One pair
 // alone takes the core's similarity() directly (no code point table).
-import { checkKnownKeys, checkPairIndices, typeName } from '../core/checks.js';
+import { checkKnownKeys, checkPairIndices, checkText, checkTextArray, typeName } from '../core/checks.js';
 import { SINGLE_CALL_BYTES, copyOut, coreCall, singleCallScratch, withEncodedTexts } from './memory.js';
 import { encodeInto } from '../core/text.js';
 import { checkMeasure, measureCode } from '../core/thresholds.js';
@@ -18,9 +18,9 @@ function parseOptions(options) {
 
 /** similarity(texts[a[i]], texts[b[i]]) for every pair i, as sh.similarities, by options.measure. */
 export function similarities(core, texts, pairs, options) {
-  if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
+  checkTextArray(texts, 'texts');
   for (let i = 0; i < texts.length; i++) {
-    if (typeof texts[i] !== 'string') throw new TypeError(`texts[${i}] must be a string, got ${typeName(texts[i])}`);
+    checkText(texts[i], `texts[${i}]`);
   }
   checkPairIndices(pairs, texts.length, 'texts.length');
   const { measure, weights } = parseOptions(options);
@@ -35,8 +35,8 @@ export function similarities(core, texts, pairs, options) {
 
 /** The similarity of two texts, as sh.similarity: both in the single-call scratch when they fit, no table built. */
 export function similarity(core, x, y, options) {
-  if (typeof x !== 'string') throw new TypeError(`a must be a string, got ${typeName(x)}`);
-  if (typeof y !== 'string') throw new TypeError(`b must be a string, got ${typeName(y)}`);
+  checkText(x, 'a');
+  checkText(y, 'b');
   const parsed = parseOptions(options);
   if (3 * (x.length + y.length) > SINGLE_CALL_BYTES) { // UTF-8 takes at most 3 bytes per UTF-16 unit
     return similarities(core, [x, y], { a: Uint32Array.of(0), b: Uint32Array.of(1) }, options)[0];

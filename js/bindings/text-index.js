@@ -2,7 +2,7 @@
 // living in WASM memory; dispose() frees it. A text crosses as UTF-8 written into the
 // module's single-call scratch buffer (memory.js), or into a buffer of its own when it is
 // longer; matches come back through the result buffer.
-import { checkInteger, checkKnownKeys, checkObject, checkText, typeName } from '../core/checks.js';
+import { checkInteger, checkKnownKeys, checkObject, checkText, checkTextArray, typeName } from '../core/checks.js';
 import { ID_MAX, NO_FRESH_ID, checkIds } from '../core/ids.js';
 import { SINGLE_CALL_BYTES, addedId, coreCall, copyOut, loadHandleInPieces, resultBytesInPieces, resultColumns, singleCallScratch, withAllocations, withEncodedTexts } from './memory.js';
 import { checkOptions } from './options.js';
@@ -87,7 +87,7 @@ export class TextIndex {
 
   /** Stores every text, all or nothing, and returns their ids. */
   addAll(texts, ids) {
-    if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
+    checkTextArray(texts, 'texts');
     texts.forEach((text, i) => checkText(text, `texts[${i}]`));
     const idArray = ids === undefined ? undefined : checkIds(ids, texts.length, 'texts');
     const handle = this.#live();

@@ -50,6 +50,12 @@ export function checkText(text, name) {
   return text;
 }
 
+/** An array of texts: an array, else a TypeError naming it (its items are checked as they are read). */
+export function checkTextArray(texts, name) {
+  if (!Array.isArray(texts)) throw new TypeError(`${name} must be an array of strings, got ${typeName(texts)}`);
+  return texts;
+}
+
 /**
  * Checks pairs { a: Uint32Array, b: Uint32Array, distance?: Uint8Array } (as findPairs
  * returns them): arrays of one length, every index below `count` (named `countName`).

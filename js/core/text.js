@@ -1,6 +1,6 @@
 // Texts as the core sees them: NFKC and Intl.Segmenter (the options done in JS), and
 // UTF-8 encoding into the batches that cross into WASM or to the pool's workers.
-import { typeName } from './checks.js';
+import { checkText } from './checks.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
 
 /** Token separator of the core's 'separated' tokenizer (U+001F). */
@@ -59,7 +59,7 @@ export function coreTexts(texts, options, name) {
   const nfkc = options.nfkc === true;
   const segmenter = options.tokenizer === 'segmenter' ? wordSegmenter(options.locale ?? DEFAULT_OPTIONS.locale) : undefined;
   return texts.map((text, i) => {
-    if (typeof text !== 'string') throw new TypeError(`${name}[${i}] must be a string, got ${typeName(text)}`);
+    checkText(text, `${name}[${i}]`);
     const normalized = nfkc ? text.normalize('NFKC') : text;
     return segmenter ? segmentWords(normalized, segmenter) : normalized;
   });

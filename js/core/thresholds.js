@@ -8,7 +8,7 @@
 // the pairs within candidateRadius(s) as candidates and keeps those whose exact similarity
 // is >= s.
 
-import { checkNumber, typeName } from './checks.js';
+import { checkNumber, checkText } from './checks.js';
 import { utf8Length } from './text.js';
 
 /**
@@ -83,7 +83,7 @@ export function measureCode(measure) {
 
 /** A measure option: one of MEASURES, or with `auto` also 'auto'. */
 export function checkMeasure(value, name, auto = false) {
-  if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${typeName(value)}`);
+  checkText(value, name);
   if (!MEASURES.includes(value) && !(auto && value === 'auto')) {
     const known = [...(auto ? ['auto'] : []), ...MEASURES].map((m) => `'${m}'`).join(', ');
     throw new RangeError(`${name} must be one of ${known}, got '${value}'`);

@@ -1,7 +1,7 @@
 // SimHashPool: the API of SimHash run on the pool's workers (pool/scheduler.js), with the
 // same results bit for bit and in the same order. The calling thread checks arguments,
 // cuts texts into chunks and assembles results; every WASM call runs in a worker.
-import { typeName } from '../core/checks.js';
+import { checkText, checkTextArray } from '../core/checks.js';
 import { checkDedupArguments, itemText, runDedup } from '../dedup/dedup.js';
 import { checkRecordArguments, isRecords } from '../records/records.js';
 import { cellText } from '../records/fields.js';
@@ -43,7 +43,7 @@ async function chunkTexts(items, key, name, pacer) {
       if (key) texts[i] = text;
     } else {
       text = items[i];
-      if (typeof text !== 'string') throw new TypeError(`${name}[${i}] must be a string, got ${typeName(text)}`);
+      checkText(text, `${name}[${i}]`);
     }
     const start = bounds[bounds.length - 1];
     if (i > start && (i - start >= CHUNK_TEXTS || chars + text.length > CHUNK_CHARS)) {
@@ -151,7 +151,7 @@ export class SimHashPool {
   /** Fingerprints of many texts, identical to SimHash#fingerprintAll, computed across the workers. */
   async fingerprintAll(texts, options, task) {
     this.#live();
-    if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
+    checkTextArray(texts, 'texts');
     checkOptions(options);
     const { onProgress, signal } = checkTaskOptions(task);
     const taken = takeIdf(options);
