@@ -176,7 +176,7 @@ export interface DedupOptions<T> {
    * review, through their most similar such pair. Not with maxDistance alone.
    */
   review?: number;
-  /** With `review`: how many review pairs to return, the most similar; a positive integer, default 1,000. */
+  /** With `review`: how many review pairs to return, the first in the review's order; a positive integer, default 1,000. */
   reviewLimit?: number;
   /** Fingerprint options for every item. */
   options?: FingerprintOptions;
@@ -203,7 +203,8 @@ export interface DedupResult<T> {
   fingerprints: BigUint64Array;
   /**
    * With `review`: pairs of groups for a person to confirm, most similar first, then by
-   * (a, b). A text in no group is a group of one. Each two groups appear once. By the
+   * (a, b); by the 'short' measure those `contained` come first, in that order among them.
+   * A text in no group is a group of one. Each two groups appear once. By the
    * 'short' measure also without `review`: the look-alikes kept apart (README "Look-alikes").
    */
   review?: ReviewPair[];
