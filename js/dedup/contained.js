@@ -32,6 +32,8 @@ export function containedPairs(count, textOf, labels) {
   const words = Array.from({ length: count }, (_, i) => wordsOf(textOf(i)));
   // Texts per word, then groups per word for the words over MAX_HOLDERS texts hold (a word
   // fewer texts hold, fewer groups do): a set per word of every text costs more than the rest.
+  // The rarest word is then taken by these counts; which word it is changes only the work,
+  // as every text that holds all of a text's words is in each word's list.
   const holders = new Map();
   words.forEach((own) => { for (const word of own) holders.set(word, (holders.get(word) ?? 0) + 1); });
   const groupsOf = new Map();

@@ -94,8 +94,8 @@ async function pairLevels(core, fields, rows, pairSets, pacer) {
     // Similarities of the field's distinct values, in one set per value.
     const { distinct: values, of: slot } = await collapseTexts(keys, pacer);
     const measure = field.kind === 'name' ? 'short' : 'text';
-    const tokens = new Array(values.length);
-    const wordsAt = (v) => (tokens[v] ??= wordsOf(values[v]));
+    const wordSets = new Array(values.length);
+    const wordsAt = (v) => (wordSets[v] ??= wordsOf(values[v]));
     const slotsOf = (rowsOf) => {
       const out = new Uint32Array(rowsOf.length);
       for (let p = 0; p < rowsOf.length; p++) out[p] = slot[rowsOf[p]];
