@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
 import { sh } from './helpers.js';
 import { loadRecords } from '../bench/records-data.js';
-import { cellText, dateKey, dayOrder, emailKey, exactKey, inferKind, phoneKey, recordFields } from '../../js/records/fields.js';
+import { cellText, codesOf, dateKey, dayOrder, emailKey, exactKey, inferKind, phoneKey, recordFields } from '../../js/records/fields.js';
+import { fullNames } from '../../js/records/nicknames.js';
 import { keyLevel, oneEdit } from '../../js/records/levels.js';
 import { matchRecords, pairProbabilities } from '../../js/records/records.js';
 import { Pacer } from '../../js/core/pacing.js';
@@ -99,6 +100,21 @@ describe('the kinds of fields', () => {
     assert.equal(keyLevel('code', 'cli8pc', '0624b002 cli8pc'), 0);
     assert.equal(keyLevel('code', '2line kxts208w', '2line kxtsc14w'), 1);
     assert.equal(keyLevel('code', 'kxts208w', 'kxtsc14w'), 1);
+  });
+
+  test('model codes: tokens of letters with digits, folded; none in a text without a digit', () => {
+    assert.deepEqual(codesOf('Panasonic KX-TS108W 2-Line'), ['2line', 'kxts108w']);
+    assert.deepEqual(codesOf('Ｋｘ１２３４ phone'), ['kx1234'], 'full-width digits fold to ASCII ones');
+    assert.deepEqual(codesOf('John Smith, 5th Avenue'), []);
+    assert.deepEqual(codesOf('Smith & Sons (Ltd.)'), []);
+  });
+
+  test('nicknames written in full, whole words only', () => {
+    assert.equal(fullNames('bob johnson'), 'robert johnson');
+    assert.equal(fullNames('johnson, bob'), 'johnson, robert');
+    assert.equal(fullNames('bobby-lee mike.brown'), 'robert-lee michael.brown');
+    assert.equal(fullNames('bobx bob2 xbob andy'), 'bobx bob2 xbob andrew', 'a nickname inside a word is not one');
+    assert.equal(fullNames('édward ted ed'), 'édward edward edward');
   });
 
   test('cells as text: numbers and dates written out, objects and null empty', () => {
