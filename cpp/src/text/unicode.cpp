@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <iterator>
+#include <vector>
 
 namespace simhash::unicode {
 
@@ -142,15 +143,22 @@ uint32_t nextLeb128(const unsigned char* bytes, size_t& at) {
 const HanVariants& hanVariants() {
   static const HanVariants* const table = [] {
     auto* t = new HanVariants{};
-    size_t atTraditional = 0, atSimplified = 0;
-    uint32_t traditional = 0, simplified = 0;
+    // The pairs come by simplified form; sorted by traditional code point as traditional << 16 | simplified.
+    std::vector<uint64_t> pairs(kHanVariants);
+    size_t atSimplified = 0, atTraditional = 0;
+    uint32_t simplified = 0, traditional = 0;
+    for (uint64_t& pair : pairs) {
+      simplified += nextLeb128(kHanSimplifiedDeltas, atSimplified);
+      const uint32_t zigzag = nextLeb128(kHanTraditionalDeltas, atTraditional);
+      traditional += zigzag % 2 == 0 ? zigzag / 2 : -(zigzag / 2) - 1;
+      pair = uint64_t{traditional} << 16 | simplified;
+    }
+    std::sort(pairs.begin(), pairs.end());
     for (unsigned i = 0; i < kHanVariants; ++i) {
-      traditional += nextLeb128(kHanTraditionalDeltas, atTraditional);
-      const uint32_t zigzag = nextLeb128(kHanSimplifiedDeltas, atSimplified);
-      simplified += zigzag % 2 == 0 ? zigzag / 2 : -(zigzag / 2) - 1;
-      t->traditional[i] = static_cast<char16_t>(traditional);
-      t->simplified[i] = static_cast<char16_t>(simplified);
-      t->present[(traditional - HanVariants::kFirst) / 64] |= uint64_t{1} << ((traditional - HanVariants::kFirst) % 64);
+      const auto from = static_cast<char16_t>(pairs[i] >> 16);
+      t->traditional[i] = from;
+      t->simplified[i] = static_cast<char16_t>(pairs[i]);
+      t->present[(from - HanVariants::kFirst) / 64] |= uint64_t{1} << ((from - HanVariants::kFirst) % 64);
     }
     return t;
   }();
