@@ -36,8 +36,9 @@ struct ReviewPair {
 /// rises), since one below it cannot enter the first `limit`: they are those the search
 /// without a limit would give first, and the pairs found beyond them a lower bound of the
 /// rest. Above the review threshold the bar sets candidates aside exactly, by sizes and by
-/// bitmaps (made beside the sketches for that). Memory: 12 bytes per (text, band), 76 per
-/// text (140 with a limit and sketches), and about 40 per pair of groups found.
+/// bitmaps (made beside the sketches for that). Memory: 4 bytes and a bit per (text, band),
+/// 4 more per (text, band) whose key another shares and 4 per such key (band_buckets.h),
+/// 76 per text (140 with a limit and sketches), and about 40 per pair of groups found.
 class ReviewPairs {
  public:
   /// `limit`: the pairs take() will be asked for at most (SIZE_MAX: every one).

@@ -1,8 +1,7 @@
 #pragma once
-// Internal: texts by their band keys, for SimilarGroups' one-pass candidate search over
-// MinHash banding (similar_groups.h), where the leader rule indexes a text only once it is
-// decided. (ReviewPairs indexes every text before its search, and lays its index out flat
-// instead: review_pairs.cpp.)
+// Internal: texts by their band keys, for the one-pass candidate searches over MinHash
+// banding: SimilarGroups (similar_groups.h), where the leader rule indexes a text once it
+// leads, and ReviewPairs (review_pairs.h), which indexes each text once its step is done.
 //
 // Every text's keys are known before the search starts, so each key that two or more of
 // its entries share gets a bucket of its own, laid out once (build) with room for all of
@@ -12,7 +11,9 @@
 // Keys of different bands are different hashes, so buckets serve all bands at once (a key
 // shared across bands only adds a candidate). Reading a bucket is one cache miss and then
 // consecutive words; chains of links through a hash table, before, cost a miss for each key
-// looked up, indexed and each link read (names at 0.6: 66 keys a text, 88 links).
+// looked up, indexed and each link read (names at 0.6: 66 keys a text, 88 links), and
+// ReviewPairs' flat index of every entry sorted by key, before, a miss for each key looked
+// up and one more for its run of entries, shared or not.
 // Memory: 4 bytes and a bit per (text, band), and 4 per entry whose key another shares
 // plus 4 per such key.
 #include <algorithm>
@@ -27,7 +28,8 @@ class BandBuckets {
   static constexpr uint32_t kNone = UINT32_MAX;
   static constexpr size_t kMostPasses = 16;  // build()'s passes over all entries, at most
 
-  explicit BandBuckets(unsigned bands) : bands_(bands), heads_(bands) {}
+  /// `mostHeld`: a key that more entries hold gets no bucket, so it proposes no text.
+  explicit BandBuckets(unsigned bands, size_t mostHeld = SIZE_MAX) : bands_(bands), mostHeld_(mostHeld), heads_(bands) {}
 
   /// Room for the keys of texts [0, count) (never shrinks).
   void reserve(uint32_t count) {
@@ -98,10 +100,11 @@ class BandBuckets {
           table[slot] = key << 32 | ((table[slot] & 0xFFFFFFFFu) + 1);
           entries[k] = uint64_t{slot} << 32 | static_cast<uint32_t>(entries[k]);
         }
-        // A bucket with room for a count and its entries for each key of two or more.
+        // A bucket with room for a count and its entries for each key of two or more (and
+        // at most mostHeld_).
         for (size_t slot = 0; slot < size; ++slot) {
           const auto held = static_cast<uint32_t>(table[slot]);
-          const bool many = held > 1;
+          const bool many = held > 1 && held <= mostHeld_;
           table[slot] = many ? room : kNone;
           room += many ? 1 + held : 0;
         }
@@ -129,11 +132,10 @@ class BandBuckets {
     }
   }
 
-  /// The indexed texts that share a key with text i, each once, appended to out (in no
-  /// particular order): seenBy[y] == mark marks text y as given (seenBy has an entry per
-  /// text; a caller passes a mark it has not used before, such as its text's number plus 1).
-  /// @return the bucket entries read, which are the chains' links of before.
-  size_t collect(uint32_t i, uint32_t mark, std::vector<uint32_t>& seenBy, std::vector<uint32_t>& out) {
+  /// Calls visit(y) for each indexed text y that shares a key with text i, once per key
+  /// shared (in no particular order). @return the bucket entries read.
+  template <class Visit>
+  size_t visit(uint32_t i, Visit&& visit) {
     // The buckets' counts first, each an independent load whose misses overlap.
     const size_t e = size_t{i} * bands_;
     unsigned found = 0;
@@ -145,21 +147,29 @@ class BandBuckets {
       const uint32_t* at = members_.data() + heads_[f];
       const uint32_t n = at[0];
       read += n;
-      for (uint32_t k = 1; k <= n; ++k) {
-        const uint32_t y = at[k];
-        if (seenBy[y] != mark) {
-          seenBy[y] = mark;
-          out.push_back(y);
-        }
-      }
+      for (uint32_t k = 1; k <= n; ++k) visit(at[k]);
     }
     return read;
+  }
+
+  /// The indexed texts that share a key with text i, each once, appended to out (in no
+  /// particular order): seenBy[y] == mark marks text y as given (seenBy has an entry per
+  /// text; a caller passes a mark it has not used before, such as its text's number plus 1).
+  /// @return the bucket entries read.
+  size_t collect(uint32_t i, uint32_t mark, std::vector<uint32_t>& seenBy, std::vector<uint32_t>& out) {
+    return visit(i, [&](uint32_t y) {
+      if (seenBy[y] != mark) {
+        seenBy[y] = mark;
+        out.push_back(y);
+      }
+    });
   }
 
  private:
   bool shared(size_t e) const { return (shared_[e / 64] >> (e % 64) & 1) != 0; }
 
   unsigned bands_;
+  size_t mostHeld_;
   std::vector<uint32_t> bucketOf_;  // each text's keys until build(), then each shared entry's bucket
   std::vector<uint64_t> shared_;    // a bit per entry: its key is shared (set by build)
   std::vector<uint32_t> members_;   // the buckets: a count, then the texts indexed so far

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <functional>
 
+#include "bands/band_buckets.h"
 #include "base/mix.h"
 #include "base/radix.h"
 #include "similarity/set_sketch.h"
@@ -41,19 +42,13 @@ struct ReviewPairs::Impl {
   SetSketch barSketcher;
   SketchFilter barFilter;
   std::vector<uint64_t> barBitmaps;  // SetSketch::kWords per text, when used
-  // Two stages, each resumable: every text signed (its band keys and its sketch), then
-  // every text against the earlier texts that share a band key with it. The band index
-  // is static once built, so it is laid out flat rather than chained: entries (key << 32
-  // | text) grouped by the top bits of the key, in text order within a group, so that a
-  // lookup reads one short contiguous run instead of chasing links across memory.
+  // Two stages, each resumable: every text signed (its band keys, in buckets.spare, and its
+  // sketch), then every text against the earlier texts that share a band key with it: each
+  // text is indexed in the buckets (band_buckets.h) once its step is done.
   uint32_t signedUpTo = 0, done = 0;
-  std::vector<uint32_t> keys;      // bands per text: the band keys
+  bool laidOut = false;
+  BandBuckets buckets;
   std::vector<uint64_t> sketches;  // SetSketch::kWords per text
-  unsigned shift = 32;             // a key's group: key >> shift
-  std::vector<uint32_t> starts;    // each group's first entry, then the end
-  std::vector<uint64_t> entries;
-  std::vector<uint32_t> runs;    // per band of the text stepped: its key's group's first entry, then its end
-  uint64_t touched = 0;          // the entries read ahead (kept, so that the reads are)
   std::vector<uint64_t> codes;
   // The pairs of groups found so far, each with its best pair of texts: open addressing
   // from the two labels (the lesser in the high half; never 0, as the labels differ) to
@@ -64,12 +59,11 @@ struct ReviewPairs::Impl {
   // With a limit: the limit-th best similarity of `best` once it holds that many (else 0),
   // made anew each time `limit` more pairs are recorded; candidates are decided against it.
   size_t limit = SIZE_MAX, recordedSinceBar = 0;
-  size_t maxBucket = SIZE_MAX;
   double bar = 0;
   std::vector<double> scratch;
 
-  Impl(Banding banding, double review)
-      : rows(banding.rows), bands(banding.bands), signer(banding), filter(review), barFilter(review) {
+  Impl(Banding banding, double review, size_t maxBucket)
+      : rows(banding.rows), bands(banding.bands), signer(banding), filter(review), barFilter(review), buckets(banding.bands, maxBucket) {
     barSketcher.bitmaps = barFilter.bitmaps = true;
   }
 
@@ -123,24 +117,10 @@ struct ReviewPairs::Impl {
     const uint32_t size = sets->size(i);
     if (codes.size() < size) codes.resize(size);  // grows only: resizing down and up would zero it
     sets->canonicalCodes(i, codes.data());
-    signer.keys(codes.data(), size, keys.data() + size_t{i} * bands);
+    signer.keys(codes.data(), size, buckets.spare(i));
     sketcher.make(codes.data(), size, sketches.data() + size_t{i} * SetSketch::kWords);
     if (!barBitmaps.empty()) barSketcher.make(codes.data(), size, barBitmaps.data() + size_t{i} * SetSketch::kWords);
     return rows * bands + SetSketch::kBins + 2 * size;
-  }
-
-  // The flat band index of every text's keys: about 4 entries a group.
-  void index() {
-    const size_t count = keys.size();
-    unsigned bits = 1;
-    while (bits < 30 && (size_t{4} << bits) < count) ++bits;
-    shift = 32 - bits;
-    starts.assign((size_t{1} << bits) + 1, 0);
-    for (const uint32_t key : keys) ++starts[(key >> shift) + 1];
-    for (size_t g = 1; g < starts.size(); ++g) starts[g] += starts[g - 1];
-    entries.resize(count);
-    std::vector<uint32_t> at(starts.begin(), starts.end() - 1);
-    for (size_t e = 0; e < count; ++e) entries[at[keys[e] >> shift]++] = uint64_t{keys[e]} << 32 | (e / bands);
   }
 
   // Text i against the earlier texts it shares a band key with; returns the work it took.
@@ -148,68 +128,44 @@ struct ReviewPairs::Impl {
     const uint32_t size = texts[i].size;
     const uint32_t group = texts[i].label;
     const uint64_t* sketch = sketches.data() + size_t{i} * SetSketch::kWords;
-    size_t work = 16 * bands;
-    // Each key's group located, then its first entry read, in loops of reads that do not
-    // depend on one another, so that their cache misses (the index is large) overlap
-    // instead of following one another.
-    for (unsigned b = 0; b < bands; ++b) {
-      const uint32_t g = keys[size_t{i} * bands + b] >> shift;
-      runs[2 * b] = starts[g];
-      runs[2 * b + 1] = starts[g + 1];
-    }
-    for (unsigned b = 0; b < bands; ++b) touched += runs[2 * b] < runs[2 * b + 1] ? entries[runs[2 * b]] : 0;
-    for (unsigned b = 0; b < bands; ++b) {
-      const uint32_t key = keys[size_t{i} * bands + b];
-      const uint64_t* const from = entries.data() + runs[2 * b];
-      const uint64_t* const to = entries.data() + runs[2 * b + 1];
-      if (maxBucket != SIZE_MAX) {
-        size_t held = 0;
-        for (const uint64_t* e = from; e < to; ++e) held += *e >> 32 == key;
-        if (held > maxBucket) continue;
+    size_t work = 4 * bands;
+    work += 2 * buckets.visit(i, [&](uint32_t y) {
+      // What cannot reach the review threshold, or the bar once it is higher, is set aside
+      // exactly before anything else is read: by sizes (the most selective: at a bar of
+      // 0.82, 61% of the paragraphs' candidates), later by bitmaps; not by sketches (set_sketch.h).
+      // J <= min / max; the margin keeps the double quotient's rounding from crossing the bar.
+      Text& other = texts[y];
+      const uint32_t sizeY = other.size;
+      const double least = std::min(sizeY, size), most = std::max(sizeY, size);
+      if (least < (bar > review ? bar : review) * (1 - 1e-9) * most || other.seenBy == i + 1) return;
+      other.seenBy = i + 1;
+      if (other.label == group) return;
+      if (bar > review && !barBitmaps.empty() &&
+          !barFilter.mayReach(barBitmaps.data() + size_t{y} * SetSketch::kWords, sizeY, barBitmaps.data() + size_t{i} * SetSketch::kWords, size)) {
+        return;
       }
-      for (const uint64_t* e = from; e < to; ++e) {
-        const auto y = static_cast<uint32_t>(*e);
-        if (y >= i) break;  // texts in order within a group: the rest are later texts
-        if (*e >> 32 != key) continue;
-        // What cannot reach the review threshold, or the bar once it is higher, is set
-        // aside exactly before anything else is read: by sizes (the most selective: at a bar of
-        // 0.82, 61% of the paragraphs' candidates), later by bitmaps; not by sketches (set_sketch.h).
-        // J <= min / max; the margin keeps the double quotient's rounding from crossing the bar.
-        Text& other = texts[y];
-        const uint32_t sizeY = other.size;
-        const double least = std::min(sizeY, size), most = std::max(sizeY, size);
-        if (least < (bar > review ? bar : review) * (1 - 1e-9) * most || other.seenBy == i + 1) continue;
-        other.seenBy = i + 1;
-        work += 2;
-        if (other.label == group) continue;
-        if (bar > review && !barBitmaps.empty() &&
-            !barFilter.mayReach(barBitmaps.data() + size_t{y} * SetSketch::kWords, sizeY, barBitmaps.data() + size_t{i} * SetSketch::kWords, size)) {
-          continue;
-        }
-        if (!filter.mayReach(sketches.data() + size_t{y} * SetSketch::kWords, sizeY, sketch, size)) continue;
-        work += 8 + size / 2;
-        if (!sets->atLeast(y, i, bar > review ? bar : review)) continue;
-        record(other.label, group, {y, i, sets->similarity(y, i)});
-      }
-    }
+      if (!filter.mayReach(sketches.data() + size_t{y} * SetSketch::kWords, sizeY, sketch, size)) return;
+      work += 8 + size / 2;
+      if (!sets->atLeast(y, i, bar > review ? bar : review)) return;
+      record(other.label, group, {y, i, sets->similarity(y, i)});
+    });
+    buckets.index(i);
     return work;
   }
 };
 
 ReviewPairs::ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, Banding banding, size_t limit,
                          size_t maxBucket)
-    : impl_(new Impl(banding, review)) {
+    : impl_(new Impl(banding, review, maxBucket)) {
   Impl& m = *impl_;
   m.limit = limit;
-  m.maxBucket = maxBucket;
   m.sets = &sets;
   m.sketcher.bitmaps = m.filter.bitmaps = builtSummarizedByBitmaps(sets);
   m.texts.resize(labels.size());
   for (uint32_t i = 0; i < labels.size(); ++i) m.texts[i] = {sets.size(i), labels[i], 0};
   m.review = review;
   const auto count = static_cast<uint32_t>(m.texts.size());
-  m.runs.resize(2 * size_t{m.bands});
-  m.keys.resize(size_t{count} * m.bands);
+  m.buckets.reserve(count);
   m.sketches.resize(size_t{count} * SetSketch::kWords);
   if (limit != SIZE_MAX && !m.filter.bitmaps) m.barBitmaps.resize(size_t{count} * SetSketch::kWords);
 }
@@ -224,9 +180,10 @@ bool ReviewPairs::run(size_t workBudget) {
   size_t work = 0;
   while (m.signedUpTo < count && work < workBudget) work += m.sign(m.signedUpTo++);
   if (m.signedUpTo < count) return false;
-  if (m.entries.size() < m.keys.size()) {
-    m.index();
-    work += 8 * m.keys.size();
+  if (!m.laidOut) {
+    m.buckets.build(count);
+    m.laidOut = true;
+    work += 8 * size_t{count} * m.bands;
   }
   while (m.done < count && work < workBudget) work += m.step(m.done++);
   return m.done == count;
