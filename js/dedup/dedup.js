@@ -27,6 +27,8 @@ import { containedPairs } from './contained.js';
 import { encodeTextsPaced, preparedInJs } from '../core/text.js';
 import { checkWeights, learnWeights, lendWeights } from '../bindings/word-weights.js';
 import { assertUsable } from '../core/traps.js';
+import { recordFields } from '../core/thresholds.js';
+import { dateKey } from '../records/fields.js';
 
 /**
  * Texts fingerprinted between progress reports, cancellation checks and yields, and at
@@ -256,6 +258,23 @@ async function reviewPairs(core, sets, texts, labels, search, pacer) {
   return { a: column(Uint32Array, 0), b: column(Uint32Array, 1), similarity: column(Float64Array, 2), contained: column(Array, 3), total: Math.max(found.total, entries.length) };
 }
 
+/**
+ * `found`'s pairs of one-line records, and the records sharing a date (of birth: a field
+ * records' dateKey reads, held by at most 10 records) at 0.3 or more: a date identifies a
+ * person where the rest of a record carries typos and changed fields; a phone does not, a
+ * household shares it (docs/lists.md#one-line-records).
+ */
+function withDatePairs(core, sets, textOf, count, found, similarity) {
+  const holders = new Map();
+  const [a, b] = [[], []];
+  for (let i = 0; i < count; i++) for (const date of new Set(recordFields(textOf(i)).map((field) => dateKey(field.trim())))) date && holders.set(date, [...holders.get(date) ?? [], i]);
+  for (const held of holders.values()) held.forEach((x, i) => held.length <= 10 && held.slice(i + 1).forEach((y) => a.push(x) && b.push(y)));
+  // Pairs at `similarity` are found's already.
+  const similar = setSimilarities(core, sets, Uint32Array.from(a), Uint32Array.from(b));
+  const keep = (array, extra) => Uint32Array.from([...array, ...extra.filter((_, p) => similar[p] >= 0.3 && similar[p] < similarity)]);
+  return { a: keep(found.a, a), b: keep(found.b, b) };
+}
+
 /** searchLabels with the weights lent to the core (`weights`: a lendWeights handle, or 0). */
 async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, weights) {
   const { k, similarity, banding = false, grouping, review = 0, measure } = search;
@@ -280,7 +299,8 @@ async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, we
       // Every pair at the threshold, grouped around the texts most match.
       return withShingleSets(core, async (sets) => {
         await buildShingleSets(core, sets, texts, between, 0, measure, weights);
-        return withReview(sets, centralLeaderLabels(core, count, await searchAllPairs(core, sets, count, similarity, pacer, 'pairs')));
+        const found = await searchAllPairs(core, sets, count, similarity, pacer, 'pairs');
+        return withReview(sets, centralLeaderLabels(core, count, search.records ? withDatePairs(core, sets, textsByIndex(texts), count, found, similarity) : found));
       });
     }
     return withShingleSets(core, async (sets) => withReview(sets, await searchSimilarGroups(core, sets, count, similarity, grouping,

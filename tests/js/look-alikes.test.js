@@ -126,6 +126,26 @@ test('a list of one-line records: grouped around the record its copies match (th
   assert.deepEqual(pooled.review, result.review);
 });
 
+test('a list of one-line records: a date both hold (as records.js reads dates) groups a copy below the threshold; a shared phone does not', async () => {
+  const list = [
+    'zachary hudd, 3 spofforth street, kogarah 2016, 19810305',
+    'zachary hude, 3 hallstrom circuit, kogagh 2016, 1981-03-05', // the street changed, typos, the date written otherwise
+    'peter brown, 4 elm road, shelbyville 2750, 19650303, 0295559876',
+    'anna brown, 4 elm road, shelbyville 2750, 0295559876', // another person of the household: its phone, no date
+    'olivia tran, 88 harbour drive, coffs harbour 2450, 19810305', // another person born the same day
+    'harley mccarthy, 177 pridham street, marsden 3165, 19080419',
+    'madeline mason, 54 hoseason street, granville 4881, 19081128',
+  ];
+  const result = await sh.dedup(list);
+  const reach = (x, y) => sh.similarity(list[x], list[y], { measure: 'short', weights: result.weights });
+  assert.ok(reach(0, 1) >= 0.3 && reach(0, 1) < result.similarity, `the copy at ${reach(0, 1)}: between 0.3 and the threshold`);
+  assert.ok(reach(2, 3) > reach(0, 1) && reach(2, 3) < result.similarity, `the household at ${reach(2, 3)}: closer than the copy`);
+  assert.ok(reach(0, 4) < 0.3, 'the same birthday alone: below 0.3');
+  assert.deepEqual(result.groups, [[0, 1]]);
+  const pooled = await (pool ??= await createPool({ size: 2 })).dedup(list);
+  assert.deepEqual(pooled.groups, result.groups);
+});
+
 test('look-alikes alone: kept apart and listed with what differs, by the defaults', async () => {
   for (const [a, b, want] of LOOK_ALIKES) {
     const similarity = sh.similarity(a, b, { measure: 'short', weights: sh.learnWeights([a, b]) });
