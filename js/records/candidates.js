@@ -114,7 +114,12 @@ function keyCandidates(fields, rows, pairs) {
       present++;
       for (const part of field.kind === 'code' ? key.split(' ') : [key]) add(blocks, part, r);
       if (deletable && key.length >= MIN_DELETION_KEY && key.length <= MAX_DELETION_KEY) {
-        for (let i = 0; i < key.length; i++) add(deletions, `${key.slice(0, i)}${key.slice(i + 1)}`, r);
+        // A phone's digits as a number after a leading 1 (so that zeros count): each deletion a
+        // number too, which a map holds without making a string.
+        const digits = +`1${key}`;
+        for (let i = 0, p = 1; i < key.length; i++, p *= 10) {
+          add(deletions, field.kind === 'phone' ? Math.floor(digits / (10 * p)) * p + (digits % p) : `${key.slice(0, i)}${key.slice(i + 1)}`, r);
+        }
       }
     }
     if (present > KEY_SELECTIVE * blocks.size) continue;
