@@ -28,7 +28,7 @@ import { encodeTextsPaced, preparedInJs } from '../core/text.js';
 import { checkWeights, learnWeights, lendWeights } from '../bindings/word-weights.js';
 import { assertUsable } from '../core/traps.js';
 import { recordFields } from '../core/thresholds.js';
-import { dateKey } from '../records/fields.js';
+import { dateKey } from '../core/dates.js';
 
 /**
  * Texts fingerprinted between progress reports, cancellation checks and yields, and at
@@ -260,7 +260,7 @@ async function reviewPairs(core, sets, texts, labels, search, pacer) {
 
 /**
  * `found`'s pairs of one-line records, and the records sharing a date (of birth: a field
- * records' dateKey reads, held by at most 10 records) at 0.3 or more: a date identifies a
+ * dates.js reads, held by at most 10 records) at 0.3 or more: a date identifies a
  * person where the rest of a record carries typos and changed fields; a phone does not, a
  * household shares it (docs/lists.md#one-line-records).
  */
