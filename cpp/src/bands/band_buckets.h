@@ -11,9 +11,9 @@
 // Keys of different bands are different hashes, so buckets serve all bands at once (a key
 // shared across bands only adds a candidate). Reading a bucket is one cache miss and then
 // consecutive words; chains of links through a hash table, before, cost a miss for each key
-// looked up, indexed and each link read (names at 0.6: 66 keys a text, 88 links), and
-// ReviewPairs' flat index of every entry sorted by key, before, a miss for each key looked
-// up and one more for its run of entries, shared or not.
+// looked up, indexed and each link read (names at 0.6: 66 keys a text, 88 links), and a
+// flat index of every entry sorted by key costs a miss for each key looked up and one more
+// for its run of entries, shared or not.
 // Memory: 4 bytes and a bit per (text, band), and 4 per entry whose key another shares
 // plus 4 per such key.
 #include <algorithm>
