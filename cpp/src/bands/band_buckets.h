@@ -152,19 +152,6 @@ class BandBuckets {
     return read;
   }
 
-  /// The indexed texts that share a key with text i, each once, appended to out (in no
-  /// particular order): seenBy[y] == mark marks text y as given (seenBy has an entry per
-  /// text; a caller passes a mark it has not used before, such as its text's number plus 1).
-  /// @return the bucket entries read.
-  size_t collect(uint32_t i, uint32_t mark, std::vector<uint32_t>& seenBy, std::vector<uint32_t>& out) {
-    return visit(i, [&](uint32_t y) {
-      if (seenBy[y] != mark) {
-        seenBy[y] = mark;
-        out.push_back(y);
-      }
-    });
-  }
-
  private:
   bool shared(size_t e) const { return (shared_[e / 64] >> (e % 64) & 1) != 0; }
 
@@ -173,7 +160,7 @@ class BandBuckets {
   std::vector<uint32_t> bucketOf_;  // each text's keys until build(), then each shared entry's bucket
   std::vector<uint64_t> shared_;    // a bit per entry: its key is shared (set by build)
   std::vector<uint32_t> members_;   // the buckets: a count, then the texts indexed so far
-  std::vector<uint32_t> heads_;     // scratch of collect: the buckets of one text that hold texts
+  std::vector<uint32_t> heads_;     // scratch of visit: the buckets of one text that hold texts
 };
 
 }  // namespace simhash
