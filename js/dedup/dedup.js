@@ -267,8 +267,10 @@ async function reviewPairs(core, sets, texts, labels, search, pacer) {
 function withDatePairs(core, sets, textOf, count, found, similarity) {
   const holders = new Map();
   const [a, b] = [[], []];
-  for (let i = 0; i < count; i++) for (const date of new Set(recordFields(textOf(i)).map((field) => dateKey(field.trim())))) date && holders.set(date, [...holders.get(date) ?? [], i]);
-  for (const held of holders.values()) held.forEach((x, i) => held.length <= 10 && held.slice(i + 1).forEach((y) => a.push(x) && b.push(y)));
+  for (let i = 0; i < count; i++) {
+    for (const date of new Set(recordFields(textOf(i)).map((field) => dateKey(field.trim())))) if (date) (holders.get(date) ?? holders.set(date, []).get(date)).push(i);
+  }
+  for (const held of holders.values()) if (held.length <= 10) held.forEach((x, i) => held.slice(i + 1).forEach((y) => a.push(x) && b.push(y)));
   // Pairs at `similarity` are found's already.
   const similar = setSimilarities(core, sets, Uint32Array.from(a), Uint32Array.from(b));
   const keep = (array, extra) => Uint32Array.from([...array, ...extra.filter((_, p) => similar[p] >= 0.3 && similar[p] < similarity)]);
