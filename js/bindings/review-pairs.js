@@ -15,9 +15,10 @@ const SLICE_WORK = 2e6;
  * `total`, how many pairs of groups were found: all there are when fewer than reviewLimit,
  * else a lower bound (the search stops deciding candidates that cannot enter the list).
  * `maxBucket`: a band key held by more texts proposes none (review_pairs.h); by default every key does.
+ * `mostPairs`: the search stops once it holds more pairs of groups, and `total` then exceeds it.
  */
-export async function searchReview(core, sets, labels, { review, reviewLimit, maxBucket = 0xffffffff }, pacer, phase) {
-  const search = withAllocations(core, (mem) => coreCall(() => core._reviewPairsCreate(sets, mem.copyIn(labels), labels.length, review, reviewLimit, maxBucket)));
+export async function searchReview(core, sets, labels, { review, reviewLimit, maxBucket = 0xffffffff, mostPairs = Infinity }, pacer, phase) {
+  const search = withAllocations(core, (mem) => coreCall(() => core._reviewPairsCreate(sets, mem.copyIn(labels), labels.length, review, reviewLimit, maxBucket, mostPairs)));
   try {
     for (let done = false; !done;) {
       done = coreCall(() => core._reviewPairsRun(search, SLICE_WORK));
@@ -36,10 +37,10 @@ export async function searchReview(core, sets, labels, { review, reviewLimit, ma
 /**
  * Every pair of the `count` texts of `sets` whose similarity reaches `similarity` (candidate
  * recall as the review's): searchReview over the texts each alone, without a limit;
- * `maxBucket` as searchReview's.
+ * `maxBucket` and `mostPairs` as searchReview's.
  */
-export function searchAllPairs(core, sets, count, similarity, pacer, phase, maxBucket) {
-  return searchReview(core, sets, Uint32Array.from({ length: count }, (_, i) => i), { review: similarity, reviewLimit: 0xffffffff, maxBucket }, pacer, phase);
+export function searchAllPairs(core, sets, count, similarity, pacer, phase, maxBucket, mostPairs) {
+  return searchReview(core, sets, Uint32Array.from({ length: count }, (_, i) => i), { review: similarity, reviewLimit: 0xffffffff, maxBucket, mostPairs }, pacer, phase);
 }
 
 /**

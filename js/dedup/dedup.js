@@ -188,6 +188,15 @@ export async function searchLabels(core, texts, fingerprints, search, pacer) {
 const MANY_ROWS = 2.5;
 
 /**
+ * The pairs at the threshold that grouping around central texts holds at most, for `count`
+ * distinct texts: a few dozen a text where an entity has many rows (the patent applicants:
+ * 26), while in a list whose texts are nearly all alike they grow with the square of the
+ * texts (3,000 near-identical one-line records: 849 MiB of WASM memory and 12 s; past the
+ * bound, 53 MiB and 1.5 s). Past them the leader rule groups in the texts' order.
+ */
+const mostAllPairs = (count) => 2 ** 18 + 32 * count;
+
+/**
  * One text per group of `labels`, its texts joined by spaces, so that word counting counts
  * each word once per group; in the form `texts` has (strings, or UTF-8 with bounds).
  */
@@ -298,10 +307,13 @@ async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, we
   if (banding) { // no fingerprints needed (a pool's worker gets none)
     const count = Array.isArray(texts) ? texts.length : texts.bounds.length - 1;
     if (search.records || search.central) {
-      // Every pair at the threshold, grouped around the texts most match.
+      // Every pair at the threshold, grouped around the texts most match; past mostAllPairs,
+      // by the leader rule in the texts' order.
       return withShingleSets(core, async (sets) => {
         await buildShingleSets(core, sets, texts, between, 0, measure, weights);
-        const found = await searchAllPairs(core, sets, count, similarity, pacer, 'pairs');
+        const mostPairs = mostAllPairs(count);
+        const found = await searchAllPairs(core, sets, count, similarity, pacer, 'pairs', undefined, mostPairs);
+        if (found.total > mostPairs) return withReview(sets, await searchSimilarGroups(core, sets, count, similarity, grouping, async () => {}, pacer, 'pairs'));
         return withReview(sets, centralLeaderLabels(core, count, search.records ? withDatePairs(core, sets, textsByIndex(texts), count, found, similarity) : found));
       });
     }

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { init } from '../../js/node.js';
 import { random64, sh } from './helpers.js';
 
 setFlagsFromString('--expose-gc');
@@ -150,4 +151,23 @@ test('forgotten indexes are freed by the FinalizationRegistry', async () => {
   assert.ok(sh.heapBytesInUse > before, 'the indexes hold WASM memory');
   for (let attempt = 0; attempt < 50 && sh.heapBytesInUse > before; attempt++) await settledJsHeap();
   assert.equal(sh.heapBytesInUse, before);
+});
+
+test('a list of near-identical one-line records is grouped within bounded memory: the pairs around central records stop at their bound', async () => {
+  // 3,000 copies of one record, each with two of its first 30 characters replaced: nearly
+  // every pair reaches the threshold, millions that grouping around central records would hold.
+  const fresh = await init();
+  const next = random64(53);
+  const record = 'john smith, 12 main street, springfield 2000, 19800101';
+  const texts = Array.from({ length: 3000 }, () => {
+    const letters = [...record];
+    for (let k = 0; k < 2; k++) letters[1 + Number(next() % 29n)] = String.fromCharCode(97 + Number(next() % 26n));
+    return letters.join('');
+  });
+  const result = await fresh.dedup(texts);
+  const held = result.groups.flatMap((group) => group.slice(1)).concat(result.uniqueIndices);
+  assert.equal(held.length, texts.length, 'every item kept or in a group once');
+  assert.equal(new Set(held).size, texts.length);
+  assert.ok(result.groups.length > 0 && result.groups.length < 500, `${result.groups.length} groups`);
+  assert.ok(fresh.memoryBytes <= 128 * 2 ** 20, `WASM memory ${fresh.memoryBytes} bytes`);
 });

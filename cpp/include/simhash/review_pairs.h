@@ -46,16 +46,19 @@ class ReviewPairs {
   /// share, such as a common first name and a city, rather than a near-duplicate; a pair at
   /// J = review shares bands × review^rows keys on average, so it is still found through
   /// the others, unless most of its keys are such parts). SIZE_MAX: every key proposes.
+  /// `mostPairs`: the search stops once it holds more pairs of groups (run() then returns
+  /// true, and take()'s total exceeds it): a bound on memory and time where nearly every
+  /// text is like every other, whose pairs grow with the square of the texts. SIZE_MAX: never.
   /// @pre `sets` built for texts [0, labels.size()), unchanged and alive while run() is
   /// called; 0 < review <= 1; labels.size() × banding.bands < 2^32; limit >= 1.
   ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, Banding banding,
-              size_t limit = SIZE_MAX, size_t maxBucket = SIZE_MAX);
+              size_t limit = SIZE_MAX, size_t maxBucket = SIZE_MAX, size_t mostPairs = SIZE_MAX);
   ~ReviewPairs();
   ReviewPairs(ReviewPairs&&) noexcept;
   ReviewPairs& operator=(ReviewPairs&&) noexcept;
 
-  /// Works until done or about workBudget units are spent (units as SimilarGroups::run);
-  /// returns true when done.
+  /// Works until done (or past mostPairs) or about workBudget units are spent (units as
+  /// SimilarGroups::run); returns true when done.
   bool run(size_t workBudget);
   /// Fraction of the work done, 0..1.
   double progress() const;

@@ -58,7 +58,7 @@ struct ReviewPairs::Impl {
   std::vector<ReviewPair> best;
   // With a limit: the limit-th best similarity of `best` once it holds that many (else 0),
   // made anew each time `limit` more pairs are recorded; candidates are decided against it.
-  size_t limit = SIZE_MAX, recordedSinceBar = 0;
+  size_t limit = SIZE_MAX, recordedSinceBar = 0, mostPairs = SIZE_MAX;
   double bar = 0;
   std::vector<double> scratch;
 
@@ -155,10 +155,11 @@ struct ReviewPairs::Impl {
 };
 
 ReviewPairs::ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, Banding banding, size_t limit,
-                         size_t maxBucket)
+                         size_t maxBucket, size_t mostPairs)
     : impl_(new Impl(banding, review, maxBucket)) {
   Impl& m = *impl_;
   m.limit = limit;
+  m.mostPairs = mostPairs;
   m.sets = &sets;
   m.sketcher.bitmaps = m.filter.bitmaps = builtSummarizedByBitmaps(sets);
   m.texts.resize(labels.size());
@@ -185,8 +186,8 @@ bool ReviewPairs::run(size_t workBudget) {
     m.laidOut = true;
     work += 8 * size_t{count} * m.bands;
   }
-  while (m.done < count && work < workBudget) work += m.step(m.done++);
-  return m.done == count;
+  while (m.done < count && work < workBudget && m.best.size() <= m.mostPairs) work += m.step(m.done++);
+  return m.done == count || m.best.size() > m.mostPairs;
 }
 
 double ReviewPairs::progress() const {
