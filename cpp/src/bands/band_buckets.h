@@ -27,6 +27,7 @@ class BandBuckets {
  public:
   static constexpr uint32_t kNone = UINT32_MAX;
   static constexpr size_t kMostRounds = 16;  // build()'s rounds of two passes over all entries, at most
+  static constexpr size_t kAtOnce = size_t{1} << 22;  // build()'s entries a round, unless told
 
   /// `mostHeld`: a key that more entries hold gets no bucket, so it proposes no text.
   explicit BandBuckets(unsigned bands, size_t mostHeld = SIZE_MAX) : bands_(bands), mostHeld_(mostHeld), heads_(bands) {}
@@ -50,7 +51,7 @@ class BandBuckets {
   /// entry of the largest partition, so that it adds little to the peak of a large list
   /// (WASM memory never shrinks). The bound on rounds keeps the cost linear: 1M names' 66M
   /// entries take 16 rounds (natively 5.7 s; 3.7 s in 4, for four times the memory).
-  void build(uint32_t count, size_t atOnce = size_t{1} << 22);
+  void build(uint32_t count, size_t atOnce = kAtOnce);
 
   /// Indexes text i under its keys. @pre build() has laid out text i's buckets.
   void index(uint32_t i) {
