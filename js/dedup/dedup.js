@@ -191,7 +191,7 @@ const MANY_ROWS = 2.5;
  * The pairs at the threshold that grouping around central texts holds at most, for `count`
  * distinct texts: a few dozen a text where an entity has many rows (the patent applicants:
  * 26), while in a list whose texts are nearly all alike they grow with the square of the
- * texts (3,000 near-identical one-line records: 849 MiB of WASM memory and 12 s; past the
+ * texts (3,000 near-identical one-line records: 810 MiB of WASM memory and 13 s; past the
  * bound, 53 MiB and 1.5 s). Past them the leader rule groups in the texts' order.
  */
 const mostAllPairs = (count) => 2 ** 18 + 32 * count;
