@@ -26,6 +26,14 @@ const PRIOR_PAIRS = 5;
 /** u each level is smoothed toward, by number of levels, and by how many random pairs' worth. */
 const PRIOR_U = { 2: [0.002, 0.998], 3: [0.005, 0.005, 0.99], 4: [0.002, 0.003, 0.01, 0.985] };
 const PRIOR_RANDOM = 100;
+/**
+ * Kinds whose exact agreement is rare among different people (a household, a switchboard),
+ * and the most u their exact level takes. A list where more random pairs share one is mostly
+ * one entity's rows: its random pairs are its duplicates, and counted as u they would weigh
+ * the agreement at nothing (20 rows of one person, one phone, no group).
+ */
+const PERSONAL = new Set(['email', 'phone']);
+const PERSONAL_EXACT_U = 0.01;
 const EM_ITERATIONS = 40;
 const EM_TOLERANCE = 1e-5;
 const MIN_PRIOR = 1e-7;
@@ -50,7 +58,13 @@ function countU(fields, randomLevels) {
     const counts = PRIOR_U[LEVELS[kind].length].map((u) => u * PRIOR_RANDOM);
     for (let p = j; p < randomLevels.length; p += f) if (randomLevels[p] !== MISSING) counts[randomLevels[p]]++;
     const total = counts.reduce((s, c) => s + c, 0);
-    return counts.map((c) => c / total);
+    const u = counts.map((c) => c / total);
+    const most = PERSONAL.has(kind) ? PERSONAL_EXACT_U : 1;
+    if (u[0] > most) {
+      u[u.length - 1] += u[0] - most;
+      u[0] = most;
+    }
+    return u;
   });
 }
 

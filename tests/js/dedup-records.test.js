@@ -169,6 +169,21 @@ describe('dedup of records', () => {
     assert.deepEqual(apart?.apart, { field: 'name', differs: { words: [['Michael'], ['Michelle']] } });
   });
 
+  test('a list of one person\'s rows: a shared e-mail and phone still weigh, as among different people they are rare', async () => {
+    // Its random pairs are its duplicates: counted as u, they would weigh both at under a bit, and group nothing.
+    const typo = (s, i) => (i % 3 === 0 ? s : s.slice(0, 1 + (i * 7) % (s.length - 2)) + s[2 + (i * 7) % (s.length - 2)] + s[1 + (i * 7) % (s.length - 2)] + s.slice(3 + (i * 7) % (s.length - 2)));
+    const rows = Array.from({ length: 20 }, (_, i) => ({
+      name: typo('Jonathan Whitfield', i), email: i % 4 ? 'jon.whitfield@example.com' : 'jwhitfield@example.org',
+      phone: i % 2 ? '(555) 123-4567' : '555.123.4567', city: typo('Springfield', i + 1),
+    }));
+    const result = await sh.dedup(rows);
+    for (const name of ['email', 'phone']) {
+      const exact = result.model.fields.find((f) => f.name === name).levels[0];
+      assert.ok(exact.u <= 0.01 && exact.weight >= 5, `${name}: ${JSON.stringify(exact)}`);
+    }
+    assert.ok(result.groups.flat().length >= 10, `grouped: ${JSON.stringify(result.groups)}`);
+  });
+
   test('FEBRL person records: pair F1 at least 0.99 with precision at least 0.99, and the model weighs identifiers', async () => {
     for (const list of loadRecords({ names: ['febrl1', 'febrl3'] })) {
       const result = await sh.dedup(list.rows);
