@@ -1,16 +1,26 @@
 // The pairs of records dedup compares (README "Records", docs/records.md#candidates), without
-// blocking rules written by hand: rows sharing a selective key, or one a character apart;
-// rows whose name fields joined, or identity fields alone, reach CANDIDATE_SIMILARITY by the
-// short measure (MinHash bands and exact verification in the core, as dedup's review
-// search); and random pairs, for the model's u.
+// blocking rules written by hand: rows sharing a selective key (of a name field beside the
+// identity, its first word, where the names are not searched joined), or one a character
+// apart; rows whose identity fields joined, and (where the other name fields add little to
+// them) all name fields joined, reach CANDIDATE_SIMILARITY by the short measure (MinHash
+// bands and exact verification in the core, as dedup's review search), or, without names,
+// whose text fields joined reach 0.5 by the text measure; and random pairs, for the model's u.
 import { searchAllPairs } from '../bindings/review-pairs.js';
 import { collapseTexts } from '../dedup/dedup.js';
 import { buildShingleSets, withShingleSets } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
 import { LEVELS, keyLevel } from './levels.js';
 
-/** Similarity of the joined name fields from which two rows are candidates (the short measure's least review). */
+/** Similarity of the joined identity (or name) fields from which two rows are candidates (the short measure's least review). */
 const CANDIDATE_SIMILARITY = 0.6;
+/**
+ * How much longer than the identity fields' texts all name fields' may be for their joined
+ * search to run beside the identity's: it costs about as much as its texts. A manufacturer
+ * beside a title (Amazon-Google: 1.10×) costs little and finds pairs the title alone misses;
+ * addresses, companies or authors (2.3-4.3× on the benchmark's lists) cost a third of
+ * 100,000 contacts' time, and their first words stand in for them (keyCandidates).
+ */
+const JOINED_MOST_LENGTH = 1.5;
 /**
  * Rows sharing a key: the key proposes them only when at most so many share it (a field's
  * key, or a band key of the searches: more is a part many share, a city or a given name),
@@ -29,9 +39,9 @@ export const KEYED = new Set(['email', 'phone', 'date', 'exact', 'code']);
 const CLOSE = LEVELS.exact.indexOf('close');
 
 /**
- * Candidate pairs (a < b) and what proposed each: a field's key (source j for field j) or
- * the joined name fields (SOURCE_JOINED), so that the model does not learn from a field on
- * the pairs it selected (model.js).
+ * Candidate pairs (a < b) and what proposed each: a field's key (source j for field j), the
+ * joined name (or text) fields (SOURCE_JOINED) or identity fields (SOURCE_IDENTITY), so that
+ * the model does not learn from a field on the pairs it selected (model.js).
  */
 class PairSet {
   constructor(n) {
@@ -88,12 +98,14 @@ const MAX_SOURCE_FIELD = 29;
  * phones and identifiers, also rows one digit or character apart (a key with one character
  * deleted, shared: `…6543` / `…6544`) whose keys are 'close' (levels.js keyLevel): two
  * 7-digit phones share a deletion by chance in 1 of 20,000 pairs, most of them two edits
- * apart, which the level calls different.
+ * apart, which the level calls different. The name fields `byFirstWord` are keyed by their
+ * first words: `Brightline` / `Brightline Consulting`.
  */
-function keyCandidates(fields, rows, pairs) {
+function keyCandidates(fields, rows, byFirstWord, pairs) {
   for (let j = 0; j < Math.min(fields.length, MAX_SOURCE_FIELD + 1); j++) {
     const field = fields[j];
-    if (!KEYED.has(field.kind)) continue;
+    const firstWord = byFirstWord.includes(j);
+    if (!KEYED.has(field.kind) && !firstWord) continue;
     const blocks = new Map();
     const deletions = new Map();
     // A key's row, or its rows once a second shares it: most keys (deletions above all) have one.
@@ -111,6 +123,7 @@ function keyCandidates(fields, rows, pairs) {
       let key = field.keys[rows[r]];
       if (key === '') continue;
       if (field.kind === 'phone') key = key.slice(-7);
+      else if (firstWord) key = key.split(' ', 1)[0];
       present++;
       for (const part of field.kind === 'code' ? key.split(' ') : [key]) add(blocks, part, r);
       if (deletable && key.length >= MIN_DELETION_KEY && key.length <= MAX_DELETION_KEY) {
@@ -142,6 +155,9 @@ function keyCandidates(fields, rows, pairs) {
 
 /** The keys of the fields `on` of each distinct row, joined by spaces. */
 const joinedTexts = (fields, rows, on) => Array.from(rows, (r) => on.map((j) => fields[j].keys[r]).filter(Boolean).join(' '));
+
+/** The length of the keys of the fields `on`, over all rows. */
+const keysLength = (fields, rows, on) => on.reduce((sum, j) => rows.reduce((s, r) => s + fields[j].keys[r].length, sum), 0);
 
 /**
  * Candidates from the fields `on` joined (all 'name' fields, or 'text' ones; or the
@@ -176,14 +192,16 @@ async function similarCandidates(core, fields, rows, on, source, pairs, pacer) {
  */
 export async function proposeCandidates(core, fields, rows, pacer) {
   const proposed = new PairSet(rows.length);
-  keyCandidates(fields, rows, proposed);
   const indices = (test) => fields.flatMap((field, j) => (test(field) ? [j] : []));
   const names = indices((field) => field.kind === 'name');
+  const identity = indices((field) => field.identity); // some name fields, where there are any
+  const others = names.filter((j) => !fields[j].identity);
+  const joinedToo = others.length > 0 && keysLength(fields, rows, names) <= JOINED_MOST_LENGTH * keysLength(fields, rows, identity);
+  keyCandidates(fields, rows, joinedToo ? [] : others, proposed);
   const joined = names.length ? names : indices((field) => field.kind === 'text');
-  const identity = indices((field) => field.identity);
-  if (joined.length) await similarCandidates(core, fields, rows, joined, SOURCE_JOINED, proposed, pacer);
-  if (identity.length && identity.length < joined.length) await similarCandidates(core, fields, rows, identity, SOURCE_IDENTITY, proposed, pacer);
-  const selects = Array.from({ length: SOURCE_JOINED + 1 }, (_, source) => (source === SOURCE_JOINED ? joined : source === SOURCE_IDENTITY ? identity : [source]));
+  if (joinedToo || !names.length) await similarCandidates(core, fields, rows, joined, SOURCE_JOINED, proposed, pacer);
+  if (identity.length) await similarCandidates(core, fields, rows, identity, SOURCE_IDENTITY, proposed, pacer);
+  const selects = Array.from({ length: SOURCE_JOINED + 1 }, (_, source) => (source === SOURCE_JOINED ? joined : source === SOURCE_IDENTITY ? identity : source < fields.length ? [source] : []));
   return { candidates: proposed.take(), selects };
 }
 

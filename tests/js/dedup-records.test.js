@@ -13,6 +13,7 @@ import { dateKey, dayOrder } from '../../js/core/dates.js';
 import { fullNames } from '../../js/records/nicknames.js';
 import { keyLevel, oneEdit } from '../../js/records/levels.js';
 import { matchRecords, pairProbabilities } from '../../js/records/records.js';
+import { proposeCandidates } from '../../js/records/candidates.js';
 import { Pacer } from '../../js/core/pacing.js';
 
 /** Pair precision and recall of dedup's groups against the entities. */
@@ -249,6 +250,22 @@ describe('dedup of records', () => {
         if (candidates.has(all.a[p] * n + all.b[p])) held++;
       }
       assert.ok(above > 0 && held >= 0.99 * above, `${name}: candidates hold ${held} of ${above}`);
+    }
+  });
+
+  test('each source of candidates selects on fields the records have, so that every other field learns from its pairs', async () => {
+    const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
+    for (const name of ['contacts', 'abt-buy']) {
+      const [list] = loadRecords({ names: [name] });
+      const items = list.rows.slice(0, 300);
+      const fields = recordFields(items);
+      const { candidates, selects } = await proposeCandidates(core, fields, Uint32Array.from(items.keys()), new Pacer({}));
+      assert.ok(candidates.a.length > 0);
+      for (const [source, on] of selects.entries()) {
+        for (const j of on) assert.ok(Number.isInteger(j) && j >= 0 && j < fields.length, `${name}: source ${source} selects on field ${j} of ${fields.length}`);
+      }
+      const identity = fields.flatMap((field, j) => (field.identity ? [j] : []));
+      assert.ok(selects.some((on) => on.length === identity.length && on.every((j, k) => j === identity[k])), `${name}: the identity search's source`);
     }
   });
 
