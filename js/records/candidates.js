@@ -163,7 +163,7 @@ const keysLength = (fields, rows, on) => on.reduce((sum, j) => rows.reduce((s, r
  * Candidates from the fields `on` joined (all 'name' fields, or 'text' ones; or the
  * identity fields): pairs reaching CANDIDATE_SIMILARITY, proposed as `source`. The search
  * runs over the distinct joined texts (the words weighed by their rows); a pair of texts
- * proposes every pair of their rows.
+ * proposes every pair of their rows unless each is held by over MAX_BLOCK rows.
  */
 async function similarCandidates(core, fields, rows, on, source, pairs, pacer) {
   const texts = joinedTexts(fields, rows, on);
@@ -178,7 +178,11 @@ async function similarCandidates(core, fields, rows, on, source, pairs, pacer) {
   const found = measure === 'short'
     ? await lendWeights(core, await learnWeights(core, texts, () => pacer.pause()), search)
     : await search(0);
+  // Texts that over MAX_BLOCK rows hold each (a common name) propose no pairs of their rows
+  // between them, as a key's block: those rows are found through their other keys. A text of
+  // fewer rows (a typo) proposes its rows with each of the other's.
   const addRows = (x, y) => {
+    if (rowsOf[x].length > MAX_BLOCK && rowsOf[y].length > MAX_BLOCK) return;
     for (const r of rowsOf[x]) for (const s of rowsOf[y]) pairs.add(r, s, source);
   };
   for (let p = 0; p < found.a.length; p++) addRows(found.a[p], found.b[p]);

@@ -269,6 +269,16 @@ describe('dedup of records', () => {
     }
   });
 
+  test('a name over 50 rows hold proposes none of their pairs, as a key\'s block: its copies are found through their other keys', async () => {
+    const rows = Array.from({ length: 80 }, (_, i) => ({ name: 'John Smith', email: `john.smith${i}@example.com`, phone: `(555) ${String(1000000 + i * 7919).slice(1, 4)}-${String(10000 + i * 37).slice(1)}` }));
+    rows.push({ ...rows[3], email: rows[3].email.toUpperCase() }, { name: 'Jon Smith', email: rows[5].email, phone: rows[5].phone });
+    const result = await sh.dedup(rows);
+    assert.ok(result.compared < 100, `compared ${result.compared}, not every pair of the name's rows`);
+    const groupOf = (i) => result.groups.find((g) => g.includes(i));
+    assert.ok(groupOf(80)?.includes(3) && groupOf(81)?.includes(5), JSON.stringify(result.groups));
+    assert.equal(result.groups.length, 2);
+  });
+
   test('phones one digit apart are candidates through their deletions, a zero inside counted, whatever else the rows share', async () => {
     const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
     // The last seven digits decide: 0123456 and 0129456 differ in one. The others share their
