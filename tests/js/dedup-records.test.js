@@ -172,7 +172,8 @@ describe('dedup of records', () => {
 
   test('a list of one person\'s rows: a shared e-mail and phone still weigh, as among different people they are rare', async () => {
     // Its random pairs are its duplicates: counted as u, they would weigh both at under a bit, and group nothing.
-    const typo = (s, i) => (i % 3 === 0 ? s : s.slice(0, 1 + (i * 7) % (s.length - 2)) + s[2 + (i * 7) % (s.length - 2)] + s[1 + (i * 7) % (s.length - 2)] + s.slice(3 + (i * 7) % (s.length - 2)));
+    // Two neighbouring characters swapped, at a place that moves with i; every third row as written.
+    const typo = (s, i, at = 1 + (i * 7) % (s.length - 2)) => (i % 3 === 0 ? s : s.slice(0, at) + s[at + 1] + s[at] + s.slice(at + 2));
     const rows = Array.from({ length: 20 }, (_, i) => ({
       name: typo('Jonathan Whitfield', i), email: i % 4 ? 'jon.whitfield@example.com' : 'jwhitfield@example.org',
       phone: i % 2 ? '(555) 123-4567' : '555.123.4567', city: typo('Springfield', i + 1),
@@ -255,12 +256,23 @@ describe('dedup of records', () => {
 
   test('each source of candidates selects on fields the records have, so that every other field learns from its pairs', async () => {
     const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
-    for (const name of ['contacts', 'abt-buy']) {
+    const JOINED = 2 ** 31; // the source of the search of all name fields joined
+    for (const name of ['contacts', 'abt-buy', 'amazon-google']) {
       const [list] = loadRecords({ names: [name] });
       const items = list.rows.slice(0, 300);
       const fields = recordFields(items);
       const { candidates, selects } = await proposeCandidates(core, fields, Uint32Array.from(items.keys()), new Pacer({}));
       assert.ok(candidates.a.length > 0);
+      // All names joined are searched only where they add at most half the identity's text (a
+      // manufacturer beside a title); elsewhere the others' first words propose (a company).
+      const joined = candidates.sources.some((s) => s & JOINED);
+      assert.equal(joined, name === 'amazon-google', `${name}: pairs of the joined search`);
+      if (name === 'contacts') {
+        const company = fields.findIndex((f) => f.name === 'company');
+        const [jane, john] = ['Jane Smith', 'Smith, John'].map((n) => items.findIndex((r) => r.name === n));
+        const p = Array.from(candidates.a).findIndex((a, k) => a === Math.min(jane, john) && candidates.b[k] === Math.max(jane, john));
+        assert.ok(p >= 0 && candidates.sources[p] & (2 ** company), 'Jane Smith / Smith, John proposed by their company\'s first word');
+      }
       for (const [source, on] of selects.entries()) {
         for (const j of on) assert.ok(Number.isInteger(j) && j >= 0 && j < fields.length, `${name}: source ${source} selects on field ${j} of ${fields.length}`);
       }
