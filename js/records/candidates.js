@@ -96,10 +96,9 @@ const MAX_SOURCE_FIELD = 29;
 /**
  * Candidates from the selective keys: rows of one key, when at most MAX_BLOCK share it; for
  * phones and identifiers, also rows one digit or character apart (a key with one character
- * deleted, shared: `…6543` / `…6544`) whose keys are 'close' (levels.js keyLevel): two
- * 7-digit phones share a deletion by chance in 1 of 20,000 pairs, most of them two edits
- * apart, which the level calls different. The name fields `byFirstWord` are keyed by their
- * first words: `Brightline` / `Brightline Consulting`.
+ * deleted, shared: `…6543` / `…6544`; phoneNeighbours) whose keys are 'close' (levels.js
+ * keyLevel). The name fields `byFirstWord` are keyed by their first words: `Brightline` /
+ * `Brightline Consulting`.
  */
 function keyCandidates(fields, rows, byFirstWord, pairs) {
   for (let j = 0; j < Math.min(fields.length, MAX_SOURCE_FIELD + 1); j++) {
@@ -115,9 +114,9 @@ function keyCandidates(fields, rows, byFirstWord, pairs) {
       else if (typeof block === 'number') map.set(key, [block, r]);
       else block.push(r);
     };
-    // One pass: each key, and for phones and identifiers its one-character deletions; the
-    // field proposes nothing unless its keys are selective.
-    const deletable = field.kind === 'phone' || field.kind === 'exact';
+    // One pass: each key, and for identifiers its one-character deletions; the field proposes
+    // nothing unless its keys are selective.
+    const deletable = field.kind === 'exact';
     let present = 0;
     for (let r = 0; r < rows.length; r++) {
       let key = field.keys[rows[r]];
@@ -127,27 +126,59 @@ function keyCandidates(fields, rows, byFirstWord, pairs) {
       present++;
       for (const part of field.kind === 'code' ? key.split(' ') : [key]) add(blocks, part, r);
       if (deletable && key.length >= MIN_DELETION_KEY && key.length <= MAX_DELETION_KEY) {
-        // A phone's digits as a number after a leading 1 (so that zeros count): each deletion a
-        // number too, which a map holds without making a string.
-        const digits = +`1${key}`;
-        for (let i = 0, p = 1; i < key.length; i++, p *= 10) {
-          add(deletions, field.kind === 'phone' ? Math.floor(digits / (10 * p)) * p + (digits % p) : `${key.slice(0, i)}${key.slice(i + 1)}`, r);
-        }
+        for (let i = 0; i < key.length; i++) add(deletions, `${key.slice(0, i)}${key.slice(i + 1)}`, r);
       }
     }
     if (present > KEY_SELECTIVE * blocks.size) continue;
     const keyOf = (r) => field.keys[rows[r]];
+    const addClose = (r, s) => {
+      const [x, y] = [keyOf(r), keyOf(s)];
+      if (x !== y && keyLevel(field.kind, x, y) <= CLOSE) pairs.add(r, s, j);
+    };
     for (const block of blocks.values()) {
       if (!(block.length <= MAX_BLOCK)) continue; // one row (a number), or too many
       for (let i = 0; i < block.length; i++) for (let k = i + 1; k < block.length; k++) pairs.add(block[i], block[k], j);
     }
     for (const block of deletions.values()) {
       if (!(block.length <= MAX_BLOCK)) continue;
-      for (let i = 0; i < block.length; i++) {
-        for (let k = i + 1; k < block.length; k++) {
-          const [x, y] = [keyOf(block[i]), keyOf(block[k])];
-          if (x !== y && keyLevel(field.kind, x, y) <= CLOSE) pairs.add(block[i], block[k], j);
-        }
+      for (let i = 0; i < block.length; i++) for (let k = i + 1; k < block.length; k++) addClose(block[i], block[k]);
+    }
+    if (field.kind === 'phone') phoneNeighbours(Array.from(rows, (r) => field.keys[r]), addClose);
+  }
+}
+
+/** Phone numbers' last digits whose one-digit deletions phoneNeighbours shares out. */
+const PHONE_DELETION_DIGITS = 7;
+
+/**
+ * Calls close(r, s) for the phones (`phones[r]`, digits) whose last PHONE_DELETION_DIGITS
+ * share a one-digit deletion, held by at most MAX_BLOCK, at positions at most one apart:
+ * one digit replaced is deleted at one position of both, two adjacent swapped at neighbouring
+ * ones (phones sharing a deletion only further apart, most of those that share one by
+ * chance, are two edits apart). Each deletion is a number below 2^21 (the digits after a
+ * leading 1, so that zeros count), held with its row and position in one sorted array: no
+ * map, no strings.
+ */
+function phoneNeighbours(phones, close) {
+  const above = 2 ** 32; // a deletion's place above its row and position (r * 8 + i)
+  const entries = new Float64Array(phones.length * PHONE_DELETION_DIGITS);
+  let m = 0;
+  for (let r = 0; r < phones.length; r++) {
+    const key = phones[r].slice(-PHONE_DELETION_DIGITS);
+    if (key.length < MIN_DELETION_KEY) continue;
+    const digits = +`1${key}`;
+    for (let i = 0, p = 1; i < key.length; i++, p *= 10) entries[m++] = (Math.floor(digits / (10 * p)) * p + (digits % p)) * above + r * 8 + i;
+  }
+  const sorted = entries.subarray(0, m).sort();
+  for (let x = 0, end; x < m; x = end) {
+    const deletion = Math.floor(sorted[x] / above);
+    for (end = x + 1; end < m && Math.floor(sorted[end] / above) === deletion;) end++;
+    if (end - x > MAX_BLOCK) continue;
+    for (let a = x; a < end; a++) {
+      for (let b = a + 1; b < end; b++) {
+        const ea = sorted[a] % above;
+        const eb = sorted[b] % above;
+        if (Math.abs((ea & 7) - (eb & 7)) <= 1) close(ea >>> 3, eb >>> 3);
       }
     }
   }

@@ -291,17 +291,24 @@ describe('dedup of records', () => {
     assert.equal(result.groups.length, 2);
   });
 
-  test('phones one digit apart are candidates through their deletions, a zero inside counted, whatever else the rows share', async () => {
+  test('phones one digit apart or two swapped are candidates through their deletions, a zero inside counted, whatever else the rows share', async () => {
     const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
-    // The last seven digits decide: 0123456 and 0129456 differ in one. The others share their
-    // first three (a deletion that lost the digits after the one deleted would put all in one key).
+    // The last seven digits decide: 0123456 and 0129456 differ in one, 0123465 has two swapped,
+    // 0124536 a digit moved (two edits, sharing a deletion at positions two apart). The others
+    // share their first three (a deletion that lost the digits after the one deleted would put all in one key).
     const items = [{ name: 'Ann Lee', phone: '(02) 9012 3456' }, { name: 'Bob Stone', phone: '(02) 9012 9456' },
-      ...Array.from({ length: 60 }, (_, k) => ({ name: `Zed Number${String.fromCharCode(97 + (k % 26))}${k}`, phone: `(02) 9012 ${1000 + 3 * k}` }))];
+      ...Array.from({ length: 60 }, (_, k) => ({ name: `Zed Number${String.fromCharCode(97 + (k % 26))}${k}`, phone: `(02) 9012 ${1000 + 3 * k}` })),
+      { name: 'Cy Park', phone: '(02) 9012 3465' }, { name: 'Di Ross', phone: '(02) 9012 4536' }];
     const fields = recordFields(items);
     const phone = fields.findIndex((field) => field.kind === 'phone');
     const { candidates } = await matchRecords(core, fields, Uint32Array.from(items.keys()), new Pacer({}));
-    const p = Array.from(candidates.a).findIndex((x, q) => x === 0 && candidates.b[q] === 1);
-    assert.ok(phone >= 0 && p >= 0 && (candidates.sources[p] >> phone & 1) === 1, 'the phones propose rows 0 and 1');
+    const byPhone = (x, y) => {
+      const p = Array.from(candidates.a).findIndex((a, q) => a === x && candidates.b[q] === y);
+      return p >= 0 && (candidates.sources[p] >> phone & 1) === 1;
+    };
+    assert.ok(phone >= 0 && byPhone(0, 1), 'the phones propose rows 0 and 1');
+    assert.ok(byPhone(0, 62), 'the phones propose rows 0 and 62, two digits swapped');
+    assert.ok(!byPhone(0, 63), 'the phones do not propose rows 0 and 63, a digit moved');
   });
 
   test('options.fields and probability: fewer fields, other kinds, a stricter threshold groups no more', async () => {
