@@ -9,7 +9,7 @@ import { searchAllPairs } from '../bindings/review-pairs.js';
 import { collapseTexts } from '../dedup/dedup.js';
 import { buildShingleSets, withShingleSets } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
-import { LEVELS, keyLevel } from './levels.js';
+import { LEVELS, PHONE_SUFFIX, keyLevel } from './levels.js';
 
 /** Similarity of the joined identity (or name) fields from which two rows are candidates (the short measure's least review). */
 const CANDIDATE_SIMILARITY = 0.6;
@@ -121,7 +121,7 @@ function keyCandidates(fields, rows, byFirstWord, pairs) {
     for (let r = 0; r < rows.length; r++) {
       let key = field.keys[rows[r]];
       if (key === '') continue;
-      if (field.kind === 'phone') key = key.slice(-7);
+      if (field.kind === 'phone') key = key.slice(-PHONE_SUFFIX);
       else if (firstWord) key = key.split(' ', 1)[0];
       present++;
       for (const part of field.kind === 'code' ? key.split(' ') : [key]) add(blocks, part, r);
@@ -147,11 +147,8 @@ function keyCandidates(fields, rows, byFirstWord, pairs) {
   }
 }
 
-/** Phone numbers' last digits whose one-digit deletions phoneNeighbours shares out. */
-const PHONE_DELETION_DIGITS = 7;
-
 /**
- * Calls close(r, s) for the phones (`phones[r]`, digits) whose last PHONE_DELETION_DIGITS
+ * Calls close(r, s) for the phones (`phones[r]`, digits) whose last PHONE_SUFFIX
  * share a one-digit deletion, held by at most MAX_BLOCK, at positions at most one apart:
  * one digit replaced is deleted at one position of both, two adjacent swapped at neighbouring
  * ones (phones sharing a deletion only further apart, most of those that share one by
@@ -161,10 +158,10 @@ const PHONE_DELETION_DIGITS = 7;
  */
 function phoneNeighbours(phones, close) {
   const above = 2 ** 32; // a deletion's place above its row and position (r * 8 + i)
-  const entries = new Float64Array(phones.length * PHONE_DELETION_DIGITS);
+  const entries = new Float64Array(phones.length * PHONE_SUFFIX);
   let m = 0;
   for (let r = 0; r < phones.length; r++) {
-    const key = phones[r].slice(-PHONE_DELETION_DIGITS);
+    const key = phones[r].slice(-PHONE_SUFFIX);
     if (key.length < MIN_DELETION_KEY) continue;
     const digits = +`1${key}`;
     for (let i = 0, p = 1; i < key.length; i++, p *= 10) entries[m++] = (Math.floor(digits / (10 * p)) * p + (digits % p)) * above + r * 8 + i;

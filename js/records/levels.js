@@ -23,7 +23,7 @@ export const CLOSE_SIMILARITY = 0.8;
 export const SIMILAR_SIMILARITY = 0.55;
 
 /** Digits a phone number keeps after a country prefix or trunk digit is set aside. */
-const PHONE_SUFFIX = 7;
+export const PHONE_SUFFIX = 7;
 /** Length from which an identifier one edit away is 'close' rather than 'different' (`7`/`8` differ). */
 const CLOSE_LENGTH = 3;
 
