@@ -2,7 +2,7 @@
 // Firefox ESR driven by puppeteer-core over WebDriver BiDi (never a downloaded browser), and
 // a static file server that sends a strict Content-Security-Policy.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { readFile } from 'node:fs/promises';
@@ -92,11 +92,17 @@ export function watchProblems(page) {
 
 /**
  * The demo as `npm run demo` serves it (a Vite build under the strict CSP, demo/serve.js) on
- * a free port: resolves to { url, close }.
+ * a free port, built into a directory of its own (test files run at once): resolves to
+ * { url, close }; close() stops the server and removes its build.
  */
 export function startDemoServer() {
   const root = new URL('../..', import.meta.url).pathname;
-  const server = spawn(process.execPath, [join(root, 'demo/serve.js'), '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = mkdtempSync(join(tmpdir(), 'simhash-demo-build-'));
+  const server = spawn(process.execPath, [join(root, 'demo/serve.js'), '--port', '0', '--out', out], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const close = () => {
+    server.kill('SIGTERM');
+    rmSync(out, { recursive: true, force: true });
+  };
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -106,7 +112,7 @@ export function startDemoServer() {
       const match = out.match(/http:\/\/[^\s]+\//);
       if (match) {
         clearTimeout(timer);
-        resolve({ url: match[0], close: () => server.kill('SIGTERM') });
+        resolve({ url: match[0], close });
       }
     });
     server.stderr.on('data', (chunk) => { err += chunk; });
