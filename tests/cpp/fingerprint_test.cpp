@@ -43,7 +43,7 @@ TEST_CASE("vectorized accumulation equals the per-bit definition", "[fingerprint
   }
 }
 
-TEST_CASE("ties and no hashes give zero bits; blank texts get the empty feature", "[fingerprint]") {
+TEST_CASE("ties and no hashes give zero bits, and blank texts the empty feature", "[fingerprint]") {
   CHECK(simhashOfHashes(nullptr, 0) == 0);
   const uint64_t opposite[2] = {0x0123456789ABCDEFull, ~0x0123456789ABCDEFull};
   CHECK(simhashOfHashes(opposite, 2) == 0);

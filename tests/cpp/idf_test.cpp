@@ -10,7 +10,7 @@ using namespace simhash;
 
 namespace {
 
-IdfTable learn(const std::vector<std::string>& documents, FingerprintOptions options = {}) {
+IdfTable learnIdf(const std::vector<std::string>& documents, FingerprintOptions options = {}) {
   IdfLearner learner(options);
   for (const std::string& d : documents) learner.addDocument(d);
   return learner.table();
@@ -23,7 +23,7 @@ uint32_t expectedWeight(double documents, double df) {
 }  // namespace
 
 TEST_CASE("IDF weights follow the documented formula", "[idf]") {
-  const IdfTable idf = learn({"the cat sat", "the dog sat", "the bird flew", "the the the"});
+  const IdfTable idf = learnIdf({"the cat sat", "the dog sat", "the bird flew", "the the the"});
   CHECK(idf.documents() == 4);
   CHECK(idf.features() == 6);  // the cat sat dog bird flew
   CHECK(idf.weight(hashFeature("the")) == expectedWeight(4, 4));
@@ -41,7 +41,7 @@ TEST_CASE("equal IDF weights give the plain fingerprint", "[idf]") {
   for (Weighting weighting : {Weighting::TermFrequency, Weighting::Binary}) {
     FingerprintOptions options;
     options.weighting = weighting;
-    const IdfTable idf = learn({text, text, "gamma alpha beta"}, options);
+    const IdfTable idf = learnIdf({text, text, "gamma alpha beta"}, options);
     CHECK(fingerprinter.fingerprint(text, idf) == fingerprinter.fingerprint(text, options));
   }
 }
@@ -51,7 +51,7 @@ TEST_CASE("IDF weighting lets rare words decide", "[idf]") {
   // two texts sharing rare words and differing in filler: IDF pulls them together.
   std::vector<std::string> corpus;
   for (int i = 0; i < 200; ++i) corpus.push_back("please note that the order number is " + std::to_string(i));
-  const IdfTable idf = learn(corpus);
+  const IdfTable idf = learnIdf(corpus);
   Fingerprinter fp;
   FingerprintOptions plain;
   const std::string a = "please note that the order number is zebra quartz";
@@ -66,7 +66,7 @@ TEST_CASE("IDF tables round-trip and reject every truncation and byte flip", "[i
   options.tokenizer.mode = TokenizerMode::Chars;
   options.tokenizer.charNgram = 3;
   options.weighting = Weighting::Binary;
-  const IdfTable idf = learn({"你妈妈喊你回家吃饭哦", "回家罗回家罗", "unrelated text"}, options);
+  const IdfTable idf = learnIdf({"你妈妈喊你回家吃饭哦", "回家罗回家罗", "unrelated text"}, options);
   const std::vector<uint8_t> bytes = idf.serialize();
   IdfTable loaded;
   std::string error;
@@ -105,7 +105,7 @@ std::vector<uint8_t> rewritten(std::vector<uint8_t> bytes, size_t offset, uint64
 
 TEST_CASE("IDF tables the learner cannot produce are rejected, field by field", "[idf][serialize]") {
   FingerprintOptions options;  // auto mode
-  const IdfTable idf = learn({"one two three", "two three four", "three"}, options);
+  const IdfTable idf = learnIdf({"one two three", "two three four", "three"}, options);
   const std::vector<uint8_t> bytes = idf.serialize();
   REQUIRE(idf.documents() == 3);
   REQUIRE(idf.unseenWeight() == 611);  // floor(256 * (ln(4 / 1) + 1) + 0.5)

@@ -119,7 +119,7 @@ TEST_CASE("review pairs hold nearly every pair of groups in range", "[review_pai
   CHECK(atBest >= 0.98 * all.size());
 }
 
-TEST_CASE("review pairs do not depend on the slices of work; the limit keeps the most similar", "[review_pairs]") {
+TEST_CASE("review pairs do not depend on the slices of work, and the limit keeps the most similar", "[review_pairs]") {
   const Built built(shortTexts(3, 150));
   const std::vector<uint32_t> labels = groupLabels(built, 0.8, SimilarGroups::Grouping::Leader);
   ReviewPairs whole(built.sets, labels, 0.5, simhash::bandingFor(0.5));

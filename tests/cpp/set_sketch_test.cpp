@@ -69,7 +69,7 @@ TEST_CASE("the sketch filter passes pairs at the threshold and sets aside pairs 
   }
 }
 
-TEST_CASE("sketches depend on the set alone: order and repeats do not matter; the empty set", "[set_sketch]") {
+TEST_CASE("sketches depend on the set alone (order and repeats do not matter), the empty set too", "[set_sketch]") {
   SetSketch sketch;
   const std::vector<uint64_t> codes{5, 9, 1ull << 40, 77, 3};
   const std::vector<uint64_t> shuffled{77, 3, 9, 5, 1ull << 40, 9, 3};

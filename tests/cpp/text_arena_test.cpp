@@ -14,7 +14,7 @@ struct Stored {
   std::string text;
 };
 
-std::string randomText(std::mt19937& rng, size_t length) {
+std::string randomArenaText(std::mt19937& rng, size_t length) {
   std::string text(length, '\0');
   for (char& c : text) c = static_cast<char>('a' + rng() % 26);
   return text;
@@ -50,7 +50,7 @@ TEST_CASE("text arena: every text appended reads back, through blocks, batches a
     size_t bytes = 0;
     for (size_t i = 0; i < count; ++i) {
       const size_t length = rng() % 50 == 0 ? 70000 + rng() % 200000 : rng() % 300;
-      batch.push_back(randomText(rng, length));
+      batch.push_back(randomArenaText(rng, length));
       bytes += length;
     }
     const TextArena::Mark mark = arena.mark();
@@ -76,7 +76,7 @@ TEST_CASE("text arena: growth allocates blocks of an eighth of what is stored, n
   std::vector<Stored> stored;
   std::vector<const uint8_t*> where;
   for (int i = 0; i < 200000; ++i) {
-    const std::string text = randomText(rng, 20 + rng() % 200);
+    const std::string text = randomArenaText(rng, 20 + rng() % 200);
     arena.reserve(text.size());
     append(arena, stored, text);
     where.push_back(arena.at(stored.back().position));

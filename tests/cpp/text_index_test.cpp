@@ -444,7 +444,7 @@ TEST_CASE("bytes with a valid checksum are still checked: sizes, ids, keys and h
   CHECK(loaded.size() == 2);
 }
 
-TEST_CASE("band keys are written in one order whatever the table's history; a loaded index writes its bytes back", "[text_index]") {
+TEST_CASE("band keys are written in one order whatever the table's history, and a loaded index writes its bytes back", "[text_index]") {
   const std::vector<std::string> texts = plantedTexts(7, 400);
   const size_t mergeAt = GENERATE(TextIndex::kMergeAt, kSmallMerges);
   CAPTURE(mergeAt);
@@ -502,7 +502,7 @@ TEST_CASE("the streaming checksum equals the checksum of the whole, however the 
   }
 }
 
-TEST_CASE("a writer's pieces, of any size, are serialize()'s bytes, which keep their format; a reader's are deserialize()'s", "[text_index]") {
+TEST_CASE("a writer's pieces, of any size, are serialize()'s bytes, which keep their format, and a reader's are deserialize()'s", "[text_index]") {
   // The format is a contract: format version 2 writes these bytes (their length and
   // checksum) for these texts, natively and through the JS layer (text-index.test.js).
   TextIndex golden(0.8);
@@ -538,56 +538,57 @@ TEST_CASE("a writer's pieces, of any size, are serialize()'s bytes, which keep t
   std::string error;
   REQUIRE(TextIndex::deserialize(whole.data(), whole.size(), loaded, error) == Status::Ok);
   // Pieces that cut the header, text headers, texts, band entries and the checksum anywhere.
-  const size_t piece = GENERATE(1, 3, 7, 8, 9, 12, 13, 31, 4096);
-  CAPTURE(piece);
-  TextIndex::Writer writer(index);
-  REQUIRE(writer.size() == whole.size());
-  std::vector<uint8_t> pieces;
-  std::vector<uint8_t> buffer(piece + 1, 0xEE);
-  for (size_t written; (written = writer.write(buffer.data(), piece)) != 0;) {
-    REQUIRE(written <= piece);
-    CHECK(buffer[piece] == 0xEE);
-    pieces.insert(pieces.end(), buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(written));
-    if (written < piece) CHECK(pieces.size() == whole.size());
-  }
-  CHECK(pieces == whole);
-  CHECK(writer.write(buffer.data(), piece) == 0);
-
-  // Read back in pieces: the same index; damaged bytes the same error as read whole.
-  auto readInPieces = [&](const std::vector<uint8_t>& bytes, TextIndex& out, std::string& message) {
-    TextIndex::Reader reader(bytes.size());
-    for (size_t at = 0; at < bytes.size(); at += piece) reader.read(bytes.data() + at, std::min(piece, bytes.size() - at));
-    return reader.finish(out, message);
-  };
-  TextIndex fromPieces(0.5);
-  REQUIRE(readInPieces(whole, fromPieces, error) == Status::Ok);
-  CHECK(fromPieces.serialize() == whole);
-  for (size_t i = 0; i < texts.size(); i += 7) CHECK(query(fromPieces, texts[i]) == query(index, texts[i]));
-  // Bytes short of the length announced, or past it, are rejected, and the extra ones not kept.
-  for (const size_t given : {whole.size() - 1, whole.size() + piece}) {
-    std::vector<uint8_t> bytes = whole;
-    bytes.resize(given, 0xAB);
-    TextIndex::Reader reader(whole.size());
-    for (size_t at = 0; at < bytes.size(); at += piece) reader.read(bytes.data() + at, std::min(piece, bytes.size() - at));
-    TextIndex target(0.5);
-    CHECK(reader.finish(target, error) == Status::CorruptData);
-    CHECK(error == "invalid serialized text index: given " + std::to_string(given) + " bytes of " + std::to_string(whole.size()));
-    CHECK(target.size() == 0);
-  }
-  std::mt19937 rng(static_cast<unsigned>(piece));
-  for (int trial = 0; trial < 40; ++trial) {
-    std::vector<uint8_t> damaged = whole;
-    if (trial % 2 == 0) {
-      damaged[rng() % damaged.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
-    } else {
-      damaged.resize(rng() % damaged.size());
+  for (const size_t piece : {size_t{1}, size_t{3}, size_t{7}, size_t{8}, size_t{9}, size_t{12}, size_t{13}, size_t{31}, size_t{4096}}) {
+    CAPTURE(piece);
+    TextIndex::Writer writer(index);
+    REQUIRE(writer.size() == whole.size());
+    std::vector<uint8_t> pieces;
+    std::vector<uint8_t> buffer(piece + 1, 0xEE);
+    for (size_t written; (written = writer.write(buffer.data(), piece)) != 0;) {
+      REQUIRE(written <= piece);
+      CHECK(buffer[piece] == 0xEE);
+      pieces.insert(pieces.end(), buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(written));
+      if (written < piece) CHECK(pieces.size() == whole.size());
     }
-    TextIndex a(0.5), b(0.5);
-    std::string wholeError, piecesError;
-    const Status status = TextIndex::deserialize(damaged.data(), damaged.size(), a, wholeError);
-    CHECK(status == Status::CorruptData);
-    CHECK(readInPieces(damaged, b, piecesError) == status);
-    CHECK(piecesError == wholeError);
+    CHECK(pieces == whole);
+    CHECK(writer.write(buffer.data(), piece) == 0);
+
+    // Read back in pieces: the same index; damaged bytes the same error as read whole.
+    auto readInPieces = [&](const std::vector<uint8_t>& bytes, TextIndex& out, std::string& message) {
+      TextIndex::Reader reader(bytes.size());
+      for (size_t at = 0; at < bytes.size(); at += piece) reader.read(bytes.data() + at, std::min(piece, bytes.size() - at));
+      return reader.finish(out, message);
+    };
+    TextIndex fromPieces(0.5);
+    REQUIRE(readInPieces(whole, fromPieces, error) == Status::Ok);
+    CHECK(fromPieces.serialize() == whole);
+    for (size_t i = 0; i < texts.size(); i += 7) CHECK(query(fromPieces, texts[i]) == query(index, texts[i]));
+    // Bytes short of the length announced, or past it, are rejected, and the extra ones not kept.
+    for (const size_t given : {whole.size() - 1, whole.size() + piece}) {
+      std::vector<uint8_t> bytes = whole;
+      bytes.resize(given, 0xAB);
+      TextIndex::Reader reader(whole.size());
+      for (size_t at = 0; at < bytes.size(); at += piece) reader.read(bytes.data() + at, std::min(piece, bytes.size() - at));
+      TextIndex target(0.5);
+      CHECK(reader.finish(target, error) == Status::CorruptData);
+      CHECK(error == "invalid serialized text index: given " + std::to_string(given) + " bytes of " + std::to_string(whole.size()));
+      CHECK(target.size() == 0);
+    }
+    std::mt19937 rng(static_cast<unsigned>(piece));
+    for (int trial = 0; trial < 40; ++trial) {
+      std::vector<uint8_t> damaged = whole;
+      if (trial % 2 == 0) {
+        damaged[rng() % damaged.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
+      } else {
+        damaged.resize(rng() % damaged.size());
+      }
+      TextIndex a(0.5), b(0.5);
+      std::string wholeError, piecesError;
+      const Status status = TextIndex::deserialize(damaged.data(), damaged.size(), a, wholeError);
+      CHECK(status == Status::CorruptData);
+      CHECK(readInPieces(damaged, b, piecesError) == status);
+      CHECK(piecesError == wholeError);
+    }
   }
 }
 
@@ -934,7 +935,7 @@ TEST_CASE("band table: exactly the entries inserted and not erased, through merg
   }
 }
 
-TEST_CASE("band table: ranges split so that no merge copies much more than 4 * mergeAt entries; emptied, it takes entries again", "[text_index][band_table]") {
+TEST_CASE("band table: ranges split so that no merge copies much more than 4 * mergeAt entries, and once emptied it takes entries again", "[text_index][band_table]") {
   BandTable table(16);
   for (uint32_t id = 0; id < 3000; ++id) {
     const uint32_t key = id * 2654435761u | 1;

@@ -125,11 +125,11 @@ TEST_CASE("the per-page fast paths agree with the range tables everywhere", "[un
   using namespace simhash::unicode;
   size_t disagreements = 0;
   for (char32_t cp = 0; cp <= 0x10FFFF; ++cp) {
-    if (foldCase(cp) != detail::foldCaseByRanges(cp) || classify(cp) != detail::classifyByRanges(cp)) ++disagreements;
+    if (foldCase(cp) != simhash::unicode::detail::foldCaseByRanges(cp) || classify(cp) != simhash::unicode::detail::classifyByRanges(cp)) ++disagreements;
   }
   CHECK(disagreements == 0);
   size_t uniformPages = 0;
-  for (uint8_t page : detail::kBmpPages) uniformPages += (page & detail::kUniformClass) != 0;
+  for (uint8_t page : simhash::unicode::detail::kBmpPages) uniformPages += (page & simhash::unicode::detail::kUniformClass) != 0;
   CHECK(uniformPages > 100);  // CJK, Hangul and symbol blocks take the fast path
 }
 

@@ -110,7 +110,7 @@ struct Reference {
   }
 };
 
-WordWeights learn(const std::vector<std::string>& list) {
+WordWeights learnWeights(const std::vector<std::string>& list) {
   WordWeights weights;
   std::vector<char32_t> cps;
   for (const std::string& text : list) {
@@ -236,7 +236,7 @@ TEST_CASE("word weights: floor(log2((N + 1) / (df + 1))) within 1..8, exactly", 
   CHECK(simhash::wordWeight(1000, 124) == 3);  // 1001 / 125 = 8.008
   CHECK(simhash::wordWeight(1000, 125) == 2);  // 1001 / 126 < 8
   CHECK(simhash::wordWeight(4000000000u, 0) == 8);
-  const WordWeights weights = learn({"Acme Inc", "Apex Inc", "Acme, inc.", "Zeta"});
+  const WordWeights weights = learnWeights({"Acme Inc", "Apex Inc", "Acme, inc.", "Zeta"});
   CHECK(weights.texts() == 4);
   CHECK(weights.words() == 4);  // acme, inc, apex, zeta
   // assign() takes exactly what finish() could make.
@@ -260,7 +260,7 @@ TEST_CASE("word weights: floor(log2((N + 1) / (df + 1))) within 1..8, exactly", 
 TEST_CASE("short similarity: one pair, the batch sets and the reference agree, with and without weights", "[short]") {
   std::mt19937 rng(7);
   const std::vector<std::string> list = randomList(rng, 400);
-  const WordWeights weights = learn(list);
+  const WordWeights weights = learnWeights(list);
   const Reference plain({}), byList(list);
   std::vector<uint32_t> offsets = {0};
   std::string all;
@@ -287,7 +287,7 @@ TEST_CASE("short similarity: one pair, the batch sets and the reference agree, w
 TEST_CASE("short similarity: banding finds at least 0.99 of the pairs at 0.6 and every group is verified", "[short]") {
   std::mt19937 rng(11);
   const std::vector<std::string> list = randomList(rng, 3000);
-  const WordWeights weights = learn(list);
+  const WordWeights weights = learnWeights(list);
   const ShingleOptions options = weighted(weights);
   std::vector<uint32_t> offsets = {0};
   std::string all;
@@ -310,7 +310,7 @@ TEST_CASE("short similarity: banding finds at least 0.99 of the pairs at 0.6 and
 TEST_CASE("text index by the short measure: answers equal the one-pair similarity, and its weights survive the bytes", "[short][text_index]") {
   std::mt19937 rng(5);
   const std::vector<std::string> list = randomList(rng, 600);
-  const WordWeights weights = learn(list);
+  const WordWeights weights = learnWeights(list);
   TextIndex index(0.6, weighted(weights));
   for (uint32_t i = 0; i < 300; ++i) REQUIRE(index.add(list[i], i) == simhash::Status::Ok);
   const std::vector<uint8_t> bytes = index.serialize();
@@ -391,7 +391,7 @@ TEST_CASE("text index by the short measure: long texts with weights are verified
   const std::string word = "supercalifragilisticexpialidociousantidisestablishmentarianismfloccinaucinihilipilificationpneumonoultramicroscopic";
   std::vector<std::string> list(40, word);
   list.push_back("rare");
-  const WordWeights weights = learn(list);
+  const WordWeights weights = learnWeights(list);
   TextIndex index(0.6, weighted(weights));
   REQUIRE(index.add(word, 0) == simhash::Status::Ok);
   std::mt19937 rng(9);
