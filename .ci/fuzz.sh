@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Usage: .ci/fuzz.sh [--seeds] [SECONDS]   (npm run fuzz; npm run test:fuzz runs 5 s per target
-# from the seeds, test:long 120 s)
+# Usage: .ci/fuzz.sh [--seeds] [SECONDS] | --build-only   (npm run fuzz; npm run test:fuzz runs 5 s
+# per target from the seeds, test:long 120 s; .ci/test.sh builds with --build-only beside the
+# other suites)
 #
 # Builds the libFuzzer targets of tests/fuzz with Clang 14 under ASan + UBSan into
 # build/fuzz (CMakePresets.json: fuzz) and runs each for SECONDS (default 60). The
@@ -14,8 +15,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source .ci/packages.sh
 
-seeds_only=false
-if [ "${1:-}" = --seeds ]; then
+seeds_only=false build_only=false
+if [ "${1:-}" = --build-only ]; then
+  build_only=true
+  shift
+elif [ "${1:-}" = --seeds ]; then
   seeds_only=true
   shift
 fi
@@ -41,6 +45,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # Builds exactly the targets it runs, and the seed writer.
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j "$jobs" >/dev/null
+$build_only && exit 0
 
 # Runs one target for $seconds; its log and what it found go under build/fuzz/.
 run_target() {

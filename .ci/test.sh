@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# `npm test`: builds what the suites run, then runs every suite in order, stopping at the first
+# that fails. The sanitizer and fuzz builds (.ci/sanitize.sh, .ci/fuzz.sh --build-only) run
+# beside the Redis, types, browser and runtime suites at the lowest priority, on the cores
+# those leave idle (the browsers mostly wait; a suite's own processes take a core before
+# them), so that test:asan and test:fuzz find them built.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash .ci/build.sh
+npm run test:cpp
+npm run test:js
+# The suites' apt-get runs are over before the builds', which may have their own: dpkg takes
+# one at a time.
+bash .ci/redis.sh
+bash .ci/chromium.sh
+bash .ci/firefox.sh
+mkdir -p build/logs
+log=build/logs/sanitizer-builds.log
+setsid nice -n 19 bash -c 'bash .ci/sanitize.sh --build-only && bash .ci/fuzz.sh --build-only' >"$log" 2>&1 &
+builds=$!
+trap 'kill -- "-$builds" 2>/dev/null || true' EXIT
+npm run test:redis
+npm run test:types
+npm run test:browser
+npm run test:runtimes
+if ! wait "$builds"; then
+  echo "test: the sanitizer and fuzz builds failed; the end of $log:" >&2
+  tail -n 40 "$log" >&2
+  exit 1
+fi
+npm run test:asan
+npm run test:fuzz
