@@ -36,8 +36,13 @@ $native && ! command -v g++ >/dev/null && missing+=(g++)
 install_missing --no-recommends build "${missing[@]}"
 
 # The CLI and the ES modules import no npm package; the tests, benchmarks and .ci/cjs.js do.
+# npm ci runs while the core and the Catch2 suite build, which need none of them; the
+# modules wait for it, since their glue goes through the Closure Compiler package
+# (.ci/compact-glue.js).
+installing=
 if ! $module_only && [ -f package-lock.json ] && [ ! -d node_modules ] && grep -q '"devDependencies"' package.json; then
-  npm ci --no-audit --no-fund --loglevel=error
+  npm ci --no-audit --no-fund --loglevel=error &
+  installing=$!
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -53,6 +58,10 @@ $native && configure+=(native) build+=(native)
 for preset in "${configure[@]}"; do
   [ -f "build/$preset/CMakeCache.txt" ] || cmake --preset "$preset" >/dev/null
 done
+if [ -n "$installing" ]; then
+  cmake --build --preset wasm --target simhash_tests -j "$jobs" >/dev/null
+  wait "$installing"
+fi
 for preset in "${build[@]}"; do
   cmake --build --preset "$preset" -j "$jobs" >/dev/null
 done
