@@ -97,11 +97,11 @@ export function watchProblems(page) {
  */
 export function startDemoServer() {
   const root = new URL('../..', import.meta.url).pathname;
-  const out = mkdtempSync(join(tmpdir(), 'simhash-demo-build-'));
-  const server = spawn(process.execPath, [join(root, 'demo/serve.js'), '--port', '0', '--out', out], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const build = mkdtempSync(join(tmpdir(), 'simhash-demo-build-'));
+  const server = spawn(process.execPath, [join(root, 'demo/serve.js'), '--port', '0', '--out', build], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   const close = () => {
     server.kill('SIGTERM');
-    rmSync(out, { recursive: true, force: true });
+    rmSync(build, { recursive: true, force: true });
   };
   return new Promise((resolve, reject) => {
     let out = '';
