@@ -22,7 +22,7 @@ import {
 import { reviewResult, searchAllPairs, searchReview } from '../bindings/review-pairs.js';
 import { searchSimilarGroups } from '../bindings/similar-groups.js';
 import { buildShingleSets, setSimilarities, withShingleSets, withSimilarity } from '../bindings/shingle-sets.js';
-import { differenceOf, splitLookAlikes, textsByIndex } from './look-alikes.js';
+import { alikeItems, differenceOf, splitLookAlikes, textsByIndex } from './look-alikes.js';
 import { containedPairs } from './contained.js';
 import { encodeTextsPaced, preparedInJs } from '../core/text.js';
 import { checkWeights, learnWeights, lendWeights } from '../bindings/word-weights.js';
@@ -269,22 +269,44 @@ async function reviewPairs(core, sets, texts, labels, search, pacer) {
 
 /**
  * `found`'s pairs of one-line records, and the records sharing a date (of birth: a field
- * dates.js reads, held by at most 10 records) at 0.3 or more: a date identifies a
- * person where the rest of a record carries typos and changed fields; a phone does not, a
- * household shares it (docs/lists.md#one-line-records).
+ * dates.js reads, held by at most 10 records) at 0.3 or more, or a date two of whose
+ * adjacent digits are swapped (`19180701` / `19810701`; on one side also eight digits that
+ * are no date: `19790821` / `19790281`) at SWAPPED_DATE_SIMILARITY or more: a date
+ * identifies a person where the rest of a record carries typos and changed fields; a phone
+ * does not, a household shares it (docs/lists.md#one-line-records).
  */
 function withDatePairs(core, sets, textOf, count, found, similarity) {
   const holders = new Map();
-  const [a, b] = [[], []];
+  const dates = []; // record, its date or eight digits, ...
   for (let i = 0; i < count; i++) {
-    for (const date of new Set(recordFields(textOf(i)).map((field) => dateKey(field.trim())))) if (date) (holders.get(date) ?? holders.set(date, []).get(date)).push(i);
+    for (const field of new Set(recordFields(textOf(i)).map((text) => text.trim()))) {
+      const date = dateKey(field);
+      if (date) (holders.get(date) ?? holders.set(date, []).get(date)).push(i);
+      if (date || /^\d{8}$/.test(field)) dates.push(i, date || field);
+    }
   }
-  for (const held of holders.values()) if (held.length <= 10) held.forEach((x, i) => held.slice(i + 1).forEach((y) => a.push(x) && b.push(y)));
+  const [a, b, least] = [[], [], []];
+  for (let d = 0; d < dates.length; d += 2) {
+    const [x, date] = [dates[d], dates[d + 1]];
+    // k = 0: the date itself, each pair once; k > 0: its digits k - 1 and k swapped (a pair
+    // may then come twice, two dates each a swap of the other: it joins as once).
+    for (let k = 0; k < date.length; k++) {
+      const held = holders.get(k ? date.slice(0, k - 1) + date[k] + date[k - 1] + date.slice(k + 1) : date);
+      if (held?.length <= 10) for (const y of held) if (k ? y !== x : y > x) a.push(x) && b.push(y) && least.push(k ? SWAPPED_DATE_SIMILARITY : 0.3);
+    }
+  }
   // Pairs at `similarity` are found's already.
   const similar = setSimilarities(core, sets, Uint32Array.from(a), Uint32Array.from(b));
-  const keep = (array, extra) => Uint32Array.from([...array, ...extra.filter((_, p) => similar[p] >= 0.3 && similar[p] < similarity)]);
+  const keep = (array, extra) => Uint32Array.from([...array, ...extra.filter((_, p) => similar[p] >= least[p] && similar[p] < similarity)]);
   return { a: keep(found.a, a), b: keep(found.b, b) };
 }
+
+/**
+ * From which records whose dates differ by two swapped digits are paired: higher than
+ * sharing one, as two people's dates are more often a swap apart than equal. On
+ * febrl-records' sample (docs/lists.md), every pair this adds from 0.4 is one person.
+ */
+const SWAPPED_DATE_SIMILARITY = 0.45;
 
 /** searchLabels with the weights lent to the core (`weights`: a lendWeights handle, or 0). */
 async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, weights) {
@@ -314,7 +336,12 @@ async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, we
         const mostPairs = mostAllPairs(count);
         const found = await searchAllPairs(core, sets, count, similarity, pacer, 'pairs', undefined, mostPairs);
         if (found.total > mostPairs) return withReview(sets, await searchSimilarGroups(core, sets, count, similarity, grouping, async () => {}, pacer, 'pairs'));
-        return withReview(sets, centralLeaderLabels(core, count, search.records ? withDatePairs(core, sets, textsByIndex(texts), count, found, similarity) : found));
+        // A text leads by the texts it may keep at the threshold: those whose identifying parts
+        // it does not differ from; a record's pairs by dates may join, not lead.
+        const textOf = textsByIndex(texts);
+        const alike = alikeItems(textOf);
+        return withReview(sets, centralLeaderLabels(core, count, search.records ? withDatePairs(core, sets, textOf, count, found, similarity) : found,
+          (p) => p < found.a.length && alike(found.a[p], found.b[p])));
       });
     }
     return withShingleSets(core, async (sets) => withReview(sets, await searchSimilarGroups(core, sets, count, similarity, grouping,

@@ -66,11 +66,13 @@ export function labelsOfPairs(core, count, pairs, grouping, maxDistance = Infini
  * of how many items each matches, most first, then by index: an item that many match leads
  * their group, as the original of its copies does, where index order would let one copy
  * lead and leave out the copies that match the original but not it (records, one-line
- * records: README "Records"). Each item is labelled with its kept item.
+ * records: README "Records"). An item's matches are the pairs p that `counts(p)` accepts
+ * (all by default); every pair may join. Each item is labelled with its kept item.
  */
-export function centralLeaderLabels(core, count, { a, b }) {
+export function centralLeaderLabels(core, count, { a, b }, counts = () => true) {
   const degree = new Uint32Array(count);
   for (let p = 0; p < a.length; p++) {
+    if (!counts(p)) continue;
     degree[a[p]]++;
     degree[b[p]]++;
   }

@@ -53,12 +53,7 @@ export function splitLookAlikes(labels, textOf, reaches, { keptChecked = false, 
   const a = [];
   const b = [];
   for (const [kept, list] of members) {
-    const parts = new Map(); // item -> its identifying parts
-    const partsOf = (i) => {
-      let p = parts.get(i);
-      if (!p) parts.set(i, p = identifyingParts(textOf(i)));
-      return p;
-    };
+    const partsOf = partsOfItems(textOf);
     const groups = [[kept]];
     for (const member of list) {
       let joined = false;
@@ -93,6 +88,18 @@ export function splitLookAlikes(labels, textOf, reaches, { keptChecked = false, 
     }
   }
   return { labels: split, apart: { a: Uint32Array.from(a), b: Uint32Array.from(b) } };
+}
+
+/** Item i's identifyingParts, made once: `textOf(i)` is its text. */
+function partsOfItems(textOf) {
+  const parts = new Map();
+  return (i) => parts.get(i) ?? parts.set(i, identifyingParts(textOf(i))).get(i);
+}
+
+/** Whether items x and y do not differ (differingParts; `textOf(i)` is item i's text). */
+export function alikeItems(textOf) {
+  const partsOf = partsOfItems(textOf);
+  return (x, y) => !differingParts(partsOf(x), partsOf(y));
 }
 
 /** What differs between texts x and y (core/look-alikes.js differingParts), or null. */

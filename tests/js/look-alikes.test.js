@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { sh } from './helpers.js';
 import { createPool } from '../../js/worker.js';
 import { differingParts, identifyingParts } from '../../js/core/look-alikes.js';
-import { splitLookAlikes } from '../../js/dedup/look-alikes.js';
+import { differenceOf, splitLookAlikes } from '../../js/dedup/look-alikes.js';
 import { NAMES_SAMPLE } from '../../js/cli/names-sample.js';
 import { isRecord } from '../../js/core/thresholds.js';
 
@@ -144,6 +144,43 @@ test('a list of one-line records: a date both hold (as records.js reads dates) g
   assert.deepEqual(result.groups, [[0, 1]]);
   const pooled = await (pool ??= await createPool({ size: 2 })).dedup(list);
   assert.deepEqual(pooled.groups, result.groups);
+});
+
+test('a list of one-line records: a date two of whose digits are swapped groups a copy from 0.45, also where the swap makes no date', async () => {
+  const list = [
+    'lauren frahn, 5 solomon crescent, leichhardt 2570, 19180701',
+    'laurex frahn, 5 solomon crescent, frankston 2570, 19810701', // 1918 / 1981
+    'braedon block, mulga street, toorak 7190, 19790281', // no date: the 28th of month 02 swapped
+    'charlie block, 10 mulga street, toorak 7190, 19790821',
+    'olivia tran, 88 harbour drive, coffs harbour 2450, 19180710', // another person, a swap from the first
+    'harley mccarthy, 177 pridham street, marsden 3165, 19080419',
+    'madeline mason, 54 hoseason street, granville 4881, 19081128',
+  ];
+  const result = await sh.dedup(list);
+  const reach = (x, y) => sh.similarity(list[x], list[y], { measure: 'short', weights: result.weights });
+  for (const [x, y] of [[0, 1], [2, 3]]) assert.ok(reach(x, y) >= 0.45 && reach(x, y) < result.similarity, `${x}, ${y} at ${reach(x, y)}`);
+  assert.ok(reach(0, 4) < 0.45, 'the other person below 0.45');
+  assert.deepEqual(result.groups, [[0, 1], [2, 3]]);
+  const pooled = await (pool ??= await createPool({ size: 2 })).dedup(list);
+  assert.deepEqual(pooled.groups, result.groups);
+});
+
+test('a list of one-line records: led by the record that may keep the most, not by a copy whose house number differs from the others', async () => {
+  const list = [
+    'jadd dixon, 20 leven street, toronto 3228, 19250415', // a copy: typos in the name and the house number
+    'jade dixon, 202 leven street, toronto 3228, 19250415', // the original
+    'jade dixon, 202 leven street, toronto 3228', // copies without the date
+    'jadd dixn, 202 leven street, toronto 3228',
+    'harley mccarthy, 177 pridham street, marsden 3165, 19080419',
+    'madeline mason, 54 hoseason street, granville 4881, 19081128',
+    'toby webb, 6 kent street, towradgi 3107, 19940503',
+  ];
+  const result = await sh.dedup(list);
+  const reach = (x, y) => sh.similarity(list[x], list[y], { measure: 'short', weights: result.weights });
+  // The first copy matches as many at the threshold as the original, and comes first in the list.
+  for (const y of [1, 2, 3]) assert.ok(reach(0, y) >= result.similarity && reach(1, y) >= result.similarity, `${y}: ${reach(0, y)}, ${reach(1, y)}`);
+  assert.notEqual(differenceOf(list[0], list[2]), null);
+  assert.deepEqual(result.groups, [[1, 0, 2, 3]]);
 });
 
 test('look-alikes alone: kept apart and listed with what differs, by the defaults', async () => {
