@@ -133,8 +133,8 @@ test('a trap in a forgotten object\'s finalizer is not an uncaught exception', a
 });
 
 test('the pool: two jobs at once, and one aborted while the other runs, each as alone', async () => {
-  const texts = sampleTexts(20_000, 11);
-  const other = sampleTexts(20_000, 12);
+  const texts = sampleTexts(12_000, 11);
+  const other = sampleTexts(12_000, 12);
   const alone = [dedupDigest(await sh.dedup(texts)), dedupDigest(await sh.dedup(other, { grouping: 'components' }))];
   const pool = await createPool({ size: 2 });
   try {
