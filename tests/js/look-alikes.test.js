@@ -150,7 +150,7 @@ test('a list of one-line records: a date two of whose digits are swapped groups 
   const list = [
     'lauren frahn, 5 solomon crescent, leichhardt 2570, 19180701',
     'laurex frahn, 5 solomon crescent, frankston 2570, 19810701', // 1918 / 1981
-    'braedon block, mulga street, toorak 7190, 19790281', // no date: the 28th of month 02 swapped
+    'braedon block, mulga street, toorak 7190, 19790281', // no date (month 02, day 81): the next record's date, two digits swapped
     'charlie block, 10 mulga street, toorak 7190, 19790821',
     'olivia tran, 88 harbour drive, coffs harbour 2450, 19180710', // another person, a swap from the first
     'harley mccarthy, 177 pridham street, marsden 3165, 19080419',
