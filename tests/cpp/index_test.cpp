@@ -277,6 +277,18 @@ TEST_CASE("every truncation and every single-byte corruption is rejected", "[ind
   CHECK(target.maxDistance() == 5);
 }
 
+TEST_CASE("bytes::decimal writes a number as std::to_string does, as the messages of damaged bytes give it", "[index][serialize]") {
+  std::mt19937_64 rng(29);
+  std::vector<uint64_t> values = {0, 1, 9, 10, 99, 100, 4294967295u, 4294967296u, UINT64_MAX};
+  for (int i = 0; i < 200; ++i) values.push_back(rng() >> (rng() % 64));
+  for (const uint64_t value : values) CHECK(bytes::decimal(value) == std::to_string(value));
+  std::string error;
+  Index target(3);
+  const std::vector<uint8_t> bytes = Index(3).serialize();
+  CHECK(Index::deserialize(bytes.data(), 5, target, error) == Status::CorruptData);
+  CHECK(error == "invalid serialized index: truncated (5 bytes; the smallest has " + std::to_string(bytes.size()) + ")");
+}
+
 TEST_CASE("the id map agrees with std::unordered_map under random inserts and erases", "[index]") {
   // Backward-shift deletion is easy to get subtly wrong; a small id range forces long
   // probe runs, collisions and wrap-around.

@@ -123,7 +123,7 @@ Status IdfTable::deserialize(const uint8_t* data, size_t size, IdfTable& out, st
   if (!decodeOptions(data + 6, table.options_)) return fail("unknown tokenizer options");
   table.callerFlags_ = data[11];
   if (table.callerFlags_ > kCallerFlagsKnown) {
-    return fail("caller flags " + std::to_string(table.callerFlags_) + " has bits other than 1 (NFKC) and 2 (segmenter)");
+    return fail("caller flags " + bytes::decimal(table.callerFlags_) + " has bits other than 1 (NFKC) and 2 (segmenter)");
   }
   if ((table.callerFlags_ & kCallerFlagSegmenter) && table.options_.tokenizer.mode != TokenizerMode::Separated) {
     return fail("the segmenter flag is set but the tokenizer mode is not 'separated'");
@@ -131,12 +131,12 @@ Status IdfTable::deserialize(const uint8_t* data, size_t size, IdfTable& out, st
   const uint32_t n = table.documents_ = static_cast<uint32_t>(getLE(data + 12, 4));
   // Every document has at least one feature (a blank one the empty feature).
   if ((n == 0) != (count == 0)) {
-    return fail(std::to_string(n) + " documents cannot have " + std::to_string(count) + " features");
+    return fail(bytes::decimal(n) + " documents cannot have " + bytes::decimal(count) + " features");
   }
   table.unseenWeight_ = static_cast<uint32_t>(getLE(data + 16, 4));
   if (table.unseenWeight_ != idfWeight(n, 0)) {
-    return fail("the weight of unseen features is " + std::to_string(table.unseenWeight_) + ", not " +
-                std::to_string(idfWeight(n, 0)) + " as for " + std::to_string(n) + " documents");
+    return fail("the weight of unseen features is " + bytes::decimal(table.unseenWeight_) + ", not " +
+                bytes::decimal(idfWeight(n, 0)) + " as for " + bytes::decimal(n) + " documents");
   }
   // A feature is in 1..n documents; the weight falls as that number grows.
   const uint32_t lightest = idfWeight(n, n), heaviest = idfWeight(n, 1);
@@ -148,8 +148,8 @@ Status IdfTable::deserialize(const uint8_t* data, size_t size, IdfTable& out, st
     table.weights_[i] = static_cast<uint32_t>(getLE(entry + 8, 4));
     if (i > 0 && table.hashes_[i] <= table.hashes_[i - 1]) return fail("feature hashes are not in increasing order");
     if (table.weights_[i] < lightest || table.weights_[i] > heaviest) {
-      return fail("feature " + std::to_string(i) + " weighs " + std::to_string(table.weights_[i]) + ", outside " +
-                  std::to_string(lightest) + ".." + std::to_string(heaviest) + " for " + std::to_string(n) + " documents");
+      return fail("feature " + bytes::decimal(i) + " weighs " + bytes::decimal(table.weights_[i]) + ", outside " +
+                  bytes::decimal(lightest) + ".." + bytes::decimal(heaviest) + " for " + bytes::decimal(n) + " documents");
     }
   }
   out = std::move(table);

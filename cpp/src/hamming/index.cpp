@@ -341,20 +341,20 @@ Status Index::deserialize(const uint8_t* data, size_t size, Index& out, std::str
   if (!damage.empty()) return fail(damage);
   // Past the checksum, anything odd is a writer's bug rather than damage; still checked.
   const unsigned maxDistance = data[6];
-  if (maxDistance > kMaxDistance) return fail("maxDistance " + std::to_string(maxDistance) + " exceeds 64");
+  if (maxDistance > kMaxDistance) return fail("maxDistance " + bytes::decimal(maxDistance) + " exceeds 64");
   if (data[7] != 0) return fail("reserved header byte is not zero");
 
   Index index(maxDistance);
   for (uint64_t i = 0; i < count; ++i) {
     const uint8_t* item = data + kHeaderSize + kItemSize * i;
     if (index.add(getLE(item, 8), static_cast<uint32_t>(getLE(item + 8, 4))) != Status::Ok) {
-      return fail("id " + std::to_string(getLE(item + 8, 4)) + " appears twice");
+      return fail("id " + bytes::decimal(getLE(item + 8, 4)) + " appears twice");
     }
   }
   // Files from before the counter ignored caller ids hold one more than the largest id
   // ever stored: read with today's meaning, they hand out the same ids as they did.
   const uint64_t nextId = getLE(data + 12, 8);
-  if (nextId > uint64_t{UINT32_MAX} + 1) return fail("next id " + std::to_string(nextId) + " exceeds 2^32");
+  if (nextId > uint64_t{UINT32_MAX} + 1) return fail("next id " + bytes::decimal(nextId) + " exceeds 2^32");
   index.nextId_ = nextId;
   out = std::move(index);
   return Status::Ok;
