@@ -113,7 +113,7 @@ EMSCRIPTEN_KEEPALIVE int similarGroupsRun(uintptr_t groups, double workBudget) {
 EMSCRIPTEN_KEEPALIVE double similarGroupsProgress(uintptr_t groups) { return bindings::similarGroupsProgress(groups); }
 EMSCRIPTEN_KEEPALIVE void similarGroupsTake(uintptr_t groups, uintptr_t out) { bindings::similarGroupsTake(groups, out); }
 EMSCRIPTEN_KEEPALIVE void similarGroupsDelete(uintptr_t groups) { bindings::similarGroupsDelete(groups); }
-EMSCRIPTEN_KEEPALIVE uintptr_t reviewPairsCreate(uintptr_t sets, uintptr_t labels, uint32_t count, double review, double limit, uint32_t maxBucket, double mostPairs) { return bindings::reviewPairsCreate(sets, labels, count, review, limit, maxBucket, mostPairs); }
+EMSCRIPTEN_KEEPALIVE uintptr_t reviewPairsCreate(uintptr_t sets, uintptr_t labels, uint32_t count, double review, double limit, uint32_t maxBucket, double mostPairs, double mostProposals) { return bindings::reviewPairsCreate(sets, labels, count, review, limit, maxBucket, mostPairs, mostProposals); }
 EMSCRIPTEN_KEEPALIVE int reviewPairsRun(uintptr_t review, double workBudget) { return bindings::reviewPairsRun(review, workBudget); }
 EMSCRIPTEN_KEEPALIVE double reviewPairsProgress(uintptr_t review) { return bindings::reviewPairsProgress(review); }
 EMSCRIPTEN_KEEPALIVE double reviewPairsTake(uintptr_t review, double limit) { return bindings::reviewPairsTake(review, limit); }

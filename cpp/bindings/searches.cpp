@@ -126,12 +126,12 @@ void similarGroupsTake(uintptr_t groups, uintptr_t out) {
 void similarGroupsDelete(uintptr_t groups) { delete at<SimilarGroups>(groups); }
 
 uintptr_t reviewPairsCreate(uintptr_t sets, uintptr_t labels, uint32_t count, double review, double limit, uint32_t maxBucket,
-                            double mostPairs) {
+                            double mostPairs, double mostProposals) {
   const uint32_t* groups = at<uint32_t>(labels);
   const auto bound = [](double n) { return n >= 0x1p32 ? SIZE_MAX : static_cast<size_t>(n); };
   return reinterpret_cast<uintptr_t>(new ReviewPairs(*at<ShingleSets>(sets), std::vector<uint32_t>(groups, groups + count),
                                                      review, bandingFor(review, *at<ShingleSets>(sets)), bound(limit), maxBucket,
-                                                     bound(mostPairs)));
+                                                     bound(mostPairs), mostProposals));
 }
 
 bool reviewPairsRun(uintptr_t review, double workBudget) { return at<ReviewPairs>(review)->run(static_cast<size_t>(workBudget)); }

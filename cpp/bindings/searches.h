@@ -74,9 +74,10 @@ void similarGroupsDelete(uintptr_t groups);
 /// at bandingFor(review, sets); reviewPairsTake is asked for `limit` of them at most
 /// (ReviewPairs' limit; a double, as JS numbers reach past 2^32); a band key held by more
 /// than `maxBucket` texts proposes none (ReviewPairs' maxBucket; 2^32 - 1: every key); the
-/// search stops past `mostPairs` pairs of groups (ReviewPairs' mostPairs; 2^32 or more: never).
+/// search stops past `mostPairs` pairs of groups or `mostProposals` candidates proposed
+/// (ReviewPairs' bounds, where its progress stays below 1; Infinity: never).
 uintptr_t reviewPairsCreate(uintptr_t sets, uintptr_t labels, uint32_t count, double review, double limit, uint32_t maxBucket,
-                            double mostPairs);
+                            double mostPairs, double mostProposals);
 bool reviewPairsRun(uintptr_t review, double workBudget);
 double reviewPairsProgress(uintptr_t review);
 /// Once the search is done: the number of pairs of groups, and the first n = min(limit,

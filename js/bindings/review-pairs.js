@@ -15,15 +15,18 @@ const SLICE_WORK = 2e6;
  * `total`, how many pairs of groups were found: all there are when fewer than reviewLimit,
  * else a lower bound (the search stops deciding candidates that cannot enter the list).
  * `maxBucket`: a band key held by more texts proposes none (review_pairs.h); by default every key does.
- * `mostPairs`: the search stops once it holds more pairs of groups, and `total` then exceeds it.
+ * `mostPairs`, `mostProposals`: the search stops once it holds more pairs of groups, or
+ * before deciding any candidate when the band keys propose more (review_pairs.h), and
+ * returns { total: Infinity } alone.
  */
-export async function searchReview(core, sets, labels, { review, reviewLimit, maxBucket = 0xffffffff, mostPairs = Infinity }, pacer, phase) {
-  const search = withAllocations(core, (mem) => coreCall(() => core._reviewPairsCreate(sets, mem.copyIn(labels), labels.length, review, reviewLimit, maxBucket, mostPairs)));
+export async function searchReview(core, sets, labels, { review, reviewLimit, maxBucket = 0xffffffff, mostPairs = Infinity, mostProposals = Infinity }, pacer, phase) {
+  const search = withAllocations(core, (mem) => coreCall(() => core._reviewPairsCreate(sets, mem.copyIn(labels), labels.length, review, reviewLimit, maxBucket, mostPairs, mostProposals)));
   try {
     for (let done = false; !done;) {
       done = coreCall(() => core._reviewPairsRun(search, SLICE_WORK));
       await pacer.step(phase, Math.round(core._reviewPairsProgress(search) * 1000), 1000);
     }
+    if (core._reviewPairsProgress(search) < 1) return { total: Infinity };
     const total = coreCall(() => core._reviewPairsTake(search, reviewLimit));
     const n = Math.min(total, reviewLimit);
     // The result buffer holds n similarities (float64), then the a's, then the b's (searches.h reviewPairsTake).
@@ -37,10 +40,10 @@ export async function searchReview(core, sets, labels, { review, reviewLimit, ma
 /**
  * Every pair of the `count` texts of `sets` whose similarity reaches `similarity` (candidate
  * recall as the review's): searchReview over the texts each alone, without a limit;
- * `maxBucket` and `mostPairs` as searchReview's.
+ * `bounds`: { maxBucket, mostPairs, mostProposals } as searchReview's.
  */
-export function searchAllPairs(core, sets, count, similarity, pacer, phase, maxBucket, mostPairs) {
-  return searchReview(core, sets, Uint32Array.from({ length: count }, (_, i) => i), { review: similarity, reviewLimit: 0xffffffff, maxBucket, mostPairs }, pacer, phase);
+export function searchAllPairs(core, sets, count, similarity, pacer, phase, bounds) {
+  return searchReview(core, sets, Uint32Array.from({ length: count }, (_, i) => i), { review: similarity, reviewLimit: 0xffffffff, ...bounds }, pacer, phase);
 }
 
 /**

@@ -188,13 +188,16 @@ export async function searchLabels(core, texts, fingerprints, search, pacer) {
 const MANY_ROWS = 2.5;
 
 /**
- * The pairs at the threshold that grouping around central texts holds at most, for `count`
- * distinct texts: a few dozen a text where an entity has many rows (the patent applicants:
- * 26), while in a list whose texts are nearly all alike they grow with the square of the
- * texts (3,000 near-identical one-line records: 810 MiB of WASM memory and 13 s; past the
- * bound, 53 MiB and 1.5 s). Past them the leader rule groups in the texts' order.
+ * The bounds of grouping around central texts, for `count` distinct texts (searchAllPairs'):
+ * past them the leader rule groups in the texts' order. Pairs at the threshold: a few dozen
+ * a text where an entity has many rows (the patent applicants: 26), while in a list whose
+ * texts are nearly all alike they grow with the square of the texts (3,000 near-identical
+ * one-line records: 810 MiB of WASM memory and 13 s without a bound). Candidates proposed:
+ * 716 a text on the patent applicants, 173 on 50,000 one-line contacts, while on short texts
+ * of a small vocabulary they grow with the square of the texts, most of them decided only to
+ * fail (50,000 texts of 33 words: 3,567 a text, 160M in 39 s, for 1.65M pairs).
  */
-const mostAllPairs = (count) => 2 ** 18 + 32 * count;
+const allPairsBounds = (count) => ({ mostPairs: 2 ** 18 + 32 * count, mostProposals: 2 ** 22 + 1024 * count });
 
 /**
  * One text per group of `labels`, its texts joined by spaces, so that word counting counts
@@ -329,13 +332,13 @@ async function searchLabelsWeighing(core, texts, fingerprints, search, pacer, we
   if (banding) { // no fingerprints needed (a pool's worker gets none)
     const count = Array.isArray(texts) ? texts.length : texts.bounds.length - 1;
     if (search.records || search.central) {
-      // Every pair at the threshold, grouped around the texts most match; past mostAllPairs,
+      // Every pair at the threshold, grouped around the texts most match; past allPairsBounds,
       // by the leader rule in the texts' order.
       return withShingleSets(core, async (sets) => {
         await buildShingleSets(core, sets, texts, between, 0, measure, weights);
-        const mostPairs = mostAllPairs(count);
-        const found = await searchAllPairs(core, sets, count, similarity, pacer, 'pairs', undefined, mostPairs);
-        if (found.total > mostPairs) return withReview(sets, await searchSimilarGroups(core, sets, count, similarity, grouping, async () => {}, pacer, 'pairs'));
+        const bounds = allPairsBounds(count);
+        const found = await searchAllPairs(core, sets, count, similarity, pacer, 'pairs', bounds);
+        if (found.total > bounds.mostPairs) return withReview(sets, await searchSimilarGroups(core, sets, count, similarity, grouping, async () => {}, pacer, 'pairs'));
         if (!search.records) return withReview(sets, centralLeaderLabels(core, count, found));
         // A record leads by the records it may keep at the threshold: those whose identifying
         // parts it does not differ from; the pairs by dates may join, not lead. (Asked of

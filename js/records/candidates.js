@@ -201,7 +201,7 @@ async function similarCandidates(core, fields, rows, on, source, pairs, pacer) {
   const measure = fields[on[0]].kind === 'text' ? 'text' : 'short';
   const search = async (weights) => withShingleSets(core, async (sets) => {
     await buildShingleSets(core, sets, distinct, () => pacer.pause(), 0, measure, weights);
-    return searchAllPairs(core, sets, distinct.length, measure === 'short' ? CANDIDATE_SIMILARITY : 0.5, pacer, 'candidates', MAX_BLOCK);
+    return searchAllPairs(core, sets, distinct.length, measure === 'short' ? CANDIDATE_SIMILARITY : 0.5, pacer, 'candidates', { maxBucket: MAX_BLOCK });
   });
   const found = measure === 'short'
     ? await lendWeights(core, await learnWeights(core, texts, () => pacer.pause()), search)

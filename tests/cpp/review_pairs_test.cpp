@@ -237,3 +237,22 @@ TEST_CASE("the search stops once it holds more than mostPairs pairs of groups", 
   CHECK(std::all_of(pairs.begin(), pairs.end(), [](const ReviewPair& p) { return p.b <= 14; }));
   CHECK(stopped.progress() < 1.0);
 }
+
+TEST_CASE("the search decides no candidate when the band keys propose more than mostProposals", "[review_pairs]") {
+  // Forty copies of one text hold every key of the bands alike: 780 visits a band.
+  std::vector<std::string> texts(40, "the same words in every copy");
+  texts.push_back("a text unlike the others");
+  const Built built(texts);
+  std::vector<uint32_t> labels(texts.size());
+  for (uint32_t i = 0; i < labels.size(); ++i) labels[i] = i;
+  const simhash::Banding banding = simhash::bandingFor(0.5);
+  const double proposals = banding.bands * 780.0;
+  size_t total = 0;
+  ReviewPairs within(built.sets, labels, 0.5, banding, SIZE_MAX, SIZE_MAX, SIZE_MAX, proposals);
+  CHECK(runReview(within, 1, SIZE_MAX, total).size() == 780);
+  CHECK(total == 780);
+  ReviewPairs past(built.sets, labels, 0.5, banding, SIZE_MAX, SIZE_MAX, SIZE_MAX, proposals - 1);
+  CHECK(runReview(past, 1, SIZE_MAX, total).empty());
+  CHECK(total == 0);
+  CHECK(past.progress() < 1.0);
+}

@@ -294,7 +294,7 @@ TEST_CASE("two calls' sets and groupings interleaved a slice at a time label as 
   CHECK(groups[1].takeLabels() == calls[1].alone);
 }
 
-TEST_CASE("BandBuckets::visit gives every indexed text once per key it shares, whatever the buckets' sizes, and no key held more than mostHeld", "[similar_groups]") {
+TEST_CASE("BandBuckets::visit gives every indexed text once per key it shares, whatever the buckets' sizes, and no key held more than mostHeld, and counts its proposals", "[similar_groups]") {
   // Keys from a small alphabet, so buckets hold from none to hundreds of entries; bands from 1 to 83.
   const unsigned bands = GENERATE(1u, 3u, 8u, 9u, 83u);
   const uint32_t alphabet = GENERATE(2u, 50u, 5000u);
@@ -311,6 +311,9 @@ TEST_CASE("BandBuckets::visit gives every indexed text once per key it shares, w
   buckets.reserve(count);
   for (uint32_t i = 0; i < count; ++i) std::copy_n(keys.data() + size_t{i} * bands, bands, buckets.spare(i));
   buckets.build(count, atOnce);
+  double proposals = 0;
+  for (const auto& [key, entries] : held) proposals += entries * (entries - 1) / 2.0;
+  REQUIRE(buckets.proposals() == proposals);
   std::map<uint32_t, std::vector<uint32_t>> indexed;  // key -> the indexed texts, once per entry of theirs
   std::vector<uint32_t> visited;
   for (uint32_t i = 0; i < count; ++i) {

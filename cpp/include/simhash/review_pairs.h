@@ -10,6 +10,7 @@
 // ones more surely) over every text, not only a grouping's leaders; every candidate of
 // another group that the sets' summaries (set_sketch.h) do not rule out is decided exactly. The result
 // depends only on the texts, their order and the labels, never on slicing.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -46,13 +47,18 @@ class ReviewPairs {
   /// share, such as a common first name and a city, rather than a near-duplicate; a pair at
   /// J = review shares bands × review^rows keys on average, so it is still found through
   /// the others, unless most of its keys are such parts). SIZE_MAX: every key proposes.
-  /// `mostPairs`: the search stops once it holds more pairs of groups (run() then returns
-  /// true, and take()'s total exceeds it): a bound on memory and time where nearly every
-  /// text is like every other, whose pairs grow with the square of the texts. SIZE_MAX: never.
+  /// `mostPairs`: the search stops once it holds more pairs of groups; `mostProposals`: it
+  /// stops before deciding any candidate when the band keys propose more (BandBuckets::
+  /// proposals; a double, as they pass 2^32 where size_t has 32 bits). Bounds on memory and
+  /// time where nearly every text is like every other, or many are alike by chance (short
+  /// texts of a small vocabulary), whose pairs and candidates grow with the square of the
+  /// texts: past either, run() returns true with texts left unsearched (progress() below 1;
+  /// the last text may cross mostPairs), and take() gives what was found. SIZE_MAX, HUGE_VAL: never.
   /// @pre `sets` built for texts [0, labels.size()), unchanged and alive while run() is
   /// called; 0 < review <= 1; labels.size() × banding.bands < 2^32; limit >= 1.
   ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, Banding banding,
-              size_t limit = SIZE_MAX, size_t maxBucket = SIZE_MAX, size_t mostPairs = SIZE_MAX);
+              size_t limit = SIZE_MAX, size_t maxBucket = SIZE_MAX, size_t mostPairs = SIZE_MAX,
+              double mostProposals = HUGE_VAL);
   ~ReviewPairs();
   ReviewPairs(ReviewPairs&&) noexcept;
   ReviewPairs& operator=(ReviewPairs&&) noexcept;

@@ -21,6 +21,7 @@ void BandBuckets::build(uint32_t count, size_t atOnce) {
   while (slots < 2 * largest) slots *= 2;
   std::vector<uint64_t> table(slots);  // key << 32 | its entries, then its bucket
   shared_.assign((total + 63) / 64, 0);
+  proposals_ = 0;
   size_t room = 0;
   for (unsigned first = 0, last; first < 256; first = last) {
     last = first + 1;
@@ -50,6 +51,7 @@ void BandBuckets::build(uint32_t count, size_t atOnce) {
         const uint64_t key = keys[k];
         size_t slot = key & mask;
         while (table[slot] != 0 && (table[slot] >> 32) != key) slot = (slot + 1) & mask;
+        proposals_ += static_cast<uint32_t>(table[slot]);  // the entries before this one: h(h - 1) / 2 in all
         table[slot] = key << 32 | ((table[slot] & 0xFFFFFFFFu) + 1);
         keys[k] = static_cast<uint32_t>(slot);
       }
@@ -60,6 +62,7 @@ void BandBuckets::build(uint32_t count, size_t atOnce) {
         const bool many = held > 1 && held <= mostHeld_;
         table[slot] = many ? room : kNone;
         room += many ? 1 + held : 0;
+
       }
       for (size_t k = 0; k < n; ++k) keys[k] = static_cast<uint32_t>(table[keys[k]]);
     }

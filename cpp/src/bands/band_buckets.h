@@ -53,6 +53,13 @@ class BandBuckets {
   /// entries take 16 rounds (natively 5.7 s; 3.7 s in 4, for four times the memory).
   void build(uint32_t count, size_t atOnce = kAtOnce);
 
+  /// Once built: the visits a search that visits, then indexes, every text makes in all, at
+  /// most: Σ h(h - 1) / 2 over the keys, h the entries holding each (keys held by more than
+  /// mostHeld too; a text holding a key in two bands visits itself through neither). Known
+  /// before any visit, so that a search can decline a list whose candidates grow with the
+  /// square of its texts. A double: it passes 2^32 where size_t has 32 bits.
+  double proposals() const { return proposals_; }
+
   /// Indexes text i under its keys. @pre build() has laid out text i's buckets.
   void index(uint32_t i) {
     const size_t e = size_t{i} * bands_;
@@ -88,6 +95,7 @@ class BandBuckets {
 
   unsigned bands_;
   size_t mostHeld_;
+  double proposals_ = 0;
   std::vector<uint32_t> bucketOf_;  // each text's keys until build(), then each shared entry's bucket
   std::vector<uint64_t> shared_;    // a bit per entry: its key is shared (set by build)
   std::vector<uint32_t> members_;   // the buckets: a count, then the texts indexed so far

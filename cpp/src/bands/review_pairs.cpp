@@ -59,6 +59,7 @@ struct ReviewPairs::Impl {
   // With a limit: the limit-th best similarity of `best` once it holds that many (else 0),
   // made anew each time `limit` more pairs are recorded; candidates are decided against it.
   size_t limit = SIZE_MAX, recordedSinceBar = 0, mostPairs = SIZE_MAX;
+  double mostProposals = HUGE_VAL;
   double bar = 0;
   std::vector<double> scratch;
 
@@ -155,11 +156,12 @@ struct ReviewPairs::Impl {
 };
 
 ReviewPairs::ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, double review, Banding banding, size_t limit,
-                         size_t maxBucket, size_t mostPairs)
+                         size_t maxBucket, size_t mostPairs, double mostProposals)
     : impl_(new Impl(banding, review, maxBucket)) {
   Impl& m = *impl_;
   m.limit = limit;
   m.mostPairs = mostPairs;
+  m.mostProposals = mostProposals;
   m.sets = &sets;
   m.sketcher.bitmaps = m.filter.bitmaps = builtSummarizedByBitmaps(sets);
   m.texts.resize(labels.size());
@@ -186,6 +188,7 @@ bool ReviewPairs::run(size_t workBudget) {
     m.laidOut = true;
     work += 8 * size_t{count} * m.bands;
   }
+  if (m.buckets.proposals() > m.mostProposals) return true;  // declined, with every text left
   while (m.done < count && work < workBudget && m.best.size() <= m.mostPairs) work += m.step(m.done++);
   return m.done == count || m.best.size() > m.mostPairs;
 }
