@@ -294,7 +294,7 @@ TEST_CASE("two calls' sets and groupings interleaved a slice at a time label as 
   CHECK(groups[1].takeLabels() == calls[1].alone);
 }
 
-TEST_CASE("BandBuckets::visit gives every indexed text once per key it shares, whatever the buckets' sizes, and no key held more than mostHeld, and counts its proposals", "[similar_groups]") {
+TEST_CASE("BandBuckets::visit gives every indexed text once per key it shares, whatever the buckets' sizes, and no key held more than mostHeld, newest first until told, and counts its proposals", "[similar_groups]") {
   // Keys from a small alphabet, so buckets hold from none to hundreds of entries; bands from 1 to 83.
   const unsigned bands = GENERATE(1u, 3u, 8u, 9u, 83u);
   const uint32_t alphabet = GENERATE(2u, 50u, 5000u);
@@ -330,6 +330,24 @@ TEST_CASE("BandBuckets::visit gives every indexed text once per key it shares, w
     std::sort(expected.begin(), expected.end());
     REQUIRE(visited == expected);
     REQUIRE(read == expected.size());
+    // Newest first, each bucket until a text indexed before i / 2 (that one visited too):
+    // texts are indexed in index order here.
+    const auto older = [&](uint32_t y) { return y < i / 2; };
+    visited.clear();
+    const size_t newestRead = buckets.visitNewestFirst(i, [&](uint32_t y) { visited.push_back(y); return !older(y); });
+    expected.clear();
+    for (unsigned b = 0; b < bands; ++b) {
+      const auto entries = indexed.find(mine[b]);
+      if (entries == indexed.end() || held[mine[b]] > mostHeld) continue;
+      for (auto y = entries->second.rbegin(); y != entries->second.rend(); ++y) {
+        expected.push_back(*y);
+        if (older(*y)) break;
+      }
+    }
+    std::sort(visited.begin(), visited.end());
+    std::sort(expected.begin(), expected.end());
+    REQUIRE(visited == expected);
+    REQUIRE(newestRead == expected.size());
     if (i % 3 != 2) {  // only two texts in three are indexed
       buckets.index(i);
       for (unsigned b = 0; b < bands; ++b) indexed[mine[b]].push_back(i);

@@ -29,7 +29,9 @@ struct ReviewPair {
 
 /// The review pairs of a grouping, in resumable slices: every text signed (its band keys
 /// and a 512-bit summary of its set: a bitmap when the texts are short, else a sketch), then
-/// each text against the earlier texts it shares a band key with. A candidate of another
+/// each text, in the order of their sets' sizes, against the texts searched before it that
+/// share a band key with it, each key's newest first and only while they are large enough
+/// to reach `review` (or the bar, below) beside it. A candidate of another
 /// group whose bitmap bounds it below `review`, or whose sketch shows it far below (more than
 /// 3 standard deviations: set_sketch.h), is set aside unverified; the others are
 /// decided exactly. With a `limit`, once that many pairs of groups are found, a candidate

@@ -74,12 +74,7 @@ class BandBuckets {
   /// shared (in no particular order). @return the bucket entries read.
   template <class Visit>
   size_t visit(uint32_t i, Visit&& visit) {
-    // The buckets' counts first, each an independent load whose misses overlap.
-    const size_t e = size_t{i} * bands_;
-    unsigned found = 0;
-    for (unsigned b = 0; b < bands_; ++b) {
-      if (shared(e + b) && members_[bucketOf_[e + b]] != 0) heads_[found++] = bucketOf_[e + b];
-    }
+    const unsigned found = heads(i);
     size_t read = 0;
     for (unsigned f = 0; f < found; ++f) {
       const uint32_t* at = members_.data() + heads_[f];
@@ -90,8 +85,35 @@ class BandBuckets {
     return read;
   }
 
+  /// As visit(), each bucket newest first and only until visit(y) returns false: what was
+  /// indexed before y under that key is passed over. @return the bucket entries read.
+  template <class Visit>
+  size_t visitNewestFirst(uint32_t i, Visit&& visit) {
+    const unsigned found = heads(i);
+    size_t read = 0;
+    for (unsigned f = 0; f < found; ++f) {
+      const uint32_t* at = members_.data() + heads_[f];
+      for (uint32_t k = at[0]; k >= 1; --k) {
+        ++read;
+        if (!visit(at[k])) break;
+      }
+    }
+    return read;
+  }
+
  private:
   bool shared(size_t e) const { return (shared_[e / 64] >> (e % 64) & 1) != 0; }
+
+  // Text i's buckets that hold texts, into heads_: the buckets' counts first, each an
+  // independent load whose misses overlap. @return how many.
+  unsigned heads(uint32_t i) {
+    const size_t e = size_t{i} * bands_;
+    unsigned found = 0;
+    for (unsigned b = 0; b < bands_; ++b) {
+      if (shared(e + b) && members_[bucketOf_[e + b]] != 0) heads_[found++] = bucketOf_[e + b];
+    }
+    return found;
+  }
 
   unsigned bands_;
   size_t mostHeld_;

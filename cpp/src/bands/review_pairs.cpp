@@ -43,9 +43,11 @@ struct ReviewPairs::Impl {
   SketchFilter barFilter;
   std::vector<uint64_t> barBitmaps;  // SetSketch::kWords per text, when used
   // Two stages, each resumable: every text signed (its band keys, in buckets.spare, and its
-  // sketch), then every text against the earlier texts that share a band key with it: each
-  // text is indexed in the buckets (band_buckets.h) once its step is done.
+  // sketch), then every text, by `order`, against the texts searched before it that share a
+  // band key with it: each text is indexed in the buckets (band_buckets.h) once its step is
+  // done, so that each bucket holds its texts by size.
   uint32_t signedUpTo = 0, done = 0;
+  std::vector<uint32_t> order;  // the texts by their sets' sizes, then their indices: the search's order
   bool laidOut = false;
   BandBuckets buckets;
   std::vector<uint64_t> sketches;  // SetSketch::kWords per text
@@ -98,7 +100,7 @@ struct ReviewPairs::Impl {
     }
   }
 
-  // Texts y < i of groups gy != gi at similarity s: the best pair of their groups so far?
+  // A pair of texts a < b (pair), of groups gy != gi: the best pair of their groups so far?
   void record(uint32_t gy, uint32_t gi, const ReviewPair& pair) {
     if (4 * (best.size() + 1) > 3 * slotGroups.size()) grow();
     const uint64_t groups = gy < gi ? uint64_t{gy} << 32 | gi : uint64_t{gi} << 32 | gy;
@@ -124,31 +126,34 @@ struct ReviewPairs::Impl {
     return rows * bands + SetSketch::kBins + 2 * size;
   }
 
-  // Text i against the earlier texts it shares a band key with; returns the work it took.
+  // Text i against the texts searched before it that share a band key with it, none larger
+  // than it (texts are searched by their sets' sizes: `order`); returns the work it took.
   size_t step(uint32_t i) {
     const uint32_t size = texts[i].size;
     const uint32_t group = texts[i].label;
     const uint64_t* sketch = sketches.data() + size_t{i} * SetSketch::kWords;
     size_t work = 4 * bands;
-    work += 2 * buckets.visit(i, [&](uint32_t y) {
+    work += 2 * buckets.visitNewestFirst(i, [&](uint32_t y) {
       // What cannot reach the review threshold, or the bar once it is higher, is set aside
       // exactly before anything else is read: by sizes (the most selective: at a bar of
       // 0.82, 61% of the paragraphs' candidates), later by bitmaps; not by sketches (set_sketch.h).
-      // J <= min / max; the margin keeps the double quotient's rounding from crossing the bar.
+      // J <= min / max = sizeY / size; the margin keeps the double quotient's rounding from
+      // crossing the bar. The texts indexed before y under this key are no larger: none can.
       Text& other = texts[y];
       const uint32_t sizeY = other.size;
-      const double least = std::min(sizeY, size), most = std::max(sizeY, size);
-      if (least < (bar > review ? bar : review) * (1 - 1e-9) * most || other.seenBy == i + 1) return;
+      if (sizeY < (bar > review ? bar : review) * (1 - 1e-9) * size) return false;
+      if (other.seenBy == i + 1) return true;
       other.seenBy = i + 1;
-      if (other.label == group) return;
+      if (other.label == group) return true;
       if (bar > review && !barBitmaps.empty() &&
           !barFilter.mayReach(barBitmaps.data() + size_t{y} * SetSketch::kWords, sizeY, barBitmaps.data() + size_t{i} * SetSketch::kWords, size)) {
-        return;
+        return true;
       }
-      if (!filter.mayReach(sketches.data() + size_t{y} * SetSketch::kWords, sizeY, sketch, size)) return;
+      if (!filter.mayReach(sketches.data() + size_t{y} * SetSketch::kWords, sizeY, sketch, size)) return true;
       work += 8 + size / 2;
-      if (!sets->atLeast(y, i, bar > review ? bar : review)) return;
-      record(other.label, group, {y, i, sets->similarity(y, i)});
+      const uint32_t a = std::min(y, i), b = std::max(y, i);
+      if (sets->atLeast(a, b, bar > review ? bar : review)) record(other.label, group, {a, b, sets->similarity(a, b)});
+      return true;
     });
     buckets.index(i);
     return work;
@@ -165,7 +170,14 @@ ReviewPairs::ReviewPairs(const ShingleSets& sets, std::vector<uint32_t> labels, 
   m.sets = &sets;
   m.sketcher.bitmaps = m.filter.bitmaps = builtSummarizedByBitmaps(sets);
   m.texts.resize(labels.size());
-  for (uint32_t i = 0; i < labels.size(); ++i) m.texts[i] = {sets.size(i), labels[i], 0};
+  std::vector<KeyedItem> bySize(labels.size()), scratch;
+  for (uint32_t i = 0; i < labels.size(); ++i) {
+    m.texts[i] = {sets.size(i), labels[i], 0};
+    bySize[i] = {m.texts[i].size, i};
+  }
+  radixSort(bySize, scratch, 32);
+  m.order.resize(bySize.size());
+  for (size_t k = 0; k < bySize.size(); ++k) m.order[k] = bySize[k].item;
   m.review = review;
   const auto count = static_cast<uint32_t>(m.texts.size());
   m.buckets.reserve(count);
@@ -189,7 +201,7 @@ bool ReviewPairs::run(size_t workBudget) {
     work += 8 * size_t{count} * m.bands;
   }
   if (m.buckets.proposals() > m.mostProposals) return true;  // declined, with every text left
-  while (m.done < count && work < workBudget && m.best.size() <= m.mostPairs) work += m.step(m.done++);
+  while (m.done < count && work < workBudget && m.best.size() <= m.mostPairs) work += m.step(m.order[m.done++]);
   return m.done == count || m.best.size() > m.mostPairs;
 }
 
