@@ -41,7 +41,8 @@ struct ReviewPair {
 /// rest. Above the review threshold the bar sets candidates aside exactly, by sizes and by
 /// bitmaps (made beside the sketches for that). Memory: 4 bytes and a bit per (text, band),
 /// 4 more per (text, band) whose key another shares and 4 per such key (band_buckets.h),
-/// 76 per text (140 with a limit and sketches), and about 40 per pair of groups found.
+/// 80 per text (144 with a limit and sketches; 32 more while the order by size is made),
+/// and about 40 per pair of groups found.
 class ReviewPairs {
  public:
   /// `limit`: the pairs take() will be asked for at most (SIZE_MAX: every one).
