@@ -71,7 +71,9 @@ class BandBuckets {
   }
 
   /// Calls visit(y) for each indexed text y that shares a key with text i, once per key
-  /// shared (in no particular order). @return the bucket entries read.
+  /// shared: key by key, each bucket oldest first (the leader rule, which tests only texts
+  /// before the least accepting one found, finds the early ones first). @return the bucket
+  /// entries read.
   template <class Visit>
   size_t visit(uint32_t i, Visit&& visit) {
     const unsigned found = heads(i);
