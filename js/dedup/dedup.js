@@ -291,9 +291,11 @@ function withDatePairs(core, sets, textOf, count, found, similarity) {
   const [a, b, least] = [[], [], []];
   for (let d = 0; d < dates.length; d += 2) {
     const [x, date] = [dates[d], dates[d + 1]];
-    // k = 0: the date itself, each pair once; k > 0: its digits k - 1 and k swapped (a pair
-    // may then come twice, two dates each a swap of the other: it joins as once).
+    // k = 0: the date itself, each pair once; k > 0: its digits k - 1 and k swapped, where
+    // they differ (a pair may then come twice, two dates each a swap of the other: it joins
+    // as once).
     for (let k = 0; k < date.length; k++) {
+      if (k && date[k] === date[k - 1]) continue; // the date itself again
       const held = holders.get(k ? date.slice(0, k - 1) + date[k] + date[k - 1] + date.slice(k + 1) : date);
       if (held?.length <= 10) for (const y of held) if (k ? y !== x : y > x) a.push(x) && b.push(y) && least.push(k ? SWAPPED_DATE_SIMILARITY : 0.3);
     }
