@@ -217,37 +217,29 @@ TEST_CASE("a band key that more than maxBucket texts hold proposes none of them"
   CHECK(pairs[0].b == 13);
 }
 
-TEST_CASE("the search stops once it holds more than mostPairs pairs of groups", "[review_pairs]") {
-  // Forty copies of one text, each its own group: 780 pairs, each found as its later text's step runs.
-  std::vector<std::string> texts(40, "the same words in every copy");
-  texts.push_back("a text unlike the others");
-  const Built built(texts);
-  std::vector<uint32_t> labels(texts.size());
-  for (uint32_t i = 0; i < labels.size(); ++i) labels[i] = i;
-  size_t total = 0;
-  ReviewPairs every(built.sets, labels, 0.5, simhash::bandingFor(0.5), SIZE_MAX, SIZE_MAX, 780);
-  CHECK(runReview(every, 1, SIZE_MAX, total).size() == 780);
-  CHECK(total == 780);
-  CHECK(every.progress() == 1.0);
-  // Past 100 pairs at text 14's step (its 14 pairs make 105): texts 15 onwards are never searched.
-  ReviewPairs stopped(built.sets, labels, 0.5, simhash::bandingFor(0.5), SIZE_MAX, SIZE_MAX, 100);
-  const std::vector<ReviewPair> pairs = runReview(stopped, 1, SIZE_MAX, total);
-  CHECK(total == 105);
-  CHECK(pairs.size() == 105);
-  CHECK(std::all_of(pairs.begin(), pairs.end(), [](const ReviewPair& p) { return p.b <= 14; }));
-  CHECK(stopped.progress() < 1.0);
-}
-
-TEST_CASE("the search decides no candidate when the band keys propose more than mostProposals", "[review_pairs]") {
-  // Forty copies of one text hold every key of the bands alike: 780 visits a band.
+TEST_CASE("the search stops once it holds more than mostPairs pairs of groups, and decides nothing when the band keys propose more than mostProposals", "[review_pairs]") {
+  // Forty copies of one text, each its own group: 780 pairs, each found as its later text's
+  // step runs; the copies hold every key of the bands alike: 780 visits a band.
   std::vector<std::string> texts(40, "the same words in every copy");
   texts.push_back("a text unlike the others");
   const Built built(texts);
   std::vector<uint32_t> labels(texts.size());
   for (uint32_t i = 0; i < labels.size(); ++i) labels[i] = i;
   const simhash::Banding banding = simhash::bandingFor(0.5);
-  const double proposals = banding.bands * 780.0;
   size_t total = 0;
+  ReviewPairs every(built.sets, labels, 0.5, banding, SIZE_MAX, SIZE_MAX, 780);
+  CHECK(runReview(every, 1, SIZE_MAX, total).size() == 780);
+  CHECK(total == 780);
+  CHECK(every.progress() == 1.0);
+  // Past 100 pairs at text 14's step (its 14 pairs make 105): texts 15 onwards are never searched.
+  ReviewPairs stopped(built.sets, labels, 0.5, banding, SIZE_MAX, SIZE_MAX, 100);
+  const std::vector<ReviewPair> pairs = runReview(stopped, 1, SIZE_MAX, total);
+  CHECK(total == 105);
+  CHECK(pairs.size() == 105);
+  CHECK(std::all_of(pairs.begin(), pairs.end(), [](const ReviewPair& p) { return p.b <= 14; }));
+  CHECK(stopped.progress() < 1.0);
+  // Exactly as many proposals as allowed: searched; one more than allowed: nothing decided.
+  const double proposals = banding.bands * 780.0;
   ReviewPairs within(built.sets, labels, 0.5, banding, SIZE_MAX, SIZE_MAX, SIZE_MAX, proposals);
   CHECK(runReview(within, 1, SIZE_MAX, total).size() == 780);
   CHECK(total == 780);
