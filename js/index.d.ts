@@ -290,6 +290,34 @@ export interface RecordDedupResult<T> {
   compared: number;
 }
 
+/** `link`'s options: `dedup`'s for records, with a lower threshold, since a wrong link loses no row. */
+export interface RecordLinkOptions<T> extends RecordDedupOptions<T> {
+  /** The match probability from which two rows are linked, in (0, 1). Default 0.1. */
+  probability?: number;
+  /** The match probability from which pairs not linked are listed in `review`, in (0, probability). Default probability / 2. */
+  review?: number;
+}
+
+/** Two lists linked: in every pair, `a` indexes the left list and `b` the right one. */
+export interface RecordLinkResult {
+  /**
+   * Pairs of one row of each list that are each other's most probable match, at `probability`
+   * or above, their identities not differing (`apart` is never set); each row in at most one
+   * link (one-to-one: each list holds an entity once), in left-row order.
+   */
+  links: RecordReviewPair[];
+  /** The fields compared and the kind of each. */
+  fields: { name: string; kind: FieldKind }[];
+  /** The model learned from both lists. */
+  model: RecordModel;
+  /** The other pairs across the lists at `review` or above, most probable first, each explained field by field. */
+  review: RecordReviewPair[];
+  /** Pairs at the review threshold past reviewLimit, left out. */
+  reviewOmitted: number;
+  /** How many pairs of distinct rows were compared (the candidates, within each list too). */
+  compared: number;
+}
+
 /** A Fellegi-Sunter model: per field and level, its probability among matches (m) and among other pairs (u), and its weight log2(m / u). */
 export interface RecordModel {
   /** The probability that two rows of the list are one entity, before their fields are compared. */
@@ -476,6 +504,12 @@ export interface SimHash {
   dedup<T>(items: T[], options: DedupOptions<T> & { key: (item: T, index: number) => string }): Promise<DedupResult<T>>;
   /** Records (plain objects, no `key`): each field compared by its kind, the evidence weighed by a model learned from the list (README "Records"). */
   dedup<T extends object>(rows: T[], options?: RecordDedupOptions<T>): Promise<RecordDedupResult<T>>;
+  /**
+   * Record linkage of two lists of records (README "Records"): compared and weighed as
+   * `dedup` compares a list's rows, the model learned from both; each row linked to at most
+   * one of the other list.
+   */
+  link<L extends object, R extends object>(left: L[], right: R[], options?: RecordLinkOptions<L & R>): Promise<RecordLinkResult>;
   /** Version of the fingerprint definition; stored fingerprints compare only within one version. */
   readonly formatVersion: number;
   /** Bytes of WASM linear memory (it grows, never shrinks). */

@@ -2,7 +2,7 @@
 // arguments and hands the work to the module of its job; bulk data crosses once per batch.
 import { checkTextArray, typeName } from './core/checks.js';
 import { dedup } from './dedup/dedup.js';
-import { dedupRecords, isRecords } from './records/records.js';
+import { dedupRecords, isRecords, linkRecords } from './records/records.js';
 import { fingerprintAll, fingerprintOne, fingerprintTokens } from './bindings/fingerprints.js';
 import { groupLabels } from './dedup/grouping.js';
 import { distance, fromHex, toFingerprintArray, toHex } from './core/hamming.js';
@@ -136,6 +136,11 @@ export class SimHash {
    */
   async dedup(items, options = {}) {
     return isRecords(items, options) ? dedupRecords(this.#core, items, options) : dedup(this.#core, items, options);
+  }
+
+  /** Each record of `left` linked to at most one of `right`, the most probable match of both (README "Records"). */
+  async link(left, right, options = {}) {
+    return linkRecords(this.#core, left, right, options);
   }
 }
 

@@ -147,11 +147,12 @@ export function checkFields(fields, name) {
 }
 
 /** Checks that every row is a plain object (not an array, not null), naming the first that is not. */
-export function checkRows(rows) {
+export function checkRows(rows, name = 'items') {
+  if (!Array.isArray(rows)) throw new TypeError(`${name} must be an array of records, got ${typeName(rows)}`);
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
     if (row === null || typeof row !== 'object' || Array.isArray(row)) {
-      throw new TypeError(`items[${i}] must be an object (a record) like items[0], got ${typeName(row)}`);
+      throw new TypeError(`${name}[${i}] must be an object (a record), got ${typeName(row)}`);
     }
   }
 }

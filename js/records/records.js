@@ -29,6 +29,7 @@ const RECORD_OPTIONS = ['fields', 'probability', 'review', 'reviewLimit', 'onPro
 /** Match probability from which two rows are grouped, and from which review lists them. */
 export const DEFAULT_PROBABILITY = 0.99;
 export const DEFAULT_RECORD_REVIEW = 0.1;
+export const DEFAULT_LINK_PROBABILITY = 0.1;
 const DEFAULT_REVIEW_LIMIT = 1000;
 
 /** Random pairs counted for u. */
@@ -308,7 +309,6 @@ export async function dedupRecords(core, items, options) {
   const n = rows.length;
   await pacer.pause();
   const { candidates, levels, model, weight, probability, fieldWeights } = await matchRecords(core, fields, rows, pacer);
-  const f = fields.length;
   pacer.report('groups', 0, 1);
   const differs = identityDifferences(fields, rows, candidates, levels, probability, parsed.probability, model, fieldWeights);
   const distinctLabels = centralLeaders(core, n, candidates, probability, parsed.probability, differs, (r) => identityText(fields, rows[r]));
@@ -327,30 +327,78 @@ export async function dedupRecords(core, items, options) {
     if (seen === undefined || (differs.has(p) - differs.has(seen) || probability[p] - probability[seen]) > 0) best.set(key, p);
   }
   const order = [...best.values()].sort((x, y) => probability[y] - probability[x] || candidates.a[x] - candidates.a[y] || candidates.b[x] - candidates.b[y]);
-  const review = order.slice(0, parsed.reviewLimit).map((p) => ({
-    a: rows[candidates.a[p]],
-    b: rows[candidates.b[p]],
-    probability: probability[p],
+  const explain = pairExplainer(fields, rows, candidates, levels, weight, fieldWeights, differs);
+  const review = order.slice(0, parsed.reviewLimit).map((p) => explain(p, rows[candidates.a[p]], rows[candidates.b[p]], probability[p]));
+  pacer.report('groups', 1, 1);
+  return { ...result, ...describeMatching(fields, model, review, order, candidates) };
+}
+
+/** What both results of records end with: the fields, the model, the review and how many pairs were compared. */
+const describeMatching = (fields, model, review, order, candidates) => ({
+  fields: fields.map(({ name, kind }) => ({ name, kind })),
+  model: describeModel(model, fields),
+  review,
+  reviewOmitted: order.length - review.length,
+  compared: candidates.a.length,
+});
+
+/**
+ * A function of a candidate p (indexing the distinct `rows`), its rows' indices as the result
+ * gives them (a and b) and its probability, to the pair as the result explains it: its weight, why it was kept apart,
+ * and per field the two values, the level and the weight.
+ */
+function pairExplainer(fields, rows, candidates, levels, weight, fieldWeights, differs) {
+  const f = fields.length;
+  return (p, a, b, probability) => ({
+    a,
+    b,
+    probability,
     weight: bits(weight[p]),
     ...(differs.has(p) && { apart: differs.get(p) }),
-    fields: fields.map(({ name, texts }, j) => {
+    fields: fields.map(({ name, kind, texts }, j) => {
       const level = levels[p * f + j];
-      return {
-        name,
-        a: texts[rows[candidates.a[p]]],
-        b: texts[rows[candidates.b[p]]],
-        level: level === MISSING ? 'missing' : LEVELS[fields[j].kind][level],
-        weight: bits(fieldWeights[p * f + j]),
-      };
+      return { name, a: texts[rows[candidates.a[p]]], b: texts[rows[candidates.b[p]]], level: level === MISSING ? 'missing' : LEVELS[kind][level], weight: bits(fieldWeights[p * f + j]) };
     }),
-  }));
+  });
+}
+
+/**
+ * sh.link of two lists of records (README "Records"): the rows of `left` and `right` matched
+ * as dedup matches a list's, the model learned from both; each row linked to the row of the
+ * other list that is its most probable match when it is that row's too (one-to-one: each
+ * list holds an entity once), at `probability` or above and their identities not differing.
+ * A wrong link loses no row, so links start at a lower probability than dedup's groups.
+ * Review: the other pairs across at `review` or above, most probable first.
+ */
+export async function linkRecords(core, left, right, options) {
+  checkRows(left, 'left');
+  checkRows(right, 'right');
+  const items = [...left, ...right];
+  const parsed = checkRecordArguments(items, { probability: DEFAULT_LINK_PROBABILITY, ...options });
+  const pacer = new Pacer({ signal: parsed.signal, onProgress: parsed.onProgress, check: () => assertUsable(core) });
+  pacer.report('fields', 0, 1);
+  const fields = recordFields(items, parsed.fields);
+  const n = left.length;
+  // Rows equal in every field within one list collapsed, as dedup collapses them (one list's
+  // copies would teach the model that equal fields match less often); the copies stay unlinked.
+  const { first: rows } = await collapseTexts(Array.from(items, (_, i) => (i < n) + fields.map((field) => field.texts[i]).join('\u0000')), pacer);
+  const { candidates, levels, model, weight, probability, fieldWeights } = await matchRecords(core, fields, rows, pacer);
+  pacer.report('groups', 0, 1);
+  const differs = identityDifferences(fields, rows, candidates, levels, probability, parsed.probability, model, fieldWeights);
+  // `rows` ascend, so a candidate across (a < b) has a in left and b in right.
+  const across = [];
+  const best = new Int32Array(rows.length).fill(-1);
+  for (let p = 0; p < probability.length; p++) {
+    if (rows[candidates.a[p]] >= n || rows[candidates.b[p]] < n || probability[p] < parsed.review) continue;
+    across.push(p);
+    if (probability[p] < parsed.probability || differs.has(p)) continue;
+    for (const r of [candidates.a[p], candidates.b[p]]) if (best[r] < 0 || probability[p] > probability[best[r]]) best[r] = p;
+  }
+  const linked = (p) => best[candidates.a[p]] === p && best[candidates.b[p]] === p;
+  const explain = pairExplainer(fields, rows, candidates, levels, weight, fieldWeights, differs);
+  const entry = (p) => explain(p, rows[candidates.a[p]], rows[candidates.b[p]] - n, probability[p]);
+  const order = across.filter((p) => !linked(p)).sort((x, y) => probability[y] - probability[x] || x - y);
+  const review = order.slice(0, parsed.reviewLimit).map(entry);
   pacer.report('groups', 1, 1);
-  return {
-    ...result,
-    fields: fields.map(({ name, kind }) => ({ name, kind })),
-    model: describeModel(model, fields),
-    review,
-    reviewOmitted: order.length - review.length,
-    compared: candidates.a.length,
-  };
+  return { links: across.filter(linked).map(entry), ...describeMatching(fields, model, review, order, candidates) };
 }

@@ -1,9 +1,10 @@
 // `npm run bench:records`: dedup on the labelled lists of records of tests/data/records/
 // (records-data.js; FEBRL 1-4, DBLP-ACM, Abt-Buy, Amazon-Google, Fodors-Zagat and a hand-made
-// contacts list; SOURCE.md there). For each list, two ways of calling dedup:
+// contacts list; SOURCE.md there). For each list, these ways of calling the package:
 //   records  sh.dedup(rows): the rows as plain objects, every field compared by its kind;
 //   key      sh.dedup(rows, { key }): today's way, one string a row, its non-empty field values
-//            joined by ', ' in the CSV's column order.
+//            joined by ', ' in the CSV's column order;
+//   link     on two-source lists, sh.link(first source's rows, second's): its links as groups.
 // For each: pair precision, recall and F1 against the entities (a true pair: two rows of one
 // entity; a found pair: two rows of one group; lists-metrics.js partitionPairs), the wrong pairs,
 // on two-source lists the same across the sources only (pairs of one row of each file, as
@@ -36,6 +37,16 @@ export const joinedKey = (fields) => (row) => fields.map((field) => row[field]).
 export const METHODS = {
   records: { label: 'sh.dedup(rows)', run: (sh, list) => sh.dedup(list.rows) },
   key: { label: "key: fields joined by ', '", run: (sh, list) => sh.dedup(list.rows, { key: joinedKey(list.fields) }) },
+  // Two-source lists only: each link a group of two, the review's rows indexing the whole list.
+  link: {
+    label: 'sh.link(first, second)',
+    sides: true,
+    run: async (sh, list) => {
+      const n = list.sides[0].rows;
+      const { links, review, ...result } = await sh.link(list.rows.slice(0, n), list.rows.slice(n));
+      return { ...result, groups: links.map(({ a, b }) => [a, n + b]), review: review.map((entry) => ({ ...entry, b: n + entry.b })) };
+    },
+  },
 };
 
 /** One label per item from dedup's groups (item indices); an item in no group is alone. */
@@ -123,6 +134,7 @@ export async function scoreLists({ lists, methods = Object.keys(METHODS), onRow 
   const rows = [];
   for (const list of loadRecords({ names: lists })) {
     for (const name of methods) {
+      if (METHODS[name].sides && !list.sides) continue;
       const row = { list: list.name, rows: list.rows.length, truePairs: truePairCount(list.entities), method: name, ...await scoreMethod(METHODS[name], list) };
       rows.push(row);
       onRow?.(row);

@@ -365,6 +365,77 @@ describe('dedup of records', () => {
   });
 });
 
+describe('link of two lists of records', () => {
+  /** The list's two sources as [left, right], and whether left row a and right row b are one entity. */
+  const sides = (list) => {
+    const n = list.sides[0].rows;
+    return { n, left: list.rows.slice(0, n), right: list.rows.slice(n), same: (a, b) => list.entities[a] === list.entities[n + b] };
+  };
+  /** Pair F1 of links against the true pairs across the two sources. */
+  const acrossF1 = (list, links) => {
+    const { n, same } = sides(list);
+    let actual = 0;
+    for (let a = 0; a < n; a++) for (let b = n; b < list.rows.length; b++) actual += list.entities[a] === list.entities[b];
+    const right = links.filter(({ a, b }) => same(a, b)).length;
+    return (2 * right) / (links.length + actual);
+  };
+
+  test('two lists of restaurants and of products: one-to-one links across, each explained by field, the rest listed', async () => {
+    for (const [name, least] of [['fodors-zagat', 0.97], ['abt-buy', 0.78]]) {
+      const [list] = loadRecords({ names: [name] });
+      const { left, right } = sides(list);
+      const result = await sh.link(left, right);
+      assert.ok(acrossF1(list, result.links) >= least, `${name}: F1 across ${acrossF1(list, result.links)}`);
+      const linked = (side) => result.links.map((link) => link[side]);
+      for (const side of ['a', 'b']) assert.equal(new Set(linked(side)).size, result.links.length, `a row of ${side} linked twice`);
+      const key = ({ a, b }) => `${a},${b}`;
+      const links = new Set(result.links.map(key));
+      for (const entry of [...result.links, ...result.review]) {
+        assert.ok(entry.a < left.length && entry.b < right.length && entry.probability >= 0.05);
+        assert.equal(entry.fields.length, result.fields.length);
+        for (const f of entry.fields.filter(({ name }) => name in left[0])) { // not the model codes found in a title
+          assert.deepEqual([f.a, f.b], [left[entry.a][f.name], right[entry.b][f.name]].map((v) => v.trim()));
+        }
+      }
+      for (const link of result.links) assert.ok(link.probability >= 0.1 && !link.apart);
+      assert.ok(result.review.every((entry) => !links.has(key(entry))), 'a link is not listed again');
+      // A link is the most probable pair of both its rows: no pair listed of either row is more probable.
+      for (const entry of result.review) {
+        for (const link of result.links) if (link.a === entry.a || link.b === entry.b) assert.ok(entry.probability <= link.probability || entry.apart);
+      }
+      assert.deepEqual(result.review.map((e) => e.probability), result.review.map((e) => e.probability).sort((x, y) => y - x));
+    }
+  });
+
+  test('a row twice in one list links once; equal rows across link; a higher probability links no more', async () => {
+    const [list] = loadRecords({ names: ['fodors-zagat'] });
+    const { left, right } = sides(list);
+    const copy = left[7];
+    const twice = await sh.link([...left, copy], [...right, { ...copy }]);
+    assert.ok(twice.links.some(({ a, b }) => a === 7 && b === right.length), 'the row equal across is linked');
+    assert.ok(!twice.links.some(({ a }) => a === left.length), 'its copy in the same list is not');
+    const base = await sh.link(left, right);
+    const strict = await sh.link(left, right, { probability: 0.9, review: 0.5 });
+    const baseKeys = new Set(base.links.map(({ a, b }) => `${a},${b}`));
+    assert.ok(strict.links.length < base.links.length && strict.links.every(({ a, b, probability }) => probability >= 0.9 && baseKeys.has(`${a},${b}`)));
+    assert.ok(strict.review.every((e) => e.probability >= 0.5));
+    assert.deepEqual(strict.fields, base.fields);
+  });
+
+  test('an empty list links nothing; bad input: a TypeError or RangeError naming what to fix; the heap does not grow', async () => {
+    const [list] = loadRecords({ names: ['contacts'] });
+    assert.deepEqual((await sh.link([], list.rows)).links, []);
+    await assert.rejects(sh.link('a', list.rows), { name: 'TypeError', message: /left must be an array/ });
+    await assert.rejects(sh.link(list.rows, [{ a: 'x' }, 2]), { name: 'TypeError', message: /right\[1\] must be an object/ });
+    await assert.rejects(sh.link(list.rows, list.rows, { review: 0.2 }), { name: 'RangeError', message: /below the probability 0.1/ });
+    await assert.rejects(sh.link(list.rows, list.rows, { key: (r) => r.name }), { name: 'TypeError', message: /options\.key is not an option/ });
+    await sh.link(list.rows.slice(0, 20), list.rows.slice(20));
+    const before = sh.heapBytesInUse;
+    for (let i = 0; i < 3; i++) await sh.link(list.rows.slice(0, 20), list.rows.slice(20));
+    assert.equal(sh.heapBytesInUse, before);
+  });
+});
+
 test('the README\'s records table states what dedup gives on the small lists (the rest: npm run bench:records)', async () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const row = (label) => readme.split('\n').find((line) => line.startsWith(`| ${label} |`))?.split('|').map((cell) => cell.trim());

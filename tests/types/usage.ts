@@ -1,6 +1,6 @@
 // A typed use of the package, checked by `tsc --noEmit --strict` in the test suite: the
 // declarations in js/index.d.ts must describe how the README uses the API.
-import { init, toHex, candidateRadius, DEFAULT_MAX_DISTANCE, DEFAULT_SIMILARITY, type DedupResult, type FieldKind, type FingerprintOptions, type RecordDedupResult, type RecordReviewPair, type ReviewPair, type LookAlikeDifference, type SimHashIndex, type TextIndex, type TextMatch, type Measure, type WordWeights } from 'simhash-wasm';
+import { init, toHex, candidateRadius, DEFAULT_MAX_DISTANCE, DEFAULT_SIMILARITY, type DedupResult, type FieldKind, type FingerprintOptions, type RecordDedupResult, type RecordLinkResult, type RecordReviewPair, type ReviewPair, type LookAlikeDifference, type SimHashIndex, type TextIndex, type TextMatch, type Measure, type WordWeights } from 'simhash-wasm';
 import { createPool, type RecordDedupResult as PoolRecordDedupResult, type FieldLevel } from 'simhash-wasm/worker';
 
 interface Ticket {
@@ -116,6 +116,10 @@ export async function example(tickets: Ticket[]): Promise<string[]> {
   const why: string | undefined = entry?.fields.map((f) => `${f.name}: ${f.a} / ${f.b} ${f.level} ${f.weight.toFixed(1)} bits`).join('; ');
   const apartBy: string | undefined = entry?.apart?.field;
   void [kind, why, apartBy, people.model.prior, people.groups, people.unique[0]?.email, people.compared];
+  const crm = [{ name: 'Jon Smith', mail: 'jon@example.com' }];
+  const linked: RecordLinkResult = await sh.link(contacts, crm, { fields: { name: 'name' }, probability: 0.5, review: 0.2 });
+  const pairsAcross: [number, number][] = linked.links.map(({ a, b }) => [a, b]);
+  void [pairsAcross, linked.review.length, linked.reviewOmitted];
   return [...result.unique.map((t) => t.id), ...strings.unique, hex, String(sh.distance(fp, all[0] ?? 0n))];
 }
 
