@@ -436,7 +436,7 @@ describe('link of two lists of records', () => {
   });
 });
 
-test('the README\'s records table states what dedup gives on the small lists (the rest: npm run bench:records)', async () => {
+test('the README\'s records table states what dedup and link give on the small lists (the rest: npm run bench:records)', async () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const row = (label) => readme.split('\n').find((line) => line.startsWith(`| ${label} |`))?.split('|').map((cell) => cell.trim());
   for (const [label, name] of [['Fodors-Zagat', 'fodors-zagat'], ['contacts (by hand)', 'contacts']]) {
@@ -445,6 +445,14 @@ test('the README\'s records table states what dedup gives on the small lists (th
     const stated = row(label)?.[3] ?? '';
     assert.ok(stated.startsWith(`${precision.toFixed(3)} / ${recall.toFixed(3)} / ${f1.toFixed(3)}`), `${label}: the README states "${stated}"; measured ${precision.toFixed(3)} / ${recall.toFixed(3)} / ${f1.toFixed(3)}`);
   }
+  const [fodorsZagat] = loadRecords({ names: ['fodors-zagat'] });
+  const n = fodorsZagat.sides[0].rows;
+  const { links } = await sh.link(fodorsZagat.rows.slice(0, n), fodorsZagat.rows.slice(n));
+  const right = links.filter(({ a, b }) => fodorsZagat.entities[a] === fodorsZagat.entities[n + b]).length;
+  let across = 0;
+  for (let a = 0; a < n; a++) for (let b = n; b < fodorsZagat.rows.length; b++) across += fodorsZagat.entities[a] === fodorsZagat.entities[b];
+  const [p, r] = [right / links.length, right / across];
+  assert.equal(row('Fodors-Zagat')?.[4], [p, r, (2 * p * r) / (p + r)].map((x) => x.toFixed(3)).join(' / '), 'the link column');
   const [febrl1] = loadRecords({ names: ['febrl1'] });
   const { f1 } = pairScores((await sh.dedup(febrl1.rows)).groups, febrl1.entities);
   assert.match(row('FEBRL 1 / 2 / 3 / 4')?.[3] ?? '', new RegExp(`^F1 ${f1.toFixed(3)} /`));

@@ -41,7 +41,7 @@ test('README quick start', async () => {
     const shown = Number(/\/\/ review: \[\{ a: 0, b: 1, similarity: ([\d.]+) \}\]/.exec(code)?.[1]);
     assert.deepEqual(review, [{ a: 0, b: 1, similarity: sh.similarity(zh[0], zh[1]) }]);
     assert.equal(review[0].similarity.toFixed(3), shown.toFixed(3));
-    const below = Number(/below ([\d.]+), so not merged/.exec(code)?.[1]);
+    const below = Number(/below ([\d.]+), listed, not merged/.exec(code)?.[1]);
     assert.equal(below, DEFAULT_SIMILARITY, 'the quick start compares with the default similarity');
     assert.ok(review[0].similarity < DEFAULT_SIMILARITY, 'below the default similarity');
   } finally {
