@@ -1,10 +1,10 @@
 // Types of `simhash-wasm/worker`: the single-threaded API of `simhash-wasm` run in a pool of
 // Web Workers (browsers, bundlers) or worker_threads (Node).
-import type { DedupOptions, DedupResult, FingerprintOptions, Pairs, Progress, RecordDedupOptions, RecordDedupResult } from './index.js';
+import type { DedupOptions, DedupResult, FingerprintOptions, Pairs, Progress, RecordDedupOptions, RecordDedupResult, RecordLinkOptions, RecordLinkResult } from './index.js';
 
 export type {
   DedupOptions, DedupResult, FingerprintOptions, Measure, Pairs, Progress, ReviewPair, LookAlikeDifference, WordWeights, WordWeightsData,
-  FieldKind, FieldLevel, RecordDedupOptions, RecordDedupResult, RecordModel, RecordReviewPair,
+  FieldKind, FieldLevel, RecordDedupOptions, RecordDedupResult, RecordLinkOptions, RecordLinkResult, RecordModel, RecordReviewPair,
 } from './index.js';
 
 /**
@@ -92,6 +92,8 @@ export interface SimHashPool extends AsyncDisposableWhereTyped {
    * Aborting stops the worker.
    */
   dedup<T extends object>(rows: T[], options?: RecordDedupOptions<T>): Promise<RecordDedupResult<T>>;
+  /** `SimHash#link` of two lists of records, with the same options and result, run in one worker as `dedup` of records is. */
+  link<L extends object, R extends object>(left: L[], right: R[], options?: RecordLinkOptions<L & R>): Promise<RecordLinkResult>;
   /** Stops every worker and frees its memory. Pending calls reject; later calls reject. Safe to call twice. */
   terminate(): Promise<void>;
 }

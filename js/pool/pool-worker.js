@@ -25,10 +25,11 @@
 //     rule over (a, b, distance) words)
 //   { id, op: 'leaderPath', fingerprints, maxDistance, items } -> { pairs, maxCandidates } (pairs.js
 //     leaderUsesPairs, and leaderPairBound of `items`)
-//   { id, op: 'records', rows, options } -> dedup's result of records without `unique`
+//   { id, op: 'records', rows, left?, options } -> dedup's result of records without `unique`
 //     (records.js dedupRecords; rows of text cells, options { fields, probability, review,
-//     reviewLimit } checked by the calling thread), with progress messages { id, progress,
-//     phase } (thousandths done of 'fields', 'candidates' or 'groups')
+//     reviewLimit } checked by the calling thread), or with `left` link's of rows' first `left`
+//     and the rest (linkRecords), with progress messages { id, progress, phase } (thousandths
+//     done of 'fields', 'candidates' or 'groups')
 // `idf` is { id, bytes?, drop? }: IdfWeights are loaded once per worker from their bytes and
 // kept under the id given by the calling thread, which also says which to drop.
 // Messages out: { id, ok: true, result, memoryBytes } or { id, ok: false, error: { name, message } },
@@ -51,7 +52,7 @@ import { leaderOfPairs, leaderPairBound, leaderUsesPairs, searchItemShard, searc
 import { searchReview } from '../bindings/review-pairs.js';
 import { withSimilarity } from '../bindings/shingle-sets.js';
 import { trustedWeights } from '../bindings/word-weights.js';
-import { dedupRecords } from '../records/records.js';
+import { dedupRecords, linkRecords } from '../records/records.js';
 
 let core;
 let ready;
@@ -131,8 +132,9 @@ const OPS = {
   async leaderPath({ fingerprints, maxDistance, items }) {
     return [{ pairs: await leaderUsesPairs(core, fingerprints, maxDistance), maxCandidates: leaderPairBound(core, items) }, []];
   },
-  async records({ rows, options }, progress) {
+  async records({ rows, left, options }, progress) {
     const onProgress = ({ phase, done, total }) => progress(Math.floor((done / total) * 1000), phase);
+    if (left !== undefined) return [await linkRecords(core, rows.slice(0, left), rows.slice(left), { ...options, onProgress }), []];
     const { unique, ...result } = await dedupRecords(core, rows, { ...options, onProgress }); // the calling thread has the rows
     return [result, []];
   },

@@ -3,7 +3,7 @@
 // cuts texts into chunks and assembles results; every WASM call runs in a worker.
 import { checkText, checkTextArray } from '../core/checks.js';
 import { checkDedupArguments, itemText, runDedup } from '../dedup/dedup.js';
-import { checkRecordArguments, isRecords } from '../records/records.js';
+import { checkLinkArguments, checkRecordArguments, isRecords } from '../records/records.js';
 import { cellText } from '../records/fields.js';
 import { isNode } from '../core/environment.js';
 import { toFingerprintArray } from '../core/hamming.js';
@@ -205,17 +205,29 @@ export class SimHashPool {
    * `unique` made here of the caller's own rows.
    */
   async #dedupRecords(rows, options) {
-    const { fields, probability, review, reviewLimit, onProgress, signal } = checkRecordArguments(rows, options);
+    const result = await this.#records(rows, checkRecordArguments(rows, options), options);
+    return { unique: result.uniqueIndices.map((i) => rows[i]), ...result };
+  }
+
+  /** Two lists of records linked, identical to SimHash#link: as #dedupRecords, the lists' rows in one message. */
+  async link(left, right, options = {}) {
+    this.#live();
+    const { items, parsed } = checkLinkArguments(left, right, options);
+    return this.#records(items, parsed, options, left.length);
+  }
+
+  /** The worker's answer for records (dedup's without `unique`; link's when `left`, the left list's length, is given). */
+  async #records(rows, { fields, probability, review, reviewLimit, onProgress, signal }, options, left) {
     return this.#run(signal, onProgress, async (job) => {
       job.report('fields', 0, 1);
       const cells = await recordCells(rows, fields, job.pacer());
       // options.fields as given (an array keeps its order, which an object of integer-like names would not).
       const given = Array.isArray(options.fields) ? [...options.fields] : fields && Object.fromEntries(fields);
-      const message = { op: 'records', rows: cells, options: { fields: given, probability, review, reviewLimit } };
+      const message = { op: 'records', rows: cells, left, options: { fields: given, probability, review, reviewLimit } };
       const report = (thousandths, phase) => job.reportFromWorker(phase, thousandths, 1000);
       const result = await job.guard(this.#scheduler.task(job, message, { exclusive: true, onProgress: report }));
       job.report('groups', 1, 1);
-      return { unique: result.uniqueIndices.map((i) => rows[i]), ...result };
+      return result;
     });
   }
 

@@ -29,7 +29,7 @@ const RECORD_OPTIONS = ['fields', 'probability', 'review', 'reviewLimit', 'onPro
 /** Match probability from which two rows are grouped, and from which review lists them. */
 export const DEFAULT_PROBABILITY = 0.99;
 export const DEFAULT_RECORD_REVIEW = 0.1;
-export const DEFAULT_LINK_PROBABILITY = 0.05;
+const DEFAULT_LINK_PROBABILITY = 0.05;
 const DEFAULT_REVIEW_LIMIT = 1000;
 
 /** Random pairs counted for u. */
@@ -43,18 +43,26 @@ const RANDOM_PAIRS = 20000;
 const IDENTIFIERS = new Set(['email', 'date', 'exact']);
 const IDENTIFIER_NATS = 20 * Math.LN2;
 
+/** Checks link's lists and options: { items (left's rows, then right's), parsed (checkRecordArguments') }. */
+export function checkLinkArguments(left, right, options) {
+  checkRows(left, 'left');
+  checkRows(right, 'right');
+  const items = [...left, ...right];
+  return { items, parsed: checkRecordArguments(items, options, DEFAULT_LINK_PROBABILITY) };
+}
+
 /** Whether dedup's items are records (README "Records"): objects, with no options.key to make texts of them (SimHash#dedup and the pool's dedup ask). */
 export function isRecords(items, options) {
   const head = Array.isArray(items) ? items[0] : undefined;
   return options?.key === undefined && head !== null && typeof head === 'object' && !Array.isArray(head);
 }
 
-/** Checks dedup's options for records; returns them parsed. */
-export function checkRecordArguments(items, options) {
+/** Checks dedup's options for records (link's: `probability` defaults lower); returns them parsed. */
+export function checkRecordArguments(items, options, defaultProbability = DEFAULT_PROBABILITY) {
   checkRows(items);
   checkKnownKeys(options, 'options', RECORD_OPTIONS);
   const fields = checkFields(options.fields, 'options.fields');
-  const probability = checkProbability(options.probability ?? DEFAULT_PROBABILITY, 'options.probability', 1);
+  const probability = checkProbability(options.probability ?? defaultProbability, 'options.probability', 1);
   const review = checkProbability(options.review ?? Math.min(DEFAULT_RECORD_REVIEW, probability / 2), 'options.review', probability);
   const reviewLimit = options.reviewLimit === undefined ? DEFAULT_REVIEW_LIMIT : checkInteger(options.reviewLimit, 'options.reviewLimit', 1, 0xffffffff);
   const { onProgress, signal } = options;
@@ -371,10 +379,7 @@ function pairExplainer(fields, rows, candidates, levels, weight, fieldWeights, d
  * Review: the other pairs across at `review` or above, most probable first.
  */
 export async function linkRecords(core, left, right, options) {
-  checkRows(left, 'left');
-  checkRows(right, 'right');
-  const items = [...left, ...right];
-  const parsed = checkRecordArguments(items, { probability: DEFAULT_LINK_PROBABILITY, ...options });
+  const { items, parsed } = checkLinkArguments(left, right, options);
   const pacer = new Pacer({ signal: parsed.signal, onProgress: parsed.onProgress, check: () => assertUsable(core) });
   pacer.report('fields', 0, 1);
   const fields = recordFields(items, parsed.fields);

@@ -448,6 +448,21 @@ describe('records', () => {
     }
   });
 
+  test('two lists linked as sh.link links them, with options; bad lists rejected before anything is posted', async () => {
+    const [fodorsZagat] = loadRecords({ names: ['fodors-zagat'] });
+    const n = fodorsZagat.sides[0].rows;
+    const [left, right] = [fodorsZagat.rows.slice(0, n), fodorsZagat.rows.slice(n)];
+    const expected = await sh.link(left, right);
+    assert.ok(expected.links.length > 100, `${expected.links.length} links`);
+    assert.deepEqual(await pool.link(left, right), expected);
+    const options = { fields: ['name', 'phone'], probability: 0.5, review: 0.01, reviewLimit: 5 };
+    assert.deepEqual(await pool.link(left, right, options), await sh.link(left, right, options));
+    for (const [bad, other] of [['left', right], [left, [right[0], 7]]]) {
+      const want = await sh.link(bad, other).then(() => null, (e) => e);
+      await assert.rejects(pool.link(bad, other), { name: 'TypeError', message: want.message });
+    }
+  });
+
   test('cells that do not clone, numbers, dates and integer-like column names cross as dedup reads them', async () => {
     const rows = lists.contacts.map((row, i) => ({ 2: i % 7, ...row, note: () => 'a function', born: new Date(Date.UTC(1980, i % 12, 1 + (i % 3))), [Symbol('id')]: i }));
     const expected = await sh.dedup(rows);

@@ -130,6 +130,8 @@ export async function poolRecords(): Promise<string[]> {
     const rows = [{ name: 'John Smith', email: 'john@example.com' }, { name: 'Smith, John', email: 'JOHN@example.com' }];
     const people: PoolRecordDedupResult<(typeof rows)[number]> = await pool.dedup(rows, { fields: { name: 'name', email: 'auto' }, signal: AbortSignal.timeout(10_000) });
     const texts = await pool.dedup(['a b', 'a b c']);
+    const linked = await pool.link(rows, rows.slice(0, 1), { probability: 0.5 });
+    void linked.links[0]?.fields;
     const level: FieldLevel | undefined = people.review[0]?.fields[0]?.level;
     void [level, texts.fingerprints];
     return people.unique.map((row) => row.email);
