@@ -13,11 +13,13 @@ import { indexCommand } from './index-option.js';
 import { isRedisIndex, redisIndexCommand } from './index-redis.js';
 import { Output, count, progressReporter, readInput, writeLines } from './streams.js';
 import { checkRecordArgs, dedupRecordsCommand } from './record-dedup.js';
+import { checkLinkArgs, linkCommand } from './record-link.js';
 import { KINDS } from '../records/fields.js';
-import { DEFAULT_PROBABILITY } from '../records/records.js';
+import { DEFAULT_LINK_PROBABILITY, DEFAULT_PROBABILITY } from '../records/records.js';
 
 const USAGE = `Usage: simhash-wasm dedup [FILE|-] [options]
        simhash-wasm dedup [FILE|-] --index INDEX [--update] [options]
+       simhash-wasm link LEFT RIGHT --field NAME[,NAME...] [records' options]
        simhash-wasm            (no arguments: dedup the bundled samples, names and quotes, and show the groups)
 
 Reads UTF-8 records from FILE, or from standard input with - or no FILE, and writes the
@@ -86,6 +88,14 @@ Options:
                      (one line per second; on a terminal, one line updated in place)
   --help             show this help
 
+link reads two files of records (CSV or JSON Lines, by --format or their extensions; one
+may be - for standard input, as JSON Lines unless --format says) and writes each link, a
+row of LEFT and its match in RIGHT (each row in one link at most; README "Records"), as
+one JSON object per line: {"a":{"line":L,"record":R},"b":{"line":L,"record":R},
+"probability":P,"fields":[{"name":N,"a":A,"b":B,"level":V,"weight":W},...]}. It takes
+--field, --kind, --probability (default ${DEFAULT_LINK_PROBABILITY}), --review with --review-file and
+--review-limit (the other pairs across, as links are written), --format and --progress.
+
 Exit codes: 0 ok, 1 input error (with the line of the bad record; an index file that is
 missing without --update, unreadable or corrupt, named), 2 usage error, 3 the work does not
 fit in memory (e.g. --pairs with more pairs than memory holds).`;
@@ -116,7 +126,9 @@ function parseArgs(argv) {
     probability: undefined, options: {}, output: 'unique', progress: false, index: undefined, update: false, review: undefined, reviewFile: undefined,
     reviewLimit: undefined };
   const [command, ...rest] = argv;
-  if (command !== 'dedup') throw new UsageError(`unknown command "${command}"`);
+  if (command !== 'dedup' && command !== 'link') throw new UsageError(`unknown command "${command}"`);
+  args.command = command;
+  const inputs = [];
   const given = new Set();
   const takeValue = (i, name) => {
     if (i >= rest.length) throw new UsageError(`${name} needs a value`);
@@ -188,9 +200,15 @@ function parseArgs(argv) {
       }
       default:
         if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
+        inputs.push(arg);
+        if (command === 'link') break;
         if (++files > 1) throw new UsageError(`one input at most, got "${args.file}" and "${arg}"`);
         args.file = arg;
     }
+  }
+  if (command === 'link') {
+    checkLinkArgs(args, given, inputs);
+    return args;
   }
   if (args.update && args.index === undefined) throw new UsageError('--update needs --index INDEX: the index file to update');
   if (args.fields.length === 1) args.field = args.fields[0];
@@ -277,6 +295,12 @@ function outOfMemory(error, records) {
   if (!OUT_OF_MEMORY.test(error.message)) return error;
   const longest = records.reduce((max, r) => Math.max(max, r.text.length), 0);
   return new MemoryError(`fingerprinting ${count(records.length)} records (the longest ${count(longest)} characters) does not fit in memory (${error.message})`);
+}
+
+/** link: the review file opened first, as dedup opens it. */
+async function runLink(args) {
+  const reviewFile = args.review === undefined ? undefined : await openReviewFile(args.reviewFile);
+  await linkCommand(await init(), args, new Output(), reviewFile, progressReporter(args.progress));
 }
 
 async function dedupCommand(args) {
@@ -408,7 +432,8 @@ async function main(argv) {
   }
   try {
     const args = parseArgs(argv);
-    if (args.index === undefined) await dedupCommand(args);
+    if (args.command === 'link') await runLink(args);
+    else if (args.index === undefined) await dedupCommand(args);
     else await (isRedisIndex(args.index) ? redisIndexCommand(args) : indexCommand(args));
   } catch (error) {
     if (error instanceof UsageError) {

@@ -1,5 +1,5 @@
 // dedup of records on the command line (two or more --field columns; README "Records"): the
-// options that apply to them, and the run, writing kept rows, groups or the review file.
+// options that apply to them (link's too), and the run, writing kept rows, groups or the review file.
 import { UsageError } from './errors.js';
 import { count, writeLines } from './streams.js';
 import { DEFAULT_PROBABILITY } from '../records/records.js';
@@ -8,39 +8,48 @@ import { DEFAULT_PROBABILITY } from '../records/records.js';
 const NOT_WITH_RECORDS = ['--similarity', '--measure', '--max-distance', '--pairs', '--index', '--tokenizer', '--word-ngram', '--char-ngram',
   '--weighting', '--keep-punctuation'];
 
-/** Records (two or more --field columns): their options, and none of those of texts. */
-export function checkRecordArgs(args, given) {
+/**
+ * Records (two or more --field columns, or link's): their options, and none of those of
+ * texts; `what` names them in the messages, `probability` is their default threshold.
+ */
+export function checkRecordArgs(args, given, what = 'records (two or more columns with --field)', probability = DEFAULT_PROBABILITY) {
   for (const option of NOT_WITH_RECORDS) {
-    if (given.has(option)) throw new UsageError(`${option} does not apply to records (two or more columns with --field), which are compared field by field`);
+    if (given.has(option)) throw new UsageError(`${option} does not apply to ${what} (compared field by field)`);
   }
-  if (args.format === 'lines') throw new UsageError('records (two or more columns with --field) need --format csv or jsonl');
+  if (args.format === 'lines') throw new UsageError(`${what} need --format csv or jsonl`);
   for (const name of Object.keys(args.kinds)) {
     if (!args.fields.includes(name)) throw new UsageError(`--kind names the column "${name}", which --field does not`);
   }
   if (args.review === undefined) {
     for (const option of ['--review-file', '--review-limit']) if (given.has(option)) throw new UsageError(`${option} needs --review R`);
   } else if (args.reviewFile === undefined) throw new UsageError('--review needs --review-file FILE: the file to write the pairs to');
-  if (args.review !== undefined && !(args.review < (args.probability ?? DEFAULT_PROBABILITY))) {
-    throw new UsageError(`--review must be below the probability ${args.probability ?? DEFAULT_PROBABILITY}, got ${args.review}`);
+  if (args.review !== undefined && !(args.review < (args.probability ?? probability))) {
+    throw new UsageError(`--review must be below the probability ${args.probability ?? probability}, got ${args.review}`);
+  }
+}
+
+/** sh.dedup's or sh.link's options for records from the command line, progress shown. */
+export const recordOptions = (args, progress) => ({
+  fields: Object.fromEntries(args.fields.map((name) => [name, args.kinds[name] ?? 'auto'])),
+  ...(args.probability !== undefined && { probability: args.probability }),
+  ...(args.review !== undefined && { review: args.review, reviewLimit: args.reviewLimit ?? 0xffffffff }),
+  onProgress: ({ phase, done, total }) => progress.show(phase, `${phase}: ${count(done)} of ${count(total)}`, done === total),
+});
+
+/** call()'s answer; a column no JSON line has is a usage error that names --field. */
+export async function compareWith(call) {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof RangeError && /options.fields/.test(error.message)) throw new UsageError(error.message.replace('options.fields', '--field'));
+    throw error;
   }
 }
 
 /** dedupCommand for records: `records[i].text` is row i, an object of the --field columns. */
 export async function dedupRecordsCommand(sh, args, records, header, out, reviewFile, progress) {
   const rows = records.map((record) => record.text);
-  let result;
-  try {
-    result = await sh.dedup(rows, {
-      fields: Object.fromEntries(args.fields.map((name) => [name, args.kinds[name] ?? 'auto'])),
-      ...(args.probability !== undefined && { probability: args.probability }),
-      ...(args.review !== undefined && { review: args.review, reviewLimit: args.reviewLimit ?? 0xffffffff }),
-      onProgress: ({ phase, done, total }) => progress.show(phase, `${phase}: ${count(done)} of ${count(total)}`, done === total),
-    });
-  } catch (error) {
-    // A column no JSON line has.
-    if (error instanceof RangeError && /options.fields/.test(error.message)) throw new UsageError(error.message.replace('options.fields', '--field'));
-    throw error;
-  }
+  const result = await compareWith(() => sh.dedup(rows, recordOptions(args, progress)));
   if (args.output === 'groups') {
     for (const group of result.groups) await out.write(`${JSON.stringify({ group: group.map((i) => ({ line: records[i].line, record: rows[i] })) })}\n`);
   } else {

@@ -84,7 +84,7 @@ function jsonRecordPicker(fields) {
  * Reads the input, handing the CSV header record to sink.header(record) and each other
  * record, in order, to sink.record(record, text) (awaited when it returns a promise), as
  * they are parsed; it keeps none of them. `text` is the record's text, or with two or more
- * args.fields its row: an object of those columns. Progress reports sink.status().
+ * args.fields (or args.records) its row: an object of those columns. Progress reports sink.status().
  */
 export async function readInput(args, progress, sink) {
   const stdin = args.file === '-';
@@ -98,7 +98,7 @@ export async function readInput(args, progress, sink) {
   }
   const parser = new RecordParser(args.format);
   const fields = args.fields ?? [args.field];
-  const records = fields.length > 1;
+  const records = args.records ?? fields.length > 1;
   let pick = args.format === 'csv' ? undefined : records ? jsonRecordPicker(fields) : textPicker(args.format, args.field);
   const take = async (batch) => {
     for (const record of batch) {

@@ -29,7 +29,7 @@ const RECORD_OPTIONS = ['fields', 'probability', 'review', 'reviewLimit', 'onPro
 /** Match probability from which two rows are grouped, and from which review lists them. */
 export const DEFAULT_PROBABILITY = 0.99;
 export const DEFAULT_RECORD_REVIEW = 0.1;
-const DEFAULT_LINK_PROBABILITY = 0.05;
+export const DEFAULT_LINK_PROBABILITY = 0.05;
 const DEFAULT_REVIEW_LIMIT = 1000;
 
 /** Random pairs counted for u. */

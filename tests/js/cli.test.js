@@ -10,6 +10,7 @@ import { NAMES_SAMPLE } from '../../js/cli/names-sample.js';
 import { SAMPLE, SAMPLE_PLANTED } from '../../js/cli/sample.js';
 import { DEFAULT_SIMILARITY, usesBanding } from '../../js/core/thresholds.js';
 import { sh } from './helpers.js';
+import { loadRecords } from '../bench/records-data.js';
 
 const CLI = new URL('../../js/cli/main.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'simhash-cli-'));
@@ -597,6 +598,54 @@ describe('review pairs', () => {
     assert.equal(unwritable.status, 1);
     assert.equal(unwritable.stdout, '');
     assert.match(unwritable.stderr, /cannot write --review-file .*no-such-dir.*ENOENT/);
+  });
+});
+
+describe('link: two files of records', () => {
+  const [fodorsZagat] = loadRecords({ names: ['fodors-zagat'] });
+  const n = fodorsZagat.sides[0].rows;
+  const columns = ['name', 'addr', 'city', 'phone', 'type'];
+  const csvOf = (rows) => [columns.join(','), ...rows.map((row) => columns.map((c) => `"${row[c].replaceAll('"', '""')}"`).join(','))].join('\n') + '\n';
+  const [left, right] = [fodorsZagat.rows.slice(0, n), fodorsZagat.rows.slice(n)].map((rows) => rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c]]))));
+
+  test('CSV files: each link of sh.link as a JSON line with line numbers and records; the review file; JSON Lines from standard input', async () => {
+    const [leftPath, rightPath] = [file('fodors.csv', csvOf(left)), file('zagat.csv', csvOf(right))];
+    const reviewPath = join(dir, 'link-review.jsonl');
+    const run = cli(['link', leftPath, rightPath, '--field', columns.join(','), '--review', '0.01', '--review-file', reviewPath]);
+    assert.equal(run.status, 0, run.stderr);
+    const expected = await sh.link(left, right, { review: 0.01, reviewLimit: 0xffffffff });
+    const entry = ({ a, b, probability, apart, fields }) => ({
+      a: { line: a + 2, record: left[a] }, b: { line: b + 2, record: right[b] }, probability, ...(apart && { apart }), fields,
+    });
+    assert.ok(expected.links.length > 100);
+    assert.deepEqual(jsonLines(run.stdout), expected.links.map(entry));
+    assert.deepEqual(jsonLines(readFileSync(reviewPath, 'utf8')), expected.review.map(entry));
+    assert.equal(run.stderr, 'simhash-wasm: compared records by name (name), addr (name), city (name), phone (phone), type (name), linked at probability 0.05\n');
+    const jsonl = right.map((row) => JSON.stringify(row)).join('\n') + '\n';
+    const piped = cli(['link', leftPath, '-', '--field', 'name,phone', '--probability', '0.5', '--progress'], jsonl);
+    assert.equal(piped.status, 0, piped.stderr);
+    const strict = await sh.link(left, right, { fields: ['name', 'phone'], probability: 0.5 });
+    assert.deepEqual(jsonLines(piped.stdout).map(({ a, b }) => [a.line - 2, b.line - 1]), strict.links.map(({ a, b }) => [a, b]));
+    assert.match(piped.stderr, new RegExp(`simhash-wasm: ${n} and ${right.length} records, ${strict.links.length} links\n$`));
+  });
+
+  test('mistakes: one input or three, no --field, options of dedup or texts, a review above the probability, a bad column: exit 2 or 1', () => {
+    const [leftPath, rightPath] = [file('l.csv', csvOf(left.slice(0, 5))), file('r.csv', csvOf(right.slice(0, 5)))];
+    for (const [args, status, message] of [
+      [[leftPath, '--field', 'name'], 2, /link takes two inputs, LEFT and RIGHT, got 1/],
+      [[leftPath, rightPath, leftPath, '--field', 'name'], 2, /got 3/],
+      [['-', '-', '--field', 'name'], 2, /one input at most from standard input/],
+      [[leftPath, rightPath], 2, /link needs --field/],
+      [[leftPath, rightPath, '--field', 'name', '--groups'], 2, /--groups does not apply to link/],
+      [[leftPath, rightPath, '--field', 'name', '--similarity', '0.8'], 2, /--similarity does not apply to link/],
+      [[leftPath, rightPath, '--field', 'name', '--review', '0.2', '--review-file', join(dir, 'x.jsonl')], 2, /--review must be below the probability 0.05/],
+      [[leftPath, file('r.txt', 'a\n'), '--field', 'name'], 2, /give --format csv or jsonl/],
+      [[leftPath, rightPath, '--field', 'name,nope'], 1, /l\.csv, line 1: the header has no column "nope"/],
+    ]) {
+      const run = cli(['link', ...args]);
+      assert.equal(run.status, status, `${args.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, message);
+    }
   });
 });
 
