@@ -74,6 +74,12 @@ function mostly(texts, test) {
   return true;
 }
 
+/** How many of a column's values, spread over it, its kind is inferred from: as many tell it, in a fraction of the time. */
+const KIND_SAMPLE = 2000;
+
+/** At most `most` of `values`, evenly spread over them, in order. */
+const spread = (values, most) => (values.length <= most ? values : Array.from({ length: most }, (_, i) => values[Math.floor((i * values.length) / most)]));
+
 /** The kind of a column from its non-empty values (and its name, which tells phones from other digits). */
 export function inferKind(name, texts) {
   if (!texts.length) return 'name';
@@ -175,7 +181,7 @@ export function recordFields(rows, fields) {
     const texts = rows.map((row) => cellText(row[name]));
     const present = texts.filter((t) => t !== '');
     if (!present.length && !fields) continue;
-    const kind = given === 'auto' ? inferKind(name, present) : given;
+    const kind = given === 'auto' ? inferKind(name, spread(present, KIND_SAMPLE)) : given;
     if (!fields && kind === 'exact' && rows.length >= 20 && new Set(present).size === rows.length) continue;
     const order = kind === 'date' ? dayOrder(present) : undefined;
     const keyOf = { email: emailKey, phone: phoneKey, date: (t) => dateKey(t, order), exact: exactKey }[kind];

@@ -124,6 +124,13 @@ describe('the kinds of fields', () => {
       ['a', '42', '', '', '', 'true', '2020-01-02']);
   });
 
+  test('a long column\'s kind is inferred from values spread over all of it, not its head', () => {
+    const rows = Array.from({ length: 10000 }, (_, i) => ({ contact: i < 5000 ? `person${i}@example.com` : `Person ${i}`, n: String(i) }));
+    assert.equal(recordFields(rows).find((f) => f.name === 'contact').kind, 'name', 'half e-mails: not mostly e-mails');
+    const mails = rows.map((row, i) => ({ ...row, contact: i % 10 === 9 ? 'n/a' : `person${i}@example.com` }));
+    assert.equal(recordFields(mails).find((f) => f.name === 'contact').kind, 'email', 'nine in ten e-mails');
+  });
+
   test('the fields: every column with a value but a row id; options.fields picks and overrides; identity from name and title columns', () => {
     const rows = Array.from({ length: 30 }, (_, i) => ({ id: `r${i}`, name: `Person ${i}`, company: `Firm ${i % 3}`, blank: '' }));
     assert.deepEqual(recordFields(rows).map((f) => [f.name, f.kind, Boolean(f.identity)]), [['name', 'name', true], ['company', 'name', false]]);
