@@ -352,8 +352,8 @@ const describeMatching = (fields, model, review, order, candidates) => ({
 
 /**
  * A function of a candidate p (indexing the distinct `rows`), its rows' indices as the result
- * gives them (a and b) and its probability, to the pair as the result explains it: its weight, why it was kept apart,
- * and per field the two values, the level and the weight.
+ * gives them (a and b) and its probability, to the pair as the result explains it: its
+ * weight, why it was kept apart, and per field the two values, the level and the weight.
  */
 function pairExplainer(fields, rows, candidates, levels, weight, fieldWeights, differs) {
   const f = fields.length;
