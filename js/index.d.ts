@@ -292,7 +292,7 @@ export interface RecordDedupResult<T> {
 
 /** `link`'s options: `dedup`'s for records, with a lower threshold, since a wrong link loses no row. */
 export interface RecordLinkOptions<T> extends RecordDedupOptions<T> {
-  /** The match probability from which two rows are linked, in (0, 1). Default 0.05. */
+  /** The match probability from which two rows are linked, in (0, 1). Default 0.1, the probability from which `dedup` lists a pair for review. */
   probability?: number;
   /** The match probability from which pairs not linked are listed in `review`, in (0, probability). Default probability / 2. */
   review?: number;

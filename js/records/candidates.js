@@ -12,8 +12,12 @@ import { buildShingleSets, withShingleSets } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
 import { LEVELS, PHONE_SUFFIX, keyLevel } from './levels.js';
 
-/** Similarity of the joined identity (or name) fields from which two rows are candidates (the short measure's least review). */
-const CANDIDATE_SIMILARITY = 0.6;
+/**
+ * Similarity of the joined identity (or name) fields from which two rows are candidates (the
+ * short measure's least review); `link` asks for 0.5, as a row's most probable match across
+ * two lists may be a title worded apart (Amazon-Google's pair F1 across them 0.485 → 0.511).
+ */
+export const CANDIDATE_SIMILARITY = 0.6;
 /**
  * The same where an e-mail, a phone or a date proposes the rows' pairs by its keys: a pair of
  * one person whose names are further apart is found through those, and two people's names
@@ -234,7 +238,7 @@ async function similarCandidates(core, fields, rows, on, source, similarity, pai
  * `selects[s]` the fields source s selects on (a key's field, the joined fields, the
  * identity fields), for the model (model.js learnModel).
  */
-export async function proposeCandidates(core, fields, rows, pacer) {
+export async function proposeCandidates(core, fields, rows, pacer, least = CANDIDATE_SIMILARITY) {
   const proposed = new PairSet(rows.length);
   const indices = (test) => fields.flatMap((field, j) => (test(field) ? [j] : []));
   const names = indices((field) => field.kind === 'name');
@@ -242,7 +246,7 @@ export async function proposeCandidates(core, fields, rows, pacer) {
   const others = names.filter((j) => !fields[j].identity);
   const joinedToo = others.length > 0 && keysLength(fields, rows, names) <= JOINED_MOST_LENGTH * keysLength(fields, rows, identity);
   const keyed = keyCandidates(fields, rows, joinedToo ? [] : others, proposed);
-  const similarity = keyed.some((kind) => ROW_KEYS.has(kind)) ? KEYED_CANDIDATE_SIMILARITY : CANDIDATE_SIMILARITY;
+  const similarity = keyed.some((kind) => ROW_KEYS.has(kind)) ? KEYED_CANDIDATE_SIMILARITY : least;
   const joined = names.length ? names : indices((field) => field.kind === 'text');
   if (joinedToo || !names.length) await similarCandidates(core, fields, rows, joined, SOURCE_JOINED, similarity, proposed, pacer);
   if (identity.length) await similarCandidates(core, fields, rows, identity, SOURCE_IDENTITY, similarity, proposed, pacer);

@@ -29,7 +29,10 @@ const RECORD_OPTIONS = ['fields', 'probability', 'review', 'reviewLimit', 'onPro
 /** Match probability from which two rows are grouped, and from which review lists them. */
 export const DEFAULT_PROBABILITY = 0.99;
 export const DEFAULT_RECORD_REVIEW = 0.1;
-export const DEFAULT_LINK_PROBABILITY = 0.05;
+/** Links from the probability from which dedup lists a pair for review: a wrong link loses no row. */
+export const DEFAULT_LINK_PROBABILITY = DEFAULT_RECORD_REVIEW;
+/** The names' similarity from which link's candidates are proposed where no row keys are (candidates.js CANDIDATE_SIMILARITY). */
+const LINK_CANDIDATE_SIMILARITY = 0.5;
 const DEFAULT_REVIEW_LIMIT = 1000;
 
 /** Random pairs counted for u. */
@@ -284,8 +287,8 @@ function describeModel(model, fields) {
  * pairs: { candidates ({ a, b, sources } indexing rows), levels (theirs, pairs × fields),
  * model, probability (of each candidate), fieldWeights (nats, pairs × fields) }.
  */
-export async function matchRecords(core, fields, rows, pacer) {
-  const { candidates, selects } = await proposeCandidates(core, fields, rows, pacer);
+export async function matchRecords(core, fields, rows, pacer, least) {
+  const { candidates, selects } = await proposeCandidates(core, fields, rows, pacer, least);
   const [found, sampled] = await pairLevels(core, fields, rows, [candidates, randomPairs(rows.length, RANDOM_PAIRS)], pacer);
   const n = rows.length;
   const model = learnModel(fields, found.levels, { sources: candidates.sources, selects }, sampled.levels, Math.max(1, (n * (n - 1)) / 2));
@@ -387,7 +390,7 @@ export async function linkRecords(core, left, right, options) {
   // Rows equal in every field within one list collapsed, as dedup collapses them (one list's
   // copies would teach the model that equal fields match less often); the copies stay unlinked.
   const { first: rows } = await collapseTexts(Array.from(items, (_, i) => (i < n) + fields.map((field) => field.texts[i]).join('\u0000')), pacer);
-  const { candidates, levels, model, weight, probability, fieldWeights } = await matchRecords(core, fields, rows, pacer);
+  const { candidates, levels, model, weight, probability, fieldWeights } = await matchRecords(core, fields, rows, pacer, LINK_CANDIDATE_SIMILARITY);
   pacer.report('groups', 0, 1);
   const differs = identityDifferences(fields, rows, candidates, levels, probability, parsed.probability, model, fieldWeights);
   // `rows` ascend, so a candidate across (a < b) has a in left and b in right.

@@ -620,7 +620,7 @@ describe('link: two files of records', () => {
     assert.ok(expected.links.length > 100);
     assert.deepEqual(jsonLines(run.stdout), expected.links.map(entry));
     assert.deepEqual(jsonLines(readFileSync(reviewPath, 'utf8')), expected.review.map(entry));
-    assert.equal(run.stderr, 'simhash-wasm: compared records by name (name), addr (name), city (name), phone (phone), type (name), linked at probability 0.05\n');
+    assert.equal(run.stderr, 'simhash-wasm: compared records by name (name), addr (name), city (name), phone (phone), type (name), linked at probability 0.1\n');
     const jsonl = right.map((row) => JSON.stringify(row)).join('\n') + '\n';
     const piped = cli(['link', leftPath, '-', '--field', 'name,phone', '--probability', '0.5', '--progress'], jsonl);
     assert.equal(piped.status, 0, piped.stderr);
@@ -638,7 +638,7 @@ describe('link: two files of records', () => {
       [[leftPath, rightPath], 2, /link needs --field/],
       [[leftPath, rightPath, '--field', 'name', '--groups'], 2, /--groups does not apply to link/],
       [[leftPath, rightPath, '--field', 'name', '--similarity', '0.8'], 2, /--similarity does not apply to link/],
-      [[leftPath, rightPath, '--field', 'name', '--review', '0.2', '--review-file', join(dir, 'x.jsonl')], 2, /--review must be below the probability 0.05/],
+      [[leftPath, rightPath, '--field', 'name', '--review', '0.2', '--review-file', join(dir, 'x.jsonl')], 2, /--review must be below the probability 0.1/],
       [[leftPath, file('r.txt', 'a\n'), '--field', 'name'], 2, /give --format csv or jsonl/],
       [[leftPath, rightPath, '--field', 'name,nope'], 1, /l\.csv, line 1: the header has no column "nope"/],
     ]) {
