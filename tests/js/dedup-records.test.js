@@ -432,6 +432,7 @@ describe('link of two lists of records', () => {
   test('an empty list links nothing; bad input: a TypeError or RangeError naming what to fix; the heap does not grow', async () => {
     const [list] = loadRecords({ names: ['contacts'] });
     assert.deepEqual((await sh.link([], list.rows)).links, []);
+    await assert.rejects(sh.link([], []), { name: 'RangeError', message: /no field to compare/ }); // two empty lists have no columns
     await assert.rejects(sh.link('a', list.rows), { name: 'TypeError', message: /left must be an array/ });
     await assert.rejects(sh.link(list.rows, [{ a: 'x' }, 2]), { name: 'TypeError', message: /right\[1\] must be an object/ });
     await assert.rejects(sh.link(list.rows, list.rows, { review: 0.2 }), { name: 'RangeError', message: /below the probability 0.1/ });
