@@ -17,10 +17,10 @@ export function checkLinkArgs(args, given, inputs) {
   for (const option of NOT_WITH_LINK) if (given.has(option)) throw new UsageError(`${option} does not apply to link, which writes the links`);
   args.inputs = inputs.map((file) => ({ file, format: args.format ?? (file === '-' ? 'jsonl' : formatOf(file)) }));
   if (args.inputs.some(({ format }) => format === 'lines')) throw new UsageError('link reads records: give --format csv or jsonl, or files named .csv or .jsonl');
-  checkRecordArgs({ ...args, format: 'csv' }, given, 'link', DEFAULT_LINK_PROBABILITY);
+  checkRecordArgs({ ...args, format: 'csv' }, given, 'link', DEFAULT_LINK_PROBABILITY); // the formats checked above
 }
 
-/** One input's records: { line, raw, text } with `text` the row of the --field columns. */
+/** One input's records: { line, text } with `text` the row of the --field columns. */
 async function readRecords(args, input, progress) {
   const records = [];
   try {

@@ -17,7 +17,7 @@ import { LEVELS, PHONE_SUFFIX, keyLevel } from './levels.js';
  * short measure's least review); `link` asks for 0.5, as a row's most probable match across
  * two lists may be a title worded apart (Amazon-Google's pair F1 across them 0.485 → 0.511).
  */
-export const CANDIDATE_SIMILARITY = 0.6;
+const CANDIDATE_SIMILARITY = 0.6;
 /**
  * The same where an e-mail, a phone or a date proposes the rows' pairs by its keys: a pair of
  * one person whose names are further apart is found through those, and two people's names
