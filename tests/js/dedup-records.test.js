@@ -429,7 +429,7 @@ describe('link of two lists of records', () => {
     assert.deepEqual(strict.fields, base.fields);
   });
 
-  test('an empty list links nothing; bad input: a TypeError or RangeError naming what to fix; the heap does not grow', async () => {
+  test('an empty list links nothing; bad input: a TypeError or RangeError naming what to fix; abort and progress as dedup\'s; the heap does not grow', async () => {
     const [list] = loadRecords({ names: ['contacts'] });
     assert.deepEqual((await sh.link([], list.rows)).links, []);
     await assert.rejects(sh.link([], []), { name: 'RangeError', message: /no field to compare/ }); // two empty lists have no columns
@@ -437,7 +437,12 @@ describe('link of two lists of records', () => {
     await assert.rejects(sh.link(list.rows, [{ a: 'x' }, 2]), { name: 'TypeError', message: /right\[1\] must be an object/ });
     await assert.rejects(sh.link(list.rows, list.rows, { review: 0.2 }), { name: 'RangeError', message: /below the probability 0.1/ });
     await assert.rejects(sh.link(list.rows, list.rows, { key: (r) => r.name }), { name: 'TypeError', message: /options\.key is not an option/ });
-    await sh.link(list.rows.slice(0, 20), list.rows.slice(20));
+    const controller = new AbortController();
+    controller.abort(new Error('stop'));
+    await assert.rejects(sh.link(list.rows, list.rows, { signal: controller.signal }), { message: 'stop' });
+    const phases = [];
+    await sh.link(list.rows.slice(0, 20), list.rows.slice(20), { onProgress: ({ phase }) => phases.at(-1) !== phase && phases.push(phase) });
+    assert.deepEqual(phases, ['fields', 'candidates', 'groups']);
     const before = sh.heapBytesInUse;
     for (let i = 0; i < 3; i++) await sh.link(list.rows.slice(0, 20), list.rows.slice(20));
     assert.equal(sh.heapBytesInUse, before);
