@@ -288,6 +288,20 @@ describe('dedup of records', () => {
     }
   });
 
+  test('names propose their rows from 0.6, or from 0.7 where e-mails, phones or dates propose too', async () => {
+    const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
+    const names = [...Array.from({ length: 30 }, (_, i) => `Person${String.fromCharCode(97 + (i % 26))}${i} Surname${i * 7}`), 'Jonathan Smithers', 'Jonathon Smither'];
+    const weights = sh.learnWeights(names);
+    const similarity = sh.similarity(names[30], names[31], { measure: 'short', weights });
+    assert.ok(similarity >= 0.6 && similarity < 0.7, `the two names at ${similarity}`);
+    const proposes = async (rows) => {
+      const { candidates } = await proposeCandidates(core, recordFields(rows), Uint32Array.from(rows.keys()), new Pacer({}));
+      return Array.from(candidates.a).some((a, p) => a === 30 && candidates.b[p] === 31);
+    };
+    assert.equal(await proposes(names.map((name, i) => ({ name, city: i % 2 ? 'Austin' : 'Boston' }))), true, 'names alone');
+    assert.equal(await proposes(names.map((name, i) => ({ name, email: `user${i}@example.com`, phone: `555-${1000000 + i * 137911}` }))), false, 'beside e-mails and phones');
+  });
+
   test('a name over 50 rows hold proposes none of their pairs, as a key\'s block: its copies are found through their other keys', async () => {
     const rows = Array.from({ length: 80 }, (_, i) => ({ name: 'John Smith', email: `john.smith${i}@example.com`, phone: `(555) ${String(1000000 + i * 7919).slice(1, 4)}-${String(10000 + i * 37).slice(1)}` }));
     rows.push({ ...rows[3], email: rows[3].email.toUpperCase() }, { name: 'Jon Smith', email: rows[5].email, phone: rows[5].phone });
@@ -387,8 +401,8 @@ describe('link of two lists of records', () => {
     return (2 * right) / (links.length + actual);
   };
 
-  test('two lists of restaurants and of products: one-to-one links across, each explained by field, the rest listed', async () => {
-    for (const [name, least] of [['fodors-zagat', 0.98], ['abt-buy', 0.79]]) {
+  test('two lists of restaurants and of products, each at its anchor: one-to-one links across, each explained by field, the rest listed', async () => {
+    for (const [name, least] of [['fodors-zagat', 0.98], ['abt-buy', 0.79], ['amazon-google', 0.5]]) {
       const [list] = loadRecords({ names: [name] });
       const { left, right } = sides(list);
       const result = await sh.link(left, right);
