@@ -15,6 +15,7 @@ import { keyLevel, oneEdit } from '../../js/records/levels.js';
 import { matchRecords, pairProbabilities } from '../../js/records/records.js';
 import { proposeCandidates } from '../../js/records/candidates.js';
 import { Pacer } from '../../js/core/pacing.js';
+import { mulberry32 } from '../bench/quality/random.js';
 
 /** Pair precision and recall of dedup's groups against the entities. */
 function pairScores(groups, entities) {
@@ -330,6 +331,44 @@ describe('dedup of records', () => {
     assert.ok(phone >= 0 && byPhone(0, 1), 'the phones propose rows 0 and 1');
     assert.ok(byPhone(0, 62), 'the phones propose rows 0 and 62, two digits swapped');
     assert.ok(!byPhone(0, 63), 'the phones do not propose rows 0 and 63, a digit moved');
+  });
+
+  test('the phones propose every pair of rows whose phones are equal or close, against all pairs of random lists', async () => {
+    const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
+    const random = mulberry32(53);
+    const digit = () => String(Math.floor(random() * 10));
+    const digits = (k) => Array.from({ length: k }, digit).join('');
+    // Numbers drawn close together (two area codes, ten exchanges, 60 lines), then edited:
+    // a digit replaced anywhere in the last nine, two neighbours swapped (across the last
+    // seven's edge too), a country prefix added. Each list's blocks stay below MAX_BLOCK.
+    const edit = (phone) => {
+      const at = phone.length - 1 - Math.floor(random() * 9);
+      const k = Math.floor(random() * 3);
+      if (k === 0) return `${phone.slice(0, at)}${digit()}${phone.slice(at + 1)}`;
+      if (k === 1) return `${phone.slice(0, at - 1)}${phone[at]}${phone[at - 1]}${phone.slice(at + 1)}`;
+      return `1${phone}`;
+    };
+    for (let list = 0; list < 20; list++) {
+      const phones = [];
+      for (let i = 0; i < 150; i++) phones.push(`${random() < 0.5 ? '555' : '565'}${String(100 + Math.floor(random() * 10)).slice(1)}${digit()}${String(Math.floor(random() * 60)).padStart(4, '0')}`);
+      for (let i = 0; i < 150; i++) phones.push(edit(phones[Math.floor(random() * phones.length)]));
+      const items = phones.map((phone, i) => ({ name: `Person ${digits(6)} ${i}`, phone }));
+      const fields = recordFields(items);
+      const phone = fields.findIndex((field) => field.kind === 'phone');
+      const { candidates } = await matchRecords(core, fields, Uint32Array.from(items.keys()), new Pacer({}));
+      const proposed = new Set();
+      for (let p = 0; p < candidates.a.length; p++) if (candidates.sources[p] >> phone & 1) proposed.add(candidates.a[p] * items.length + candidates.b[p]);
+      let close = 0;
+      for (let x = 0; x < items.length; x++) {
+        for (let y = x + 1; y < items.length; y++) {
+          const [kx, ky] = [fields[phone].keys[x], fields[phone].keys[y]];
+          if (kx === ky || keyLevel('phone', kx, ky) > 1) continue;
+          close++;
+          assert.ok(proposed.has(x * items.length + y), `list ${list}: ${kx} / ${ky} (level ${keyLevel('phone', kx, ky)}) not proposed by the phones`);
+        }
+      }
+      assert.ok(close > 20, `list ${list}: ${close} close pairs`);
+    }
   });
 
   test('options.fields and probability: fewer fields, other kinds, a stricter threshold groups no more', async () => {
