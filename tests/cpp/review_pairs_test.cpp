@@ -155,19 +155,22 @@ TEST_CASE("review pairs do not depend on the slices of work, and the limit keeps
   }
 }
 
-TEST_CASE("review pairs told their limit on many pairs of groups: the first ones exactly, fewer decided", "[review_pairs]") {
-  // Singletons over texts with planted neighbours at every similarity: thousands of pairs of
-  // groups; short texts summarized by bitmaps, long ones by sketches (the bar sets aside by
-  // sizes and bitmaps, never by sketches).
-  const bool longSets = GENERATE(false, true);
-  const Built built(longSets ? banding_test::longTexts(8, 500) : shortTexts(8, 1200));
-  CAPTURE(longSets);
+namespace {
+
+// Singletons over texts with planted neighbours at every similarity (`bases` of each kind):
+// thousands of pairs of groups; short texts summarized by bitmaps, long ones by sketches (the
+// bar sets aside by sizes and bitmaps, never by sketches). Told a limit, the review gives the
+// unlimited answer's first pairs and decides fewer.
+void checkToldLimit(bool longSets, size_t shortBases, size_t longBases) {
+  const Built built(longSets ? banding_test::longTexts(8, longBases) : shortTexts(8, shortBases));
+  CAPTURE(longSets, built.count());
   REQUIRE(simhash::builtSummarizedByBitmaps(built.sets) == !longSets);
   std::vector<uint32_t> labels(built.count());
   for (uint32_t i = 0; i < built.count(); ++i) labels[i] = i;
   size_t total = 0;
   ReviewPairs whole(built.sets, labels, 0.5, simhash::bandingFor(0.5));
   const std::vector<ReviewPair> expected = runReview(whole, size_t{1} << 30, SIZE_MAX, total);
+  CAPTURE(total);
   REQUIRE(total > 1000);
   for (const size_t limit : {size_t{1}, size_t{100}, size_t{1000}}) {  // out of several thousand
     ReviewPairs told(built.sets, labels, 0.5, simhash::bandingFor(0.5), limit);
@@ -177,6 +180,18 @@ TEST_CASE("review pairs told their limit on many pairs of groups: the first ones
     CHECK(toldTotal >= limit);
     CHECK(toldTotal < total);  // pairs below the bar were not decided
   }
+}
+
+}  // namespace
+
+TEST_CASE("review pairs told their limit on many pairs of groups: the first ones exactly, fewer decided", "[review_pairs]") {
+  checkToldLimit(GENERATE(false, true), 1200, 100);
+}
+
+// The same on five times the long texts (over a million pairs of them), the long suite's
+// (npm run test:long).
+TEST_CASE("review pairs told their limit on many pairs of groups, 500 long bases", "[review_pairs][.full]") {
+  checkToldLimit(GENERATE(false, true), 1200, 500);
 }
 
 TEST_CASE("review pairs of no texts, one text, one group", "[review_pairs]") {
