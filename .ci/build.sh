@@ -38,7 +38,7 @@ install_missing --no-recommends build "${missing[@]}"
 # The CLI and the ES modules import no npm package; the tests, benchmarks and .ci/cjs.js do.
 # npm ci runs while the core and the Catch2 suite build, which need none of them; the
 # modules wait for it, since their glue goes through the Closure Compiler package
-# (.ci/compact-glue.js).
+# (.ci/write-glue.js).
 installing=
 if ! $module_only && [ -f package-lock.json ] && [ ! -d node_modules ] && grep -q '"devDependencies"' package.json; then
   npm ci --no-audit --no-fund --loglevel=error &

@@ -82,7 +82,7 @@ for (const corpus of [loadEnglish, loadChinese, loadLongDocuments].map((load) =>
         const keys = new Uint32Array(texts.length * bands);
         for (let i = 0; i < texts.length; i++) {
           core._similarGroupsBandKeys(groups, i, out);
-          keys.set(new Uint32Array(core.HEAPU32.buffer, out, bands), i * bands);
+          keys.set(new Uint32Array(core.HEAPU8.buffer, out, bands), i * bands);
         }
         const shareBand = (a, b) => {
           for (let j = 0; j < bands; j++) if (keys[a * bands + j] === keys[b * bands + j]) return true;
