@@ -13,6 +13,7 @@ import { assertUsable } from '../core/traps.js';
 import { buildShingleSets, setSimilarities, withShingleSets } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
 import { differenceOf, splitLookAlikes } from '../dedup/look-alikes.js';
+import { differingParts, hasNumbers, identifyingParts } from '../core/look-alikes.js';
 import { centralLeaderLabels, dedupResult, flatGroups } from '../dedup/grouping.js';
 import { collapseTexts } from '../dedup/dedup.js';
 import { contains, wordsOf } from '../dedup/contained.js';
@@ -83,11 +84,14 @@ function checkProbability(value, name, below) {
 
 /**
  * The levels of the pairs { a, b } (distinct rows) in every field, row-major, for each
- * set of pairs: [{ levels }].
+ * set of pairs: [{ levels, apart }]. Two values of a name field beside the identity (an
+ * address, a branch) whose words are alike and whose numbers differ (`3555` / `3570 Las
+ * Vegas Blvd.`: core/look-alikes.js) are 'different': two houses of one street, two flats
+ * of one building are two places; `apart` maps each such pair to the first such field.
  */
 async function pairLevels(core, fields, rows, pairSets, pacer) {
   const f = fields.length;
-  const out = pairSets.map(({ a }) => ({ levels: new Uint8Array(a.length * f) }));
+  const out = pairSets.map(({ a }) => ({ levels: new Uint8Array(a.length * f), apart: new Map() }));
   for (let j = 0; j < f; j++) {
     const field = fields[j];
     const keys = Array.from(rows, (r) => field.keys[r]);
@@ -108,6 +112,9 @@ async function pairLevels(core, fields, rows, pairSets, pacer) {
     const measure = field.kind === 'name' ? 'short' : 'text';
     const wordSets = new Array(values.length);
     const wordsAt = (v) => (wordSets[v] ??= wordsOf(values[v]));
+    const partSets = new Array(values.length);
+    const numbered = (v) => hasNumbers(partSets[v] ??= identifyingParts(values[v]));
+    const numbersDiffer = (x, y) => !field.identity && measure === 'short' && numbered(x) && numbered(y) && differingParts(partSets[x], partSets[y])?.numbers !== undefined;
     const slotsOf = (rowsOf) => {
       const out = new Uint32Array(rowsOf.length);
       for (let p = 0; p < rowsOf.length; p++) out[p] = slot[rowsOf[p]];
@@ -123,12 +130,17 @@ async function pairLevels(core, fields, rows, pairSets, pacer) {
     for (let s = 0; s < pairSets.length; s++) {
       const { a, b } = pairSets[s];
       const similarity = found[s];
-      const { levels } = out[s];
+      const { levels, apart } = out[s];
       for (let p = 0; p < a.length; p++) {
         if (keys[a[p]] === '' || keys[b[p]] === '') levels[p * f + j] = MISSING;
         else {
-          const level = similarityLevel(similarity[p], keys[a[p]] === keys[b[p]]);
-          levels[p * f + j] = level === DIFFERENT && contains(wordsAt(slot[a[p]]), wordsAt(slot[b[p]])) ? SIMILAR : level;
+          const [x, y] = [slot[a[p]], slot[b[p]]];
+          const level = similarityLevel(similarity[p], x === y);
+          if (level === DIFFERENT) levels[p * f + j] = contains(wordsAt(x), wordsAt(y)) ? SIMILAR : level;
+          else if (level > 0 && numbersDiffer(x, y)) {
+            levels[p * f + j] = DIFFERENT;
+            if (!apart.has(p)) apart.set(p, j);
+          } else levels[p * f + j] = level;
         }
       }
     }
@@ -205,7 +217,7 @@ const identityText = (fields, r) => fields.filter((field) => field.identity).map
  * other fields but the identity do not agree beyond chance; unless its identifiers say
  * otherwise: agreeing addresses, phones and employers do not make two people one.
  */
-function identityDifferences(fields, rows, { a, b }, levels, probability, threshold, model, fieldWeights) {
+function identityDifferences(fields, rows, { a, b }, { levels, apart }, probability, threshold, model, fieldWeights) {
   const f = fields.length;
   const identities = fields.filter((field) => field.identity);
   const identityOf = (r) => identities.map((field) => field.keys[r]).filter(Boolean).join(' ');
@@ -223,16 +235,20 @@ function identityDifferences(fields, rows, { a, b }, levels, probability, thresh
       // The difference of the keys (nicknames in full) decides; that of the texts says it as written.
       why = { field: identities.map((field) => field.name).join(' '), differs: differenceOf(identityText(fields, rows[a[p]]), identityText(fields, rows[b[p]])) ?? differenceOf(x, y) };
     } else {
-      // A number of up to four digits that differs outright: a house, a year, an edition.
-      const j = numbers.find((k) => levels[p * f + k] === LEVELS.exact.length - 1
+      // A number that differs outright: of up to four digits in an 'exact' field (a house, a
+      // year, an edition), or in a name field's value whose words agree (pairLevels' `apart`).
+      const inName = apart.get(p);
+      const j = inName ?? numbers.find((k) => levels[p * f + k] === LEVELS.exact.length - 1
         && SHORT_NUMBER.test(fields[k].texts[rows[a[p]]]) && SHORT_NUMBER.test(fields[k].texts[rows[b[p]]]));
       if (j === undefined) continue;
       // Unless the fields but the identity and that number agree beyond chance: a record whose
-      // address, postcode and date of birth agree has a mistyped house number.
+      // address, postcode and date of birth agree has a mistyped house number. A number inside
+      // an address is outweighed by half as much: a phone line alone says one place.
       let rest = 0;
       for (let k = 0; k < f; k++) if (k !== j && !fields[k].identity) rest += Math.max(0, fieldWeights[p * f + k]);
-      if (rest >= IDENTIFIER_NATS) continue;
-      why = { field: fields[j].name, differs: { numbers: [[fields[j].texts[rows[a[p]]]], [fields[j].texts[rows[b[p]]]]] } };
+      if (rest >= (inName === undefined ? IDENTIFIER_NATS : IDENTIFIER_NATS / 2)) continue;
+      const [x, y] = [fields[j].texts[rows[a[p]]], fields[j].texts[rows[b[p]]]];
+      why = { field: fields[j].name, differs: inName === undefined ? { numbers: [[x], [y]] } : differenceOf(x, y) };
     }
     // Identifiers of the row itself (an e-mail, a date of birth, a number) that agree beyond
     // chance, and none that identifies a row on its own (its exact agreement weighs
@@ -293,7 +309,7 @@ export async function matchRecords(core, fields, rows, pacer, least) {
   const n = rows.length;
   const model = learnModel(fields, found.levels, { sources: candidates.sources, selects }, sampled.levels, Math.max(1, (n * (n - 1)) / 2));
   const scored = scorePairs(model, fields, rows, candidates, found.levels);
-  return { candidates, levels: found.levels, model, ...scored };
+  return { candidates, levels: found.levels, apart: found.apart, model, ...scored };
 }
 
 /** The match probability of pairs { a, b } of rows with these levels, and their fields' weights (nats, pairs × fields). */
@@ -319,9 +335,9 @@ export async function dedupRecords(core, items, options) {
   const { first: rows, of } = await collapseTexts(Array.from(items, (_, i) => fields.map((field) => field.texts[i]).join('\u0000')), pacer);
   const n = rows.length;
   await pacer.pause();
-  const { candidates, levels, model, weight, probability, fieldWeights } = await matchRecords(core, fields, rows, pacer);
+  const { candidates, levels, apart, model, weight, probability, fieldWeights } = await matchRecords(core, fields, rows, pacer);
   pacer.report('groups', 0, 1);
-  const differs = identityDifferences(fields, rows, candidates, levels, probability, parsed.probability, model, fieldWeights);
+  const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, model, fieldWeights);
   const distinctLabels = centralLeaders(core, n, candidates, probability, parsed.probability, differs, (r) => identityText(fields, rows[r]));
   const labels = new Uint32Array(items.length);
   for (let i = 0; i < items.length; i++) labels[i] = rows[distinctLabels[of[i]]];
@@ -390,9 +406,9 @@ export async function linkRecords(core, left, right, options) {
   // Rows equal in every field within one list collapsed, as dedup collapses them (one list's
   // copies would teach the model that equal fields match less often); the copies stay unlinked.
   const { first: rows } = await collapseTexts(Array.from(items, (_, i) => (i < n) + fields.map((field) => field.texts[i]).join('\u0000')), pacer);
-  const { candidates, levels, model, weight, probability, fieldWeights } = await matchRecords(core, fields, rows, pacer, LINK_CANDIDATE_SIMILARITY);
+  const { candidates, levels, apart, model, weight, probability, fieldWeights } = await matchRecords(core, fields, rows, pacer, LINK_CANDIDATE_SIMILARITY);
   pacer.report('groups', 0, 1);
-  const differs = identityDifferences(fields, rows, candidates, levels, probability, parsed.probability, model, fieldWeights);
+  const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, model, fieldWeights);
   // `rows` ascend, so a candidate across (a < b) has a in left and b in right.
   const across = [];
   const best = new Int32Array(rows.length).fill(-1);

@@ -235,6 +235,25 @@ describe('dedup of records', () => {
     assert.deepEqual(entry?.apart, { field: 'title', differs: { numbers: [['14'], ['15']] } });
   });
 
+  test('an address whose house number differs is another place: listed, unless other fields outweigh it (a phone line)', async () => {
+    const extra = [
+      { name: 'Maria Garcia', email: 'maria.garcia@gmail.com', phone: '(555) 201-3344', city: 'Springfield', address: '12 Oak Street' },
+      { name: 'Maria Garcia', email: '', phone: '', city: 'Springfield', address: '14 Oak Street' }, // a neighbour of one name
+      { name: 'Maria Garcia', email: '', phone: '555-201-3344', city: 'Springfield', address: '21 Oak Street' }, // her, mistyped
+    ];
+    const n = contacts.rows.length;
+    const rows = [...contacts.rows.map((row) => ({ ...row, address: '' })), ...extra];
+    const result = await sh.dedup(rows);
+    const groupOf = (i) => result.groups.find((group) => group.includes(i)) ?? [i];
+    assert.ok(groupOf(n).includes(n + 2), JSON.stringify(result.groups));
+    assert.ok(!groupOf(n).includes(n + 1), JSON.stringify(result.groups));
+    const neighbour = result.review.find((e) => e.a === n && e.b === n + 1);
+    assert.equal(neighbour?.fields.find((f) => f.name === 'address').level, 'different');
+    // The level, not the grouping alone: the same addresses without their numbers are 'exact'.
+    const unnumbered = await sh.dedup(rows.map((row) => ({ ...row, address: row.address.replace(/^\d+ /, '') })));
+    assert.ok(unnumbered.groups.some((group) => group.includes(n) && group.includes(n + 1)), JSON.stringify(unnumbered.groups));
+  });
+
   test('the candidates hold at least 99% of the pairs above the review threshold, against all pairs', async () => {
     const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
     for (const [name, size] of [['febrl3', 700], ['contacts', 40]]) {
