@@ -13,7 +13,7 @@
 import { DEFAULT_OPTIONS } from 'simhash-wasm';
 import { DEFAULT_SIMILARITY_OF, RECORD_FIELDS, RECORD_MAX_BYTES, SHORT_MAX_MEAN_BYTES } from '../js/core/thresholds.js';
 import { DEFAULT_RECORD_REVIEW } from '../js/records/records.js';
-import { RECORDS_VIEW, REVIEW_OF, SLIDER_MAX, SIMILARITY_MIN_OF, fingerprintOptions, segmenterAvailable } from './engine.js';
+import { LINK_VIEW, RECORDS_VIEW, REVIEW_OF, SLIDER_MAX, SIMILARITY_MIN_OF, fingerprintOptions, segmenterAvailable } from './engine.js';
 import { el } from './elements.js';
 import { currentInput } from './input.js';
 import { measureName, percent } from './wording.js';
@@ -90,17 +90,21 @@ export function applyMeasure() {
   else if (known) el.measureHelp.textContent = `Auto: this list is compared as ${measureName(measure)}, as sh.dedup's measure 'auto' chooses (${rule}).`;
   else el.measureHelp.textContent = `Auto: a list is compared as sh.dedup's measure 'auto' chooses: ${rule}.`;
   el.measureHelp.dataset.measure = measure;
-  const records = Boolean(currentInput()?.records);
-  el.textSettings.disabled = records;
+  const records = currentInput()?.records;
+  el.textSettings.disabled = Boolean(records);
   el.recordsHelp.hidden = !records;
-  el.recordsHelp.textContent = `Compared as records: each column by its kind (e-mail, phone, date, number, name or text), weighed by how well it tells this list’s rows apart. Rows are grouped from a match probability of ${percent(RECORDS_VIEW.probability)}; pairs from ${percent(DEFAULT_RECORD_REVIEW)} are listed as possible duplicates. The settings below are for one column of texts.`;
+  const grouped = records?.left === undefined
+    ? `Rows are grouped from a match probability of ${percent(RECORDS_VIEW.probability)}; pairs from ${percent(DEFAULT_RECORD_REVIEW)} are listed as possible duplicates.`
+    : `Each row is linked to the other file’s row that is its most probable match, when it is that row’s too, from a match probability of ${percent(LINK_VIEW.probability)}; the other pairs from ${percent(DEFAULT_RECORD_REVIEW)} are listed.`;
+  el.recordsHelp.textContent = `Compared as records: each column by its kind (e-mail, phone, date, number, name or text), weighed by how well it tells these rows apart. ${grouped} The settings below are for one column of texts.`;
   updateViewControls();
   if (changed) handlers?.measureChanged();
 }
 
 /** The view the controls ask for: by similarity or by fingerprint distance; records have their own. */
 export function currentView() {
-  if (currentInput()?.records) return RECORDS_VIEW;
+  const records = currentInput()?.records;
+  if (records) return records.left === undefined ? RECORDS_VIEW : LINK_VIEW;
   return el.byDistance.checked
     ? { by: 'distance', maxDistance: Number(el.maxDistance.value) }
     : { by: 'similarity', similarity: Number(el.similarity.value) };
@@ -162,7 +166,7 @@ function updateTokenizerControls() {
 export function updateCode() {
   const input = currentInput();
   if (input?.records) {
-    el.code.textContent = recordsCode(input.records.fields);
+    el.code.textContent = input.records.left === undefined ? recordsCode(input.records.fields) : linkCode(input.records.fields);
     return;
   }
   const s = { ...readSettings(), measure: currentMeasure() };
@@ -185,13 +189,24 @@ export function updateCode() {
   el.code.textContent = lines.join('\n');
 }
 
+/** Column names as a JS array's items: 'name', 'e-mail'. */
+const quoted = (fields) => fields.map((name) => `'${name.replace(/['\\]/g, '\\$&')}'`).join(', ');
+
 /** The code that gives the page's groups of records compared by `fields` (undefined: every column). */
 function recordsCode(fields) {
-  const call = fields ? `sh.dedup(records, {\n  fields: [${fields.map((name) => `'${name.replace(/['\\]/g, '\\$&')}'`).join(', ')}],\n})` : 'sh.dedup(records)';
+  const call = fields ? `sh.dedup(records, {\n  fields: [${quoted(fields)}],\n})` : 'sh.dedup(records)';
   return ["import { init } from 'simhash-wasm';", '', 'const sh = await init();', `const { unique, groups, review } = await ${call};`,
     '// records: the rows as objects, column name → text; each column is compared by its kind',
     '// unique: the kept rows; groups: row indices, kept row first',
     '// review: pairs of groups that may be one entity, each explained field by field'].join('\n');
+}
+
+/** The code that gives the page's links of two files of records compared by `fields`. */
+function linkCode(fields) {
+  return ["import { init } from 'simhash-wasm';", '', 'const sh = await init();', `const { links, review } = await sh.link(first, second, {\n  fields: [${quoted(fields)}],\n});`,
+    '// first, second: the two files\' rows as objects, column name → text; each column is compared by its kind',
+    '// links: [{ a, b, probability, fields }], a in first, b in second, each row in one link at most',
+    '// review: the other pairs across that may be one entity, each explained field by field'].join('\n');
 }
 
 /** Groups by fingerprint distance at `distance` (at most the slider's maximum), as moving the slider would. */

@@ -9,6 +9,7 @@ export const el = {
   sampleEn: $('sample-en'), sampleZh: $('sample-zh'), sampleNames: $('sample-names'), sampleContacts: $('sample-contacts'), sampleLarge: $('sample-large'),
   source: $('source'), sourceName: $('source-name'), sourceClear: $('source-clear'),
   fieldRow: $('field-row'), fieldLabel: $('field-label'), fields: $('fields'),
+  linkRow: $('link-row'), linkFile: $('link-file'), linkChoose: $('link-choose'), linkSource: $('link-source'), linkName: $('link-name'), linkClear: $('link-clear'),
   inputNote: $('input-note'), inputError: $('input-error'),
   recordsHelp: $('records-help'), textSettings: $('text-settings'), measure: $('measure'), measureHelp: $('measure-help'),
   bySimilarity: $('by-similarity'), byDistance: $('by-distance'), byHelp: $('by-help'),

@@ -42,7 +42,7 @@ import { candidateRadius } from 'simhash-wasm';
 import { measureFor } from '../js/core/thresholds.js';
 import { collapseTexts } from '../js/dedup/dedup.js';
 import { Pacer } from '../js/core/pacing.js';
-import { DEFAULT_PROBABILITY } from '../js/records/records.js';
+import { DEFAULT_LINK_PROBABILITY, DEFAULT_PROBABILITY } from '../js/records/records.js';
 import { recordText } from './formats.js';
 
 /** Largest max distance the distance slider offers. */
@@ -68,6 +68,8 @@ const REVIEW_LIMIT = 200;
 
 /** The view of records: dedup's groups from its default match probability. */
 export const RECORDS_VIEW = Object.freeze({ by: 'probability', probability: DEFAULT_PROBABILITY });
+/** The view of two files of records linked: link's links, from its default match probability. */
+export const LINK_VIEW = Object.freeze({ by: 'probability', probability: DEFAULT_LINK_PROBABILITY });
 
 /** The Hamming radius whose pairs a view needs. */
 export function viewRadius(view) {
@@ -214,6 +216,29 @@ export class Engine {
       view: RECORDS_VIEW, measure: 'records', count, unique: found.unique.length, leader, distance: null, similarity: null,
       radius: -1, histogram: null, histogramMax: -1, fields: found.fields, review: found.review, reviewOmitted: found.reviewOmitted,
       compared: found.compared, autoMeasure, timings, total: performance.now() - started,
+    };
+  }
+
+  /**
+   * Two files of records linked (sh.link of rows' first `left` and the rest), as
+   * analyzeRecords' result of the rows of both: each link a group of two, its first-file row
+   * kept; review the other pairs across, and `links` link's links, in the rows' indices.
+   */
+  async analyzeLink({ rows, fields, columns, left }, { onProgress, signal } = {}) {
+    this.#state = null;
+    const started = performance.now();
+    const report = onProgress && ((progress) => onProgress({ ...progress, measure: 'records' }));
+    const found = await this.#sh.link(rows.slice(0, left), rows.slice(left), { fields, reviewLimit: REVIEW_LIMIT, onProgress: report, signal });
+    const timings = [['links', performance.now() - started]];
+    const leader = Uint32Array.from(rows, (_, i) => i);
+    for (const { a, b } of found.links) leader[left + b] = a;
+    const across = (entry) => ({ ...entry, b: left + entry.b });
+    const autoMeasure = measureFor([...new Set(rows.map((row) => recordText(row, columns)))]);
+    this.#state = { measure: 'records' };
+    return {
+      view: LINK_VIEW, measure: 'records', count: rows.length, unique: rows.length - found.links.length, leader, distance: null, similarity: null,
+      radius: -1, histogram: null, histogramMax: -1, fields: found.fields, review: found.review.map(across), reviewOmitted: found.reviewOmitted,
+      compared: found.compared, links: found.links.map(across), left, autoMeasure, timings, total: performance.now() - started,
     };
   }
 

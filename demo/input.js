@@ -1,8 +1,9 @@
 // The input: pasted text (one item per line), a chosen or dropped file (lines, CSV or JSON
 // Lines, read by formats.js), or a sample; for a CSV or JSON Lines, the columns to compare,
 // chosen with checkboxes (all at first): one column is a list of texts, two or more make
-// each row a record (README "Records"). This module holds the current input and shows what
-// was read; what a change starts is the caller's (connectInput's handlers).
+// each row a record (README "Records"), which a second file of records with those columns
+// may be linked with (sh.link). This module holds the current input and shows what was
+// read; what a change starts is the caller's (connectInput's handlers).
 import { el } from './elements.js';
 import { plural } from './wording.js';
 import { formatOf, parse, parseLines, recordText, rowsOf, textsOf } from './formats.js';
@@ -14,17 +15,21 @@ const LARGE_SAMPLE_CHUNK = 5000;
 
 /**
  * The current input: { kind: 'paste' | 'sample' | 'file' | 'generated', name, parsed,
- * columns, field, records, rows?, texts, chars, planted?, different? }, or null when there is none.
- * Items are parsed.records, in order. columns: the checked columns of a CSV or JSON Lines
+ * columns, field, records, rows?, items, texts, chars, planted?, different? }, or null when there is none.
+ * items: the records shown, in order: parsed.records, then the linked file's (each with its
+ * `file`). columns: the checked columns of a CSV or JSON Lines
  * (parsed.fields, in their order); field: the one column compared as texts, if so; records:
- * with two or more columns, { rows, fields, columns } for sh.dedup(rows, { fields }) (rows of
- * every column, fields the checked ones, or undefined when all are); rows: formats.js rowsOf's
+ * with two or more columns, { rows, fields, columns, left? } for sh.dedup(rows, { fields }) (rows of
+ * every column, fields the checked ones, or undefined when all are), or with a linked file for
+ * sh.link(rows.slice(0, left), rows.slice(left), { fields }); rows: formats.js rowsOf's
  * answer, made once, when records are first asked for; texts: the texts of the
  * field, or of each record (formats.js recordText). planted: a sample's near-duplicate pairs
  * of item indices; different: its pairs of look-alikes of different entities, which must
  * stay apart.
  */
 let input = null;
+/** The second file of records to link the input's with: { name, parsed }, or null. */
+let linked = null;
 /** The sample in the text area, while it is unchanged: { text, planted, different? }. */
 let loadedSample = null;
 /** The bundled samples, once loaded: { en, zh, names }, each { text, planted, different? }. */
@@ -45,6 +50,7 @@ function showInputError(message) {
 function setInput(next) {
   showInputError('');
   input = next;
+  setLinked(null);
   const { parsed } = next;
   next.columns = offered(parsed);
   el.fieldRow.hidden = next.columns.length === 0;
@@ -87,11 +93,20 @@ function updateTexts() {
   const what = parsed.format === 'csv' ? 'column' : 'field';
   input.records = null;
   input.field = undefined;
+  input.items = parsed.records;
+  el.linkRow.hidden = columns.length < 2;
   if (columns.length >= 2) {
     input.rows ??= rowsOf(parsed, offered(parsed)); // the same rows for any columns checked
     const { rows, lacking } = input.rows;
     input.records = { rows, fields: columns.length === offered(parsed).length ? undefined : columns, columns };
-    input.texts = rows.map((row) => recordText(row, columns));
+    const absent = linked ? columns.filter((column) => !offered(linked.parsed).includes(column)) : [];
+    if (absent.length) notes.push(`${linked.name} lacks ${absent.map((column) => `"${column}"`).join(', ')}: it is not linked. Uncheck ${absent.length === 1 ? 'it' : 'them'}, or choose a file with the same ${what}s.`);
+    else if (linked) {
+      const right = rowsOf(linked.parsed, columns).rows;
+      input.records = { rows: [...rows, ...right], fields: columns, columns, left: rows.length };
+      input.items = [...parsed.records, ...linked.parsed.records.map((record) => ({ ...record, file: linked.name }))];
+    }
+    input.texts = input.records.rows.map((row) => recordText(row, columns));
     if (lacking) notes.push(`${plural(lacking, 'record')} ${lacking === 1 ? 'lacks' : 'lack'} some ${what}s: a missing ${what} counts as no evidence either way.`);
   } else if (offered(parsed).length && !columns.length) {
     input.texts = [];
@@ -113,6 +128,7 @@ function clearFile() {
   el.file.value = '';
   el.source.hidden = true;
   el.fieldRow.hidden = true;
+  el.linkRow.hidden = true;
   fromTextArea();
 }
 
@@ -150,6 +166,30 @@ async function loadBytes(name, bytes) {
 
 function loadFile(file) {
   if (file) loadBytes(file.name, file.arrayBuffer());
+}
+
+/** The second file of records (null: none), shown with its name and a Remove button. */
+function setLinked(next) {
+  linked = next;
+  el.linkSource.hidden = !linked;
+  el.linkChoose.hidden = Boolean(linked);
+  if (linked) el.linkName.textContent = `Linked with ${linked.name}: ${plural(linked.parsed.records.length, 'record')}`;
+  else el.linkFile.value = '';
+}
+
+/** Reads a second file of records, to link the input's records with. */
+async function loadLinked(file) {
+  if (!file || !input) return;
+  showInputError('');
+  try {
+    const parsed = parse(new Uint8Array(await file.arrayBuffer()), formatOf(file.name));
+    if (parsed.format === 'lines') throw new Error('a file of records to link must be a CSV or JSON Lines file');
+    setLinked({ name: file.name, parsed });
+    updateTexts();
+  } catch (error) {
+    el.linkFile.value = '';
+    showInputError(`${file.name}: ${error.message}`);
+  }
 }
 
 /** The Contacts sample: demo/public/contacts.csv, read as a chosen file would be. */
@@ -193,6 +233,7 @@ async function loadSample(which) {
   el.input.value = loadedSample.text;
   el.source.hidden = true;
   el.fieldRow.hidden = true;
+  el.linkRow.hidden = true;
   fromTextArea();
 }
 
@@ -220,9 +261,15 @@ export function connectInput(jobHandlers) {
     el.file.value = '';
     el.source.hidden = true;
     el.fieldRow.hidden = true;
+    el.linkRow.hidden = true;
     handlers.schedule(fromTextArea, TYPING_DEBOUNCE_MS);
   });
   el.file.addEventListener('change', () => loadFile(el.file.files[0]));
+  el.linkFile.addEventListener('change', () => loadLinked(el.linkFile.files[0]));
+  el.linkClear.addEventListener('click', () => {
+    setLinked(null);
+    updateTexts();
+  });
   el.sourceClear.addEventListener('click', () => {
     el.input.focus();
     clearFile();

@@ -105,7 +105,7 @@ async function refresh() {
   const rowsOf = (kind) => {
     const ofKind = matches.filter((m) => m.kind === kind);
     const rows = ofKind.slice(0, MATCHES_SHOWN).map(({ id, similarity: s }) => {
-      const row = textRow(input.parsed.records[id], input.texts[id], { similarity: s }, reference);
+      const row = textRow(input.items[id], input.texts[id], { similarity: s }, reference);
       row.dataset.item = id;
       return row;
     });

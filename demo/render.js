@@ -16,7 +16,7 @@ import { serialize } from './formats.js';
 import { drawHistogram } from './histogram.js';
 import { chosenGroups, renderReview, takeOut } from './review.js';
 import { recordRow, recordShape, textRow } from './rows.js';
-import { describeView, fmt, measureName, ms, plural } from './wording.js';
+import { describeView, fmt, lineOf, measureName, ms, plural } from './wording.js';
 
 const GROUPS_PER_PAGE = 50;
 const MEMBERS_SHOWN = 20;
@@ -76,11 +76,13 @@ const KIND_NAMES = { email: 'e-mail', phone: 'phone', date: 'date', exact: 'numb
  * group's kept item `kept` ({ item, text, name }) unless null.
  */
 function memberRow(input, result, item, to, kept) {
-  const { records } = input.parsed;
+  const records = input.items;
   const shape = recordShape(input, result);
   if (shape) {
     const { rows } = input.records;
-    const badge = to === null || to.label !== undefined ? to : { label: 'duplicate', title: `grouped with the kept record at ${describeView(result.view)}` };
+    const grouped = result.left === undefined ? { label: 'duplicate', title: `grouped with the kept record at ${describeView(result.view)}` }
+      : { label: 'linked', title: `linked with the first file's record at ${describeView(result.view)}` };
+    const badge = to === null || to.label !== undefined ? to : grouped;
     return recordRow(records[item], rows[item], badge, shape, kept && { row: rows[kept.item], name: kept.name });
   }
   return textRow(records[item], input.texts[item], to, kept);
@@ -110,7 +112,9 @@ export function render(analysis, again = false) {
   const byYou = changes.length ? ` (${changes.join(', ')} by you)` : '';
   if (result.measure === 'records') {
     const fields = result.fields.map(({ name, kind }) => `${name} (${KIND_NAMES[kind]})`).join(', ');
-    el.status.textContent = `${plural(result.count, 'record')}: ${fmt(unique)} unique, ${plural(duplicates, 'duplicate')} in ${plural(groupList.length, 'group')} at ${describeView(result.view)}, compared field by field: ${fields}${byYou}.`;
+    el.status.textContent = result.left === undefined
+      ? `${plural(result.count, 'record')}: ${fmt(unique)} unique, ${plural(duplicates, 'duplicate')} in ${plural(groupList.length, 'group')} at ${describeView(result.view)}, compared field by field: ${fields}${byYou}.`
+      : `${plural(result.left, 'record')} of ${input.name} and ${plural(result.count - result.left, 'record')} of ${input.items[result.left]?.file}: ${plural(duplicates, 'link')} at ${describeView(result.view)} (each row in one at most), compared field by field: ${fields}${byYou}.`;
   } else {
     const measure = result.view.by === 'similarity' ? `, compared as ${measureName(result.measure)}` : '';
     el.status.textContent = `${plural(result.count, 'item')}: ${fmt(unique)} unique, ${plural(duplicates, 'near-duplicate')} in ${plural(groupList.length, 'group')} at ${describeView(result.view)}${measure}${byYou}.`;
@@ -124,7 +128,7 @@ export function render(analysis, again = false) {
   renderSampleCheck(input, result);
   drawHistogram(result.histogram, result.histogramMax, result.view, result.measure);
   el.download.disabled = false;
-  el.download.textContent = `Download ${plural(unique, 'kept record')} (.${extensionOf(input)})`;
+  el.download.textContent = result.left === undefined ? `Download ${plural(unique, 'kept record')} (.${extensionOf(input)})` : `Download ${plural(duplicates, 'link')} (.jsonl)`;
   const shownBefore = again ? shownGroups : 0;
   el.groups.replaceChildren();
   shownGroups = 0;
@@ -181,7 +185,7 @@ function renderSampleCheck(input, result) {
  */
 export function showMoreGroups(analysis, atLeast = 0) {
   const { result, input } = analysis;
-  const { records } = input.parsed;
+  const records = input.items;
   const unit = result.measure === 'records' ? 'record' : 'item';
   const end = Math.min(groupList.length, Math.max(atLeast, shownGroups + GROUPS_PER_PAGE));
   const fragment = document.createDocumentFragment();
@@ -203,7 +207,7 @@ export function showMoreGroups(analysis, atLeast = 0) {
       if (position === 0) row = memberRow(input, result, item, null, null);
       else if (result.leader[item] === group[0]) {
         row = memberRow(input, result, item, { distance: result.distance?.[item], similarity: result.similarity?.[item] }, kept);
-        row.querySelector('.meta').append(takeOutButton(analysis, group[0], item, records[item].line));
+        row.querySelector('.meta').append(takeOutButton(analysis, group[0], item, records[item]));
       } else if (input.texts[item] === kept.text) { // a copy of a text taken out with it
         row = memberRow(input, result, item, { distance: result.distance ? 0 : undefined, similarity: result.similarity ? 1 : undefined }, kept);
       } else row = memberRow(input, result, item, { label: 'merged by you' }, null);
@@ -226,14 +230,14 @@ export function showMoreGroups(analysis, atLeast = 0) {
 }
 
 /** The button that takes `item` out of the group of `kept` (review.js takeOut) and renders again. */
-function takeOutButton(analysis, kept, item, line) {
+function takeOutButton(analysis, kept, item, record) {
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'link take-out';
   button.dataset.takeOut = item;
   button.textContent = 'Take out';
   button.title = 'Not a duplicate: keep it on its own (listed under Possible duplicates, where Merge puts it back)';
-  button.setAttribute('aria-label', `Take line ${fmt(line)} out of its group`);
+  button.setAttribute('aria-label', `Take ${lineOf(record)} out of its group`);
   button.addEventListener('click', () => {
     takeOut(analysis.result, kept, item);
     render(analysis, true);
@@ -247,18 +251,38 @@ function extensionOf(input) {
   return 'txt';
 }
 
-/** Downloads the analysis's kept records as the input had them (formats.js serialize). */
+/**
+ * Two files' links as JSON Lines, as the CLI's `link` writes them: per link (a second-file row
+ * whose kept row is in the first file, after the person's choices) each side's line and row,
+ * and the probability and fields of link's link or of the possible duplicate merged.
+ */
+function linksText({ input, result }, leader) {
+  const { items, records } = input;
+  const explained = new Map([...result.links, ...result.review].map((entry) => [`${entry.a},${entry.b}`, entry]));
+  const side = (i) => ({ line: items[i].line, record: records.rows[i] });
+  const lines = [];
+  for (let b = result.left; b < leader.length; b++) {
+    const a = leader[b];
+    if (a >= result.left) continue;
+    const { probability, apart, fields } = explained.get(`${a},${b}`) ?? {};
+    lines.push(`${JSON.stringify({ a: side(a), b: side(b), probability, ...(apart && { apart }), fields })}\n`);
+  }
+  return lines.join('');
+}
+
+/** Downloads the analysis's kept records as the input had them (formats.js serialize), or two files' links. */
 export function download(analysis) {
   const { input, result } = analysis;
   const { leader } = chosenGroups(result, input.texts);
-  const text = serialize(input.parsed, (i) => leader[i] === i);
-  const extension = extensionOf(input);
+  const links = result.left !== undefined;
+  const text = links ? linksText(analysis, leader) : serialize(input.parsed, (i) => leader[i] === i);
+  const extension = links ? 'jsonl' : extensionOf(input);
   const type = { csv: 'text/csv', jsonl: 'application/x-ndjson', txt: 'text/plain' }[extension];
   const base = input.kind === 'file' || input.kind === 'generated' ? input.name.replace(/\.[^.]*$/, '') : 'texts';
   const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
   const link = document.createElement('a');
   link.href = url;
-  link.download = `${base}.dedup.${extension}`;
+  link.download = `${base}.${links ? 'links' : 'dedup'}.${extension}`;
   document.body.append(link);
   link.click();
   link.remove();

@@ -20,7 +20,7 @@ import { el } from './elements.js';
 import { DEFAULT_RECORD_REVIEW } from '../js/records/records.js';
 import { REVIEW_OF } from './engine.js';
 import { appendMarked, recordRow, recordShape, textRow } from './rows.js';
-import { describeView, fmt, percent, percentBelow, plural, quote } from './wording.js';
+import { describeView, fmt, lineOf, percent, percentBelow, plural, quote } from './wording.js';
 
 /**
  * The choices made on a result: `pairs`, 'a,b' → 'merge' | 'keep' (items a < b); `takenOut`,
@@ -141,16 +141,16 @@ function recordEvidence(entry, { records, rows }, shape) {
   badge.className = 'badge';
   badge.textContent = `${percentBelow(probability, 1)} match`;
   badge.title = `match probability ${probability.toFixed(4)}, weight ${bits(weight)}`;
-  head.append(badge, ` line ${fmt(records[a].line)} and line ${fmt(records[b].line)}`);
+  head.append(badge, ` ${lineOf(records[a])} and ${lineOf(records[b])}`);
   const wrap = document.createElement('div');
   wrap.className = 'evidence-wrap';
   const table = document.createElement('table');
   table.className = 'evidence';
   const caption = document.createElement('caption');
   caption.className = 'visually-hidden';
-  caption.textContent = `The evidence of each field for lines ${fmt(records[a].line)} and ${fmt(records[b].line)}`;
+  caption.textContent = `The evidence of each field for ${lineOf(records[a])} and ${lineOf(records[b])}`;
   const headRow = document.createElement('tr');
-  for (const label of ['Field', `Line ${fmt(records[a].line)}`, `Line ${fmt(records[b].line)}`, 'Level', 'Weight']) {
+  for (const label of ['Field', lineOf(records[a]), lineOf(records[b]), 'Level', 'Weight']) {
     const th = document.createElement('th');
     th.scope = 'col';
     th.textContent = label;
@@ -218,7 +218,7 @@ function apartNote({ a, b, apart }, { records, texts }, similarity) {
     return p;
   }
   const { member, kept } = apart;
-  const line = (i) => `line ${fmt(records[i].line)}`;
+  const line = (i) => lineOf(records[i]);
   p.dataset.member = member;
   p.dataset.kept = kept;
   p.textContent = `Listed, not grouped: ${line(member === a ? b : a)} is similar to ${line(member)} but not to ${line(member)}'s kept item, ${line(kept)} ${quote(texts[kept])} (${percentBelow(apart.similarity, similarity)}, below ${percent(similarity)}).`;
@@ -255,7 +255,12 @@ export function renderReview(analysis, onChoice) {
   let status = '';
   if (yours.length === 1) status = `The ${unit} you took out of its group comes first. `;
   else if (yours.length > 1) status = `The ${fmt(yours.length)} ${unit}s you took out of their groups come first, the latest on top. `;
-  if (shape) {
+  if (shape && result.left !== undefined) {
+    const range = `match probability ≥ ${percent(DEFAULT_RECORD_REVIEW)}, not linked`;
+    status += review.length === 0
+      ? `No other pairs across the two files (${range}).`
+      : `${plural(review.length, 'pair')} across the two files that may be one entity (${range}), most probable first, each with the evidence of every field. Merge a pair to link it in the download.`;
+  } else if (shape) {
     const range = `match probability ≥ ${percent(DEFAULT_RECORD_REVIEW)} but not grouped at ${describeView(result.view)}`;
     status += review.length === 0
       ? `No possible duplicates (${range}).`
@@ -269,7 +274,7 @@ export function renderReview(analysis, onChoice) {
     status += 'Possible duplicates are listed by similarity only.';
   }
   el.reviewStatus.textContent = status;
-  const { records } = input.parsed;
+  const records = input.items;
   el.review.replaceChildren(...[...yours, ...review].map((pair) => {
     const { a, b, similarity, distance, differs, contained, byYou } = pair;
     const key = `${a},${b}`;

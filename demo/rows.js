@@ -6,7 +6,7 @@
 // review.js) shows the record's columns instead, each value marked against the reference
 // record's value of that column.
 import { diff } from './diff.js';
-import { fmt, percent } from './wording.js';
+import { lineOf, percent } from './wording.js';
 
 /** The list item of a row, with its badge and line (see textRow's `to`), and its .meta box. */
 function memberItem(record, to) {
@@ -27,7 +27,7 @@ function memberItem(record, to) {
   }
   if (to?.title) badge.title = to.title;
   const where = document.createElement('span');
-  where.textContent = `line ${fmt(record.line)}`;
+  where.textContent = lineOf(record);
   meta.append(badge, where);
   if (to?.similarity !== undefined && to.distance !== undefined) {
     const bits = document.createElement('span');

@@ -7,6 +7,9 @@ export const fmt = (n) => number.format(n);
 /** A duration in milliseconds: '0.4 ms', '37 ms', '1.25 s'. */
 export const ms = (t) => (t >= 1000 ? `${(t / 1000).toFixed(2)} s` : `${Math.max(t, 0.1).toFixed(t < 10 ? 1 : 0)} ms`);
 
+/** Where a record is: 'line 12', or in a second file 'b.csv line 12' (input.js items). */
+export const lineOf = (record) => `${record.file ? `${record.file} ` : ''}line ${fmt(record.line)}`;
+
 /** A count and its noun: '1 group', '2,048 groups'. */
 export const plural = (n, one, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
 

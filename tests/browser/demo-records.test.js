@@ -149,6 +149,47 @@ test('the Contacts sample: the groups and review of sh.dedup, no two people grou
   await page.close();
 });
 
+test('two files linked (Fodors and Zagat): the links and review of sh.link, lines of either file, a merge in the download, a missing column named', { timeout: 180_000 }, async () => {
+  const [list] = loadRecords({ names: ['fodors-zagat'] });
+  const n = list.sides[0].rows;
+  const [fodors, zagat] = [list.rows.slice(0, n), list.rows.slice(n)];
+  const want = await sh.link(fodors, zagat, { fields: list.fields, reviewLimit: 200 }); // engine.js: REVIEW_LIMIT
+  assert.ok(want.links.length > 100 && want.review.length > 0);
+  const csv = (rows, fields = list.fields) => Buffer.from(formatCsv([fields, ...rows.map((row) => fields.map((f) => row[f]))]));
+  const { page, problems } = await openDemo(browser, server.url);
+  await rendered(page, () => page.setInputFiles('#file', { name: 'fodors.csv', mimeType: 'text/csv', buffer: csv(fodors) }));
+  assert.equal(await page.isVisible('label[for="link-file"]'), true, 'records offer a second file');
+  await rendered(page, () => page.setInputFiles('#link-file', { name: 'zagat.csv', mimeType: 'text/csv', buffer: csv(zagat) }));
+  assert.equal(await page.textContent('#link-name'), `Linked with zagat.csv: ${zagat.length} records`);
+  assert.match(await page.textContent('#status'), new RegExp(`^${fodors.length} records of fodors.csv and ${zagat.length} records of zagat.csv: ${want.links.length} links at match probability ≥ 10%`));
+  assert.equal(await page.textContent('#stat-groups'), String(want.links.length));
+  // Each link a group of two: the first file's row kept, the second's (indexed after the first's) its member.
+  const groups = await shownGroups(page);
+  assert.deepEqual(groups, want.links.map(({ a, b }) => [a, n + b]).sort((x, y) => x[0] - y[0]).slice(0, 50));
+  assert.equal(await page.textContent(`#groups .member[data-item="${groups[0][1]}"] .meta span:nth-child(2)`), `zagat.csv line ${want.links.find((l) => l.a === groups[0][0]).b + 2}`);
+  const review = await shownReview(page);
+  assert.deepEqual(review.map(({ a, b }) => [a, b]), want.review.map(({ a, b }) => [a, n + b]));
+  assert.match(await page.textContent('#code'), /sh\.link\(first, second/);
+  // A review pair of two rows in no link, merged, is a link of the download, with link's probability and fields.
+  const entry = want.review.find((e) => !want.links.some((l) => l.a === e.a || l.b === e.b));
+  const merged = { a: entry.a, b: n + entry.b };
+  await rendered(page, () => page.click(`#review .review-pair[data-a="${merged.a}"][data-b="${merged.b}"] button[data-choose="merge"]`));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  assert.equal(download.suggestedFilename(), 'fodors.links.jsonl');
+  const lines = readFileSync(await download.path(), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  assert.equal(lines.length, want.links.length + 1);
+  assert.deepEqual(lines.find((l) => l.a.line === merged.a + 2 && l.b.line === merged.b - n + 2), {
+    a: { line: merged.a + 2, record: fodors[merged.a] }, b: { line: merged.b - n + 2, record: zagat[merged.b - n] }, probability: entry.probability, ...(entry.apart && { apart: entry.apart }), fields: entry.fields,
+  });
+  // A second file without a compared column is not linked, and says which.
+  await rendered(page, () => page.click('#link-clear'));
+  assert.equal(await page.textContent('#stat-groups'), String((await sh.dedup(fodors)).groups.length));
+  await rendered(page, () => page.setInputFiles('#link-file', { name: 'short.csv', mimeType: 'text/csv', buffer: csv(zagat, ['name', 'addr']) }));
+  assert.match(await page.textContent('#input-note'), /short\.csv lacks "city", "phone", "type": it is not linked/);
+  assert.deepEqual(problems, [], 'no errors in the page');
+  await page.close();
+});
+
 test('FEBRL 4 (10,000 records) runs in the worker, as sh.dedup groups it', { timeout: 180_000 }, async () => {
   const [febrl] = loadRecords({ names: ['febrl4'] });
   const want = await sh.dedup(febrl.rows);
