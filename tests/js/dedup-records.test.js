@@ -254,9 +254,11 @@ describe('dedup of records', () => {
     assert.ok(unnumbered.groups.some((group) => group.includes(n) && group.includes(n + 1)), JSON.stringify(unnumbered.groups));
   });
 
-  test('the candidates hold at least 99% of the pairs above the review threshold, against all pairs', async () => {
+  test('the candidates hold at least 99% of the pairs above the review threshold, against all pairs (Fodors-Zagat 90%)', async () => {
     const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
-    for (const [name, size] of [['febrl3', 700], ['contacts', 40]]) {
+    // Fodors-Zagat's 0.923 (docs/records.md#candidates) rests on two addresses of one street
+    // being 'different': 'close', the model rated such neighbours up to 0.95, and 0.772 were held.
+    for (const [name, size, share] of [['febrl3', 700, 0.99], ['contacts', 40, 0.99], ['fodors-zagat', 864, 0.9]]) {
       const [list] = loadRecords({ names: [name] });
       const items = list.rows.slice(0, size);
       const fields = recordFields(items);
@@ -277,7 +279,7 @@ describe('dedup of records', () => {
         above++;
         if (candidates.has(all.a[p] * n + all.b[p])) held++;
       }
-      assert.ok(above > 0 && held >= 0.99 * above, `${name}: candidates hold ${held} of ${above}`);
+      assert.ok(above > 0 && held >= share * above, `${name}: candidates hold ${held} of ${above}`);
     }
   });
 
