@@ -213,9 +213,11 @@ const identityText = (fields, r) => fields.filter((field) => field.identity).map
  * A pair's identity disagrees when its identity fields, joined in either order, show a
  * look-alike's difference (README "Look-alikes": `Michael`/`Michelle Brown`, a model
  * number, `Palace Court`/`Cafe Roma`), or when an 'exact' field holds numbers of up to
- * four digits that differ (a house number, a year: a journal's version of a paper) and the
- * other fields but the identity do not agree beyond chance; unless its identifiers say
- * otherwise: agreeing addresses, phones and employers do not make two people one.
+ * four digits that differ (a house number, a year: a journal's version of a paper), or a
+ * name field beside the identity numbers that differ in words alike (pairLevels' `apart`:
+ * `12`/`14 Oak Street`), and the other fields but the identity do not agree beyond chance;
+ * unless its identifiers say otherwise: agreeing addresses, phones and employers do not make
+ * two people one. `levels` and `apart` are pairLevels' of the candidates { a, b }.
  */
 function identityDifferences(fields, rows, { a, b }, { levels, apart }, probability, threshold, model, fieldWeights) {
   const f = fields.length;
@@ -248,7 +250,7 @@ function identityDifferences(fields, rows, { a, b }, { levels, apart }, probabil
       for (let k = 0; k < f; k++) if (k !== j && !fields[k].identity) rest += Math.max(0, fieldWeights[p * f + k]);
       if (rest >= (inName === undefined ? IDENTIFIER_NATS : IDENTIFIER_NATS / 2)) continue;
       const [x, y] = [fields[j].texts[rows[a[p]]], fields[j].texts[rows[b[p]]]];
-      why = { field: fields[j].name, differs: inName === undefined ? { numbers: [[x], [y]] } : differenceOf(x, y) };
+      why = { field: fields[j].name, differs: (inName !== undefined && differenceOf(x, y)) || { numbers: [[x], [y]] } };
     }
     // Identifiers of the row itself (an e-mail, a date of birth, a number) that agree beyond
     // chance, and none that identifies a row on its own (its exact agreement weighs
@@ -301,7 +303,7 @@ function describeModel(model, fields) {
 /**
  * The model of the distinct `rows` (indices into the fields' values) and their candidate
  * pairs: { candidates ({ a, b, sources } indexing rows), levels (theirs, pairs × fields),
- * model, probability (of each candidate), fieldWeights (nats, pairs × fields) }.
+ * apart (pairLevels'), model, probability (of each candidate), fieldWeights (nats, pairs × fields) }.
  */
 export async function matchRecords(core, fields, rows, pacer, least) {
   const { candidates, selects } = await proposeCandidates(core, fields, rows, pacer, least);
