@@ -19,9 +19,9 @@ const LARGE_SAMPLE_CHUNK = 5000;
  * items: the records shown, in order: parsed.records, then the linked file's (each with its
  * `file`). columns: the checked columns of a CSV or JSON Lines
  * (parsed.fields, in their order); field: the one column compared as texts, if so; records:
- * with two or more columns, { rows, fields, columns, left? } for sh.dedup(rows, { fields }) (rows of
+ * with two or more columns, { rows, fields, columns, left?, second? } for sh.dedup(rows, { fields }) (rows of
  * every column, fields the checked ones, or undefined when all are), or with a linked file for
- * sh.link(rows.slice(0, left), rows.slice(left), { fields }); rows: formats.js rowsOf's
+ * sh.link(rows.slice(0, left), rows.slice(left), { fields }), `second` that file's name; rows: formats.js rowsOf's
  * answer, made once, when records are first asked for; texts: the texts of the
  * field, or of each record (formats.js recordText). planted: a sample's near-duplicate pairs
  * of item indices; different: its pairs of look-alikes of different entities, which must
@@ -103,7 +103,7 @@ function updateTexts() {
     if (absent.length) notes.push(`${linked.name} lacks ${absent.map((column) => `"${column}"`).join(', ')}: it is not linked. Uncheck ${absent.length === 1 ? 'it' : 'them'}, or choose a file with the same ${what}s.`);
     else if (linked) {
       const right = rowsOf(linked.parsed, columns).rows;
-      input.records = { rows: [...rows, ...right], fields: columns, columns, left: rows.length };
+      input.records = { rows: [...rows, ...right], fields: columns, columns, left: rows.length, second: linked.name };
       input.items = [...parsed.records, ...linked.parsed.records.map((record) => ({ ...record, file: linked.name }))];
     }
     input.texts = input.records.rows.map((row) => recordText(row, columns));

@@ -108,13 +108,14 @@ export function render(analysis, again = false) {
   groupList = collectGroups(leader);
   setStats(result.count, unique, groupList.length);
   const duplicates = result.count - unique;
+  const links = result.left === undefined ? 0 : chosenLinks(result, leader).length;
   const changes = [takenOut && `${plural(takenOut, result.measure === 'records' ? 'record' : 'item')} taken out`, merged && `${plural(merged, 'group')} merged`].filter(Boolean);
   const byYou = changes.length ? ` (${changes.join(', ')} by you)` : '';
   if (result.measure === 'records') {
     const fields = result.fields.map(({ name, kind }) => `${name} (${KIND_NAMES[kind]})`).join(', ');
     el.status.textContent = result.left === undefined
       ? `${plural(result.count, 'record')}: ${fmt(unique)} unique, ${plural(duplicates, 'duplicate')} in ${plural(groupList.length, 'group')} at ${describeView(result.view)}, compared field by field: ${fields}${byYou}.`
-      : `${plural(result.left, 'record')} of ${input.name} and ${plural(result.count - result.left, 'record')} of ${input.items[result.left]?.file}: ${plural(duplicates, 'link')} at ${describeView(result.view)} (each row in one at most), compared field by field: ${fields}${byYou}.`;
+      : `${plural(result.left, 'record')} of ${input.name} and ${plural(result.count - result.left, 'record')} of ${input.records.second}: ${plural(links, 'link')} at ${describeView(result.view)} (each row in one at most), compared field by field: ${fields}${byYou}.`;
   } else {
     const measure = result.view.by === 'similarity' ? `, compared as ${measureName(result.measure)}` : '';
     el.status.textContent = `${plural(result.count, 'item')}: ${fmt(unique)} unique, ${plural(duplicates, 'near-duplicate')} in ${plural(groupList.length, 'group')} at ${describeView(result.view)}${measure}${byYou}.`;
@@ -128,7 +129,7 @@ export function render(analysis, again = false) {
   renderSampleCheck(input, result);
   drawHistogram(result.histogram, result.histogramMax, result.view, result.measure);
   el.download.disabled = false;
-  el.download.textContent = result.left === undefined ? `Download ${plural(unique, 'kept record')} (.${extensionOf(input)})` : `Download ${plural(duplicates, 'link')} (.jsonl)`;
+  el.download.textContent = result.left === undefined ? `Download ${plural(unique, 'kept record')} (.${extensionOf(input)})` : `Download ${plural(links, 'link')} (.jsonl)`;
   const shownBefore = again ? shownGroups : 0;
   el.groups.replaceChildren();
   shownGroups = 0;
@@ -251,23 +252,26 @@ function extensionOf(input) {
   return 'txt';
 }
 
+/** Two files' links after the person's choices (`leader`, chosenGroups'): [a, b] for each second-file row b whose kept row a is in the first. */
+function chosenLinks(result, leader) {
+  const links = [];
+  for (let b = result.left; b < leader.length; b++) if (leader[b] < result.left) links.push([leader[b], b]);
+  return links;
+}
+
 /**
- * Two files' links as JSON Lines, as the CLI's `link` writes them: per link (a second-file row
- * whose kept row is in the first file, after the person's choices) each side's line and row,
- * and the probability and fields of link's link or of the possible duplicate merged.
+ * Two files' links as JSON Lines, as the CLI's `link` writes them: per link (chosenLinks) each
+ * side's line and row, and the probability and fields of link's link or of the possible
+ * duplicate merged.
  */
 function linksText({ input, result }, leader) {
   const { items, records } = input;
   const explained = new Map([...result.links, ...result.review].map((entry) => [`${entry.a},${entry.b}`, entry]));
   const side = (i) => ({ line: items[i].line, record: records.rows[i] });
-  const lines = [];
-  for (let b = result.left; b < leader.length; b++) {
-    const a = leader[b];
-    if (a >= result.left) continue;
+  return chosenLinks(result, leader).map(([a, b]) => {
     const { probability, apart, fields } = explained.get(`${a},${b}`) ?? {};
-    lines.push(`${JSON.stringify({ a: side(a), b: side(b), probability, ...(apart && { apart }), fields })}\n`);
-  }
-  return lines.join('');
+    return `${JSON.stringify({ a: side(a), b: side(b), probability, ...(apart && { apart }), fields })}\n`;
+  }).join('');
 }
 
 /** Downloads the analysis's kept records as the input had them (formats.js serialize), or two files' links. */
