@@ -91,7 +91,7 @@ export function splitLookAlikes(labels, textOf, reaches, { keptChecked = false, 
 }
 
 /** Item i's identifyingParts, made once: `textOf(i)` is its text. */
-function partsOfItems(textOf) {
+export function partsOfItems(textOf) {
   const parts = new Map();
   return (i) => parts.get(i) ?? parts.set(i, identifyingParts(textOf(i))).get(i);
 }

@@ -12,8 +12,8 @@ import { Pacer, checkOnProgress, checkSignal } from '../core/pacing.js';
 import { assertUsable } from '../core/traps.js';
 import { buildShingleSets, setSimilarities, withShingleSets } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
-import { differenceOf, splitLookAlikes } from '../dedup/look-alikes.js';
-import { differingParts, hasNumbers, identifyingParts } from '../core/look-alikes.js';
+import { differenceOf, partsOfItems, splitLookAlikes } from '../dedup/look-alikes.js';
+import { differingParts, hasNumbers } from '../core/look-alikes.js';
 import { centralLeaderLabels, dedupResult, flatGroups } from '../dedup/grouping.js';
 import { collapseTexts } from '../dedup/dedup.js';
 import { contains, wordsOf } from '../dedup/contained.js';
@@ -112,9 +112,9 @@ async function pairLevels(core, fields, rows, pairSets, pacer) {
     const measure = field.kind === 'name' ? 'short' : 'text';
     const wordSets = new Array(values.length);
     const wordsAt = (v) => (wordSets[v] ??= wordsOf(values[v]));
-    const partSets = new Array(values.length);
-    const numbered = (v) => hasNumbers(partSets[v] ??= identifyingParts(values[v]));
-    const numbersDiffer = (x, y) => !field.identity && measure === 'short' && numbered(x) && numbered(y) && differingParts(partSets[x], partSets[y])?.numbers !== undefined;
+    const partsOf = partsOfItems((v) => values[v]);
+    const numbersDiffer = (x, y) => !field.identity && measure === 'short' && hasNumbers(partsOf(x)) && hasNumbers(partsOf(y))
+      && differingParts(partsOf(x), partsOf(y))?.numbers !== undefined;
     const slotsOf = (rowsOf) => {
       const out = new Uint32Array(rowsOf.length);
       for (let p = 0; p < rowsOf.length; p++) out[p] = slot[rowsOf[p]];
