@@ -197,48 +197,31 @@ export class Engine {
   }
 
   /**
-   * Groups records (`records`: input.js's { rows, fields, columns }; see the top of this
-   * file). Review entries are rows a < b. autoMeasure says what 'auto' takes for the records'
-   * texts (formats.js recordText of `columns`), which the lookup box looks up.
+   * Groups records (`records`: input.js's { rows, fields, columns, left? }; see the top of this
+   * file), or with `left` links the rows' first `left` with the rest (sh.link): each link a
+   * group of two, its first-file row kept, and `links` link's links. Review entries are rows
+   * a < b (link's: pairs across). autoMeasure says what 'auto' takes for the records' texts
+   * (formats.js recordText of `columns`), which the lookup box looks up.
    */
-  async analyzeRecords({ rows, fields, columns }, { onProgress, signal } = {}) {
+  async analyzeRecords({ rows, fields, columns, left }, { onProgress, signal } = {}) {
     this.#state = null;
     const started = performance.now();
-    const report = onProgress && ((progress) => onProgress({ ...progress, measure: 'records' }));
-    const found = await this.#sh.dedup(rows, { ...(fields && { fields }), reviewLimit: REVIEW_LIMIT, onProgress: report, signal });
-    const timings = [['groups', performance.now() - started]];
+    const linking = left !== undefined;
+    const options = { ...(fields && { fields }), reviewLimit: REVIEW_LIMIT, onProgress: onProgress && ((progress) => onProgress({ ...progress, measure: 'records' })), signal };
+    const found = await (linking ? this.#sh.link(rows.slice(0, left), rows.slice(left), options) : this.#sh.dedup(rows, options));
+    const timings = [[linking ? 'links' : 'groups', performance.now() - started]];
     const count = rows.length;
     const leader = Uint32Array.from(rows, (_, i) => i);
-    for (const [kept, ...members] of found.groups) for (const member of members) leader[member] = kept;
+    const across = (entry) => ({ ...entry, b: left + entry.b }); // link's b indexes the second list
+    if (linking) for (const { a, b } of found.links) leader[left + b] = a;
+    else for (const [kept, ...members] of found.groups) for (const member of members) leader[member] = kept;
     const autoMeasure = measureFor([...new Set(rows.map((row) => recordText(row, columns)))]);
     this.#state = { measure: 'records' };
     return {
-      view: RECORDS_VIEW, measure: 'records', count, unique: found.unique.length, leader, distance: null, similarity: null,
-      radius: -1, histogram: null, histogramMax: -1, fields: found.fields, review: found.review, reviewOmitted: found.reviewOmitted,
-      compared: found.compared, autoMeasure, timings, total: performance.now() - started,
-    };
-  }
-
-  /**
-   * Two files of records linked (sh.link of rows' first `left` and the rest), as
-   * analyzeRecords' result of the rows of both: each link a group of two, its first-file row
-   * kept; review the other pairs across, and `links` link's links, in the rows' indices.
-   */
-  async analyzeLink({ rows, fields, columns, left }, { onProgress, signal } = {}) {
-    this.#state = null;
-    const started = performance.now();
-    const report = onProgress && ((progress) => onProgress({ ...progress, measure: 'records' }));
-    const found = await this.#sh.link(rows.slice(0, left), rows.slice(left), { fields, reviewLimit: REVIEW_LIMIT, onProgress: report, signal });
-    const timings = [['links', performance.now() - started]];
-    const leader = Uint32Array.from(rows, (_, i) => i);
-    for (const { a, b } of found.links) leader[left + b] = a;
-    const across = (entry) => ({ ...entry, b: left + entry.b });
-    const autoMeasure = measureFor([...new Set(rows.map((row) => recordText(row, columns)))]);
-    this.#state = { measure: 'records' };
-    return {
-      view: LINK_VIEW, measure: 'records', count: rows.length, unique: rows.length - found.links.length, leader, distance: null, similarity: null,
-      radius: -1, histogram: null, histogramMax: -1, fields: found.fields, review: found.review.map(across), reviewOmitted: found.reviewOmitted,
-      compared: found.compared, links: found.links.map(across), left, autoMeasure, timings, total: performance.now() - started,
+      view: linking ? LINK_VIEW : RECORDS_VIEW, measure: 'records', count, unique: linking ? count - found.links.length : found.unique.length, leader,
+      distance: null, similarity: null, radius: -1, histogram: null, histogramMax: -1, fields: found.fields,
+      review: linking ? found.review.map(across) : found.review, reviewOmitted: found.reviewOmitted, compared: found.compared,
+      ...(linking && { links: found.links.map(across), left }), autoMeasure, timings, total: performance.now() - started,
     };
   }
 

@@ -1,8 +1,7 @@
 // Where an analysis runs: the same Engine (engine.js) on this page or in the demo's Web
 // Worker (worker.js), behind one asynchronous interface:
 //   analyze(texts, settings, onProgress) → the result of Engine.analyze
-//   analyzeRecords(records, onProgress)  → the result of Engine.analyzeRecords, or of
-//                                          Engine.analyzeLink for records of two files (records.left)
+//   analyzeRecords(records, onProgress)  → the result of Engine.analyzeRecords (two files' links with records.left)
 //   group(view)                          → the result of Engine.group, for the last analysis
 //   cancel()                             → the running call rejects with an AbortError
 //   where                                → the place, in words
@@ -23,9 +22,7 @@ class PageRunner {
 
   async analyzeRecords(records, onProgress) {
     this.#controller = new AbortController();
-    const engine = await pageEngine;
-    const options = { onProgress, signal: this.#controller.signal };
-    return records.left === undefined ? engine.analyzeRecords(records, options) : engine.analyzeLink(records, options);
+    return (await pageEngine).analyzeRecords(records, { onProgress, signal: this.#controller.signal });
   }
 
   async group(view) {

@@ -1,6 +1,5 @@
 // The demo's Web Worker for large inputs: the same Engine as on the page, off the main
 // thread. Messages in: { id, type: 'analyze', texts, settings } | { id, type: 'records', records }
-// (records of two files when records.left is set: Engine.analyzeLink)
 // | { id, type: 'group', view } (engine.js: views).
 // Messages out: { id, type: 'progress', progress } | { id, type: 'done', result } |
 // { id, type: 'error', error: { name, message } }. The page cancels by terminating the worker.
@@ -29,7 +28,7 @@ self.onmessage = async ({ data }) => {
     if (type === 'analyze') {
       result = await e.analyze(data.texts, data.settings, { onProgress });
     } else if (type === 'records') {
-      result = await (data.records.left === undefined ? e.analyzeRecords(data.records, { onProgress }) : e.analyzeLink(data.records, { onProgress }));
+      result = await e.analyzeRecords(data.records, { onProgress });
     } else if (type === 'group') {
       result = await e.group(data.view);
     } else {
