@@ -89,9 +89,12 @@ export function chosenGroups(result, texts) {
   return { leader: merged === 0 ? leader : leader.map(find), takenOut, merged };
 }
 
-/** What differs between look-alikes (README "Look-alikes"), first's / the other's: 'numbers 125 / 123; words …'. */
+/**
+ * What differs between look-alikes (README "Look-alikes"), first's / the other's: 'numbers 125 / 123; words …';
+ * a lone word's side holds none ('words (none) / Green').
+ */
 function differences({ numbers, words }) {
-  const sides = ([first, other]) => `${first.join(' ')} / ${other.join(' ')}`;
+  const sides = ([first, other]) => `${first.join(' ') || '(none)'} / ${other.join(' ') || '(none)'}`;
   return [numbers && `numbers ${sides(numbers)}`, words && `words ${sides(words)}`].filter(Boolean).join('; ');
 }
 

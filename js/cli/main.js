@@ -175,7 +175,7 @@ async function showSample(sh, texts, what) {
   const apart = (result.review ?? []).filter((entry) => entry.differs);
   if (apart.length) console.log('\nkept apart, for review:');
   for (const { a, b, similarity, differs } of apart) {
-    const what = Object.entries(differs).map(([kind, [x, y]]) => `${kind} ${x.join(' ')} / ${y.join(' ')}`).join(', ');
+    const what = Object.entries(differs).map(([kind, [x, y]]) => `${kind} ${x.join(' ') || '(none)'} / ${y.join(' ') || '(none)'}`).join(', ');
     console.log(`  ${similarity.toFixed(2)}  ${texts[a]}  /  ${texts[b]}  (${what} differ)`);
   }
   console.log(`\n${result.unique.length} unique of ${texts.length}; ${result.groups.length} groups of near-duplicates${apart.length ? `; ${apart.length} look-alikes kept apart` : ''}.\n`);

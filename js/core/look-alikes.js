@@ -23,7 +23,8 @@
 //   each (`Supply` / `Supplies`; `Consulting` / `Consultants` stay apart). A word left on
 //   each side is a difference (`Bahn` / `Bank`, `Gadgets` / `Widgets`; not a legal form,
 //   `N.V.` / `B.V.`, `GmbH` / `Inc.`: LEGAL_FORMS); a word on one side
-//   only is not;
+//   only is not, but in a list (listDifference) beside a lone word (`Mitchell` /
+//   `Mitchell Green`);
 // - CJK runs are not compared: they have no word boundaries to compare by (their digits
 //   still count).
 // Numbers that differ outright always make a difference. A typo in a number, or a word left
@@ -207,12 +208,19 @@ const TYPO_AGREEMENT = 6;
 const RECORD_SHARED = 6;
 const RECORD_AGREEMENT = 2;
 
+/** Whether tokens (identifyingParts'), legal forms aside, are one word. */
+function isLoneWord(tokens) {
+  const kept = tokens.filter(notLegalForm);
+  return kept.length === 1 && kept[0].kind === KIND_WORD;
+}
+
 /**
  * What makes two entries different entities (see the header), given their
  * identifyingParts: null when nothing does, else { numbers?: [a's, b's], words?: [a's, b's] },
- * the tokens (as written) of each side that the other lacks.
+ * the tokens (as written) of each side that the other lacks. With `loneWords` (a list's
+ * entries: listDifference), also a lone word against more.
  */
-export function differingParts(partsA, partsB) {
+export function differingParts(partsA, partsB, loneWords = false) {
   const a = partsA.tokens;
   const b = partsB.tokens;
   const usedA = new Uint8Array(a.length);
@@ -226,9 +234,10 @@ export function differingParts(partsA, partsB) {
   const leftNumbersB = left(b, usedB, KIND_NUMBER);
   const leftWordsA = left(a, usedA, KIND_WORD).filter(notLegalForm);
   const leftWordsB = left(b, usedB, KIND_WORD).filter(notLegalForm);
-  // A difference needs a number left on each side or a word left on each side (below):
-  // most pairs dedup asks about have neither, and need no more.
-  if (!(leftNumbersA.length && leftNumbersB.length) && !(leftWordsA.length && leftWordsB.length)) return null;
+  const lone = loneWords && isLoneWord(a) !== isLoneWord(b);
+  // A difference needs a number left on each side or a word left on each side (below), or
+  // one side a lone word: most pairs dedup asks about have none, and need no more.
+  if (!lone && !(leftNumbersA.length && leftNumbersB.length) && !(leftWordsA.length && leftWordsB.length)) return null;
   let shared = 0;
   for (const u of usedA) shared += u;
   const sameNumber = (x, y) => digitsOf(x) === digitsOf(y) && !ROMAN.test(x) && !ROMAN.test(y) && (abbreviates(x, y) || abbreviates(y, x));
@@ -253,9 +262,22 @@ export function differingParts(partsA, partsB) {
     const differing = Math.max(numbersA.length, numbersB.length) + Math.max(wordsA.length, wordsB.length);
     if (!(identifiersDiffer && softWords) && shared >= RECORD_SHARED && shared >= RECORD_AGREEMENT * differing) return null;
   }
-  if (!hard && !(soft && shared < TYPO_AGREEMENT)) return null;
+  // The lone word shared or explained, words left beside it on the other side.
+  const loneDiffers = lone && (isLoneWord(a) ? !wordsA.length && wordsB.length > 0 : !wordsB.length && wordsA.length > 0);
+  if (!hard && !(soft && shared < TYPO_AGREEMENT) && !loneDiffers) return null;
   const differs = {};
   if (hard || softNumbers > 0) differs.numbers = [numbersA.map((t) => t.shown), numbersB.map((t) => t.shown)];
-  if (softWords) differs.words = [wordsA.map((t) => t.shown), wordsB.map((t) => t.shown)];
+  if (softWords || loneDiffers) differs.words = [wordsA.map((t) => t.shown), wordsB.map((t) => t.shown)];
   return differs;
+}
+
+/**
+ * What makes two entries of a list different entities: differingParts, and a lone word
+ * against more words (legal forms, numbers and CJK runs aside; the lone word shared or
+ * explained): a given name or a surname alone, or one word of a name, stands for every entry
+ * that holds it (`Mitchell` / `Mitchell Green`, `Palm` / `The Palm`). Not a record's field:
+ * its other fields tell.
+ */
+export function listDifference(partsA, partsB) {
+  return differingParts(partsA, partsB, true);
 }

@@ -23,6 +23,7 @@ import { reviewResult, searchAllPairs, searchReview } from '../bindings/review-p
 import { searchSimilarGroups } from '../bindings/similar-groups.js';
 import { buildShingleSets, setSimilarities, withShingleSets, withSimilarity } from '../bindings/shingle-sets.js';
 import { alikeItems, differenceOf, splitLookAlikes, textsByIndex } from './look-alikes.js';
+import { listDifference } from '../core/look-alikes.js';
 import { containedPairs } from './contained.js';
 import { encodeTextsPaced, preparedInJs } from '../core/text.js';
 import { checkWeights, learnWeights, lendWeights } from '../bindings/word-weights.js';
@@ -419,7 +420,7 @@ export async function runDedup(items, parsed, pacer, report, entry) {
     ...(search.similarity > 0 && { measure: search.measure, similarity: search.similarity }),
     ...(search.measure === 'short' && { weights }),
     ...(review && reviewResult(collapsed.first, review,
-      search.measure === 'short' ? (a, b) => differenceOf(collapsed.distinct[a], collapsed.distinct[b]) : undefined)),
+      search.measure === 'short' ? (a, b) => differenceOf(collapsed.distinct[a], collapsed.distinct[b], listDifference) : undefined)),
   };
 }
 

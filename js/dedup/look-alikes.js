@@ -2,7 +2,7 @@
 // a member whose identifying parts differ from its kept entry's, or two whose numbers differ
 // (core/look-alikes.js). The leader grouping's groups are split here, between the grouping
 // and its review, in whichever thread groups.
-import { differingParts, hasNumbers, identifyingParts } from '../core/look-alikes.js';
+import { differingParts, hasNumbers, identifyingParts, listDifference } from '../core/look-alikes.js';
 
 /**
  * The texts' strings by index, decoded on each call when they cross as UTF-8 (text.js
@@ -65,7 +65,7 @@ export function splitLookAlikes(labels, textOf, reaches, { keptChecked = false, 
           if (e > 0 && firstOnly) return false;
           const numbersOnly = e > 0 || keptChecked;
           if ((keptChecked && !g && !e) || (numbersOnly && !(hasNumbers(partsOf(entry)) && hasNumbers(partsOf(member))))) return false;
-          const differs = differingParts(partsOf(entry), partsOf(member));
+          const differs = listDifference(partsOf(entry), partsOf(member));
           return differs !== null && (!numbersOnly || differs.numbers !== undefined);
         });
         if (other === undefined) {
@@ -96,13 +96,16 @@ export function partsOfItems(textOf) {
   return (i) => parts.get(i) ?? parts.set(i, identifyingParts(textOf(i))).get(i);
 }
 
-/** Whether items x and y do not differ (differingParts; `textOf(i)` is item i's text). */
+/** Whether items x and y of a list do not differ (listDifference; `textOf(i)` is item i's text). */
 export function alikeItems(textOf) {
   const partsOf = partsOfItems(textOf);
-  return (x, y) => !differingParts(partsOf(x), partsOf(y));
+  return (x, y) => !listDifference(partsOf(x), partsOf(y));
 }
 
-/** What differs between texts x and y (core/look-alikes.js differingParts), or null. */
-export function differenceOf(x, y) {
-  return differingParts(identifyingParts(x), identifyingParts(y));
+/**
+ * What differs between texts x and y, or null: by `rule`, core/look-alikes.js differingParts
+ * for a record's fields, listDifference for a list's entries.
+ */
+export function differenceOf(x, y, rule = differingParts) {
+  return rule(identifyingParts(x), identifyingParts(y));
 }

@@ -8,12 +8,12 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sh } from './helpers.js';
 import { createPool } from '../../js/worker.js';
-import { differingParts, identifyingParts } from '../../js/core/look-alikes.js';
+import { differingParts, identifyingParts, listDifference } from '../../js/core/look-alikes.js';
 import { differenceOf, splitLookAlikes } from '../../js/dedup/look-alikes.js';
 import { NAMES_SAMPLE } from '../../js/cli/names-sample.js';
 import { isRecord } from '../../js/core/thresholds.js';
 
-const differs = (x, y) => differingParts(identifyingParts(x), identifyingParts(y));
+const differs = (x, y) => listDifference(identifyingParts(x), identifyingParts(y));
 
 let pool;
 after(() => pool?.terminate());
@@ -37,6 +37,9 @@ const LOOK_ALIKES = [
   ['Ironbridge Consulting Ltd', 'Ironbridge Consultants Ltd', { words: [['Consulting'], ['Consultants']] }],
   // Roman numerals are numbers, equal or different.
   ['Database Tuning (Part I)', 'Database Tuning (Part II)', { numbers: [['I'], ['II']] }],
+  // A lone word stands for every entry that holds it.
+  ['Mitchell', 'Mitchell Green', { words: [[], ['Green']] }],
+  ['Acme', 'Acme Gadgets LLC', { words: [[], ['Gadgets']] }],
 ];
 
 // Variants of one entity: nothing differs.
@@ -60,6 +63,16 @@ test('what differs: numbers, model codes and distinguishing words, each side as 
     assert.deepEqual(differs(b, a), { ...(want.numbers && { numbers: [want.numbers[1], want.numbers[0]] }),
       ...(want.words && { words: [want.words[1], want.words[0]] }) }, `${b} / ${a}`);
   }
+});
+
+test("in a list, a lone word differs from an entry of more words, legal forms, numbers and CJK aside; in a record's field it does not", () => {
+  for (const [a, b] of [['Siemens', 'Siemens AG'], ['iPhone', 'iPhone 14'], ['Mitchell', 'Mitchel'], ['Mitchell', 'Mitchell 北京'], ['Microsoft', 'Mircosoft']]) {
+    assert.equal(differs(a, b), null, `${a} / ${b}`);
+  }
+  assert.deepEqual(differs('Berkeley', 'U.C. Berkeley'), { words: [[], ['U.C']] });
+  assert.deepEqual(differs('Morrison', 'Grace Morrison'), { words: [[], ['Grace']] });
+  // A record's other fields tell a given name alone from another person's (records.js asks differingParts).
+  assert.equal(differingParts(identifyingParts('Mitchell'), identifyingParts('Mitchell Green')), null);
 });
 
 test('a title whose commas list words is no one-line record (thresholds.js isRecord): its number differs among many shared words', () => {
