@@ -39,8 +39,9 @@
 // peer). A list passes when every run does.
 //
 // Usage: node tests/bench/lists-peers.js [--lists=a,b] [--max=N] [--peers=a,b] [--sample=N]
-//          [--seed=N] [--review=R] [--json FILE] [--markdown]
-//   --peers keeps the peers whose name contains one of the given strings; --json writes every
+//          [--seed=N] [--review=R] [--review-limit=N] [--json FILE] [--markdown]
+//   --peers keeps the peers whose name contains one of the given strings; --review and
+//   --review-limit set the review read (default: review 0.4, reviewLimit dedup's); --json writes every
 //   figure; --markdown prints the closing summary as a Markdown table.
 // The WASM build must exist (npm run build).
 import { writeFileSync } from 'node:fs';
@@ -73,6 +74,9 @@ function labelsOf(n, groups) {
 /** Reads of the groups: each member beside its kept entry. */
 const memberReads = (groups) => groups.reduce((sum, group) => sum + group.length - 1, 0);
 
+/** A review setting ({ review, reviewLimit? }) as printed. */
+const settingName = ({ review, reviewLimit }) => `review: ${review}${reviewLimit === undefined ? '' : `, reviewLimit: ${reviewLimit}`}`;
+
 /**
  * dedup() at its defaults and with `review` on one set of items: our point, our groups, and
  * the reads and true pairs found of each setting (the defaults: the groups alone).
@@ -80,7 +84,7 @@ const memberReads = (groups) => groups.reduce((sum, group) => sum + group.length
 async function runOurs(sh, texts, codes, actual, review) {
   const plain = await sh.dedup(texts);
   const grouped = partitionPairs(labelsOf(texts.length, plain.groups), codes);
-  const reviewed = await sh.dedup(texts, { review });
+  const reviewed = await sh.dedup(texts, review);
   const entries = reviewed.review ?? [];
   const linked = linkedPartitionPairs(labelsOf(texts.length, reviewed.groups), entries, codes);
   const groupReads = memberReads(reviewed.groups);
@@ -102,7 +106,7 @@ async function runOurs(sh, texts, codes, actual, review) {
     effort: [
       { setting: 'defaults', reads: memberReads(plain.groups), groupReads: memberReads(plain.groups), reviewEntries: 0, omitted: 0, found: grouped.tp },
       {
-        setting: `review: ${review}`, reads: reading.reads, groupReads, reviewEntries: entries.length,
+        setting: settingName(review), reads: reading.reads, groupReads, reviewEntries: entries.length,
         omitted: reviewed.reviewOmitted ?? 0, found: reading.reads ? reading.implied[reading.reads - 1] : 0,
         // Every entry read and links not followed from one to the next, as counted before the
         // reading above: { reads, found }.
@@ -269,7 +273,8 @@ export function lookAlikesMerged(texts, entities, groups, examples = 3) {
  * Runs the comparison on every list (or those named).
  * @returns {Promise<object[]>} per list: { name, kind, items, entities, truePairs, runs, lookAlikes, pass }
  */
-export async function comparePeers(sh, { lists: names, max, peers: wanted, sample = DEFAULT_SAMPLE, seed = 1, review = REVIEW, onList } = {}) {
+export async function comparePeers(sh, { lists: names, max, peers: wanted, sample = DEFAULT_SAMPLE, seed = 1, review = REVIEW, reviewLimit, onList } = {}) {
+  review = { review, ...(reviewLimit !== undefined && { reviewLimit }) };
   let peers = defaultMethods(sh).filter((m) => m.peer);
   if (wanted) peers = peers.filter((m) => wanted.some((part) => m.name.includes(part)));
   const results = [];
@@ -403,6 +408,7 @@ function parseArguments(argv) {
     else if (flag === '--sample') options.sample = Number(value());
     else if (flag === '--seed') options.seed = Number(value());
     else if (flag === '--review') options.review = Number(value());
+    else if (flag === '--review-limit') options.reviewLimit = Number(value());
     else if (flag === '--json') options.json = value();
     else if (flag === '--markdown') options.markdown = true;
     else throw new Error(`unknown argument ${argv[i]}; see the header of tests/bench/lists-peers.js`);
@@ -418,7 +424,7 @@ async function main() {
   const results = await comparePeers(sh, { ...options, onList: (result) => console.log(`${formatList(result)}\n`) });
   const { header, rows } = summaryRows(results);
   console.log(`== summary: margin = the most a peer's recall at our precision or precision at our recall exceeds ours (dominated above +${TOLERANCE}); `
-    + `review reads: found = dedup(list, { review: ${options.review ?? REVIEW} })'s members and entries read, skipping known answers, and the true pairs the confirmations imply; best peer found = in as many reads, `
+    + `review reads: found = dedup(list, { ${settingName({ review: options.review ?? REVIEW, reviewLimit: options.reviewLimit })} })'s members and entries read, skipping known answers, and the true pairs the confirmations imply; best peer found = in as many reads, `
     + 'true pairs implied by the confirmed pairs; look-alikes merged = grouped pairs of different entities that differ in a number');
   if (options.markdown) {
     console.log(`| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
@@ -428,7 +434,7 @@ async function main() {
   }
   console.log(`${results.filter((r) => r.pass).length} of ${results.length} lists pass; total ${seconds((performance.now() - started) / 1000)}`);
   if (options.json) {
-    writeFileSync(options.json, JSON.stringify({ node: process.version, date: new Date().toISOString(), tolerance: TOLERANCE, review: options.review ?? REVIEW, lists: results }, null, 2) + '\n');
+    writeFileSync(options.json, JSON.stringify({ node: process.version, date: new Date().toISOString(), tolerance: TOLERANCE, review: options.review ?? REVIEW, reviewLimit: options.reviewLimit, lists: results }, null, 2) + '\n');
     console.log(`wrote ${options.json}`);
   }
 }
