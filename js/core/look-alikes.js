@@ -68,10 +68,12 @@ const KIND_CJK = 2;
 /**
  * The identifying parts of a text: `tokens` in order, each { key (folded), shown (as
  * written, without edge punctuation), kind }; `record`, whether it is a one-line record
- * (thresholds.js isRecord); `fields`, how many fields it splits into as one (recordFields).
+ * (thresholds.js isRecord); `fields`, how many fields it splits into as one (recordFields);
+ * `lone`, whether its tokens, legal forms aside, are one word.
  */
 export function identifyingParts(text) {
-  return { tokens: tokensOf(text), record: isRecord(text), fields: recordFields(text).length };
+  const tokens = tokensOf(text);
+  return { tokens, record: isRecord(text), fields: recordFields(text).length, lone: isLoneWord(tokens) };
 }
 
 /** identifyingParts' tokens of a text, each { key (folded), shown (as written, without edge punctuation), kind }. */
@@ -135,6 +137,12 @@ const LEGAL_FORMS = new Set(['inc', 'incorporated', 'corp', 'corporation', 'co',
   'gmbh', 'ag', 'aktiengesellschaft', 'kg', 'sa', 'sas', 'sarl', 'spa', 'srl', 'nv', 'bv', 'naamloze', 'besloten', 'vennootschap', 'oy', 'ab',
   'as', 'aps', 'pty', 'kk', 'bhd', 'sdn']);
 const notLegalForm = (token) => !LEGAL_FORMS.has(token.key);
+
+/** Whether tokens (tokensOf's), legal forms aside, are one word. */
+function isLoneWord(tokens) {
+  const kept = tokens.filter(notLegalForm);
+  return kept.length === 1 && kept[0].kind === KIND_WORD;
+}
 
 /** Letters two forms of one word share at least, and each may add to them (`Supply` / `Supplies`). */
 const STEM = 5;
@@ -208,12 +216,6 @@ const TYPO_AGREEMENT = 6;
 const RECORD_SHARED = 6;
 const RECORD_AGREEMENT = 2;
 
-/** Whether tokens (identifyingParts'), legal forms aside, are one word. */
-function isLoneWord(tokens) {
-  const kept = tokens.filter(notLegalForm);
-  return kept.length === 1 && kept[0].kind === KIND_WORD;
-}
-
 /**
  * What makes two entries different entities (see the header), given their
  * identifyingParts: null when nothing does, else { numbers?: [a's, b's], words?: [a's, b's] },
@@ -234,7 +236,7 @@ export function differingParts(partsA, partsB, loneWords = false) {
   const leftNumbersB = left(b, usedB, KIND_NUMBER);
   const leftWordsA = left(a, usedA, KIND_WORD).filter(notLegalForm);
   const leftWordsB = left(b, usedB, KIND_WORD).filter(notLegalForm);
-  const lone = loneWords && isLoneWord(a) !== isLoneWord(b);
+  const lone = loneWords && partsA.lone !== partsB.lone;
   // A difference needs a number left on each side or a word left on each side (below), or
   // one side a lone word: most pairs dedup asks about have none, and need no more.
   if (!lone && !(leftNumbersA.length && leftNumbersB.length) && !(leftWordsA.length && leftWordsB.length)) return null;
@@ -263,7 +265,7 @@ export function differingParts(partsA, partsB, loneWords = false) {
     if (!(identifiersDiffer && softWords) && shared >= RECORD_SHARED && shared >= RECORD_AGREEMENT * differing) return null;
   }
   // The lone word shared or explained, words left beside it on the other side.
-  const loneDiffers = lone && (isLoneWord(a) ? !wordsA.length && wordsB.length > 0 : !wordsB.length && wordsA.length > 0);
+  const loneDiffers = lone && (partsA.lone ? !wordsA.length && wordsB.length > 0 : !wordsB.length && wordsA.length > 0);
   if (!hard && !(soft && shared < TYPO_AGREEMENT) && !loneDiffers) return null;
   const differs = {};
   if (hard || softNumbers > 0) differs.numbers = [numbersA.map((t) => t.shown), numbersB.map((t) => t.shown)];
