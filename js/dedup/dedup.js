@@ -238,7 +238,8 @@ function apartReview(core, sets, labels, { a, b }, { reviewLimit }) {
   const order = Array.from(a.keys()).sort((x, y) => similarity[y] - similarity[x] || a[x] - a[y] || b[x] - b[y]);
   const seen = new Set();
   const kept = order.filter((p) => {
-    const key = `${labels[a[p]]},${labels[b[p]]}`;
+    // A record's kept item may come after its members: the two groups in either order.
+    const key = `${Math.min(labels[a[p]], labels[b[p]])},${Math.max(labels[a[p]], labels[b[p]])}`;
     return !seen.has(key) && seen.add(key);
   });
   const listed = kept.slice(0, reviewLimit);

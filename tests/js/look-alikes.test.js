@@ -139,6 +139,23 @@ test('a list of one-line records: grouped around the record its copies match (th
   assert.deepEqual(pooled.review, result.review);
 });
 
+test('a list of one-line records: two groups kept apart are listed once, the kept record coming after members of both', async () => {
+  // The household's second member comes first, and one of its copies after the kept record.
+  const phone = '0296123456';
+  const list = [
+    `jane green, 7 wallaby place, cleveland 2119, 19580612, ${phone}`,
+    ...['mitchel gren, 7 walaby pl, cleveland 2119, 19560409', 'mitchell greene, 17 wallaby place, clevland 2119, 19560409',
+      'green mitchell, 7 wallaby plaec, cleevland 2191, 19560409'].map((line) => `${line}, ${phone}`),
+    `mitchell green, 7 wallaby place, cleveland 2119, 19560409, ${phone}`,
+    `jane green, 7 wallaby pl, cleveland 2119, 19580612, ${phone}`,
+    'harley mccarthy, 177 pridham street, marsden 3165, 19080419, 0395551234',
+  ];
+  const result = await sh.dedup(list);
+  assert.deepEqual(result.groups, [[0, 5], [4, 1, 2, 3]]);
+  assert.equal(result.review.length, 1, JSON.stringify(result.review));
+  assert.deepEqual(result.review[0].differs?.numbers, [['19580612'], ['19560409']]);
+});
+
 test('a list of one-line records: a date both hold (as records.js reads dates) groups a copy below the threshold; a shared phone does not', async () => {
   const list = [
     'zachary hudd, 3 spofforth street, kogarah 2016, 19810305',
