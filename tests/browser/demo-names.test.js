@@ -100,9 +100,11 @@ test('the Names sample: auto compares it as names; the groups, similarities and 
   })));
   assert.ok(reference.review.length > 0);
   // A look-alike kept apart says what differs (README "Look-alikes").
-  const sides = ([first, other]) => `${first.join(' ')} / ${other.join(' ')}`;
+  // A lone word's side holds none (`Mitchell` / `Mitchell Green`).
+  const sides = ([first, other]) => `${first.join(' ') || '(none)'} / ${other.join(' ') || '(none)'}`;
   const differsText = (d) => d && `Kept apart: ${[d.numbers && `numbers ${sides(d.numbers)}`, d.words && `words ${sides(d.words)}`].filter(Boolean).join('; ')} differ.`;
   assert.ok(reference.review.some((entry) => entry.differs?.numbers), 'the sample\'s look-alikes are listed with their numbers');
+  assert.ok(reference.review.some((entry) => entry.differs?.words?.some((side) => side.length === 0)), 'and a lone word beside more');
   assert.deepEqual(review, reference.review.map(({ a, b, similarity, differs, contained }) => ({
     a, b, badge: `${Math.round(similarity * 100)}% similar`, differs: differsText(differs) ?? null,
     contained: contained ? 'Listed: one holds every word of the other.' : null,
