@@ -18,6 +18,7 @@
 // ones), and p.decided[data-field] saying what decided.
 import { el } from './elements.js';
 import { DEFAULT_RECORD_REVIEW } from '../js/records/records.js';
+import { differenceText } from '../js/core/look-alikes.js';
 import { REVIEW_OF } from './engine.js';
 import { appendMarked, recordRow, recordShape, textRow } from './rows.js';
 import { describeView, fmt, lineOf, percent, percentBelow, plural, quote } from './wording.js';
@@ -89,20 +90,11 @@ export function chosenGroups(result, texts) {
   return { leader: merged === 0 ? leader : leader.map(find), takenOut, merged };
 }
 
-/**
- * What differs between look-alikes (README "Look-alikes"), first's / the other's: 'numbers 125 / 123; words …';
- * a lone word's side holds none ('words (none) / Green').
- */
-function differences({ numbers, words }) {
-  const sides = ([first, other]) => `${first.join(' ') || '(none)'} / ${other.join(' ') || '(none)'}`;
-  return [numbers && `numbers ${sides(numbers)}`, words && `words ${sides(words)}`].filter(Boolean).join('; ');
-}
-
 /** Why a look-alike pair was kept apart. */
 function differsNote(differs) {
   const p = document.createElement('p');
   p.className = 'differs';
-  p.textContent = `Kept apart: ${differences(differs)} differ.`;
+  p.textContent = `Kept apart: ${differenceText(differs)} differ.`;
   return p;
 }
 
@@ -199,7 +191,7 @@ function recordEvidence(entry, { records, rows }, shape) {
   why.className = 'decided';
   why.dataset.field = [...decided].join(' ');
   if (apart) {
-    why.textContent = `Kept apart by ${apart.field}: ${differences(apart.differs)} differ, though the other fields make them ${percentBelow(probability, 1)} likely one.`;
+    why.textContent = `Kept apart by ${apart.field}: ${differenceText(apart.differs)} differ, though the other fields make them ${percentBelow(probability, 1)} likely one.`;
   } else {
     const field = byName.get([...decided][0]);
     why.textContent = `Decided by ${field.name}: ${field.level}, ${bits(field.weight)}${field.weight < 0 ? ' against' : ' for'} a match.`;

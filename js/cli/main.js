@@ -7,6 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { InputError } from './records.js';
 import { NAMES_SAMPLE } from './names-sample.js';
+import { differenceText } from '../core/look-alikes.js';
 import { SAMPLE } from './sample.js';
 import { IndexFileError, MemoryError, OUT_OF_MEMORY, ReviewFileError, UsageError } from './errors.js';
 import { indexCommand } from './index-option.js';
@@ -175,8 +176,7 @@ async function showSample(sh, texts, what) {
   const apart = (result.review ?? []).filter((entry) => entry.differs);
   if (apart.length) console.log('\nkept apart, for review:');
   for (const { a, b, similarity, differs } of apart) {
-    const what = Object.entries(differs).map(([kind, [x, y]]) => `${kind} ${x.join(' ') || '(none)'} / ${y.join(' ') || '(none)'}`).join(', ');
-    console.log(`  ${similarity.toFixed(2)}  ${texts[a]}  /  ${texts[b]}  (${what} differ)`);
+    console.log(`  ${similarity.toFixed(2)}  ${texts[a]}  /  ${texts[b]}  (${differenceText(differs)} differ)`);
   }
   console.log(`\n${result.unique.length} unique of ${texts.length}; ${result.groups.length} groups of near-duplicates${apart.length ? `; ${apart.length} look-alikes kept apart` : ''}.\n`);
   return took;

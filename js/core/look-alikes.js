@@ -283,3 +283,13 @@ export function differingParts(partsA, partsB, loneWords = false) {
 export function listDifference(partsA, partsB) {
   return differingParts(partsA, partsB, true);
 }
+
+/**
+ * What differs (differingParts' answer), as a person reads it: 'numbers 125 / 123; words
+ * (none) / Green', each side's tokens as written, the first entry's first; a lone word's
+ * side holds none.
+ */
+export function differenceText({ numbers, words }) {
+  const sides = ([first, other]) => `${first.join(' ') || '(none)'} / ${other.join(' ') || '(none)'}`;
+  return [numbers && `numbers ${sides(numbers)}`, words && `words ${sides(words)}`].filter(Boolean).join('; ');
+}

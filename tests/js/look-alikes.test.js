@@ -8,7 +8,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sh } from './helpers.js';
 import { createPool } from '../../js/worker.js';
-import { differingParts, identifyingParts, listDifference } from '../../js/core/look-alikes.js';
+import { differenceText, differingParts, identifyingParts, listDifference } from '../../js/core/look-alikes.js';
 import { differenceOf, splitLookAlikes } from '../../js/dedup/look-alikes.js';
 import { NAMES_SAMPLE } from '../../js/cli/names-sample.js';
 import { isRecord } from '../../js/core/thresholds.js';
@@ -73,6 +73,10 @@ test("in a list, a lone word differs from an entry of more words, legal forms, n
   assert.deepEqual(differs('Morrison', 'Grace Morrison'), { words: [[], ['Grace']] });
   // A record's other fields tell a given name alone from another person's (records.js asks differingParts).
   assert.equal(differingParts(identifyingParts('Mitchell'), identifyingParts('Mitchell Green')), null);
+  // As the CLI and the demo say it.
+  assert.equal(differenceText(differs('Mitchell', 'Mitchell Green')), 'words (none) / Green');
+  assert.equal(differenceText(differs('125 Main Street', '123 Main Street')), 'numbers 125 / 123');
+  assert.equal(differenceText({ numbers: [['19560409'], ['19580612']], words: [['mitchell'], ['jane']] }), 'numbers 19560409 / 19580612; words mitchell / jane');
 });
 
 test('a title whose commas list words is no one-line record (thresholds.js isRecord): its number differs among many shared words', () => {
