@@ -517,34 +517,15 @@ TEST_CASE("the streaming checksum equals the checksum of the whole, however the 
   }
 }
 
-TEST_CASE("a writer's pieces, of any size, are serialize()'s bytes, which keep their format, and a reader's are deserialize()'s", "[text_index]") {
-  // The format is a contract: format version 2 writes these bytes (their length and
-  // checksum) for these texts, natively and through the JS layer (text-index.test.js).
-  TextIndex golden(0.8);
-  for (const char* text : {"the cat sat on the mat", "我们今天去公园散步吧", "How do I reset my password?", "How can I reset my password?", "a dog ran"}) {
-    uint32_t id;
-    REQUIRE(golden.addWithNewId(text, id) == Status::Ok);
-  }
-  REQUIRE(golden.remove(4));
-  const std::vector<uint8_t> goldenBytes = golden.serialize();
-  CHECK(goldenBytes.size() == 641);
-  CHECK(goldenBytes[4] == 2);
-  CHECK(simhash::bytes::getLE(goldenBytes.data() + goldenBytes.size() - 8, 8) == 0x128cef47cdb46cacULL);
-  // Format version 3: the same texts with review at 0.5.
-  TextIndex goldenReview(0.8, 0.5);
-  for (const char* text : {"the cat sat on the mat", "我们今天去公园散步吧", "How do I reset my password?", "How can I reset my password?", "a dog ran"}) {
-    uint32_t id;
-    REQUIRE(goldenReview.addWithNewId(text, id) == Status::Ok);
-  }
-  REQUIRE(goldenReview.remove(4));
-  const std::vector<uint8_t> goldenReviewBytes = goldenReview.serialize();
-  CHECK(goldenReviewBytes[4] == 3);
-  CHECK(goldenReviewBytes.size() == 2197);
-  CHECK(simhash::bytes::getLE(goldenReviewBytes.data() + goldenReviewBytes.size() - 8, 8) == 0xeeeff7e4195d35daULL);
+namespace {
 
-  const std::vector<std::string> texts = plantedTexts(13, 200);
-  const double review = GENERATE(0.0, 0.5);  // format 2, and 3 (sketches, two band tables)
-  CAPTURE(review);
+// A writer's pieces of every size are serialize()'s bytes and a reader's are deserialize()'s,
+// on `bases` planted bases and their variants: review 0 writes format 2, review > 0 format 3
+// (sketches, two band tables).
+void checkPieces(double review, size_t bases) {
+  const std::vector<std::string> texts = plantedTexts(13, bases);
+  CAPTURE(review, bases);
+  REQUIRE(texts.size() > 2 * kSmallMerges);
   TextIndex index(0.8, review, {}, kSmallMerges);  // both parts of the band table, and removed entries
   for (uint32_t i = 0; i < texts.size(); ++i) REQUIRE(index.add(texts[i], i) == Status::Ok);
   for (uint32_t i = 0; i < texts.size(); i += 5) REQUIRE(index.remove(i));
@@ -605,6 +586,42 @@ TEST_CASE("a writer's pieces, of any size, are serialize()'s bytes, which keep t
       CHECK(piecesError == wholeError);
     }
   }
+}
+
+}  // namespace
+
+TEST_CASE("a writer's pieces, of any size, are serialize()'s bytes, which keep their format, and a reader's are deserialize()'s", "[text_index]") {
+  // The format is a contract: format version 2 writes these bytes (their length and
+  // checksum) for these texts, natively and through the JS layer (text-index.test.js).
+  TextIndex golden(0.8);
+  for (const char* text : {"the cat sat on the mat", "我们今天去公园散步吧", "How do I reset my password?", "How can I reset my password?", "a dog ran"}) {
+    uint32_t id;
+    REQUIRE(golden.addWithNewId(text, id) == Status::Ok);
+  }
+  REQUIRE(golden.remove(4));
+  const std::vector<uint8_t> goldenBytes = golden.serialize();
+  CHECK(goldenBytes.size() == 641);
+  CHECK(goldenBytes[4] == 2);
+  CHECK(simhash::bytes::getLE(goldenBytes.data() + goldenBytes.size() - 8, 8) == 0x128cef47cdb46cacULL);
+  // Format version 3: the same texts with review at 0.5.
+  TextIndex goldenReview(0.8, 0.5);
+  for (const char* text : {"the cat sat on the mat", "我们今天去公园散步吧", "How do I reset my password?", "How can I reset my password?", "a dog ran"}) {
+    uint32_t id;
+    REQUIRE(goldenReview.addWithNewId(text, id) == Status::Ok);
+  }
+  REQUIRE(goldenReview.remove(4));
+  const std::vector<uint8_t> goldenReviewBytes = goldenReview.serialize();
+  CHECK(goldenReviewBytes[4] == 3);
+  CHECK(goldenReviewBytes.size() == 2197);
+  CHECK(simhash::bytes::getLE(goldenReviewBytes.data() + goldenReviewBytes.size() - 8, 8) == 0xeeeff7e4195d35daULL);
+
+  // Pieces cut every structure at any size on 20 bases (the long suite's: 200).
+  checkPieces(GENERATE(0.0, 0.5), 20);
+}
+
+// The same on 200 bases, the long suite's (npm run test:long).
+TEST_CASE("a writer's pieces, of any size, are serialize()'s bytes and a reader's are deserialize()'s, 200 bases", "[text_index][.full]") {
+  checkPieces(GENERATE(0.0, 0.5), 200);
 }
 
 TEST_CASE("band keys depend on the text alone: dedup's batches and the index agree", "[text_index]") {
@@ -671,8 +688,14 @@ struct KeysAt {
 
 }  // namespace
 
-TEST_CASE("review: duplicates as without review, review matches exact, found at least 0.99 of brute force", "[text_index]") {
-  const std::vector<std::string> texts = plantedTexts(17, 250);
+namespace {
+
+// Review on `bases` planted bases and their variants, every text queried: the duplicates are
+// those without review, each answer exact and in order, and at least 0.99 of the pairs in
+// [review, threshold) listed, at three settings and both merge sizes.
+void checkReview(size_t bases) {
+  const std::vector<std::string> texts = plantedTexts(17, bases);
+  CAPTURE(bases);
   const size_t count = texts.size();
   std::vector<std::vector<uint64_t>> textShingles;
   for (const std::string& t : texts) textShingles.push_back(shingles(t));
@@ -719,6 +742,18 @@ TEST_CASE("review: duplicates as without review, review matches exact, found at 
       WARN("threshold " << threshold << ", review " << review << ": " << listed << " of " << inRange << " pairs in [review, threshold) listed");
     }
   }
+}
+
+}  // namespace
+
+TEST_CASE("review: duplicates as without review, review matches exact, found at least 0.99 of brute force", "[text_index]") {
+  // 120 bases: the fewest that keep 100 pairs in [review, threshold) at each setting (118 at 0.7 / 0.5).
+  checkReview(120);
+}
+
+// The same on 250 bases, the long suite's (npm run test:long).
+TEST_CASE("review: duplicates as without review, review matches exact, found at least 0.99 of brute force, 250 bases", "[text_index][.full]") {
+  checkReview(250);
 }
 
 TEST_CASE("review: the stream keeps dedup's leaders, and limit keeps the first answers", "[text_index]") {
