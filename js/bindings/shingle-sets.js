@@ -14,13 +14,17 @@ const SETS_SLICE_CHARS = 1 << 18;
 
 /** Runs `use(sets)` with a new ShingleSets handle, deleted on every exit. */
 export async function withShingleSets(core, use) {
-  const sets = coreCall(() => core._shingleSetsCreate());
+  const sets = createShingleSets(core);
   try {
     return await use(sets);
   } finally {
-    core._shingleSetsDelete(sets);
+    deleteShingleSets(core, sets);
   }
 }
+
+/** A new, empty ShingleSets handle, which the caller deletes (deleteShingleSets) where a scope (withShingleSets) cannot hold it. */
+export const createShingleSets = (core) => coreCall(() => core._shingleSetsCreate());
+export const deleteShingleSets = (core, sets) => core._shingleSetsDelete(sets);
 
 /**
  * Builds the texts' sets into the handle `sets`, a slice of texts at a time (two passes:

@@ -10,7 +10,7 @@
 import { checkInteger, checkKnownKeys, checkNumber } from '../core/checks.js';
 import { Pacer, checkOnProgress, checkSignal } from '../core/pacing.js';
 import { assertUsable } from '../core/traps.js';
-import { buildShingleSets, setSimilarities, withShingleSets } from '../bindings/shingle-sets.js';
+import { buildShingleSets, createShingleSets, deleteShingleSets, setSimilarities } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
 import { differenceOf, partsOfItems, splitLookAlikes } from '../dedup/look-alikes.js';
 import { differingParts, hasNumbers } from '../core/look-alikes.js';
@@ -83,57 +83,56 @@ function checkProbability(value, name, below) {
 
 
 /**
- * The levels of the pairs { a, b } (distinct rows) in every field, row-major, for each
- * set of pairs: [{ levels, apart }]. Two values of a name field beside the identity (an
- * address, a branch) whose words are alike and whose numbers differ (`3555` / `3570 Las
- * Vegas Blvd.`: core/look-alikes.js) are 'different': two houses of one street, two flats
- * of one building are two places; `apart` maps each such pair to the first such field.
+ * The comparison of pairs of distinct rows, field by field: `levels(pairSets, on)` gives, for
+ * each set of pairs { a, b }, { levels (of the fields `on`, indices; the others MISSING;
+ * pairs × fields, row-major), apart }. A name or text field's distinct values are shingled
+ * when the field is first compared, and held until `delete()`, so that pairs compared later
+ * (matchRecords' KEYS_APART) cost no second building. Two values of a name field beside the
+ * identity (an address, a branch) whose words are alike and whose numbers differ (`3555` /
+ * `3570 Las Vegas Blvd.`: core/look-alikes.js) are 'different': two houses of one street,
+ * two flats of one building are two places; `apart` maps each such pair to the first such field.
  */
-async function pairLevels(core, fields, rows, pairSets, pacer) {
-  const f = fields.length;
-  const out = pairSets.map(({ a }) => ({ levels: new Uint8Array(a.length * f), apart: new Map() }));
-  for (let j = 0; j < f; j++) {
-    const field = fields[j];
-    const keys = Array.from(rows, (r) => field.keys[r]);
-    if (KEYED.has(field.kind)) {
+class PairComparer {
+  #core;
+  #fields;
+  #rows;
+  #pacer;
+  #compared = new Map(); // field index -> its values' sets and what its levels ask of them
+
+  constructor(core, fields, rows, pacer) {
+    [this.#core, this.#fields, this.#rows, this.#pacer] = [core, fields, rows, pacer];
+  }
+
+  async levels(pairSets, on) {
+    const f = this.#fields.length;
+    const out = pairSets.map(({ a }) => ({ levels: new Uint8Array(a.length * f).fill(MISSING), apart: new Map() }));
+    for (const j of on) {
+      const field = this.#fields[j];
+      const keys = Array.from(this.#rows, (r) => field.keys[r]);
+      if (KEYED.has(field.kind)) {
+        for (let s = 0; s < pairSets.length; s++) {
+          const { a, b } = pairSets[s];
+          const { levels } = out[s];
+          for (let p = 0; p < a.length; p++) {
+            const x = keys[a[p]];
+            const y = keys[b[p]];
+            if (x !== '' && y !== '') levels[p * f + j] = keyLevel(field.kind, x, y);
+          }
+        }
+        continue;
+      }
+      const { sets, slot, wordsAt, numbersDiffer } = this.#compared.get(j) ?? await this.#shingle(j, keys);
+      const slotsOf = (rowsOf) => {
+        const slots = new Uint32Array(rowsOf.length);
+        for (let p = 0; p < rowsOf.length; p++) slots[p] = slot[rowsOf[p]];
+        return slots;
+      };
       for (let s = 0; s < pairSets.length; s++) {
         const { a, b } = pairSets[s];
-        const { levels } = out[s];
+        const similarity = setSimilarities(this.#core, sets, slotsOf(a), slotsOf(b));
+        const { levels, apart } = out[s];
         for (let p = 0; p < a.length; p++) {
-          const x = keys[a[p]];
-          const y = keys[b[p]];
-          levels[p * f + j] = x === '' || y === '' ? MISSING : keyLevel(field.kind, x, y);
-        }
-      }
-      continue;
-    }
-    // Similarities of the field's distinct values, in one set per value.
-    const { distinct: values, of: slot } = await collapseTexts(keys, pacer);
-    const measure = field.kind === 'name' ? 'short' : 'text';
-    const wordSets = new Array(values.length);
-    const wordsAt = (v) => (wordSets[v] ??= wordsOf(values[v]));
-    const partsOf = partsOfItems((v) => values[v]);
-    const numbersDiffer = (x, y) => !field.identity && measure === 'short' && hasNumbers(partsOf(x)) && hasNumbers(partsOf(y))
-      && differingParts(partsOf(x), partsOf(y))?.numbers !== undefined;
-    const slotsOf = (rowsOf) => {
-      const out = new Uint32Array(rowsOf.length);
-      for (let p = 0; p < rowsOf.length; p++) out[p] = slot[rowsOf[p]];
-      return out;
-    };
-    const similaritiesOf = (weights) => withShingleSets(core, async (sets) => {
-      await buildShingleSets(core, sets, values, () => pacer.pause(), 0, measure, weights);
-      return pairSets.map(({ a, b }) => setSimilarities(core, sets, slotsOf(a), slotsOf(b)));
-    });
-    const found = measure === 'short'
-      ? await lendWeights(core, await learnWeights(core, values, () => pacer.pause()), similaritiesOf)
-      : await similaritiesOf(0);
-    for (let s = 0; s < pairSets.length; s++) {
-      const { a, b } = pairSets[s];
-      const similarity = found[s];
-      const { levels, apart } = out[s];
-      for (let p = 0; p < a.length; p++) {
-        if (keys[a[p]] === '' || keys[b[p]] === '') levels[p * f + j] = MISSING;
-        else {
+          if (keys[a[p]] === '' || keys[b[p]] === '') continue;
           const [x, y] = [slot[a[p]], slot[b[p]]];
           const level = similarityLevel(similarity[p], x === y);
           if (level === DIFFERENT) levels[p * f + j] = contains(wordsAt(x), wordsAt(y)) ? SIMILAR : level;
@@ -143,10 +142,36 @@ async function pairLevels(core, fields, rows, pairSets, pacer) {
           } else levels[p * f + j] = level;
         }
       }
+      await this.#pacer.pause();
     }
-    await pacer.pause();
+    return out;
   }
-  return out;
+
+  /** Field j's distinct values (of its rows' `keys`) in one set each, by its measure. */
+  async #shingle(j, keys) {
+    const [core, pacer, field] = [this.#core, this.#pacer, this.#fields[j]];
+    const { distinct: values, of: slot } = await collapseTexts(keys, pacer);
+    const measure = field.kind === 'name' ? 'short' : 'text';
+    const wordSets = new Array(values.length);
+    const partsOf = partsOfItems((v) => values[v]);
+    const compared = {
+      sets: createShingleSets(core),
+      slot,
+      wordsAt: (v) => (wordSets[v] ??= wordsOf(values[v])),
+      numbersDiffer: (x, y) => !field.identity && measure === 'short' && hasNumbers(partsOf(x)) && hasNumbers(partsOf(y))
+        && differingParts(partsOf(x), partsOf(y))?.numbers !== undefined,
+    };
+    this.#compared.set(j, compared);
+    const build = (weights) => buildShingleSets(core, compared.sets, values, () => pacer.pause(), 0, measure, weights);
+    if (measure === 'short') await lendWeights(core, await learnWeights(core, values, () => pacer.pause()), build);
+    else await build(0);
+    return compared;
+  }
+
+  delete() {
+    for (const { sets } of this.#compared.values()) deleteShingleSets(this.#core, sets);
+    this.#compared.clear();
+  }
 }
 
 /** How many rows hold the rarest code that codes x and y (space-separated) share. */
@@ -180,25 +205,24 @@ function keyShares(fields, rows) {
   });
 }
 
-/** The match weight (nats) of each pair, field by field in `weights` (pairs × fields) when given. */
+/** The weight (nats) of field j's `level` for rows r and s: an exact agreement weighs by the value's rarity (keyShares' `shares`). */
+function fieldWeight(model, fields, shares, j, level, r, s) {
+  if (level === MISSING) return 0;
+  if (level !== 0 || fields[j].kind === 'text') return model.fields[j].weights[level];
+  const { counts, present, typical } = shares[j];
+  const [x, y] = [fields[j].keys[r], fields[j].keys[s]];
+  const share = (fields[j].kind === 'code' ? rarestShared(x, y, counts) : Math.max(counts.get(x) ?? 1, counts.get(y) ?? 1)) / present;
+  return exactWeight(model.fields[j], share, typical, present);
+}
+
+/** The match weight (nats) of each pair, field by field in `fieldWeights` (pairs × fields). */
 function matchWeights(model, fields, rows, { a, b }, levels, shares, fieldWeights) {
   const f = fields.length;
   const base = Math.log(model.prior / (1 - model.prior));
   const total = new Float64Array(a.length);
   for (let p = 0; p < a.length; p++) {
     let t = base;
-    for (let j = 0; j < f; j++) {
-      const level = levels[p * f + j];
-      let w = 0;
-      if (level === 0 && fields[j].kind !== 'text') {
-        const { counts, present, typical } = shares[j];
-        const [x, y] = [fields[j].keys[rows[a[p]]], fields[j].keys[rows[b[p]]]];
-        const share = (fields[j].kind === 'code' ? rarestShared(x, y, counts) : Math.max(counts.get(x) ?? 1, counts.get(y) ?? 1)) / present;
-        w = exactWeight(model.fields[j], share, typical, present);
-      } else if (level !== MISSING) w = model.fields[j].weights[level];
-      if (fieldWeights) fieldWeights[p * f + j] = w;
-      t += w;
-    }
+    for (let j = 0; j < f; j++) t += fieldWeights[p * f + j] = fieldWeight(model, fields, shares, j, levels[p * f + j], rows[a[p]], rows[b[p]]);
     total[p] = t;
   }
   return total;
@@ -214,10 +238,10 @@ const identityText = (fields, r) => fields.filter((field) => field.identity).map
  * look-alike's difference (README "Look-alikes": `Michael`/`Michelle Brown`, a model
  * number, `Palace Court`/`Cafe Roma`), or when an 'exact' field holds numbers of up to
  * four digits that differ (a house number, a year: a journal's version of a paper), or a
- * name field beside the identity numbers that differ in words alike (pairLevels' `apart`:
+ * name field beside the identity numbers that differ in words alike (PairComparer's `apart`:
  * `12`/`14 Oak Street`), and the other fields but the identity do not agree beyond chance;
  * unless its identifiers say otherwise: agreeing addresses, phones and employers do not make
- * two people one. `levels` and `apart` are pairLevels' of the candidates { a, b }.
+ * two people one. `levels` and `apart` are PairComparer's of the candidates { a, b }.
  */
 function identityDifferences(fields, rows, { a, b }, { levels, apart }, probability, threshold, model, fieldWeights) {
   const f = fields.length;
@@ -238,7 +262,7 @@ function identityDifferences(fields, rows, { a, b }, { levels, apart }, probabil
       why = { field: identities.map((field) => field.name).join(' '), differs: differenceOf(identityText(fields, rows[a[p]]), identityText(fields, rows[b[p]])) ?? differenceOf(x, y) };
     } else {
       // A number that differs outright: of up to four digits in an 'exact' field (a house, a
-      // year, an edition), or in a name field's value whose words agree (pairLevels' `apart`).
+      // year, an edition), or in a name field's value whose words agree (PairComparer's `apart`).
       const inName = apart.get(p);
       const j = inName ?? numbers.find((k) => levels[p * f + k] === LEVELS.exact.length - 1
         && SHORT_NUMBER.test(fields[k].texts[rows[a[p]]]) && SHORT_NUMBER.test(fields[k].texts[rows[b[p]]]));
@@ -301,30 +325,117 @@ function describeModel(model, fields) {
 }
 
 /**
- * The model of the distinct `rows` (indices into the fields' values) and their candidate
- * pairs: { candidates ({ a, b, sources } indexing rows), levels (theirs, pairs × fields),
- * apart (pairLevels'), model, probability (of each candidate), fieldWeights (nats, pairs × fields) }.
+ * Candidates whose keys all disagree outright (their last level), in KEYS_APART fields or
+ * more, have their names and texts compared only where the model says they could reach the
+ * caller's least probability with those agreeing as much as they can: a million contacts'
+ * candidates are mostly rows whose names are alike and whose e-mail, phone and birthday all
+ * differ. The model learns with those names and texts missing: such pairs are nearly all two
+ * entities, whose posterior teaches m little either way.
  */
-export async function matchRecords(core, fields, rows, pacer, least) {
-  const { candidates, selects } = await proposeCandidates(core, fields, rows, pacer, least);
-  const [found, sampled] = await pairLevels(core, fields, rows, [candidates, randomPairs(rows.length, RANDOM_PAIRS)], pacer);
-  const n = rows.length;
-  const model = learnModel(fields, found.levels, { sources: candidates.sources, selects }, sampled.levels, Math.max(1, (n * (n - 1)) / 2));
-  const scored = scorePairs(model, fields, rows, candidates, found.levels);
-  return { candidates, levels: found.levels, apart: found.apart, model, ...scored };
+const KEYS_APART = 2;
+
+/** The indices of the fields that pass `test`. */
+const indicesOf = (fields, test) => fields.flatMap((field, j) => (test(field) ? [j] : []));
+
+/** The pairs { a, b } at `indices` of `pairs`. */
+function pairsAt(pairs, indices) {
+  const [a, b] = [new Uint32Array(indices.length), new Uint32Array(indices.length)];
+  for (let q = 0; q < indices.length; q++) [a[q], b[q]] = [pairs.a[indices[q]], pairs.b[indices[q]]];
+  return { a, b };
 }
 
-/** The match probability of pairs { a, b } of rows with these levels, and their fields' weights (nats, pairs × fields). */
-function scorePairs(model, fields, rows, pairs, levels) {
+/** Copies the levels of the fields `on` (and `apart`) of PairComparer's `from`, of the pairs at `indices` (all when null), into `into`'s. */
+function scatterLevels(into, from, indices, f, on) {
+  const count = from.levels.length / f;
+  for (let q = 0; q < count; q++) {
+    const p = indices ? indices[q] : q;
+    for (const j of on) into.levels[p * f + j] = from.levels[q * f + j];
+  }
+  for (const [q, j] of from.apart) into.apart.set(indices ? indices[q] : q, j);
+}
+
+/**
+ * The model of the distinct `rows` (indices into the fields' values) and their candidate
+ * pairs: { candidates ({ a, b, sources } indexing rows), levels (theirs, pairs × fields),
+ * apart (PairComparer's), model, probability (of each candidate), fieldWeights (nats, pairs ×
+ * fields) }. A candidate whose probability is below `least` (0: none) may hold an upper bound
+ * of it, its names and texts MISSING (KEYS_APART).
+ */
+export async function matchRecords(core, fields, rows, pacer, similarity, least = 0) {
+  const { candidates, selects } = await proposeCandidates(core, fields, rows, pacer, similarity);
+  const comparer = new PairComparer(core, fields, rows, pacer);
+  try {
+    return await scoreCandidates(comparer, fields, rows, { candidates, selects }, least);
+  } finally {
+    comparer.delete();
+  }
+}
+
+/** matchRecords' answer for its candidates and their sources' `selects`, compared by `comparer`. */
+async function scoreCandidates(comparer, fields, rows, { candidates, selects }, least) {
+  const f = fields.length;
+  const keyed = indicesOf(fields, (field) => KEYED.has(field.kind));
+  const compared = indicesOf(fields, (field) => !KEYED.has(field.kind));
+  const random = randomPairs(rows.length, RANDOM_PAIRS);
+  const [found, sampled] = await comparer.levels([candidates, random], keyed);
+  const aside = [];
+  const kept = [];
+  const last = fields.map(({ kind }) => LEVELS[kind].length - 1);
+  for (let p = 0; p < candidates.a.length; p++) {
+    let apart = 0;
+    for (const j of keyed) apart += found.levels[p * f + j] === last[j] ? 1 : -Infinity;
+    (apart >= KEYS_APART ? aside : kept).push(p);
+  }
+  const [named, sampledNamed] = await comparer.levels([pairsAt(candidates, kept), random], compared);
+  scatterLevels(found, named, kept, f, compared);
+  scatterLevels(sampled, sampledNamed, null, f, compared);
+  const n = rows.length;
+  const model = learnModel(fields, found.levels, { sources: candidates.sources, selects }, sampled.levels, Math.max(1, (n * (n - 1)) / 2));
+  const shares = keyShares(fields, rows);
+  const { weight, fieldWeights } = scorePairs(model, fields, rows, candidates, found.levels, shares);
+  // Each pair set aside, its names and texts at their strongest weight (an exact agreement
+  // on the rarer of the two values): compared when that reaches `least`.
+  const logit = Math.log(least / (1 - least));
+  const strongest = compared.map((j) => Float64Array.from(rows, (r) => (fields[j].keys[r] === '' ? NaN : fieldWeight(model, fields, shares, j, 0, r, r))));
+  const doubtful = [];
+  for (const p of aside) {
+    let most = weight[p];
+    for (const weights of strongest) {
+      const [x, y] = [weights[candidates.a[p]], weights[candidates.b[p]]];
+      if (x === x && y === y) most += Math.min(x, y);
+    }
+    if (most >= logit) doubtful.push(p);
+    else weight[p] = most;
+  }
+  if (doubtful.length) {
+    const [late] = await comparer.levels([pairsAt(candidates, doubtful)], compared);
+    scatterLevels(found, late, doubtful, f, compared);
+    doubtful.forEach((p, q) => late.levels.set(found.levels.subarray(p * f, (p + 1) * f), q * f));
+    const rescored = scorePairs(model, fields, rows, pairsAt(candidates, doubtful), late.levels, shares);
+    doubtful.forEach((p, q) => {
+      weight[p] = rescored.weight[q];
+      fieldWeights.set(rescored.fieldWeights.subarray(q * f, (q + 1) * f), p * f);
+    });
+  }
+  const probability = Float64Array.from(weight, (w) => 1 / (1 + Math.exp(-w)));
+  return { candidates, levels: found.levels, apart: found.apart, model, weight, fieldWeights, probability };
+}
+
+/** The match weight (nats) of pairs { a, b } of rows with these levels, and their fields' weights (nats, pairs × fields). */
+function scorePairs(model, fields, rows, pairs, levels, shares = keyShares(fields, rows)) {
   const fieldWeights = new Float64Array(levels.length);
-  const weight = matchWeights(model, fields, rows, pairs, levels, keyShares(fields, rows), fieldWeights);
-  return { weight, probability: Float64Array.from(weight, (w) => 1 / (1 + Math.exp(-w))), fieldWeights };
+  return { weight: matchWeights(model, fields, rows, pairs, levels, shares, fieldWeights), fieldWeights };
 }
 
 /** The match probability of any pairs { a, b } of rows under `model` (matchRecords'): what the candidates are checked against. */
 export async function pairProbabilities(core, fields, rows, model, pairs, pacer) {
-  const [{ levels }] = await pairLevels(core, fields, rows, [pairs], pacer);
-  return scorePairs(model, fields, rows, pairs, levels).probability;
+  const comparer = new PairComparer(core, fields, rows, pacer);
+  try {
+    const [{ levels }] = await comparer.levels([pairs], fields.map((_, j) => j));
+    return Float64Array.from(scorePairs(model, fields, rows, pairs, levels).weight, (w) => 1 / (1 + Math.exp(-w)));
+  } finally {
+    comparer.delete();
+  }
 }
 
 /** sh.dedup of records: checkRecordArguments, then the pipeline above. */
@@ -337,7 +448,7 @@ export async function dedupRecords(core, items, options) {
   const { first: rows, of } = await collapseTexts(Array.from(items, (_, i) => fields.map((field) => field.texts[i]).join('\u0000')), pacer);
   const n = rows.length;
   await pacer.pause();
-  const { candidates, levels, apart, model, weight, probability, fieldWeights } = await matchRecords(core, fields, rows, pacer);
+  const { candidates, levels, apart, model, weight, probability, fieldWeights } = await matchRecords(core, fields, rows, pacer, undefined, parsed.review);
   pacer.report('groups', 0, 1);
   const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, model, fieldWeights);
   const distinctLabels = centralLeaders(core, n, candidates, probability, parsed.probability, differs, (r) => identityText(fields, rows[r]));
@@ -408,7 +519,7 @@ export async function linkRecords(core, left, right, options) {
   // Rows equal in every field within one list collapsed, as dedup collapses them (one list's
   // copies would teach the model that equal fields match less often); the copies stay unlinked.
   const { first: rows } = await collapseTexts(Array.from(items, (_, i) => (i < n) + fields.map((field) => field.texts[i]).join('\u0000')), pacer);
-  const { candidates, levels, apart, model, weight, probability, fieldWeights } = await matchRecords(core, fields, rows, pacer, LINK_CANDIDATE_SIMILARITY);
+  const { candidates, levels, apart, model, weight, probability, fieldWeights } = await matchRecords(core, fields, rows, pacer, LINK_CANDIDATE_SIMILARITY, parsed.review);
   pacer.report('groups', 0, 1);
   const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, model, fieldWeights);
   // `rows` ascend, so a candidate across (a < b) has a in left and b in right.

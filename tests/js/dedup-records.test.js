@@ -283,6 +283,30 @@ describe('dedup of records', () => {
     }
   });
 
+  test('candidates whose keys all differ are compared only where they may reach the least probability asked: the same pairs above it, the rest bounded below it', async () => {
+    const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
+    const least = 0.1;
+    for (const [name, size] of [['febrl3', 2000], ['abt-buy', 2173]]) {
+      const [list] = loadRecords({ names: [name] });
+      const items = list.rows.slice(0, size);
+      const fields = recordFields(items);
+      const rows = Uint32Array.from(items.keys());
+      // At 0 every candidate set aside is compared; the model is learned from the same levels.
+      const every = await matchRecords(core, fields, rows, new Pacer({}), undefined, 0);
+      const some = await matchRecords(core, fields, rows, new Pacer({}), undefined, least);
+      assert.deepEqual(some.model, every.model, name);
+      assert.deepEqual(some.candidates, every.candidates, name);
+      let bounded = 0;
+      for (let p = 0; p < every.probability.length; p++) {
+        const [exact, found] = [every.probability[p], some.probability[p]];
+        if (exact === found) continue;
+        bounded++;
+        assert.ok(exact < least && found >= exact && found < least, `${name}: candidate ${p} at ${exact} given ${found}`);
+      }
+      assert.ok(bounded > 0, `${name}: some candidate set aside`);
+    }
+  });
+
   test('each source of candidates selects on fields the records have, so that every other field learns from its pairs', async () => {
     const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
     const JOINED = 2 ** 31; // the source of the search of all name fields joined
