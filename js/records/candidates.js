@@ -240,7 +240,7 @@ async function similarCandidates(core, fields, rows, on, source, similarity, pai
  */
 export async function proposeCandidates(core, fields, rows, pacer, least = CANDIDATE_SIMILARITY) {
   const proposed = new PairSet(rows.length);
-  const indices = (test) => fields.flatMap((field, j) => (test(field) ? [j] : []));
+  const indices = (test) => fieldsWhere(fields, test);
   const names = indices((field) => field.kind === 'name');
   const identity = indices((field) => field.identity); // some name fields, where there are any
   const others = names.filter((j) => !fields[j].identity);
@@ -253,6 +253,9 @@ export async function proposeCandidates(core, fields, rows, pacer, least = CANDI
   const selects = Array.from({ length: SOURCE_JOINED + 1 }, (_, source) => (source === SOURCE_JOINED ? joined : source === SOURCE_IDENTITY ? identity : source < fields.length ? [source] : []));
   return { candidates: proposed.take(), selects };
 }
+
+/** The indices of the fields that pass `test`. */
+export const fieldsWhere = (fields, test) => fields.flatMap((field, j) => (test(field) ? [j] : []));
 
 /** `count` random pairs of distinct rows among n (all of them when there are fewer), deterministic. */
 export function randomPairs(n, count) {

@@ -45,7 +45,7 @@ const UNTAUGHT = -1;
 const SELF_TAUGHT = -2;
 
 const LN2 = Math.LN2;
-const logistic = (x) => 1 / (1 + Math.exp(-x));
+export const logistic = (x) => 1 / (1 + Math.exp(-x));
 
 /**
  * u per field and level from the levels of random pairs (Uint8Array pairs × fields),

@@ -19,8 +19,8 @@ import { collapseTexts } from '../dedup/dedup.js';
 import { contains, wordsOf } from '../dedup/contained.js';
 import { checkFields, checkRows, recordFields } from './fields.js';
 import { LEVELS, MISSING, SHORT_NUMBER, keyLevel, similarityLevel } from './levels.js';
-import { KEYED, proposeCandidates, randomPairs } from './candidates.js';
-import { bits, exactWeight, learnModel } from './model.js';
+import { KEYED, fieldsWhere, proposeCandidates, randomPairs } from './candidates.js';
+import { bits, exactWeight, learnModel, logistic } from './model.js';
 
 const SIMILAR = LEVELS.name.indexOf('similar');
 const DIFFERENT = LEVELS.name.indexOf('different');
@@ -83,73 +83,22 @@ function checkProbability(value, name, below) {
 
 
 /**
- * The comparison of pairs of distinct rows, field by field: `levels(pairSets, on)` gives, for
- * each set of pairs { a, b }, { levels (of the fields `on`, indices; the others MISSING;
- * pairs × fields, row-major), apart }. A name or text field's distinct values are shingled
- * when the field is first compared, and held until `delete()`, so that pairs compared later
- * (matchRecords' KEYS_APART) cost no second building. Two values of a name field beside the
- * identity (an address, a branch) whose words are alike and whose numbers differ (`3555` /
- * `3570 Las Vegas Blvd.`: core/look-alikes.js) are 'different': two houses of one street,
- * two flats of one building are two places; `apart` maps each such pair to the first such field.
+ * use(comparer), a comparison of pairs of distinct rows field by field, whose
+ * `levels(pairs, on, out, at)` writes the levels of the pairs { a, b } at the indices `at`
+ * (all when not given) in the fields `on` (indices) into `out` ({ levels (pairs × fields,
+ * row-major; MISSING where not compared), apart }; new when not given), and returns it. A
+ * name or text field's distinct values are shingled when the field is first compared, and
+ * held until `use` settles, so that pairs compared later (matchRecords' KEYS_APART) cost no
+ * second building. Two values of a name field beside the identity (an address, a branch)
+ * whose words are alike and whose numbers differ (`3555` / `3570 Las Vegas Blvd.`:
+ * core/look-alikes.js) are 'different': two houses of one street, two flats of one building
+ * are two places; `apart` maps each such pair to the first such field.
  */
-class PairComparer {
-  #core;
-  #fields;
-  #rows;
-  #pacer;
-  #compared = new Map(); // field index -> its values' sets and what its levels ask of them
-
-  constructor(core, fields, rows, pacer) {
-    [this.#core, this.#fields, this.#rows, this.#pacer] = [core, fields, rows, pacer];
-  }
-
-  async levels(pairSets, on) {
-    const f = this.#fields.length;
-    const out = pairSets.map(({ a }) => ({ levels: new Uint8Array(a.length * f).fill(MISSING), apart: new Map() }));
-    for (const j of on) {
-      const field = this.#fields[j];
-      const keys = Array.from(this.#rows, (r) => field.keys[r]);
-      if (KEYED.has(field.kind)) {
-        for (let s = 0; s < pairSets.length; s++) {
-          const { a, b } = pairSets[s];
-          const { levels } = out[s];
-          for (let p = 0; p < a.length; p++) {
-            const x = keys[a[p]];
-            const y = keys[b[p]];
-            if (x !== '' && y !== '') levels[p * f + j] = keyLevel(field.kind, x, y);
-          }
-        }
-        continue;
-      }
-      const { sets, slot, wordsAt, numbersDiffer } = this.#compared.get(j) ?? await this.#shingle(j, keys);
-      const slotsOf = (rowsOf) => {
-        const slots = new Uint32Array(rowsOf.length);
-        for (let p = 0; p < rowsOf.length; p++) slots[p] = slot[rowsOf[p]];
-        return slots;
-      };
-      for (let s = 0; s < pairSets.length; s++) {
-        const { a, b } = pairSets[s];
-        const similarity = setSimilarities(this.#core, sets, slotsOf(a), slotsOf(b));
-        const { levels, apart } = out[s];
-        for (let p = 0; p < a.length; p++) {
-          if (keys[a[p]] === '' || keys[b[p]] === '') continue;
-          const [x, y] = [slot[a[p]], slot[b[p]]];
-          const level = similarityLevel(similarity[p], x === y);
-          if (level === DIFFERENT) levels[p * f + j] = contains(wordsAt(x), wordsAt(y)) ? SIMILAR : level;
-          else if (level > 0 && numbersDiffer(x, y)) {
-            levels[p * f + j] = DIFFERENT;
-            if (!apart.has(p)) apart.set(p, j);
-          } else levels[p * f + j] = level;
-        }
-      }
-      await this.#pacer.pause();
-    }
-    return out;
-  }
-
+async function withComparer(core, fields, rows, pacer, use) {
+  const shingled = new Map(); // field index -> its values' sets and what its levels ask of them
   /** Field j's distinct values (of its rows' `keys`) in one set each, by its measure. */
-  async #shingle(j, keys) {
-    const [core, pacer, field] = [this.#core, this.#pacer, this.#fields[j]];
+  async function shingle(j, keys) {
+    const field = fields[j];
     const { distinct: values, of: slot } = await collapseTexts(keys, pacer);
     const measure = field.kind === 'name' ? 'short' : 'text';
     const wordSets = new Array(values.length);
@@ -161,16 +110,56 @@ class PairComparer {
       numbersDiffer: (x, y) => !field.identity && measure === 'short' && hasNumbers(partsOf(x)) && hasNumbers(partsOf(y))
         && differingParts(partsOf(x), partsOf(y))?.numbers !== undefined,
     };
-    this.#compared.set(j, compared);
+    shingled.set(j, compared);
     const build = (weights) => buildShingleSets(core, compared.sets, values, () => pacer.pause(), 0, measure, weights);
     if (measure === 'short') await lendWeights(core, await learnWeights(core, values, () => pacer.pause()), build);
     else await build(0);
     return compared;
   }
-
-  delete() {
-    for (const { sets } of this.#compared.values()) deleteShingleSets(this.#core, sets);
-    this.#compared.clear();
+  const comparer = {
+    async levels({ a, b }, on, out = { levels: new Uint8Array(a.length * fields.length).fill(MISSING), apart: new Map() }, at = null) {
+      const f = fields.length;
+      const count = at ? at.length : a.length;
+      const { levels, apart } = out;
+      for (const j of on) {
+        const field = fields[j];
+        const keys = Array.from(rows, (r) => field.keys[r]);
+        if (KEYED.has(field.kind)) {
+          for (let q = 0; q < count; q++) {
+            const p = at ? at[q] : q;
+            const x = keys[a[p]];
+            const y = keys[b[p]];
+            if (x !== '' && y !== '') levels[p * f + j] = keyLevel(field.kind, x, y);
+          }
+          continue;
+        }
+        const { sets, slot, wordsAt, numbersDiffer } = shingled.get(j) ?? await shingle(j, keys);
+        const [slotsA, slotsB] = [new Uint32Array(count), new Uint32Array(count)];
+        for (let q = 0; q < count; q++) {
+          const p = at ? at[q] : q;
+          [slotsA[q], slotsB[q]] = [slot[a[p]], slot[b[p]]];
+        }
+        const similarity = setSimilarities(core, sets, slotsA, slotsB);
+        for (let q = 0; q < count; q++) {
+          const p = at ? at[q] : q;
+          if (keys[a[p]] === '' || keys[b[p]] === '') continue;
+          const [x, y] = [slotsA[q], slotsB[q]];
+          const level = similarityLevel(similarity[q], x === y);
+          if (level === DIFFERENT) levels[p * f + j] = contains(wordsAt(x), wordsAt(y)) ? SIMILAR : level;
+          else if (level > 0 && numbersDiffer(x, y)) {
+            levels[p * f + j] = DIFFERENT;
+            if (!apart.has(p)) apart.set(p, j);
+          } else levels[p * f + j] = level;
+        }
+        await pacer.pause();
+      }
+      return out;
+    },
+  };
+  try {
+    return await use(comparer);
+  } finally {
+    for (const { sets } of shingled.values()) deleteShingleSets(core, sets);
   }
 }
 
@@ -238,10 +227,10 @@ const identityText = (fields, r) => fields.filter((field) => field.identity).map
  * look-alike's difference (README "Look-alikes": `Michael`/`Michelle Brown`, a model
  * number, `Palace Court`/`Cafe Roma`), or when an 'exact' field holds numbers of up to
  * four digits that differ (a house number, a year: a journal's version of a paper), or a
- * name field beside the identity numbers that differ in words alike (PairComparer's `apart`:
+ * name field beside the identity numbers that differ in words alike (withComparer's `apart`:
  * `12`/`14 Oak Street`), and the other fields but the identity do not agree beyond chance;
  * unless its identifiers say otherwise: agreeing addresses, phones and employers do not make
- * two people one. `levels` and `apart` are PairComparer's of the candidates { a, b }.
+ * two people one. `levels` and `apart` are withComparer's of the candidates { a, b }.
  */
 function identityDifferences(fields, rows, { a, b }, { levels, apart }, probability, threshold, model, fieldWeights) {
   const f = fields.length;
@@ -262,7 +251,7 @@ function identityDifferences(fields, rows, { a, b }, { levels, apart }, probabil
       why = { field: identities.map((field) => field.name).join(' '), differs: differenceOf(identityText(fields, rows[a[p]]), identityText(fields, rows[b[p]])) ?? differenceOf(x, y) };
     } else {
       // A number that differs outright: of up to four digits in an 'exact' field (a house, a
-      // year, an edition), or in a name field's value whose words agree (PairComparer's `apart`).
+      // year, an edition), or in a name field's value whose words agree (withComparer's `apart`).
       const inName = apart.get(p);
       const j = inName ?? numbers.find((k) => levels[p * f + k] === LEVELS.exact.length - 1
         && SHORT_NUMBER.test(fields[k].texts[rows[a[p]]]) && SHORT_NUMBER.test(fields[k].texts[rows[b[p]]]));
@@ -334,50 +323,25 @@ function describeModel(model, fields) {
  */
 const KEYS_APART = 2;
 
-/** The indices of the fields that pass `test`. */
-const indicesOf = (fields, test) => fields.flatMap((field, j) => (test(field) ? [j] : []));
-
-/** The pairs { a, b } at `indices` of `pairs`. */
-function pairsAt(pairs, indices) {
-  const [a, b] = [new Uint32Array(indices.length), new Uint32Array(indices.length)];
-  for (let q = 0; q < indices.length; q++) [a[q], b[q]] = [pairs.a[indices[q]], pairs.b[indices[q]]];
-  return { a, b };
-}
-
-/** Copies the levels of the fields `on` (and `apart`) of PairComparer's `from`, of the pairs at `indices` (all when null), into `into`'s. */
-function scatterLevels(into, from, indices, f, on) {
-  const count = from.levels.length / f;
-  for (let q = 0; q < count; q++) {
-    const p = indices ? indices[q] : q;
-    for (const j of on) into.levels[p * f + j] = from.levels[q * f + j];
-  }
-  for (const [q, j] of from.apart) into.apart.set(indices ? indices[q] : q, j);
-}
-
 /**
  * The model of the distinct `rows` (indices into the fields' values) and their candidate
  * pairs: { candidates ({ a, b, sources } indexing rows), levels (theirs, pairs × fields),
- * apart (PairComparer's), model, probability (of each candidate), fieldWeights (nats, pairs ×
+ * apart (withComparer's), model, probability (of each candidate), fieldWeights (nats, pairs ×
  * fields) }. A candidate whose probability is below `least` (0: none) may hold an upper bound
  * of it, its names and texts MISSING (KEYS_APART).
  */
 export async function matchRecords(core, fields, rows, pacer, similarity, least = 0) {
-  const { candidates, selects } = await proposeCandidates(core, fields, rows, pacer, similarity);
-  const comparer = new PairComparer(core, fields, rows, pacer);
-  try {
-    return await scoreCandidates(comparer, fields, rows, { candidates, selects }, least);
-  } finally {
-    comparer.delete();
-  }
+  const proposed = await proposeCandidates(core, fields, rows, pacer, similarity);
+  return withComparer(core, fields, rows, pacer, (comparer) => scoreCandidates(comparer, fields, rows, proposed, least));
 }
 
 /** matchRecords' answer for its candidates and their sources' `selects`, compared by `comparer`. */
 async function scoreCandidates(comparer, fields, rows, { candidates, selects }, least) {
   const f = fields.length;
-  const keyed = indicesOf(fields, (field) => KEYED.has(field.kind));
-  const compared = indicesOf(fields, (field) => !KEYED.has(field.kind));
-  const random = randomPairs(rows.length, RANDOM_PAIRS);
-  const [found, sampled] = await comparer.levels([candidates, random], keyed);
+  const keyed = fieldsWhere(fields, (field) => KEYED.has(field.kind));
+  const compared = fieldsWhere(fields, (field) => !KEYED.has(field.kind));
+  const found = await comparer.levels(candidates, keyed);
+  const sampled = await comparer.levels(randomPairs(rows.length, RANDOM_PAIRS), fields.map((_, j) => j));
   const aside = [];
   const kept = [];
   const last = fields.map(({ kind }) => LEVELS[kind].length - 1);
@@ -386,39 +350,31 @@ async function scoreCandidates(comparer, fields, rows, { candidates, selects }, 
     for (const j of keyed) apart += found.levels[p * f + j] === last[j] ? 1 : -Infinity;
     (apart >= KEYS_APART ? aside : kept).push(p);
   }
-  const [named, sampledNamed] = await comparer.levels([pairsAt(candidates, kept), random], compared);
-  scatterLevels(found, named, kept, f, compared);
-  scatterLevels(sampled, sampledNamed, null, f, compared);
+  await comparer.levels(candidates, compared, found, kept);
   const n = rows.length;
   const model = learnModel(fields, found.levels, { sources: candidates.sources, selects }, sampled.levels, Math.max(1, (n * (n - 1)) / 2));
   const shares = keyShares(fields, rows);
-  const { weight, fieldWeights } = scorePairs(model, fields, rows, candidates, found.levels, shares);
+  let scored = scorePairs(model, fields, rows, candidates, found.levels, shares);
   // Each pair set aside, its names and texts at their strongest weight (an exact agreement
-  // on the rarer of the two values): compared when that reaches `least`.
+  // on the rarer of the two values): compared when that reaches `least`, else that bound kept.
   const logit = Math.log(least / (1 - least));
   const strongest = compared.map((j) => Float64Array.from(rows, (r) => (fields[j].keys[r] === '' ? NaN : fieldWeight(model, fields, shares, j, 0, r, r))));
-  const doubtful = [];
+  const bound = new Map();
   for (const p of aside) {
-    let most = weight[p];
+    let most = scored.weight[p];
     for (const weights of strongest) {
       const [x, y] = [weights[candidates.a[p]], weights[candidates.b[p]]];
       if (x === x && y === y) most += Math.min(x, y);
     }
-    if (most >= logit) doubtful.push(p);
-    else weight[p] = most;
+    if (most < logit) bound.set(p, most);
   }
-  if (doubtful.length) {
-    const [late] = await comparer.levels([pairsAt(candidates, doubtful)], compared);
-    scatterLevels(found, late, doubtful, f, compared);
-    doubtful.forEach((p, q) => late.levels.set(found.levels.subarray(p * f, (p + 1) * f), q * f));
-    const rescored = scorePairs(model, fields, rows, pairsAt(candidates, doubtful), late.levels, shares);
-    doubtful.forEach((p, q) => {
-      weight[p] = rescored.weight[q];
-      fieldWeights.set(rescored.fieldWeights.subarray(q * f, (q + 1) * f), p * f);
-    });
+  if (bound.size < aside.length) {
+    await comparer.levels(candidates, compared, found, aside.filter((p) => !bound.has(p)));
+    scored = scorePairs(model, fields, rows, candidates, found.levels, shares);
   }
-  const probability = Float64Array.from(weight, (w) => 1 / (1 + Math.exp(-w)));
-  return { candidates, levels: found.levels, apart: found.apart, model, weight, fieldWeights, probability };
+  for (const [p, most] of bound) scored.weight[p] = most;
+  const probability = Float64Array.from(scored.weight, logistic);
+  return { candidates, levels: found.levels, apart: found.apart, model, ...scored, probability };
 }
 
 /** The match weight (nats) of pairs { a, b } of rows with these levels, and their fields' weights (nats, pairs × fields). */
@@ -429,13 +385,8 @@ function scorePairs(model, fields, rows, pairs, levels, shares = keyShares(field
 
 /** The match probability of any pairs { a, b } of rows under `model` (matchRecords'): what the candidates are checked against. */
 export async function pairProbabilities(core, fields, rows, model, pairs, pacer) {
-  const comparer = new PairComparer(core, fields, rows, pacer);
-  try {
-    const [{ levels }] = await comparer.levels([pairs], fields.map((_, j) => j));
-    return Float64Array.from(scorePairs(model, fields, rows, pairs, levels).weight, (w) => 1 / (1 + Math.exp(-w)));
-  } finally {
-    comparer.delete();
-  }
+  const { levels } = await withComparer(core, fields, rows, pacer, (comparer) => comparer.levels(pairs, fields.map((_, j) => j)));
+  return Float64Array.from(scorePairs(model, fields, rows, pairs, levels).weight, logistic);
 }
 
 /** sh.dedup of records: checkRecordArguments, then the pipeline above. */
