@@ -119,13 +119,17 @@ export function oneTypoApart(x, y, least, replacedFrom) {
   const shorter = Math.min(x.length, y.length);
   if (Math.abs(x.length - y.length) > 1 || shorter < least) return false;
   let i = 0;
-  while (i < shorter && x[i] === y[i]) i++;
-  if (x.length !== y.length) { // one inserted: the rest after it equal
-    const [s, l] = x.length < y.length ? [x, y] : [y, x];
-    return s.slice(i) === l.slice(i + 1);
-  }
-  if (x.slice(i + 1) === y.slice(i + 1)) return shorter >= replacedFrom; // one replaced
-  return x[i] === y[i + 1] && x[i + 1] === y[i] && x.slice(i + 2) === y.slice(i + 2); // two swapped
+  while (i < shorter && x.charCodeAt(i) === y.charCodeAt(i)) i++;
+  if (x.length !== y.length) return x.length < y.length ? sameFrom(x, i, y, i + 1) : sameFrom(y, i, x, i + 1); // one inserted
+  if (sameFrom(x, i + 1, y, i + 1)) return shorter >= replacedFrom; // one replaced
+  return x.charCodeAt(i) === y.charCodeAt(i + 1) && x.charCodeAt(i + 1) === y.charCodeAt(i) && sameFrom(x, i + 2, y, i + 2); // two swapped
+}
+
+/** Whether x from index i on equals y from index k on (no substrings made: the records' levels compare millions of pairs). */
+export function sameFrom(x, i, y, k) {
+  if (x.length - i !== y.length - k) return false;
+  while (i < x.length) if (x.charCodeAt(i++) !== y.charCodeAt(k++)) return false;
+  return true;
 }
 
 /**

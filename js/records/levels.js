@@ -3,7 +3,7 @@
 // is empty, which is evidence neither way. Plain JS, no WASM: the similarities of 'name'
 // and 'text' fields come from the core (records.js).
 
-import { oneTypoApart } from '../core/look-alikes.js';
+import { oneTypoApart, sameFrom } from '../core/look-alikes.js';
 
 export const MISSING = 255;
 
@@ -54,8 +54,9 @@ export function keyLevel(kind, a, b) {
     case 'email': {
       const [atA, atB] = [a.lastIndexOf('@'), b.lastIndexOf('@')];
       if (Math.abs(atA - atB) > 1) return 2; // local parts neither equal nor one edit apart
-      const [localA, localB] = [a.slice(0, atA), b.slice(0, atB)];
-      return (localA === localB && atA >= CLOSE_LENGTH) || (a.slice(atA) === b.slice(atB) && oneEdit(localA, localB)) ? 1 : 2;
+      // One domain: the local parts are one edit apart as the addresses are; two: one local part at both.
+      if (sameFrom(a, atA, b, atB)) return oneEdit(a, b) ? 1 : 2;
+      return atA === atB && atA >= CLOSE_LENGTH && a.startsWith(b.slice(0, atB)) ? 1 : 2;
     }
     case 'phone': {
       const [short, long] = a.length <= b.length ? [a, b] : [b, a];

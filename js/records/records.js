@@ -204,15 +204,16 @@ function fieldWeight(model, fields, shares, j, level, r, s) {
   return exactWeight(model.fields[j], share, typical, present);
 }
 
-/** The match weight (nats) of each pair, field by field in `fieldWeights` (pairs × fields). */
-function matchWeights(model, fields, rows, { a, b }, levels, shares, fieldWeights) {
+/** The match weight (nats) of each pair, or of those at the indices `at`. */
+function matchWeights(model, fields, rows, { a, b }, levels, shares, at = null) {
   const f = fields.length;
   const base = Math.log(model.prior / (1 - model.prior));
-  const total = new Float64Array(a.length);
-  for (let p = 0; p < a.length; p++) {
+  const total = new Float64Array(at ? at.length : a.length);
+  for (let q = 0; q < total.length; q++) {
+    const p = at ? at[q] : q;
     let t = base;
-    for (let j = 0; j < f; j++) t += fieldWeights[p * f + j] = fieldWeight(model, fields, shares, j, levels[p * f + j], rows[a[p]], rows[b[p]]);
-    total[p] = t;
+    for (let j = 0; j < f; j++) t += fieldWeight(model, fields, shares, j, levels[p * f + j], rows[a[p]], rows[b[p]]);
+    total[q] = t;
   }
   return total;
 }
@@ -232,7 +233,7 @@ const identityText = (fields, r) => fields.filter((field) => field.identity).map
  * unless its identifiers say otherwise: agreeing addresses, phones and employers do not make
  * two people one. `levels` and `apart` are withComparer's of the candidates { a, b }.
  */
-function identityDifferences(fields, rows, { a, b }, { levels, apart }, probability, threshold, model, fieldWeights) {
+function identityDifferences(fields, rows, { a, b }, { levels, apart }, probability, threshold, model, fieldWeightOf) {
   const f = fields.length;
   const identities = fields.filter((field) => field.identity);
   const identityOf = (r) => identities.map((field) => field.keys[r]).filter(Boolean).join(' ');
@@ -260,7 +261,7 @@ function identityDifferences(fields, rows, { a, b }, { levels, apart }, probabil
       // address, postcode and date of birth agree has a mistyped house number. A number inside
       // an address is outweighed by half as much: a phone line alone says one place.
       let rest = 0;
-      for (let k = 0; k < f; k++) if (k !== j && !fields[k].identity) rest += Math.max(0, fieldWeights[p * f + k]);
+      for (let k = 0; k < f; k++) if (k !== j && !fields[k].identity) rest += Math.max(0, fieldWeightOf(p, k));
       if (rest >= (inName === undefined ? IDENTIFIER_NATS : IDENTIFIER_NATS / 2)) continue;
       const [x, y] = [fields[j].texts[rows[a[p]]], fields[j].texts[rows[b[p]]]];
       why = { field: fields[j].name, differs: (inName !== undefined && differenceOf(x, y)) || { numbers: [[x], [y]] } };
@@ -276,7 +277,7 @@ function identityDifferences(fields, rows, { a, b }, { levels, apart }, probabil
       if (level === MISSING) continue;
       const weights = model.fields[j].weights;
       if (level === weights.length - 1 && weights[0] >= IDENTIFIER_NATS / 2) against = true;
-      evidence += Math.max(0, fieldWeights[p * f + j]);
+      evidence += Math.max(0, fieldWeightOf(p, j));
     }
     if (against || evidence < IDENTIFIER_NATS) differs.set(p, why);
   }
@@ -326,9 +327,10 @@ const KEYS_APART = 2;
 /**
  * The model of the distinct `rows` (indices into the fields' values) and their candidate
  * pairs: { candidates ({ a, b, sources } indexing rows), levels (theirs, pairs × fields),
- * apart (withComparer's), model, probability (of each candidate), fieldWeights (nats, pairs ×
- * fields) }. A candidate whose probability is below `least` (0: none) may hold an upper bound
- * of it, its names and texts MISSING (KEYS_APART).
+ * apart (withComparer's), model, weight (nats) and probability of each candidate,
+ * fieldWeightOf(p, j) (nats: field j's in candidate p) }. A candidate whose probability is
+ * below `least` (0: none) may hold an upper bound of it, its names and texts MISSING
+ * (KEYS_APART).
  */
 export async function matchRecords(core, fields, rows, pacer, similarity, least = 0) {
   const proposed = await proposeCandidates(core, fields, rows, pacer, similarity);
@@ -342,51 +344,50 @@ async function scoreCandidates(comparer, fields, rows, { candidates, selects }, 
   const compared = fieldsWhere(fields, (field) => !KEYED.has(field.kind));
   const found = await comparer.levels(candidates, keyed);
   const sampled = await comparer.levels(randomPairs(rows.length, RANDOM_PAIRS), fields.map((_, j) => j));
-  const aside = [];
+  const count = candidates.a.length;
+  const aside = new Uint8Array(count);
   const kept = [];
   const last = fields.map(({ kind }) => LEVELS[kind].length - 1);
-  for (let p = 0; p < candidates.a.length; p++) {
+  for (let p = 0; p < count; p++) {
     let apart = 0;
     for (const j of keyed) apart += found.levels[p * f + j] === last[j] ? 1 : -Infinity;
-    (apart >= KEYS_APART ? aside : kept).push(p);
+    if (apart >= KEYS_APART) aside[p] = 1;
+    else kept.push(p);
   }
   await comparer.levels(candidates, compared, found, kept);
   const n = rows.length;
   const model = learnModel(fields, found.levels, { sources: candidates.sources, selects }, sampled.levels, Math.max(1, (n * (n - 1)) / 2));
   const shares = keyShares(fields, rows);
-  let scored = scorePairs(model, fields, rows, candidates, found.levels, shares);
+  const weight = matchWeights(model, fields, rows, candidates, found.levels, shares);
   // Each pair set aside, its names and texts at their strongest weight (an exact agreement
   // on the rarer of the two values): compared when that reaches `least`, else that bound kept.
-  const logit = Math.log(least / (1 - least));
   const strongest = compared.map((j) => Float64Array.from(rows, (r) => (fields[j].keys[r] === '' ? NaN : fieldWeight(model, fields, shares, j, 0, r, r))));
-  const bound = new Map();
-  for (const p of aside) {
-    let most = scored.weight[p];
+  const logit = Math.log(least / (1 - least));
+  const doubtful = [];
+  for (let p = 0; p < count; p++) {
+    if (!aside[p]) continue;
+    let most = weight[p];
     for (const weights of strongest) {
       const [x, y] = [weights[candidates.a[p]], weights[candidates.b[p]]];
       if (x === x && y === y) most += Math.min(x, y);
     }
-    if (most < logit) bound.set(p, most);
+    if (most >= logit) doubtful.push(p);
+    else weight[p] = most;
   }
-  if (bound.size < aside.length) {
-    await comparer.levels(candidates, compared, found, aside.filter((p) => !bound.has(p)));
-    scored = scorePairs(model, fields, rows, candidates, found.levels, shares);
+  if (doubtful.length) {
+    await comparer.levels(candidates, compared, found, doubtful);
+    const rescored = matchWeights(model, fields, rows, candidates, found.levels, shares, doubtful);
+    doubtful.forEach((p, q) => { weight[p] = rescored[q]; });
   }
-  for (const [p, most] of bound) scored.weight[p] = most;
-  const probability = Float64Array.from(scored.weight, logistic);
-  return { candidates, levels: found.levels, apart: found.apart, model, ...scored, probability };
-}
-
-/** The match weight (nats) of pairs { a, b } of rows with these levels, and their fields' weights (nats, pairs × fields). */
-function scorePairs(model, fields, rows, pairs, levels, shares = keyShares(fields, rows)) {
-  const fieldWeights = new Float64Array(levels.length);
-  return { weight: matchWeights(model, fields, rows, pairs, levels, shares, fieldWeights), fieldWeights };
+  const { a, b } = candidates;
+  const fieldWeightOf = (p, j) => fieldWeight(model, fields, shares, j, found.levels[p * f + j], rows[a[p]], rows[b[p]]);
+  return { candidates, levels: found.levels, apart: found.apart, model, weight, fieldWeightOf, probability: Float64Array.from(weight, logistic) };
 }
 
 /** The match probability of any pairs { a, b } of rows under `model` (matchRecords'): what the candidates are checked against. */
 export async function pairProbabilities(core, fields, rows, model, pairs, pacer) {
   const { levels } = await withComparer(core, fields, rows, pacer, (comparer) => comparer.levels(pairs, fields.map((_, j) => j)));
-  return Float64Array.from(scorePairs(model, fields, rows, pairs, levels).weight, logistic);
+  return Float64Array.from(matchWeights(model, fields, rows, pairs, levels, keyShares(fields, rows)), logistic);
 }
 
 /** sh.dedup of records: checkRecordArguments, then the pipeline above. */
@@ -399,9 +400,9 @@ export async function dedupRecords(core, items, options) {
   const { first: rows, of } = await collapseTexts(Array.from(items, (_, i) => fields.map((field) => field.texts[i]).join('\u0000')), pacer);
   const n = rows.length;
   await pacer.pause();
-  const { candidates, levels, apart, model, weight, probability, fieldWeights } = await matchRecords(core, fields, rows, pacer, undefined, parsed.review);
+  const { candidates, levels, apart, model, weight, probability, fieldWeightOf } = await matchRecords(core, fields, rows, pacer, undefined, parsed.review);
   pacer.report('groups', 0, 1);
-  const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, model, fieldWeights);
+  const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, model, fieldWeightOf);
   const distinctLabels = centralLeaders(core, n, candidates, probability, parsed.probability, differs, (r) => identityText(fields, rows[r]));
   const labels = new Uint32Array(items.length);
   for (let i = 0; i < items.length; i++) labels[i] = rows[distinctLabels[of[i]]];
@@ -418,7 +419,7 @@ export async function dedupRecords(core, items, options) {
     if (seen === undefined || (differs.has(p) - differs.has(seen) || probability[p] - probability[seen]) > 0) best.set(key, p);
   }
   const order = [...best.values()].sort((x, y) => probability[y] - probability[x] || candidates.a[x] - candidates.a[y] || candidates.b[x] - candidates.b[y]);
-  const explain = pairExplainer(fields, rows, candidates, levels, weight, fieldWeights, differs);
+  const explain = pairExplainer(fields, rows, candidates, levels, weight, fieldWeightOf, differs);
   const review = order.slice(0, parsed.reviewLimit).map((p) => explain(p, rows[candidates.a[p]], rows[candidates.b[p]], probability[p]));
   pacer.report('groups', 1, 1);
   return { ...result, ...describeMatching(fields, model, review, order, candidates) };
@@ -438,7 +439,7 @@ const describeMatching = (fields, model, review, order, candidates) => ({
  * gives them (a and b) and its probability, to the pair as the result explains it: its
  * weight, why it was kept apart, and per field the two values, the level and the weight.
  */
-function pairExplainer(fields, rows, candidates, levels, weight, fieldWeights, differs) {
+function pairExplainer(fields, rows, candidates, levels, weight, fieldWeightOf, differs) {
   const f = fields.length;
   return (p, a, b, probability) => ({
     a,
@@ -448,7 +449,7 @@ function pairExplainer(fields, rows, candidates, levels, weight, fieldWeights, d
     ...(differs.has(p) && { apart: differs.get(p) }),
     fields: fields.map(({ name, kind, texts }, j) => {
       const level = levels[p * f + j];
-      return { name, a: texts[rows[candidates.a[p]]], b: texts[rows[candidates.b[p]]], level: level === MISSING ? 'missing' : LEVELS[kind][level], weight: bits(fieldWeights[p * f + j]) };
+      return { name, a: texts[rows[candidates.a[p]]], b: texts[rows[candidates.b[p]]], level: level === MISSING ? 'missing' : LEVELS[kind][level], weight: bits(fieldWeightOf(p, j)) };
     }),
   });
 }
@@ -470,9 +471,9 @@ export async function linkRecords(core, left, right, options) {
   // Rows equal in every field within one list collapsed, as dedup collapses them (one list's
   // copies would teach the model that equal fields match less often); the copies stay unlinked.
   const { first: rows } = await collapseTexts(Array.from(items, (_, i) => (i < n) + fields.map((field) => field.texts[i]).join('\u0000')), pacer);
-  const { candidates, levels, apart, model, weight, probability, fieldWeights } = await matchRecords(core, fields, rows, pacer, LINK_CANDIDATE_SIMILARITY, parsed.review);
+  const { candidates, levels, apart, model, weight, probability, fieldWeightOf } = await matchRecords(core, fields, rows, pacer, LINK_CANDIDATE_SIMILARITY, parsed.review);
   pacer.report('groups', 0, 1);
-  const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, model, fieldWeights);
+  const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, model, fieldWeightOf);
   // `rows` ascend, so a candidate across (a < b) has a in left and b in right.
   const across = [];
   const best = new Int32Array(rows.length).fill(-1);
@@ -483,7 +484,7 @@ export async function linkRecords(core, left, right, options) {
     for (const r of [candidates.a[p], candidates.b[p]]) if (best[r] < 0 || probability[p] > probability[best[r]]) best[r] = p;
   }
   const linked = (p) => best[candidates.a[p]] === p && best[candidates.b[p]] === p;
-  const explain = pairExplainer(fields, rows, candidates, levels, weight, fieldWeights, differs);
+  const explain = pairExplainer(fields, rows, candidates, levels, weight, fieldWeightOf, differs);
   const entry = (p) => explain(p, rows[candidates.a[p]], rows[candidates.b[p]] - n, probability[p]);
   const order = across.filter((p) => !linked(p)).sort((x, y) => probability[y] - probability[x] || x - y);
   const review = order.slice(0, parsed.reviewLimit).map(entry);
