@@ -46,6 +46,7 @@ const SELF_TAUGHT = -2;
 
 const LN2 = Math.LN2;
 export const logistic = (x) => 1 / (1 + Math.exp(-x));
+export const logit = (p) => Math.log(p / (1 - p));
 
 /**
  * u per field and level from the levels of random pairs (Uint8Array pairs × fields),
@@ -197,7 +198,7 @@ export function learnModel(fields, levels, { sources, selects }, randomLevels, a
     const counts = prior.map((p) => p.map((x) => x * PRIOR_PAIRS));
     const totals = new Float64Array(f).fill(PRIOR_PAIRS);
     const matches = new Float64Array(selects.length);
-    const logits = Array.from(lambdas, (l) => Math.log(l / (1 - l)));
+    const logits = Array.from(lambdas, logit);
     for (let q = 0; q < count; q++) {
       const n = patternCount[q];
       for (const s of sourceList[q]) matches[s] += n * logistic(evidence(q, s, logits, -1));
@@ -223,7 +224,7 @@ export function learnModel(fields, levels, { sources, selects }, randomLevels, a
   // The prior of a pair of the list, candidate or not: the matches expected among the
   // candidates (all of them, as far as candidates hold every likely pair; each by its first
   // source) over all pairs.
-  const logits = Array.from(lambdas, (l) => Math.log(l / (1 - l)));
+  const logits = Array.from(lambdas, logit);
   let expected = 0;
   for (let q = 0; q < count; q++) expected += patternCount[q] * logistic(evidence(q, sourceList[q][0], logits, -1));
   const lambda = Math.min(MAX_PRIOR, Math.max(MIN_PRIOR, (pairs > 0 ? expected : INITIAL_PRIOR) / allPairs));

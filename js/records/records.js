@@ -20,7 +20,7 @@ import { contains, wordsOf } from '../dedup/contained.js';
 import { checkFields, checkRows, recordFields } from './fields.js';
 import { LEVELS, MISSING, SHORT_NUMBER, keyLevel, similarityLevel } from './levels.js';
 import { KEYED, fieldsWhere, proposeCandidates, randomPairs } from './candidates.js';
-import { bits, exactWeight, learnModel, logistic } from './model.js';
+import { bits, exactWeight, learnModel, logistic, logit } from './model.js';
 
 const SIMILAR = LEVELS.name.indexOf('similar');
 const DIFFERENT = LEVELS.name.indexOf('different');
@@ -96,6 +96,7 @@ function checkProbability(value, name, below) {
  */
 async function withComparer(core, fields, rows, pacer, use) {
   const shingled = new Map(); // field index -> its values' sets and what its levels ask of them
+  const rowKeys = []; // field index -> its keys of the rows
   /** Field j's distinct values (of its rows' `keys`) in one set each, by its measure. */
   async function shingle(j, keys) {
     const field = fields[j];
@@ -123,7 +124,7 @@ async function withComparer(core, fields, rows, pacer, use) {
       const { levels, apart } = out;
       for (const j of on) {
         const field = fields[j];
-        const keys = Array.from(rows, (r) => field.keys[r]);
+        const keys = (rowKeys[j] ??= Array.from(rows, (r) => field.keys[r]));
         if (KEYED.has(field.kind)) {
           for (let q = 0; q < count; q++) {
             const p = at ? at[q] : q;
@@ -207,7 +208,7 @@ function fieldWeight(model, fields, shares, j, level, r, s) {
 /** The match weight (nats) of each pair, or of those at the indices `at`. */
 function matchWeights(model, fields, rows, { a, b }, levels, shares, at = null) {
   const f = fields.length;
-  const base = Math.log(model.prior / (1 - model.prior));
+  const base = logit(model.prior);
   const total = new Float64Array(at ? at.length : a.length);
   for (let q = 0; q < total.length; q++) {
     const p = at ? at[q] : q;
@@ -358,20 +359,23 @@ async function scoreCandidates(comparer, fields, rows, { candidates, selects }, 
   const n = rows.length;
   const model = learnModel(fields, found.levels, { sources: candidates.sources, selects }, sampled.levels, Math.max(1, (n * (n - 1)) / 2));
   const shares = keyShares(fields, rows);
-  const weight = matchWeights(model, fields, rows, candidates, found.levels, shares);
-  // Each pair set aside, its names and texts at their strongest weight (an exact agreement
-  // on the rarer of the two values): compared when that reaches `least`, else that bound kept.
+  const weight = new Float64Array(count);
+  matchWeights(model, fields, rows, candidates, found.levels, shares, kept).forEach((w, q) => { weight[kept[q]] = w; });
+  // Each pair set aside (its keys at their last level, its names and texts missing), its names
+  // and texts at their strongest weight (an exact agreement on the rarer of the two values):
+  // compared when that reaches `least`, else that bound kept.
+  const apartWeight = keyed.reduce((w, j) => w + model.fields[j].weights[last[j]], logit(model.prior));
   const strongest = compared.map((j) => Float64Array.from(rows, (r) => (fields[j].keys[r] === '' ? NaN : fieldWeight(model, fields, shares, j, 0, r, r))));
-  const logit = Math.log(least / (1 - least));
+  const reach = logit(least);
   const doubtful = [];
   for (let p = 0; p < count; p++) {
     if (!aside[p]) continue;
-    let most = weight[p];
+    let most = apartWeight;
     for (const weights of strongest) {
       const [x, y] = [weights[candidates.a[p]], weights[candidates.b[p]]];
       if (x === x && y === y) most += Math.min(x, y);
     }
-    if (most >= logit) doubtful.push(p);
+    if (most >= reach) doubtful.push(p);
     else weight[p] = most;
   }
   if (doubtful.length) {
