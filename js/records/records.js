@@ -18,7 +18,7 @@ import { centralLeaderLabels, dedupResult, flatGroups } from '../dedup/grouping.
 import { collapseTexts } from '../dedup/dedup.js';
 import { contains, wordsOf } from '../dedup/contained.js';
 import { checkFields, checkRows, recordFields } from './fields.js';
-import { LEVELS, MISSING, SHORT_NUMBER, keyLevel, similarityLevel } from './levels.js';
+import { LEVELS, MISSING, SHORT_NUMBER, keyLevel, keySignature, signaturesApart, similarityLevel } from './levels.js';
 import { KEYED, fieldsWhere, proposeCandidates, randomPairs } from './candidates.js';
 import { bits, exactWeight, learnModel, logistic, logit } from './model.js';
 
@@ -97,6 +97,7 @@ function checkProbability(value, name, below) {
 async function withComparer(core, fields, rows, pacer, use) {
   const shingled = new Map(); // field index -> its values' sets and what its levels ask of them
   const rowKeys = []; // field index -> its keys of the rows
+  const rowSignatures = []; // field index -> keySignature's of its rows' keys
   /** Field j's distinct values (of its rows' `keys`) in one set each, by its measure. */
   async function shingle(j, keys) {
     const field = fields[j];
@@ -126,11 +127,17 @@ async function withComparer(core, fields, rows, pacer, use) {
         const field = fields[j];
         const keys = (rowKeys[j] ??= Array.from(rows, (r) => field.keys[r]));
         if (KEYED.has(field.kind)) {
+          const last = LEVELS[field.kind].length - 1;
+          let signatures = rowSignatures[j];
+          if (!signatures && field.kind !== 'code') {
+            signatures = rowSignatures[j] = new Uint32Array(keys.length);
+            for (let r = 0; r < keys.length; r++) signatures[r] = keySignature(field.kind, keys[r]);
+          }
           for (let q = 0; q < count; q++) {
             const p = at ? at[q] : q;
             const x = keys[a[p]];
             const y = keys[b[p]];
-            if (x !== '' && y !== '') levels[p * f + j] = keyLevel(field.kind, x, y);
+            if (x !== '' && y !== '') levels[p * f + j] = signatures && signaturesApart(signatures[a[p]], signatures[b[p]]) ? last : keyLevel(field.kind, x, y);
           }
           continue;
         }

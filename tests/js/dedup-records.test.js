@@ -11,7 +11,7 @@ import { loadRecords } from '../bench/records-data.js';
 import { cellText, codesOf, emailKey, exactKey, inferKind, phoneKey, recordFields } from '../../js/records/fields.js';
 import { dateKey, dayOrder } from '../../js/core/dates.js';
 import { fullNames } from '../../js/records/nicknames.js';
-import { keyLevel, oneEdit } from '../../js/records/levels.js';
+import { LEVELS, keyLevel, keySignature, oneEdit, signaturesApart } from '../../js/records/levels.js';
 import { matchRecords, pairProbabilities } from '../../js/records/records.js';
 import { proposeCandidates } from '../../js/records/candidates.js';
 import { Pacer } from '../../js/core/pacing.js';
@@ -88,6 +88,53 @@ describe('the kinds of fields', () => {
     assert.equal(keyLevel('date', '19820819', '19900101'), 2);
     assert.equal(keyLevel('date', '19820819', '19820918'), 2); // month and day, not swapped
     assert.equal(keyLevel('date', '19820819', '19280819'), 1); // two digits of the year swapped
+  });
+
+  test('keys whose signatures are more than 2 apart are at their last level, against keyLevel on keys a few edits apart', () => {
+    const random = mulberry32(7);
+    const pick = (chars) => chars[Math.floor(random() * chars.length)];
+    const edit = (key, chars) => {
+      const i = Math.floor(random() * key.length);
+      switch (Math.floor(random() * 4)) {
+        case 0: return key.slice(0, i) + pick(chars) + key.slice(i + 1);
+        case 1: return key.slice(0, i) + pick(chars) + key.slice(i);
+        case 2: return key.slice(0, i) + key.slice(i + 1);
+        default: return key.slice(0, i) + key[i + 1] + key[i] + key.slice(i + 2);
+      }
+    };
+    const made = {
+      email: () => [`${Array.from({ length: 6 + Math.floor(random() * 8) }, () => pick('abcdefgh.1234')).join('')}`, pick(['@x.com', '@y.org'])],
+      phone: () => [Array.from({ length: 7 + Math.floor(random() * 5) }, () => pick('0123456789')).join(''), ''],
+      date: () => [`19${pick('45678')}${pick('0123456789')}${pick('01')}${pick('0123456789')}${pick('012')}${pick('0123456789')}`, ''],
+      exact: () => [Array.from({ length: 2 + Math.floor(random() * 8) }, () => pick('0123456789ab')).join(''), ''],
+    };
+    for (const [kind, make] of Object.entries(made)) {
+      const keys = [];
+      for (let base = 0; base < 60; base++) {
+        const [head, tail] = make();
+        keys.push(head + tail);
+        // The same key after 1 to 3 edits, with the other domain, a prefix, or day and month swapped.
+        for (let k = 0; k < 12; k++) {
+          let key = head;
+          for (let e = 1 + Math.floor(random() * 3); e > 0 && key.length > 1; e--) key = edit(key, kind === 'email' ? 'abcdefgh.1234' : '0123456789');
+          keys.push(key + (k % 4 === 0 && kind === 'email' ? '@z.net' : tail));
+        }
+        if (kind === 'phone') keys.push(`44${head}`);
+        if (kind === 'date') keys.push(head.slice(0, 4) + head.slice(6, 8) + head.slice(4, 6));
+      }
+      const signatures = keys.map((key) => keySignature(kind, key));
+      const last = LEVELS[kind].length - 1;
+      let [apart, near] = [0, 0];
+      for (let r = 0; r < keys.length; r++) {
+        for (let s = r + 1; s < keys.length; s++) {
+          if (!signaturesApart(signatures[r], signatures[s])) continue;
+          apart++;
+          assert.equal(keyLevel(kind, keys[r], keys[s]), last, `${kind}: ${keys[r]} / ${keys[s]}`);
+        }
+        near += keys.length - 1 - r;
+      }
+      assert.ok(apart > 0 && apart < near, `${kind}: ${apart} of ${near} pairs apart by their signatures`);
+    }
   });
 
   test('numbers and identifiers: case, spaces and punctuation aside; short numbers one edit apart differ unless swapped', () => {
