@@ -245,25 +245,26 @@ function identityDifferences(fields, rows, { a, b }, { levels, apart }, probabil
   const f = fields.length;
   const identities = fields.filter((field) => field.identity);
   const identityOf = (r) => identities.map((field) => field.keys[r]).filter(Boolean).join(' ');
-  const identifiers = fields.flatMap((field, j) => (IDENTIFIERS.has(field.kind) ? [j] : []));
-  const numbers = fields.flatMap((field, j) => (field.kind === 'exact' ? [j] : []));
+  const identifiers = fieldsWhere(fields, (field) => IDENTIFIERS.has(field.kind));
+  const numbers = fieldsWhere(fields, (field) => field.kind === 'exact');
   const codes = fields.findIndex((field) => field.kind === 'code');
   const differs = new Map();
   for (let p = 0; p < probability.length; p++) {
     if (probability[p] < threshold) continue;
-    const [x, y] = [identityOf(rows[a[p]]), identityOf(rows[b[p]])];
+    const [ra, rb] = [rows[a[p]], rows[b[p]]];
     let why = null;
     // A model code both share names one product, however else the titles are worded.
     const sharesCode = codes >= 0 && levels[p * f + codes] === 0;
+    const [x, y] = [identityOf(ra), identityOf(rb)];
     if (x && y && !sharesCode && differenceOf(x, y)) {
       // The difference of the keys (nicknames in full) decides; that of the texts says it as written.
-      why = { field: identities.map((field) => field.name).join(' '), differs: differenceOf(identityText(fields, rows[a[p]]), identityText(fields, rows[b[p]])) ?? differenceOf(x, y) };
+      why = { field: identities.map((field) => field.name).join(' '), differs: differenceOf(identityText(fields, ra), identityText(fields, rb)) ?? differenceOf(x, y) };
     } else {
       // A number that differs outright: of up to four digits in an 'exact' field (a house, a
       // year, an edition), or in a name field's value whose words agree (withComparer's `apart`).
       const inName = apart.get(p);
       const j = inName ?? numbers.find((k) => levels[p * f + k] === LEVELS.exact.length - 1
-        && SHORT_NUMBER.test(fields[k].texts[rows[a[p]]]) && SHORT_NUMBER.test(fields[k].texts[rows[b[p]]]));
+        && SHORT_NUMBER.test(fields[k].texts[ra]) && SHORT_NUMBER.test(fields[k].texts[rb]));
       if (j === undefined) continue;
       // Unless the fields but the identity and that number agree beyond chance: a record whose
       // address, postcode and date of birth agree has a mistyped house number. A number inside
@@ -271,7 +272,7 @@ function identityDifferences(fields, rows, { a, b }, { levels, apart }, probabil
       let rest = 0;
       for (let k = 0; k < f; k++) if (k !== j && !fields[k].identity) rest += Math.max(0, fieldWeightOf(p, k));
       if (rest >= (inName === undefined ? IDENTIFIER_NATS : IDENTIFIER_NATS / 2)) continue;
-      const [x, y] = [fields[j].texts[rows[a[p]]], fields[j].texts[rows[b[p]]]];
+      const [x, y] = [fields[j].texts[ra], fields[j].texts[rb]];
       why = { field: fields[j].name, differs: (inName !== undefined && differenceOf(x, y)) || { numbers: [[x], [y]] } };
     }
     // Identifiers of the row itself (an e-mail, a date of birth, a number) that agree beyond
