@@ -4,26 +4,19 @@
 // (each member matches its kept row directly, so weak links do not chain), and a review of
 // the uncertain pairs, each explained field by field.
 //
-// Pipeline: identical rows collapsed; fields.js's fields and keys; candidates.js's
-// candidates and random pairs; the levels of both in every field; the model; the
-// probabilities; groups (identity differences kept apart); review.
+// Pipeline: identical rows collapsed; fields.js's fields and keys; matching.js's candidates,
+// model and probabilities; groups (identity differences kept apart); review.
 import { checkInteger, checkKnownKeys, checkNumber } from '../core/checks.js';
 import { Pacer, checkOnProgress, checkSignal } from '../core/pacing.js';
 import { assertUsable } from '../core/traps.js';
-import { buildShingleSets, createShingleSets, deleteShingleSets, setSimilarities } from '../bindings/shingle-sets.js';
-import { learnWeights, lendWeights } from '../bindings/word-weights.js';
-import { differenceOf, partsOfItems, splitLookAlikes } from '../dedup/look-alikes.js';
-import { differingParts, hasNumbers } from '../core/look-alikes.js';
+import { differenceOf, splitLookAlikes } from '../dedup/look-alikes.js';
 import { centralLeaderLabels, dedupResult, flatGroups } from '../dedup/grouping.js';
 import { collapseTexts } from '../dedup/dedup.js';
-import { contains, wordsOf } from '../dedup/contained.js';
 import { checkFields, checkRows, recordFields } from './fields.js';
-import { LEVELS, MISSING, SHORT_NUMBER, keyLevel, keySignature, signaturesApart, similarityLevel } from './levels.js';
-import { KEYED, fieldsWhere, proposeCandidates, randomPairs } from './candidates.js';
-import { bits, exactWeight, learnModel, logistic, logit } from './model.js';
-
-const SIMILAR = LEVELS.name.indexOf('similar');
-const DIFFERENT = LEVELS.name.indexOf('different');
+import { LEVELS, MISSING, SHORT_NUMBER } from './levels.js';
+import { fieldsWhere } from './candidates.js';
+import { bits } from './model.js';
+import { matchRecords } from './matching.js';
 
 const RECORD_OPTIONS = ['fields', 'probability', 'review', 'reviewLimit', 'onProgress', 'signal'];
 
@@ -35,9 +28,6 @@ export const DEFAULT_LINK_PROBABILITY = DEFAULT_RECORD_REVIEW;
 /** The names' similarity from which link's candidates are proposed where no row keys are (candidates.js CANDIDATE_SIMILARITY). */
 const LINK_CANDIDATE_SIMILARITY = 0.5;
 const DEFAULT_REVIEW_LIMIT = 1000;
-
-/** Random pairs counted for u. */
-const RANDOM_PAIRS = 20000;
 
 /**
  * Kinds that identify a row rather than what it shares with others (a phone line, an
@@ -82,150 +72,6 @@ function checkProbability(value, name, below) {
 }
 
 
-/**
- * use(comparer), a comparison of pairs of distinct rows field by field, whose
- * `levels(pairs, on, out, at)` writes the levels of the pairs { a, b } at the indices `at`
- * (all when not given) in the fields `on` (indices) into `out` ({ levels (pairs × fields,
- * row-major; MISSING where not compared), apart }; new when not given), and returns it. A
- * name or text field's distinct values are shingled when the field is first compared, and
- * held until `use` settles, so that pairs compared later (matchRecords' KEYS_APART) cost no
- * second building. Two values of a name field beside the identity (an address, a branch)
- * whose words are alike and whose numbers differ (`3555` / `3570 Las Vegas Blvd.`:
- * core/look-alikes.js) are 'different': two houses of one street, two flats of one building
- * are two places; `apart` maps each such pair to the first such field.
- */
-async function withComparer(core, fields, rows, pacer, use) {
-  const shingled = new Map(); // field index -> its values' sets and what its levels ask of them
-  const rowKeys = []; // field index -> its keys of the rows
-  const rowSignatures = []; // field index -> keySignature's of its rows' keys
-  /** Field j's distinct values (of its rows' `keys`) in one set each, by its measure. */
-  async function shingle(j, keys) {
-    const field = fields[j];
-    const { distinct: values, of: slot } = await collapseTexts(keys, pacer);
-    const measure = field.kind === 'name' ? 'short' : 'text';
-    const wordSets = new Array(values.length);
-    const partsOf = partsOfItems((v) => values[v]);
-    const compared = {
-      sets: createShingleSets(core),
-      slot,
-      wordsAt: (v) => (wordSets[v] ??= wordsOf(values[v])),
-      numbersDiffer: (x, y) => !field.identity && measure === 'short' && hasNumbers(partsOf(x)) && hasNumbers(partsOf(y))
-        && differingParts(partsOf(x), partsOf(y))?.numbers !== undefined,
-    };
-    shingled.set(j, compared);
-    const build = (weights) => buildShingleSets(core, compared.sets, values, () => pacer.pause(), 0, measure, weights);
-    if (measure === 'short') await lendWeights(core, await learnWeights(core, values, () => pacer.pause()), build);
-    else await build(0);
-    return compared;
-  }
-  const comparer = {
-    async levels({ a, b }, on, out = { levels: new Uint8Array(a.length * fields.length).fill(MISSING), apart: new Map() }, at = null) {
-      const f = fields.length;
-      const count = at ? at.length : a.length;
-      const { levels, apart } = out;
-      for (const j of on) {
-        const field = fields[j];
-        const keys = (rowKeys[j] ??= Array.from(rows, (r) => field.keys[r]));
-        if (KEYED.has(field.kind)) {
-          const last = LEVELS[field.kind].length - 1;
-          let signatures = rowSignatures[j];
-          if (!signatures && field.kind !== 'code') {
-            signatures = rowSignatures[j] = new Uint32Array(keys.length);
-            for (let r = 0; r < keys.length; r++) signatures[r] = keySignature(field.kind, keys[r]);
-          }
-          for (let q = 0; q < count; q++) {
-            const p = at ? at[q] : q;
-            const x = keys[a[p]];
-            const y = keys[b[p]];
-            if (x !== '' && y !== '') levels[p * f + j] = signatures && signaturesApart(signatures[a[p]], signatures[b[p]]) ? last : keyLevel(field.kind, x, y);
-          }
-          continue;
-        }
-        const { sets, slot, wordsAt, numbersDiffer } = shingled.get(j) ?? await shingle(j, keys);
-        const [slotsA, slotsB] = [new Uint32Array(count), new Uint32Array(count)];
-        for (let q = 0; q < count; q++) {
-          const p = at ? at[q] : q;
-          [slotsA[q], slotsB[q]] = [slot[a[p]], slot[b[p]]];
-        }
-        const similarity = setSimilarities(core, sets, slotsA, slotsB);
-        for (let q = 0; q < count; q++) {
-          const p = at ? at[q] : q;
-          if (keys[a[p]] === '' || keys[b[p]] === '') continue;
-          const [x, y] = [slotsA[q], slotsB[q]];
-          const level = similarityLevel(similarity[q], x === y);
-          if (level === DIFFERENT) levels[p * f + j] = contains(wordsAt(x), wordsAt(y)) ? SIMILAR : level;
-          else if (level > 0 && numbersDiffer(x, y)) {
-            levels[p * f + j] = DIFFERENT;
-            if (!apart.has(p)) apart.set(p, j);
-          } else levels[p * f + j] = level;
-        }
-        await pacer.pause();
-      }
-      return out;
-    },
-  };
-  try {
-    return await use(comparer);
-  } finally {
-    for (const { sets } of shingled.values()) deleteShingleSets(core, sets);
-  }
-}
-
-/** How many rows hold the rarest code that codes x and y (space-separated) share. */
-function rarestShared(x, y, counts) {
-  const codes = new Set(x.split(' '));
-  let least = Infinity;
-  for (const code of y.split(' ')) if (codes.has(code)) least = Math.min(least, counts.get(code) ?? 1);
-  return Number.isFinite(least) ? least : 1;
-}
-
-/** Each field's share of rows per key, for the weight of an exact agreement. */
-function keyShares(fields, rows) {
-  return fields.map((field) => {
-    const counts = new Map();
-    let present = 0;
-    for (const r of rows) {
-      const key = field.keys[r];
-      if (key === '') continue;
-      present++;
-      for (const part of field.kind === 'code' ? key.split(' ') : [key]) counts.set(part, (counts.get(part) ?? 0) + 1);
-    }
-    // The share of the value two random rows agree on, on average: sum of p^3 over sum of p^2.
-    let squares = 0;
-    let cubes = 0;
-    for (const count of counts.values()) {
-      const p = count / present;
-      squares += p * p;
-      cubes += p * p * p;
-    }
-    return { counts, present, typical: squares > 0 ? cubes / squares : 1 };
-  });
-}
-
-/** The weight (nats) of field j's `level` for rows r and s: an exact agreement weighs by the value's rarity (keyShares' `shares`). */
-function fieldWeight(model, fields, shares, j, level, r, s) {
-  if (level === MISSING) return 0;
-  if (level !== 0 || fields[j].kind === 'text') return model.fields[j].weights[level];
-  const { counts, present, typical } = shares[j];
-  const [x, y] = [fields[j].keys[r], fields[j].keys[s]];
-  const share = (fields[j].kind === 'code' ? rarestShared(x, y, counts) : Math.max(counts.get(x) ?? 1, counts.get(y) ?? 1)) / present;
-  return exactWeight(model.fields[j], share, typical, present);
-}
-
-/** The match weight (nats) of each pair, or of those at the indices `at`. */
-function matchWeights(model, fields, rows, { a, b }, levels, shares, at = null) {
-  const f = fields.length;
-  const base = logit(model.prior);
-  const total = new Float64Array(at ? at.length : a.length);
-  for (let q = 0; q < total.length; q++) {
-    const p = at ? at[q] : q;
-    let t = base;
-    for (let j = 0; j < f; j++) t += fieldWeight(model, fields, shares, j, levels[p * f + j], rows[a[p]], rows[b[p]]);
-    total[q] = t;
-  }
-  return total;
-}
-
 /** Row r's identity fields as written, joined. */
 const identityText = (fields, r) => fields.filter((field) => field.identity).map((field) => field.texts[r]).filter(Boolean).join(' ');
 
@@ -239,7 +85,7 @@ const identityText = (fields, r) => fields.filter((field) => field.identity).map
  * name field beside the identity numbers that differ in words alike (withComparer's `apart`:
  * `12`/`14 Oak Street`), and the other fields but the identity do not agree beyond chance;
  * unless its identifiers say otherwise: agreeing addresses, phones and employers do not make
- * two people one. `levels` and `apart` are withComparer's of the candidates { a, b }.
+ * two people one. `levels` and `apart` are matching.js matchRecords' of the candidates { a, b }.
  */
 function identityDifferences(fields, rows, { a, b }, { levels, apart }, probability, threshold, model, fieldWeightOf) {
   const f = fields.length;
@@ -321,85 +167,6 @@ function describeModel(model, fields) {
       })),
     })),
   };
-}
-
-/**
- * Candidates whose keys all disagree outright (their last level), in KEYS_APART fields or
- * more, have their names and texts compared only where the model says they could reach the
- * caller's least probability with those agreeing as much as they can: a million contacts'
- * candidates are mostly rows whose names are alike and whose e-mail, phone and birthday all
- * differ. The model learns with those names and texts missing: such pairs are nearly all two
- * entities, whose posterior teaches m little either way.
- */
-const KEYS_APART = 2;
-
-/**
- * The model of the distinct `rows` (indices into the fields' values) and their candidate
- * pairs: { candidates ({ a, b, sources } indexing rows), levels (theirs, pairs × fields),
- * apart (withComparer's), model, weight (nats) and probability of each candidate,
- * fieldWeightOf(p, j) (nats: field j's in candidate p) }. A candidate whose probability is
- * below `least` (0: none) may hold an upper bound of it, its names and texts MISSING
- * (KEYS_APART).
- */
-export async function matchRecords(core, fields, rows, pacer, similarity, least = 0) {
-  const proposed = await proposeCandidates(core, fields, rows, pacer, similarity);
-  return withComparer(core, fields, rows, pacer, (comparer) => scoreCandidates(comparer, fields, rows, proposed, least));
-}
-
-/** matchRecords' answer for its candidates and their sources' `selects`, compared by `comparer`. */
-async function scoreCandidates(comparer, fields, rows, { candidates, selects }, least) {
-  const f = fields.length;
-  const keyed = fieldsWhere(fields, (field) => KEYED.has(field.kind));
-  const compared = fieldsWhere(fields, (field) => !KEYED.has(field.kind));
-  const found = await comparer.levels(candidates, keyed);
-  const sampled = await comparer.levels(randomPairs(rows.length, RANDOM_PAIRS), fields.map((_, j) => j));
-  const count = candidates.a.length;
-  const aside = new Uint8Array(count);
-  const kept = [];
-  const last = fields.map(({ kind }) => LEVELS[kind].length - 1);
-  for (let p = 0; p < count; p++) {
-    let apart = 0;
-    for (const j of keyed) apart += found.levels[p * f + j] === last[j] ? 1 : -Infinity;
-    if (apart >= KEYS_APART) aside[p] = 1;
-    else kept.push(p);
-  }
-  await comparer.levels(candidates, compared, found, kept);
-  const n = rows.length;
-  const model = learnModel(fields, found.levels, { sources: candidates.sources, selects }, sampled.levels, Math.max(1, (n * (n - 1)) / 2));
-  const shares = keyShares(fields, rows);
-  const weight = new Float64Array(count);
-  matchWeights(model, fields, rows, candidates, found.levels, shares, kept).forEach((w, q) => { weight[kept[q]] = w; });
-  // Each pair set aside (its keys at their last level, its names and texts missing), its names
-  // and texts at their strongest weight (an exact agreement on the rarer of the two values):
-  // compared when that reaches `least`, else that bound kept.
-  const apartWeight = keyed.reduce((w, j) => w + model.fields[j].weights[last[j]], logit(model.prior));
-  const strongest = compared.map((j) => Float64Array.from(rows, (r) => (fields[j].keys[r] === '' ? NaN : fieldWeight(model, fields, shares, j, 0, r, r))));
-  const reach = logit(least);
-  const doubtful = [];
-  for (let p = 0; p < count; p++) {
-    if (!aside[p]) continue;
-    let most = apartWeight;
-    for (const weights of strongest) {
-      const [x, y] = [weights[candidates.a[p]], weights[candidates.b[p]]];
-      if (x === x && y === y) most += Math.min(x, y);
-    }
-    if (most >= reach) doubtful.push(p);
-    else weight[p] = most;
-  }
-  if (doubtful.length) {
-    await comparer.levels(candidates, compared, found, doubtful);
-    const rescored = matchWeights(model, fields, rows, candidates, found.levels, shares, doubtful);
-    doubtful.forEach((p, q) => { weight[p] = rescored[q]; });
-  }
-  const { a, b } = candidates;
-  const fieldWeightOf = (p, j) => fieldWeight(model, fields, shares, j, found.levels[p * f + j], rows[a[p]], rows[b[p]]);
-  return { candidates, levels: found.levels, apart: found.apart, model, weight, fieldWeightOf, probability: Float64Array.from(weight, logistic) };
-}
-
-/** The match probability of any pairs { a, b } of rows under `model` (matchRecords'): what the candidates are checked against. */
-export async function pairProbabilities(core, fields, rows, model, pairs, pacer) {
-  const { levels } = await withComparer(core, fields, rows, pacer, (comparer) => comparer.levels(pairs, fields.map((_, j) => j)));
-  return Float64Array.from(matchWeights(model, fields, rows, pairs, levels, keyShares(fields, rows)), logistic);
 }
 
 /** sh.dedup of records: checkRecordArguments, then the pipeline above. */

@@ -8,7 +8,8 @@
 import { readFileSync } from 'node:fs';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
 import { Pacer } from '../../js/core/pacing.js';
-import { DEFAULT_PROBABILITY, DEFAULT_RECORD_REVIEW, matchRecords, pairProbabilities } from '../../js/records/records.js';
+import { DEFAULT_PROBABILITY, DEFAULT_RECORD_REVIEW } from '../../js/records/records.js';
+import { matchRecords, pairProbabilities } from '../../js/records/matching.js';
 import { recordFields } from '../../js/records/fields.js';
 import { loadRecords } from './records-data.js';
 

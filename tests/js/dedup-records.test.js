@@ -12,7 +12,7 @@ import { cellText, codesOf, emailKey, exactKey, inferKind, phoneKey, recordField
 import { dateKey, dayOrder } from '../../js/core/dates.js';
 import { fullNames } from '../../js/records/nicknames.js';
 import { LEVELS, keyLevel, keySignature, oneEdit, signaturesApart } from '../../js/records/levels.js';
-import { matchRecords, pairProbabilities } from '../../js/records/records.js';
+import { matchRecords, pairProbabilities } from '../../js/records/matching.js';
 import { proposeCandidates } from '../../js/records/candidates.js';
 import { Pacer } from '../../js/core/pacing.js';
 import { mulberry32 } from '../bench/quality/random.js';
