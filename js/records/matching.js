@@ -45,9 +45,9 @@ async function scoreCandidates(comparer, fields, rows, { candidates, selects }, 
   const kept = [];
   const last = fields.map(({ kind }) => LEVELS[kind].length - 1);
   for (let p = 0; p < count; p++) {
-    let apart = 0;
-    for (const j of keyed) apart += found.levels[p * f + j] === last[j] ? 1 : -Infinity;
-    if (apart >= KEYS_APART) aside[p] = 1;
+    let apart = keyed.length >= KEYS_APART;
+    for (let i = 0; i < keyed.length && apart; i++) apart = found.levels[p * f + keyed[i]] === last[keyed[i]];
+    if (apart) aside[p] = 1;
     else kept.push(p);
   }
   await comparer.levels(candidates, compared, found, kept);
@@ -55,7 +55,8 @@ async function scoreCandidates(comparer, fields, rows, { candidates, selects }, 
   const model = learnModel(fields, found.levels, { sources: candidates.sources, selects }, sampled.levels, Math.max(1, (n * (n - 1)) / 2));
   const shares = keyShares(fields, rows);
   const weight = new Float64Array(count);
-  matchWeights(model, fields, rows, candidates, found.levels, shares, kept).forEach((w, q) => { weight[kept[q]] = w; });
+  const weigh = (at) => matchWeights(model, fields, rows, candidates, found.levels, shares, at).forEach((w, q) => { weight[at[q]] = w; });
+  weigh(kept);
   // Each pair set aside (its keys at their last level, its names and texts missing), its names
   // and texts at their strongest weight (an exact agreement on the rarer of the two values):
   // compared when that reaches `least`, else that bound kept.
@@ -75,8 +76,7 @@ async function scoreCandidates(comparer, fields, rows, { candidates, selects }, 
   }
   if (doubtful.length) {
     await comparer.levels(candidates, compared, found, doubtful);
-    const rescored = matchWeights(model, fields, rows, candidates, found.levels, shares, doubtful);
-    doubtful.forEach((p, q) => { weight[p] = rescored[q]; });
+    weigh(doubtful);
   }
   const { a, b } = candidates;
   const fieldWeightOf = (p, j) => fieldWeight(model, fields, shares, j, found.levels[p * f + j], rows[a[p]], rows[b[p]]);
