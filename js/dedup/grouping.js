@@ -3,6 +3,7 @@
 //   pairs --leader rule (the core's) or componentsOfPairs--> labels --flatGroups--> typed arrays
 //   --dedupResult--> { unique, uniqueIndices, groups }.
 // A label is the index of the item an item is grouped under: itself when it is kept.
+import { mapArray } from '../core/arrays.js';
 import { checkInteger, checkKnownKeys, checkObject, checkPairIndices, typeName } from '../core/checks.js';
 import { STEP_ITERATIONS, runSteps } from '../core/pacing.js';
 import { checkSimilarity } from '../core/thresholds.js';
@@ -86,7 +87,7 @@ export function centralLeaderLabels(core, count, { a, b }, counts = () => true) 
     words[3 * p + 1] = Math.max(x, y);
   }
   const leaderRanks = leaderOfPairs(core, count, words);
-  return Uint32Array.from(rank, (r) => itemOfRank[leaderRanks[r]]);
+  return mapArray(rank, (r) => itemOfRank[leaderRanks[r]], Uint32Array);
 }
 
 /** The pairs i with keep(i), as a new pairs object. */

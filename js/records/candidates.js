@@ -6,11 +6,12 @@
 // e-mail, a phone or a date proposes pairs too; MinHash bands and exact verification in the
 // core, as dedup's review search), or, without names, whose text fields joined reach 0.5 by
 // the text measure; and random pairs, for the model's u.
+import { mapArray } from '../core/arrays.js';
 import { searchAllPairs } from '../bindings/review-pairs.js';
 import { collapseTexts } from '../dedup/dedup.js';
 import { buildShingleSets, withShingleSets } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
-import { LEVELS, PHONE_SUFFIX, keyLevel } from './levels.js';
+import { LEVELS, PHONE_SUFFIX, keyLevel, phoneNeighbourhood } from './levels.js';
 
 /**
  * Similarity of the joined identity (or name) fields from which two rows are candidates (the
@@ -82,7 +83,8 @@ class PairSet {
     const sources = new Uint32Array(this.size);
     let m = -1;
     let last = -1;
-    for (const key of keys) {
+    for (let i = 0; i < this.size; i++) {
+      const key = keys[i];
       const pair = Math.floor(key / 64);
       if (pair !== last) {
         m++;
@@ -158,7 +160,7 @@ function keyCandidates(fields, rows, byFirstWord, pairs) {
       if (!(block.length <= MAX_BLOCK)) continue;
       for (let i = 0; i < block.length; i++) for (let k = i + 1; k < block.length; k++) addClose(block[i], block[k]);
     }
-    if (field.kind === 'phone') phoneNeighbours(Array.from(rows, (r) => field.keys[r]), addClose);
+    if (field.kind === 'phone') phoneNeighbours(mapArray(rows, (r) => field.keys[r]), addClose);
   }
   return proposing;
 }
@@ -168,13 +170,15 @@ function keyCandidates(fields, rows, byFirstWord, pairs) {
  * share a one-digit deletion, held by at most MAX_BLOCK, at positions at most one apart:
  * one digit replaced is deleted at one position of both, two adjacent swapped at neighbouring
  * ones (phones sharing a deletion only further apart, most of those that share one by
- * chance, are two edits apart). Each deletion is a number below 2^21 (the digits after a
- * leading 1, so that zeros count), held with its row and position in one sorted array: no
- * map, no strings.
+ * chance, are two edits apart), and only in one neighbourhood (levels.js phoneNeighbourhood:
+ * most phones sharing a deletion by chance differ before it; phones of one suffix are its
+ * block's pairs). Each deletion is a number below 2^21 (the digits after a leading 1, so
+ * that zeros count), held with its row and position in one sorted array: no map, no strings.
  */
 function phoneNeighbours(phones, close) {
   const above = 2 ** 32; // a deletion's place above its row and position (r * 8 + i)
   const entries = new Float64Array(phones.length * PHONE_SUFFIX);
+  const neighbourhood = mapArray(phones, phoneNeighbourhood, Uint32Array);
   let m = 0;
   for (let r = 0; r < phones.length; r++) {
     const key = phones[r].slice(-PHONE_SUFFIX);
@@ -191,14 +195,14 @@ function phoneNeighbours(phones, close) {
       for (let b = a + 1; b < end; b++) {
         const ea = sorted[a] % above;
         const eb = sorted[b] % above;
-        if (Math.abs((ea & 7) - (eb & 7)) <= 1) close(ea >>> 3, eb >>> 3);
+        if (Math.abs((ea & 7) - (eb & 7)) <= 1 && neighbourhood[ea >>> 3] === neighbourhood[eb >>> 3]) close(ea >>> 3, eb >>> 3);
       }
     }
   }
 }
 
 /** The keys of the fields `on` of each distinct row, joined by spaces. */
-const joinedTexts = (fields, rows, on) => Array.from(rows, (r) => on.map((j) => fields[j].keys[r]).filter(Boolean).join(' '));
+const joinedTexts = (fields, rows, on) => mapArray(rows, (r) => on.map((j) => fields[j].keys[r]).filter(Boolean).join(' '));
 
 /** The length of the keys of the fields `on`, over all rows. */
 const keysLength = (fields, rows, on) => on.reduce((sum, j) => rows.reduce((s, r) => s + fields[j].keys[r].length, sum), 0);

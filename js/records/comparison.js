@@ -1,6 +1,7 @@
 // The comparison of pairs of records (README "Records"), field by field: each pair's level in
 // each field, by the field's kind (levels.js): keyed fields by their keys, name and text
 // fields by the similarity of their values' shingle sets in the core.
+import { mapArray } from '../core/arrays.js';
 import { buildShingleSets, createShingleSets, deleteShingleSets, setSimilarities } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
 import { partsOfItems } from '../dedup/look-alikes.js';
@@ -56,7 +57,7 @@ export async function withComparer(core, fields, rows, pacer, use) {
       const { levels, apart } = out;
       for (const j of on) {
         const field = fields[j];
-        const keys = (rowKeys[j] ??= Array.from(rows, (r) => field.keys[r]));
+        const keys = (rowKeys[j] ??= mapArray(rows, (r) => field.keys[r]));
         if (KEYED.has(field.kind)) {
           const last = LEVELS[field.kind].length - 1;
           let signatures = rowSignatures[j];

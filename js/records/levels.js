@@ -65,6 +65,18 @@ export function signaturesApart(x, y) {
   return false;
 }
 
+/**
+ * A number equal for two phones (digits) whose last PHONE_SUFFIX digits differ and whose
+ * level may yet be 'close': their lengths, and the digit before the two that precede those
+ * (a phone's 'close' is judged on its last PHONE_SUFFIX + 2 digits, at most two of them
+ * differing: the suffixes differ in one at least, so a difference there is a second one
+ * that neither one replaced digit nor two swapped neighbours make).
+ */
+export function phoneNeighbourhood(key) {
+  const at = key.length - PHONE_SUFFIX - 2;
+  return key.length * 16 + (at >= 0 ? key.charCodeAt(at) - 48 : 10);
+}
+
 /** The level of two non-empty keys of a field of kind 'email', 'phone', 'date', 'exact' or 'code' (fields.js keys). */
 export function keyLevel(kind, a, b) {
   if (a === b) return 0;

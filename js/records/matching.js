@@ -1,6 +1,7 @@
 // The model of a list of records and its candidates' match probabilities (README "Records"):
 // candidates.js's candidates, compared field by field (comparison.js), the model learned from
 // them (model.js), each candidate weighed (weights.js).
+import { mapArray } from '../core/arrays.js';
 import { KEYED, fieldsWhere, proposeCandidates, randomPairs } from './candidates.js';
 import { withComparer } from './comparison.js';
 import { LEVELS } from './levels.js';
@@ -61,7 +62,7 @@ async function scoreCandidates(comparer, fields, rows, { candidates, selects }, 
   // and texts at their strongest weight (an exact agreement on the rarer of the two values):
   // compared when that reaches `least`, else that bound kept.
   const apartWeight = keyed.reduce((w, j) => w + model.fields[j].weights[last[j]], logit(model.prior));
-  const strongest = compared.map((j) => Float64Array.from(rows, (r) => (fields[j].keys[r] === '' ? NaN : fieldWeight(model, fields, shares, j, 0, r, r))));
+  const strongest = compared.map((j) => mapArray(rows, (r) => (fields[j].keys[r] === '' ? NaN : fieldWeight(model, fields, shares, j, 0, r, r)), Float64Array));
   const reach = logit(least);
   const doubtful = [];
   for (let p = 0; p < count; p++) {
@@ -80,11 +81,11 @@ async function scoreCandidates(comparer, fields, rows, { candidates, selects }, 
   }
   const { a, b } = candidates;
   const fieldWeightOf = (p, j) => fieldWeight(model, fields, shares, j, found.levels[p * f + j], rows[a[p]], rows[b[p]]);
-  return { candidates, levels: found.levels, apart: found.apart, model, weight, fieldWeightOf, probability: Float64Array.from(weight, logistic) };
+  return { candidates, levels: found.levels, apart: found.apart, model, weight, fieldWeightOf, probability: mapArray(weight, logistic, Float64Array) };
 }
 
 /** The match probability of any pairs { a, b } of rows under `model` (matchRecords'): what the candidates are checked against. */
 export async function pairProbabilities(core, fields, rows, model, pairs, pacer) {
   const { levels } = await withComparer(core, fields, rows, pacer, (comparer) => comparer.levels(pairs, fields.map((_, j) => j)));
-  return Float64Array.from(matchWeights(model, fields, rows, pairs, levels, keyShares(fields, rows)), logistic);
+  return mapArray(matchWeights(model, fields, rows, pairs, levels, keyShares(fields, rows)), logistic, Float64Array);
 }

@@ -6,6 +6,7 @@
 //
 // Pipeline: identical rows collapsed; fields.js's fields and keys; matching.js's candidates,
 // model and probabilities; groups (identity differences kept apart); review.
+import { mapArray } from '../core/arrays.js';
 import { checkInteger, checkKnownKeys, checkNumber } from '../core/checks.js';
 import { Pacer, checkOnProgress, checkSignal } from '../core/pacing.js';
 import { assertUsable } from '../core/traps.js';
@@ -176,7 +177,7 @@ export async function dedupRecords(core, items, options) {
   pacer.report('fields', 0, 1);
   const fields = recordFields(items, parsed.fields);
   // Identical rows (equal texts in every field) collapsed: `rows` the first of each, `of[i]` row i's among them.
-  const { first: rows, of } = await collapseTexts(Array.from(items, (_, i) => fields.map((field) => field.texts[i]).join('\u0000')), pacer);
+  const { first: rows, of } = await collapseTexts(mapArray(items, (_, i) => fields.map((field) => field.texts[i]).join('\u0000')), pacer);
   const n = rows.length;
   await pacer.pause();
   const { candidates, levels, apart, model, weight, probability, fieldWeightOf } = await matchRecords(core, fields, rows, pacer, undefined, parsed.review);
@@ -249,7 +250,7 @@ export async function linkRecords(core, left, right, options) {
   const n = left.length;
   // Rows equal in every field within one list collapsed, as dedup collapses them (one list's
   // copies would teach the model that equal fields match less often); the copies stay unlinked.
-  const { first: rows } = await collapseTexts(Array.from(items, (_, i) => (i < n) + fields.map((field) => field.texts[i]).join('\u0000')), pacer);
+  const { first: rows } = await collapseTexts(mapArray(items, (_, i) => (i < n) + fields.map((field) => field.texts[i]).join('\u0000')), pacer);
   const { candidates, levels, apart, model, weight, probability, fieldWeightOf } = await matchRecords(core, fields, rows, pacer, LINK_CANDIDATE_SIMILARITY, parsed.review);
   pacer.report('groups', 0, 1);
   const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, model, fieldWeightOf);
