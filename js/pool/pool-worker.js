@@ -25,8 +25,9 @@
 //     rule over (a, b, distance) words)
 //   { id, op: 'leaderPath', fingerprints, maxDistance, items } -> { pairs, maxCandidates } (pairs.js
 //     leaderUsesPairs, and leaderPairBound of `items`)
-//   { id, op: 'records', rows, left?, options } -> dedup's result of records without `unique`
-//     (records.js dedupRecords; rows of text cells, options { fields, probability, review,
+//   { id, op: 'records', columns, cells, count, left?, options } -> dedup's result of records
+//     without `unique` (records.js dedupRecords; the rows' text cells by column
+//     (simhash-pool.js recordColumns), options { fields, probability, review,
 //     reviewLimit } checked by the calling thread), or with `left` link's of rows' first `left`
 //     and the rest (linkRecords), with progress messages { id, progress, phase } (thousandths
 //     done of 'fields', 'candidates' or 'groups')
@@ -132,13 +133,28 @@ const OPS = {
   async leaderPath({ fingerprints, maxDistance, items }) {
     return [{ pairs: await leaderUsesPairs(core, fingerprints, maxDistance), maxCandidates: leaderPairBound(core, items) }, []];
   },
-  async records({ rows, left, options }, progress) {
+  async records({ columns, cells, count, left, options }, progress) {
+    const rows = rowsOfColumns(columns, cells, count);
     const onProgress = ({ phase, done, total }) => progress(Math.floor((done / total) * 1000), phase);
     if (left !== undefined) return [await linkRecords(core, rows.slice(0, left), rows.slice(left), { ...options, onProgress }), []];
     const { unique, ...result } = await dedupRecords(core, rows, { ...options, onProgress }); // the calling thread has the rows
     return [result, []];
   },
 };
+
+/**
+ * The rows of simhash-pool.js recordColumns' columns: each row's cells under their columns'
+ * names, in the columns' order (the order in which they first appear in the rows, which
+ * fields.js reads again).
+ */
+function rowsOfColumns(columns, cells, count) {
+  const rows = [];
+  for (let i = 0; i < count; i++) rows.push({});
+  columns.forEach((column, c) => {
+    for (let i = 0; i < count; i++) rows[i][column] = cells[c][i];
+  });
+  return rows;
+}
 
 function errorData(error) {
   return error instanceof Error

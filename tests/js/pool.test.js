@@ -463,8 +463,12 @@ describe('records', () => {
     }
   });
 
-  test('cells that do not clone, numbers, dates and integer-like column names cross as dedup reads them', async () => {
+  test('cells that do not clone, numbers, dates, integer-like column names and rows of other columns cross as dedup reads them', async () => {
     const rows = lists.contacts.map((row, i) => ({ 2: i % 7, ...row, note: () => 'a function', born: new Date(Date.UTC(1980, i % 12, 1 + (i % 3))), [Symbol('id')]: i }));
+    // Rows without a column, a column only the last rows have, one that is not enumerable.
+    for (let i = 0; i < rows.length; i += 5) delete rows[i].city;
+    for (let i = rows.length - 8; i < rows.length; i++) rows[i].branch = `Branch ${i % 3}`;
+    Object.defineProperty(rows[0], 'city', { value: 'Nowhere', enumerable: false });
     const expected = await sh.dedup(rows);
     assert.ok(expected.fields.some((field) => field.name === 'born' && field.kind === 'date'));
     assertSameRecords(await pool.dedup(rows), expected);
