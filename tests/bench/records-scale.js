@@ -2,7 +2,7 @@
 // city, company, birthday), a tenth of them copies of another row with a typo, a changed
 // format or a missing field; prints the time, the WASM memory and the pair precision and
 // recall against the planted copies.
-//   node tests/bench/records-scale.js [N=100000] [--runs=1] [--names=febrl|syllables]
+//   node tests/bench/records-scale.js [N=100000] [--runs=1] [--names=febrl|syllables] [--pool=SIZE]
 // Names: `febrl` (the default) pairs FEBRL's given names and surnames (tests/data/lists/
 // febrl-names.tsv, as names.js does, drawn as often as the list holds them), takes a
 // company's name from its surnames and numbers a mailbox up to 9,999 (two people share a
@@ -10,6 +10,7 @@
 // 20 syllables (8,400 of them, close to one another) and numbers up to 99: a stress test,
 // whose names are similar to those of about 33 other rows each where real lists' are not.
 import { init } from '../../js/node.js';
+import { createPool } from '../../js/worker.js';
 import { loadLists } from './lists-data.js';
 import { mulberry32 } from './quality/random.js';
 
@@ -76,12 +77,15 @@ const runs = Number(args.find((a) => a.startsWith('--runs='))?.slice(7) ?? 1);
 const names = args.find((a) => a.startsWith('--names='))?.slice(8) ?? 'febrl';
 if (!['febrl', 'syllables'].includes(names)) throw new Error(`--names must be febrl or syllables, got ${names}`);
 const { rows, entities } = contacts(n, names);
+const poolSize = args.find((a) => a.startsWith('--pool='))?.slice(7);
 const sh = await init();
+// With --pool, pool.dedup in that many workers.
+const pool = poolSize && await createPool({ size: Number(poolSize) });
 const times = [];
 let result;
 for (let run = 0; run < runs; run++) {
   const started = performance.now();
-  result = await sh.dedup(rows);
+  result = await (pool ?? sh).dedup(rows);
   times.push((performance.now() - started) / 1000);
 }
 let found = 0;
@@ -96,5 +100,6 @@ for (const c of counts.values()) truePairs += (c * (c - 1)) / 2;
 const median = times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
 const utf8 = rows.reduce((sum, r) => sum + Object.values(r).reduce((s, v) => s + Buffer.byteLength(v), 0), 0);
 console.log(`${n.toLocaleString('en')} contacts of 6 fields, ${names} names (${(utf8 / 2 ** 20).toFixed(1)} MiB of UTF-8): ${median.toFixed(2)} s (median of ${runs}), `
-  + `WASM memory ${(sh.memoryBytes / 2 ** 20).toFixed(0)} MiB; ${result.compared.toLocaleString('en')} pairs compared; `
+  + `${pool ? `in a pool of ${poolSize}` : `WASM memory ${(sh.memoryBytes / 2 ** 20).toFixed(0)} MiB`}; ${result.compared.toLocaleString('en')} pairs compared; `
   + `pair P ${(right / found).toFixed(3)} R ${(right / truePairs).toFixed(3)}; fields ${result.fields.map((f) => `${f.name}:${f.kind}`).join(' ')}`);
+await pool?.terminate();
