@@ -13,7 +13,7 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 const PAGE = join(ROOT, 'tests/browser/pool-page');
 
 // Progress every 100 ms and prompt cancellation, with slack for timers that run late on a
-// loaded CI machine (see tests/js/pool.test.js).
+// loaded CI machine (see tests/js/pool-helpers.js).
 const TIMER_SLACK_MS = 100;
 // The main thread must stay free while the pool works: no task over 50 ms (the Long Tasks
 // API's definition of a long task), plus 25 ms of slack for scheduling and GC on a 2-core

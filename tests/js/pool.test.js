@@ -1,6 +1,6 @@
 // simhash-wasm/worker in Node (worker_threads): the same results as the single-threaded API,
-// bit for bit and in order, on random and real text (Debian's fortunes) and on records; progress; prompt
-// cancellation that stops the workers running the call; errors; terminate.
+// bit for bit and in order, on random and real text (Debian's fortunes); progress; prompt
+// cancellation that stops the workers running the call; errors; terminate. Records: pool-records.test.js.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -9,23 +9,17 @@ import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { sh, plantedSet, random64 } from './helpers.js';
+import { HAS_PROC, TIMER_SLACK_MS, abortAndTime, threads, waitFor } from './pool-helpers.js';
 import { editWords } from '../bench/fortune-texts.js';
 import { createPool } from '../../js/worker.js';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
 import { mergeSortedTriplesSteps, searchItemShard, searchShard, sortPairs, splitTriples } from '../../js/bindings/pairs.js';
 import { Pacer, runSteps } from '../../js/core/pacing.js';
 import { poolPairs } from '../../js/pool/search.js';
-import { loadRecords } from '../bench/records-data.js';
 
 const FORTUNES = '/usr/share/games/fortunes';
 const HAS_FORTUNES = existsSync(FORTUNES);
-// The pool reports every 100 ms and rejects at once on abort; on a loaded 2-core CI machine
-// timers and thread scheduling run late by tens of milliseconds, which this slack absorbs.
-const TIMER_SLACK_MS = 100;
 const NO_FORTUNES = !HAS_FORTUNES && `${FORTUNES} missing (apt-get install fortunes)`;
-const HAS_PROC = existsSync('/proc/self/task');
-/** Threads of this process: a worker_threads worker is one, and goes when it is terminated. */
-const threads = () => readdirSync('/proc/self/task').length;
 
 /**
  * The longest wall-clock time without a report (from the call, between reports, to the end)
@@ -109,20 +103,6 @@ function assertSameDedup(actual, expected) {
   assert.deepEqual(actual.groups, expected.groups);
   assert.equal(actual.unique.length, expected.unique.length);
   for (let i = 0; i < expected.unique.length; i++) assert.equal(actual.unique[i], expected.unique[i]); // the same objects
-}
-
-async function waitFor(condition, ms = 2000) {
-  const end = performance.now() + ms;
-  while (!condition() && performance.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
-  return condition();
-}
-
-/** Time from abort() to the call's rejection, and the rejection. */
-async function abortAndTime(promise, controller, reason) {
-  const start = performance.now();
-  controller.abort(reason);
-  const error = await promise.then(() => null, (e) => e);
-  return { ms: performance.now() - start, error };
 }
 
 let pool;
@@ -418,116 +398,6 @@ describe('the search split across the workers', () => {
     assert.ok(await waitFor(() => threads() < searching), 'the workers searching stopped');
     const small = texts.slice(0, 3000);
     assertSameDedup(await pools[2].dedup(small, { maxDistance: 12 }), await sh.dedup(small, { maxDistance: 12 }));
-  });
-});
-
-describe('records', () => {
-  const lists = Object.fromEntries(loadRecords({ names: ['contacts', 'febrl1'] }).map((list) => [list.name, list.rows]));
-
-  /** sh.dedup's result of records, field for field, with `unique` holding the caller's own rows. */
-  function assertSameRecords(actual, expected) {
-    assert.deepEqual(actual, expected);
-    assert.equal(actual.unique.length, expected.unique.length);
-    for (let i = 0; i < expected.unique.length; i++) assert.equal(actual.unique[i], expected.unique[i]); // the same objects
-  }
-
-  test('the contacts and FEBRL 1 lists as sh.dedup gives them, with options and in one worker', async () => {
-    for (const name of ['contacts', 'febrl1']) {
-      const rows = lists[name];
-      const reports = [];
-      const expected = await sh.dedup(rows);
-      assert.ok(expected.groups.length > 10 && expected.review.length > 0, `${name}: ${expected.groups.length} groups, ${expected.review.length} review entries`);
-      assertSameRecords(await pool.dedup(rows, { onProgress: (p) => reports.push(p) }), expected);
-      const phases = reports.map((r) => r.phase).filter((phase, i, all) => phase !== all[i - 1]);
-      assert.deepEqual(phases, ['fields', 'candidates', 'groups'], name);
-      assert.deepEqual(reports.at(-1), { phase: 'groups', done: 1, total: 1 });
-    }
-    const contacts = lists.contacts;
-    for (const options of [{ fields: ['name', 'email', 'phone'] }, { fields: { phone: 'exact', name: 'name', city: 'auto' }, probability: 0.8, review: 0.01, reviewLimit: 3 }]) {
-      assertSameRecords(await pool.dedup(contacts, options), await sh.dedup(contacts, options));
-    }
-  });
-
-  test('two lists linked as sh.link links them, with options; bad lists rejected before anything is posted', async () => {
-    const [fodorsZagat] = loadRecords({ names: ['fodors-zagat'] });
-    const n = fodorsZagat.sides[0].rows;
-    const [left, right] = [fodorsZagat.rows.slice(0, n), fodorsZagat.rows.slice(n)];
-    const expected = await sh.link(left, right);
-    assert.ok(expected.links.length > 100, `${expected.links.length} links`);
-    assert.deepEqual(await pool.link(left, right), expected);
-    const options = { fields: ['name', 'phone'], probability: 0.5, review: 0.01, reviewLimit: 5 };
-    assert.deepEqual(await pool.link(left, right, options), await sh.link(left, right, options));
-    for (const [bad, other] of [['left', right], [left, [right[0], 7]]]) {
-      const want = await sh.link(bad, other).then(() => null, (e) => e);
-      await assert.rejects(pool.link(bad, other), { name: 'TypeError', message: want.message });
-    }
-  });
-
-  test('cells that do not clone, numbers, dates, integer-like column names and rows of other columns cross as dedup reads them', async () => {
-    const rows = lists.contacts.map((row, i) => ({ 2: i % 7, ...row, note: () => 'a function', born: new Date(Date.UTC(1980, i % 12, 1 + (i % 3))), [Symbol('id')]: i }));
-    // Rows without a column, a column only the last rows have, one that is not enumerable.
-    for (let i = 0; i < rows.length; i += 5) delete rows[i].city;
-    for (let i = rows.length - 8; i < rows.length; i++) rows[i].branch = `Branch ${i % 3}`;
-    Object.defineProperty(rows[0], 'city', { value: 'Nowhere', enumerable: false });
-    const expected = await sh.dedup(rows);
-    assert.ok(expected.fields.some((field) => field.name === 'born' && field.kind === 'date'));
-    assertSameRecords(await pool.dedup(rows), expected);
-    assertSameRecords(await pool.dedup(rows, { fields: ['born', '2', 'name'] }), await sh.dedup(rows, { fields: ['born', '2', 'name'] }));
-  });
-
-  test('an abort rejects at once and stops the worker; the pool works afterwards', { skip: !HAS_PROC && 'needs /proc' }, async (t) => {
-    const controller = new AbortController();
-    let resolveStarted;
-    const started = new Promise((resolve) => { resolveStarted = resolve; });
-    const call = pool.dedup(lists.febrl1, { signal: controller.signal, onProgress: (p) => { if (p.phase === 'candidates') resolveStarted(); } });
-    await started;
-    const working = threads();
-    const { ms, error } = await abortAndTime(call, controller);
-    t.diagnostic(`rejected ${ms.toFixed(2)} ms after abort()`);
-    assert.equal(error.name, 'AbortError');
-    assert.ok(ms < 100 + TIMER_SLACK_MS, `rejected ${ms.toFixed(1)} ms after abort()`);
-    assert.ok(await waitFor(() => threads() < working), 'the worker stopped');
-    assertSameRecords(await pool.dedup(lists.contacts), await sh.dedup(lists.contacts));
-  });
-
-  test('bad arguments reject with sh.dedup\'s TypeError or RangeError before anything is posted', async (t) => {
-    let posts = 0;
-    const post = Worker.prototype.postMessage;
-    t.after(() => { Worker.prototype.postMessage = post; });
-    Worker.prototype.postMessage = function (...args) {
-      posts++;
-      return post.apply(this, args);
-    };
-    const row = { name: 'John Smith', email: 'john@example.com' };
-    const cases = [
-      ['a row that is not an object', [row, 'John'], undefined],
-      ['a row that is null', [row, null], undefined],
-      ['fields of the wrong type', [row], { fields: 'name' }],
-      ['no fields', [row], { fields: [] }],
-      ['a field named twice', [row], { fields: ['name', 'name'] }],
-      ['an unknown kind', [row], { fields: { name: 'person' } }],
-      ['probability 1', [row], { probability: 1 }],
-      ['probability as text', [row], { probability: '0.9' }],
-      ['review above the probability', [row], { probability: 0.5, review: 0.6 }],
-      ['reviewLimit 0', [row], { reviewLimit: 0 }],
-      ['an unknown option', [row], { similarity: 0.8 }],
-      ['onProgress', [row], { onProgress: 'no' }],
-      ['signal', [row], { signal: {} }],
-    ];
-    for (const [name, rows, options] of cases) {
-      const expected = await sh.dedup(rows, options).then(() => null, (e) => e);
-      assert.ok(expected instanceof TypeError || expected instanceof RangeError, `${name}: sh.dedup throws`);
-      const actual = await pool.dedup(rows, options).then(() => null, (e) => e);
-      assert.ok(actual, `${name}: the pool rejects`);
-      assert.equal(actual.constructor, expected.constructor, `${name}: ${actual.message}`);
-      assert.equal(actual.message, expected.message, name);
-    }
-    assert.equal(posts, 0, 'nothing posted');
-    // A column no row has is found where the fields are read: in the worker, with the same RangeError.
-    Worker.prototype.postMessage = post;
-    const unknown = { fields: ['name', 'phone'] };
-    const expected = await sh.dedup([row], unknown).then(() => null, (e) => e);
-    await assert.rejects(pool.dedup([row], unknown), { name: 'RangeError', message: expected.message });
   });
 });
 

@@ -1,0 +1,128 @@
+// simhash-wasm/worker in Node (worker_threads) on records: pool.dedup(rows) and pool.link as
+// sh.dedup and sh.link give them, field for field; the rows' cells as dedup reads them;
+// cancellation that stops the worker; bad arguments rejected before anything is posted.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Worker } from 'node:worker_threads';
+import { sh } from './helpers.js';
+import { HAS_PROC, TIMER_SLACK_MS, abortAndTime, threads, waitFor } from './pool-helpers.js';
+import { createPool } from '../../js/worker.js';
+import { loadRecords } from '../bench/records-data.js';
+
+let pool;
+
+before(async () => {
+  pool = await createPool({ size: 2 });
+});
+
+after(() => pool.terminate());
+
+describe('records', () => {
+  const lists = Object.fromEntries(loadRecords({ names: ['contacts', 'febrl1'] }).map((list) => [list.name, list.rows]));
+
+  /** sh.dedup's result of records, field for field, with `unique` holding the caller's own rows. */
+  function assertSameRecords(actual, expected) {
+    assert.deepEqual(actual, expected);
+    assert.equal(actual.unique.length, expected.unique.length);
+    for (let i = 0; i < expected.unique.length; i++) assert.equal(actual.unique[i], expected.unique[i]); // the same objects
+  }
+
+  test('the contacts and FEBRL 1 lists as sh.dedup gives them, with options and in one worker', async () => {
+    for (const name of ['contacts', 'febrl1']) {
+      const rows = lists[name];
+      const reports = [];
+      const expected = await sh.dedup(rows);
+      assert.ok(expected.groups.length > 10 && expected.review.length > 0, `${name}: ${expected.groups.length} groups, ${expected.review.length} review entries`);
+      assertSameRecords(await pool.dedup(rows, { onProgress: (p) => reports.push(p) }), expected);
+      const phases = reports.map((r) => r.phase).filter((phase, i, all) => phase !== all[i - 1]);
+      assert.deepEqual(phases, ['fields', 'candidates', 'groups'], name);
+      assert.deepEqual(reports.at(-1), { phase: 'groups', done: 1, total: 1 });
+    }
+    const contacts = lists.contacts;
+    for (const options of [{ fields: ['name', 'email', 'phone'] }, { fields: { phone: 'exact', name: 'name', city: 'auto' }, probability: 0.8, review: 0.01, reviewLimit: 3 }]) {
+      assertSameRecords(await pool.dedup(contacts, options), await sh.dedup(contacts, options));
+    }
+  });
+
+  test('two lists linked as sh.link links them, with options; bad lists rejected before anything is posted', async () => {
+    const [fodorsZagat] = loadRecords({ names: ['fodors-zagat'] });
+    const n = fodorsZagat.sides[0].rows;
+    const [left, right] = [fodorsZagat.rows.slice(0, n), fodorsZagat.rows.slice(n)];
+    const expected = await sh.link(left, right);
+    assert.ok(expected.links.length > 100, `${expected.links.length} links`);
+    assert.deepEqual(await pool.link(left, right), expected);
+    const options = { fields: ['name', 'phone'], probability: 0.5, review: 0.01, reviewLimit: 5 };
+    assert.deepEqual(await pool.link(left, right, options), await sh.link(left, right, options));
+    for (const [bad, other] of [['left', right], [left, [right[0], 7]]]) {
+      const want = await sh.link(bad, other).then(() => null, (e) => e);
+      await assert.rejects(pool.link(bad, other), { name: 'TypeError', message: want.message });
+    }
+  });
+
+  test('cells that do not clone, numbers, dates, integer-like column names and rows of other columns cross as dedup reads them', async () => {
+    const rows = lists.contacts.map((row, i) => ({ 2: i % 7, ...row, note: () => 'a function', born: new Date(Date.UTC(1980, i % 12, 1 + (i % 3))), [Symbol('id')]: i }));
+    // Rows without a column, a column only the last rows have, one that is not enumerable.
+    for (let i = 0; i < rows.length; i += 5) delete rows[i].city;
+    for (let i = rows.length - 8; i < rows.length; i++) rows[i].branch = `Branch ${i % 3}`;
+    Object.defineProperty(rows[0], 'city', { value: 'Nowhere', enumerable: false });
+    const expected = await sh.dedup(rows);
+    assert.ok(expected.fields.some((field) => field.name === 'born' && field.kind === 'date'));
+    assertSameRecords(await pool.dedup(rows), expected);
+    assertSameRecords(await pool.dedup(rows, { fields: ['born', '2', 'name'] }), await sh.dedup(rows, { fields: ['born', '2', 'name'] }));
+  });
+
+  test('an abort rejects at once and stops the worker; the pool works afterwards', { skip: !HAS_PROC && 'needs /proc' }, async (t) => {
+    const controller = new AbortController();
+    let resolveStarted;
+    const started = new Promise((resolve) => { resolveStarted = resolve; });
+    const call = pool.dedup(lists.febrl1, { signal: controller.signal, onProgress: (p) => { if (p.phase === 'candidates') resolveStarted(); } });
+    await started;
+    const working = threads();
+    const { ms, error } = await abortAndTime(call, controller);
+    t.diagnostic(`rejected ${ms.toFixed(2)} ms after abort()`);
+    assert.equal(error.name, 'AbortError');
+    assert.ok(ms < 100 + TIMER_SLACK_MS, `rejected ${ms.toFixed(1)} ms after abort()`);
+    assert.ok(await waitFor(() => threads() < working), 'the worker stopped');
+    assertSameRecords(await pool.dedup(lists.contacts), await sh.dedup(lists.contacts));
+  });
+
+  test('bad arguments reject with sh.dedup\'s TypeError or RangeError before anything is posted', async (t) => {
+    let posts = 0;
+    const post = Worker.prototype.postMessage;
+    t.after(() => { Worker.prototype.postMessage = post; });
+    Worker.prototype.postMessage = function (...args) {
+      posts++;
+      return post.apply(this, args);
+    };
+    const row = { name: 'John Smith', email: 'john@example.com' };
+    const cases = [
+      ['a row that is not an object', [row, 'John'], undefined],
+      ['a row that is null', [row, null], undefined],
+      ['fields of the wrong type', [row], { fields: 'name' }],
+      ['no fields', [row], { fields: [] }],
+      ['a field named twice', [row], { fields: ['name', 'name'] }],
+      ['an unknown kind', [row], { fields: { name: 'person' } }],
+      ['probability 1', [row], { probability: 1 }],
+      ['probability as text', [row], { probability: '0.9' }],
+      ['review above the probability', [row], { probability: 0.5, review: 0.6 }],
+      ['reviewLimit 0', [row], { reviewLimit: 0 }],
+      ['an unknown option', [row], { similarity: 0.8 }],
+      ['onProgress', [row], { onProgress: 'no' }],
+      ['signal', [row], { signal: {} }],
+    ];
+    for (const [name, rows, options] of cases) {
+      const expected = await sh.dedup(rows, options).then(() => null, (e) => e);
+      assert.ok(expected instanceof TypeError || expected instanceof RangeError, `${name}: sh.dedup throws`);
+      const actual = await pool.dedup(rows, options).then(() => null, (e) => e);
+      assert.ok(actual, `${name}: the pool rejects`);
+      assert.equal(actual.constructor, expected.constructor, `${name}: ${actual.message}`);
+      assert.equal(actual.message, expected.message, name);
+    }
+    assert.equal(posts, 0, 'nothing posted');
+    // A column no row has is found where the fields are read: in the worker, with the same RangeError.
+    Worker.prototype.postMessage = post;
+    const unknown = { fields: ['name', 'phone'] };
+    const expected = await sh.dedup([row], unknown).then(() => null, (e) => e);
+    await assert.rejects(pool.dedup([row], unknown), { name: 'RangeError', message: expected.message });
+  });
+});
