@@ -100,6 +100,6 @@ for (const c of counts.values()) truePairs += (c * (c - 1)) / 2;
 const median = times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
 const utf8 = rows.reduce((sum, r) => sum + Object.values(r).reduce((s, v) => s + Buffer.byteLength(v), 0), 0);
 console.log(`${n.toLocaleString('en')} contacts of 6 fields, ${names} names (${(utf8 / 2 ** 20).toFixed(1)} MiB of UTF-8): ${median.toFixed(2)} s (median of ${runs}), `
-  + `${pool ? `in a pool of ${poolSize}` : `WASM memory ${(sh.memoryBytes / 2 ** 20).toFixed(0)} MiB`}; ${result.compared.toLocaleString('en')} pairs compared; `
+  + `${pool ? `in a pool of ${poolSize}, peak resident ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB (this process and its workers)` : `WASM memory ${(sh.memoryBytes / 2 ** 20).toFixed(0)} MiB`}; ${result.compared.toLocaleString('en')} pairs compared; `
   + `pair P ${(right / found).toFixed(3)} R ${(right / truePairs).toFixed(3)}; fields ${result.fields.map((f) => `${f.name}:${f.kind}`).join(' ')}`);
 await pool?.terminate();
