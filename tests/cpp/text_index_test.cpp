@@ -154,12 +154,11 @@ TextIndex indexOf(const std::vector<std::string>& texts, double threshold, size_
   return index;
 }
 
-}  // namespace
-
-TEST_CASE("a query's answers are exactly its verified band candidates, and recall at least 0.99 of brute force", "[text_index]") {
-  // The stored texts are also the queries: each query meets its variants. Their pairs'
-  // similarities are computed once for every threshold and merge size.
-  const std::vector<std::string> texts = plantedTexts(11, 250);
+// A query's answers against its band candidates verified and brute force, on the texts of
+// `bases` planted bases (the stored texts are also the queries: each query meets its
+// variants); their pairs' similarities computed once for every threshold and merge size.
+void checkQueryAnswers(size_t bases) {
+  const std::vector<std::string> texts = plantedTexts(11, bases);
   const size_t count = texts.size();
   std::vector<std::vector<uint64_t>> textShingles;
   for (const std::string& t : texts) textShingles.push_back(shingles(t));
@@ -198,12 +197,14 @@ TEST_CASE("a query's answers are exactly its verified band candidates, and recal
   }
 }
 
-TEST_CASE("querying each text and adding it when nothing is found keeps exactly dedup's leaders", "[text_index]") {
+// Each text queried, and added when nothing is found, at every threshold, shingle option
+// and merge size, on the texts of `bases` planted bases: the kept texts are dedup's leaders.
+void checkQueryThenAdd(size_t bases) {
   const double threshold = GENERATE(0.5, 0.7, 0.8, 0.9);
   const auto options = GENERATE(ShingleOptions{3, 2}, ShingleOptions{2, 1});
   const size_t mergeAt = GENERATE(TextIndex::kMergeAt, kSmallMerges);
   CAPTURE(threshold, options.alphabetic, options.cjk, mergeAt);
-  const std::vector<std::string> texts = plantedTexts(23, 300);
+  const std::vector<std::string> texts = plantedTexts(23, bases);
   TextIndex index(threshold, options, mergeAt);
   std::vector<uint32_t> kept;
   std::vector<TextMatch> answers;
@@ -216,6 +217,27 @@ TEST_CASE("querying each text and adding it when nothing is found keeps exactly 
   const std::vector<uint32_t> leaders = dedupLeaders(texts, threshold, options);
   CHECK(kept.size() < texts.size());
   CHECK(kept == leaders);
+}
+
+}  // namespace
+
+TEST_CASE("a query's answers are exactly its verified band candidates, and recall at least 0.99 of brute force", "[text_index]") {
+  // 120 bases: 150 edited pairs or more at each threshold (100 required).
+  checkQueryAnswers(120);
+}
+
+// The same on 250 bases, the long suite's (npm run test:long).
+TEST_CASE("a query's answers are exactly its verified band candidates, and recall at least 0.99 of brute force, 250 bases", "[text_index][.full]") {
+  checkQueryAnswers(250);
+}
+
+TEST_CASE("querying each text and adding it when nothing is found keeps exactly dedup's leaders", "[text_index]") {
+  checkQueryThenAdd(120);
+}
+
+// The same on 300 bases, the long suite's (npm run test:long).
+TEST_CASE("querying each text and adding it when nothing is found keeps exactly dedup's leaders, 300 bases", "[text_index][.full]") {
+  checkQueryThenAdd(300);
 }
 
 TEST_CASE("answers are sorted by similarity, then id, and limit keeps the first", "[text_index]") {
