@@ -5,7 +5,7 @@
 # builds it), so a plain native build would only repeat it.
 # With --native, also the native build: the core, its Catch2 suite and the benchmark programs
 # (tests/bench/ runs build/native/simhash_bench; `npm run test:long` the full-size suite).
-# With --module, only what the ES modules and the CLI run (`npm start`): the WASM module in
+# With --module, only what the ES modules and the CLI run (`npm start`): the WASM modules in
 # js/wasm/, with no test builds, no npm dependencies and no CommonJS files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,7 +51,7 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 # The presets of CMakePresets.json: native (core, Catch2, bench), wasm (the module js/
 # loads; in bench/ the same with the benchmark-only bindings, in capped/ also at 32 MB of
 # memory at most, for the out-of-memory tests; and the Catch2 suite for Node), and the build
-# preset wasm-module (the module js/ loads alone, in the wasm preset's build/wasm).
+# preset wasm-module (the modules js/ loads alone, in the wasm preset's build/wasm).
 configure=(wasm) build=(wasm)
 $module_only && build=(wasm-module)
 $native && configure+=(native) build+=(native)
@@ -65,7 +65,9 @@ fi
 for preset in "${build[@]}"; do
   cmake --build --preset "$preset" -j "$jobs" >/dev/null
 done
-mkdir -p js/wasm
+# The module every entry loads, and in shared/ the one simhash-wasm/redis loads (CMakeLists.txt).
+mkdir -p js/wasm/shared
 cp -p build/wasm/simhash_core.mjs build/wasm/simhash_core.wasm js/wasm/
+cp -p build/wasm/shared/simhash_core.mjs build/wasm/shared/simhash_core.wasm js/wasm/shared/
 # The CommonJS helpers and .d.cts types, generated from the ES modules (npm pack runs it too).
 $module_only || node .ci/cjs.js

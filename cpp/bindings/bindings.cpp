@@ -151,12 +151,6 @@ EMSCRIPTEN_KEEPALIVE uintptr_t textIndexCreate(double threshold, double review, 
 EMSCRIPTEN_KEEPALIVE uint32_t textIndexMeasure(uintptr_t index) { return bindings::at<TextIndexHandle>(index)->measure(); }
 EMSCRIPTEN_KEEPALIVE void textIndexDelete(uintptr_t index) { delete bindings::at<TextIndexHandle>(index); }
 EMSCRIPTEN_KEEPALIVE double textIndexThreshold(uintptr_t index) { return bindings::at<TextIndexHandle>(index)->threshold(); }
-EMSCRIPTEN_KEEPALIVE uint32_t textIndexKeysOf(uintptr_t index, uintptr_t utf8, uint32_t length) {
-  return bindings::at<TextIndexHandle>(index)->keysOf(utf8, length);
-}
-EMSCRIPTEN_KEEPALIVE void textIndexReviewFilter(uintptr_t index, uintptr_t sketches, uintptr_t shingles, uint32_t count, uintptr_t out) {
-  bindings::at<TextIndexHandle>(index)->reviewFilter(sketches, shingles, count, out);
-}
 EMSCRIPTEN_KEEPALIVE double textIndexReview(uintptr_t index) { return bindings::at<TextIndexHandle>(index)->review(); }
 EMSCRIPTEN_KEEPALIVE uint32_t textIndexAddBatch(uintptr_t index, uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t ids, uintptr_t idsOut) {
   return bindings::at<TextIndexHandle>(index)->addBatch(utf8, offsets, count, ids, idsOut);
@@ -172,6 +166,19 @@ EMSCRIPTEN_KEEPALIVE uint32_t textIndexLoadEnd(uintptr_t index) { return message
 EMSCRIPTEN_KEEPALIVE void pairSimilarities(uintptr_t utf8, uintptr_t offsets, uint32_t count, uintptr_t a, uintptr_t bs, uint32_t pairCount, uintptr_t out, uint32_t measure, uintptr_t weights) {
   similarity_glue::pairSimilarities(utf8, offsets, count, a, bs, pairCount, out, measure, weights);
 }
+
+// What an add to a text index would store, and its query's sketch test, for the index
+// shared through Redis (js/bindings/text-index-keys.js). Node only: the module that
+// simhash-wasm/redis loads (CMake SIMHASH_WASM_SHARED_INDEX_BINDINGS) and the test builds
+// declare them, so the module a browser downloads does not carry them (0.7 KB gzipped).
+#if defined(SIMHASH_WASM_SHARED_INDEX_BINDINGS) || defined(SIMHASH_WASM_BENCH_BINDINGS)
+EMSCRIPTEN_KEEPALIVE uint32_t textIndexKeysOf(uintptr_t index, uintptr_t utf8, uint32_t length) {
+  return bindings::at<TextIndexHandle>(index)->keysOf(utf8, length);
+}
+EMSCRIPTEN_KEEPALIVE void textIndexReviewFilter(uintptr_t index, uintptr_t sketches, uintptr_t shingles, uint32_t count, uintptr_t out) {
+  bindings::at<TextIndexHandle>(index)->reviewFilter(sketches, shingles, count, out);
+}
+#endif
 
 // Verification of candidate pairs in batches, and the exact similarity join: the
 // benchmarks' ground truth (tests/bench/quality/exact.js). Only test builds declare them

@@ -15,7 +15,7 @@ import { centralLeaderLabels, dedupResult, flatGroups } from '../dedup/grouping.
 import { collapseTexts } from '../dedup/dedup.js';
 import { checkFields, checkRows, recordFields } from './fields.js';
 import { LEVELS, MISSING, SHORT_NUMBER } from './levels.js';
-import { fieldsWhere } from './candidates.js';
+import { KEYED, fieldsWhere } from './candidates.js';
 import { bits } from './model.js';
 import { matchRecords } from './matching.js';
 
@@ -72,7 +72,6 @@ function checkProbability(value, name, below) {
   return value;
 }
 
-
 /** Row r's identity fields as written, joined. */
 const identityText = (fields, r) => fields.filter((field) => field.identity).map((field) => field.texts[r]).filter(Boolean).join(' ');
 
@@ -84,13 +83,16 @@ const identityText = (fields, r) => fields.filter((field) => field.identity).map
  * number, `Palace Court`/`Cafe Roma`), or when an 'exact' field holds numbers of up to
  * four digits that differ (a house number, a year: a journal's version of a paper), or a
  * name field beside the identity numbers that differ in words alike (withComparer's `apart`:
- * `12`/`14 Oak Street`), and the other fields but the identity do not agree beyond chance;
- * unless its identifiers say otherwise: agreeing addresses, phones and employers do not make
- * two people one. `levels` and `apart` are matching.js matchRecords' of the candidates { a, b }.
+ * `12`/`14 Oak Street`), and the other fields but the identity do not agree beyond chance,
+ * or when its identities are a typo apart while an e-mail or a date differs outright and no
+ * key agrees exactly (keysTellApart: `Robert`/`Roberta Brown`); unless its identifiers say
+ * otherwise: agreeing addresses, phones and employers do not make two people one. `levels`
+ * and `apart` are matching.js matchRecords' of the candidates { a, b }.
  */
 function identityDifferences(fields, rows, { a, b }, { levels, apart }, probability, threshold, model, fieldWeightOf) {
   const f = fields.length;
   const identities = fields.filter((field) => field.identity);
+  const identityNames = identities.map((field) => field.name).join(' ');
   const identityOf = (r) => identities.map((field) => field.keys[r]).filter(Boolean).join(' ');
   const identifiers = fieldsWhere(fields, (field) => IDENTIFIERS.has(field.kind));
   const numbers = fieldsWhere(fields, (field) => field.kind === 'exact');
@@ -105,22 +107,26 @@ function identityDifferences(fields, rows, { a, b }, { levels, apart }, probabil
     const [x, y] = [identityOf(ra), identityOf(rb)];
     if (x && y && !sharesCode && differenceOf(x, y)) {
       // The difference of the keys (nicknames in full) decides; that of the texts says it as written.
-      why = { field: identities.map((field) => field.name).join(' '), differs: differenceOf(identityText(fields, ra), identityText(fields, rb)) ?? differenceOf(x, y) };
+      why = { field: identityNames, differs: differenceOf(identityText(fields, ra), identityText(fields, rb)) ?? differenceOf(x, y) };
     } else {
       // A number that differs outright: of up to four digits in an 'exact' field (a house, a
       // year, an edition), or in a name field's value whose words agree (withComparer's `apart`).
       const inName = apart.get(p);
       const j = inName ?? numbers.find((k) => levels[p * f + k] === LEVELS.exact.length - 1
         && SHORT_NUMBER.test(fields[k].texts[ra]) && SHORT_NUMBER.test(fields[k].texts[rb]));
-      if (j === undefined) continue;
-      // Unless the fields but the identity and that number agree beyond chance: a record whose
-      // address, postcode and date of birth agree has a mistyped house number. A number inside
-      // an address is outweighed by half as much: a phone line alone says one place.
-      let rest = 0;
-      for (let k = 0; k < f; k++) if (k !== j && !fields[k].identity) rest += Math.max(0, fieldWeightOf(p, k));
-      if (rest >= (inName === undefined ? IDENTIFIER_NATS : IDENTIFIER_NATS / 2)) continue;
-      const [x, y] = [fields[j].texts[ra], fields[j].texts[rb]];
-      why = { field: fields[j].name, differs: (inName !== undefined && differenceOf(x, y)) || { numbers: [[x], [y]] } };
+      if (j === undefined) {
+        if (!keysTellApart(fields, levels, p)) continue;
+        why = { field: identityNames, differs: { words: wordsApart(identityText(fields, ra), identityText(fields, rb)) } };
+      } else {
+        // Unless the fields but the identity and that number agree beyond chance: a record whose
+        // address, postcode and date of birth agree has a mistyped house number. A number inside
+        // an address is outweighed by half as much: a phone line alone says one place.
+        let rest = 0;
+        for (let k = 0; k < f; k++) if (k !== j && !fields[k].identity) rest += Math.max(0, fieldWeightOf(p, k));
+        if (rest >= (inName === undefined ? IDENTIFIER_NATS : IDENTIFIER_NATS / 2)) continue;
+        const [x, y] = [fields[j].texts[ra], fields[j].texts[rb]];
+        why = { field: fields[j].name, differs: (inName !== undefined && differenceOf(x, y)) || { numbers: [[x], [y]] } };
+      }
     }
     // Identifiers of the row itself (an e-mail, a date of birth, a number) that agree beyond
     // chance, and none that identifies a row on its own (its exact agreement weighs
@@ -138,6 +144,34 @@ function identityDifferences(fields, rows, { a, b }, { levels, apart }, probabil
     if (against || evidence < IDENTIFIER_NATS) differs.set(p, why);
   }
   return differs;
+}
+
+/**
+ * Whether candidate p's identity fields are not alike exactly (a typo: `Robert` / `Roberta`,
+ * `Johnson` / `Johnston`) while its e-mail or date differs outright and no key (e-mail,
+ * phone, date, number) agrees exactly: two people, whatever else they share (a household's
+ * city, an employer, phones a digit apart); EM on a short list learns such pairs as matches.
+ */
+function keysTellApart(fields, levels, p) {
+  const f = fields.length;
+  let typo = false;
+  let outright = false;
+  for (let j = 0; j < f; j++) {
+    const { kind, identity } = fields[j];
+    const level = levels[p * f + j];
+    if (level === MISSING) continue;
+    if (identity) typo ||= level > 0;
+    else if (KEYED.has(kind) && level === 0) return false;
+    outright ||= (kind === 'email' || kind === 'date') && level === LEVELS[kind].length - 1;
+  }
+  return typo && outright;
+}
+
+/** The words of x and of y (trimmed, as written) that the other lacks, case aside: [x's, y's]. */
+function wordsApart(x, y) {
+  const [a, b] = [x, y].map((text) => text.toLowerCase().split(/\s+/));
+  const lacking = (text, own, other) => text.split(/\s+/).filter((_, i) => !other.includes(own[i]));
+  return [lacking(x, a, b), lacking(y, b, a)];
 }
 
 /**

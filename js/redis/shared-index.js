@@ -20,12 +20,16 @@
 //   remove    GET of the text, then REMOVE with its keys.
 import { checkInteger, checkKnownKeys, checkObject, checkText, typeName } from '../core/checks.js';
 import { ID_MAX, NO_FRESH_ID } from '../core/ids.js';
-import { init as loadModule } from '../node.js';
+import createSharedCore from '../wasm/shared/simhash_core.mjs';
+import { nodeLoader } from '../node-loader.js';
 import { DEFINITIONS, ID_WIDTH, LAYOUT, MAGIC, REVIEW_LAYOUT, commandsOf, decode, encode, keyNames, readSketch, runScript, sketchValue } from './scripts.js';
 import { DEFAULT_SIMILARITY_OF, checkMeasure, checkReview, checkSimilarity } from '../core/thresholds.js';
 import { SKETCH_BYTES, holdWeights, keysOf, releaseWeights, reviewFilter, shortSimilarities } from '../bindings/text-index-keys.js';
 import { checkWeights } from '../bindings/word-weights.js';
 import { describeWeights, readWeights, weightsBytes, weightsField } from './weights.js';
+
+/** init() of the module with the calls of text-index-keys.js too (CMakeLists.txt), which the browser's leaves out. */
+export const loadSharedModule = nodeLoader(createSharedCore, new URL('../wasm/shared/simhash_core.wasm', import.meta.url));
 
 /** Adds in flight while importing, and texts per addAll while exporting. */
 const IMPORT_IN_FLIGHT = 64;
@@ -415,7 +419,7 @@ export async function createSharedTextIndex(client, init) {
   }
   const similarity = checkSimilarity(o.similarity ?? DEFAULT_SIMILARITY_OF[measure], 'init.similarity');
   const review = o.review === undefined ? undefined : checkReview(o.review, similarity, 'init.review', measure);
-  const sh = await loadModule();
+  const sh = await loadSharedModule();
   const keys = keyNames(o.name);
   const parameters = { similarity, measure, review, options: o.options };
   const { bands, reviewBands } = bandsOf(sh, parameters); // checks the options too

@@ -138,8 +138,8 @@ const PAGE = '<!doctype html><meta charset="utf-8"><title>app</title><output id=
 
 test('the tarball holds only what users need', () => {
   const files = run('tar', ['-tzf', tarball], work).trim().split('\n').sort();
-  assert.deepEqual(files.filter((f) => !/^package\/(js\/([a-z]+\/)?[\w.-]+\.(js|cjs|d\.ts|d\.cts)|js\/wasm\/simhash_core\.(mjs|wasm)|package\.json|README\.md|LICENSE)$/.test(f)), []);
-  for (const file of ['js/wasm/simhash_core.wasm', 'js/index.d.ts', 'js/index.d.cts', 'js/worker.d.cts', 'js/helpers.cjs', 'LICENSE']) {
+  assert.deepEqual(files.filter((f) => !/^package\/(js\/([a-z]+\/)?[\w.-]+\.(js|cjs|d\.ts|d\.cts)|js\/wasm\/(shared\/)?simhash_core\.(mjs|wasm)|package\.json|README\.md|LICENSE)$/.test(f)), []);
+  for (const file of ['js/wasm/simhash_core.wasm', 'js/wasm/shared/simhash_core.wasm', 'js/index.d.ts', 'js/index.d.cts', 'js/worker.d.cts', 'js/helpers.cjs', 'LICENSE']) {
     assert.ok(files.includes(`package/${file}`), file);
   }
 });

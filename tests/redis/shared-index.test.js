@@ -16,6 +16,7 @@ import { createClient, createCluster } from 'redis';
 import Redis, { Cluster } from 'ioredis';
 import { init } from '../../js/node.js';
 import { createSharedTextIndex } from '../../js/redis.js';
+import { loadSharedModule } from '../../js/redis/shared-index.js';
 import { keysOf, reviewFilter } from '../../js/bindings/text-index-keys.js';
 import { Random } from '../bench/quality/random.js';
 import { MISSING, startCluster, startRedis } from './server.js';
@@ -613,8 +614,9 @@ describe('the shared text index', { skip: MISSING }, () => {
     return out;
   }
 
-  test('the review filter: the sketch test TextIndex applies to the review bands\' candidates, as the shared index calls it', () => {
-    const index = sh.createTextIndex({ similarity: 0.8, review: 0.5 });
+  test('the review filter: the sketch test TextIndex applies to the review bands\' candidates, as the shared index calls it', async () => {
+    const module = await loadSharedModule();
+    const index = module.createTextIndex({ similarity: 0.8, review: 0.5 });
     try {
       const { sketch, shingles, reviewKeys } = keysOf(index, 'the cat sat on the mat and then came back home');
       assert.equal(sketch.length, 64);
@@ -628,7 +630,7 @@ describe('the shared text index', { skip: MISSING }, () => {
     } finally {
       index.dispose();
     }
-    const plain = sh.createTextIndex();
+    const plain = module.createTextIndex();
     assert.deepEqual(keysOf(plain, 'text').reviewKeys.length, 0);
     plain.dispose();
   });
