@@ -95,13 +95,15 @@ export function inferKind(name, texts) {
 /** Share of rows whose identity must hold a code for the codes to be compared. */
 const CODES_FROM = 0.2;
 const CODE = /^(?=.*\p{L})(?=.*\p{N})[\p{L}\p{N}]{4,}$/u;
+/** A quantity in a unit (`128GB`, `10000mAh`, `500ml`): what many models share, never a model. */
+const QUANTITY = /^\d+(?:gb|tb|mb|mah|mm|cm|ml|kg|mp|hz|ghz|mhz|w|v|in|oz|lbs?|pk|pcs)$/;
 /** A text no code can come from, as no fold makes a digit of it (most names): asked first, as folding costs. */
 const ASCII_WITHOUT_DIGITS = /^[\0-/:-\x7f]*$/;
 
-/** The model codes in a text: tokens of four or more letters and digits with both (`KX-TS108W`, `SBV40S`), folded as look-alikes fold them. */
+/** The model codes in a text: tokens of four or more letters and digits with both (`KX-TS108W`, `SBV40S`), no quantity, folded as look-alikes fold them. */
 export function codesOf(text) {
   if (ASCII_WITHOUT_DIGITS.test(text)) return [];
-  return [...new Set(tokensOf(text).map((t) => t.key).filter((key) => CODE.test(key)))].sort();
+  return [...new Set(tokensOf(text).map((t) => t.key).filter((key) => CODE.test(key) && !QUANTITY.test(key)))].sort();
 }
 
 /**

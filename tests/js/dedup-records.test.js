@@ -157,6 +157,24 @@ describe('the kinds of fields', () => {
     assert.deepEqual(codesOf('Ｋｘ１２３４ phone'), ['kx1234'], 'full-width digits fold to ASCII ones');
     assert.deepEqual(codesOf('John Smith, 5th Avenue'), []);
     assert.deepEqual(codesOf('Smith & Sons (Ltd.)'), []);
+    assert.deepEqual(codesOf('Galaxy S23 128GB, 10000mAh, 2TB, 500ml 1TB2'), ['1tb2'], 'a quantity in a unit is no model');
+  });
+
+  test('a capacity both titles hold is no shared model: Galaxy S23 and S24 of 128GB at one price stay apart', async () => {
+    const product = (title, brand, price, sku) => ({ title, brand, price, sku });
+    const rows = [
+      product('Apple iPhone 14 Pro 128GB Space Black', 'Apple', '999.00', 'MPXV3'),
+      product('iPhone 14 Pro 128 GB - Space Black', 'Apple', '989.99', 'MPXV3'),
+      product('Apple iPhone 15 Pro 128GB Black Titanium', 'Apple', '999.00', 'MTUV3'),
+      product('Samsung Galaxy S23 128GB Phantom Black', 'Samsung', '799.99', 'SM-S911B'),
+      product('Samsung Galaxy S24 128GB Onyx Black', 'Samsung', '799.99', 'SM-S921B'),
+      product('Galaxy S23 (128 GB) phantom black', 'Samsung', '779.00', 'SM-S911B'),
+      product('Logitech MX Master 3S Mouse Graphite', 'Logitech', '99.99', '910-006559'),
+      product('Logitech MX Master 3 Mouse Graphite', 'Logitech', '79.99', '910-005647'),
+      product('Logitech MX Master 3S Wireless Mouse - Graphite', 'Logitech', '99.00', '910-006559'),
+    ];
+    const result = await sh.dedup(rows);
+    assert.deepEqual(result.groups, [[0, 1], [3, 5], [6, 8]]);
   });
 
   test('nicknames written in full, whole words only', () => {
