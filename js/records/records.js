@@ -115,7 +115,7 @@ function identityDifferences(fields, rows, { a, b }, { levels, apart }, probabil
       const j = inName ?? numbers.find((k) => levels[p * f + k] === LEVELS.exact.length - 1
         && SHORT_NUMBER.test(fields[k].texts[ra]) && SHORT_NUMBER.test(fields[k].texts[rb]));
       if (j === undefined) {
-        if (!keysTellApart(fields, levels, p)) continue;
+        if (!keysTellApart(fields, levels, p, fieldWeightOf)) continue;
         why = { field: identityNames, differs: { words: wordsApart(identityText(fields, ra), identityText(fields, rb)) } };
       } else {
         // Unless the fields but the identity and that number agree beyond chance: a record whose
@@ -147,12 +147,20 @@ function identityDifferences(fields, rows, { a, b }, { levels, apart }, probabil
 }
 
 /**
- * Whether candidate p's identity fields are not alike exactly (a typo: `Robert` / `Roberta`,
- * `Johnson` / `Johnston`) while its e-mail or date differs outright and no key (e-mail,
- * phone, date, number) agrees exactly: two people, whatever else they share (a household's
- * city, an employer, phones a digit apart); EM on a short list learns such pairs as matches.
+ * The weight from which an exact agreement of an 'exact' field says one row (8 bits: one pair
+ * in 256 shares it by chance), as a social security number or a customer id does; a postcode
+ * or a house number a household shares weighs less.
  */
-function keysTellApart(fields, levels, p) {
+const OWN_NUMBER_NATS = 8 * Math.LN2;
+
+/**
+ * Whether candidate p's identity fields are not alike exactly (a typo: `Robert` / `Roberta`,
+ * `Johnson` / `Johnston`) while its e-mail or date differs outright and no key agrees exactly
+ * (an e-mail, a phone, a date, a code, or a number by OWN_NUMBER_NATS): two people, whatever
+ * else they share (a household's city and postcode, an employer, phones a digit apart); EM
+ * on a short list learns such pairs as matches.
+ */
+function keysTellApart(fields, levels, p, fieldWeightOf) {
   const f = fields.length;
   let typo = false;
   let outright = false;
@@ -161,7 +169,7 @@ function keysTellApart(fields, levels, p) {
     const level = levels[p * f + j];
     if (level === MISSING) continue;
     if (identity) typo ||= level > 0;
-    else if (KEYED.has(kind) && level === 0) return false;
+    else if (KEYED.has(kind) && level === 0 && (kind !== 'exact' || fieldWeightOf(p, j) >= OWN_NUMBER_NATS)) return false;
     outright ||= (kind === 'email' || kind === 'date') && level === LEVELS[kind].length - 1;
   }
   return typo && outright;

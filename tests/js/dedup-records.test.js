@@ -270,6 +270,11 @@ describe('dedup of records', () => {
     ];
     const result = await sh.dedup(rows);
     assert.deepEqual(result.groups, [[0, 1, 2], [4, 5], [7, 8], [10, 12], [13, 14]]);
+    // A postcode a household shares is no key of a person: the same with one per city.
+    const zips = { Springfield: '62701', 'New York': '10001', NYC: '10001', Boston: '02108', 'San Francisco': '94105', SF: '94105' };
+    const zipped = await sh.dedup(rows.map((row) => ({ ...row, zip: zips[row.city] ?? '' })));
+    assert.equal(zipped.fields.find((f) => f.name === 'zip').kind, 'exact');
+    assert.deepEqual(zipped.groups.filter((group) => group.includes(4) || group.includes(13)), [[4, 5], [13, 14]]);
     const apart = (a, b) => result.review.find((e) => e.a === a && e.b === b)?.apart;
     assert.deepEqual(apart(4, 6), { field: 'name', differs: { words: [['Robert'], ['Roberta']] } });
     assert.deepEqual(apart(13, 15), { field: 'name', differs: { words: [['Johnson'], ['Johnston']] } });
