@@ -6,7 +6,7 @@
 import { IndexFileError, UsageError } from './errors.js';
 import { Output, count, progressReporter, readInput } from './streams.js';
 import { init } from '../node.js';
-import { createSharedTextIndex } from '../redis/shared-index.js';
+import { createSharedTextIndex } from '../redis/open.js';
 import { DEFAULT_SIMILARITY } from '../core/thresholds.js';
 
 /** Whether --index names a Redis index rather than a file. */

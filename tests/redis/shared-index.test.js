@@ -16,7 +16,7 @@ import { createClient, createCluster } from 'redis';
 import Redis, { Cluster } from 'ioredis';
 import { init } from '../../js/node.js';
 import { createSharedTextIndex } from '../../js/redis.js';
-import { loadSharedModule } from '../../js/redis/shared-index.js';
+import { loadSharedModule } from '../../js/redis/open.js';
 import { keysOf, reviewFilter } from '../../js/bindings/text-index-keys.js';
 import { Random } from '../bench/quality/random.js';
 import { MISSING, startCluster, startRedis } from './server.js';
