@@ -5,7 +5,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { sh } from './helpers.js';
-import { HAS_PROC, TIMER_SLACK_MS, abortAndTime, threads, waitFor } from './pool-helpers.js';
+import { HAS_PROC, assertAbortStops, startedWhen, threads } from './pool-helpers.js';
 import { createPool } from '../../js/worker.js';
 import { loadRecords } from '../bench/records-data.js';
 
@@ -73,16 +73,10 @@ describe('records', () => {
 
   test('an abort rejects at once and stops the worker; the pool works afterwards', { skip: !HAS_PROC && 'needs /proc' }, async (t) => {
     const controller = new AbortController();
-    let resolveStarted;
-    const started = new Promise((resolve) => { resolveStarted = resolve; });
-    const call = pool.dedup(lists.febrl1, { signal: controller.signal, onProgress: (p) => { if (p.phase === 'candidates') resolveStarted(); } });
+    const { started, onProgress } = startedWhen((p) => p.phase === 'candidates');
+    const call = pool.dedup(lists.febrl1, { signal: controller.signal, onProgress });
     await started;
-    const working = threads();
-    const { ms, error } = await abortAndTime(call, controller);
-    t.diagnostic(`rejected ${ms.toFixed(2)} ms after abort()`);
-    assert.equal(error.name, 'AbortError');
-    assert.ok(ms < 100 + TIMER_SLACK_MS, `rejected ${ms.toFixed(1)} ms after abort()`);
-    assert.ok(await waitFor(() => threads() < working), 'the worker stopped');
+    await assertAbortStops(t, call, controller, threads());
     assertSameRecords(await pool.dedup(lists.contacts), await sh.dedup(lists.contacts));
   });
 

@@ -9,7 +9,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { sh, plantedSet, random64 } from './helpers.js';
-import { HAS_PROC, TIMER_SLACK_MS, abortAndTime, threads, waitFor } from './pool-helpers.js';
+import { HAS_PROC, TIMER_SLACK_MS, assertAbortStops, startedWhen, threads, waitFor } from './pool-helpers.js';
 import { editWords } from '../bench/fortune-texts.js';
 import { createPool } from '../../js/worker.js';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
@@ -386,16 +386,11 @@ describe('the search split across the workers', () => {
     t.diagnostic(`${pairs.length} pair reports`);
 
     const controller = new AbortController();
-    let resolveStarted;
-    const started = new Promise((resolve) => { resolveStarted = resolve; });
-    const call = pools[2].dedup(texts, { maxDistance: 12, signal: controller.signal, onProgress: (p) => { if (p.phase === 'pairs' && p.done > 0) resolveStarted(); } });
+    const { started, onProgress } = startedWhen((p) => p.phase === 'pairs' && p.done > 0);
+    const call = pools[2].dedup(texts, { maxDistance: 12, signal: controller.signal, onProgress });
     await started;
-    const searching = threads(); // a worker idle since its memory grew is stopped, and restarted for work
-    const { ms, error } = await abortAndTime(call, controller);
-    t.diagnostic(`rejected ${ms.toFixed(2)} ms after abort()`);
-    assert.equal(error.name, 'AbortError');
-    assert.ok(ms < 100 + TIMER_SLACK_MS, `rejected ${ms.toFixed(1)} ms after abort()`);
-    assert.ok(await waitFor(() => threads() < searching), 'the workers searching stopped');
+    // Threads counted once searching: a worker idle since its memory grew is stopped, and restarted for work.
+    await assertAbortStops(t, call, controller, threads());
     const small = texts.slice(0, 3000);
     assertSameDedup(await pools[2].dedup(small, { maxDistance: 12 }), await sh.dedup(small, { maxDistance: 12 }));
   });
@@ -469,21 +464,12 @@ describe('cancellation', () => {
   test('an abort while fingerprinting rejects within 100 ms and stops the busy workers; the pool works afterwards', { skip: !HAS_PROC && 'needs /proc' }, async (t) => {
     const idle = threads();
     const controller = new AbortController();
-    let resolveStarted;
-    const started = new Promise((resolve) => { resolveStarted = resolve; });
-    const call = pool.dedup(texts, {
-      signal: controller.signal,
-      // Past the start, where the pool posts one chunk per turn of the event loop and a
-      // worker may sit idle for a turn: from then on each worker holds a chunk or two.
-      onProgress: (p) => { if (p.phase === 'fingerprint' && p.done >= p.total / 10) resolveStarted(); },
-    });
+    // Past the start, where the pool posts one chunk per turn of the event loop and a worker
+    // may sit idle for a turn: from then on each worker holds a chunk or two.
+    const { started, onProgress } = startedWhen((p) => p.phase === 'fingerprint' && p.done >= p.total / 10);
+    const call = pool.dedup(texts, { signal: controller.signal, onProgress });
     await started;
-    const reason = new Error('stop now');
-    const { ms, error } = await abortAndTime(call, controller, reason);
-    t.diagnostic(`rejected ${ms.toFixed(2)} ms after abort()`);
-    assert.equal(error, reason);
-    assert.ok(ms < 100 + TIMER_SLACK_MS, `rejected ${ms.toFixed(1)} ms after abort()`);
-    assert.ok(await waitFor(() => threads() < idle), `worker threads: ${threads()} before ${idle}`);
+    await assertAbortStops(t, call, controller, idle, new Error('stop now'));
     const small = texts.slice(0, 3000);
     assertSameDedup(await pool.dedup(small), await sh.dedup(small));
   });
@@ -491,16 +477,10 @@ describe('cancellation', () => {
   test('an abort during the pair search rejects within 100 ms', { skip: !HAS_PROC && 'needs /proc' }, async (t) => {
     const fps = randomFingerprints(300_000, 8);
     const controller = new AbortController();
-    let resolveStarted;
-    const started = new Promise((resolve) => { resolveStarted = resolve; });
-    const call = pool.findPairs(fps, 8, { signal: controller.signal, onProgress: (p) => { if (p.done > 0) resolveStarted(); } });
+    const { started, onProgress } = startedWhen((p) => p.done > 0);
+    const call = pool.findPairs(fps, 8, { signal: controller.signal, onProgress });
     await started; // the workers are searching
-    const idle = threads();
-    const { ms, error } = await abortAndTime(call, controller);
-    t.diagnostic(`rejected ${ms.toFixed(2)} ms after abort()`);
-    assert.equal(error.name, 'AbortError');
-    assert.ok(ms < 100 + TIMER_SLACK_MS, `rejected ${ms.toFixed(1)} ms after abort()`);
-    assert.ok(await waitFor(() => threads() < idle), 'the worker searching stopped');
+    await assertAbortStops(t, call, controller, threads());
     const few = fps.subarray(0, 2000);
     assert.deepEqual(await pool.findPairs(few, 3), sh.findPairs(few, 3));
   });
