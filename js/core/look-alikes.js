@@ -20,7 +20,9 @@
 //   deleted or two swapped, with at least 3 letters (`Jon` / `John`, `Mircosoft`), or one
 //   replaced, with at least 5 (`Smyth` / `Smith`; `Tim` / `Tom`, `Chen` / `Chan` stay
 //   apart), or another form of it: the same first 5 letters or more, then at most 3 more
-//   each (`Supply` / `Supplies`; `Consulting` / `Consultants` stay apart). A word left on
+//   each (`Supply` / `Supplies`; `Consulting` / `Consultants` stay apart); never two forms
+//   of a given name or two titles of address (namesApart: `Robert` / `Roberta`, `Mr` / `Mrs`);
+//   a possessive's `s` is no letter of its word (`Mary's` / `Mark's`). A word left on
 //   each side is a difference (`Bahn` / `Bank`, `Gadgets` / `Widgets`; not a legal form,
 //   `N.V.` / `B.V.`, `GmbH` / `Inc.`: LEGAL_FORMS); a word on one side
 //   only is not, but in a list (listDifference) beside a lone word (`Mitchell` /
@@ -49,6 +51,8 @@ const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han
 const DIGIT = /\p{Nd}/u;
 const EDGE_PUNCTUATION = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu;
 const PUNCTUATION = /\p{P}/gu;
+/** A possessive ending, no letter of the word (`Mary's` / `Mark's`: 4 letters, no typo of each other). */
+const POSSESSIVE = /['’]s$/i;
 /** Roman numerals up to 13 (`Part I` / `Part II`, `Henry VII` / `Henry VIII`), numbers that match only when equal. */
 const ROMAN = /^(?:i|ii|iii|iv|v|vi|vii|viii|ix|x|xi|xii|xiii)$/;
 
@@ -82,7 +86,7 @@ export function tokensOf(text) {
   for (const piece of text.split(/\s+/u)) {
     if (!piece) continue;
     for (const run of piece.split(CJK_RUN)) {
-      const key = fold(run);
+      const key = fold(run.replace(POSSESSIVE, ''));
       if (!key) continue;
       const shown = run.replace(EDGE_PUNCTUATION, '') || run;
       tokens.push({ key, shown, kind: CJK.test(key) ? KIND_CJK : DIGIT.test(key) || ROMAN.test(key) ? KIND_NUMBER : KIND_WORD });
@@ -159,9 +163,36 @@ function sameStem(x, y) {
   return i >= STEM && x.length - i <= ENDING && y.length - i <= ENDING;
 }
 
+const VOWEL = /[aeiou]/;
+/** A given name's ending that another form of it replaces by another (`Mari|o` / `Mari|a` / `Mari|e`). */
+const NAME_VOWEL = /^[aeio]$/;
+/** What a feminine form adds to a given name or to its `a` form (`Jean|ne`, `Daniel|le`, `Paul|ine`; `Daniel|a` / `Daniel|le`). */
+const FEMININE_ENDING = /^(?:ne|le|ine)$/;
+/** Titles of address, each of its own people (`Mr` abbreviates `Mrs`). */
+const TITLES = ['mr', 'mrs', 'ms', 'miss'];
+
+/**
+ * Whether x and y are two forms of a given name (`Robert` / `Roberta`, `Jean` / `Jeanne`,
+ * `Daniela` / `Danielle`, `Mario` / `Maria` / `Marie`) or two titles of address: after the
+ * same 3 letters or more, one adds an `a` to the other where it ends in a consonant, or a
+ * FEMININE_ENDING to it whole or to its `a` form, or each ends in a NAME_VOWEL of its own.
+ * Two people, though a typo or an abbreviation would explain it (not `Brown` / `Browne`,
+ * `Isabele` / `Isabelle`, `Joshua` / `Joshuaa`: typos).
+ */
+function namesApart(x, y) {
+  if (TITLES.includes(x) && TITLES.includes(y)) return true;
+  let i = 0;
+  while (i < x.length && x[i] === y[i]) i++;
+  const [short, long] = x.length < y.length ? [x.slice(i), y.slice(i)] : [y.slice(i), x.slice(i)];
+  return i >= 3 && (NAME_VOWEL.test(short) && NAME_VOWEL.test(long) || (!short || short === 'a') && FEMININE_ENDING.test(long)
+    || !short && long === 'a' && !VOWEL.test(x[i - 1]));
+}
+
 /** Whether word x explains word y or y explains x (see the header). */
 function explains(x, y) {
-  return x === y || abbreviates(x, y) || abbreviates(y, x) || oneTypoApart(x, y, 3, 5) || sameStem(x, y);
+  if (x === y) return true;
+  if (namesApart(x, y)) return false;
+  return abbreviates(x, y) || abbreviates(y, x) || oneTypoApart(x, y, 3, 5) || sameStem(x, y);
 }
 
 /**

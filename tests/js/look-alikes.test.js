@@ -35,6 +35,16 @@ const LOOK_ALIKES = [
   ['Zephyr Phone 15 Pro 256GB Graphite', 'Zephyr Phone 14 Pro 256GB Graphite', { numbers: [['15'], ['14']] }],
   ['東京タワー 2号館', '東京タワー 3号館', { numbers: [['2'], ['3']] }],
   ['Ironbridge Consulting Ltd', 'Ironbridge Consultants Ltd', { words: [['Consulting'], ['Consultants']] }],
+  // Forms of a given name, and titles of address, though one abbreviates or is a typo of the other.
+  ['Robert Johnson', 'Roberta Johnson', { words: [['Robert'], ['Roberta']] }],
+  ['Mario Rossi', 'Maria Rossi', { words: [['Mario'], ['Maria']] }],
+  ['Julie Martin', 'Julia Martin', { words: [['Julie'], ['Julia']] }],
+  ['Jean Dupont', 'Jeanne Dupont', { words: [['Jean'], ['Jeanne']] }],
+  ['Daniela Garcia', 'Danielle Garcia', { words: [['Daniela'], ['Danielle']] }],
+  ['Paul Martin', 'Pauline Martin', { words: [['Paul'], ['Pauline']] }],
+  ['Mr. Alex Taylor', 'Mrs. Alex Taylor', { words: [['Mr'], ['Mrs']] }],
+  // A possessive's `s` is no letter of the word: `Mary` / `Mark` are 4 letters, one replaced.
+  ["St. Mary's Hospital", "St. Mark's Hospital", { words: [["Mary's"], ["Mark's"]] }],
   // Roman numerals are numbers, equal or different.
   ['Database Tuning (Part I)', 'Database Tuning (Part II)', { numbers: [['I'], ['II']] }],
   // A lone word stands for every entry that holds it.
@@ -51,6 +61,8 @@ const VARIANTS = [
   ['Dr. Amelia Thornbury', 'Amelia Thornbury'], ['iPhone 14 Pro', 'iPhone 14 Pro 128GB'], ['北京大學', '北京大学'],
   ['Sony Handycam HDR-SR10 Camcorder - HDRSR10', 'Sony 40GB Handycam Camcorder - HDRSR10'], // one code said twice: one token
   ['ＡＢＣ　１２３', 'abc 123'], ['Whitfield-Price', 'Whitfield Price'], ['Northgate Medical Supplies LLC', 'Northgate Medical Supply LLC'],
+  ["St. Mary's Hospital", 'Saint Marys Hospital'], ["McDonald's", 'McDonalds'], ['Brown', 'Browne'], ['Isabella Ortiz', 'Isabela Ortiz'],
+  ['Isabele Ortiz', 'Isabelle Ortiz'], ['Joshua Hann', 'Joshuaa Hann'], ['Helen Baker', 'Helene Baker'],
   // Legal forms distinguish no organisation: one group's entries in several countries.
   ['Akzo Nobel N.V.', 'Akzo Nobel B.V.'], ['Akzo Nobel GmbH', 'Akzo Nobel Inc.'],
   // A one-line record whose many fields agree, with a typo in its postcode and another in its street number.
