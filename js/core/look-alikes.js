@@ -28,7 +28,8 @@
 //   only is not, but in a list (listDifference) beside a lone word (`Mitchell` /
 //   `Mitchell Green`);
 // - CJK runs are not compared: they have no word boundaries to compare by (their digits
-//   still count).
+//   still count), but a run that repeats the characters of the other's differs as a word
+//   (repeatsCharacters: `罗刚` / `罗刚刚`).
 // Numbers that differ outright always make a difference. A typo in a number, or a word left
 // on each side, makes one unless the entries share at least TYPO_AGREEMENT tokens. Two
 // one-line records (one of them a record by thresholds.js isRecord: at least RECORD_FIELDS
@@ -188,10 +189,20 @@ function namesApart(x, y) {
     || !short && long === 'a' && !VOWEL.test(x[i - 1]));
 }
 
+/**
+ * Whether CJK runs x and y hold the same characters, one of them more often (`罗刚` / `罗刚刚`,
+ * `孙志强` / `孙志强志强`): two names, which the short measure, counting each character once, finds alike.
+ */
+function repeatsCharacters(x, y) {
+  if (x.length === y.length || !CJK.test(x) || !CJK.test(y)) return false;
+  const [setX, setY] = [new Set(x), new Set(y)];
+  return setX.size === setY.size && [...setX].every((c) => setY.has(c));
+}
+
 /** Whether word x explains word y or y explains x (see the header). */
 function explains(x, y) {
   if (x === y) return true;
-  if (namesApart(x, y)) return false;
+  if (namesApart(x, y) || repeatsCharacters(x, y)) return false;
   return abbreviates(x, y) || abbreviates(y, x) || oneTypoApart(x, y, 3, 5) || sameStem(x, y);
 }
 
@@ -269,8 +280,10 @@ export function differingParts(partsA, partsB, loneWords = false) {
   repeatsUsed(b, usedB);
   const leftNumbersA = left(a, usedA, KIND_NUMBER);
   const leftNumbersB = left(b, usedB, KIND_NUMBER);
-  const leftWordsA = left(a, usedA, KIND_WORD).filter(notLegalForm);
-  const leftWordsB = left(b, usedB, KIND_WORD).filter(notLegalForm);
+  // CJK runs are compared only where one repeats the characters of another.
+  const [cjkA, cjkB] = [left(a, usedA, KIND_CJK), left(b, usedB, KIND_CJK)];
+  const leftWordsA = left(a, usedA, KIND_WORD).filter(notLegalForm).concat(cjkA.filter((x) => cjkB.some((y) => repeatsCharacters(x.key, y.key))));
+  const leftWordsB = left(b, usedB, KIND_WORD).filter(notLegalForm).concat(cjkB.filter((y) => cjkA.some((x) => repeatsCharacters(x.key, y.key))));
   const lone = loneWords && partsA.lone !== partsB.lone;
   // A difference needs a number left on each side or a word left on each side (below), or
   // one side a lone word: most pairs dedup asks about have none, and need no more.

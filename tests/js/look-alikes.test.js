@@ -34,6 +34,9 @@ const LOOK_ALIKES = [
   ['17 Hawthorne Avenue, Flat 4, Millbrook', '17 Hawthorne Avenue, Flat 5, Millbrook', { numbers: [['4'], ['5']] }],
   ['Zephyr Phone 15 Pro 256GB Graphite', 'Zephyr Phone 14 Pro 256GB Graphite', { numbers: [['15'], ['14']] }],
   ['東京タワー 2号館', '東京タワー 3号館', { numbers: [['2'], ['3']] }],
+  // A CJK run that repeats another's characters: two names, though the short measure counts each character once.
+  ['李娜', '李娜娜', { words: [['李娜'], ['李娜娜']] }],
+  ['孙志强', '孙志强志强', { words: [['孙志强'], ['孙志强志强']] }],
   ['Ironbridge Consulting Ltd', 'Ironbridge Consultants Ltd', { words: [['Consulting'], ['Consultants']] }],
   // Forms of a given name, and titles of address, though one abbreviates or is a typo of the other.
   ['Robert Johnson', 'Roberta Johnson', { words: [['Robert'], ['Roberta']] }],
