@@ -182,7 +182,10 @@ export function learnModel(fields, levels, { sources, selects }, randomLevels, a
   patternCount.forEach((count, q) => sourceList[q].forEach((s) => { sizes[s] += count; }));
   let lambdas = new Float64Array(selects.length).fill(INITIAL_PRIOR);
   let m = prior.map((p) => Float64Array.from(p));
-  let weights = m.map((mj, j) => levelWeights(mj, u[j]));
+  // The first E-step weighs agreements only: PRIOR_M's weights against (an e-mail or a date
+  // that differs) would otherwise outweigh a source's candidates from the start, and EM, learning
+  // m from those posteriors, would never learn that its copies differ there (a sign-up date).
+  let weights = m.map((mj, j) => levelWeights(mj, u[j]).map((w) => Math.max(0, w)));
   // The log-odds of pattern q under source s's prior from the fields s does not select on, `skip` aside.
   const evidence = (q, s, logits, skip) => {
     const self = s === SELF_TAUGHT;

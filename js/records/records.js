@@ -155,24 +155,32 @@ const OWN_NUMBER_NATS = 8 * Math.LN2;
 
 /**
  * Whether candidate p's identity fields are not alike exactly (a typo: `Robert` / `Roberta`,
- * `Johnson` / `Johnston`) while its e-mail or date differs outright and no key agrees exactly
- * (an e-mail, a phone, a date, a code, or a number by OWN_NUMBER_NATS): two people, whatever
- * else they share (a household's city and postcode, an employer, phones a digit apart); EM
- * on a short list learns such pairs as matches.
+ * `Johnson` / `Johnston`; a name and its short form or suffix: `Alex` / `Alexandra`, `John
+ * Smith` / `John Smith Sr.`) while its e-mail or date differs outright and no key agrees
+ * exactly (an e-mail, a phone, a date, a code, or a number by OWN_NUMBER_NATS): two people,
+ * whatever else they share (a household's city and postcode, an employer, phones a digit
+ * apart); EM on a short list learns such pairs as matches. A date that differs outright
+ * (born decades apart) outweighs a phone that agrees, a household's line, where the list
+ * says so: that level weighs half a bit or more against (a date of birth; a sign-up's differs as often between copies).
  */
 function keysTellApart(fields, levels, p, fieldWeightOf) {
   const f = fields.length;
   let typo = false;
-  let outright = false;
+  let differs = false;
+  let dateDiffers = false;
+  let phoneAgrees = false;
   for (let j = 0; j < f; j++) {
     const { kind, identity } = fields[j];
     const level = levels[p * f + j];
     if (level === MISSING) continue;
+    const outright = level === LEVELS[kind]?.length - 1;
     if (identity) typo ||= level > 0;
+    else if (kind === 'phone') phoneAgrees ||= level === 0;
     else if (KEYED.has(kind) && level === 0 && (kind !== 'exact' || fieldWeightOf(p, j) >= OWN_NUMBER_NATS)) return false;
-    outright ||= (kind === 'email' || kind === 'date') && level === LEVELS[kind].length - 1;
+    differs ||= (kind === 'email' || kind === 'date') && outright;
+    dateDiffers ||= kind === 'date' && outright && fieldWeightOf(p, j) <= -Math.LN2 / 2;
   }
-  return typo && outright;
+  return typo && (dateDiffers || differs && !phoneAgrees);
 }
 
 /** The words of x and of y (trimmed, as written) that the other lacks, case aside: [x's, y's]. */
