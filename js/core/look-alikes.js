@@ -164,29 +164,29 @@ function sameStem(x, y) {
   return i >= STEM && x.length - i <= ENDING && y.length - i <= ENDING;
 }
 
-const VOWEL = /[aeiou]/;
-/** A given name's ending that another form of it replaces by another (`Mari|o` / `Mari|a` / `Mari|e`). */
-const NAME_VOWEL = /^[aeio]$/;
-/** What a feminine form adds to a given name or to its `a` form (`Jean|ne`, `Daniel|le`, `Paul|ine`; `Daniel|a` / `Daniel|le`). */
-const FEMININE_ENDING = /^(?:ne|le|ine)$/;
+/**
+ * How two forms of a given name end, read as `c<shorter ending>|<longer ending>` after their
+ * common start, c its last letter: each in another vowel (`Mari|o` / `Mari|a` / `Mari|e`);
+ * `ne`, `le` or `ine` added to a name whole or to its `a` form (`Jean|ne`, `Daniel|le`,
+ * `Paul|ine`; `Daniel|a` / `Daniel|le`); an `a` added after a consonant (`Robert|a`). Not an
+ * `e` added (`Brown` / `Browne`), `e` / `le` (`Isabele` / `Isabelle`), an `a` doubled
+ * (`Joshua` / `Joshuaa`): typos as often.
+ */
+const NAME_FORMS = /^(?:.[aeio]\|[aeio]|.a?\|(?:[ln]e|ine)|[^aeiou]\|a)$/;
 /** Titles of address, each of its own people (`Mr` abbreviates `Mrs`). */
 const TITLES = ['mr', 'mrs', 'ms', 'miss'];
 
 /**
  * Whether x and y are two forms of a given name (`Robert` / `Roberta`, `Jean` / `Jeanne`,
- * `Daniela` / `Danielle`, `Mario` / `Maria` / `Marie`) or two titles of address: after the
- * same 3 letters or more, one adds an `a` to the other where it ends in a consonant, or a
- * FEMININE_ENDING to it whole or to its `a` form, or each ends in a NAME_VOWEL of its own.
- * Two people, though a typo or an abbreviation would explain it (not `Brown` / `Browne`,
- * `Isabele` / `Isabelle`, `Joshua` / `Joshuaa`: typos).
+ * `Mario` / `Maria` / `Marie`: NAME_FORMS, after the same 3 letters or more) or two titles of
+ * address. Two people, though a typo or an abbreviation would explain it.
  */
 function namesApart(x, y) {
   if (TITLES.includes(x) && TITLES.includes(y)) return true;
   let i = 0;
   while (i < x.length && x[i] === y[i]) i++;
-  const [short, long] = x.length < y.length ? [x.slice(i), y.slice(i)] : [y.slice(i), x.slice(i)];
-  return i >= 3 && (NAME_VOWEL.test(short) && NAME_VOWEL.test(long) || (!short || short === 'a') && FEMININE_ENDING.test(long)
-    || !short && long === 'a' && !VOWEL.test(x[i - 1]));
+  const [short, long] = [x.slice(i), y.slice(i)].sort((p, q) => p.length - q.length);
+  return i >= 3 && NAME_FORMS.test(`${x[i - 1]}${short}|${long}`);
 }
 
 /**
@@ -194,9 +194,8 @@ function namesApart(x, y) {
  * `孙志强` / `孙志强志强`): two names, which the short measure, counting each character once, finds alike.
  */
 function repeatsCharacters(x, y) {
-  if (x.length === y.length || !CJK.test(x) || !CJK.test(y)) return false;
-  const [setX, setY] = [new Set(x), new Set(y)];
-  return setX.size === setY.size && [...setX].every((c) => setY.has(c));
+  const characters = (run) => [...new Set(run)].sort().join('');
+  return x.length !== y.length && CJK.test(x) && CJK.test(y) && characters(x) === characters(y);
 }
 
 /** Whether word x explains word y or y explains x (see the header). */

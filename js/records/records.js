@@ -89,12 +89,11 @@ const identityText = (fields, r) => fields.filter((field) => field.identity).map
  * otherwise: agreeing addresses, phones and employers do not make two people one. `levels`
  * and `apart` are matching.js matchRecords' of the candidates { a, b }.
  */
-function identityDifferences(fields, rows, { a, b }, { levels, apart }, probability, threshold, model, fieldWeightOf) {
+function identityDifferences(fields, rows, { a, b }, { levels, apart }, probability, threshold, model, fieldWeightOf, identified) {
   const f = fields.length;
   const identities = fields.filter((field) => field.identity);
   const identityNames = identities.map((field) => field.name).join(' ');
   const identityOf = (r) => identities.map((field) => field.keys[r]).filter(Boolean).join(' ');
-  const identifiers = fieldsWhere(fields, (field) => IDENTIFIERS.has(field.kind));
   const numbers = fieldsWhere(fields, (field) => field.kind === 'exact');
   const codes = fields.findIndex((field) => field.kind === 'code');
   const differs = new Map();
@@ -128,22 +127,32 @@ function identityDifferences(fields, rows, { a, b }, { levels, apart }, probabil
         why = { field: fields[j].name, differs: (inName !== undefined && differenceOf(x, y)) || { numbers: [[x], [y]] } };
       }
     }
-    // Identifiers of the row itself (an e-mail, a date of birth, a number) that agree beyond
-    // chance, and none that identifies a row on its own (its exact agreement weighs
-    // IDENTIFIER_NATS / 2 or more: an e-mail, a social security number; not a house number or
-    // a postcode) against: the name was mistyped or swapped, the row is the same.
+    // The name was mistyped or swapped where the identifiers say the row is the same.
+    if (!identified(p)) differs.set(p, why);
+  }
+  return differs;
+}
+
+/**
+ * Whether candidate p's identifiers of the row itself (an e-mail, a date of birth, a number)
+ * agree beyond chance (IDENTIFIER_NATS), none that identifies a row on its own (its exact
+ * agreement weighs IDENTIFIER_NATS / 2 or more: an e-mail, a social security number; not a
+ * house number or a postcode) against: (fields, levels, model, fieldWeightOf) => p => boolean.
+ */
+function identifiedBy(fields, levels, model, fieldWeightOf) {
+  const f = fields.length;
+  const identifiers = fieldsWhere(fields, (field) => IDENTIFIERS.has(field.kind));
+  return (p) => {
     let evidence = 0;
-    let against = false;
     for (const j of identifiers) {
       const level = levels[p * f + j];
       if (level === MISSING) continue;
       const weights = model.fields[j].weights;
-      if (level === weights.length - 1 && weights[0] >= IDENTIFIER_NATS / 2) against = true;
+      if (level === weights.length - 1 && weights[0] >= IDENTIFIER_NATS / 2) return false;
       evidence += Math.max(0, fieldWeightOf(p, j));
     }
-    if (against || evidence < IDENTIFIER_NATS) differs.set(p, why);
-  }
-  return differs;
+    return evidence >= IDENTIFIER_NATS;
+  };
 }
 
 /**
@@ -194,16 +203,30 @@ function wordsApart(x, y) {
  * The labels of n rows grouped by the pairs whose probability reaches `threshold`, those in
  * `differs` aside, under the central leader rule (grouping.js centralLeaderLabels). Then two
  * members whose identities' numbers differ (`identityOf(row)`: `iPhone 14` / `15` under
- * `iPhone`) are split as a list's (dedup/look-alikes.js), each already checked against its kept row.
+ * `iPhone`) are split as a list's (dedup/look-alikes.js), each already checked against its kept
+ * row; and a member kept apart from one before it in its group (`differs`) is a group of its
+ * own where its kept row only bridges the two (`bridges(apart, kept, row)`, of the members'
+ * candidate, the member's with its kept row, and that row).
  */
-function centralLeaders(core, n, { a, b }, probability, threshold, differs, identityOf) {
-  const grouping = new Set();
-  for (let p = 0; p < probability.length; p++) if (probability[p] >= threshold && !differs.has(p)) grouping.add(a[p] * n + b[p]);
+function centralLeaders(core, n, { a, b }, probability, threshold, differs, identityOf, bridges) {
+  const grouping = new Map(); // pair -> candidate
+  for (let p = 0; p < probability.length; p++) if (probability[p] >= threshold && !differs.has(p)) grouping.set(a[p] * n + b[p], p);
   const pairs = { a: new Uint32Array(grouping.size), b: new Uint32Array(grouping.size) };
   let at = 0;
-  for (const pair of grouping) [pairs.a[at], pairs.b[at++]] = [Math.floor(pair / n), pair % n];
-  return splitLookAlikes(centralLeaderLabels(core, n, pairs), identityOf,
-    (firsts, y) => firsts.map((x) => grouping.has(Math.min(x, y) * n + Math.max(x, y))), { keptChecked: true }).labels;
+  for (const pair of grouping.keys()) [pairs.a[at], pairs.b[at++]] = [Math.floor(pair / n), pair % n];
+  const { labels } = splitLookAlikes(centralLeaderLabels(core, n, pairs), identityOf,
+    (firsts, y) => firsts.map((x) => grouping.has(Math.min(x, y) * n + Math.max(x, y))), { keptChecked: true });
+  const apart = new Map();
+  for (const p of differs.keys()) apart.set(a[p] * n + b[p], p);
+  const members = []; // per kept row, its members so far
+  for (let r = 0; r < n; r++) {
+    const kept = labels[r];
+    if (kept === r) continue;
+    const withKept = grouping.get(Math.min(kept, r) * n + Math.max(kept, r));
+    if ((members[kept] ??= []).some((x) => apart.has(x * n + r) && bridges(apart.get(x * n + r), withKept, kept))) labels[r] = r;
+    else members[kept].push(r);
+  }
+  return labels;
 }
 
 /** The model as the result reports it: per field its kind and per level m, u and the weight in bits. */
@@ -232,8 +255,16 @@ export async function dedupRecords(core, items, options) {
   await pacer.pause();
   const { candidates, levels, apart, model, weight, probability, fieldWeightOf } = await matchRecords(core, fields, rows, pacer, undefined, parsed.review);
   pacer.report('groups', 0, 1);
-  const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, model, fieldWeightOf);
-  const distinctLabels = centralLeaders(core, n, candidates, probability, parsed.probability, differs, (r) => identityText(fields, rows[r]));
+  const identified = identifiedBy(fields, levels, model, fieldWeightOf);
+  const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, model, fieldWeightOf, identified);
+  // A kept row that lacks the e-mail or date two of its members differ in outright joins two
+  // people (`Alex Taylor` without a birth date, `Alex` and `Alexandra`), unless its identifiers
+  // and the member's say one row: the copies of one record, each with its own typos, differ
+  // from one another but not from it.
+  const keys = fieldsWhere(fields, (field) => field.kind === 'email' || field.kind === 'date');
+  const bridges = (apart, withKept, kept) => !identified(withKept)
+    && keys.some((j) => levels[apart * fields.length + j] === LEVELS[fields[j].kind].length - 1 && !fields[j].texts[rows[kept]]);
+  const distinctLabels = centralLeaders(core, n, candidates, probability, parsed.probability, differs, (r) => identityText(fields, rows[r]), bridges);
   const labels = new Uint32Array(items.length);
   for (let i = 0; i < items.length; i++) labels[i] = rows[distinctLabels[of[i]]];
   const result = await dedupResult(items, flatGroups(labels), pacer);
@@ -303,7 +334,7 @@ export async function linkRecords(core, left, right, options) {
   const { first: rows } = await collapseTexts(mapArray(items, (_, i) => (i < n) + fields.map((field) => field.texts[i]).join('\u0000')), pacer);
   const { candidates, levels, apart, model, weight, probability, fieldWeightOf } = await matchRecords(core, fields, rows, pacer, LINK_CANDIDATE_SIMILARITY, parsed.review);
   pacer.report('groups', 0, 1);
-  const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, model, fieldWeightOf);
+  const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, model, fieldWeightOf, identifiedBy(fields, levels, model, fieldWeightOf));
   // `rows` ascend, so a candidate across (a < b) has a in left and b in right.
   const across = [];
   const best = new Int32Array(rows.length).fill(-1);

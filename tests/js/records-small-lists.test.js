@@ -43,25 +43,35 @@ test('names a typo apart whose e-mail or birthday differs outright, and no key a
   assert.deepEqual(apart(16, 17), { field: 'name', differs: { words: [['Chen'], ['Chan']] } });
 });
 
-test('a household: a date of birth that differs outright outweighs the phone and address it shares', async () => {
+test('a household: a date of birth that differs outright outweighs the phone and address it shares; a member kept apart from another is no member of its group', async () => {
   const person = (name, email, phone, address, dob) => ({ name, email, phone, address, dob });
   const rows = [
     person('John Smith Jr.', 'smithfamily@gmail.com', '555-201-3344', '14 Elm Street, Springfield', '1990-04-12'),
     person('John Smith Sr.', 'smithfamily@gmail.com', '555-201-3344', '14 Elm Street, Springfield', '1962-08-30'),
     person('John Smith', 'jsmith.jr@gmail.com', '(555) 201-3344', '14 Elm St, Springfield', '12/04/1990'),
     person('Mary Smith', 'smithfamily@gmail.com', '555-201-3344', '14 Elm Street, Springfield', '1964-02-11'),
+    person('Marie Smith', 'marie.smith@yahoo.com', '555-201-9988', '9 Oak Avenue, Shelbyville', '1985-07-07'),
+    person('Maria Smith', 'maria.s@outlook.com', '555-330-1212', '22 Pine Road, Capital City', '1979-11-23'),
     person('Alex Taylor', 'alex.taylor@gmail.com', '555-404-1000', '3 Birch Lane, Ogdenville', '1988-01-01'),
     person('Alexandra Taylor', 'alexandra.t@gmail.com', '555-404-1000', '3 Birch Lane, Ogdenville', '1991-05-05'),
-    person('Sam Wilson', 'sam.wilson@gmail.com', '555-888-0000', '1 Maple Drive, Brockway', '2001-06-15'),
-    person('Sam Wilson', 'sam.wilson@gmail.com', '555-888-0000', '1 Maple Drive, Brockway', '2001-06-15'),
+    person('Alex Taylor', 'a.taylor@work.com', '555 404 1000', '3 Birch Ln, Ogdenville', ''),
     person('Chris Lee', 'chris.lee@gmail.com', '555-777-1234', '8 Cedar Court, North Haverbrook', '1975-03-03'),
+    person('Christine Lee', 'christine.lee@gmail.com', '555-777-1234', '8 Cedar Court, North Haverbrook', '1977-09-09'),
     person('Christopher Lee', 'chris.lee@gmail.com', '', '8 Cedar Ct, North Haverbrook', '1975-03-03'),
+    person('Sam Wilson', 'sam.wilson@gmail.com', '555-888-0000', '1 Maple Drive, Brockway', '2001-06-15'),
+    person('Sam Wilson', 'sam.wilson@gmail.com', '555-888-0000', '1 Maple Drive, Brockway', '2001-06-15'),
+    person('Samantha Wilson', 'samantha.w@gmail.com', '555-888-0000', '1 Maple Drive, Brockway', '2003-10-02'),
+    person('Daniel Garcia', 'dgarcia@mail.com', '555-123-0001', '5 Palm Street, Cypress Creek', '1980-12-12'),
+    person('Daniela Garcia', 'daniela.g@mail.com', '555-123-0001', '5 Palm Street, Cypress Creek', '1982-02-02'),
+    person('Danny Garcia', 'dgarcia@mail.com', '555-123-0001', '5 Palm St, Cypress Creek', '1980-12-12'),
   ];
   const result = await sh.dedup(rows);
-  assert.deepEqual(result.groups, [[0, 2], [6, 7], [8, 9]]);
-  const listed = (a, b) => result.review.find((e) => e.a === a && e.b === b);
-  assert.deepEqual(listed(0, 1)?.apart, { field: 'name', differs: { words: [['Jr'], ['Sr']] } });
-  assert.ok(listed(4, 5), 'Alex and Alexandra listed');
+  // Alex without a birth date (8) matches Alex (6) and Alexandra (7), who are kept apart: she is not in their group.
+  assert.deepEqual(result.groups, [[0, 2], [8, 6], [9, 11], [12, 13], [15, 17]]);
+  const apart = (a, b) => result.review.find((e) => e.a === a && e.b === b)?.apart;
+  assert.deepEqual(apart(0, 1), { field: 'name', differs: { words: [['Jr'], ['Sr']] } });
+  assert.deepEqual(apart(6, 7), { field: 'name', differs: { words: [['Alex'], ['Alexandra']] } });
+  assert.deepEqual(apart(15, 16), { field: 'name', differs: { words: [['Daniel'], ['Daniela']] } });
 });
 
 test('a list of one person\'s rows: a shared e-mail and phone still weigh, as among different people they are rare', async () => {
