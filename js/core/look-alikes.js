@@ -21,7 +21,7 @@
 //   replaced, with at least 5 (`Smyth` / `Smith`; `Tim` / `Tom`, `Chen` / `Chan` stay
 //   apart), or another form of it: the same first 5 letters or more, then at most 3 more
 //   each (`Supply` / `Supplies`; `Consulting` / `Consultants` stay apart); never two forms
-//   of a given name or two titles of address (namesApart: `Robert` / `Roberta`, `Mr` / `Mrs`);
+//   of a given name (namesApart: `Robert` / `Roberta`);
 //   a possessive's `s` is no letter of its word (`Mary's` / `Mark's`). A word left on
 //   each side is a difference (`Bahn` / `Bank`, `Gadgets` / `Widgets`; not a legal form,
 //   `N.V.` / `B.V.`, `GmbH` / `Inc.`: LEGAL_FORMS); a word on one side
@@ -173,16 +173,13 @@ function sameStem(x, y) {
  * (`Joshua` / `Joshuaa`): typos as often.
  */
 const NAME_FORMS = /^(?:.[aeio]\|[aeio]|.a?\|(?:[ln]e|ine)|[^aeiou]\|a)$/;
-/** Titles of address, each of its own people (`Mr` abbreviates `Mrs`). */
-const TITLES = ['mr', 'mrs', 'ms', 'miss'];
 
 /**
  * Whether x and y are two forms of a given name (`Robert` / `Roberta`, `Jean` / `Jeanne`,
- * `Mario` / `Maria` / `Marie`: NAME_FORMS, after the same 3 letters or more) or two titles of
- * address. Two people, though a typo or an abbreviation would explain it.
+ * `Mario` / `Maria` / `Marie`: NAME_FORMS, after the same 3 letters or more): two people,
+ * though a typo or an abbreviation would explain it.
  */
 function namesApart(x, y) {
-  if (TITLES.includes(x) && TITLES.includes(y)) return true;
   let i = 0;
   while (i < x.length && x[i] === y[i]) i++;
   const [short, long] = [x.slice(i), y.slice(i)].sort((p, q) => p.length - q.length);

@@ -180,12 +180,9 @@ export function learnModel(fields, levels, { sources, selects }, randomLevels, a
   }
   const sizes = new Float64Array(selects.length);
   patternCount.forEach((count, q) => sourceList[q].forEach((s) => { sizes[s] += count; }));
-  let lambdas = new Float64Array(selects.length).fill(INITIAL_PRIOR);
-  let m = prior.map((p) => Float64Array.from(p));
-  // The first E-step weighs agreements only: PRIOR_M's weights against (an e-mail or a date
-  // that differs) would otherwise outweigh a source's candidates from the start, and EM, learning
-  // m from those posteriors, would never learn that its copies differ there (a sign-up date).
-  let weights = m.map((mj, j) => levelWeights(mj, u[j]).map((w) => Math.max(0, w)));
+  let lambdas;
+  let m;
+  let weights;
   // The log-odds of pattern q under source s's prior from the fields s does not select on, `skip` aside.
   const evidence = (q, s, logits, skip) => {
     const self = s === SELF_TAUGHT;
@@ -197,39 +194,53 @@ export function learnModel(fields, levels, { sources, selects }, randomLevels, a
     return t;
   };
   const count = patternCount.length;
-  for (let iteration = 0; iteration < EM_ITERATIONS && pairs > 0; iteration++) {
-    const counts = prior.map((p) => p.map((x) => x * PRIOR_PAIRS));
-    const totals = new Float64Array(f).fill(PRIOR_PAIRS);
-    const matches = new Float64Array(selects.length);
-    const logits = Array.from(lambdas, logit);
-    for (let q = 0; q < count; q++) {
-      const n = patternCount[q];
-      for (const s of sourceList[q]) matches[s] += n * logistic(evidence(q, s, logits, -1));
-      for (let j = 0; j < f; j++) {
-        const level = patternLevels[q * f + j];
-        const s = selectorOf[q][j];
-        if (level === MISSING || s === UNTAUGHT) continue;
-        const g = n * logistic(evidence(q, s, logits, j));
-        counts[j][level] += g;
-        totals[j] += g;
+  // EM from PRIOR_M, its first E-step weighing agreements only where `agreements`; returns
+  // the matches expected among the candidates, each by its first source.
+  const learn = (agreements) => {
+    lambdas = new Float64Array(selects.length).fill(INITIAL_PRIOR);
+    m = prior.map((p) => Float64Array.from(p));
+    weights = m.map((mj, j) => levelWeights(mj, u[j]).map((w) => (agreements ? Math.max(0, w) : w)));
+    for (let iteration = 0; iteration < EM_ITERATIONS && pairs > 0; iteration++) {
+      const counts = prior.map((p) => p.map((x) => x * PRIOR_PAIRS));
+      const totals = new Float64Array(f).fill(PRIOR_PAIRS);
+      const matches = new Float64Array(selects.length);
+      const logits = Array.from(lambdas, logit);
+      for (let q = 0; q < count; q++) {
+        const n = patternCount[q];
+        for (const s of sourceList[q]) matches[s] += n * logistic(evidence(q, s, logits, -1));
+        for (let j = 0; j < f; j++) {
+          const level = patternLevels[q * f + j];
+          const s = selectorOf[q][j];
+          if (level === MISSING || s === UNTAUGHT) continue;
+          const g = n * logistic(evidence(q, s, logits, j));
+          counts[j][level] += g;
+          totals[j] += g;
+        }
       }
+      const next = counts.map((c, j) => boundIdentity(fields[j], Float64Array.from(c, (x) => x / totals[j])));
+      const nextLambdas = Float64Array.from(matches, (x, s) => (sizes[s] ? Math.min(MAX_PRIOR, Math.max(MIN_PRIOR, x / sizes[s])) : INITIAL_PRIOR));
+      let change = 0;
+      for (let s = 0; s < lambdas.length; s++) change = Math.max(change, Math.abs(nextLambdas[s] - lambdas[s]));
+      for (let j = 0; j < f; j++) for (let l = 0; l < next[j].length; l++) change = Math.max(change, Math.abs(next[j][l] - m[j][l]));
+      m = next;
+      lambdas = nextLambdas;
+      weights = m.map((mj, j) => levelWeights(mj, u[j]));
+      if (change < EM_TOLERANCE) break;
     }
-    const next = counts.map((c, j) => boundIdentity(fields[j], Float64Array.from(c, (x) => x / totals[j])));
-    const nextLambdas = Float64Array.from(matches, (x, s) => (sizes[s] ? Math.min(MAX_PRIOR, Math.max(MIN_PRIOR, x / sizes[s])) : INITIAL_PRIOR));
-    let change = 0;
-    for (let s = 0; s < lambdas.length; s++) change = Math.max(change, Math.abs(nextLambdas[s] - lambdas[s]));
-    for (let j = 0; j < f; j++) for (let l = 0; l < next[j].length; l++) change = Math.max(change, Math.abs(next[j][l] - m[j][l]));
-    m = next;
-    lambdas = nextLambdas;
-    weights = m.map((mj, j) => levelWeights(mj, u[j]));
-    if (change < EM_TOLERANCE) break;
-  }
+    const logits = Array.from(lambdas, logit);
+    let expected = 0;
+    for (let q = 0; q < count; q++) expected += patternCount[q] * logistic(evidence(q, sourceList[q][0], logits, -1));
+    return expected;
+  };
+  // No match among the candidates: PRIOR_M's weights against (an e-mail, a date that differs)
+  // outweighed them all from the start, and EM, learning m from those posteriors, never
+  // learned that the list's copies differ there (a sign-up date). Once more, weighing
+  // agreements alone at first: from there on a list with many chance candidates (syllable
+  // names) would learn their shared fields as a match.
+  let expected = learn(false);
+  if (pairs > 0 && expected < 1) expected = learn(true);
   // The prior of a pair of the list, candidate or not: the matches expected among the
-  // candidates (all of them, as far as candidates hold every likely pair; each by its first
-  // source) over all pairs.
-  const logits = Array.from(lambdas, logit);
-  let expected = 0;
-  for (let q = 0; q < count; q++) expected += patternCount[q] * logistic(evidence(q, sourceList[q][0], logits, -1));
+  // candidates (all of them, as far as candidates hold every likely pair) over all pairs.
   const lambda = Math.min(MAX_PRIOR, Math.max(MIN_PRIOR, (pairs > 0 ? expected : INITIAL_PRIOR) / allPairs));
   return { prior: lambda, fields: fields.map((_, j) => ({ m: Array.from(m[j]), u: u[j], weights: weights[j] })) };
 }

@@ -38,14 +38,13 @@ const LOOK_ALIKES = [
   ['李娜', '李娜娜', { words: [['李娜'], ['李娜娜']] }],
   ['孙志强', '孙志强志强', { words: [['孙志强'], ['孙志强志强']] }],
   ['Ironbridge Consulting Ltd', 'Ironbridge Consultants Ltd', { words: [['Consulting'], ['Consultants']] }],
-  // Forms of a given name, and titles of address, though one abbreviates or is a typo of the other.
+  // Forms of a given name, though one abbreviates or is a typo of the other.
   ['Robert Johnson', 'Roberta Johnson', { words: [['Robert'], ['Roberta']] }],
   ['Mario Rossi', 'Maria Rossi', { words: [['Mario'], ['Maria']] }],
   ['Julie Martin', 'Julia Martin', { words: [['Julie'], ['Julia']] }],
   ['Jean Dupont', 'Jeanne Dupont', { words: [['Jean'], ['Jeanne']] }],
   ['Daniela Garcia', 'Danielle Garcia', { words: [['Daniela'], ['Danielle']] }],
   ['Paul Martin', 'Pauline Martin', { words: [['Paul'], ['Pauline']] }],
-  ['Mr. Alex Taylor', 'Mrs. Alex Taylor', { words: [['Mr'], ['Mrs']] }],
   // A possessive's `s` is no letter of the word: `Mary` / `Mark` are 4 letters, one replaced.
   ["St. Mary's Hospital", "St. Mark's Hospital", { words: [["Mary's"], ["Mark's"]] }],
   // Roman numerals are numbers, equal or different.
