@@ -34,7 +34,8 @@
 // on each side, makes one unless the entries share at least TYPO_AGREEMENT tokens. Two
 // one-line records (one of them a record by thresholds.js isRecord: at least RECORD_FIELDS
 // short fields, not a title listing words; the other split into as many fields, whatever
-// its words) make none when they share an identifier (a number of thresholds.js
+// its words; one of them `named`, its first field without a digit: a person's, not an
+// address's `Flat 2, 14 High Street, …`, whose numbers identify it) make none when they share an identifier (a number of thresholds.js
 // IDENTIFIER_DIGITS digits or more, equal or one typo apart: a date of birth, a phone) and
 // no other differs outright on each side, or,
 // unless each holds an identifier the other's differs from outright beside a word that
@@ -74,11 +75,13 @@ const KIND_CJK = 2;
  * The identifying parts of a text: `tokens` in order, each { key (folded), shown (as
  * written, without edge punctuation), kind }; `record`, whether it is a one-line record
  * (thresholds.js isRecord); `fields`, how many fields it splits into as one (recordFields);
- * `lone`, whether its tokens, legal forms aside, are one word.
+ * `named`, whether its first field (recordFields) has no digit; `lone`, whether its tokens,
+ * legal forms aside, are one word.
  */
 export function identifyingParts(text) {
   const tokens = tokensOf(text);
-  return { tokens, record: isRecord(text), fields: recordFields(text).length, lone: isLoneWord(tokens) };
+  const fields = recordFields(text);
+  return { tokens, record: isRecord(text), fields: fields.length, named: !DIGIT.test(fields[0]), lone: isLoneWord(tokens) };
 }
 
 /** identifyingParts' tokens of a text, each { key (folded), shown (as written, without edge punctuation), kind }. */
@@ -296,7 +299,7 @@ export function differingParts(partsA, partsB, loneWords = false) {
   const hard = hardA.length > 0 && hardB.length > 0;
   const softWords = wordsA.length > 0 && wordsB.length > 0;
   const soft = softNumbers > 0 || softWords;
-  if ((partsA.record || partsB.record) && Math.min(partsA.fields, partsB.fields) >= RECORD_FIELDS) {
+  if ((partsA.record || partsB.record) && (partsA.named || partsB.named) && Math.min(partsA.fields, partsB.fields) >= RECORD_FIELDS) {
     // An identifier both records hold (equal, or one typo apart) says one person, whatever
     // their typos, unless another differs outright on each side (a birth date one digit off
     // and two phones: two people); one that differs outright on each side beside a word that

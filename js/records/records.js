@@ -89,7 +89,7 @@ const identityText = (fields, r) => fields.filter((field) => field.identity).map
  * otherwise: agreeing addresses, phones and employers do not make two people one. `levels`
  * and `apart` are matching.js matchRecords' of the candidates { a, b }.
  */
-function identityDifferences(fields, rows, { a, b }, { levels, apart }, probability, threshold, model, fieldWeightOf, identified) {
+function identityDifferences(fields, rows, { a, b }, { levels, apart }, probability, threshold, fieldWeightOf, identified) {
   const f = fields.length;
   const identities = fields.filter((field) => field.identity);
   const identityNames = identities.map((field) => field.name).join(' ');
@@ -256,7 +256,7 @@ export async function dedupRecords(core, items, options) {
   const { candidates, levels, apart, model, weight, probability, fieldWeightOf } = await matchRecords(core, fields, rows, pacer, undefined, parsed.review);
   pacer.report('groups', 0, 1);
   const identified = identifiedBy(fields, levels, model, fieldWeightOf);
-  const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, model, fieldWeightOf, identified);
+  const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, fieldWeightOf, identified);
   // A kept row that lacks the e-mail or date two of its members differ in outright joins two
   // people (`Alex Taylor` without a birth date, `Alex` and `Alexandra`), unless its identifiers
   // and the member's say one row: the copies of one record, each with its own typos, differ
@@ -334,7 +334,7 @@ export async function linkRecords(core, left, right, options) {
   const { first: rows } = await collapseTexts(mapArray(items, (_, i) => (i < n) + fields.map((field) => field.texts[i]).join('\u0000')), pacer);
   const { candidates, levels, apart, model, weight, probability, fieldWeightOf } = await matchRecords(core, fields, rows, pacer, LINK_CANDIDATE_SIMILARITY, parsed.review);
   pacer.report('groups', 0, 1);
-  const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, model, fieldWeightOf, identifiedBy(fields, levels, model, fieldWeightOf));
+  const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, fieldWeightOf, identifiedBy(fields, levels, model, fieldWeightOf));
   // `rows` ascend, so a candidate across (a < b) has a in left and b in right.
   const across = [];
   const best = new Int32Array(rows.length).fill(-1);

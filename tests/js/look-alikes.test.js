@@ -32,6 +32,8 @@ const LOOK_ALIKES = [
   ['Tim Baker', 'Tom Baker', { words: [['Tim'], ['Tom']] }],
   ['Emily Chen', 'Emily Chan', { words: [['Chen'], ['Chan']] }],
   ['17 Hawthorne Avenue, Flat 4, Millbrook', '17 Hawthorne Avenue, Flat 5, Millbrook', { numbers: [['4'], ['5']] }],
+  // An address of several fields is no person's record: its numbers identify it, however many words agree.
+  ['Flat 2, 14 High Street, Oxford OX1 4AA', 'Flat 3, 14 High Street, Oxford OX1 4AA', { numbers: [['2'], ['3']] }],
   ['Zephyr Phone 15 Pro 256GB Graphite', 'Zephyr Phone 14 Pro 256GB Graphite', { numbers: [['15'], ['14']] }],
   ['東京タワー 2号館', '東京タワー 3号館', { numbers: [['2'], ['3']] }],
   // A CJK run that repeats another's characters: two names, though the short measure counts each character once.
