@@ -91,8 +91,9 @@ export function keyLevel(kind, a, b) {
     case 'email': {
       const [atA, atB] = [a.lastIndexOf('@'), b.lastIndexOf('@')];
       if (Math.abs(atA - atB) > 1) return 2; // local parts neither equal nor one edit apart
-      // One domain: the local parts are one edit apart as the addresses are; two: one local part at both.
-      if (sameFrom(a, atA, b, atB)) return oneEdit(a, b) ? 1 : 2;
+      // One domain: the local parts are one edit apart as the addresses are, not in a digit
+      // (`john.smith4` / `john.smith8`: two mailboxes of one name); two: one local part at both.
+      if (sameFrom(a, atA, b, atB)) return oneEdit(a, b) && a.replace(/\D/g, '') === b.replace(/\D/g, '') ? 1 : 2;
       return atA === atB && atA >= CLOSE_LENGTH && a.startsWith(b.slice(0, atB)) ? 1 : 2;
     }
     case 'phone': {

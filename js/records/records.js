@@ -194,9 +194,8 @@ function keysTellApart(fields, levels, p, fieldWeightOf) {
 
 /** The words of x and of y (trimmed, as written) that the other lacks, case aside: [x's, y's]. */
 function wordsApart(x, y) {
-  const [a, b] = [x, y].map((text) => text.toLowerCase().split(/\s+/));
-  const lacking = (text, own, other) => text.split(/\s+/).filter((_, i) => !other.includes(own[i]));
-  return [lacking(x, a, b), lacking(y, b, a)];
+  const words = (text) => text.split(/\s+/);
+  return [[x, y], [y, x]].map(([own, other]) => words(own).filter((word) => !words(other.toLowerCase()).includes(word.toLowerCase())));
 }
 
 /**
@@ -206,7 +205,7 @@ function wordsApart(x, y) {
  * `iPhone`) are split as a list's (dedup/look-alikes.js), each already checked against its kept
  * row; and a member kept apart from one before it in its group (`differs`) is a group of its
  * own where its kept row only bridges the two (`bridges(apart, kept, row)`, of the members'
- * candidate, the member's with its kept row, and that row).
+ * candidate (undefined where they are not kept apart), the member's with its kept row, and that row).
  */
 function centralLeaders(core, n, { a, b }, probability, threshold, differs, identityOf, bridges) {
   const grouping = new Map(); // pair -> candidate
@@ -223,7 +222,7 @@ function centralLeaders(core, n, { a, b }, probability, threshold, differs, iden
     const kept = labels[r];
     if (kept === r) continue;
     const withKept = grouping.get(Math.min(kept, r) * n + Math.max(kept, r));
-    if ((members[kept] ??= []).some((x) => apart.has(x * n + r) && bridges(apart.get(x * n + r), withKept, kept))) labels[r] = r;
+    if ((members[kept] ??= []).some((x) => bridges(apart.get(x * n + r), withKept, kept))) labels[r] = r;
     else members[kept].push(r);
   }
   return labels;
@@ -262,7 +261,7 @@ export async function dedupRecords(core, items, options) {
   // and the member's say one row: the copies of one record, each with its own typos, differ
   // from one another but not from it.
   const keys = fieldsWhere(fields, (field) => field.kind === 'email' || field.kind === 'date');
-  const bridges = (apart, withKept, kept) => !identified(withKept)
+  const bridges = (apart, withKept, kept) => apart !== undefined && !identified(withKept)
     && keys.some((j) => levels[apart * fields.length + j] === LEVELS[fields[j].kind].length - 1 && !fields[j].texts[rows[kept]]);
   const distinctLabels = centralLeaders(core, n, candidates, probability, parsed.probability, differs, (r) => identityText(fields, rows[r]), bridges);
   const labels = new Uint32Array(items.length);

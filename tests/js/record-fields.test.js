@@ -33,6 +33,11 @@ describe('the kinds of fields', () => {
     assert.equal(keyLevel('email', emailKey('jon.smith@brightline.com'), emailKey('john.smith@brightline.com')), 1);
     assert.equal(keyLevel('email', 'jon.smit@brightline.com', 'john.smith@brightline.com'), 2); // two edits
     assert.equal(keyLevel('email', 'john.smith@brightline.com', 'john.smith@brightline.co.uk'), 1); // one mailbox, another domain
+    // A digit one edit changes names another mailbox of the same name, as providers number them.
+    for (const [a, b] of [['david.thompson17', 'david.thompson67'], ['john.smith', 'john.smith1'], ['jsmith12', 'jsmith21'], ['jsmith1', 'jsmitha']]) {
+      assert.equal(keyLevel('email', `${a}@gmail.com`, `${b}@gmail.com`), 2, `${a} / ${b}`);
+    }
+    assert.equal(keyLevel('email', 'david.thomspon17@gmail.com', 'david.thompson17@gmail.com'), 1);
   });
 
   test('phones: the digits; a country prefix or trunk zero on one side tolerated; one digit apart is only close', () => {
