@@ -21,8 +21,8 @@
 //   replaced, with at least 5 (`Smyth` / `Smith`; `Tim` / `Tom`, `Chen` / `Chan` stay
 //   apart), or another form of it: the same first 5 letters or more, then at most 3 more
 //   each (`Supply` / `Supplies`; `Consulting` / `Consultants` stay apart); never two forms
-//   of a given name (namesApart: `Robert` / `Roberta`);
-//   a possessive's `s` is no letter of its word (`Mary's` / `Mark's`). A word left on
+//   of a given name (namesApart: `Robert` / `Roberta`); a possessive's `s` is no letter of
+//   its word (`Mary's` / `Mark's`). A word left on
 //   each side is a difference (`Bahn` / `Bank`, `Gadgets` / `Widgets`; not a legal form,
 //   `N.V.` / `B.V.`, `GmbH` / `Inc.`: LEGAL_FORMS); a word on one side
 //   only is not, but in a list (listDifference) beside a lone word (`Mitchell` /
@@ -35,9 +35,9 @@
 // one-line records (one of them a record by thresholds.js isRecord: at least RECORD_FIELDS
 // short fields, not a title listing words; the other split into as many fields, whatever
 // its words; one of them `named`, its first field without a digit: a person's, not an
-// address's `Flat 2, 14 High Street, …`, whose numbers identify it) make none when they share an identifier (a number of thresholds.js
-// IDENTIFIER_DIGITS digits or more, equal or one typo apart: a date of birth, a phone) and
-// no other differs outright on each side, or,
+// address's `Flat 2, 14 High Street, …`, whose numbers identify it) make none when they
+// share an identifier (a number of thresholds.js IDENTIFIER_DIGITS digits or more, equal or
+// one typo apart: a date of birth, a phone) and no other differs outright on each side, or,
 // unless each holds an identifier the other's differs from outright beside a word that
 // differs, at least RECORD_SHARED tokens and RECORD_AGREEMENT times as many as differ: a
 // record whose identifier or many fields agree may carry typos or a changed value elsewhere.

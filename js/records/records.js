@@ -170,7 +170,8 @@ const OWN_NUMBER_NATS = 8 * Math.LN2;
  * whatever else they share (a household's city and postcode, an employer, phones a digit
  * apart); EM on a short list learns such pairs as matches. A date that differs outright
  * (born decades apart) outweighs a phone that agrees, a household's line, where the list
- * says so: that level weighs half a bit or more against (a date of birth; a sign-up's differs as often between copies).
+ * says so: that level weighs half a bit or more against (a date of birth; a sign-up date
+ * differs as often as not between copies).
  */
 function keysTellApart(fields, levels, p, fieldWeightOf) {
   const f = fields.length;
@@ -204,8 +205,9 @@ function wordsApart(x, y) {
  * members whose identities' numbers differ (`identityOf(row)`: `iPhone 14` / `15` under
  * `iPhone`) are split as a list's (dedup/look-alikes.js), each already checked against its kept
  * row; and a member kept apart from one before it in its group (`differs`) is a group of its
- * own where its kept row only bridges the two (`bridges(apart, kept, row)`, of the members'
- * candidate (undefined where they are not kept apart), the member's with its kept row, and that row).
+ * own where its kept row only bridges the two (`bridges(apart, withKept, kept)`: the two
+ * members' candidate, undefined where they are not kept apart; the member's with its kept
+ * row; that row).
  */
 function centralLeaders(core, n, { a, b }, probability, threshold, differs, identityOf, bridges) {
   const grouping = new Map(); // pair -> candidate
