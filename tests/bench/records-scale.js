@@ -2,13 +2,16 @@
 // city, company, birthday), a tenth of them copies of another row with a typo, a changed
 // format or a missing field; prints the time, the WASM memory and the pair precision and
 // recall against the planted copies.
-//   node tests/bench/records-scale.js [N=100000] [--runs=1] [--names=febrl|syllables] [--pool=SIZE]
+//   node tests/bench/records-scale.js [N=100000] [--runs=1] [--names=febrl|syllables|common] [--pool=SIZE]
 // Names: `febrl` (the default) pairs FEBRL's given names and surnames (tests/data/lists/
 // febrl-names.tsv, as names.js does, drawn as often as the list holds them), takes a
 // company's name from its surnames and numbers a mailbox up to 9,999 (two people share a
 // common name, not their e-mail); `syllables` draws 30 given names and surnames of 2-3 of
 // 20 syllables (8,400 of them, close to one another) and numbers up to 99: a stress test,
-// whose names are similar to those of about 33 other rows each where real lists' are not.
+// whose names are similar to those of about 33 other rows each where real lists' are not;
+// `common` pairs the 30 given names with 30 common surnames (900 names, each held by about
+// 100 people of 100,000) and numbers up to 9,999, each mailbox one person's: people of one
+// name, some of their mailboxes a digit apart.
 import { init } from '../../js/node.js';
 import { createPool } from '../../js/worker.js';
 import { loadLists } from './lists-data.js';
@@ -17,6 +20,9 @@ import { mulberry32 } from './quality/random.js';
 const GIVEN = ['James', 'Mary', 'John', 'Patricia', 'Robert', 'Jennifer', 'Michael', 'Linda', 'William', 'Elizabeth', 'David', 'Barbara', 'Richard',
   'Susan', 'Joseph', 'Jessica', 'Thomas', 'Sarah', 'Charles', 'Karen', 'Wei', 'Fang', 'Hiroshi', 'Yuki', 'Ahmed', 'Fatima', 'Carlos', 'Sofia', 'Ivan', 'Olga'];
 const CITIES = ['Springfield', 'Portland', 'Austin', 'Denver', 'Boston', 'Seattle', 'Chicago', 'Phoenix', 'Atlanta', 'Dayton', 'Madison', 'Salem'];
+const COMMON_SURNAMES = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez',
+  'Lopez', 'Gonzalez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Perez', 'Thompson', 'White', 'Harris',
+  'Sanchez', 'Clark', 'Ramirez', 'Lewis', 'Robinson'];
 const SYLLABLES = ['an', 'der', 'son', 'mil', 'ler', 'ro', 'dri', 'guez', 'ka', 'to', 'ber', 'g', 'ham', 'wic', 'ko', 'va', 'lin', 'ston', 'chen', 'ma'];
 
 /** FEBRL's given names and surnames, capitalized, each as often as the list holds it. */
@@ -38,18 +44,23 @@ function contacts(n, names, seed = 1) {
   const febrl = names === 'febrl' ? febrlNames() : null;
   const surname = () => {
     if (febrl) return pick(febrl.surnames);
+    if (names === 'common') return pick(COMMON_SURNAMES);
     const s = Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(SYLLABLES)).join('');
     return s[0].toUpperCase() + s.slice(1);
   };
   const people = Math.round(n / 1.1);
+  const mailboxes = new Set();
   const rows = [];
   const entities = [];
   for (let i = 0; i < people; i++) {
     const [given, family] = [pick(febrl ? febrl.given : GIVEN), surname()];
     const mailbox = (name) => name.toLowerCase().replace(/[^a-z]/g, '');
+    let email = `${mailbox(given)}.${mailbox(family)}${Math.floor(random() * (names === 'syllables' ? 100 : 10000))}@example.com`;
+    while (names === 'common' && mailboxes.has(email)) email = email.replace(/\d*@/, `${Math.floor(random() * 10000)}@`);
+    mailboxes.add(email);
     rows.push({
       name: `${given} ${family}`,
-      email: `${mailbox(given)}.${mailbox(family)}${Math.floor(random() * (febrl ? 10000 : 100))}@example.com`,
+      email,
       phone: `(${digits(3)}) ${digits(3)}-${digits(4)}`,
       city: pick(CITIES),
       company: `${surname()} ${pick(['Inc.', 'LLC', 'Ltd', 'Group', 'Partners'])}`,
@@ -75,7 +86,7 @@ const args = process.argv.slice(2);
 const n = Number(args.find((a) => !a.startsWith('--')) ?? 100000);
 const runs = Number(args.find((a) => a.startsWith('--runs='))?.slice(7) ?? 1);
 const names = args.find((a) => a.startsWith('--names='))?.slice(8) ?? 'febrl';
-if (!['febrl', 'syllables'].includes(names)) throw new Error(`--names must be febrl or syllables, got ${names}`);
+if (!['febrl', 'syllables', 'common'].includes(names)) throw new Error(`--names must be febrl, syllables or common, got ${names}`);
 const { rows, entities } = contacts(n, names);
 const poolSize = args.find((a) => a.startsWith('--pool='))?.slice(7);
 const sh = await init();
