@@ -156,14 +156,20 @@ function isLoneWord(tokens) {
   return kept.length === 1 && kept[0].kind === KIND_WORD;
 }
 
+/** How many letters x and y start with alike. */
+function commonStart(x, y) {
+  let i = 0;
+  while (i < x.length && x[i] === y[i]) i++;
+  return i;
+}
+
 /** Letters two forms of one word share at least, and each may add to them (`Supply` / `Supplies`). */
 const STEM = 5;
 const ENDING = 3;
 
 /** Whether x and y are forms of one word: a common start of at least STEM letters, then at most ENDING letters each. */
 function sameStem(x, y) {
-  let i = 0;
-  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  const i = commonStart(x, y);
   return i >= STEM && x.length - i <= ENDING && y.length - i <= ENDING;
 }
 
@@ -183,8 +189,7 @@ const NAME_FORMS = /^(?:.[aeio]\|[aeio]|.a?\|(?:[ln]e|ine)|[^aeiou]\|a)$/;
  * though a typo or an abbreviation would explain it.
  */
 function namesApart(x, y) {
-  let i = 0;
-  while (i < x.length && x[i] === y[i]) i++;
+  const i = commonStart(x, y);
   const [short, long] = [x.slice(i), y.slice(i)].sort((p, q) => p.length - q.length);
   return i >= 3 && NAME_FORMS.test(`${x[i - 1]}${short}|${long}`);
 }

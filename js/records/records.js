@@ -161,6 +161,8 @@ function identifiedBy(fields, levels, model, fieldWeightOf) {
  * or a house number a household shares weighs less.
  */
 const OWN_NUMBER_NATS = 8 * Math.LN2;
+/** Kinds whose outright difference says two people where the names look alike (an e-mail, a date of birth). */
+const OUTRIGHT_KEYS = new Set(['email', 'date']);
 
 /**
  * Whether candidate p's identity fields are not alike exactly (a typo: `Robert` / `Roberta`,
@@ -183,11 +185,11 @@ function keysTellApart(fields, levels, p, fieldWeightOf) {
     const { kind, identity } = fields[j];
     const level = levels[p * f + j];
     if (level === MISSING) continue;
-    const outright = level === LEVELS[kind]?.length - 1;
+    const outright = level === LEVELS[kind].length - 1;
     if (identity) typo ||= level > 0;
     else if (kind === 'phone') phoneAgrees ||= level === 0;
     else if (KEYED.has(kind) && level === 0 && (kind !== 'exact' || fieldWeightOf(p, j) >= OWN_NUMBER_NATS)) return false;
-    differs ||= (kind === 'email' || kind === 'date') && outright;
+    differs ||= OUTRIGHT_KEYS.has(kind) && outright;
     dateDiffers ||= kind === 'date' && outright && fieldWeightOf(p, j) <= -Math.LN2 / 2;
   }
   return typo && (dateDiffers || differs && !phoneAgrees);
@@ -196,7 +198,10 @@ function keysTellApart(fields, levels, p, fieldWeightOf) {
 /** The words of x and of y (trimmed, as written) that the other lacks, case aside: [x's, y's]. */
 function wordsApart(x, y) {
   const words = (text) => text.split(/\s+/);
-  return [[x, y], [y, x]].map(([own, other]) => words(own).filter((word) => !words(other.toLowerCase()).includes(word.toLowerCase())));
+  return [[x, y], [y, x]].map(([own, other]) => {
+    const others = words(other.toLowerCase());
+    return words(own).filter((word) => !others.includes(word.toLowerCase()));
+  });
 }
 
 /**
@@ -262,7 +267,7 @@ export async function dedupRecords(core, items, options) {
   // people (`Alex Taylor` without a birth date, `Alex` and `Alexandra`), unless its identifiers
   // and the member's say one row: the copies of one record, each with its own typos, differ
   // from one another but not from it.
-  const keys = fieldsWhere(fields, (field) => field.kind === 'email' || field.kind === 'date');
+  const keys = fieldsWhere(fields, (field) => OUTRIGHT_KEYS.has(field.kind));
   const bridges = (apart, withKept, kept) => apart !== undefined && !identified(withKept)
     && keys.some((j) => levels[apart * fields.length + j] === LEVELS[fields[j].kind].length - 1 && !fields[j].texts[rows[kept]]);
   const distinctLabels = centralLeaders(core, n, candidates, probability, parsed.probability, differs, (r) => identityText(fields, rows[r]), bridges);
