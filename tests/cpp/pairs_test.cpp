@@ -69,20 +69,15 @@ namespace {
 // The part counts the exhaustive check forces on the search, beyond what choose() picks.
 constexpr unsigned kForcedPartCounts[] = {3, 4, 5, 8, 16};
 
-// Three parts give the widest directories (2^21-2^22 buckets per part, whatever the
-// items): 0.5-1.5 s a k under ASan, most of the check's time, more as the probes grow with
-// k. The sized run forces them at one k of each remainder of k / 3 (how the thresholds
-// spread over the parts), one small, one middle and one large (18: 0.7 s, where 24 took
-// 1.5 s); the full run at every k.
-bool forcesThreeParts(unsigned k, bool full) { return full || k == 2 || k == 10 || k == 18; }
-
-// Every forced partition, the pair search in slices and leader lookups, against brute force.
-void checkForcedPartitions(unsigned k, const std::vector<uint64_t>& fps, bool full) {
+// Every forced partition, the pair search in slices and leader lookups, against brute force;
+// three parts only with `threeParts`: they give the widest directories (2^21-2^22 buckets
+// per part, whatever the items), 0.5-1.5 s a k under ASan, more as the probes grow with k.
+void checkForcedPartitions(unsigned k, const std::vector<uint64_t>& fps, bool threeParts) {
   const std::vector<Pair> expected = bruteForcePairs(fps, k);
   size_t skipped = 0;
   const std::vector<uint32_t> leaders = bruteForceLeaders(fps, k, skipped);
   for (unsigned m : kForcedPartCounts) {
-    if (m == 3 && !forcesThreeParts(k, full)) continue;
+    if (m == 3 && !threeParts) continue;
     CAPTURE(m);
     const Partition partition = dealt(k, m);
     PairSearch search(fps.data(), fps.size(), partition);
@@ -95,9 +90,10 @@ void checkForcedPartitions(unsigned k, const std::vector<uint64_t>& fps, bool fu
 
 // findPairs, leaderLabels and both leader paths against brute force on 150 bases of each
 // data kind, with neighbours planted at distances k - 2 .. k + 2; then every forced
-// partition: on each kind's 150 bases (full), or on `forcedBases` bases of each kind, the
-// four kinds together (one directory build per partition instead of four).
-void checkAgainstBruteForce(unsigned k, size_t forcedBases, bool full) {
+// partition (three-part ones with `threeParts`): on each kind's 150 bases (full), or on
+// `forcedBases` bases of each kind, the four kinds together (one directory build per
+// partition instead of four).
+void checkAgainstBruteForce(unsigned k, size_t forcedBases, bool full, bool threeParts) {
   CAPTURE(k, forcedBases);
   std::vector<uint64_t> together;
   for (Data data : {Data::Uniform, Data::BiasedBits, Data::Clustered, Data::Duplicates}) {
@@ -123,13 +119,13 @@ void checkAgainstBruteForce(unsigned k, size_t forcedBases, bool full) {
     // Forced partitions reach what choose() does not pick at this size: every part count,
     // thresholds from -1 up.
     if (full) {
-      checkForcedPartitions(k, fps, true);
+      checkForcedPartitions(k, fps, threeParts);
     } else {
       const std::vector<uint64_t> forced = forcedBases == 150 ? fps : makeSet(data, forcedBases, k, rng);
       together.insert(together.end(), forced.begin(), forced.end());
     }
   }
-  if (!full) checkForcedPartitions(k, together, false);
+  if (!full) checkForcedPartitions(k, together, threeParts);
 }
 
 // A forced partition's join and lookups cost items × probes, plus a directory of 2^width
@@ -151,14 +147,21 @@ size_t forcedBasesAt(unsigned k) {
 
 TEST_CASE("findPairs and leaderLabels and components equal brute force at every k from 0 to 24", "[pairs]") {
   const unsigned k = GENERATE(range(0u, 25u));
-  checkAgainstBruteForce(k, forcedBasesAt(k), false);
+  checkAgainstBruteForce(k, forcedBasesAt(k), false, false);
+}
+
+// Three-part partitions at one k of each remainder of k / 3 (how the thresholds spread over
+// the parts), one small, one middle and one large (18: 0.7 s under ASan, where 24 took 1.5 s).
+TEST_CASE("three-part partitions equal brute force at k = 2, 10 and 18", "[pairs]") {
+  const unsigned k = GENERATE(2u, 10u, 18u);
+  checkAgainstBruteForce(k, forcedBasesAt(k), false, true);
 }
 
 // The same with the forced partitions on 150 bases of each kind at every k, the long
 // suite's (npm run test:long).
 TEST_CASE("findPairs and leaderLabels and components equal brute force at every k from 0 to 24, 150 bases each", "[pairs][.full]") {
   const unsigned k = GENERATE(range(0u, 25u));
-  checkAgainstBruteForce(k, 150, true);
+  checkAgainstBruteForce(k, 150, true, true);
 }
 
 TEST_CASE("leader search with an acceptance test equals the rule with the test, on both paths", "[pairs]") {
