@@ -67,7 +67,7 @@ for preset in "${build[@]}"; do
 done
 # The module every entry loads, and in shared/ the one simhash-wasm/redis loads (CMakeLists.txt).
 mkdir -p js/wasm/shared
-cp -p build/wasm/simhash_core.mjs build/wasm/simhash_core.wasm js/wasm/
+cp -p build/wasm/simhash_core.mjs build/wasm/simhash_core.wasm cpp/src/text/han_variants.bin js/wasm/
 cp -p build/wasm/shared/simhash_core.mjs build/wasm/shared/simhash_core.wasm js/wasm/shared/
 # The CommonJS helpers and .d.cts types, generated from the ES modules (npm pack runs it too).
 $module_only || node .ci/cjs.js

@@ -123,6 +123,8 @@ const glue = `var createSimhashCore = (() => {
       ${defineExports}
       resolve(Module);
     };
+    // Where the short measure's Han table is, beside the .wasm (js/bindings/han-table.js).
+    Module.hanTableUrl = Module.locateFile ? Module.locateFile("han_variants.bin", scriptDirectory) : new URL("han_variants.bin", import.meta.url).toString();
     if (Module.instantiateWasm) {
       Module.instantiateWasm(imports, receive);
       return;

@@ -111,6 +111,9 @@ export class ListIndex {
   async #build(texts, similarity, measure, signal) {
     const pacer = new Pacer({ signal, sliceMs: SLICE_MS });
     const review = similarity > REVIEW_OF[measure] ? REVIEW_OF[measure] : undefined;
+    // By the short measure, the Han table before the synchronous calls below, for the list and
+    // for what is typed into the box (README "Similarity of short strings").
+    if (measure === 'short') await this.#sh.loadHanTable();
     // WordWeights are plain JS arrays (js/bindings/word-weights.js): the index keeps a copy, nothing to dispose.
     const weights = measure === 'short' ? this.#sh.learnWeights([...new Set(texts)]) : undefined;
     await pacer.pause();

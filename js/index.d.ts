@@ -474,6 +474,14 @@ export interface SimHash {
    */
   groupLabels(count: number, pairs: Pairs, options?: GroupLabelsOptions): Uint32Array;
   /**
+   * Loads the table by which the short measure folds traditional Han characters to simplified
+   * ones (README "Similarity of short strings"), served beside the .wasm. dedup, link and the
+   * pool load it themselves, and Node reads it when first needed; in a page, synchronous calls
+   * (similarity, similarities, learnWeights, a text index) on Han text by the short measure
+   * throw until it is loaded.
+   */
+  loadHanTable(): Promise<void>;
+  /**
    * The exact similarity of two texts (README "Similarity"): the Jaccard similarity of their
    * sets of character shingles after the fingerprint's normalization, with half-width
    * katakana also folded as NFKC does (ｶﾞ = ガ), in [0, 1]; by options.measure 'short', the

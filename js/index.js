@@ -31,7 +31,11 @@ async function load(options) {
   try {
     return new SimHash(await createSimhashCore({
       ...options,
-      ...(locateFile && { locateFile: (file, directory) => (url = new URL(locateFile(file, directory), location.href).href) }),
+      ...(locateFile && { locateFile: (file, directory) => {
+        const located = new URL(locateFile(file, directory), location.href).href;
+        if (file.endsWith('.wasm')) url = located;
+        return located;
+      } }),
     }));
   } catch (error) {
     throw await wasmLoadError(error, url);

@@ -15,6 +15,7 @@ import { createIndex, loadIndex } from './bindings/simhash-index.js';
 import { similarities, similarity } from './bindings/similarities.js';
 import { createTextIndex, loadTextIndex } from './bindings/text-index.js';
 import { bindCore, guardMethods } from './core/traps.js';
+import { loadHanTable } from './bindings/han-table.js';
 
 export class SimHash {
   #core;
@@ -22,6 +23,16 @@ export class SimHash {
   constructor(core) {
     this.#core = core;
     bindCore(this, core);
+  }
+
+  /**
+   * Loads the table by which the short measure folds traditional Han characters to simplified
+   * ones. dedup, link and the pool load it themselves for texts that hold Han characters, and
+   * Node reads it when first needed; a page calls this before similarity, learnWeights or a
+   * text index compares such texts by the short measure.
+   */
+  async loadHanTable() {
+    return loadHanTable(this.#core);
   }
 
   /** Version of the fingerprint definition (docs/spec.md); stored fingerprints compare only within one version. */

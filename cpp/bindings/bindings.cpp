@@ -20,6 +20,7 @@
 #include "similarity_glue.h"
 #include "simhash/similar_groups.h"
 #include "simhash/fingerprint.h"
+#include "simhash/similarity.h"
 
 namespace bindings = simhash::bindings;
 using bindings::IndexHandle;
@@ -60,6 +61,11 @@ EMSCRIPTEN_KEEPALIVE int simhash_text_index_has(uintptr_t index, uint32_t id) { 
 EMSCRIPTEN_KEEPALIVE uint32_t simhash_text_index_size(uintptr_t index) { return bindings::at<TextIndexHandle>(index)->size(); }
 EMSCRIPTEN_KEEPALIVE double simhash_similarity_one(uintptr_t a, uint32_t lengthA, uintptr_t b, uint32_t lengthB, uint32_t measure, uintptr_t weights) {
   return bindings::similarityOne(a, lengthA, b, lengthB, measure, weights);
+}
+
+// The short measure's Han table from the bytes of han_variants.bin (similarity.h): 1 once installed.
+EMSCRIPTEN_KEEPALIVE int installHanVariants(uintptr_t bytes, uint32_t size) {
+  return simhash::installHanVariants(reinterpret_cast<const unsigned char*>(bytes), size);
 }
 
 EMSCRIPTEN_KEEPALIVE uint32_t formatVersion() { return simhash::kFingerprintFormatVersion; }

@@ -5,6 +5,7 @@
 // never share them.
 import { copyOut, coreCall, forEachByteSliceAsync, forEachEncodedSliceAsync, withAllocations } from './memory.js';
 import { measureCode } from '../core/thresholds.js';
+import { loadHanTableFor } from './han-table.js';
 
 /**
  * Characters of text in WASM memory at once while the sets are built (768 KB at most):
@@ -37,6 +38,7 @@ export const deleteShingleSets = (core, sets) => core._shingleSetsDelete(sets);
  * handle, or 0.
  */
 export async function buildShingleSets(core, sets, texts, between = async () => {}, groups = 0, measure = 'text', weights = 0) {
+  if (measure === 'short') await loadHanTableFor(core, texts);
   const code = measureCode(measure);
   const countPass = (utf8, offsets, count) => coreCall(() => core._shingleSetsCount(sets, utf8, offsets, count, code, weights));
   const addPass = (utf8, offsets, count) => coreCall(() => core._shingleSetsAdd(sets, utf8, offsets, count, groups));

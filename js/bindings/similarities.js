@@ -6,6 +6,7 @@ import { SINGLE_CALL_BYTES, copyOut, coreCall, singleCallScratch, withEncodedTex
 import { encodeInto } from '../core/text.js';
 import { checkMeasure, measureCode } from '../core/thresholds.js';
 import { checkWeights, lendWeights } from './word-weights.js';
+import { requireHanTable } from './han-table.js';
 
 /** The { measure, weights } of sh.similarity's and sh.similarities' options: 'text' and none unless they say. */
 function parseOptions(options) {
@@ -26,6 +27,7 @@ export function similarities(core, texts, pairs, options) {
   const { measure, weights } = parseOptions(options);
   const { a, b } = pairs;
   if (a.length === 0) return new Float64Array(0);
+  if (measure === 'short') requireHanTable(core, texts);
   return lendWeights(core, weights, (handle) => withEncodedTexts(core, texts, (utf8, offsets, count, mem) => {
     const out = mem.alloc(a.length * 8); // malloc aligns to 8 bytes at least
     coreCall(() => core._pairSimilarities(utf8, offsets, count, mem.copyIn(a), mem.copyIn(b), a.length, out, measureCode(measure), handle));
@@ -38,6 +40,7 @@ export function similarity(core, x, y, options) {
   checkText(x, 'a');
   checkText(y, 'b');
   const parsed = parseOptions(options);
+  if (parsed.measure === 'short') requireHanTable(core, [x, y]);
   if (3 * (x.length + y.length) > SINGLE_CALL_BYTES) { // UTF-8 takes at most 3 bytes per UTF-16 unit
     return similarities(core, [x, y], { a: Uint32Array.of(0), b: Uint32Array.of(1) }, options)[0];
   }

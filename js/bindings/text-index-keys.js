@@ -5,6 +5,7 @@
 // the browser bundle; the index lends its core and handle (CORE_OF).
 import { SINGLE_CALL_BYTES, copyOut, coreCall, singleCallScratch, withAllocations, withEncodedTexts } from './memory.js';
 import { CORE_OF, withText } from './text-index.js';
+import { requireHanTable } from './han-table.js';
 import { encodeInto } from '../core/text.js';
 import { measureCode } from '../core/thresholds.js';
 import { handleRegistry } from '../core/traps.js';
@@ -25,6 +26,7 @@ const utf8Decoder = new TextDecoder();
  */
 export function keysOf(textIndex, text) {
   const [core, handle] = textIndex[CORE_OF]();
+  if (textIndex.measure === 'short') requireHanTable(core, [text]);
   const count = withText(core, text, (utf8, length) => core._textIndexKeysOf(handle, utf8, length));
   const address = core._resultAddress();
   const reviewCount = new Uint32Array(core.HEAPU8.buffer, address, HEAD_WORDS)[2];
@@ -92,6 +94,7 @@ const PAIRWISE_MOST = 16;
  */
 export function shortSimilarities(textIndex, weights, text, texts) {
   const [core] = textIndex[CORE_OF]();
+  requireHanTable(core, [text, ...texts]);
   const measure = measureCode('short');
   const count = texts.length;
   // UTF-8 takes at most 3 bytes per UTF-16 unit: the pair fits the single-call scratch.

@@ -6,6 +6,7 @@ import { checkInteger, checkKnownKeys, checkObject, checkText, checkTextArray, t
 import { ID_MAX, NO_FRESH_ID, checkIds } from '../core/ids.js';
 import { SINGLE_CALL_BYTES, addedId, coreCall, copyOut, loadHandleInPieces, resultBytesInPieces, resultColumns, singleCallScratch, withAllocations, withEncodedTexts } from './memory.js';
 import { checkOptions } from './options.js';
+import { requireHanTable } from './han-table.js';
 import { DEFAULT_SIMILARITY, DEFAULT_SIMILARITY_OF, MEASURES, checkMeasure, checkReview, checkSimilarity, measureCode } from '../core/thresholds.js';
 import { encodeInto } from '../core/text.js';
 import { checkWeights, lendWeights } from './word-weights.js';
@@ -55,6 +56,11 @@ export class TextIndex {
     return this.#handle;
   }
 
+  /** Before texts are compared: the Han table they need, by the short measure (han-table.js). */
+  #foldable(texts) {
+    if (this.measure === 'short') requireHanTable(this.#core, texts);
+  }
+
   /** The measure of similarity the index compares by (thresholds.js MEASURES). */
   get measure() {
     return MEASURES[this.#core._textIndexMeasure(this.#live())];
@@ -81,6 +87,7 @@ export class TextIndex {
     if (id !== undefined) checkInteger(id, 'id', 0, ID_MAX);
     const handle = this.#live();
     const core = this.#core;
+    this.#foldable([text]);
     const added = withText(core, text, (utf8, length) => core._simhash_text_index_add_one(handle, utf8, length, id ?? 0, id === undefined ? 0 : 1));
     return addedId(added, id);
   }
@@ -92,6 +99,7 @@ export class TextIndex {
     const idArray = ids === undefined ? undefined : checkIds(ids, texts.length, 'texts');
     const handle = this.#live();
     const core = this.#core;
+    this.#foldable(texts);
     // One call for the whole batch: the core undoes a failed batch, id counter included.
     return withEncodedTexts(core, texts, (utf8, offsets, count, mem) => {
       const idsAddress = idArray ? mem.copyIn(idArray) : 0;
@@ -116,6 +124,7 @@ export class TextIndex {
     const limit = o.limit === undefined ? ID_MAX : checkInteger(o.limit, 'options.limit', 1, ID_MAX);
     const handle = this.#live();
     const core = this.#core;
+    this.#foldable([text]);
     const count = withText(core, text, (utf8, length) => core._simhash_text_index_query_one(handle, utf8, length, limit));
     if (count === 0) return [];
     const [similarities, ids, kinds] = resultColumns(core, count, [Float64Array, Uint32Array, Uint32Array]);
@@ -180,6 +189,9 @@ export function createTextIndex(core, init) {
 /** sh.loadTextIndex: restores textIndex.serialize(); corrupted or truncated bytes throw an Error. */
 export function loadTextIndex(core, bytes) {
   if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array, got ${typeName(bytes)}`);
+  // Bytes of the short measure from before it folded Han characters have their texts normalized
+  // again as they load: the list normalization without the short forms' flag (text_index_format.cpp).
+  if (((bytes[6] >> 4) & 5) === 1) requireHanTable(core, { utf8: bytes });
   const handle = loadHandleInPieces(core, bytes, () => core._textIndexCreate(DEFAULT_SIMILARITY, 0, 0, 0), {
     begin: (h, length) => core._textIndexLoadBegin(h, length),
     next: (h, address, length) => core._textIndexLoadNext(h, address, length),

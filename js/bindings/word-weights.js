@@ -3,6 +3,7 @@
 // the core, held in JS as plain arrays (no WASM memory to free; a pool posts their data to
 // its workers), and lent to the core for the length of each call that weighs by them.
 import { typeName } from '../core/checks.js';
+import { loadHanTableFor, requireHanTable } from './han-table.js';
 import { coreCall, forEachByteSliceAsync, forEachEncodedSlice, forEachEncodedSliceAsync, resultColumns, withAllocations } from './memory.js';
 
 // Passed by this module's callers whose data keeps the contract by construction: weights the
@@ -102,16 +103,26 @@ function finish(core, handle, texts) {
 export function learnWeights(core, texts, between) {
   const strings = Array.isArray(texts);
   if (!strings && !(between && texts?.bounds)) throw new TypeError(`texts must be an array of strings, got ${typeName(texts)}`);
-  const handle = coreCall(() => core._wordWeightsCreate(0, 0, 0, 0));
-  const count = (utf8, offsets, n) => coreCall(() => core._wordWeightsCount(handle, utf8, offsets, n));
   const n = strings ? texts.length : texts.bounds.length - 1;
-  const done = () => finish(core, handle, n);
-  if (!between) return lendHandle(core, handle, () => (forEachEncodedSlice(core, texts, 'texts', count), done()));
-  return lendHandle(core, handle, async () => {
-    if (strings) await forEachEncodedSliceAsync(core, texts, 'texts', count, between);
-    else await forEachByteSliceAsync(core, texts, count, between, 1 << 20);
-    return done();
+  // Weights are learned of the texts as the short measure normalizes them (han-table.js).
+  if (!between) {
+    requireHanTable(core, texts);
+    const handle = coreCall(() => core._wordWeightsCreate(0, 0, 0, 0));
+    return lendHandle(core, handle, () => (forEachEncodedSlice(core, texts, 'texts', counter(core, handle)), finish(core, handle, n)));
+  }
+  return loadHanTableFor(core, texts).then(() => {
+    const handle = coreCall(() => core._wordWeightsCreate(0, 0, 0, 0));
+    return lendHandle(core, handle, async () => {
+      if (strings) await forEachEncodedSliceAsync(core, texts, 'texts', counter(core, handle), between);
+      else await forEachByteSliceAsync(core, texts, counter(core, handle), between, 1 << 20);
+      return finish(core, handle, n);
+    });
   });
+}
+
+/** A slice's words counted into the learner `handle`. */
+function counter(core, handle) {
+  return (utf8, offsets, n) => coreCall(() => core._wordWeightsCount(handle, utf8, offsets, n));
 }
 
 /**

@@ -63,9 +63,12 @@ const idfs = new Map(); // id from the calling thread -> IdfWeights of this work
 function load({ wasmBinary, wasmUrl }) {
   const moduleOptions = {};
   if (wasmBinary) moduleOptions.wasmBinary = wasmBinary;
-  if (wasmUrl) moduleOptions.locateFile = () => wasmUrl;
+  // The .wasm where the calling thread located it, and the Han table beside it.
+  if (wasmUrl) moduleOptions.locateFile = (file) => (file.endsWith('.wasm') ? wasmUrl : new URL(file, wasmUrl).href);
   return createSimhashCore(moduleOptions).then((instance) => {
     core = instance;
+    // Node's fetch() takes no file: URL (han-table.js).
+    if (isNode) core.fetchHanTable = async () => (await nodeModule('node:fs/promises')).readFile(new URL(core.hanTableUrl));
   }, async (error) => {
     throw await wasmLoadError(error, wasmBinary ? null : wasmUrl ?? new URL('../wasm/simhash_core.wasm', import.meta.url).href);
   });

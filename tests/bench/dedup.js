@@ -21,6 +21,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
 import { SimHash } from '../../js/simhash.js';
+import { readsHanTable } from '../../js/node-loader.js';
 import { searchLabels } from '../../js/dedup/dedup.js';
 import { withSimilarity } from '../../js/bindings/shingle-sets.js';
 import { Pacer } from '../../js/core/pacing.js';
@@ -70,7 +71,7 @@ try {
     const slice = texts.slice(0, n);
     const bytes = slice.reduce((sum, t) => sum + Buffer.byteLength(t), 0);
     // A fresh module per N: its memory growth is the dedup's peak.
-    const sh = new SimHash(await createSimhashCore({ wasmBinary }));
+    const sh = new SimHash(readsHanTable(await createSimhashCore({ wasmBinary })));
     const memoryBefore = sh.memoryBytes;
     const one = [];
     const pooled = [];
@@ -84,7 +85,7 @@ try {
     if (args.includes('--breakdown')) {
       const distinct = [...new Set(slice)];
       const core = await createSimhashCore({ wasmBinary });
-      const fps = new SimHash(core).fingerprintAll(distinct);
+      const fps = new SimHash(readsHanTable(core)).fingerprintAll(distinct);
       const timed = async (search) => {
         const start = performance.now();
         if (search) await searchLabels(core, distinct, fps, { grouping: 'leader', similarity: DEFAULT_SIMILARITY, ...search }, new Pacer({ sliceMs: Infinity }));
@@ -106,7 +107,7 @@ try {
         const answers = [];
         for (let r = 0; r < RUNS; r++) {
           for (const [v, [name, options]] of VARIANTS.entries()) {
-            const fresh = run ? null : new SimHash(await createSimhashCore({ wasmBinary }));
+            const fresh = run ? null : new SimHash(readsHanTable(await createSimhashCore({ wasmBinary })));
             const before = fresh?.memoryBytes ?? 0;
             const start = performance.now();
             answers[v] = await (run ? run(slice, options) : fresh.dedup(slice, options));

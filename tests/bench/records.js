@@ -24,6 +24,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
 import { SimHash } from '../../js/simhash.js';
+import { readsHanTable } from '../../js/node-loader.js';
 import { loadRecords } from './records-data.js';
 import { entityCodes, linkedPartitionPairs, partitionPairs, prf, truePairCount } from './lists-metrics.js';
 
@@ -58,7 +59,7 @@ function labelsOfGroups(n, groups) {
 
 /** fn() run on a fresh module, timed, with its WASM growth and JS heap peak. */
 async function measured(fn) {
-  const sh = new SimHash(await createSimhashCore({ wasmBinary }));
+  const sh = new SimHash(readsHanTable(await createSimhashCore({ wasmBinary })));
   globalThis.gc?.();
   const wasmBefore = sh.memoryBytes;
   const heapBefore = process.memoryUsage().heapUsed;

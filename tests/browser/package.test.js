@@ -2,7 +2,8 @@
 // (offline), then use it from Node ESM and CommonJS, from TypeScript 5.x and 7 in CommonJS,
 // Node16 and browser-lib configurations, from a plain <script type="module"> page, and from
 // Vite, webpack 5 (with the pool) and esbuild (per docs/bundlers.md's recipe) builds in headless
-// Chromium and Firefox ESR under a strict Content-Security-Policy; a page whose .wasm is
+// Chromium and Firefox ESR under a strict Content-Security-Policy (the pages holding Han text
+// fetch the short measure's table, the others do not); a page whose .wasm is
 // missing gets an Error that says what to do; the pool's dedup leaves a page's main thread
 // free in both browsers. Also measures what a browser downloads.
 //
@@ -63,6 +64,20 @@ const POOL_PROGRAM = `${PROGRAM}
   await pool.terminate();
   const poolResult = result + ' ' + fromPool;`;
 const EXPECTED_POOL_RESULT = `${EXPECTED_RESULT} ${EXPECTED}`;
+// Han characters on a page: the short measure's table fetched once, where the list holds them
+// (js/bindings/han-table.js), by dedup on the page and in the pool's workers.
+const HAN_PROGRAM = `
+  const han = ['北京大學', '上海', '北京大学'];
+  const hanResult = JSON.stringify((await sh.dedup(han)).groups) + ' ' + sh.similarity(han[0], han[2], { measure: 'short' });`;
+const EXPECTED_HAN_RESULT = '[[0,2]] 1';
+// POOL_PROGRAM, then HAN_PROGRAM, then the same dedup in a pool's worker; `out` all three.
+const HAN_POOL_PROGRAM = `${POOL_PROGRAM}
+  ${HAN_PROGRAM}
+  const hanPool = await createPool({ size: 1 });
+  const poolHan = JSON.stringify((await hanPool.dedup(han)).groups);
+  await hanPool.terminate();
+  const out = [poolResult, hanResult, poolHan].join(' ');`;
+const EXPECTED_HAN_POOL_RESULT = `${EXPECTED_POOL_RESULT} ${EXPECTED_HAN_RESULT} [[0,2]]`;
 
 let work;
 let tarball;
@@ -126,8 +141,10 @@ async function pageResult(browser, root, path = '') {
   const page = await browser.newPage();
   try {
     const problems = watchProblems(page);
+    const requested = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
     await page.goto(server.url + path);
-    return { out: await outputOf(page), problems };
+    return { out: await outputOf(page), problems, requested };
   } finally {
     await page.close();
     await server.close();
@@ -138,8 +155,8 @@ const PAGE = '<!doctype html><meta charset="utf-8"><title>app</title><output id=
 
 test('the tarball holds only what users need', () => {
   const files = run('tar', ['-tzf', tarball], work).trim().split('\n').sort();
-  assert.deepEqual(files.filter((f) => !/^package\/(js\/([a-z]+\/)?[\w.-]+\.(js|cjs|d\.ts|d\.cts)|js\/wasm\/(shared\/)?simhash_core\.(mjs|wasm)|package\.json|README\.md|LICENSE)$/.test(f)), []);
-  for (const file of ['js/wasm/simhash_core.wasm', 'js/wasm/shared/simhash_core.wasm', 'js/index.d.ts', 'js/index.d.cts', 'js/worker.d.cts', 'js/helpers.cjs', 'LICENSE']) {
+  assert.deepEqual(files.filter((f) => !/^package\/(js\/([a-z]+\/)?[\w.-]+\.(js|cjs|d\.ts|d\.cts)|js\/wasm\/(shared\/)?simhash_core\.(mjs|wasm)|js\/wasm\/han_variants\.bin|package\.json|README\.md|LICENSE)$/.test(f)), []);
+  for (const file of ['js/wasm/simhash_core.wasm', 'js/wasm/han_variants.bin', 'js/wasm/shared/simhash_core.wasm', 'js/index.d.ts', 'js/index.d.cts', 'js/worker.d.cts', 'js/helpers.cjs', 'LICENSE']) {
     assert.ok(files.includes(`package/${file}`), file);
   }
 });
@@ -212,17 +229,22 @@ test('the npx command', () => {
 
 test('a Vite production build in each browser, under a strict CSP, within the size budget', async (t) => {
   writeFileSync(join(project, 'index.html'), '<!doctype html><title>app</title><output id="out"></output><script type="module" src="./main.js"></script>');
-  writeFileSync(join(project, 'main.js'), `import { init } from 'simhash-wasm';\n${PROGRAM}\ndocument.getElementById('out').textContent = result;`);
+  writeFileSync(join(project, 'main.js'), `import { init } from 'simhash-wasm';\n${PROGRAM}\nlet out = result;\nif (location.hash === '#han') {${HAN_PROGRAM}\nout += ' ' + hanResult;\n}\ndocument.getElementById('out').textContent = out;`);
   run('node', [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error'], project);
   const dist = join(project, 'dist');
 
   const assets = readdirSync(join(dist, 'assets')).map((name) => join(dist, 'assets', name));
-  const sizes = assets.map((file) => ({ file: file.slice(dist.length + 1), bytes: statSync(file).size, gzip: gzipSync(readFileSync(file), { level: 9 }).length }));
+  const all = assets.map((file) => ({ file: file.slice(dist.length + 1), bytes: statSync(file).size, gzip: gzipSync(readFileSync(file), { level: 9 }).length }));
+  // The Han table is an asset a page fetches only for a list that holds Han characters (checked below).
+  const isHanTable = (file) => /han_variants[^/]*\.bin$/.test(file);
+  const sizes = all.filter((s) => !isHanTable(s.file));
+  const hanTable = all.find((s) => isHanTable(s.file));
   const total = sizes.reduce((sum, s) => sum + s.gzip, 0);
   mkdirSync(OUTPUT, { recursive: true });
-  writeFileSync(join(OUTPUT, 'bundle-size.json'), JSON.stringify({ sizes, totalGzip: total }, null, 2));
-  console.log(`browser download (Vite build): ${sizes.map((s) => `${s.file} ${s.bytes} B (${s.gzip} B gz)`).join(', ')}; total ${total} B gzipped`);
+  writeFileSync(join(OUTPUT, 'bundle-size.json'), JSON.stringify({ sizes, totalGzip: total, hanTable }, null, 2));
+  console.log(`browser download (Vite build): ${sizes.map((s) => `${s.file} ${s.bytes} B (${s.gzip} B gz)`).join(', ')}; total ${total} B gzipped; for Han text also ${hanTable?.file} ${hanTable?.gzip} B gz`);
   assert.ok(sizes.some((s) => s.file.endsWith('.wasm')), 'the .wasm is emitted as an asset');
+  assert.ok(hanTable, 'the Han table is emitted as an asset');
   assert.ok(total <= MAX_GZIP_BYTES, `${total} B gzipped exceeds ${MAX_GZIP_BYTES}`);
   // The README's Install line states the download within 1% of what bundle-size.json records, and
   // the budget this test enforces; the only check of those figures, here where they are measured
@@ -238,18 +260,23 @@ test('a Vite production build in each browser, under a strict CSP, within the si
   assert.ok(now && Math.abs(number(now[1]) - total) <= 512, `docs/download.md states ${now?.[1]} B; measured ${total} B`);
 
   await inEachBrowser(t, async (browser) => {
-    const { out, problems } = await pageResult(browser, dist);
+    const { out, problems, requested } = await pageResult(browser, dist);
     assert.equal(out, EXPECTED_RESULT);
     assert.deepEqual(problems, []);
+    assert.deepEqual(requested.filter(isHanTable), [], 'a page without Han text does not fetch the table');
+    const han = await pageResult(browser, dist, 'index.html#han');
+    assert.equal(han.out, `${EXPECTED_RESULT} ${EXPECTED_HAN_RESULT}`);
+    assert.deepEqual(han.problems, []);
+    assert.deepEqual(han.requested.filter(isHanTable), [`/${hanTable.file}`]);
   });
 });
 
 test('a plain <script type="module"> page, with the pool', async (t) => {
   writeFileSync(join(project, 'plain.html'), `${PAGE}<script type="module" src="./plain.js"></script>`);
-  writeFileSync(join(project, 'plain.js'), `import { init } from './node_modules/simhash-wasm/js/index.js';\nimport { createPool } from './node_modules/simhash-wasm/js/worker.js';\n${POOL_PROGRAM}\ndocument.getElementById('out').textContent = poolResult;`);
+  writeFileSync(join(project, 'plain.js'), `import { init } from './node_modules/simhash-wasm/js/index.js';\nimport { createPool } from './node_modules/simhash-wasm/js/worker.js';\n${HAN_POOL_PROGRAM}\ndocument.getElementById('out').textContent = out;`);
   await inEachBrowser(t, async (browser) => {
     const { out, problems } = await pageResult(browser, project, 'plain.html');
-    assert.equal(out, EXPECTED_POOL_RESULT);
+    assert.equal(out, EXPECTED_HAN_POOL_RESULT);
     assert.deepEqual(problems, []);
   });
 });
@@ -356,7 +383,7 @@ test(`the pool's dedup of ${MAIN_THREAD_ITEMS} texts leaves a page's main thread
 
 test('webpack 5 with the pool: no warnings, the results of Node', async (t) => {
   const dir = setting('webpack');
-  writeFileSync(join(dir, 'main.js'), `import { init } from 'simhash-wasm';\nimport { createPool } from 'simhash-wasm/worker';\n${POOL_PROGRAM}\ndocument.getElementById('out').textContent = poolResult;`);
+  writeFileSync(join(dir, 'main.js'), `import { init } from 'simhash-wasm';\nimport { createPool } from 'simhash-wasm/worker';\n${HAN_POOL_PROGRAM}\ndocument.getElementById('out').textContent = out;`);
   const webpack = createRequire(import.meta.url)(join(TOOLS, 'webpack'));
   const stats = await new Promise((resolve, reject) => {
     webpack({ mode: 'production', context: dir, entry: './main.js', output: { path: join(dir, 'dist') } }, (error, result) => (error ? reject(error) : resolve(result)));
@@ -367,7 +394,7 @@ test('webpack 5 with the pool: no warnings, the results of Node', async (t) => {
   writeFileSync(join(dir, 'dist/index.html'), `${PAGE}<script src="main.js"></script>`);
   await inEachBrowser(t, async (browser) => {
     const { out, problems } = await pageResult(browser, join(dir, 'dist'));
-    assert.equal(out, EXPECTED_POOL_RESULT);
+    assert.equal(out, EXPECTED_HAN_POOL_RESULT);
     assert.deepEqual(problems, []);
   });
   assert.deepEqual(warnings.map((w) => `${w.moduleName}: ${w.message}`), []);
@@ -376,12 +403,12 @@ test('webpack 5 with the pool: no warnings, the results of Node', async (t) => {
 // The esbuild recipe of docs/bundlers.md, as written there.
 const ESBUILD_RECIPE = [
   ['esbuild', 'src/main.js', 'node_modules/simhash-wasm/js/pool/pool-worker.js', '--bundle', '--format=esm', '--outdir=dist', '--entry-names=[name]'],
-  ['cp', 'node_modules/simhash-wasm/js/wasm/simhash_core.wasm', 'dist/'],
+  ['cp', 'node_modules/simhash-wasm/js/wasm/simhash_core.wasm', 'node_modules/simhash-wasm/js/wasm/han_variants.bin', 'dist/'],
 ];
 
 test('esbuild per the recipe of docs/bundlers.md, with the pool', async (t) => {
   mkdirSync(join(project, 'src'), { recursive: true });
-  writeFileSync(join(project, 'src/main.js'), `import { init } from 'simhash-wasm';\nimport { createPool } from 'simhash-wasm/worker';\n${POOL_PROGRAM}\ndocument.getElementById('out').textContent = poolResult;`);
+  writeFileSync(join(project, 'src/main.js'), `import { init } from 'simhash-wasm';\nimport { createPool } from 'simhash-wasm/worker';\n${HAN_POOL_PROGRAM}\ndocument.getElementById('out').textContent = out;`);
   rmSync(join(project, 'dist'), { recursive: true, force: true });
   for (const [command, ...args] of ESBUILD_RECIPE) {
     const [binary, extra] = command === 'esbuild' ? [join(TOOLS, '.bin/esbuild'), ['--log-level=warning']] : [command, []];
@@ -392,7 +419,7 @@ test('esbuild per the recipe of docs/bundlers.md, with the pool', async (t) => {
   writeFileSync(join(project, 'dist/index.html'), `${PAGE}<script type="module" src="main.js"></script>`);
   await inEachBrowser(t, async (browser) => {
     const { out, problems } = await pageResult(browser, join(project, 'dist'));
-    assert.equal(out, EXPECTED_POOL_RESULT);
+    assert.equal(out, EXPECTED_HAN_POOL_RESULT);
     assert.deepEqual(problems, []);
   });
 });

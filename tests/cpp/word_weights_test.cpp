@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <random>
 #include <string>
@@ -17,6 +19,7 @@
 #include "simhash/similar_groups.h"
 #include "simhash/similarity.h"
 #include "simhash/text_index.h"
+#include "text/han_variants.h"
 #include "text/unicode.h"
 
 using simhash::kShortStringOptions;
@@ -215,7 +218,7 @@ TEST_CASE("the list normalization: traditional Han characters fold to simplified
     folded += simplifiedHan(cp) != cp;
     foldedTwice += simplifiedHan(simplifiedHan(cp)) != simplifiedHan(cp);
   }
-  CHECK(folded == 2751);  // han_variants.inc's entries
+  CHECK(folded == 2751);  // han_variants.bin's entries
   CHECK(foldedTwice == 0);
   // The whole fold is part of the short measure's definition, whatever the table's layout
   // (a change is a format version): a golden FNV-1a of every code point's fold, U+3400..U+9FFF.
@@ -224,6 +227,23 @@ TEST_CASE("the list normalization: traditional Han characters fold to simplified
   CHECK(hash == 0xB07E6A567FA765AAull);
   CHECK(simhash::similarity("北京大學", "北京大学", simhash::kShortStringOptions) == 1.0);
   CHECK(simhash::similarity("臺灣", "台湾", simhash::kShortStringOptions) == 1.0);
+}
+
+TEST_CASE("the Han table installs from han_variants.bin's bytes only", "[short]") {
+  // This program installed the table as it started (han_table.cpp.in): the same bytes
+  // again are accepted, any others refused, whatever is installed.
+  std::ifstream file(SIMHASH_HAN_VARIANTS, std::ios::binary);
+  std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  REQUIRE(bytes.size() == simhash::unicode::kHanVariantsBytes);
+  CHECK(simhash::installHanVariants(bytes.data(), bytes.size()));
+  CHECK_FALSE(simhash::installHanVariants(bytes.data(), bytes.size() - 1));
+  CHECK_FALSE(simhash::installHanVariants(nullptr, 0));
+  for (const size_t at : {size_t{0}, size_t{3}, size_t{100}, bytes.size() - 1}) {
+    std::vector<unsigned char> damaged = bytes;
+    damaged[at] ^= 0x10;
+    CHECK_FALSE(simhash::installHanVariants(damaged.data(), damaged.size()));
+  }
+  CHECK(simhash::unicode::simplifiedHan(U'學') == U'学');
 }
 
 TEST_CASE("word weights: floor(log2((N + 1) / (df + 1))) within 1..8, exactly", "[short]") {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
 import { SimHash } from '../../js/simhash.js';
+import { readsHanTable } from '../../js/node-loader.js';
 import { createPool } from '../../js/worker.js';
 import { sh } from './helpers.js';
 import { dedupDigest, runInterleavings, sampleTexts } from './interleavings.js';
@@ -57,7 +58,7 @@ test('two dedups of 30,000 texts at once, and one with calls in its onProgress, 
 /** A SimHash of its own module instance, and that instance (for a forced trap). */
 async function ownInstance() {
   const core = await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) });
-  return { core, sh: new SimHash(core) };
+  return { core, sh: new SimHash(readsHanTable(core)) };
 }
 
 test('a forced WebAssembly trap rejects the call that hit it, ends the dedup under way, and every later call says the instance is unusable', async () => {

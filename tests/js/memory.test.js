@@ -7,6 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { readFileSync } from 'node:fs';
 import { SimHash } from '../../js/simhash.js';
+import { readsHanTable } from '../../js/node-loader.js';
 import createSimhashCore from '../../js/wasm/simhash_core.mjs';
 import { random64, sh } from './helpers.js';
 
@@ -161,7 +162,7 @@ test('a list of near-identical one-line records is grouped within bounded memory
   // hold (810 MiB unbounded; 38.5 MiB when the search stopped at its bound of pairs, 16 MiB
   // when the band keys' candidates decline it before any is decided), in a module instance
   // of its own: init()'s has grown with the tests before.
-  const fresh = new SimHash(await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) }));
+  const fresh = new SimHash(readsHanTable(await createSimhashCore({ wasmBinary: readFileSync(new URL('../../js/wasm/simhash_core.wasm', import.meta.url)) })));
   const next = random64(53);
   const record = 'john smith, 12 main street, springfield 2000, 19800101';
   const texts = Array.from({ length: 3000 }, () => {

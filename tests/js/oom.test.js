@@ -5,6 +5,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { SimHash } from '../../js/simhash.js';
+import { readsHanTable } from '../../js/node-loader.js';
 import { sh as reference } from './helpers.js';
 
 const BUILD = new URL('../../build/wasm/capped/', import.meta.url);
@@ -13,7 +14,7 @@ let sh;
 
 before(async () => {
   const { default: createSimhashCore } = await import(new URL('simhash_core.mjs', BUILD));
-  sh = new SimHash(await createSimhashCore({ wasmBinary: readFileSync(new URL('simhash_core.wasm', BUILD)) }));
+  sh = new SimHash(readsHanTable(await createSimhashCore({ wasmBinary: readFileSync(new URL('simhash_core.wasm', BUILD)) })));
 });
 
 function stillWorks() {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { SimHash } from '../../js/simhash.js';
+import { readsHanTable } from '../../js/node-loader.js';
 import { sh as reference } from './helpers.js';
 
 const CAPPED = new URL('../../build/wasm/capped/', import.meta.url);
@@ -18,7 +19,7 @@ let sh;
 
 before(async () => {
   const { default: createSimhashCore } = await import(new URL('simhash_core.mjs', CAPPED));
-  sh = new SimHash(await createSimhashCore({ wasmBinary: readFileSync(new URL('simhash_core.wasm', CAPPED)) }));
+  sh = new SimHash(readsHanTable(await createSimhashCore({ wasmBinary: readFileSync(new URL('simhash_core.wasm', CAPPED)) })));
 });
 
 /** Runs `fail` FAILURES times (each must throw `error`) and checks that the heap is where it was. */

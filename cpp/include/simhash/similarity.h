@@ -44,6 +44,13 @@ enum class Normalization : uint8_t {
   kList = 1,
 };
 
+/// kList also folds traditional Han characters to simplified ones (學 -> 学), by a table that
+/// is not built in, so that a module can leave it to the lists that need it: this installs
+/// it from the bytes of cpp/src/text/han_variants.bin, and returns false, installing
+/// nothing, for any other bytes. Until it is installed, kList leaves Han characters as they
+/// are: whoever compares Han text by kList installs it first.
+bool installHanVariants(const unsigned char* bytes, size_t size);
+
 class WordWeights;
 
 struct ShingleOptions {

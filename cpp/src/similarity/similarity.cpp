@@ -13,6 +13,8 @@ using shingling::forEachShingleCode;
 using shingling::isCjk;
 using shingling::normalize;
 
+bool installHanVariants(const unsigned char* bytes, size_t size) { return unicode::installHanVariants(bytes, size); }
+
 bool isValid(const ShingleOptions& options) {
   const bool weighted = options.weights != nullptr;
   return options.alphabetic >= 1 && options.alphabetic <= kMaxShingle && options.cjk >= 1 && options.cjk <= kMaxShingle &&

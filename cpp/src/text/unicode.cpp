@@ -1,5 +1,7 @@
 #include "text/unicode.h"
 
+#include "text/han_variants.h"
+
 #include <algorithm>
 #include <array>
 #include <iterator>
@@ -118,18 +120,17 @@ char32_t detail::withoutDiacriticByTable(char32_t cp) {
 
 namespace {
 
-#include "text/han_variants.inc"
-
-// han_variants.inc decoded, and a bit per code point of U+3400..U+9FFF saying whether it is
-// a traditional character there, so that most Han characters (about 30 in 31) need no
-// search. Decoded into the heap when first needed: as a static the compiler would fold the
-// decoding into 14 KB of data in the download, against 6 KB encoded.
+// The installed table decoded, and a bit per code point of U+3400..U+9FFF saying whether
+// it is a traditional character there, so that most Han characters (about 30 in 31) need
+// no search. Until a table is installed, none is traditional.
 struct HanVariants {
   static constexpr char32_t kFirst = 0x3400;
   char16_t traditional[kHanVariants];
   char16_t simplified[kHanVariants];
   uint64_t present[(0xA000 - kFirst) / 64];
 };
+
+HanVariants* installedHanVariants = nullptr;
 
 uint32_t nextLeb128(const unsigned char* bytes, size_t& at) {
   uint32_t value = 0;
@@ -140,35 +141,42 @@ uint32_t nextLeb128(const unsigned char* bytes, size_t& at) {
   }
 }
 
-const HanVariants& hanVariants() {
-  static const HanVariants* const table = [] {
-    auto* t = new HanVariants{};
-    // The pairs come by simplified form; sorted by traditional code point as traditional << 16 | simplified.
-    std::vector<uint64_t> pairs(kHanVariants);
-    size_t atSimplified = 0, atTraditional = 0;
-    uint32_t simplified = 0, traditional = 0;
-    for (uint64_t& pair : pairs) {
-      simplified += nextLeb128(kHanSimplifiedDeltas, atSimplified);
-      const uint32_t zigzag = nextLeb128(kHanTraditionalDeltas, atTraditional);
-      traditional += zigzag % 2 == 0 ? zigzag / 2 : -(zigzag / 2) - 1;
-      pair = uint64_t{traditional} << 16 | simplified;
-    }
-    std::sort(pairs.begin(), pairs.end());
-    for (unsigned i = 0; i < kHanVariants; ++i) {
-      const auto from = static_cast<char16_t>(pairs[i] >> 16);
-      t->traditional[i] = from;
-      t->simplified[i] = static_cast<char16_t>(pairs[i]);
-      t->present[(from - HanVariants::kFirst) / 64] |= uint64_t{1} << ((from - HanVariants::kFirst) % 64);
-    }
-    return t;
-  }();
-  return *table;
-}
-
 }  // namespace
 
+bool installHanVariants(const unsigned char* bytes, size_t size) {
+  if (size != kHanVariantsBytes) return false;
+  uint64_t checksum = 0xCBF29CE484222325u;
+  for (size_t i = 0; i < size; ++i) checksum = (checksum ^ bytes[i]) * 0x100000001B3u;
+  if (checksum != kHanVariantsChecksum) return false;
+  if (installedHanVariants != nullptr) return true;
+  // The bytes are the generator's (han_variants.h), so they decode within bounds. The pairs
+  // come by simplified form; sorted by traditional code point as traditional << 16 | simplified.
+  auto* t = new HanVariants{};
+  std::vector<uint64_t> pairs(kHanVariants);
+  size_t atSimplified = 4, atTraditional = 4 + (bytes[2] | size_t{bytes[3]} << 8);
+  uint32_t simplified = 0, traditional = 0;
+  for (uint64_t& pair : pairs) {
+    simplified += nextLeb128(bytes, atSimplified);
+    const uint32_t zigzag = nextLeb128(bytes, atTraditional);
+    traditional += zigzag % 2 == 0 ? zigzag / 2 : -(zigzag / 2) - 1;
+    pair = uint64_t{traditional} << 16 | simplified;
+  }
+  std::sort(pairs.begin(), pairs.end());
+  for (unsigned i = 0; i < kHanVariants; ++i) {
+    const auto from = static_cast<char16_t>(pairs[i] >> 16);
+    t->traditional[i] = from;
+    t->simplified[i] = static_cast<char16_t>(pairs[i]);
+    t->present[(from - HanVariants::kFirst) / 64] |= uint64_t{1} << ((from - HanVariants::kFirst) % 64);
+  }
+  installedHanVariants = t;
+  return true;
+}
+
+bool hanVariantsInstalled() { return installedHanVariants != nullptr; }
+
 char32_t detail::simplifiedHanByTable(char32_t cp) {
-  const HanVariants& t = hanVariants();
+  if (installedHanVariants == nullptr) return cp;
+  const HanVariants& t = *installedHanVariants;
   const char32_t bit = cp - HanVariants::kFirst;
   if ((t.present[bit / 64] >> (bit % 64) & 1) == 0) return cp;
   const char16_t* at = std::lower_bound(t.traditional, t.traditional + kHanVariants, static_cast<char16_t>(cp));

@@ -113,11 +113,19 @@ namespace detail {
 char32_t simplifiedHanByTable(char32_t cp);
 }  // namespace detail
 
+/// Installs the table simplifiedHan folds by: the bytes of han_variants.bin, which
+/// .ci/han-variants.js writes and han_variants.h describes. Returns false, installing
+/// nothing, for any other bytes. Once installed, the table stays for the process (a later
+/// call with the same bytes returns true). It is not built in, so that a module can leave it to the lists that
+/// hold Han characters (js/bindings/han-table.js); whoever folds such text installs it first.
+bool installHanVariants(const unsigned char* bytes, size_t size);
+bool hanVariantsInstalled();
+
 /// For the short-string similarity (similarity.h Normalization::kList): a traditional
 /// Chinese character becomes its simplified form (學 -> 学, 國 -> 国), as Unihan's
-/// kSimplifiedVariant gives it for the BMP (han_variants.inc, .ci/han-variants.js); a
-/// character that is also its own simplified form, and any other code point, is returned
-/// unchanged. Folding twice is folding once.
+/// kSimplifiedVariant gives it for the BMP, by the installed table; a character that is
+/// also its own simplified form, and any other code point, is returned unchanged, and so is
+/// every code point while no table is installed. Folding twice is folding once.
 inline char32_t simplifiedHan(char32_t cp) {
   if (cp < 0x3400 || cp > 0x9FFF) return cp;
   return detail::simplifiedHanByTable(cp);

@@ -5,12 +5,13 @@
 import { readFileSync } from 'node:fs';
 import createSimhashCore from '../../../build/wasm/bench/simhash_core.mjs';
 import { SimHash } from '../../../js/simhash.js';
+import { readsHanTable } from '../../../js/node-loader.js';
 
 /** The raw module and a SimHash over the same instance. */
 export async function loadCore() {
   const wasmBinary = readFileSync(new URL('../../../build/wasm/bench/simhash_core.wasm', import.meta.url));
   const core = await createSimhashCore({ wasmBinary });
-  return { core, sh: new SimHash(core) };
+  return { core, sh: new SimHash(readsHanTable(core)) };
 }
 
 const encoder = new TextEncoder();
