@@ -203,10 +203,13 @@ function repeatsCharacters(x, y) {
   return x.length !== y.length && CJK.test(x) && CJK.test(y) && characters(x) === characters(y);
 }
 
+// Titles of address, which tell a couple apart: `Mr` abbreviates `Mrs`.
+const TITLE = /^m(?:r|rs|s|iss)$/;
+
 /** Whether word x explains word y or y explains x (see the header). */
 function explains(x, y) {
   if (x === y) return true;
-  if (namesApart(x, y) || repeatsCharacters(x, y)) return false;
+  if (namesApart(x, y) || repeatsCharacters(x, y) || (TITLE.test(x) && TITLE.test(y))) return false;
   return abbreviates(x, y) || abbreviates(y, x) || oneTypoApart(x, y, 3, 5) || sameStem(x, y);
 }
 

@@ -47,6 +47,9 @@ const LOOK_ALIKES = [
   ['Jean Dupont', 'Jeanne Dupont', { words: [['Jean'], ['Jeanne']] }],
   ['Daniela Garcia', 'Danielle Garcia', { words: [['Daniela'], ['Danielle']] }],
   ['Paul Martin', 'Pauline Martin', { words: [['Paul'], ['Pauline']] }],
+  // Titles of address, though `Mr` abbreviates `Mrs`: a couple.
+  ['Mr J. Thompson, 4 Elm Road', 'Mrs J. Thompson, 4 Elm Road', { words: [['Mr'], ['Mrs']] }],
+  ['Ms Alice Weber', 'Miss Alice Weber', { words: [['Ms'], ['Miss']] }],
   // A possessive's `s` is no letter of the word: `Mary` / `Mark` are 4 letters, one replaced.
   ["St. Mary's Hospital", "St. Mark's Hospital", { words: [["Mary's"], ["Mark's"]] }],
   // Roman numerals are numbers, equal or different.
