@@ -9,7 +9,9 @@
 // tokens they share are set aside (a token equal to two adjacent tokens of the other side
 // joined is shared: `10-Cup` / `10 Cup`):
 // - numbers (tokens with a digit, and Roman numerals up to XIII): shared when they have the same digits and one
-//   abbreviates the other (`AM53` / `AM53BK`, `4` / `4B`); a typo when one edit apart and of
+//   abbreviates the other (`AM53` / `AM53BK`), but for digits alone against one letter more,
+//   not a unit's `x` or `u`, unless their side holds the letter (lettered: `4` / `4B`, `6` /
+//   `6s` differ; `Flat B 29` / `29B` do not); a typo when one edit apart and of
 //   at least TYPO_DIGITS digits (a postcode, a phone number, a date: `90210` / `90201`);
 //   else they differ outright, as house numbers and models identify (`125` / `123`,
 //   `S24` / `S23`, `WH-1000XM4` / `WH-1000XM5`, `9500CI` / `9500IX`). A number on one side
@@ -107,6 +109,15 @@ export function hasNumbers(parts) {
 /** The digits of a token, in order. */
 function digitsOf(key) {
   return key.replace(/\P{Nd}+/gu, '');
+}
+
+/**
+ * Whether `long` is the number `short` with one letter more, not a unit's (`8x` zoom, `3u`
+ * users), which the tokens of short's side lack (`4` / `4B`, `iPhone 6` / `6s`, `Nuvi 205` /
+ * `205W`): a flat or a model of its own, where `Flat B 29` / `29B` is one.
+ */
+function lettered(short, long, tokensOfShort) {
+  return /^\d+$/.test(short) && long.length === short.length + 1 && !/[xu]$/.test(long) && !tokensOfShort.some((t) => t.key === long.at(-1));
 }
 
 /** Whether `short` abbreviates `long`: shorter, the same first letter, a subsequence of it. */
@@ -297,7 +308,8 @@ export function differingParts(partsA, partsB, loneWords = false) {
   if (!lone && !(leftNumbersA.length && leftNumbersB.length) && !(leftWordsA.length && leftWordsB.length)) return null;
   let shared = 0;
   for (const u of usedA) shared += u;
-  const sameNumber = (x, y) => digitsOf(x) === digitsOf(y) && !ROMAN.test(x) && !ROMAN.test(y) && (abbreviates(x, y) || abbreviates(y, x));
+  const sameNumber = (x, y) => digitsOf(x) === digitsOf(y) && !ROMAN.test(x) && !ROMAN.test(y) && (abbreviates(x, y) || abbreviates(y, x))
+    && !lettered(x, y, a) && !lettered(y, x, b);
   const [numbersA, numbersB] = pairUp(leftNumbersA, leftNumbersB, sameNumber);
   shared += leftNumbersA.length - numbersA.length;
   const [hardA, hardB] = pairUp(numbersA, numbersB, (x, y) => oneTypoApart(x, y, 1, 1) && digitsOf(x).length >= TYPO_DIGITS);
