@@ -28,7 +28,8 @@
 //   each side is a difference (`Bahn` / `Bank`, `Gadgets` / `Widgets`; not a legal form,
 //   `N.V.` / `B.V.`, `GmbH` / `Inc.`: LEGAL_FORMS); a word on one side
 //   only is not, but in a list (listDifference) beside a lone word (`Mitchell` /
-//   `Mitchell Green`);
+//   `Mitchell Green`), and but a model's tier (TIER: `Plus`, `Pro`, `Max`, `Mini`...) where
+//   both sides hold numbers, which differs outright (`iPhone 8` / `iPhone 8 Plus`);
 // - CJK runs are not compared: they have no word boundaries to compare by (their digits
 //   still count), but a run that repeats the characters of the other's differs as a word
 //   (repeatsCharacters: `罗刚` / `罗刚刚`).
@@ -214,6 +215,10 @@ function repeatsCharacters(x, y) {
   return x.length !== y.length && CJK.test(x) && CJK.test(y) && characters(x) === characters(y);
 }
 
+// Words that name a model of its own beside its number (`iPhone 8` / `iPhone 8 Plus`,
+// `Galaxy S20` / `S20 FE`, `iPad Air 2` / `iPad 2`).
+const TIER = /^(?:pro|max|plus|mini|lite|se|air|edge|fe)$/;
+
 // Titles of address, which tell a couple apart: `Mr` abbreviates `Mrs`.
 const TITLE = /^m(?:r|rs|s|iss)$/;
 
@@ -304,8 +309,10 @@ export function differingParts(partsA, partsB, loneWords = false) {
   const leftWordsB = left(b, usedB, KIND_WORD).filter(notLegalForm).concat(cjkB.filter((y) => cjkA.some((x) => repeatsCharacters(x.key, y.key))));
   const lone = loneWords && partsA.lone !== partsB.lone;
   // A difference needs a number left on each side or a word left on each side (below), or
-  // one side a lone word: most pairs dedup asks about have none, and need no more.
-  if (!lone && !(leftNumbersA.length && leftNumbersB.length) && !(leftWordsA.length && leftWordsB.length)) return null;
+  // one side a lone word, or a model's tier: most pairs dedup asks about have none, and need no more.
+  const tiered = (words) => words.some((t) => TIER.test(t.key));
+  const tierLeft = (tiered(leftWordsA) || tiered(leftWordsB)) && hasNumbers(partsA) && hasNumbers(partsB);
+  if (!lone && !tierLeft && !(leftNumbersA.length && leftNumbersB.length) && !(leftWordsA.length && leftWordsB.length)) return null;
   let shared = 0;
   for (const u of usedA) shared += u;
   const sameNumber = (x, y) => digitsOf(x) === digitsOf(y) && !ROMAN.test(x) && !ROMAN.test(y) && (abbreviates(x, y) || abbreviates(y, x))
@@ -316,6 +323,8 @@ export function differingParts(partsA, partsB, loneWords = false) {
   const softNumbers = numbersA.length - hardA.length;
   const [wordsA, wordsB] = pairUp(leftWordsA, leftWordsB, explains);
   shared += leftWordsA.length - wordsA.length;
+  // A tier word left unexplained beside numbers on both sides differs outright.
+  const tier = tierLeft && (tiered(wordsA) || tiered(wordsB));
   const hard = hardA.length > 0 && hardB.length > 0;
   const softWords = wordsA.length > 0 && wordsB.length > 0;
   const soft = softNumbers > 0 || softWords;
@@ -333,10 +342,10 @@ export function differingParts(partsA, partsB, loneWords = false) {
   }
   // The lone word shared or explained, words left beside it on the other side.
   const loneDiffers = lone && (partsA.lone ? !wordsA.length && wordsB.length > 0 : !wordsB.length && wordsA.length > 0);
-  if (!hard && !(soft && shared < TYPO_AGREEMENT) && !loneDiffers) return null;
+  if (!hard && !tier && !(soft && shared < TYPO_AGREEMENT) && !loneDiffers) return null;
   const differs = {};
   if (hard || softNumbers > 0) differs.numbers = [numbersA.map((t) => t.shown), numbersB.map((t) => t.shown)];
-  if (softWords || loneDiffers) differs.words = [wordsA.map((t) => t.shown), wordsB.map((t) => t.shown)];
+  if (softWords || loneDiffers || tier) differs.words = [wordsA.map((t) => t.shown), wordsB.map((t) => t.shown)];
   return differs;
 }
 

@@ -50,6 +50,9 @@ const LOOK_ALIKES = [
   // A number with a letter more is a flat or a model of its own, though the number abbreviates it.
   ['Apt 5, 12 Oak Street', 'Apt 5B, 12 Oak Street', { numbers: [['5'], ['5B']] }],
   ['Apple iPhone 6 Plus 64GB', 'Apple iPhone 6s Plus 64GB', { numbers: [['6'], ['6s']] }],
+  // A model's tier beside its number, on one side only.
+  ['Apple iPhone 8 64GB Space Grey', 'Apple iPhone 8 Plus 64GB Space Grey', { words: [[], ['Plus']] }],
+  ['Samsung Galaxy S20 FE 128GB', 'Samsung Galaxy S20 128GB', { words: [['FE'], []] }],
   // Titles of address, though `Mr` abbreviates `Mrs`: a couple.
   ['Mr J. Thompson, 4 Elm Road', 'Mrs J. Thompson, 4 Elm Road', { words: [['Mr'], ['Mrs']] }],
   ['Ms Alice Weber', 'Miss Alice Weber', { words: [['Ms'], ['Miss']] }],
@@ -72,7 +75,8 @@ const VARIANTS = [
   ['Sony Handycam HDR-SR10 Camcorder - HDRSR10', 'Sony 40GB Handycam Camcorder - HDRSR10'], // one code said twice: one token
   ['ＡＢＣ　１２３', 'abc 123'], ['Whitfield-Price', 'Whitfield Price'], ['Northgate Medical Supplies LLC', 'Northgate Medical Supply LLC'],
   ["St. Mary's Hospital", 'Saint Marys Hospital'], ["McDonald's", 'McDonalds'], ['Brown', 'Browne'], ['Isabella Ortiz', 'Isabela Ortiz'],
-  ['Isabele Ortiz', 'Isabelle Ortiz'], ['29B Islington Park Street', 'Flat B 29 Islington Park Street'], ['Bose AM53', 'Bose AM53B'], ['Joshua Hann', 'Joshuaa Hann'], ['Helen Baker', 'Helene Baker'],
+  ['Isabele Ortiz', 'Isabelle Ortiz'], ['29B Islington Park Street', 'Flat B 29 Islington Park Street'], ['Bose AM53', 'Bose AM53B'],
+  ['The Print Shop 20 Pro Publisher', 'The Print Shop 20 Professional Publisher'], ['Max Morrison', 'Max Morison'], ['Joshua Hann', 'Joshuaa Hann'], ['Helen Baker', 'Helene Baker'],
   // Legal forms distinguish no organisation: one group's entries in several countries.
   ['Akzo Nobel N.V.', 'Akzo Nobel B.V.'], ['Akzo Nobel GmbH', 'Akzo Nobel Inc.'],
   // A one-line record whose many fields agree, with a typo in its postcode and another in its street number.
