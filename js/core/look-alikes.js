@@ -215,9 +215,9 @@ function repeatsCharacters(x, y) {
   return x.length !== y.length && CJK.test(x) && CJK.test(y) && characters(x) === characters(y);
 }
 
-// Words that name a model of its own beside its number (`iPhone 8` / `iPhone 8 Plus`,
-// `Galaxy S20` / `S20 FE`, `iPad Air 2` / `iPad 2`).
-const TIER = /^(?:pro|max|plus|mini|lite|se|air|edge|fe)$/;
+// Words that name a model or an edition of its own beside its number (`iPhone 8` / `iPhone 8
+// Plus`, `Galaxy S20` / `S20 FE`, `iPad Air 2` / `iPad 2`, `Premiere Pro CS3` / `CS3 Upgrade`).
+const TIER = /^(?:pro|max|plus|mini|lite|se|air|edge|fe|upgrade|deluxe|academic|ultimate)$/;
 
 // Titles of address, which tell a couple apart: `Mr` abbreviates `Mrs`.
 const TITLE = /^m(?:r|rs|s|iss)$/;

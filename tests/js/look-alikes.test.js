@@ -53,6 +53,7 @@ const LOOK_ALIKES = [
   // A model's tier beside its number, on one side only.
   ['Apple iPhone 8 64GB Space Grey', 'Apple iPhone 8 Plus 64GB Space Grey', { words: [[], ['Plus']] }],
   ['Samsung Galaxy S20 FE 128GB', 'Samsung Galaxy S20 128GB', { words: [['FE'], []] }],
+  ['Adobe Premiere Pro CS3', 'Adobe Premiere Pro CS3 Upgrade', { words: [[], ['Upgrade']] }],
   // Titles of address, though `Mr` abbreviates `Mrs`: a couple.
   ['Mr J. Thompson, 4 Elm Road', 'Mrs J. Thompson, 4 Elm Road', { words: [['Mr'], ['Mrs']] }],
   ['Ms Alice Weber', 'Miss Alice Weber', { words: [['Ms'], ['Miss']] }],
