@@ -21,7 +21,8 @@
 //   `Limited`, `Hauptstr.` / `Hauptstraße`, `J` / `John`), or a typo: one letter inserted,
 //   deleted or two swapped, with at least 3 letters (`Jon` / `John`, `Mircosoft`), or one
 //   replaced, with at least 5 (`Smyth` / `Smith`; `Tim` / `Tom`, `Chen` / `Chan` stay
-//   apart), or another form of it: the same first 5 letters or more, then at most 3 more
+//   apart), but not a letter written with a diacritic (accentReplaced: `Müller` / `Miller`
+//   stay apart; `Mueller`, `Muller` do not), or another form of it: the same first 5 letters or more, then at most 3 more
 //   each (`Supply` / `Supplies`; `Consulting` / `Consultants` stay apart); never two forms
 //   of a given name (namesApart: `Robert` / `Roberta`); a possessive's `s` is no letter of
 //   its word (`Mary's` / `Mark's`). A word left on
@@ -222,11 +223,24 @@ const TIER = /^(?:pro|max|plus|mini|lite|se|air|edge|fe|upgrade|deluxe|academic|
 // Titles of address, which tell a couple apart: `Mr` abbreviates `Mrs`.
 const TITLE = /^m(?:r|rs|s|iss)$/;
 
-/** Whether word x explains word y or y explains x (see the header). */
-function explains(x, y) {
+/**
+ * Whether the letter tokens x and y (of one length) differ in, as written, is one with a
+ * diacritic (`Müller` / `Miller`): a diacritic is kept or dropped, no typo replaces it.
+ */
+function accentReplaced(x, y) {
+  const [u, v] = [x.shown.toLowerCase(), y.shown.toLowerCase()];
+  if (u.length !== x.key.length || v.length !== y.key.length || u.length !== v.length) return false;
+  let k = 0;
+  while (x.key[k] === y.key[k]) k++;
+  return u[k] !== x.key[k] || v[k] !== y.key[k];
+}
+
+/** Whether word token x explains word token y or y explains x (see the header). */
+function explains(tx, ty) {
+  const [x, y] = [tx.key, ty.key];
   if (x === y) return true;
   if (namesApart(x, y) || repeatsCharacters(x, y) || (TITLE.test(x) && TITLE.test(y))) return false;
-  return abbreviates(x, y) || abbreviates(y, x) || oneTypoApart(x, y, 3, 5) || sameStem(x, y);
+  return abbreviates(x, y) || abbreviates(y, x) || (oneTypoApart(x, y, 3, 5) && !accentReplaced(tx, ty)) || sameStem(x, y);
 }
 
 /**
@@ -270,7 +284,7 @@ function pairUp(xs, ys, fits) {
   const taken = new Uint8Array(ys.length);
   const restX = [];
   for (const x of xs) {
-    const j = ys.findIndex((y, k) => !taken[k] && fits(x.key, y.key));
+    const j = ys.findIndex((y, k) => !taken[k] && fits(x, y));
     if (j >= 0) taken[j] = 1;
     else restX.push(x);
   }
@@ -315,11 +329,11 @@ export function differingParts(partsA, partsB, loneWords = false) {
   if (!lone && !tierLeft && !(leftNumbersA.length && leftNumbersB.length) && !(leftWordsA.length && leftWordsB.length)) return null;
   let shared = 0;
   for (const u of usedA) shared += u;
-  const sameNumber = (x, y) => digitsOf(x) === digitsOf(y) && !ROMAN.test(x) && !ROMAN.test(y) && (abbreviates(x, y) || abbreviates(y, x))
+  const sameNumber = ({ key: x }, { key: y }) => digitsOf(x) === digitsOf(y) && !ROMAN.test(x) && !ROMAN.test(y) && (abbreviates(x, y) || abbreviates(y, x))
     && !lettered(x, y, a) && !lettered(y, x, b);
   const [numbersA, numbersB] = pairUp(leftNumbersA, leftNumbersB, sameNumber);
   shared += leftNumbersA.length - numbersA.length;
-  const [hardA, hardB] = pairUp(numbersA, numbersB, (x, y) => oneTypoApart(x, y, 1, 1) && digitsOf(x).length >= TYPO_DIGITS);
+  const [hardA, hardB] = pairUp(numbersA, numbersB, ({ key: x }, { key: y }) => oneTypoApart(x, y, 1, 1) && digitsOf(x).length >= TYPO_DIGITS);
   const softNumbers = numbersA.length - hardA.length;
   const [wordsA, wordsB] = pairUp(leftWordsA, leftWordsB, explains);
   shared += leftWordsA.length - wordsA.length;

@@ -54,6 +54,9 @@ const LOOK_ALIKES = [
   ['Apple iPhone 8 64GB Space Grey', 'Apple iPhone 8 Plus 64GB Space Grey', { words: [[], ['Plus']] }],
   ['Samsung Galaxy S20 FE 128GB', 'Samsung Galaxy S20 128GB', { words: [['FE'], []] }],
   ['Adobe Premiere Pro CS3', 'Adobe Premiere Pro CS3 Upgrade', { words: [[], ['Upgrade']] }],
+  // A letter with a diacritic replaced by another: no typo.
+  ['Müller GmbH', 'Miller GmbH', { words: [['Müller'], ['Miller']] }],
+  ['Jürgen Schröder', 'Jürgen Schrader', { words: [['Schröder'], ['Schrader']] }],
   // Titles of address, though `Mr` abbreviates `Mrs`: a couple.
   ['Mr J. Thompson, 4 Elm Road', 'Mrs J. Thompson, 4 Elm Road', { words: [['Mr'], ['Mrs']] }],
   ['Ms Alice Weber', 'Miss Alice Weber', { words: [['Ms'], ['Miss']] }],
@@ -77,6 +80,7 @@ const VARIANTS = [
   ['ＡＢＣ　１２３', 'abc 123'], ['Whitfield-Price', 'Whitfield Price'], ['Northgate Medical Supplies LLC', 'Northgate Medical Supply LLC'],
   ["St. Mary's Hospital", 'Saint Marys Hospital'], ["McDonald's", 'McDonalds'], ['Brown', 'Browne'], ['Isabella Ortiz', 'Isabela Ortiz'],
   ['Isabele Ortiz', 'Isabelle Ortiz'], ['29B Islington Park Street', 'Flat B 29 Islington Park Street'], ['Bose AM53', 'Bose AM53B'],
+  ['Müller GmbH', 'Mueller GmbH'], ['Müller GmbH', 'Muller GmbH'],
   ['The Print Shop 20 Pro Publisher', 'The Print Shop 20 Professional Publisher'], ['Max Morrison', 'Max Morison'], ['Joshua Hann', 'Joshuaa Hann'], ['Helen Baker', 'Helene Baker'],
   // Legal forms distinguish no organisation: one group's entries in several countries.
   ['Akzo Nobel N.V.', 'Akzo Nobel B.V.'], ['Akzo Nobel GmbH', 'Akzo Nobel Inc.'],
