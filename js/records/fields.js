@@ -62,9 +62,9 @@ export function phoneKey(text) {
   return digits.length >= 5 ? digits : '';
 }
 
-/** A number or identifier without case, spaces or punctuation. */
+/** A number or identifier without case, spaces or punctuation, nor zero cents (`499.00` is `499`; `1,000` stays). */
 export function exactKey(text) {
-  return text.normalize('NFKC').toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
+  return text.normalize('NFKC').toLowerCase().replace(/(\d)[.,]0{1,2}(?=\D*$)/, '$1').replace(/[\s\p{P}\p{S}]+/gu, '');
 }
 
 /** Whether most of `texts` (non-empty) pass `test`: FIT of them, asked until too many fail. */

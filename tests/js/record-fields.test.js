@@ -114,8 +114,12 @@ describe('the kinds of fields', () => {
     }
   });
 
-  test('numbers and identifiers: case, spaces and punctuation aside; short numbers one edit apart differ unless swapped', () => {
+  test('numbers and identifiers: case, spaces, punctuation and zero cents aside; short numbers one edit apart differ unless swapped', () => {
     assert.equal(exactKey('WH-1000 XM4'), 'wh1000xm4');
+    // A price with zero cents is the number without them; thousands keep their zeros.
+    for (const [a, b] of [['499.00', '499'], ['$16.00', '16'], ['16,00 €', '16'], ['1,000', '1000']]) assert.equal(exactKey(a), exactKey(b), `${a} / ${b}`);
+    assert.notEqual(exactKey('1,000'), exactKey('1'));
+    assert.notEqual(exactKey('499.01'), exactKey('499'));
     assert.equal(keyLevel('exact', exactKey('2119'), exactKey('2191')), 1);
     assert.equal(keyLevel('exact', '2001', '2003'), 2);
     assert.equal(keyLevel('exact', '18049741', '18049742'), 1);
