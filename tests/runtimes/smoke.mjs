@@ -209,6 +209,18 @@ await check('the pool of 2 workers answers as the calling thread does', async ()
   }
 });
 
+await check('traditional Han folds to simplified by the short measure: the table read from the package, here and in a worker', async () => {
+  const han = ['北京大學', '上海', '北京大学'];
+  assert.equal(sh.similarity(han[0], han[2], { measure: 'short' }), 1);
+  assert.deepEqual((await sh.dedup(han)).groups, [[0, 2]]);
+  const pool = await createPool({ size: 1 });
+  try {
+    assert.deepEqual((await pool.dedup(han)).groups, [[0, 2]]);
+  } finally {
+    await pool.terminate();
+  }
+});
+
 await check('the calls above, run twice, leave the WASM heap where once did (scratch is reused, nothing leaks)', async () => {
   const round = async () => {
     sh.findPairs(sh.fingerprintAll(texts), 12);
