@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { SimHash } from './simhash.js';
+import { isUsable } from './core/traps.js';
+import { wasmLoadError } from './core/environment.js';
 
 const tableFile = fileURLToPath(new URL('./wasm/han_variants.bin', import.meta.url));
 
@@ -13,8 +15,6 @@ export function readsHanTable(core) {
   core.readHanTable = () => readFileSync(tableFile);
   return core;
 }
-import { isUsable } from './core/traps.js';
-import { wasmLoadError } from './core/environment.js';
 
 /**
  * init() of the module made by `createCore` from the file at `wasmUrl` (options.wasmBinary

@@ -22,15 +22,16 @@
 //   deleted or two swapped, with at least 3 letters (`Jon` / `John`, `Mircosoft`), or one
 //   replaced, with at least 5 (`Smyth` / `Smith`; `Tim` / `Tom`, `Chen` / `Chan` stay
 //   apart), but not a letter written with a diacritic (accentReplaced: `Müller` / `Miller`
-//   stay apart; `Mueller`, `Muller` do not), or another form of it: the same first 5 letters or more, then at most 3 more
-//   each (`Supply` / `Supplies`; `Consulting` / `Consultants` stay apart); never two forms
+//   stay apart; `Mueller`, `Muller` do not), or another form of it: the same first 5
+//   letters or more, then at most 3 more each (`Supply` / `Supplies`; `Consulting` / `Consultants` stay apart); never two forms
 //   of a given name (namesApart: `Robert` / `Roberta`); a possessive's `s` is no letter of
 //   its word (`Mary's` / `Mark's`). A word left on
 //   each side is a difference (`Bahn` / `Bank`, `Gadgets` / `Widgets`; not a legal form,
 //   `N.V.` / `B.V.`, `GmbH` / `Inc.`: LEGAL_FORMS); a word on one side
 //   only is not, but in a list (listDifference) beside a lone word (`Mitchell` /
-//   `Mitchell Green`), and but a model's tier (TIER: `Plus`, `Pro`, `Max`, `Mini`...) where
-//   both sides hold numbers, which differs outright (`iPhone 8` / `iPhone 8 Plus`);
+//   `Mitchell Green`), and where it is a model's tier or an edition (TIER: `Plus`, `Pro`,
+//   `Upgrade`...) and both sides hold numbers: then it differs outright (`iPhone 8` /
+//   `iPhone 8 Plus`);
 // - CJK runs are not compared: they have no word boundaries to compare by (their digits
 //   still count), but a run that repeats the characters of the other's differs as a word
 //   (repeatsCharacters: `罗刚` / `罗刚刚`).

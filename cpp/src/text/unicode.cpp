@@ -172,8 +172,6 @@ bool installHanVariants(const unsigned char* bytes, size_t size) {
   return true;
 }
 
-bool hanVariantsInstalled() { return installedHanVariants != nullptr; }
-
 char32_t detail::simplifiedHanByTable(char32_t cp) {
   if (installedHanVariants == nullptr) return cp;
   const HanVariants& t = *installedHanVariants;
