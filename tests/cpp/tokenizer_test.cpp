@@ -242,10 +242,12 @@ TEST_CASE("invalid bytes never overflow the scratch buffers", "[tokenizer]") {
   CHECK(std::string(views[63]) == fffd);
 }
 
-TEST_CASE("long texts give the features of the definition, in order", "[tokenizer][long]") {
-  // Many batches of features, very long words and CJK runs, every mode, n-grams of every
-  // size: the features equal the reference's (tests/fuzz/reference.h), in order, and fit
-  // the buffers sized for the mode (ASan checks the writes).
+namespace {
+
+// Many batches of features, very long words and CJK runs of `span` bytes and more, every
+// mode, n-grams of every size: the features equal the reference's (tests/fuzz/reference.h),
+// in order, and fit the buffers sized for the mode (ASan checks the writes).
+void checkLongTexts(size_t span) {
   std::mt19937_64 rng(5);
   const std::vector<std::string> pieces = {"word", "Ünïcödé", "你好世界", "、", " ", "\n", "don't", "x",
                                            "😀", "\xff", "\x1f", "ＡＢＣ", "...", "日本語のテキスト", "  "};
@@ -254,17 +256,17 @@ TEST_CASE("long texts give the features of the definition, in order", "[tokenize
     while (text.size() < bytes) text += pieces[rng() % pieces.size()];
     return text;
   };
-  const size_t segment = 32768;
-  std::vector<std::string> texts = {randomText(3 * segment + 17), std::string(2 * segment + 5, 'q') + " tail",
-                                    "head " + std::string(segment + 3, 'Q'), randomText(segment - 1) + std::string(300, 'z')};
+  std::vector<std::string> texts = {randomText(3 * span + 17), std::string(2 * span + 5, 'q') + " tail",
+                                    "head " + std::string(span + 3, 'Q'), randomText(span - 1) + std::string(300, 'z')};
   std::string cjk;
-  while (cjk.size() < 2 * segment + 100) cjk += "漢字かな";
+  while (cjk.size() < 2 * span + 100) cjk += "漢字かな";
   texts.push_back(cjk);
   texts.push_back("a " + cjk + " b");
-  std::string emoji;  // no word or CJK feature: the fallback, over several segments
-  while (emoji.size() < 2 * segment + 50) emoji += "😀 !";
+  std::string emoji;  // no word or CJK feature: the fallback, over many batches
+  while (emoji.size() < 2 * span + 50) emoji += "😀 !";
   texts.push_back(emoji);
   FeatureExtractor extractor;
+  size_t most = 0;
   for (const std::string& text : texts) {
     for (auto mode : {TokenizerMode::Auto, TokenizerMode::Words, TokenizerMode::Chars, TokenizerMode::Separated}) {
       for (unsigned n : {1u, 2u, 3u, 16u}) {
@@ -274,9 +276,22 @@ TEST_CASE("long texts give the features of the definition, in order", "[tokenize
         CAPTURE(text.size(), static_cast<int>(mode), n);
         CHECK(got.size() == want.size());
         CHECK(got == want);
+        most = std::max(most, got.size());
       }
     }
   }
+  REQUIRE(most > 4 * FeatureExtractor::kBatch);  // many batches
+}
+
+}  // namespace
+
+TEST_CASE("long texts give the features of the definition, in order", "[tokenizer][long]") {
+  checkLongTexts(8192);
+}
+
+// The same on texts four times as long: the long suite's (npm run test:long).
+TEST_CASE("long texts give the features of the definition, in order, 32 KB spans", "[tokenizer][long][.full]") {
+  checkLongTexts(32768);
 }
 
 TEST_CASE("features are handed over in batches", "[tokenizer][long]") {
