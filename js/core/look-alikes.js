@@ -30,8 +30,8 @@
 //   `N.V.` / `B.V.`, `GmbH` / `Inc.`: LEGAL_FORMS); a word on one side
 //   only is not, but in a list (listDifference) beside a lone word (`Mitchell` /
 //   `Mitchell Green`), and where it is a model's tier or an edition (TIER: `Plus`, `Pro`,
-//   `Upgrade`...) and both sides hold numbers: then it differs outright (`iPhone 8` /
-//   `iPhone 8 Plus`);
+//   `Upgrade`..., `Ultra` after a number, a model's `+`) and both sides hold numbers: then
+//   it differs outright (`iPhone 8` / `iPhone 8 Plus`, `Galaxy S8` / `S8+`);
 // - CJK runs are not compared: they have no word boundaries to compare by (their digits
 //   still count), but a run that repeats the characters of the other's differs as a word
 //   (repeatsCharacters: `罗刚` / `罗刚刚`).
@@ -62,6 +62,8 @@ const PUNCTUATION = /\p{P}/gu;
 const POSSESSIVE = /['’]s$/i;
 /** Roman numerals up to 13 (`Part I` / `Part II`, `Henry VII` / `Henry VIII`), numbers that match only when equal. */
 const ROMAN = /^(?:i|ii|iii|iv|v|vi|vii|viii|ix|x|xi|xii|xiii)$/;
+/** A model code ending in `+`, which reads `Plus` (`S8+`, `7+`; not `C++`). */
+const PLUS_MODEL = /\p{Nd}[\p{L}\p{Nd}]*\+$/u;
 
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -100,7 +102,15 @@ export function tokensOf(text) {
       const shown = run.replace(EDGE_PUNCTUATION, '') || run;
       tokens.push({ key, shown, kind: CJK.test(key) ? KIND_CJK : DIGIT.test(key) || ROMAN.test(key) ? KIND_NUMBER : KIND_WORD });
     }
+    // A model's `+` says `Plus` (`Galaxy S8+` / `Galaxy S8 Plus`).
+    if (PLUS_MODEL.test(piece)) {
+      tokens.at(-1).key = tokens.at(-1).key.replace(/\+$/, '');
+      tokens.push({ key: 'plus', shown: '+', kind: KIND_WORD });
+    }
   }
+  tokens.forEach((t, i) => {
+    if (t.key === 'ultra' && i > 0 && DIGIT.test(tokens[i - 1].key) && tokens[i + 1]?.key !== 'hd') t.tier = true;
+  });
   return tokens;
 }
 
@@ -221,6 +231,13 @@ function repeatsCharacters(x, y) {
 // Plus`, `Galaxy S20` / `S20 FE`, `iPad Air 2` / `iPad 2`, `Premiere Pro CS3` / `CS3 Upgrade`).
 const TIER = /^(?:pro|max|plus|mini|lite|se|air|edge|fe|upgrade|deluxe|academic|ultimate)$/;
 
+/**
+ * Whether word token t names a tier (TIER), or is `Ultra` after a number not followed by
+ * `HD` (`Galaxy S23 Ultra`, `Xperia XA2 Ultra`; not `4K Ultra HD` nor `Linksys Ultra
+ * RangePlus`): `tier` is set on the tokens tokensOf finds there.
+ */
+const isTier = (t) => TIER.test(t.key) || t.tier === true;
+
 // Titles of address, which tell a couple apart: `Mr` abbreviates `Mrs`.
 const TITLE = /^m(?:r|rs|s|iss)$/;
 
@@ -325,7 +342,7 @@ export function differingParts(partsA, partsB, loneWords = false) {
   const lone = loneWords && partsA.lone !== partsB.lone;
   // A difference needs a number left on each side or a word left on each side (below), or
   // one side a lone word, or a model's tier: most pairs dedup asks about have none, and need no more.
-  const tiered = (words) => words.some((t) => TIER.test(t.key));
+  const tiered = (words) => words.some(isTier);
   const tierLeft = (tiered(leftWordsA) || tiered(leftWordsB)) && hasNumbers(partsA) && hasNumbers(partsB);
   if (!lone && !tierLeft && !(leftNumbersA.length && leftNumbersB.length) && !(leftWordsA.length && leftWordsB.length)) return null;
   let shared = 0;

@@ -54,6 +54,9 @@ const LOOK_ALIKES = [
   ['Apple iPhone 8 64GB Space Grey', 'Apple iPhone 8 Plus 64GB Space Grey', { words: [[], ['Plus']] }],
   ['Samsung Galaxy S20 FE 128GB', 'Samsung Galaxy S20 128GB', { words: [['FE'], []] }],
   ['Adobe Premiere Pro CS3', 'Adobe Premiere Pro CS3 Upgrade', { words: [[], ['Upgrade']] }],
+  // `Ultra` after a model's number, and a model's `+`, which reads `Plus`.
+  ['Samsung Galaxy S23 Ultra 256GB', 'Samsung Galaxy S23 256GB', { words: [['Ultra'], []] }],
+  ['Galaxy Tab S8+', 'Galaxy Tab S8', { words: [['+'], []] }],
   // A letter with a diacritic replaced by another: no typo.
   ['Müller GmbH', 'Miller GmbH', { words: [['Müller'], ['Miller']] }],
   ['Jürgen Schröder', 'Jürgen Schrader', { words: [['Schröder'], ['Schrader']] }],
@@ -84,6 +87,9 @@ const VARIANTS = [
   ['The Print Shop 20 Pro Publisher', 'The Print Shop 20 Professional Publisher'], ['Max Morrison', 'Max Morison'], ['Joshua Hann', 'Joshuaa Hann'], ['Helen Baker', 'Helene Baker'],
   // Legal forms distinguish no organisation: one group's entries in several countries.
   ['Akzo Nobel N.V.', 'Akzo Nobel B.V.'], ['Akzo Nobel GmbH', 'Akzo Nobel Inc.'],
+  // `+` and `Plus` are one tier; `Ultra HD` and `Ultra` before a product line's name are none.
+  ['Galaxy S8+', 'Galaxy S8 Plus'], ['iPhone 7+', 'iPhone 7 Plus 128GB'], ['Samsung 55" 4K Ultra HD TV', 'Samsung 55" 4K TV'],
+  ['Linksys Ultra RangePlus WRT160N', 'Linksys RangePlus WRT160N'],
   // A one-line record whose many fields agree, with a typo in its postcode and another in its street number.
   ['harley mccarthy, 177 pridham street, marsden 3167, 19080419', 'harley mccarthy, 17 pridham street, marsden 3165, 19080419'],
 ];
