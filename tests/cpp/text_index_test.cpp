@@ -399,6 +399,35 @@ TEST_CASE("every truncation and every flipped byte is rejected, the target uncha
   CHECK(target.serialize() == targetBytes);
 }
 
+TEST_CASE("the short measure's bytes carry its normalization's revision: a later one, or one beside the text normalization, is refused", "[text_index]") {
+  auto resealed = [](std::vector<uint8_t> b) {
+    b.resize(b.size() - 8);
+    simhash::bytes::putLE(b, simhash::bytes::checksum(b.data(), b.size()), 8);
+    return b;
+  };
+  auto load = [](const std::vector<uint8_t>& b, std::string& error) {
+    TextIndex out(0.5);
+    return TextIndex::deserialize(b.data(), b.size(), out, error);
+  };
+  TextIndex shortIndex(0.6, simhash::kShortStringOptions);
+  REQUIRE(shortIndex.add("ソニー株式会社", 1) == Status::Ok);
+  std::vector<uint8_t> bytes = shortIndex.serialize();
+  CHECK(bytes[6] >> 4 == (1 | 2 << 2));  // the list normalization, revision 2
+  std::string error;
+  CHECK(load(bytes, error) == Status::Ok);
+  bytes[6] |= 3 << 6;  // revision 3
+  CHECK(load(resealed(bytes), error) == Status::CorruptData);
+  CHECK(error.find("normalization flags 13 are not a measure's") != std::string::npos);
+  TextIndex textIndex(0.8);
+  REQUIRE(textIndex.add("the cat sat", 1) == Status::Ok);
+  for (unsigned revision : {1u, 2u}) {
+    CAPTURE(revision);
+    std::vector<uint8_t> text = textIndex.serialize();
+    text[6] |= static_cast<uint8_t>(revision << 6);
+    CHECK(load(resealed(text), error) == Status::CorruptData);
+  }
+}
+
 TEST_CASE("bytes with a valid checksum are still checked: sizes, ids, keys and header in range", "[text_index]") {
   TextIndex index(0.8);
   REQUIRE(index.add("the cat sat", 1) == Status::Ok);

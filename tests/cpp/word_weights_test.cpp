@@ -201,6 +201,35 @@ TEST_CASE("the list normalization: legal forms written out and conjunctions as t
   CHECK(simhash::similarity("Johnson & Johnson", "Johnson and Johnson", options) == 1.0);
 }
 
+TEST_CASE("the list normalization: CJK legal forms dropped at either end of a name", "[short]") {
+  CHECK(listNormalized("ソニー株式会社") == U" ソニー ");
+  CHECK(listNormalized("株式会社ソニー") == U" ソニー ");
+  CHECK(listNormalized("株式会社 ソニー") == U" ソニー ");  // whitespace between CJK characters is removed
+  CHECK(listNormalized("Sony株式会社") == U" sony ");
+  CHECK(listNormalized("腾讯控股有限公司") == U" 腾讯控股 ");
+  CHECK(listNormalized("中華電信股份有限公司") == U" 中华电信 ");    // folded first, then the longest form
+  CHECK(listNormalized("株式會社日立製作所") == U" 日立制作所 ");  // 會: the fold writes the form
+  CHECK(listNormalized("삼성전자주식회사") == U" 삼성전자 ");
+  CHECK(listNormalized("주식회사 카카오 유한회사") == U" 카카오 ");
+  // A word that is a form stays, as does a form within a name; the longest form at an end goes whole.
+  CHECK(listNormalized("株式会社") == U" 株式会社 ");
+  CHECK(listNormalized("股份有限公司") == U" 股份有限公司 ");
+  CHECK(listNormalized("株式会社有限会社") == U" 有限会社 ");
+  CHECK(listNormalized("ソニー株式会社東京") == U" ソニー株式会社东京 ");
+  CHECK(listNormalized("有限公司 Acme") == U" 有限公司 acme ");
+  for (const char* text : {"ソニー株式会社", "株式会社有限会社", "株式会社株式会社ソニー有限会社", "股份有限公司", "有限公司有限公司", "주식회사"}) {
+    CAPTURE(text);
+    CHECK(listNormalized(utf8(listNormalized(text))) == listNormalized(text));  // normalized again, the same
+  }
+  const ShingleOptions options = simhash::kShortStringOptions;
+  CHECK(simhash::similarity("ソニー株式会社", "株式会社ソニー", options) == 1.0);
+  CHECK(simhash::similarity("トヨタ自動車", "トヨタ自動車株式会社", options) == 1.0);
+  CHECK(simhash::similarity("현대자동차", "현대자동차 주식회사", options) == 1.0);
+  // The names' own characters tell two companies apart, without a form's shared bigrams.
+  CHECK(simhash::similarity("三菱商事株式会社", "三菱地所株式会社", options) == simhash::similarity("三菱商事", "三菱地所", options));
+  CHECK(simhash::similarity("三菱商事", "三菱地所", options) < 0.5);
+}
+
 TEST_CASE("the list normalization: traditional Han characters fold to simplified ones, once", "[short]") {
   using simhash::unicode::simplifiedHan;
   // Well-known pairs, and characters left alone: simplified ones, a character that is its

@@ -33,11 +33,20 @@ const SIMPLIFIED = { 學: '学', 國: '国', 東: '东', 華: '华' };
 // Legal forms written out, and their short forms; conjunctions have none (docs/lists.md "Normalization").
 const SHORT_FORMS = { incorporated: 'inc', corporation: 'corp', limited: 'ltd', company: 'co', aktiengesellschaft: 'ag', kommanditgesellschaft: 'kg' };
 const CONJUNCTIONS = new Set(['and', 'und', 'et']);
+// CJK legal forms, longest first: dropped at either end of a word, again and again, while more is left.
+const CJK_LEGAL_FORMS = ['股份有限公司', '有限责任公司', '유한책임회사', '有限公司', '株式会社', '有限会社', '合同会社', '合资会社', '合名会社', '주식회사', '유한회사'];
+
+function withoutCjkLegalForms(word) {
+  let rest = word;
+  for (let form; (form = CJK_LEGAL_FORMS.find((f) => rest.startsWith(f))) && form.length < rest.length;) rest = rest.slice(form.length);
+  for (let form; (form = CJK_LEGAL_FORMS.find((f) => rest.endsWith(f))) && form.length < rest.length;) rest = rest.slice(0, -form.length);
+  return rest;
+}
 
 /** The list normalization's words of a text (characters whose folding JS and the core agree on). */
 function words(text) {
   const unfolded = wordsUnshortened(text);
-  return unfolded.map((word) => SHORT_FORMS[word] ?? word)
+  return unfolded.map((word) => SHORT_FORMS[word] ?? withoutCjkLegalForms(word))
     .filter((word, i) => !(CONJUNCTIONS.has(word) && i > 0 && i < unfolded.length - 1));
 }
 
@@ -100,7 +109,7 @@ function reference(list) {
 /** Name-like lines with common words, diacritics, CJK and punctuation, half of them with a variant planted next. */
 function nameList(seed, count) {
   const random = new Random(seed);
-  const pieces = ['jo', 'sé', 'Mü', 'ller', 'gar', 'cía', 'an', 'na', 'ber', 'tó', 'ka', 'Ø', 'łó', 'ñ', '北京', '大學', '大学', '國', '国', '東華', '华东', 'ｶﾞ', 'ー'];
+  const pieces = ['jo', 'sé', 'Mü', 'ller', 'gar', 'cía', 'an', 'na', 'ber', 'tó', 'ka', 'Ø', 'łó', 'ñ', '北京', '大學', '大学', '國', '国', '東華', '华东', 'ｶﾞ', 'ー', '株式会社', '有限公司', '股份有限公司', '주식회사', '会社'];
   const common = ['Inc.', 'Incorporated', 'Corp', 'Corporation', 'Limited', 'AKTIENGESELLSCHAFT', 'Street', 'GmbH', 'of', 'the', 'and', '&', 'Und', 'et'];
   const vocabulary = Array.from({ length: 200 }, () => Array.from({ length: 1 + random.int(3) }, () => pieces[random.int(pieces.length)]).join(''));
   const list = [];

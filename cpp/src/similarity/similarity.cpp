@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string_view>
 
 #include "simhash/word_weights.h"
 #include "similarity/shingling.h"
@@ -57,6 +58,27 @@ constexpr ListWord kListWords[] = {
     {"and", ""}, {"und", ""}, {"et", ""},
 };
 
+// Below it no code point starts or ends a CJK legal form.
+constexpr char32_t kFirstCjkLegalForm = 0x3000;
+
+// The legal forms of CJK companies, as the Han fold writes them, longest first, each ended
+// by `|` (all in the BMP). A name carries one before or after it without a space
+// (`株式会社ソニー`, `ソニー株式会社`, `腾讯控股有限公司`, `삼성전자주식회사`), so the word is the
+// name with it. Dropped there, as an abbreviation would explain them: the name's own
+// characters then tell two companies apart (`三菱商事株式会社` / `三菱地所株式会社`).
+constexpr char16_t kCjkLegalForms[] = u"股份有限公司|有限责任公司|유한책임회사|有限公司|株式会社|有限会社|合同会社|合资会社|合名会社|주식회사|유한회사|";
+
+// The length of the longest of kCjkLegalForms that cps[0, n) starts with (ends with, atEnd), or 0.
+size_t cjkLegalForm(const char32_t* cps, size_t n, bool atEnd) {
+  for (const char16_t* form = kCjkLegalForms; *form != 0;) {
+    size_t size = 0;
+    while (form[size] != u'|') ++size;
+    if (size <= n && std::equal(form, form + size, atEnd ? cps + n - size : cps)) return size;
+    form += size + 1;
+  }
+  return 0;
+}
+
 // The entry of kListWords that cps[0, n) spells, or null.
 const ListWord* listWordOf(const char32_t* cps, size_t n) {
   if (n < 2 || n > 21 || cps[0] > 'z') return nullptr;
@@ -79,9 +101,17 @@ const ListWord* listWordOf(const char32_t* cps, size_t n) {
     }
     size_t end = i;
     while (end < n && cps[end] != U' ') ++end;
+    const size_t wordEnd = end;
     const ListWord* entry = listWordOf(cps + i, end - i);
     if (entry == nullptr) {
+      // CJK legal forms at either end, while the name is left: a word that is one form stays
+      // (so that normalizing again changes nothing).
+      if (cps[i] >= kFirstCjkLegalForm || cps[end - 1] >= kFirstCjkLegalForm) {
+        for (size_t k; (k = cjkLegalForm(cps + i, end - i, false)) != 0 && k < end - i;) i += k;
+        for (size_t k; (k = cjkLegalForm(cps + i, end - i, true)) != 0 && k < end - i;) end -= k;
+      }
       while (i < end) cps[out++] = cps[i++];
+      i = wordEnd;
     } else if (*entry->shortForm != 0) {
       for (const char* c = entry->shortForm; *c != 0; ++c) cps[out++] = static_cast<char32_t>(*c);
       i = end;

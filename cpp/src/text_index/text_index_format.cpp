@@ -29,12 +29,16 @@ constexpr uint16_t kUnfoldedKanaVersion = 1;
 // normalization (0, the text normalization, in every byte written before the list
 // normalization existed), bit 1 set when word weights follow the header(s): u32 texts, u32
 // words, then each word's u64 hash and u32 count, ascending by hash.
-// Bit 2, set with the list normalization in every byte written since it shortens legal
-// forms and conjunctions and folds traditional Han characters (similarity.h): list bytes
-// without it are normalized again when loaded, as version 1's are.
+// Bits 2-3, with the list normalization: the revision of its definition the texts were
+// normalized by: 0 before legal forms and conjunctions were shortened and traditional Han
+// characters folded (similarity.h), 1 with those, 2 (kListRevision) with CJK legal forms
+// dropped too. Texts of an earlier revision are normalized again when loaded, as version 1's
+// are; a later revision is refused, as is any with the text normalization.
 constexpr unsigned kNormalizationShift = 4;
+constexpr unsigned kNormalizationFlag = 1;
 constexpr unsigned kWeightedFlag = 2;
-constexpr unsigned kShortFormsFlag = 4;
+constexpr unsigned kRevisionShift = 2;
+constexpr unsigned kListRevision = 2;
 constexpr size_t kWeightsHeader = 8;
 constexpr size_t kWeightEntry = 12;
 // magic 4, version 2, alphabetic 1, cjk 1, threshold 8 (IEEE 754 binary64), next id 8,
@@ -112,7 +116,7 @@ TextIndex::Writer::Writer(const TextIndex& index) : state_(std::make_unique<Stat
   at = storeLE(at + 4, m.review ? kReviewVersion : kFormatVersion, 2);
   const bool list = m.options.normalization == Normalization::kList;
   const unsigned flags = static_cast<unsigned>(m.options.normalization) | (m.options.weights != nullptr ? kWeightedFlag : 0) |
-                         (list ? kShortFormsFlag : 0);
+                         (list ? kListRevision << kRevisionShift : 0);
   at = storeLE(at, m.options.alphabetic | flags << kNormalizationShift, 1);
   at = storeLE(at, m.options.cjk, 1);
   uint64_t thresholdBits;
@@ -306,12 +310,12 @@ struct TextIndex::Reader::State {
     }
     const unsigned flags = bytes[6] >> kNormalizationShift;
     weighted = (flags & kWeightedFlag) != 0;
-    const unsigned normalization = flags & ~(kWeightedFlag | kShortFormsFlag);
-    options = ShingleOptions{static_cast<uint8_t>(bytes[6] & 0xF), bytes[7], static_cast<Normalization>(normalization),
+    const unsigned revision = flags >> kRevisionShift;
+    options = ShingleOptions{static_cast<uint8_t>(bytes[6] & 0xF), bytes[7], static_cast<Normalization>(flags & kNormalizationFlag),
                              weighted ? &weights : nullptr};
     const bool list = options.normalization == Normalization::kList;
-    normalizedBefore = list && (flags & kShortFormsFlag) == 0;
-    if (!isValid(options) || (!list && (flags & kShortFormsFlag) != 0)) {
+    normalizedBefore = list && revision < kListRevision;
+    if (!isValid(options) || revision > (list ? kListRevision : 0)) {
       return fail({"shingle sizes ", uint64_t{bytes[6] & 0xFu}, ", ", bytes[7], " with normalization flags ", flags,
                    " are not a measure's"});
     }
