@@ -28,6 +28,8 @@ const PHONE_SEPARATOR = /[\s().\-/+]/;
 const PHONE_NAME = /phone|tel|mobile|cell|fax/i;
 const IDENTIFIER = /^[\p{Sc}]?[\p{L}\p{N}][\p{L}\p{N}.\-/_#$€£%,:]*$/u;
 const DIGIT = /\d/;
+/** Two CJK letters in a row: words, as a CJK address or name is written without spaces (`東京都千代田区丸の内1-1-1`), not an identifier. */
+const CJK_WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{2}/u;
 /** Columns whose names say they name what a row is (else the first 'name' column does). */
 const IDENTITY_NAME = /name|title/i;
 
@@ -87,7 +89,7 @@ export function inferKind(name, texts) {
   if (mostly(texts, (t) => dateKey(t) !== '' && (!COMPACT_DATE.test(t) || !PHONE_NAME.test(name)))) return 'date';
   const phoneLike = (t) => PHONE.test(t) && phoneKey(t).length >= 6 && phoneKey(t).length <= 15;
   if (mostly(texts, phoneLike) && (PHONE_NAME.test(name) || mostly(texts, (t) => PHONE_SEPARATOR.test(t)))) return 'phone';
-  if (mostly(texts, (t) => IDENTIFIER.test(t) && DIGIT.test(t))) return 'exact';
+  if (mostly(texts, (t) => IDENTIFIER.test(t) && DIGIT.test(t) && !CJK_WORD.test(t))) return 'exact';
   const length = texts.reduce((sum, t) => sum + t.length, 0) / texts.length;
   return length > TEXT_MEAN_LENGTH ? 'text' : 'name';
 }

@@ -20,6 +20,9 @@ describe('the kinds of fields', () => {
     assert.equal(inferKind('sku', ['WH-1000XM4', 'SX720', '9500CI']), 'exact');
     assert.equal(inferKind('price', ['$399.00', '$49.00', '19.99']), 'exact');
     assert.equal(inferKind('name', ['John Smith', 'Smith, John', 'Emily Chen']), 'name');
+    // CJK is written without spaces: an address with numbers is words, not an identifier.
+    assert.equal(inferKind('address', ['東京都千代田区丸の内1-1-1', '北京市朝阳区建国路88号', '서울특별시강남구123']), 'name');
+    assert.equal(inferKind('code', ['東1-1', 'A区12', '3号']), 'exact');
     assert.equal(inferKind('notes', ['x'.repeat(200), 'y '.repeat(100)]), 'text');
     assert.equal(inferKind('empty', []), 'name');
   });
