@@ -69,8 +69,9 @@ constexpr size_t kHeaderSize = 32, kWeightsHeader = 8, kWeightEntry = 12, kCheck
 // Words of names, addresses and titles, in the ways people write them: cases, diacritics
 // (precomposed, and as a combining mark after the letter, or alone), stroke letters, a
 // letter NFKD keeps whole (ǅ), CJK, full-width letters, symbols (kept) and punctuation
-// (removed), whitespace of several kinds, and a byte that is not UTF-8 (one U+FFFD). No
-// half-width katakana: the reference does not fold them (fuzz_text_index covers them).
+// (removed), CJK legal forms and their pieces, whitespace of several kinds, and a byte that
+// is not UTF-8 (one U+FFFD). No half-width katakana: the reference does not fold them
+// (fuzz_text_index covers them).
 constexpr const char* kPieces[] = {
     "john", "John", "JOHN", "jon", "smith", "Smith", "anna", "ann", "inc", "Inc.", "corp", "GmbH", "street", "st", "o", "a",
     "Incorporated", "LIMITED", "Aktiengesellschaft", "company", "and", "And", "et", "und", "andes",
@@ -92,6 +93,11 @@ constexpr const char* kPieces[] = {
     "\xE5\xA4\xA7\xE5\xAD\xB8",     // 大學
     "\xE6\x9D\xB1",                 // 東
     "\xE3\x81\xAD\xE3\x81\x93",     // ねこ
+    "\xE6\xA0\xAA\xE5\xBC\x8F\xE4\xBC\x9A\xE7\xA4\xBE", // 株式会社
+    "\xE6\x9C\x89\xE9\x99\x90\xE5\x85\xAC\xE5\x8F\xB8", // 有限公司
+    "\xE8\x82\xA1\xE4\xBB\xBD", // 股份
+    "\xE6\x9C\x83\xE7\xA4\xBE", // 會社
+    "\xEC\xA3\xBC\xEC\x8B\x9D\xED\x9A\x8C\xEC\x82\xAC", // 주식회사
     "\xE3\x80\x80",                 // ideographic space
     "\xE3\x80\x81",                 // 、
     "\xEF\xBC\xA1\xEF\xBC\x91",     // Ａ１
@@ -147,8 +153,23 @@ bool isCjk(char32_t cp) { return cp >= 0x80 && simhash::unicode::classify(cp) ==
 std::u32string listNormalizedBeforeWords(std::string_view utf8);
 std::vector<std::u32string> wordsOf(const std::u32string& normalized);
 
-// Then each whole word written as a legal form becomes its short form, and a conjunction
-// between two words is dropped (docs/lists.md "Normalization").
+// Then each whole word written as a legal form becomes its short form, a conjunction between
+// two words is dropped, and a CJK legal form at either end of a word is dropped, the longest
+// first, again while more of the word is left (docs/lists.md "Normalization").
+std::u32string withoutCjkLegalForms(std::u32string word) {
+  static const std::u32string kForms[] = {U"股份有限公司", U"有限责任公司", U"유한책임회사", U"有限公司", U"株式会社", U"有限会社",
+                                          U"合同会社",     U"合资会社",     U"合名会社",     U"주식회사", U"유한회사"};
+  auto longest = [&](bool atEnd) -> size_t {
+    for (const std::u32string& form : kForms) {
+      if (word.size() >= form.size() && word.compare(atEnd ? word.size() - form.size() : 0, form.size(), form) == 0) return form.size();
+    }
+    return 0;
+  };
+  for (size_t k; (k = longest(false)) != 0 && k < word.size();) word.erase(0, k);
+  for (size_t k; (k = longest(true)) != 0 && k < word.size();) word.erase(word.size() - k);
+  return word;
+}
+
 std::u32string listNormalized(std::string_view utf8) {
   static const std::pair<std::u32string, std::u32string> kShortForms[] = {
       {U"incorporated", U"inc"}, {U"corporation", U"corp"}, {U"limited", U"ltd"}, {U"company", U"co"},
@@ -159,7 +180,7 @@ std::u32string listNormalized(std::string_view utf8) {
     const std::u32string& written = words[w];
     const bool conjunction = written == U"and" || written == U"und" || written == U"et";
     if (conjunction && w > 0 && w + 1 < words.size()) continue;
-    std::u32string shortened = written;
+    std::u32string shortened = withoutCjkLegalForms(written);
     for (const auto& [form, shortForm] : kShortForms) {
       if (written == form) shortened = shortForm;
     }
@@ -608,12 +629,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   for (uint32_t q = 0; q < n && q < 8; ++q) checkQuery(index, indexThreshold, n, q, texts, keys, similarity);
 
-  // Its bytes: the list normalization's flags (folded Han and legal forms), the weights' flag and the weights as they are.
+  // Its bytes: the list normalization's flags (revision 2), the weights' flag and the weights as they are.
   const std::vector<uint8_t> bytes = index.serialize();
   FUZZ_CHECK(bytes.size() >= kHeaderSize + kChecksumSize);
   FUZZ_CHECK(reference::getLE(bytes.data() + 4, 2) == 2);
   FUZZ_CHECK((bytes[6] & 0xF) == 2 && bytes[7] == 2);
-  FUZZ_CHECK((bytes[6] >> 4) == (kind == 0 ? 5u : 7u));
+  FUZZ_CHECK((bytes[6] >> 4) == (kind == 0 ? 9u : 11u));
   if (kind != 0) {
     FUZZ_CHECK(reference::getLE(bytes.data() + kHeaderSize, 4) == weights.texts());
     FUZZ_CHECK(reference::getLE(bytes.data() + kHeaderSize + 4, 4) == weights.words());
