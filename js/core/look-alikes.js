@@ -30,8 +30,9 @@
 //   `N.V.` / `B.V.`, `GmbH` / `Inc.`: LEGAL_FORMS); a word on one side
 //   only is not, but in a list (listDifference) beside a lone word (`Mitchell` /
 //   `Mitchell Green`), and where it is a model's tier or an edition (TIER: `Plus`, `Pro`,
-//   `Upgrade`..., `Ultra` after a number, a model's `+`) and both sides hold numbers: then
-//   it differs outright (`iPhone 8` / `iPhone 8 Plus`, `Galaxy S8` / `S8+`);
+//   `Upgrade`..., `Ultra` after a number, a model's `+`) and both sides hold numbers, or, in
+//   a list, a generation ending a name (GENERATION: `Jr`, `Sr`): then it differs outright
+//   (`iPhone 8` / `iPhone 8 Plus`, `Galaxy S8` / `S8+`, `John Smith` / `John Smith Jr.`);
 // - CJK runs are not compared: they have no word boundaries to compare by (their digits
 //   still count), but a run that repeats the characters of the other's differs as a word
 //   (repeatsCharacters: `罗刚` / `罗刚刚`).
@@ -111,6 +112,7 @@ export function tokensOf(text) {
   tokens.forEach((t, i) => {
     if (t.key === 'ultra' && i > 0 && DIGIT.test(tokens[i - 1].key) && tokens[i + 1]?.key !== 'hd') t.tier = true;
   });
+  if (tokens.length > 1 && GENERATION.test(tokens.at(-1).key)) tokens.at(-1).generation = true;
   return tokens;
 }
 
@@ -238,6 +240,11 @@ const TIER = /^(?:pro|max|plus|mini|lite|se|air|edge|fe|upgrade|deluxe|academic|
  */
 const isTier = (t) => TIER.test(t.key) || t.tier === true;
 
+// Generational suffixes, which tell a father from his son, ending a name: on one side only
+// they differ (`John Smith` / `John Smith Jr.`), as on each side (`Jr.` / `Sr.`); within a
+// name they are a street's or a school's (`Martin Luther King Jr Drive`).
+const GENERATION = /^(?:jr|sr)$/;
+
 // Titles of address, which tell a couple apart: `Mr` abbreviates `Mrs`.
 const TITLE = /^m(?:r|rs|s|iss)$/;
 
@@ -321,7 +328,7 @@ const RECORD_AGREEMENT = 2;
  * What makes two entries different entities (see the header), given their
  * identifyingParts: null when nothing does, else { numbers?: [a's, b's], words?: [a's, b's] },
  * the tokens (as written) of each side that the other lacks. With `loneWords` (a list's
- * entries: listDifference), also a lone word against more.
+ * entries: listDifference), also a lone word against more, and a generation on one side.
  */
 export function differingParts(partsA, partsB, loneWords = false) {
   const a = partsA.tokens;
@@ -342,8 +349,10 @@ export function differingParts(partsA, partsB, loneWords = false) {
   const lone = loneWords && partsA.lone !== partsB.lone;
   // A difference needs a number left on each side or a word left on each side (below), or
   // one side a lone word, or a model's tier: most pairs dedup asks about have none, and need no more.
-  const tiered = (words) => words.some(isTier);
-  const tierLeft = (tiered(leftWordsA) || tiered(leftWordsB)) && hasNumbers(partsA) && hasNumbers(partsB);
+  const numbered = hasNumbers(partsA) && hasNumbers(partsB);
+  // A generation in a list only: a record's other fields tell a father from his son (records.js keysTellApart).
+  const tiered = (words) => words.some((t) => (loneWords && t.generation === true) || (numbered && isTier(t)));
+  const tierLeft = tiered(leftWordsA) || tiered(leftWordsB);
   if (!lone && !tierLeft && !(leftNumbersA.length && leftNumbersB.length) && !(leftWordsA.length && leftWordsB.length)) return null;
   let shared = 0;
   for (const u of usedA) shared += u;
@@ -355,7 +364,7 @@ export function differingParts(partsA, partsB, loneWords = false) {
   const softNumbers = numbersA.length - hardA.length;
   const [wordsA, wordsB] = pairUp(leftWordsA, leftWordsB, explains);
   shared += leftWordsA.length - wordsA.length;
-  // A tier word left unexplained beside numbers on both sides differs outright.
+  // A tier word left unexplained beside numbers on both sides, or a generation, differs outright.
   const tier = tierLeft && (tiered(wordsA) || tiered(wordsB));
   const hard = hardA.length > 0 && hardB.length > 0;
   const softWords = wordsA.length > 0 && wordsB.length > 0;
@@ -385,8 +394,9 @@ export function differingParts(partsA, partsB, loneWords = false) {
  * What makes two entries of a list different entities: differingParts, and a lone word
  * against more words (legal forms, numbers and CJK runs aside; the lone word shared or
  * explained): a given name or a surname alone, or one word of a name, stands for every entry
- * that holds it (`Mitchell` / `Mitchell Green`, `Palm` / `The Palm`). Not a record's field:
- * its other fields tell.
+ * that holds it (`Mitchell` / `Mitchell Green`, `Palm` / `The Palm`), and a generation ending
+ * a name on one side only (`John Smith` / `John Smith Jr.`). Not a record's field: its other
+ * fields tell.
  */
 export function listDifference(partsA, partsB) {
   return differingParts(partsA, partsB, true);
