@@ -129,18 +129,44 @@ TEST_CASE("bandingFor the sets: the text index's from 0.7 and for short unweight
   }
 }
 
+namespace {
+
+// Word weights learned from `texts`, as dedup learns them for the short measure.
+simhash::WordWeights weightsOf(const std::vector<std::string>& texts) {
+  simhash::WordWeights weights;
+  std::vector<char32_t> cps;
+  for (const std::string& text : texts) {
+    simhash::normalizeForSimilarity(text, cps, simhash::Normalization::kList);
+    weights.count(cps.data(), cps.size());
+  }
+  weights.finish();
+  return weights;
+}
+
+}  // namespace
+
 TEST_CASE("grouping equals the rule applied to the candidate pairs that reach the threshold", "[similar_groups]") {
-  const double threshold = GENERATE(0.5, 0.7, 0.8, 0.9, 1.0);
+  const double threshold = GENERATE(0.5, 0.6, 0.7, 0.8, 0.9, 1.0);
   const auto grouping = GENERATE(SimilarGroups::Grouping::Leader, SimilarGroups::Grouping::Components);
-  const bool long_ = GENERATE(false, true);
-  CAPTURE(threshold, grouping == SimilarGroups::Grouping::Leader, long_);
-  const Built built(long_ ? banding_test::longTexts(7, 60) : shortTexts(7, 250));
+  // Short, long, and short by the short measure with its weights (weighted sets, whose
+  // candidates are tested by their bigram words first).
+  const int kind = GENERATE(0, 1, 2);
+  const bool long_ = kind == 1;
+  CAPTURE(threshold, grouping == SimilarGroups::Grouping::Leader, kind);
+  const std::vector<std::string> texts = long_ ? banding_test::longTexts(7, 60) : shortTexts(7, 250);
+  const simhash::WordWeights weights = weightsOf(texts);
+  simhash::ShingleOptions options;
+  if (kind == 2) {
+    options = simhash::kShortStringOptions;
+    options.weights = &weights;
+  }
+  const Built built(texts, options);
   SimilarGroups groups(built.sets, threshold, grouping);  // the banding of these sets
   const std::vector<uint32_t> labels = run(groups, size_t{1} << 30);
   const Banding chosen = simhash::bandingFor(threshold, built.sets);
   CHECK(groups.banding().rows == chosen.rows);
   CHECK(groups.banding().bands == chosen.bands);
-  CHECK((chosen.rows > simhash::bandingFor(threshold).rows) == (long_ && threshold < simhash::kSketchBelow));
+  CHECK((chosen.rows > simhash::bandingFor(threshold).rows) == ((long_ || kind == 2) && threshold < simhash::kSketchBelow));
   const BandKeys keys(groups, chosen.bands, built.count());
   const std::vector<uint32_t> expected = referenceLabels(built.count(), grouping, [&](uint32_t a, uint32_t b) {
     return keys.shared(a, b) && built.sets.atLeast(a, b, threshold);
