@@ -11,6 +11,7 @@
 
 #include "bands/band_buckets.h"
 #include "banding_test_data.h"
+#include "list_weights.h"
 #include "simhash/word_weights.h"
 
 using simhash::Banding;
@@ -129,22 +130,6 @@ TEST_CASE("bandingFor the sets: the text index's from 0.7 and for short unweight
   }
 }
 
-namespace {
-
-// Word weights learned from `texts`, as dedup learns them for the short measure.
-simhash::WordWeights weightsOf(const std::vector<std::string>& texts) {
-  simhash::WordWeights weights;
-  std::vector<char32_t> cps;
-  for (const std::string& text : texts) {
-    simhash::normalizeForSimilarity(text, cps, simhash::Normalization::kList);
-    weights.count(cps.data(), cps.size());
-  }
-  weights.finish();
-  return weights;
-}
-
-}  // namespace
-
 TEST_CASE("grouping equals the rule applied to the candidate pairs that reach the threshold", "[similar_groups]") {
   const double threshold = GENERATE(0.5, 0.6, 0.7, 0.8, 0.9, 1.0);
   const auto grouping = GENERATE(SimilarGroups::Grouping::Leader, SimilarGroups::Grouping::Components);
@@ -154,7 +139,7 @@ TEST_CASE("grouping equals the rule applied to the candidate pairs that reach th
   const bool long_ = kind == 1;
   CAPTURE(threshold, grouping == SimilarGroups::Grouping::Leader, kind);
   const std::vector<std::string> texts = long_ ? banding_test::longTexts(7, 60) : shortTexts(7, 250);
-  const simhash::WordWeights weights = weightsOf(texts);
+  const simhash::WordWeights weights = list_weights::learnWeights(texts);
   simhash::ShingleOptions options;
   if (kind == 2) {
     options = simhash::kShortStringOptions;

@@ -21,6 +21,7 @@
 #include "simhash/text_index.h"
 #include "text/han_variants.h"
 #include "text/unicode.h"
+#include "list_weights.h"
 
 using simhash::kShortStringOptions;
 using simhash::Normalization;
@@ -28,6 +29,7 @@ using simhash::ShingleOptions;
 using simhash::ShingleSets;
 using simhash::TextIndex;
 using simhash::WordWeights;
+using list_weights::learnWeights;
 
 namespace {
 
@@ -113,16 +115,6 @@ struct Reference {
   }
 };
 
-WordWeights learnWeights(const std::vector<std::string>& list) {
-  WordWeights weights;
-  std::vector<char32_t> cps;
-  for (const std::string& text : list) {
-    simhash::normalizeForSimilarity(text, cps, Normalization::kList);
-    weights.count(cps.data(), cps.size());
-  }
-  weights.finish();
-  return weights;
-}
 
 ShingleOptions weighted(const WordWeights& weights) {
   ShingleOptions options = kShortStringOptions;

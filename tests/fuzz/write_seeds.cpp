@@ -3,7 +3,9 @@
 // Seeds only need to be valid starting points; the fuzzer mutates them from there. The
 // input layouts are described at the top of each fuzz_*.cpp and in reference.h.
 // The text index seeds named *_format1 were written by 3cdfcf7's build in format 1, before
-// half-width katakana folded, and are kept as they are: format 1 bytes must still load.
+// half-width katakana folded, and are kept as they are: format 1 bytes must still load. So
+// are the short measure's seeds named *_revision0, written before legal forms were written
+// short (the list normalization's revision 0): their texts are normalized again.
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -16,6 +18,7 @@
 #include "simhash/similarity.h"
 #include "simhash/text_index.h"
 #include "simhash/word_weights.h"
+#include "../cpp/list_weights.h"
 
 namespace {
 
@@ -186,13 +189,7 @@ int main(int argc, char** argv) {
     // with those of its list (the weights' flag, their section after the header).
     const std::vector<std::string> list = {"John Smith", "Smith, John", "Jon Smith", "José García", "Acme Inc.", "ACME Corp",
                                            "北京大学", "Müller GmbH"};
-    simhash::WordWeights weights;
-    std::vector<char32_t> cps;
-    for (const std::string& text : list) {
-      simhash::normalizeForSimilarity(text, cps, simhash::Normalization::kList);
-      weights.count(cps.data(), cps.size());
-    }
-    weights.finish();
+    const simhash::WordWeights weights = list_weights::learnWeights(list);
     simhash::ShingleOptions options = simhash::kShortStringOptions;
     simhash::TextIndex plain(0.6, options);
     options.weights = &weights;
