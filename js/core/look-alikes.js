@@ -30,9 +30,10 @@
 //   `N.V.` / `B.V.`, `GmbH` / `Inc.`: LEGAL_FORMS); a word on one side
 //   only is not, but in a list (listDifference) beside a lone word (`Mitchell` /
 //   `Mitchell Green`), and where it is a model's tier or an edition (TIER: `Plus`, `Pro`,
-//   `Upgrade`..., `Ultra` after a number, a model's `+`) and both sides hold numbers, or, in
-//   a list, a generation ending a name (GENERATION: `Jr`, `Sr`): then it differs outright
-//   (`iPhone 8` / `iPhone 8 Plus`, `Galaxy S8` / `S8+`, `John Smith` / `John Smith Jr.`);
+//   `Upgrade`..., `Ultra` after a number, a model's `+`, a house number's `bis`) and both
+//   sides hold numbers, or, in a list, a generation ending a name (GENERATION: `Jr`,
+//   `Sr`): then it differs outright (`iPhone 8` / `iPhone 8 Plus`, `Galaxy S8` / `S8+`,
+//   `John Smith` / `John Smith Jr.`);
 // - CJK runs are not compared: they have no word boundaries to compare by (their digits
 //   still count), but a run that repeats the characters of the other's differs as a word
 //   (repeatsCharacters: `罗刚` / `罗刚刚`).
@@ -111,6 +112,7 @@ export function tokensOf(text) {
   }
   tokens.forEach((t, i) => {
     if (t.key === 'ultra' && i > 0 && DIGIT.test(tokens[i - 1].key) && tokens[i + 1]?.key !== 'hd') t.tier = true;
+    if (HOUSE_SUFFIX.test(t.key) && i > 0 && /^\d+$/.test(tokens[i - 1].key)) t.tier = true;
   });
   if (tokens.length > 1 && GENERATION.test(tokens.at(-1).key)) tokens.at(-1).generation = true;
   return tokens;
@@ -236,9 +238,13 @@ const TIER = /^(?:pro|max|plus|mini|lite|se|air|edge|fe|upgrade|deluxe|academic|
 /**
  * Whether word token t names a tier (TIER), or is `Ultra` after a number not followed by
  * `HD` (`Galaxy S23 Ultra`, `Xperia XA2 Ultra`; not `4K Ultra HD` nor `Linksys Ultra
- * RangePlus`): `tier` is set on the tokens tokensOf finds there.
+ * RangePlus`), or a house number's suffix after it (HOUSE_SUFFIX: `12 bis rue de la Paix`,
+ * another house than `12`): `tier` is set on the tokens tokensOf finds there.
  */
 const isTier = (t) => TIER.test(t.key) || t.tier === true;
+
+// Suffixes that make a house number another house's (French, Italian: `12 bis`, `12 ter`).
+const HOUSE_SUFFIX = /^(?:bis|ter|quater)$/;
 
 // Generational suffixes, which tell a father from his son, ending a name: on one side only
 // they differ (`John Smith` / `John Smith Jr.`), as on each side (`Jr.` / `Sr.`); within a

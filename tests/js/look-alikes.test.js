@@ -57,6 +57,8 @@ const LOOK_ALIKES = [
   // `Ultra` after a model's number, and a model's `+`, which reads `Plus`.
   ['Samsung Galaxy S23 Ultra 256GB', 'Samsung Galaxy S23 256GB', { words: [['Ultra'], []] }],
   ['Galaxy Tab S8+', 'Galaxy Tab S8', { words: [['+'], []] }],
+  // A house number's suffix on one side only: another house.
+  ['12 rue de la Paix, 75002 Paris', '12 bis rue de la Paix, 75002 Paris', { words: [[], ['bis']] }],
   // A generation ending a name, on one side only or another on each: a father and his son.
   ['John Smith', 'John Smith Jr.', { words: [[], ['Jr']] }],
   ['Robert Brown Sr', 'Robert Brown Jr', { words: [['Sr'], ['Jr']] }],
@@ -93,6 +95,7 @@ const VARIANTS = [
   // `+` and `Plus` are one tier; `Ultra HD` and `Ultra` before a product line's name are none.
   ['Galaxy S8+', 'Galaxy S8 Plus'], ['iPhone 7+', 'iPhone 7 Plus 128GB'], ['Samsung 55" 4K Ultra HD TV', 'Samsung 55" 4K TV'],
   ['Linksys Ultra RangePlus WRT160N', 'Linksys RangePlus WRT160N'],
+  ['12 bis rue de la Paix', '12bis rue de la Paix'], ['Via Roma 10 ter', 'Via Roma 10ter'],
   // `Jr` within a name is a street's or a school's, not a generation.
   ['8128 S Dr Martin Luther King Jr Drive', '8128 S Dr Martin Luther King Drive'],
   // A one-line record whose many fields agree, with a typo in its postcode and another in its street number.
