@@ -24,7 +24,9 @@
 //   apart), but not a letter written with a diacritic (accentReplaced: `Müller` / `Miller`
 //   stay apart; `Mueller`, `Muller` do not), or another form of it: the same first 5
 //   letters or more, then at most 3 more each (`Supply` / `Supplies`; `Consulting` / `Consultants` stay apart); never two forms
-//   of a given name (namesApart: `Robert` / `Roberta`); a possessive's `s` is no letter of
+//   of a given name (namesApart: `Robert` / `Roberta`), nor two letters and the same with one
+//   doubled (doubledLetter: `AA` / `AAA`, `XL` / `XXL`: two sizes, which differ outright
+//   however many words agree); a possessive's `s` is no letter of
 //   its word (`Mary's` / `Mark's`). A word left on
 //   each side is a difference (`Bahn` / `Bank`, `Gadgets` / `Widgets`; not a legal form,
 //   `N.V.` / `B.V.`, `GmbH` / `Inc.`: LEGAL_FORMS); a word on one side
@@ -266,11 +268,19 @@ function accentReplaced(x, y) {
   return u[k] !== x.key[k] || v[k] !== y.key[k];
 }
 
+/**
+ * Whether x is a word of two letters and y the same with one of its letters doubled (`AA` /
+ * `AAA` batteries, `XL` / `XXL`): another size, though x abbreviates y.
+ */
+function doubledLetter(x, y) {
+  return x.length === 2 && y.length === 3 && (y[1] === y[0] || y[1] === y[2]) && oneTypoApart(x, y, 1, Infinity);
+}
+
 /** Whether word token x explains word token y or y explains x (see the header). */
 function explains(tx, ty) {
   const [x, y] = [tx.key, ty.key];
   if (x === y) return true;
-  if (namesApart(x, y) || repeatsCharacters(x, y) || (TITLE.test(x) && TITLE.test(y))) return false;
+  if (namesApart(x, y) || repeatsCharacters(x, y) || (TITLE.test(x) && TITLE.test(y)) || doubledLetter(x, y) || doubledLetter(y, x)) return false;
   return abbreviates(x, y) || abbreviates(y, x) || (oneTypoApart(x, y, 3, 5) && !accentReplaced(tx, ty)) || sameStem(x, y);
 }
 
@@ -370,8 +380,10 @@ export function differingParts(partsA, partsB, loneWords = false) {
   const softNumbers = numbersA.length - hardA.length;
   const [wordsA, wordsB] = pairUp(leftWordsA, leftWordsB, explains);
   shared += leftWordsA.length - wordsA.length;
-  // A tier word left unexplained beside numbers on both sides, or a generation, differs outright.
-  const tier = tierLeft && (tiered(wordsA) || tiered(wordsB));
+  // A tier word left unexplained beside numbers on both sides, or a generation, differs
+  // outright, as do two sizes one a letter doubled of the other (`AA` / `AAA`).
+  const sizes = wordsA.some((x) => wordsB.some((y) => doubledLetter(x.key, y.key) || doubledLetter(y.key, x.key)));
+  const tier = (tierLeft && (tiered(wordsA) || tiered(wordsB))) || sizes;
   const hard = hardA.length > 0 && hardB.length > 0;
   const softWords = wordsA.length > 0 && wordsB.length > 0;
   const soft = softNumbers > 0 || softWords;

@@ -57,6 +57,9 @@ const LOOK_ALIKES = [
   // `Ultra` after a model's number, and a model's `+`, which reads `Plus`.
   ['Samsung Galaxy S23 Ultra 256GB', 'Samsung Galaxy S23 256GB', { words: [['Ultra'], []] }],
   ['Galaxy Tab S8+', 'Galaxy Tab S8', { words: [['+'], []] }],
+  // Two sizes, one a letter doubled of the other, however many words agree.
+  ['Duracell Plus AA Batteries Pack of 12', 'Duracell Plus AAA Batteries Pack of 12', { words: [['AA'], ['AAA']] }],
+  ['Gildan Heavy Cotton Adult T-Shirt Size XL Navy Blue', 'Gildan Heavy Cotton Adult T-Shirt Size XXL Navy Blue', { words: [['XL'], ['XXL']] }],
   // A house number's suffix on one side only: another house.
   ['12 rue de la Paix, 75002 Paris', '12 bis rue de la Paix, 75002 Paris', { words: [[], ['bis']] }],
   // A generation ending a name, on one side only or another on each: a father and his son.
