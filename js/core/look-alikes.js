@@ -23,19 +23,18 @@
 //   replaced, with at least 5 (`Smyth` / `Smith`; `Tim` / `Tom`, `Chen` / `Chan` stay
 //   apart), but not a letter written with a diacritic (accentReplaced: `Müller` / `Miller`
 //   stay apart; `Mueller`, `Muller` do not), or another form of it: the same first 5
-//   letters or more, then at most 3 more each (`Supply` / `Supplies`; `Consulting` / `Consultants` stay apart); never two forms
-//   of a given name (namesApart: `Robert` / `Roberta`), nor two letters and the same with one
-//   doubled (doubledLetter: `AA` / `AAA`, `XL` / `XXL`: two sizes, which differ outright
-//   however many words agree); a possessive's `s` is no letter of
-//   its word (`Mary's` / `Mark's`). A word left on
-//   each side is a difference (`Bahn` / `Bank`, `Gadgets` / `Widgets`; not a legal form,
-//   `N.V.` / `B.V.`, `GmbH` / `Inc.`: LEGAL_FORMS); a word on one side
-//   only is not, but in a list (listDifference) beside a lone word (`Mitchell` /
-//   `Mitchell Green`), and where it is a model's tier or an edition (TIER: `Plus`, `Pro`,
-//   `Upgrade`..., `Ultra` after a number, a model's `+`, a house number's `bis`) and both
-//   sides hold numbers, or, in a list, a generation ending a name (GENERATION: `Jr`,
-//   `Sr`): then it differs outright (`iPhone 8` / `iPhone 8 Plus`, `Galaxy S8` / `S8+`,
-//   `John Smith` / `John Smith Jr.`);
+//   letters or more, then at most 3 more each (`Supply` / `Supplies`; `Consulting` /
+//   `Consultants` stay apart); never two forms of a given name (namesApart: `Robert` /
+//   `Roberta`), nor two letters and the same with one doubled (doubledLetter: `AA` / `AAA`,
+//   `XL` / `XXL`: two sizes, which differ outright however many words agree); a
+//   possessive's `s` is no letter of its word (`Mary's` / `Mark's`). A word left on each
+//   side is a difference (`Bahn` / `Bank`, `Gadgets` / `Widgets`; not a legal form, `N.V.` /
+//   `B.V.`, `GmbH` / `Inc.`: LEGAL_FORMS); a word on one side only is not, but in a list
+//   (listDifference) beside a lone word (`Mitchell` / `Mitchell Green`), and where it is a
+//   model's tier or an edition (isTier: `Plus`, `Pro`, `Upgrade`..., `Ultra` after a
+//   number, a model's `+`, a house number's `bis`) and both sides hold numbers, or, in a
+//   list, a generation ending a name (GENERATION: `Jr`, `Sr`): then it differs outright
+//   (`iPhone 8` / `iPhone 8 Plus`, `Galaxy S8` / `S8+`, `John Smith` / `John Smith Jr.`);
 // - CJK runs are not compared: they have no word boundaries to compare by (their digits
 //   still count), but a run that repeats the characters of the other's differs as a word
 //   (repeatsCharacters: `罗刚` / `罗刚刚`).
@@ -95,7 +94,11 @@ export function identifyingParts(text) {
   return { tokens, record: isRecord(text), fields: fields.length, named: !DIGIT.test(fields[0]), lone: isLoneWord(tokens) };
 }
 
-/** identifyingParts' tokens of a text, each { key (folded), shown (as written, without edge punctuation), kind }. */
+/**
+ * identifyingParts' tokens of a text, each { key (folded), shown (as written, without edge
+ * punctuation), kind }, `tier` set on a model's tier or a house number's suffix (isTier) and
+ * `generation` on a generation ending the text (GENERATION).
+ */
 export function tokensOf(text) {
   const tokens = [];
   for (const piece of text.split(/\s+/u)) {
@@ -113,8 +116,7 @@ export function tokensOf(text) {
     }
   }
   tokens.forEach((t, i) => {
-    if (t.key === 'ultra' && i > 0 && DIGIT.test(tokens[i - 1].key) && tokens[i + 1]?.key !== 'hd') t.tier = true;
-    if (HOUSE_SUFFIX.test(t.key) && i > 0 && /^\d+$/.test(tokens[i - 1].key)) t.tier = true;
+    if (isTier(t.key, tokens[i - 1]?.key ?? '', tokens[i + 1]?.key)) t.tier = true;
   });
   if (tokens.length > 1 && GENERATION.test(tokens.at(-1).key)) tokens.at(-1).generation = true;
   return tokens;
@@ -238,12 +240,16 @@ function repeatsCharacters(x, y) {
 const TIER = /^(?:pro|max|plus|mini|lite|se|air|edge|fe|upgrade|deluxe|academic|ultimate)$/;
 
 /**
- * Whether word token t names a tier (TIER), or is `Ultra` after a number not followed by
- * `HD` (`Galaxy S23 Ultra`, `Xperia XA2 Ultra`; not `4K Ultra HD` nor `Linksys Ultra
- * RangePlus`), or a house number's suffix after it (HOUSE_SUFFIX: `12 bis rue de la Paix`,
- * another house than `12`): `tier` is set on the tokens tokensOf finds there.
+ * Whether a token of key `key`, after one of key `before` and before one of key `after`
+ * (undefined at the end), names a tier (TIER), is `Ultra` after a number not followed by `HD`
+ * (`Galaxy S23 Ultra`, `Xperia XA2 Ultra`; not `4K Ultra HD` nor `Linksys Ultra RangePlus`),
+ * or a house number's suffix after it (HOUSE_SUFFIX: `12 bis rue de la Paix`, another house
+ * than `12`).
  */
-const isTier = (t) => TIER.test(t.key) || t.tier === true;
+function isTier(key, before, after) {
+  if (key === 'ultra') return DIGIT.test(before) && after !== 'hd';
+  return TIER.test(key) || (HOUSE_SUFFIX.test(key) && /^\d+$/.test(before));
+}
 
 // Suffixes that make a house number another house's (French, Italian: `12 bis`, `12 ter`).
 const HOUSE_SUFFIX = /^(?:bis|ter|quater)$/;
@@ -367,7 +373,7 @@ export function differingParts(partsA, partsB, loneWords = false) {
   // one side a lone word, or a model's tier: most pairs dedup asks about have none, and need no more.
   const numbered = hasNumbers(partsA) && hasNumbers(partsB);
   // A generation in a list only: a record's other fields tell a father from his son (records.js keysTellApart).
-  const tiered = (words) => words.some((t) => (loneWords && t.generation === true) || (numbered && isTier(t)));
+  const tiered = (words) => words.some((t) => (loneWords && t.generation === true) || (numbered && t.tier === true));
   const tierLeft = tiered(leftWordsA) || tiered(leftWordsB);
   if (!lone && !tierLeft && !(leftNumbersA.length && leftNumbersB.length) && !(leftWordsA.length && leftWordsB.length)) return null;
   let shared = 0;
