@@ -14,8 +14,9 @@
 //   `6s` differ; `Flat B 29` / `29B` do not); a typo when one edit apart and of
 //   at least TYPO_DIGITS digits (a postcode, a phone number, a date: `90210` / `90201`);
 //   else they differ outright, as house numbers and models identify (`125` / `123`,
-//   `S24` / `S23`, `WH-1000XM4` / `WH-1000XM5`, `9500CI` / `9500IX`). A number on one side
-//   only is no difference;
+//   `S24` / `S23`, `WH-1000XM4` / `WH-1000XM5`, `9500CI` / `9500IX`), as does a letter in
+//   its place, the tokens around it alike (letterForModel: `Galaxy S8` / `Galaxy Y`, `Xperia
+//   L1` / `Xperia L`). A number on one side only is no difference;
 // - words (no digit, not CJK): shared when one explains the other: an abbreviation (the
 //   shorter starts with the same letter and is a subsequence of the longer: `Ltd` /
 //   `Limited`, `Hauptstr.` / `Hauptstraße`, `J` / `John`), or a typo: one letter inserted,
@@ -32,9 +33,11 @@
 //   `B.V.`, `GmbH` / `Inc.`: LEGAL_FORMS); a word on one side only is not, but in a list
 //   (listDifference) beside a lone word (`Mitchell` / `Mitchell Green`), and where it is a
 //   model's tier or an edition (isTier: `Plus`, `Pro`, `Upgrade`..., `Ultra` after a
-//   number, a model's `+`, a house number's `bis`) and both sides hold numbers, or, in a
-//   list, a generation ending a name (GENERATION: `Jr`, `Sr`): then it differs outright
-//   (`iPhone 8` / `iPhone 8 Plus`, `Galaxy S8` / `S8+`, `John Smith` / `John Smith Jr.`);
+//   number, a model's `+`, a house number's `bis`) and both sides hold numbers, a letter
+//   ending an entry after a number or a number word (isModelLetter: `Xbox One S`, `LG G3
+//   S`), or, in a list, a generation ending a name (GENERATION: `Jr`, `Sr`): then it differs
+//   outright (`iPhone 8` / `iPhone 8 Plus`, `Galaxy S8` / `S8+`, `Xbox One` / `Xbox One X`,
+//   `John Smith` / `John Smith Jr.`);
 // - CJK runs are not compared: they have no word boundaries to compare by (their digits
 //   still count), but a run that repeats the characters of the other's differs as a word
 //   (repeatsCharacters: `罗刚` / `罗刚刚`).
@@ -96,8 +99,9 @@ export function identifyingParts(text) {
 
 /**
  * identifyingParts' tokens of a text, each { key (folded), shown (as written, without edge
- * punctuation), kind }, `tier` set on a model's tier or a house number's suffix (isTier) and
- * `generation` on a generation ending the text (GENERATION).
+ * punctuation), kind }, `tier` set on a model's tier or a house number's suffix (isTier),
+ * `modelLetter` on a model's letter ending the text (isModelLetter) and `generation` on a
+ * generation ending it (GENERATION).
  */
 export function tokensOf(text) {
   const tokens = [];
@@ -118,6 +122,8 @@ export function tokensOf(text) {
   tokens.forEach((t, i) => {
     if (isTier(t.key, tokens[i - 1]?.key ?? '', tokens[i + 1]?.key)) t.tier = true;
   });
+  // A model's letter is a word, though it reads as a Roman numeral (`Xbox One X`).
+  if (tokens.length > 1 && isModelLetter(tokens.at(-1).key, tokens.at(-2).key)) Object.assign(tokens.at(-1), { kind: KIND_WORD, modelLetter: true });
   if (tokens.length > 1 && GENERATION.test(tokens.at(-1).key)) tokens.at(-1).generation = true;
   return tokens;
 }
@@ -254,6 +260,33 @@ function isTier(key, before, after) {
 // Suffixes that make a house number another house's (French, Italian: `12 bis`, `12 ter`).
 const HOUSE_SUFFIX = /^(?:bis|ter|quater)$/;
 
+// Numbers written as words, which name models as digits do (`Xbox One`).
+const NUMBER_WORD = /^(?:one|two|three|four|five|six|seven|eight|nine|ten)$/;
+
+/**
+ * Whether a letter ending an entry after a token of key `before` is a model's of its own:
+ * after a number ending in a digit (`iPhone 6 S`, as `6s`, `LG G3 S`; not a colour's code,
+ * `DMC-LX15EG K`), a Roman numeral or a number word (`Xbox One S`, `Xbox One X`); after
+ * digits not a unit's `x` (`77 x`) or `u`, as lettered.
+ */
+function isModelLetter(key, before) {
+  if (!/^[a-z]$/.test(key)) return false;
+  if (NUMBER_WORD.test(before) || ROMAN.test(before)) return true;
+  return /\p{Nd}$/u.test(before) && !/[xu]/.test(key);
+}
+
+/**
+ * Whether the left word x of tokens a and the left number y of tokens b stand at one place,
+ * a letter where the other's model has digits: the same token before each, and after each
+ * the same token or the end (`Galaxy S8` / `Galaxy Y`, `Xperia L1` / `Xperia L`, `Moto G6 UK`
+ * / `Moto C UK`).
+ */
+function letterForModel(x, a, y, b) {
+  if (!/^[a-z]$/.test(x.key)) return false;
+  const [i, j] = [a.indexOf(x), b.indexOf(y)];
+  return i > 0 && j > 0 && a[i - 1].key === b[j - 1].key && a[i + 1]?.key === b[j + 1]?.key;
+}
+
 // Generational suffixes, which tell a father from his son, ending a name: on one side only
 // they differ (`John Smith` / `John Smith Jr.`), as on each side (`Jr.` / `Sr.`); within a
 // name they are a street's or a school's (`Martin Luther King Jr Drive`).
@@ -373,9 +406,10 @@ export function differingParts(partsA, partsB, loneWords = false) {
   // one side a lone word, or a model's tier: most pairs dedup asks about have none, and need no more.
   const numbered = hasNumbers(partsA) && hasNumbers(partsB);
   // A generation in a list only: a record's other fields tell a father from his son (records.js keysTellApart).
-  const tiered = (words) => words.some((t) => (loneWords && t.generation === true) || (numbered && t.tier === true));
+  const tiered = (words) => words.some((t) => (loneWords && t.generation === true) || (numbered && t.tier === true) || t.modelLetter === true);
   const tierLeft = tiered(leftWordsA) || tiered(leftWordsB);
-  if (!lone && !tierLeft && !(leftNumbersA.length && leftNumbersB.length) && !(leftWordsA.length && leftWordsB.length)) return null;
+  const letterAndNumber = (leftWordsA.length && leftNumbersB.length) || (leftWordsB.length && leftNumbersA.length);
+  if (!lone && !tierLeft && !letterAndNumber && !(leftNumbersA.length && leftNumbersB.length) && !(leftWordsA.length && leftWordsB.length)) return null;
   let shared = 0;
   for (const u of usedA) shared += u;
   const sameNumber = ({ key: x }, { key: y }) => digitsOf(x) === digitsOf(y) && !ROMAN.test(x) && !ROMAN.test(y) && (abbreviates(x, y) || abbreviates(y, x))
@@ -390,7 +424,10 @@ export function differingParts(partsA, partsB, loneWords = false) {
   // outright, as do two sizes one a letter doubled of the other (`AA` / `AAA`).
   const sizes = wordsA.some((x) => wordsB.some((y) => doubledLetter(x.key, y.key) || doubledLetter(y.key, x.key)));
   const tier = (tierLeft && (tiered(wordsA) || tiered(wordsB))) || sizes;
-  const hard = hardA.length > 0 && hardB.length > 0;
+  // A model's letter where the other's model has digits differs as two numbers do.
+  const modelA = wordsA.find((x) => numbersB.some((y) => letterForModel(x, a, y, b)));
+  const modelB = wordsB.find((x) => numbersA.some((y) => letterForModel(x, b, y, a)));
+  const hard = (hardA.length > 0 && hardB.length > 0) || modelA !== undefined || modelB !== undefined;
   const softWords = wordsA.length > 0 && wordsB.length > 0;
   const soft = softNumbers > 0 || softWords;
   if ((partsA.record || partsB.record) && (partsA.named || partsB.named) && Math.min(partsA.fields, partsB.fields) >= RECORD_FIELDS) {
@@ -409,7 +446,8 @@ export function differingParts(partsA, partsB, loneWords = false) {
   const loneDiffers = lone && (partsA.lone ? !wordsA.length && wordsB.length > 0 : !wordsB.length && wordsA.length > 0);
   if (!hard && !tier && !(soft && shared < TYPO_AGREEMENT) && !loneDiffers) return null;
   const differs = {};
-  if (hard || softNumbers > 0) differs.numbers = [numbersA.map((t) => t.shown), numbersB.map((t) => t.shown)];
+  // A model's letter is shown as its number.
+  if (hard || softNumbers > 0) differs.numbers = [numbersA.concat(modelA ?? []).map((t) => t.shown), numbersB.concat(modelB ?? []).map((t) => t.shown)];
   if (softWords || loneDiffers || tier) differs.words = [wordsA.map((t) => t.shown), wordsB.map((t) => t.shown)];
   return differs;
 }

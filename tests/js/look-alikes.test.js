@@ -60,6 +60,15 @@ const LOOK_ALIKES = [
   // Two sizes, one a letter doubled of the other, however many words agree.
   ['Duracell Plus AA Batteries Pack of 12', 'Duracell Plus AAA Batteries Pack of 12', { words: [['AA'], ['AAA']] }],
   ['Gildan Heavy Cotton Adult T-Shirt Size XL Navy Blue', 'Gildan Heavy Cotton Adult T-Shirt Size XXL Navy Blue', { words: [['XL'], ['XXL']] }],
+  // A letter ending an entry after a model's number or a number word, on one side only: a
+  // model of its own (`Xbox One X` though `X` reads as a Roman numeral); a letter where the
+  // other's model has digits: another model, shown as its number.
+  ['Xbox One', 'Xbox One S', { words: [[], ['S']] }],
+  ['Xbox One X', 'Xbox One', { words: [['X'], []] }],
+  ['LG G3 S', 'LG G3', { words: [['S'], []] }],
+  ['Sony Xperia L1', 'Sony Xperia L', { numbers: [['L1'], ['L']] }],
+  ['Samsung Galaxy S8', 'Samsung Galaxy Y', { numbers: [['S8'], ['Y']] }],
+  ['Motorola Moto G6 UK SIM Free', 'Motorola Moto C UK SIM Free', { numbers: [['G6'], ['C']] }],
   // A house number's suffix on one side only: another house.
   ['12 rue de la Paix, 75002 Paris', '12 bis rue de la Paix, 75002 Paris', { words: [[], ['bis']] }],
   // A generation ending a name, on one side only or another on each: a father and his son.
@@ -99,6 +108,10 @@ const VARIANTS = [
   ['Galaxy S8+', 'Galaxy S8 Plus'], ['iPhone 7+', 'iPhone 7 Plus 128GB'], ['Samsung 55" 4K Ultra HD TV', 'Samsung 55" 4K TV'],
   ['Linksys Ultra RangePlus WRT160N', 'Linksys RangePlus WRT160N'],
   ['12 bis rue de la Paix', '12bis rue de la Paix'], ['Via Roma 10 ter', 'Via Roma 10ter'],
+  // A colour's code after a model code ending in a letter, a unit's `x` after digits, a
+  // letter explained by a word: no model's letter.
+  ['Panasonic Lumix DMC LX15 Schwarz', 'Panasonic Lumix LX15 Schwarz DMC LX15EG K'], ['Canon CMOS 5184', 'Canon CMOS 5184 x'],
+  ['Xbox One S', 'Xbox One Slim'], ['Flat B 29 Islington Park Street', 'Flat 29 B Islington Park Street'],
   // `Jr` within a name is a street's or a school's, not a generation.
   ['8128 S Dr Martin Luther King Jr Drive', '8128 S Dr Martin Luther King Drive'],
   // A one-line record whose many fields agree, with a typo in its postcode and another in its street number.
