@@ -6,8 +6,8 @@
 // The parts of an entry are its tokens: the text split at whitespace, each piece folded as
 // the short measure folds (case, diacritics, ß and the like, punctuation removed), runs of
 // CJK characters apart from the rest. Two entries are compared on the tokens left once the
-// tokens they share are set aside (a token equal to two adjacent tokens of the other side
-// joined is shared: `10-Cup` / `10 Cup`):
+// tokens they share are set aside (a token equal to two or three adjacent tokens of the
+// other side joined is shared: `10-Cup` / `10 Cup`, `77x147` / `77 x 147`):
 // - numbers (tokens with a digit, and Roman numerals up to XIII): shared when they have the same digits and one
 //   abbreviates the other (`AM53` / `AM53BK`), but for digits alone against one letter more,
 //   not a unit's `x` or `u`, unless their side holds the letter (lettered: `4` / `4B`, `6` /
@@ -27,7 +27,8 @@
 //   letters or more, then at most 3 more each (`Supply` / `Supplies`; `Consulting` /
 //   `Consultants` stay apart); never two forms of a given name (namesApart: `Robert` /
 //   `Roberta`), nor two letters and the same with one doubled (doubledLetter: `AA` / `AAA`,
-//   `XL` / `XXL`: two sizes, which differ outright however many words agree); a
+//   `XL` / `XXL`), nor two sizes after a size's word (SIZE_WORD: `Size M` / `Size L`): two
+//   sizes, which differ outright however many words agree; a
 //   possessive's `s` is no letter of its word (`Mary's` / `Mark's`). A word left on each
 //   side is a difference (`Bahn` / `Bank`, `Gadgets` / `Widgets`; not a legal form, `N.V.` /
 //   `B.V.`, `GmbH` / `Inc.`: LEGAL_FORMS); a word on one side only is not, but in a list
@@ -121,6 +122,7 @@ export function tokensOf(text) {
   }
   tokens.forEach((t, i) => {
     if (isTier(t.key, tokens[i - 1]?.key ?? '', tokens[i + 1]?.key)) t.tier = true;
+    if (SIZE.test(t.key) && SIZE_WORD.test(tokens[i - 1]?.key)) t.size = true;
   });
   // A model's letter is a word, though it reads as a Roman numeral (`Xbox One X`).
   if (tokens.length > 1 && isModelLetter(tokens.at(-1).key, tokens.at(-2).key)) Object.assign(tokens.at(-1), { kind: KIND_WORD, modelLetter: true });
@@ -307,6 +309,10 @@ function accentReplaced(x, y) {
   return u[k] !== x.key[k] || v[k] !== y.key[k];
 }
 
+// A garment's size in letters after the word that says so (`Size M` / `Size L`, `Gr. XL`).
+const SIZE_WORD = /^(?:size|gr|grosse|groesse|taille|talla|taglia)$/;
+const SIZE = /^(?:[sml]|x{1,3}[sl]|[2-5]xl)$/;
+
 /**
  * Whether x is a word of two letters and y the same with one of its letters doubled (`AA` /
  * `AAA` batteries, `XL` / `XXL`): another size, though x abbreviates y.
@@ -335,15 +341,22 @@ function matchEqual(parts, usedA, other, usedB) {
   }
 }
 
-/** Marks two adjacent unused tokens of `parts` that, joined, equal an unused token of `other` (`10 Cup` / `10-Cup`). */
+/**
+ * Marks three adjacent unused tokens of `parts` that, joined, equal an unused number of
+ * `other` (`77 x 147` / `77x147`), then two that equal any token (`10 Cup` / `10-Cup`).
+ */
 function matchJoined(parts, usedA, other, usedB) {
-  for (let i = 0; i + 1 < parts.length; i++) {
-    if (usedA[i] || usedA[i + 1]) continue;
-    const joined = parts[i].key + parts[i + 1].key;
-    const j = other.findIndex((t, k) => !usedB[k] && t.key === joined);
-    if (j >= 0) {
-      usedA[i] = usedA[i + 1] = 1;
-      usedB[j] = 1;
+  for (const run of [3, 2]) {
+    for (let i = 0; i + run <= parts.length; i++) {
+      if (usedA.subarray(i, i + run).some(Boolean)) continue;
+      const joined = parts.slice(i, i + run).map((t) => t.key).join('');
+      // Three only where they make a number: a letter code's pieces are abbreviations (`AI SH HPHONE` / `AISHHPHONE`).
+      if (run === 3 && !DIGIT.test(joined)) continue;
+      const j = other.findIndex((t, k) => !usedB[k] && t.key === joined);
+      if (j >= 0) {
+        usedA.fill(1, i, i + run);
+        usedB[j] = 1;
+      }
     }
   }
 }
@@ -421,8 +434,9 @@ export function differingParts(partsA, partsB, loneWords = false) {
   const [wordsA, wordsB] = pairUp(leftWordsA, leftWordsB, explains);
   shared += leftWordsA.length - wordsA.length;
   // A tier word left unexplained beside numbers on both sides, or a generation, differs
-  // outright, as do two sizes one a letter doubled of the other (`AA` / `AAA`).
-  const sizes = wordsA.some((x) => wordsB.some((y) => doubledLetter(x.key, y.key) || doubledLetter(y.key, x.key)));
+  // outright, as do two sizes one a letter doubled of the other (`AA` / `AAA`) or each
+  // after a size's word (`Size M` / `Size L`).
+  const sizes = wordsA.some((x) => wordsB.some((y) => doubledLetter(x.key, y.key) || doubledLetter(y.key, x.key) || (x.size && y.size)));
   const tier = (tierLeft && (tiered(wordsA) || tiered(wordsB))) || sizes;
   // A model's letter where the other's model has digits differs as two numbers do.
   const modelA = wordsA.find((x) => numbersB.some((y) => letterForModel(x, a, y, b)));

@@ -60,6 +60,9 @@ const LOOK_ALIKES = [
   // Two sizes, one a letter doubled of the other, however many words agree.
   ['Duracell Plus AA Batteries Pack of 12', 'Duracell Plus AAA Batteries Pack of 12', { words: [['AA'], ['AAA']] }],
   ['Gildan Heavy Cotton Adult T-Shirt Size XL Navy Blue', 'Gildan Heavy Cotton Adult T-Shirt Size XXL Navy Blue', { words: [['XL'], ['XXL']] }],
+  // Two sizes in letters after a size's word, however many words agree.
+  ['Nike Dri-FIT Legend Training T-Shirt Mens Size M Black Cotton', 'Nike Dri-FIT Legend Training T-Shirt Mens Size L Black Cotton', { words: [['M'], ['L']] }],
+  ['Jack Wolfskin Herren Jacke Gr. XS Schwarz Outdoor Winter', 'Jack Wolfskin Herren Jacke Gr. S Schwarz Outdoor Winter', { words: [['XS'], ['S']] }],
   // A letter ending an entry after a model's number or a number word, on one side only: a
   // model of its own (`Xbox One X` though `X` reads as a Roman numeral); a letter where the
   // other's model has digits: another model, shown as its number.
@@ -94,7 +97,7 @@ const VARIANTS = [
   ['Microsoft', 'Mircosoft'], ['John Smith', 'Smith, John'], ['José García', 'Jose Garcia'], ['Jon Smith', 'John Smith'],
   ['Siemens AG', 'Siemens Aktiengesellschaft'], ['Apple Inc.', 'Apple Incorporated'], ['Kestrel Dynamics Ltd', 'Kestrel Dynamics Limited'],
   ['Hauptstr. 5', 'Hauptstraße 5'], ['Johnson & Johnson', 'Johnson and Johnson'], ['Margaret Smyth', 'Margaret Smith'],
-  ['AquaPure Water Filter Pitcher 10-Cup', 'AquaPure Water Filter Pitcher 10 Cup'], ['Bose AM53', 'Bose AM53BK'],
+  ['AquaPure Water Filter Pitcher 10-Cup', 'AquaPure Water Filter Pitcher 10 Cup'], ['IKEA KALLAX Regal weiß 77x147 cm', 'IKEA Kallax Regal Weiss 77 x 147 cm'], ['Bose AM53', 'Bose AM53BK'],
   ['Dr. Amelia Thornbury', 'Amelia Thornbury'], ['iPhone 14 Pro', 'iPhone 14 Pro 128GB'], ['北京大學', '北京大学'],
   ['Sony Handycam HDR-SR10 Camcorder - HDRSR10', 'Sony 40GB Handycam Camcorder - HDRSR10'], // one code said twice: one token
   ['ＡＢＣ　１２３', 'abc 123'], ['Whitfield-Price', 'Whitfield Price'], ['Northgate Medical Supplies LLC', 'Northgate Medical Supply LLC'],
