@@ -1,8 +1,10 @@
 // Review entries for texts one of which holds the other's words (README "Review"): `Spago` /
-// `Spago (Los Angeles)`, `Bones` / `Bones Restaurant`. A short name and its longer form share
+// `Spago (Los Angeles)`, `Bones` / `Bones Restaurant`, a nickname's `Bob Smith` / `Robert
+// Smith` (nicknames.js: records compare names so). A short name and its longer form share
 // few bigrams among all the longer one's (similarity 0.2-0.4), so no threshold lists them
 // without listing chance pairs by the thousand; a person recognizes them at a glance.
 import { tokensOf } from '../core/look-alikes.js';
+import { fullNames } from '../core/nicknames.js';
 
 /**
  * Groups that may hold a word for it to be the contained text's rarest: a rarer word names
@@ -21,7 +23,7 @@ const MAX_ONE_WORD_HOLDERS = 2;
 
 /**
  * The pairs { a, b } (a < b) of the `count` texts (`textOf(i)`) of different groups (`labels`)
- * where every distinct word of one (folded as look-alikes fold them) is among the other's
+ * where every distinct word of one (folded as look-alikes fold them, nicknames in full) is among the other's
  * and the rarest of them (held by the fewest groups) is held by at most MAX_HOLDERS
  * groups (MAX_ONE_WORD_HOLDERS for a text of one word): one pair per two groups (the first
  * found, taking the contained texts in order).
@@ -29,7 +31,7 @@ const MAX_ONE_WORD_HOLDERS = 2;
  * comparing the word lists of those in other groups.
  */
 export function containedPairs(count, textOf, labels) {
-  const words = Array.from({ length: count }, (_, i) => wordsOf(textOf(i)));
+  const words = Array.from({ length: count }, (_, i) => wordsOf(fullNames(textOf(i).toLowerCase())));
   // Texts per word, then groups per word for the words over MAX_HOLDERS texts hold (a word
   // fewer texts hold, fewer groups do): a set per word of every text costs more than the rest.
   // The rarest word is then taken by these counts; which word it is changes only the work,

@@ -11,7 +11,7 @@
 // - 'name': names of people and organisations, addresses, titles: the short measure;
 // - 'text': longer free text: the text measure.
 import { typeName } from '../core/checks.js';
-import { fullNames } from './nicknames.js';
+import { fullNames } from '../core/nicknames.js';
 import { tokensOf } from '../core/look-alikes.js';
 import { COMPACT_DATE, dateKey, dayOrder } from '../core/dates.js';
 

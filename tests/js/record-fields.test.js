@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { sh } from './helpers.js';
 import { cellText, codesOf, emailKey, exactKey, inferKind, phoneKey, recordFields } from '../../js/records/fields.js';
 import { dateKey, dayOrder } from '../../js/core/dates.js';
-import { fullNames } from '../../js/records/nicknames.js';
+import { fullNames } from '../../js/core/nicknames.js';
 import { LEVELS, keyLevel, keySignature, oneEdit, signaturesApart } from '../../js/records/levels.js';
 import { mulberry32 } from '../bench/quality/random.js';
 

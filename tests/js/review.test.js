@@ -266,6 +266,9 @@ test('containedPairs: words folded, one pair per two groups, none whose rarest w
   const held = (count) => ['Grill House', ...Array.from({ length: count }, (_, i) => `Grill House ${String.fromCharCode(97 + (i % 26))}${Math.floor(i / 26)}x`)];
   assert.equal(pairsOf(held(49)).length, 49, 'a word 50 texts hold names them');
   assert.equal(pairsOf(held(50)).length, 0, 'one 51 hold does not');
+  // Nicknames in full, as records compare names: `Bob` holds `Robert`'s place.
+  assert.deepEqual(pairsOf(['Robert Smith', 'Bob Smith', 'Chris Lee', 'Christopher Lee', 'Elizabeth Taylor', 'Liz Taylor Jones']),
+    ['Robert Smith / Bob Smith', 'Chris Lee / Christopher Lee', 'Elizabeth Taylor / Liz Taylor Jones']);
   // A word alone: held by its own group and the other's, not by a third.
   assert.deepEqual(pairsOf(['Morrison', 'Grace Morrison']), ['Morrison / Grace Morrison']);
   assert.deepEqual(pairsOf(['Morrison', 'Grace Morrison', 'Dillon Morrison']), []);
