@@ -172,6 +172,8 @@ export const MIN_REVIEW = MIN_REVIEW_OF.text;
 
 /** How many review pairs dedup returns unless options.reviewLimit says otherwise: a page's worth for a person to act on. */
 export const DEFAULT_REVIEW_LIMIT = 1000;
+/** The largest options.reviewLimit: the core counts review pairs in 32 bits. */
+export const MAX_REVIEW_LIMIT = 0xffffffff;
 
 /** A review threshold for dedup at `similarity` by `measure`: a number in [MIN_REVIEW_OF[measure], similarity). */
 export function checkReview(value, similarity, name, measure = 'text') {

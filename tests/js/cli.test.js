@@ -553,8 +553,8 @@ describe('review pairs', () => {
     assert.equal(reviewed.stderr, 'simhash-wasm: compared by the short measure at similarity 0.6\n');
     const lines = jsonLines(readFileSync(path, 'utf8'));
     assert.deepEqual(lines.map(({ a, b, differs }) => [a.line, b.line, differs]), [
-      [2, 4, { numbers: [['125'], ['123']] }],
       [1, 3, { words: [['Bank'], ['Bahn']] }],
+      [2, 4, { numbers: [['125'], ['123']] }],
     ]);
   });
 

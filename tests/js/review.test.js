@@ -255,6 +255,35 @@ test('by the short measure, a text that holds another\'s words is listed first h
   assert.ok(byText.review.every((entry) => !entry.contained), 'the text measure lists by similarity alone');
 });
 
+test('by the short measure, pairs whose numbers differ come after the others, and every limit cuts the unlimited answer', async () => {
+  // Models one number apart (more similar than the typos of the rest) would fill a limit
+  // read by similarity alone; they are rarely one product (docs/lists.md#review).
+  const models = Array.from({ length: 40 }, (_, i) => `Acme Stainless Steel Widget Deluxe Model ${100 + 2 * i}`);
+  // Pairs of names at 0.31-0.42, words differing.
+  const typos = ['Northgate Medical Supplies Warehouse', 'Northgate Medcal Depot', 'Kestrel Dynamics Consulting Group', 'Kestrel Dynamcs Advisory',
+    'Brightline Harbour Logistics', 'Brightlne Harbor Freight'];
+  const list = [...models, ...typos];
+  const all = await sh.dedup(list, { review: 0.3, reviewLimit: 100000 });
+  const numbersDiffer = all.review.map((entry) => entry.differs?.numbers !== undefined);
+  const firstApart = numbersDiffer.indexOf(true);
+  assert.ok(firstApart > 0 && numbersDiffer.slice(firstApart).every(Boolean), 'the pairs whose numbers differ last');
+  assert.ok(numbersDiffer.filter(Boolean).length > 100, 'more of them than the limits below');
+  const plain = all.review.slice(0, firstApart);
+  assert.ok(plain.some((entry) => !entry.contained && entry.similarity < Math.min(...all.review.slice(firstApart).map((e) => e.similarity))),
+    'a pair listed before them though less similar');
+  for (let p = 1; p < all.review.length; p++) {
+    const [before, entry] = [all.review[p - 1], all.review[p]];
+    if (!before.contained === !entry.contained && numbersDiffer[p - 1] === numbersDiffer[p]) {
+      assert.ok(before.similarity > entry.similarity || (before.similarity === entry.similarity && (before.a < entry.a || (before.a === entry.a && before.b < entry.b))), `entry ${p}: in order`);
+    }
+  }
+  for (const limit of [1, 2, firstApart - 1, firstApart, firstApart + 1, 150, all.review.length - 1]) {
+    const limited = await sh.dedup(list, { review: 0.3, reviewLimit: limit });
+    assert.deepEqual(limited.review, all.review.slice(0, limit), `reviewLimit ${limit}`);
+    assert.ok(limited.reviewOmitted >= 1 && limited.reviewOmitted <= all.review.length - limit, `reviewLimit ${limit}: omitted ${limited.reviewOmitted}`);
+  }
+});
+
 test('containedPairs: words folded, one pair per two groups, none whose rarest word over 50 groups hold, nor a word alone a third group holds', () => {
   const pairsOf = (texts, labels = Uint32Array.from(texts.keys())) => {
     const { a, b } = containedPairs(texts.length, (i) => texts[i], labels);
