@@ -28,10 +28,10 @@
 //   `Consultants` stay apart); never two forms of a given name (namesApart: `Robert` /
 //   `Roberta`), nor two letters and the same with one doubled (doubledLetter: `AA` / `AAA`,
 //   `XL` / `XXL`), nor two sizes after a size's word (SIZE_WORD: `Size M` / `Size L`): two
-//   sizes, which differ outright however many words agree; a
-//   possessive's `s` is no letter of its word (`Mary's` / `Mark's`). A word left on each
-//   side is a difference (`Bahn` / `Bank`, `Gadgets` / `Widgets`; not a legal form, `N.V.` /
-//   `B.V.`, `GmbH` / `Inc.`: LEGAL_FORMS); a word on one side only is not, but in a list
+//   sizes, which differ outright however many words agree; a possessive's `s` is no letter
+//   of its word (`Mary's` / `Mark's`). A word left on each side is a difference (`Bahn` /
+//   `Bank`, `Gadgets` / `Widgets`; not a legal form, `N.V.` / `B.V.`, `GmbH` / `Inc.`:
+//   LEGAL_FORMS, nor `and`, which `&` says); a word on one side only is not, but in a list
 //   (listDifference) beside a lone word (`Mitchell` / `Mitchell Green`), and where it is a
 //   model's tier or an edition (isTier: `Plus`, `Pro`, `Upgrade`..., `Ultra` after a
 //   number, a model's `+`, a house number's `bis`) and both sides hold numbers, a letter
@@ -188,11 +188,15 @@ export function sameFrom(x, i, y, k) {
 const LEGAL_FORMS = new Set(['inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'ltd', 'limited', 'llc', 'llp', 'lp', 'plc',
   'gmbh', 'ag', 'aktiengesellschaft', 'kg', 'sa', 'sas', 'sarl', 'spa', 'srl', 'nv', 'bv', 'naamloze', 'besloten', 'vennootschap', 'oy', 'ab',
   'as', 'aps', 'pty', 'kk', 'bhd', 'sdn']);
-const notLegalForm = (token) => !LEGAL_FORMS.has(token.key);
+/**
+ * Whether a token may distinguish an entity: not a legal form, nor `and`, which `&` says
+ * and the fold drops (`Brightwell & Co` / `Brightwell and Co`).
+ */
+const distinguishes = (token) => !LEGAL_FORMS.has(token.key) && token.key !== 'and';
 
-/** Whether tokens (tokensOf's), legal forms aside, are one word. */
+/** Whether tokens (tokensOf's), legal forms and `and` aside, are one word. */
 function isLoneWord(tokens) {
-  const kept = tokens.filter(notLegalForm);
+  const kept = tokens.filter(distinguishes);
   return kept.length === 1 && kept[0].kind === KIND_WORD;
 }
 
@@ -412,8 +416,8 @@ export function differingParts(partsA, partsB, loneWords = false) {
   const leftNumbersB = left(b, usedB, KIND_NUMBER);
   // CJK runs are compared only where one repeats the characters of another.
   const [cjkA, cjkB] = [left(a, usedA, KIND_CJK), left(b, usedB, KIND_CJK)];
-  const leftWordsA = left(a, usedA, KIND_WORD).filter(notLegalForm).concat(cjkA.filter((x) => cjkB.some((y) => repeatsCharacters(x.key, y.key))));
-  const leftWordsB = left(b, usedB, KIND_WORD).filter(notLegalForm).concat(cjkB.filter((y) => cjkA.some((x) => repeatsCharacters(x.key, y.key))));
+  const leftWordsA = left(a, usedA, KIND_WORD).filter(distinguishes).concat(cjkA.filter((x) => cjkB.some((y) => repeatsCharacters(x.key, y.key))));
+  const leftWordsB = left(b, usedB, KIND_WORD).filter(distinguishes).concat(cjkB.filter((y) => cjkA.some((x) => repeatsCharacters(x.key, y.key))));
   const lone = loneWords && partsA.lone !== partsB.lone;
   // A difference needs a number left on each side or a word left on each side (below), or
   // one side a lone word, or a model's tier: most pairs dedup asks about have none, and need no more.

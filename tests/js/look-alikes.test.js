@@ -96,7 +96,7 @@ const LOOK_ALIKES = [
 const VARIANTS = [
   ['Microsoft', 'Mircosoft'], ['John Smith', 'Smith, John'], ['José García', 'Jose Garcia'], ['Jon Smith', 'John Smith'],
   ['Siemens AG', 'Siemens Aktiengesellschaft'], ['Apple Inc.', 'Apple Incorporated'], ['Kestrel Dynamics Ltd', 'Kestrel Dynamics Limited'],
-  ['Hauptstr. 5', 'Hauptstraße 5'], ['Johnson & Johnson', 'Johnson and Johnson'], ['Margaret Smyth', 'Margaret Smith'],
+  ['Hauptstr. 5', 'Hauptstraße 5'], ['Johnson & Johnson', 'Johnson and Johnson'], ['Brightwell & Co', 'Brightwell and Co'], ['Brightwell & Co', 'Brightwell Co'], ['Margaret Smyth', 'Margaret Smith'],
   ['AquaPure Water Filter Pitcher 10-Cup', 'AquaPure Water Filter Pitcher 10 Cup'], ['IKEA KALLAX Regal weiß 77x147 cm', 'IKEA Kallax Regal Weiss 77 x 147 cm'], ['Bose AM53', 'Bose AM53BK'],
   ['Dr. Amelia Thornbury', 'Amelia Thornbury'], ['iPhone 14 Pro', 'iPhone 14 Pro 128GB'], ['北京大學', '北京大学'],
   ['Sony Handycam HDR-SR10 Camcorder - HDRSR10', 'Sony 40GB Handycam Camcorder - HDRSR10'], // one code said twice: one token
