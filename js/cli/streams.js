@@ -3,6 +3,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { InputError, RecordParser, textPicker } from './records.js';
+import { cellText } from '../records/fields.js';
 
 /**
  * Progress on stderr: on a terminal, one line rewritten at most every 100 ms; elsewhere,
@@ -72,11 +73,21 @@ function csvRecordPicker(fields, header) {
   };
 }
 
-/** The row of the properties `fields` of a JSON object (those it has), or undefined when it is no object. */
+/**
+ * The row of the properties `fields` of a JSON object (those it has), or undefined when it is
+ * no object; a property no text says (an object, an array: records/fields.js cellText) is an
+ * InputError naming it.
+ */
 function jsonRecordPicker(fields) {
-  return ({ value }) => {
+  return ({ value, line }) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-    return Object.fromEntries(fields.filter((field) => Object.hasOwn(value, field)).map((field) => [field, value[field]]));
+    const present = fields.filter((field) => Object.hasOwn(value, field));
+    for (const field of present) {
+      if (cellText(value[field]) === undefined) {
+        throw new InputError(line, `"${field}" holds ${Array.isArray(value[field]) ? 'an array' : 'an object'}: a record's values are text, numbers, booleans or null`);
+      }
+    }
+    return Object.fromEntries(present.map((field) => [field, value[field]]));
   };
 }
 

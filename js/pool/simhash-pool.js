@@ -4,7 +4,7 @@
 import { checkText, checkTextArray } from '../core/checks.js';
 import { checkDedupArguments, itemText, runDedup } from '../dedup/dedup.js';
 import { checkLinkArguments, checkRecordArguments, isRecords } from '../records/records.js';
-import { cellText } from '../records/fields.js';
+import { readCell, rowNamer } from '../records/fields.js';
 import { isNode } from '../core/environment.js';
 import { toFingerprintArray } from '../core/hamming.js';
 import { checkMaxDistance, checkOptions, textOptions } from '../bindings/options.js';
@@ -61,13 +61,13 @@ async function chunkTexts(items, key, name, pacer) {
  * Records as they cross to a worker, a slice at a time with pauses: { columns, cells, count },
  * the columns the rows have as their own enumerable ones (those of `fields` only, when it
  * names them) in order of first appearance, and per column each row's cell as fields.js
- * reads it (cellText of the row's property, its own or not), so that a cell that does not
- * clone (a function, a class) crosses as what dedup makes of it. Columns of strings clone in
+ * reads it (readCell of the row's property, its own or not: a cell no text says is dedup's
+ * TypeError here too). Columns of strings clone in
  * about half the time of as many objects, on the calling thread and in the worker (a million
  * contacts: 0.6-0.7 s against 1.2-2.1 s to post, 1.6 s against 2.3-2.6 s to arrive, plus
  * 0.6 s to make the rows there: pool-worker.js rowsOfColumns).
  */
-async function recordColumns(rows, fields, pacer) {
+async function recordColumns(rows, fields, pacer, rowName) {
   const named = fields && new Set(fields.map(([column]) => column));
   const seen = new Set();
   for (let i = 0; i < rows.length; i++) {
@@ -79,7 +79,7 @@ async function recordColumns(rows, fields, pacer) {
   for (const column of columns) {
     const cellsOf = [];
     for (let i = 0; i < rows.length; i++) {
-      cellsOf.push(cellText(rows[i][column]));
+      cellsOf.push(readCell(rows, i, column, rowName));
       if ((i & 1023) === 1023) await pacer.pause();
     }
     cells.push(cellsOf);
@@ -231,7 +231,7 @@ export class SimHashPool {
   async #records(rows, { fields, probability, review, reviewLimit, onProgress, signal }, options, left) {
     return this.#run(signal, onProgress, async (job) => {
       job.report('fields', 0, 1);
-      const columns = await recordColumns(rows, fields, job.pacer());
+      const columns = await recordColumns(rows, fields, job.pacer(), rowNamer(left));
       // options.fields as given (an array keeps its order, which an object of integer-like names would not).
       const given = Array.isArray(options.fields) ? [...options.fields] : fields && Object.fromEntries(fields);
       const message = { op: 'records', ...columns, left, options: { fields: given, probability, review, reviewLimit } };

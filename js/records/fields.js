@@ -37,13 +37,30 @@ const IDENTITY_NAME = /name|title/i;
 const PLUS_TAGS = new Set(['gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.com', 'live.com', 'icloud.com', 'fastmail.com', 'proton.me']);
 const DOTLESS = new Set(['gmail.com', 'googlemail.com']);
 
-/** A cell as text: strings trimmed, numbers and booleans written out, anything else empty. */
+/**
+ * A cell as text: strings trimmed, numbers, booleans and dates written out; null, undefined
+ * and numbers that are not finite empty (missing evidence); undefined for a value no text
+ * says (an object, an array, a function, a symbol), which readCell refuses.
+ */
 export function cellText(value) {
   if (typeof value === 'string') return value.trim();
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString().slice(0, 10);
-  return '';
+  return value === null || value === undefined ? '' : undefined;
+}
+
+/** Names row i of dedup's items, or of link's two lists when `left` (the left list's length) is given: `items[3]`, `right[0]`. */
+export function rowNamer(left) {
+  return left === undefined ? (i) => `items[${i}]` : (i) => (i < left ? `left[${i}]` : `right[${i - left}]`);
+}
+
+/** Row i's cell of `column` as text (cellText), else a TypeError naming the row (`rowName(i)`) and the column. */
+export function readCell(rows, i, column, rowName) {
+  const value = rows[i][column];
+  const text = cellText(value);
+  if (text === undefined) throw new TypeError(`${rowName(i)}'s '${column}' must be text, a number, a boolean or a date, got ${typeName(value)} (options.fields picks columns)`);
+  return text;
 }
 
 /** An e-mail address in the form two of one mailbox share, or '' when it is none. */
@@ -175,14 +192,15 @@ export function checkRows(rows, name = 'items') {
  * `title`, else the first 'name' field (records.js merges only rows whose identity agrees). Without `fields` every column
  * whose values are not all empty, except one that holds a distinct identifier per row (a
  * row id tells nothing of duplicates); with it, the columns it names, each present in some row.
+ * A cell no text says is a TypeError naming its row (`rowName`, rowNamer's) and its column.
  */
-export function recordFields(rows, fields) {
+export function recordFields(rows, fields, rowName = rowNamer()) {
   const columns = fields ?? columnsOf(rows).map((column) => [column, 'auto']);
   const known = fields && new Set(columnsOf(rows));
   const out = [];
   for (const [name, given] of columns) {
     if (known && !known.has(name)) throw new RangeError(`options.fields names the column '${name}', which no record has`);
-    const texts = rows.map((row) => cellText(row[name]));
+    const texts = rows.map((_, i) => readCell(rows, i, name, rowName));
     const present = texts.filter((t) => t !== '');
     if (!present.length && !fields) continue;
     const kind = given === 'auto' ? inferKind(name, spread(present, KIND_SAMPLE)) : given;

@@ -13,7 +13,7 @@ import { assertUsable } from '../core/traps.js';
 import { differenceOf, splitLookAlikes } from '../dedup/look-alikes.js';
 import { centralLeaderLabels, dedupResult, flatGroups } from '../dedup/grouping.js';
 import { collapseTexts } from '../dedup/dedup.js';
-import { checkFields, checkRows, recordFields } from './fields.js';
+import { checkFields, checkRows, recordFields, rowNamer } from './fields.js';
 import { LEVELS, MISSING, SHORT_NUMBER } from './levels.js';
 import { KEYED, fieldsWhere } from './candidates.js';
 import { bits } from './model.js';
@@ -333,7 +333,7 @@ export async function linkRecords(core, left, right, options) {
   const { items, parsed } = checkLinkArguments(left, right, options);
   const pacer = new Pacer({ signal: parsed.signal, onProgress: parsed.onProgress, check: () => assertUsable(core) });
   pacer.report('fields', 0, 1);
-  const fields = recordFields(items, parsed.fields);
+  const fields = recordFields(items, parsed.fields, rowNamer(left.length));
   const n = left.length;
   // Rows equal in every field within one list collapsed, as dedup collapses them (one list's
   // copies would teach the model that equal fields match less often); the copies stay unlinked.

@@ -694,6 +694,12 @@ describe('records: two or more columns with --field', () => {
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout, `${lines[0]}\n${lines[2]}\n`);
     assert.match(run.stderr, /by n \(name\), mail \(email\), id \(exact\), merged at probability 0\.9/);
+    // A value no text says, in a column named: an input error naming the line; in one not named, nothing.
+    const nested = [...lines, '{"n":"Ada Lovelace","mail":{"home":"ada@example.com"}}'];
+    const bad = cli(['dedup', '--format', 'jsonl', '--field', 'n,mail'], `${nested.join('\n')}\n`);
+    assert.equal(bad.status, 1, bad.stderr);
+    assert.equal(bad.stderr, 'simhash-wasm: line 4: "mail" holds an object: a record\'s values are text, numbers, booleans or null\n');
+    assert.equal(cli(['dedup', '--format', 'jsonl', '--field', 'n,id'], `${nested.join('\n')}\n`).status, 0);
   });
 
   test('mistakes: a column named twice or missing, options of texts, kinds or a probability without records: exit 2 or 1 with the reason', () => {

@@ -352,6 +352,11 @@ describe('dedup of records', () => {
 
   test('bad input: a TypeError or RangeError naming what to fix; the instance stays usable', async () => {
     await assert.rejects(sh.dedup([{ a: 'x' }, 'y']), { name: 'TypeError', message: /items\[1\] must be an object/ });
+    // A value no text says, in a column compared: named by row and column.
+    await assert.rejects(sh.dedup([{ a: 'x', b: 'y' }, { a: 'x', b: { city: 'Oslo' } }]), { name: 'TypeError',
+      message: "items[1]'s 'b' must be text, a number, a boolean or a date, got Object (options.fields picks columns)" });
+    await assert.rejects(sh.dedup([{ a: 'x', 'b c': ['y'] }, { a: 'x' }]), { name: 'TypeError', message: /^items\[0\]'s 'b c' must be text.*got an array/ });
+    assert.equal((await sh.dedup([{ a: 'x', b: {} }, { a: 'x', b: [] }], { fields: ['a'] })).groups.length, 1, 'a column left out is not read');
     await assert.rejects(sh.dedup([{ a: 'x' }], { fields: ['b'] }), { name: 'RangeError', message: /column 'b', which no record has/ });
     await assert.rejects(sh.dedup([{ a: 'x' }], { fields: ['a', 'a'] }), { name: 'RangeError', message: /'a' twice/ });
     await assert.rejects(sh.dedup([{ a: 'x' }], { fields: { a: 'colour' } }), { name: 'RangeError', message: /options\.fields\.a must be one of/ });
@@ -442,6 +447,7 @@ describe('link of two lists of records', () => {
     await assert.rejects(sh.link([], []), { name: 'RangeError', message: /no field to compare/ }); // two empty lists have no columns
     await assert.rejects(sh.link('a', list.rows), { name: 'TypeError', message: /left must be an array/ });
     await assert.rejects(sh.link(list.rows, [{ a: 'x' }, 2]), { name: 'TypeError', message: /right\[1\] must be an object/ });
+    await assert.rejects(sh.link(list.rows, [list.rows[0], { ...list.rows[1], name: ['x'] }]), { name: 'TypeError', message: /^right\[1\]'s 'name' must be text/ });
     await assert.rejects(sh.link(list.rows, list.rows, { review: 0.2 }), { name: 'RangeError', message: /below the probability 0.1/ });
     await assert.rejects(sh.link(list.rows, list.rows, { key: (r) => r.name }), { name: 'TypeError', message: /options\.key is not an option/ });
     const controller = new AbortController();

@@ -59,8 +59,8 @@ describe('records', () => {
     }
   });
 
-  test('cells that do not clone, numbers, dates, integer-like column names and rows of other columns cross as dedup reads them', async () => {
-    const rows = lists.contacts.map((row, i) => ({ 2: i % 7, ...row, note: () => 'a function', born: new Date(Date.UTC(1980, i % 12, 1 + (i % 3))), [Symbol('id')]: i }));
+  test('numbers, dates, integer-like column names and rows of other columns cross as dedup reads them; a cell no text says fails alike', async () => {
+    const rows = lists.contacts.map((row, i) => ({ 2: i % 7, ...row, born: new Date(Date.UTC(1980, i % 12, 1 + (i % 3))), [Symbol('id')]: i }));
     // Rows without a column, a column only the last rows have, one that is not enumerable.
     for (let i = 0; i < rows.length; i += 5) delete rows[i].city;
     for (let i = rows.length - 8; i < rows.length; i++) rows[i].branch = `Branch ${i % 3}`;
@@ -69,6 +69,14 @@ describe('records', () => {
     assert.ok(expected.fields.some((field) => field.name === 'born' && field.kind === 'date'));
     assertSameRecords(await pool.dedup(rows), expected);
     assertSameRecords(await pool.dedup(rows, { fields: ['born', '2', 'name'] }), await sh.dedup(rows, { fields: ['born', '2', 'name'] }));
+    // A function does not clone, an array is no text: the same TypeError, from the calling thread.
+    const noted = rows.map((row, i) => ({ ...row, note: i === 3 ? () => 'a function' : 'text' }));
+    const want = await sh.dedup(noted).then(() => null, (e) => e);
+    assert.match(want?.message ?? '', /^items\[3\]'s 'note' must be text, a number, a boolean or a date, got function/);
+    await assert.rejects(pool.dedup(noted), { name: 'TypeError', message: want.message });
+    const tagged = [rows[0], { ...rows[1], 'tag list': ['a'] }];
+    await assert.rejects(pool.link(rows.slice(2), tagged), { name: 'TypeError', message: /^right\[1\]'s 'tag list' must be text.*got an array/ });
+    assertSameRecords(await pool.dedup(noted, { fields: ['name', 'email'] }), await sh.dedup(noted, { fields: ['name', 'email'] }));
   });
 
   test('an abort rejects at once and stops the worker; the pool works afterwards', { skip: !HAS_PROC && 'needs /proc' }, async (t) => {

@@ -169,9 +169,10 @@ describe('the kinds of fields', () => {
     assert.equal(fullNames('édward ted ed'), 'édward edward edward');
   });
 
-  test('cells as text: numbers and dates written out, objects and null empty', () => {
-    assert.deepEqual([cellText(' a '), cellText(42), cellText(NaN), cellText(null), cellText({}), cellText(true), cellText(new Date('2020-01-02'))],
+  test('cells as text: numbers and dates written out, null empty, objects, arrays and functions no text', () => {
+    assert.deepEqual([cellText(' a '), cellText(42), cellText(NaN), cellText(null), cellText(undefined), cellText(true), cellText(new Date('2020-01-02'))],
       ['a', '42', '', '', '', 'true', '2020-01-02']);
+    for (const value of [{}, [], ['a'], () => 'a', Symbol('a'), new Map()]) assert.equal(cellText(value), undefined, typeof value);
   });
 
   test('a long column\'s kind is inferred from values spread over all of it, not its head', () => {
