@@ -4,7 +4,8 @@
 # other suites)
 #
 # Builds the libFuzzer targets of tests/fuzz with Clang 14 under ASan + UBSan into
-# build/fuzz (CMakePresets.json: fuzz) and runs each for SECONDS (default 60). The
+# build/fuzz (CMakePresets.json: fuzz) and runs each for SECONDS (default 60), and beside
+# them the JS target of the records' keys (tests/fuzz/fuzz_record_keys.js). The
 # checked-in seeds in tests/fuzz/corpus/<target> are only read; what the fuzzer finds
 # accumulates in build/fuzz/corpus/<target>, so later runs continue from there. With --seeds, a
 # run starts from the checked-in seeds alone and keeps nothing, so that it costs the same in
@@ -40,7 +41,7 @@ compgen -G "$llvm/lib/clang/*/include/fuzzer/FuzzedDataProvider.h" >/dev/null ||
 [ -f /usr/include/xxhash.h ] || missing+=(libxxhash-dev)
 install_missing fuzz "${missing[@]}"
 
-targets=(fuzz_fingerprint fuzz_index fuzz_idf fuzz_text_index fuzz_short)
+targets=(fuzz_fingerprint fuzz_index fuzz_idf fuzz_text_index fuzz_short fuzz_record_keys)
 jobs=$(nproc 2>/dev/null || echo 2)
 # Builds exactly the targets it runs, and the seed writer.
 cmake --preset fuzz >/dev/null
@@ -54,6 +55,14 @@ run_target() {
   $seeds_only && corpus=$scratch/$target
   mkdir -p "$corpus" "$crashes" build/fuzz/logs
   touch "build/fuzz/logs/$target.started"
+  if [ "$target" = fuzz_record_keys ]; then
+    # The records' key normalizers are plain JS: a script of its own, from a fixed seed with
+    # --seeds, else from one it draws and prints.
+    local seed=()
+    $seeds_only && seed=(--seed=1)
+    node "tests/fuzz/$target.js" "$seconds" "${seed[@]}" >"build/fuzz/logs/$target.log" 2>&1
+    return
+  fi
   # -timeout: one input taking 10 s is a hang; the issue asks for none.
   build/fuzz/$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$crashes/" "$corpus" "tests/fuzz/corpus/$target" >"build/fuzz/logs/$target.log" 2>&1
@@ -63,6 +72,12 @@ run_target() {
 report_target() {
   local target=$1 code=$2
   local crashes=build/fuzz/crashes/$target log=build/fuzz/logs/$target.log
+  if [ "$target" = fuzz_record_keys ]; then
+    [ "$code" = 0 ] && tail -n 1 "$log" >&2 && return 0
+    echo "fuzz: $target FAILED:" >&2
+    tail -n 5 "$log" >&2
+    return 1
+  fi
   if [ "$code" = 0 ]; then
     last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

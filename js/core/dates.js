@@ -41,5 +41,6 @@ export function dateKey(text, order = 'dmy') {
     [d, mo, y] = [m[1] ?? m[5], String(month), m[3] ?? m[6]];
   } else return '';
   if (!(+mo >= 1 && +mo <= 12 && +d >= 1 && +d <= 31 && +y >= 1000 && +y <= 2999)) return '';
-  return `${y}${mo.padStart(2, '0')}${d.padStart(2, '0')}`;
+  // Leading zeros read as the number (`010 5.1999`, `1999-05-0010`): a key has eight digits.
+  return `${+y}${String(+mo).padStart(2, '0')}${String(+d).padStart(2, '0')}`;
 }

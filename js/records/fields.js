@@ -72,7 +72,8 @@ export function emailKey(text) {
   if (domain === 'googlemail.com') domain = 'gmail.com';
   if (PLUS_TAGS.has(domain)) local = local.replace(/\+.*$/, '');
   if (DOTLESS.has(domain)) local = local.replaceAll('.', '');
-  return `${local}@${domain}`;
+  // No mailbox is left (`.@gmail.com`, `+tag@outlook.com`): no key, which would make them one.
+  return local ? `${local}@${domain}` : '';
 }
 
 /** A phone number's digits, leading zeros and a leading + aside, or '' with fewer than 5. */

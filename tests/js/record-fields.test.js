@@ -169,6 +169,14 @@ describe('the kinds of fields', () => {
     assert.equal(fullNames('édward ted ed'), 'édward edward edward');
   });
 
+  test('keys the fuzz target found wrong: an e-mail with no mailbox left, a date part with leading zeros', () => {
+    // tests/fuzz/fuzz_record_keys.js: `.@gmail.com` and `+tag@outlook.com` were one key, `@gmail.com`; a day `010` made nine digits.
+    for (const text of ['.@gmail.com', '+tag@outlook.com', '..@googlemail.com']) assert.equal(emailKey(text), '', text);
+    assert.equal(emailKey('j.o.h.n+x@gmail.com'), 'john@gmail.com');
+    assert.equal(dateKey('010 5.1999'), '19990510');
+    assert.equal(dateKey('1999-05-0010'), '19990510');
+  });
+
   test('cells as text: numbers and dates written out, null empty, objects, arrays and functions no text', () => {
     assert.deepEqual([cellText(' a '), cellText(42), cellText(NaN), cellText(null), cellText(undefined), cellText(true), cellText(new Date('2020-01-02'))],
       ['a', '42', '', '', '', 'true', '2020-01-02']);
