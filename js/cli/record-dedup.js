@@ -2,6 +2,7 @@
 // options that apply to them (link's too), and the run, writing kept rows, groups or the review file.
 import { UsageError } from './errors.js';
 import { count, writeLines } from './streams.js';
+import { parseRecords } from './records.js';
 import { DEFAULT_PROBABILITY } from '../records/records.js';
 
 /** Options that mean nothing to records (README "Records"), which are compared field by field. */
@@ -46,12 +47,23 @@ export async function compareWith(call) {
   }
 }
 
+/**
+ * A record as a person reads it in the output: { line, record }, the record whole, every
+ * column of its input and not only those --field compares (a CSV row under its header's
+ * names, made again from its raw text and `header`; a JSON line's object).
+ */
+export function recordShown({ line, raw }, header) {
+  if (!header) return { line, record: JSON.parse(raw) };
+  const [row] = parseRecords(header.raw + raw, 'csv').records;
+  return { line, record: Object.fromEntries(header.fields.map((name, k) => [name, row.fields[k]])) };
+}
+
 /** dedupCommand for records: `records[i].text` is row i, an object of the --field columns. */
 export async function dedupRecordsCommand(sh, args, records, header, out, reviewFile, progress) {
   const rows = records.map((record) => record.text);
   const result = await compareWith(() => sh.dedup(rows, recordOptions(args, progress)));
   if (args.output === 'groups') {
-    for (const group of result.groups) await out.write(`${JSON.stringify({ group: group.map((i) => ({ line: records[i].line, record: rows[i] })) })}\n`);
+    for (const group of result.groups) await out.write(`${JSON.stringify({ group: group.map((i) => recordShown(records[i], header)) })}\n`);
   } else {
     if (header) await out.write(header.raw);
     for (const i of result.uniqueIndices) await out.write(records[i].raw);
@@ -59,7 +71,7 @@ export async function dedupRecordsCommand(sh, args, records, header, out, review
   await out.flush();
   if (reviewFile) {
     const entries = result.review.map(({ a, b, probability, apart, fields }) => ({
-      a: { line: records[a].line, record: rows[a] }, b: { line: records[b].line, record: rows[b] }, probability, ...(apart && { apart }), fields,
+      a: recordShown(records[a], header), b: recordShown(records[b], header), probability, ...(apart && { apart }), fields,
     }));
     await writeLines(reviewFile, entries);
   }

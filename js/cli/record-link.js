@@ -3,7 +3,7 @@
 import { UsageError } from './errors.js';
 import { InputError, formatOf } from './records.js';
 import { count, readInput, writeLines } from './streams.js';
-import { checkRecordArgs, compareWith, recordOptions } from './record-dedup.js';
+import { checkRecordArgs, compareWith, recordOptions, recordShown } from './record-dedup.js';
 import { DEFAULT_LINK_PROBABILITY } from '../records/records.js';
 
 /** Options of dedup that link has no use for: it writes links, not kept rows or groups. */
@@ -20,13 +20,13 @@ export function checkLinkArgs(args, given, inputs) {
   checkRecordArgs({ ...args, format: 'csv' }, given, 'link', DEFAULT_LINK_PROBABILITY); // the formats checked above
 }
 
-/** One input's records: { line, text } with `text` the row of the --field columns. */
+/** One input's records: { line, raw, text } with `text` the row of the --field columns; `header`, a CSV's header record. */
 async function readRecords(args, input, progress) {
   const records = [];
   try {
     await readInput({ ...args, ...input, records: true }, progress, {
-      header() {},
-      record(record, text) { records.push({ line: record.line, text }); },
+      header(record) { records.header = record; },
+      record(record, text) { records.push({ line: record.line, raw: record.raw, text }); },
       status: () => `${input.file}: ${count(records.length)} records`,
     });
   } catch (error) {
@@ -40,7 +40,7 @@ async function readRecords(args, input, progress) {
 export async function linkCommand(sh, args, out, reviewFile, progress) {
   const [left, right] = [await readRecords(args, args.inputs[0], progress), await readRecords(args, args.inputs[1], progress)];
   const result = await compareWith(() => sh.link(left.map((r) => r.text), right.map((r) => r.text), recordOptions(args, progress)));
-  const side = (records, i) => ({ line: records[i].line, record: records[i].text });
+  const side = (records, i) => recordShown(records[i], records.header);
   const entry = ({ a, b, probability, apart, fields }) => ({ a: side(left, a), b: side(right, b), probability, ...(apart && { apart }), fields });
   for (const link of result.links) await out.write(`${JSON.stringify(entry(link))}\n`);
   await out.flush();
