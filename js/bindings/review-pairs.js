@@ -3,6 +3,7 @@
 // labels, a slice at a time: each two groups that some pair of their members joins with a
 // similarity of at least `review`, once, through their most similar such pair.
 import { coreCall, resultColumns, withAllocations } from './memory.js';
+import { MAX_REVIEW_LIMIT } from '../core/thresholds.js';
 
 /** Work units per slice: as similar-groups.js (about 10-20 ms in WASM). */
 const SLICE_WORK = 2e6;
@@ -43,7 +44,7 @@ export async function searchReview(core, sets, labels, { review, reviewLimit, ma
  * `bounds`: { maxBucket, mostPairs, mostProposals } as searchReview's.
  */
 export function searchAllPairs(core, sets, count, similarity, pacer, phase, bounds) {
-  return searchReview(core, sets, Uint32Array.from({ length: count }, (_, i) => i), { review: similarity, reviewLimit: 0xffffffff, ...bounds }, pacer, phase);
+  return searchReview(core, sets, Uint32Array.from({ length: count }, (_, i) => i), { review: similarity, reviewLimit: MAX_REVIEW_LIMIT, ...bounds }, pacer, phase);
 }
 
 /**

@@ -1,7 +1,7 @@
 // The command line's words: the usage text, and the arguments parsed and checked (each
 // mistake a UsageError, exit 2) before any input is read.
 import { DEFAULT_MAX_DISTANCE } from '../node.js';
-import { DEFAULT_SIMILARITY_OF, MEASURES, RECORD_FIELDS, RECORD_MAX_BYTES, SHORT_MAX_MEAN_BYTES, checkReview } from '../core/thresholds.js';
+import { DEFAULT_SIMILARITY_OF, MAX_REVIEW_LIMIT, MEASURES, RECORD_FIELDS, RECORD_MAX_BYTES, SHORT_MAX_MEAN_BYTES, checkReview } from '../core/thresholds.js';
 import { FORMATS, formatOf } from './records.js';
 import { UsageError } from './errors.js';
 import { checkRecordArgs } from './record-dedup.js';
@@ -183,7 +183,7 @@ export function parseArgs(argv) {
       case '--update': args.update = true; break;
       case '--review': args.review = takeSimilarity(++i, arg); break;
       case '--review-file': args.reviewFile = takeValue(++i, arg); break;
-      case '--review-limit': args.reviewLimit = takeInteger(++i, arg, 1, 0xffffffff); break;
+      case '--review-limit': args.reviewLimit = takeInteger(++i, arg, 1, MAX_REVIEW_LIMIT); break;
       case '--groups':
       case '--pairs': {
         const output = arg.slice(2);

@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { InputError } from './records.js';
 import { NAMES_SAMPLE } from './names-sample.js';
 import { differenceText } from '../core/look-alikes.js';
+import { MAX_REVIEW_LIMIT } from '../core/thresholds.js';
 import { SAMPLE } from './sample.js';
 import { IndexFileError, MemoryError, OUT_OF_MEMORY, ReviewFileError, UsageError } from './errors.js';
 import { indexCommand } from './index-option.js';
@@ -122,7 +123,7 @@ async function dedupCommand(args) {
       measure: args.measure,
       maxDistance: args.maxDistance,
       options: args.options,
-      ...(args.review !== undefined && { review: args.review, reviewLimit: args.reviewLimit ?? 0xffffffff }),
+      ...(args.review !== undefined && { review: args.review, reviewLimit: args.reviewLimit ?? MAX_REVIEW_LIMIT }),
       onProgress: ({ phase, done, total }) => progress.show(phase, `${phase}: ${count(done)} of ${count(total)}`, done === total),
     });
   } catch (error) {

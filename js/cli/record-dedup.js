@@ -4,6 +4,7 @@ import { UsageError } from './errors.js';
 import { count, writeLines } from './streams.js';
 import { parseRecords } from './records.js';
 import { DEFAULT_PROBABILITY } from '../records/records.js';
+import { MAX_REVIEW_LIMIT } from '../core/thresholds.js';
 
 /** Options that mean nothing to records (README "Records"), which are compared field by field. */
 const NOT_WITH_RECORDS = ['--similarity', '--measure', '--max-distance', '--pairs', '--index', '--tokenizer', '--word-ngram', '--char-ngram',
@@ -33,7 +34,7 @@ export function checkRecordArgs(args, given, what = 'records (two or more column
 export const recordOptions = (args, progress) => ({
   fields: Object.fromEntries(args.fields.map((name) => [name, args.kinds[name] ?? 'auto'])),
   ...(args.probability !== undefined && { probability: args.probability }),
-  ...(args.review !== undefined && { review: args.review, reviewLimit: args.reviewLimit ?? 0xffffffff }),
+  ...(args.review !== undefined && { review: args.review, reviewLimit: args.reviewLimit ?? MAX_REVIEW_LIMIT }),
   onProgress: ({ phase, done, total }) => progress.show(phase, `${phase}: ${count(done)} of ${count(total)}`, done === total),
 });
 

@@ -1,7 +1,7 @@
 // The commonest English nicknames and short forms of given names, each written as its full name so
 // that `Bob Johnson` and `Johnson, Robert` compare as one person (README "Records") and a
-// list's review holds them (dedup/contained.js). A name
-// with several full forms (`Alex`: Alexander, Alexandra) is left as it is. Plain JS.
+// list's review holds them (dedup/contained.js). A name with several full forms (`Alex`:
+// Alexander, Alexandra) is left as it is. Plain JS.
 
 const TABLE = 'andrew:andy,drew;anthony:tony;catherine:cathy,kate,katie,kathy;charles:charlie,chuck;christopher:chris;daniel:dan,danny;david:dave;edward:ed,eddie,ted;elizabeth:liz,beth,betty;james:jim,jimmy;jennifer:jen,jenny;joseph:joe,joey;margaret:maggie,meg,peggy;matthew:matt;michael:mike,mick;nicholas:nick;patricia:patty,trish;richard:rick,dick;robert:bob,rob,bobby,bert;samuel:sam;stephen:steve;susan:sue;thomas:tom,tommy;william:bill,will,billy,liam';
 

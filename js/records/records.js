@@ -8,6 +8,7 @@
 // model and probabilities; groups (identity differences kept apart); review.
 import { mapArray } from '../core/arrays.js';
 import { checkInteger, checkKnownKeys, checkNumber } from '../core/checks.js';
+import { DEFAULT_REVIEW_LIMIT, MAX_REVIEW_LIMIT } from '../core/thresholds.js';
 import { Pacer, checkOnProgress, checkSignal } from '../core/pacing.js';
 import { assertUsable } from '../core/traps.js';
 import { differenceOf, splitLookAlikes } from '../dedup/look-alikes.js';
@@ -28,7 +29,6 @@ export const DEFAULT_RECORD_REVIEW = 0.1;
 export const DEFAULT_LINK_PROBABILITY = DEFAULT_RECORD_REVIEW;
 /** The names' similarity from which link's candidates are proposed where no row keys are (candidates.js CANDIDATE_SIMILARITY). */
 const LINK_CANDIDATE_SIMILARITY = 0.5;
-const DEFAULT_REVIEW_LIMIT = 1000;
 
 /**
  * Kinds that identify a row rather than what it shares with others (a phone line, an
@@ -59,7 +59,7 @@ export function checkRecordArguments(items, options, defaultProbability = DEFAUL
   const fields = checkFields(options.fields, 'options.fields');
   const probability = checkProbability(options.probability ?? defaultProbability, 'options.probability', 1);
   const review = checkProbability(options.review ?? Math.min(DEFAULT_RECORD_REVIEW, probability / 2), 'options.review', probability);
-  const reviewLimit = options.reviewLimit === undefined ? DEFAULT_REVIEW_LIMIT : checkInteger(options.reviewLimit, 'options.reviewLimit', 1, 0xffffffff);
+  const reviewLimit = options.reviewLimit === undefined ? DEFAULT_REVIEW_LIMIT : checkInteger(options.reviewLimit, 'options.reviewLimit', 1, MAX_REVIEW_LIMIT);
   const { onProgress, signal } = options;
   checkOnProgress(onProgress, 'options.onProgress');
   checkSignal(signal, 'options.signal');
