@@ -34,7 +34,8 @@
 //   LEGAL_FORMS, nor `and`, which `&` says); a word on one side only is not, but in a list
 //   (listDifference) beside a lone word (`Mitchell` / `Mitchell Green`), and where it is a
 //   model's tier or an edition (isTier: `Plus`, `Pro`, `Upgrade`..., `Ultra` after a
-//   number, a model's `+`, a house number's `bis`) and both sides hold numbers, a letter
+//   number, a model's `+`, a house number's `bis`) and both sides hold numbers or it ends
+//   its entry (`Nintendo Switch` / `Switch Lite`; not `SE`, a company's too), a letter
 //   ending an entry after a number or a number word (isModelLetter: `Xbox One S`, `LG G3
 //   S`), or, in a list, a generation ending a name (GENERATION: `Jr`, `Sr`): then it differs
 //   outright (`iPhone 8` / `iPhone 8 Plus`, `Galaxy S8` / `S8+`, `Xbox One` / `Xbox One X`,
@@ -423,7 +424,10 @@ export function differingParts(partsA, partsB, loneWords = false) {
   // one side a lone word, or a model's tier: most pairs dedup asks about have none, and need no more.
   const numbered = hasNumbers(partsA) && hasNumbers(partsB);
   // A generation in a list only: a record's other fields tell a father from his son (records.js keysTellApart).
-  const tiered = (words) => words.some((t) => (loneWords && t.generation === true) || (numbered && t.tier === true) || t.modelLetter === true);
+  // A tier ending an entry names its model without numbers too (`Nintendo Switch Lite`), but
+  // `SE`, which ends a European company's name as often (`BASF SE`).
+  const ending = (t) => t.key !== 'se' && (t === a.at(-1) || t === b.at(-1));
+  const tiered = (words) => words.some((t) => (loneWords && t.generation === true) || (t.tier === true && (numbered || ending(t))) || t.modelLetter === true);
   const tierLeft = tiered(leftWordsA) || tiered(leftWordsB);
   const letterAndNumber = (leftWordsA.length && leftNumbersB.length) || (leftWordsB.length && leftNumbersA.length);
   if (!lone && !tierLeft && !letterAndNumber && !(leftNumbersA.length && leftNumbersB.length) && !(leftWordsA.length && leftWordsB.length)) return null;
