@@ -4,8 +4,9 @@
 // the review entries say with it why a pair was listed.
 //
 // The parts of an entry are its tokens: the text split at whitespace, each piece folded as
-// the short measure folds (case, diacritics, ß and the like, punctuation removed), runs of
-// CJK characters apart from the rest. Two entries are compared on the tokens left once the
+// the short measure folds (case, diacritics, ß and the like, punctuation removed; an
+// ordinal's indicator dropped, `3º`, and its word read as its number, `Fifth` as `5th`),
+// runs of CJK characters apart from the rest. Two entries are compared on the tokens left once the
 // tokens they share are set aside (a token equal to two or three adjacent tokens of the
 // other side joined is shared: `10-Cup` / `10 Cup`, `77x147` / `77 x 147`):
 // - numbers (tokens with a digit, and Roman numerals up to XIII): shared when they have the same digits and one
@@ -74,6 +75,10 @@ const ROMAN = /^(?:i|ii|iii|iv|v|vi|vii|viii|ix|x|xi|xii|xiii)$/;
 const PLUS_MODEL = /\p{Nd}[\p{L}\p{Nd}]*\+$/u;
 
 const ASCII = /^[\x00-\x7f]*$/;
+/** An ordinal indicator or a degree sign after digits (`3º B`, `2ª planta`): the number's, no letter. */
+const ORDINAL_INDICATOR = /(\p{Nd})[ºª°]/gu;
+/** Ordinals written out, read as their numbers (`Fifth Avenue` / `5th Ave`). */
+const ORDINAL_WORDS = { first: '1st', second: '2nd', third: '3rd', fourth: '4th', fifth: '5th', sixth: '6th', seventh: '7th', eighth: '8th', ninth: '9th', tenth: '10th' };
 
 /** A token's folded form, as the short measure folds (README "Similarity of short strings"). */
 function fold(piece) {
@@ -110,7 +115,8 @@ export function tokensOf(text) {
   for (const piece of text.split(/\s+/u)) {
     if (!piece) continue;
     for (const run of piece.split(CJK_RUN)) {
-      const key = fold(run.replace(POSSESSIVE, ''));
+      const folded = fold(run.replace(POSSESSIVE, '').replace(ORDINAL_INDICATOR, '$1'));
+      const key = ORDINAL_WORDS[folded] ?? folded;
       if (!key) continue;
       const shown = run.replace(EDGE_PUNCTUATION, '') || run;
       tokens.push({ key, shown, kind: CJK.test(key) ? KIND_CJK : DIGIT.test(key) || ROMAN.test(key) ? KIND_NUMBER : KIND_WORD });

@@ -75,6 +75,8 @@ const LOOK_ALIKES = [
   ['Sony Xperia L1', 'Sony Xperia L', { numbers: [['L1'], ['L']] }],
   ['Samsung Galaxy S8', 'Samsung Galaxy Y', { numbers: [['S8'], ['Y']] }],
   ['Motorola Moto G6 UK SIM Free', 'Motorola Moto C UK SIM Free', { numbers: [['G6'], ['C']] }],
+  // Ordinals written out are their numbers: another conference.
+  ['Report on the Fourth International Conference on Query Answering', 'Report on the Fifth International Conference on Query Answering', { numbers: [['Fourth'], ['Fifth']] }],
   // A house number's suffix on one side only: another house.
   ['12 rue de la Paix, 75002 Paris', '12 bis rue de la Paix, 75002 Paris', { words: [[], ['bis']] }],
   // A generation ending a name, on one side only or another on each: a father and his son.
@@ -100,7 +102,8 @@ const VARIANTS = [
   ['Microsoft', 'Mircosoft'], ['John Smith', 'Smith, John'], ['José García', 'Jose Garcia'], ['Jon Smith', 'John Smith'],
   ['Siemens AG', 'Siemens Aktiengesellschaft'], ['Apple Inc.', 'Apple Incorporated'], ['Kestrel Dynamics Ltd', 'Kestrel Dynamics Limited'],
   ['Hauptstr. 5', 'Hauptstraße 5'], ['Johnson & Johnson', 'Johnson and Johnson'], ['Brightwell & Co', 'Brightwell and Co'], ['Brightwell & Co', 'Brightwell Co'], ['Margaret Smyth', 'Margaret Smith'],
-  ['AquaPure Water Filter Pitcher 10-Cup', 'AquaPure Water Filter Pitcher 10 Cup'], ['IKEA KALLAX Regal weiß 77x147 cm', 'IKEA Kallax Regal Weiss 77 x 147 cm'], ['Bose AM53', 'Bose AM53BK'],
+  ['AquaPure Water Filter Pitcher 10-Cup', 'AquaPure Water Filter Pitcher 10 Cup'], ['IKEA KALLAX Regal weiß 77x147 cm', 'IKEA Kallax Regal Weiss 77 x 147 cm'],
+  ['350 5th Ave, New York', '350 Fifth Avenue, New York'], ['Calle Mayor 5, 3º B, Madrid', 'C/ Mayor 5, 3B, Madrid'], ['Bose AM53', 'Bose AM53BK'],
   ['Dr. Amelia Thornbury', 'Amelia Thornbury'], ['iPhone 14 Pro', 'iPhone 14 Pro 128GB'], ['北京大學', '北京大学'],
   ['Sony Handycam HDR-SR10 Camcorder - HDRSR10', 'Sony 40GB Handycam Camcorder - HDRSR10'], // one code said twice: one token
   ['ＡＢＣ　１２３', 'abc 123'], ['Whitfield-Price', 'Whitfield Price'], ['Northgate Medical Supplies LLC', 'Northgate Medical Supply LLC'],
