@@ -282,6 +282,8 @@ test('by the short measure, pairs whose numbers differ come after the others, an
     assert.deepEqual(limited.review, all.review.slice(0, limit), `reviewLimit ${limit}`);
     assert.ok(limited.reviewOmitted >= 1 && limited.reviewOmitted <= all.review.length - limit, `reviewLimit ${limit}: omitted ${limited.reviewOmitted}`);
   }
+  const pooled = await pool.dedup(list, { review: 0.3, reviewLimit: 150 });
+  assert.deepEqual([pooled.review, pooled.reviewOmitted], [all.review.slice(0, 150), (await sh.dedup(list, { review: 0.3, reviewLimit: 150 })).reviewOmitted]);
 });
 
 test('containedPairs: words folded, one pair per two groups, none whose rarest word over 50 groups hold, nor a word alone a third group holds', () => {
