@@ -278,6 +278,12 @@ export interface RecordDedupResult<T> {
   uniqueIndices: number[];
   /** Row indices per group, kept row first (the one that matches most of them); each group has at least two members. */
   groups: number[][];
+  /**
+   * Why each member was merged: `merged[g][m - 1]` for `groups[g][m]`, its match probability
+   * with the kept row and each field's level, in `fields`' order (a row identical to the kept
+   * one: probability 1, `exact` wherever it has a value).
+   */
+  merged: { probability: number; levels: Array<'exact' | 'close' | 'similar' | 'different' | 'missing'> }[][];
   /** The fields compared and the kind of each. */
   fields: { name: string; kind: FieldKind }[];
   /** The model learned from the list: how much each level of each field weighs. */

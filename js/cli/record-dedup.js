@@ -64,7 +64,12 @@ export async function dedupRecordsCommand(sh, args, records, header, out, review
   const rows = records.map((record) => record.text);
   const result = await compareWith(() => sh.dedup(rows, recordOptions(args, progress)));
   if (args.output === 'groups') {
-    for (const group of result.groups) await out.write(`${JSON.stringify({ group: group.map((i) => recordShown(records[i], header)) })}\n`);
+    // Each member after the kept row with why it was merged: the probability and each field's level.
+    const why = ({ probability, levels }) => ({ probability, levels: Object.fromEntries(result.fields.map(({ name }, j) => [name, levels[j]])) });
+    for (const [g, group] of result.groups.entries()) {
+      const shown = group.map((i, m) => ({ ...recordShown(records[i], header), ...(m > 0 && why(result.merged[g][m - 1])) }));
+      await out.write(`${JSON.stringify({ group: shown })}\n`);
+    }
   } else {
     if (header) await out.write(header.raw);
     for (const i of result.uniqueIndices) await out.write(records[i].raw);

@@ -205,8 +205,9 @@ function wordsApart(x, y) {
 }
 
 /**
- * The labels of n rows grouped by the pairs whose probability reaches `threshold`, those in
- * `differs` aside, under the central leader rule (grouping.js centralLeaderLabels). Then two
+ * { labels, grouping }: the labels of n rows grouped by the pairs whose probability reaches
+ * `threshold`, those in `differs` aside (`grouping`: each such pair's candidate, by a * n +
+ * b), under the central leader rule (grouping.js centralLeaderLabels). Then two
  * members whose identities' numbers differ (`identityOf(row)`: `iPhone 14` / `15` under
  * `iPhone`) are split as a list's (dedup/look-alikes.js), each already checked against its kept
  * row; and a member kept apart from one before it in its group (`differs`) is a group of its
@@ -232,7 +233,7 @@ function centralLeaders(core, n, { a, b }, probability, threshold, differs, iden
     if ((members[kept] ??= []).some((x) => bridges(apart.get(x * n + r), withKept, kept))) labels[r] = r;
     else members[kept].push(r);
   }
-  return labels;
+  return { labels, grouping };
 }
 
 /** The model as the result reports it: per field its kind and per level m, u and the weight in bits. */
@@ -270,10 +271,19 @@ export async function dedupRecords(core, items, options) {
   const keys = fieldsWhere(fields, (field) => OUTRIGHT_KEYS.has(field.kind));
   const bridges = (apart, withKept, kept) => apart !== undefined && !identified(withKept)
     && keys.some((j) => levels[apart * fields.length + j] === LEVELS[fields[j].kind].length - 1 && !fields[j].texts[rows[kept]]);
-  const distinctLabels = centralLeaders(core, n, candidates, probability, parsed.probability, differs, (r) => identityText(fields, rows[r]), bridges);
+  const { labels: distinctLabels, grouping } = centralLeaders(core, n, candidates, probability, parsed.probability, differs, (r) => identityText(fields, rows[r]), bridges);
   const labels = new Uint32Array(items.length);
   for (let i = 0; i < items.length; i++) labels[i] = rows[distinctLabels[of[i]]];
   const result = await dedupResult(items, flatGroups(labels), pacer);
+  // Why each member joined its kept row: their pair's probability and each field's level (a
+  // row identical to the kept one: exact wherever it has a value).
+  const levelName = (j, level) => (level === MISSING ? 'missing' : LEVELS[fields[j].kind][level]);
+  const merged = result.groups.map((group) => group.slice(1).map((i) => {
+    const [x, y] = [of[group[0]], of[i]];
+    const p = grouping.get(Math.min(x, y) * n + Math.max(x, y));
+    if (p === undefined) return { probability: 1, levels: fields.map(({ texts }) => (texts[i] === '' ? 'missing' : 'exact')) };
+    return { probability: probability[p], levels: fields.map((_, j) => levelName(j, levels[p * fields.length + j])) };
+  }));
   // Review: the pair joining each two groups, at least parsed.review, not grouped: one kept apart, else the most probable.
   const best = new Map();
   for (let p = 0; p < probability.length; p++) {
@@ -289,7 +299,7 @@ export async function dedupRecords(core, items, options) {
   const explain = pairExplainer(fields, rows, candidates, levels, weight, fieldWeightOf, differs);
   const review = order.slice(0, parsed.reviewLimit).map((p) => explain(p, rows[candidates.a[p]], rows[candidates.b[p]], probability[p]));
   pacer.report('groups', 1, 1);
-  return { ...result, ...describeMatching(fields, model, review, order, candidates) };
+  return { ...result, merged, ...describeMatching(fields, model, review, order, candidates) };
 }
 
 /** What both results of records end with: the fields, the model, the review and how many pairs were compared. */

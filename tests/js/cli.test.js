@@ -687,8 +687,15 @@ describe('records: two or more columns with --field', () => {
     const groups = cli(['dedup', path, '--field', 'name', '--field', 'email', '--groups']);
     assert.equal(groups.status, 0, groups.stderr);
     const grouped = jsonLines(groups.stdout);
-    assert.ok(grouped.length > 0);
-    for (const { group } of grouped) for (const { line, record } of group) assert.deepEqual(record, whole[line - 2]);
+    const byTwo = await sh.dedup(rows.map(({ name, email }) => ({ name, email })), { fields: { name: 'auto', email: 'auto' } });
+    assert.deepEqual(grouped.map(({ group }) => group.map(({ line }) => line - 2)), byTwo.groups);
+    grouped.forEach(({ group }, g) => group.forEach(({ line, record, probability, levels }, m) => {
+      assert.deepEqual(record, whole[line - 2]);
+      // Why a member was merged: its probability and each field's level; the kept row has none.
+      assert.deepEqual(m ? { probability, levels } : { probability, levels }, m
+        ? { probability: byTwo.merged[g][m - 1].probability, levels: { name: byTwo.merged[g][m - 1].levels[0], email: byTwo.merged[g][m - 1].levels[1] } }
+        : { probability: undefined, levels: undefined });
+    }));
     assert.match(groups.stderr, /compared records by name \(name\), email \(email\), merged at probability 0\.99; \d+ uncertain pairs not merged/);
   });
 

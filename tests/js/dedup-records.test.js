@@ -348,6 +348,42 @@ describe('dedup of records', () => {
     const result = await sh.dedup(rows);
     assert.deepEqual(result.groups, [[0, 1]]);
     assert.deepEqual(result.uniqueIndices, [0, 2]);
+    assert.deepEqual(result.merged, [[{ probability: 1, levels: ['exact', 'exact', 'exact'] }]], 'an identical row: exact wherever it has a value');
+  });
+
+  test('why each member was merged: its pair with the kept row, its probability and each field\'s level', async () => {
+    const [febrl] = loadRecords({ names: ['febrl1'] });
+    const result = await sh.dedup(febrl.rows);
+    assert.equal(result.merged.length, result.groups.length);
+    const levelsOf = new Map(result.fields.map(({ name, kind }) => [name, kind === 'code' ? ['exact', 'different'] : ['exact', 'close', 'similar', 'different']]));
+    let merged = 0;
+    result.groups.forEach((group, g) => {
+      assert.equal(result.merged[g].length, group.length - 1);
+      result.merged[g].forEach(({ probability, levels }, m) => {
+        assert.ok(probability >= 0.99 && probability <= 1, `group ${g}, member ${m + 1}: ${probability}`);
+        assert.equal(levels.length, result.fields.length);
+        levels.forEach((level, j) => assert.ok(level === 'missing' || levelsOf.get(result.fields[j].name).includes(level), level));
+        // A field both rows hold equal is exact; one they both lack is missing.
+        const [x, y] = [febrl.rows[group[0]], febrl.rows[group[m + 1]]];
+        result.fields.forEach(({ name }, j) => {
+          if (x[name] === '' && y[name] === '') assert.equal(levels[j], 'missing', name);
+          else if (x[name] === y[name]) assert.equal(levels[j], 'exact', name);
+        });
+        merged++;
+      });
+    });
+    assert.ok(merged > 400, `${merged} members explained`);
+    // As the review explains a pair: at a stricter threshold the members left out are listed, each with the levels it was merged by.
+    const stricter = await sh.dedup(febrl.rows, { probability: 0.999999999, review: 0.5 });
+    let listed = 0;
+    result.groups.forEach((group, g) => group.slice(1).forEach((member, m) => {
+      const entry = stricter.review.find(({ a, b }) => (a === group[0] && b === member) || (a === member && b === group[0]));
+      if (!entry) return;
+      listed++;
+      assert.deepEqual(entry.fields.map(({ level }) => level), result.merged[g][m].levels, `${group[0]} / ${member}`);
+      assert.equal(entry.probability, result.merged[g][m].probability);
+    }));
+    assert.ok(listed >= 10, `${listed} members listed at the stricter threshold`);
   });
 
   test('bad input: a TypeError or RangeError naming what to fix; the instance stays usable', async () => {

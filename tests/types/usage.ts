@@ -115,7 +115,9 @@ export async function example(tickets: Ticket[]): Promise<string[]> {
   const entry: RecordReviewPair | undefined = byColumns.review[0];
   const why: string | undefined = entry?.fields.map((f) => `${f.name}: ${f.a} / ${f.b} ${f.level} ${f.weight.toFixed(1)} bits`).join('; ');
   const apartBy: string | undefined = entry?.apart?.field;
-  void [kind, why, apartBy, people.model.prior, people.groups, people.unique[0]?.email, people.compared];
+  const mergedBy: string | undefined = people.merged[0]?.[0]?.levels.map((level, j) => `${people.fields[j]?.name}: ${level}`).join(', ');
+  const mergedAt: number | undefined = people.merged[0]?.[0]?.probability;
+  void [kind, why, apartBy, mergedBy, mergedAt, people.model.prior, people.groups, people.unique[0]?.email, people.compared];
   const crm = [{ name: 'Jon Smith', mail: 'jon@example.com' }];
   const linked: RecordLinkResult = await sh.link(contacts, crm, { fields: { name: 'name' }, probability: 0.5, review: 0.2 });
   const pairsAcross: [number, number][] = linked.links.map(({ a, b }) => [a, b]);
