@@ -213,13 +213,25 @@ export class Engine {
     const count = rows.length;
     const leader = Uint32Array.from(rows, (_, i) => i);
     const across = (entry) => ({ ...entry, b: left + entry.b }); // link's b indexes the second list
-    if (linking) for (const { a, b } of found.links) leader[left + b] = a;
-    else for (const [kept, ...members] of found.groups) for (const member of members) leader[member] = kept;
+    // Why each member joined its kept row (link's: its link): the match probability and each field's level.
+    const why = [];
+    if (linking) {
+      for (const { a, b, probability, fields: levels } of found.links) {
+        leader[left + b] = a;
+        why[left + b] = { kept: a, probability, levels: levels.map(({ name, level }) => ({ name, level })) };
+      }
+    } else {
+      found.groups.forEach(([kept, ...members], g) => members.forEach((member, m) => {
+        leader[member] = kept;
+        const { probability, levels } = found.merged[g][m];
+        why[member] = { kept, probability, levels: found.fields.map(({ name }, j) => ({ name, level: levels[j] })) };
+      }));
+    }
     const autoMeasure = measureFor([...new Set(rows.map((row) => recordText(row, columns)))]);
     this.#state = { measure: 'records' };
     return {
       view: linking ? LINK_VIEW : RECORDS_VIEW, measure: 'records', count, unique: linking ? count - found.links.length : found.unique.length, leader,
-      distance: null, similarity: null, radius: -1, histogram: null, histogramMax: -1, fields: found.fields,
+      distance: null, similarity: null, radius: -1, histogram: null, histogramMax: -1, fields: found.fields, why,
       review: linking ? found.review.map(across) : found.review, reviewOmitted: found.reviewOmitted, compared: found.compared,
       ...(linking && { links: found.links.map(across), left }), autoMeasure, timings, total: performance.now() - started,
     };

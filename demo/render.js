@@ -83,7 +83,9 @@ function memberRow(input, result, item, to, kept) {
     const grouped = result.left === undefined ? { label: 'duplicate', title: `grouped with the kept record at ${describeView(result.view)}` }
       : { label: 'linked', title: `linked with the first file's record at ${describeView(result.view)}` };
     const badge = to === null || to.label !== undefined ? to : grouped;
-    return recordRow(records[item], rows[item], badge, shape, kept && { row: rows[kept.item], name: kept.name });
+    // Why it was merged, while it stays with the row it was merged into.
+    const why = result.why?.[item];
+    return recordRow(records[item], rows[item], badge, shape, kept && { row: rows[kept.item], name: kept.name }, why?.kept === kept?.item ? why : undefined);
   }
   return textRow(records[item], input.texts[item], to, kept);
 }

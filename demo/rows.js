@@ -6,7 +6,7 @@
 // review.js) shows the record's columns instead, each value marked against the reference
 // record's value of that column.
 import { diff } from './diff.js';
-import { lineOf, percent } from './wording.js';
+import { lineOf, percent, percentBelow } from './wording.js';
 
 /** The list item of a row, with its badge and line (see textRow's `to`), and its .meta box. */
 function memberItem(record, to) {
@@ -102,16 +102,20 @@ export function recordShape(input, result) {
  * A row for the record at record.line whose values are `row` (column → text): a badge as
  * textRow's `to` ({ label, title? } or null), then each of `columns` with its value; those not
  * in `compared` (a Set) muted as not compared. With `reference` ({ row, name }), each compared
- * value has its differences from the reference record's value marked.
+ * value has its differences from the reference record's value marked; with `why` ({ probability,
+ * levels: [{ name, level }] }, engine.js), why the record was merged into the reference: each
+ * field its level (`data-level`), and a line saying them.
  */
-export function recordRow(record, row, to, { columns, compared }, reference) {
+export function recordRow(record, row, to, { columns, compared }, reference, why) {
   const li = memberItem(record, to);
   li.classList.add('record');
+  const levelOf = new Map(why?.levels.map(({ name, level }) => [name, level]));
   const list = document.createElement('dl');
   list.className = 'fields';
   for (const column of columns) {
     const entry = document.createElement('div');
     entry.dataset.field = column;
+    if (levelOf.has(column)) entry.dataset.level = levelOf.get(column);
     const name = document.createElement('dt');
     name.textContent = column;
     const value = document.createElement('dd');
@@ -126,5 +130,11 @@ export function recordRow(record, row, to, { columns, compared }, reference) {
     list.append(entry);
   }
   li.append(list);
+  if (why) {
+    const note = document.createElement('p');
+    note.className = 'why';
+    note.textContent = `${percentBelow(why.probability, 1)} match: ${why.levels.map(({ name, level }) => `${name} ${level}`).join(', ')}`;
+    li.append(note);
+  }
   return li;
 }
