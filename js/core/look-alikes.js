@@ -42,8 +42,11 @@
 //   outright (`iPhone 8` / `iPhone 8 Plus`, `Galaxy S8` / `S8+`, `Xbox One` / `Xbox One X`,
 //   `John Smith` / `John Smith Jr.`);
 // - CJK runs are not compared: they have no word boundaries to compare by (their digits
-//   still count), but a run that repeats the characters of the other's differs as a word
-//   (repeatsCharacters: `罗刚` / `罗刚刚`).
+//   still count; an address's counters between them are separators, `1丁目2番3号` as
+//   `1-2-3`), but a run that repeats the characters of the other's differs as a word
+//   (repeatsCharacters: `罗刚` / `罗刚刚`), and a piece of katakana alone is a word beside
+//   numbers on both sides (`256GB ブラック` / `256GB ホワイト`; a name's reading varies,
+//   `タロウ` / `タロー`).
 // Numbers that differ outright always make a difference. A typo in a number, or a word left
 // on each side, makes one unless the entries share at least TYPO_AGREEMENT tokens. Two
 // one-line records (one of them a record by thresholds.js isRecord: at least RECORD_FIELDS
@@ -77,6 +80,13 @@ const PLUS_MODEL = /\p{Nd}[\p{L}\p{Nd}]*\+$/u;
 const ASCII = /^[\x00-\x7f]*$/;
 /** An ordinal indicator or a degree sign after digits (`3º B`, `2ª planta`): the number's, no letter. */
 const ORDINAL_INDICATOR = /(\p{Nd})[ºª°]/gu;
+/**
+ * A Japanese or Chinese address's counter between numbers, or ending one (`1丁目2番3号`,
+ * `建国路88号`): the number's separator, as `1-2-3` writes it.
+ */
+const ADDRESS_COUNTER = /(\p{Nd})(?:丁目|番地|番|号)(?=\p{Nd}|[\s,、]|$)/gu;
+/** A piece of katakana alone (`ブラック`, `シルバー`): a word, unlike a run of kanji, which has no boundaries. */
+const KATAKANA_WORD = /^[\p{Script=Katakana}ー]+$/u;
 /** Ordinals written out, read as their numbers (`Fifth Avenue` / `5th Ave`). */
 const ORDINAL_WORDS = { first: '1st', second: '2nd', third: '3rd', fourth: '4th', fifth: '5th', sixth: '6th', seventh: '7th', eighth: '8th', ninth: '9th', tenth: '10th' };
 
@@ -106,20 +116,23 @@ export function identifyingParts(text) {
 
 /**
  * identifyingParts' tokens of a text, each { key (folded), shown (as written, without edge
- * punctuation), kind }, `tier` set on a model's tier or a house number's suffix (isTier),
+ * punctuation), kind }, `katakana` set on a piece of katakana alone, `tier` set on a model's tier or a house number's suffix (isTier),
  * `modelLetter` on a model's letter ending the text (isModelLetter) and `generation` on a
  * generation ending it (GENERATION).
  */
 export function tokensOf(text) {
   const tokens = [];
-  for (const piece of text.split(/\s+/u)) {
+  for (const piece of text.replace(ADDRESS_COUNTER, '$1-').split(/\s+/u)) {
     if (!piece) continue;
     for (const run of piece.split(CJK_RUN)) {
       const folded = fold(run.replace(POSSESSIVE, '').replace(ORDINAL_INDICATOR, '$1'));
       const key = ORDINAL_WORDS[folded] ?? folded;
       if (!key) continue;
       const shown = run.replace(EDGE_PUNCTUATION, '') || run;
-      tokens.push({ key, shown, kind: CJK.test(key) ? KIND_CJK : DIGIT.test(key) || ROMAN.test(key) ? KIND_NUMBER : KIND_WORD });
+      // A katakana word standing alone is a word (`ブラック` / `ホワイト`): it has its boundaries.
+      const katakana = CJK.test(key) && KATAKANA_WORD.test(piece);
+      const kind = CJK.test(key) && !katakana ? KIND_CJK : DIGIT.test(key) || ROMAN.test(key) ? KIND_NUMBER : KIND_WORD;
+      tokens.push({ key, shown, kind, ...(katakana && { katakana }) });
     }
     // A model's `+` says `Plus` (`Galaxy S8+` / `Galaxy S8 Plus`).
     if (PLUS_MODEL.test(piece)) {
@@ -201,10 +214,10 @@ const LEGAL_FORMS = new Set(['inc', 'incorporated', 'corp', 'corporation', 'co',
  */
 const distinguishes = (token) => !LEGAL_FORMS.has(token.key) && token.key !== 'and';
 
-/** Whether tokens (tokensOf's), legal forms and `and` aside, are one word. */
+/** Whether tokens (tokensOf's), legal forms and `and` aside, are one word (not katakana, compared beside numbers only). */
 function isLoneWord(tokens) {
   const kept = tokens.filter(distinguishes);
-  return kept.length === 1 && kept[0].kind === KIND_WORD;
+  return kept.length === 1 && kept[0].kind === KIND_WORD && kept[0].katakana !== true;
 }
 
 /** How many letters x and y start with alike. */
@@ -423,12 +436,15 @@ export function differingParts(partsA, partsB, loneWords = false) {
   const leftNumbersB = left(b, usedB, KIND_NUMBER);
   // CJK runs are compared only where one repeats the characters of another.
   const [cjkA, cjkB] = [left(a, usedA, KIND_CJK), left(b, usedB, KIND_CJK)];
-  const leftWordsA = left(a, usedA, KIND_WORD).filter(distinguishes).concat(cjkA.filter((x) => cjkB.some((y) => repeatsCharacters(x.key, y.key))));
-  const leftWordsB = left(b, usedB, KIND_WORD).filter(distinguishes).concat(cjkB.filter((y) => cjkA.some((x) => repeatsCharacters(x.key, y.key))));
+  // A katakana word is one beside numbers on both sides (a product's colour, `256GB ブラック`);
+  // else it is compared as other CJK, not at all: names' readings vary (`タロウ` / `タロー`).
+  const numbered = hasNumbers(partsA) && hasNumbers(partsB);
+  const compared = (t) => distinguishes(t) && (numbered || t.katakana !== true);
+  const leftWordsA = left(a, usedA, KIND_WORD).filter(compared).concat(cjkA.filter((x) => cjkB.some((y) => repeatsCharacters(x.key, y.key))));
+  const leftWordsB = left(b, usedB, KIND_WORD).filter(compared).concat(cjkB.filter((y) => cjkA.some((x) => repeatsCharacters(x.key, y.key))));
   const lone = loneWords && partsA.lone !== partsB.lone;
   // A difference needs a number left on each side or a word left on each side (below), or
   // one side a lone word, or a model's tier: most pairs dedup asks about have none, and need no more.
-  const numbered = hasNumbers(partsA) && hasNumbers(partsB);
   // A generation in a list only: a record's other fields tell a father from his son (records.js keysTellApart).
   // A tier ending an entry names its model without numbers too (`Nintendo Switch Lite`), but
   // `SE`, which ends a European company's name as often (`BASF SE`).

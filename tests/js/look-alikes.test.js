@@ -77,6 +77,8 @@ const LOOK_ALIKES = [
   ['Motorola Moto G6 UK SIM Free', 'Motorola Moto C UK SIM Free', { numbers: [['G6'], ['C']] }],
   // Ordinals written out are their numbers: another conference.
   ['Report on the Fourth International Conference on Query Answering', 'Report on the Fifth International Conference on Query Answering', { numbers: [['Fourth'], ['Fifth']] }],
+  // A katakana word beside numbers on both sides: a product's colour.
+  ['iPhone 15 Pro 256GB ブラック', 'iPhone 15 Pro 256GB ホワイト', { words: [['ブラック'], ['ホワイト']] }],
   // A house number's suffix on one side only: another house.
   ['12 rue de la Paix, 75002 Paris', '12 bis rue de la Paix, 75002 Paris', { words: [[], ['bis']] }],
   // A generation ending a name, on one side only or another on each: a father and his son.
@@ -103,7 +105,9 @@ const VARIANTS = [
   ['Siemens AG', 'Siemens Aktiengesellschaft'], ['Apple Inc.', 'Apple Incorporated'], ['Kestrel Dynamics Ltd', 'Kestrel Dynamics Limited'],
   ['Hauptstr. 5', 'Hauptstraße 5'], ['Johnson & Johnson', 'Johnson and Johnson'], ['Brightwell & Co', 'Brightwell and Co'], ['Brightwell & Co', 'Brightwell Co'], ['Margaret Smyth', 'Margaret Smith'],
   ['AquaPure Water Filter Pitcher 10-Cup', 'AquaPure Water Filter Pitcher 10 Cup'], ['IKEA KALLAX Regal weiß 77x147 cm', 'IKEA Kallax Regal Weiss 77 x 147 cm'],
-  ['350 5th Ave, New York', '350 Fifth Avenue, New York'], ['Calle Mayor 5, 3º B, Madrid', 'C/ Mayor 5, 3B, Madrid'], ['Bose AM53', 'Bose AM53BK'],
+  ['350 5th Ave, New York', '350 Fifth Avenue, New York'], ['Calle Mayor 5, 3º B, Madrid', 'C/ Mayor 5, 3B, Madrid'],
+  // An address's counters are separators; a name's reading in katakana varies.
+  ['東京都港区六本木1-2-3', '東京都港区六本木1丁目2-3'], ['東京都港区六本木1丁目2番3号', '東京都港区六本木1-2-3'], ['ヤマダ タロウ', 'ヤマダ タロー'], ['Bose AM53', 'Bose AM53BK'],
   ['Dr. Amelia Thornbury', 'Amelia Thornbury'], ['iPhone 14 Pro', 'iPhone 14 Pro 128GB'], ['北京大學', '北京大学'],
   ['Sony Handycam HDR-SR10 Camcorder - HDRSR10', 'Sony 40GB Handycam Camcorder - HDRSR10'], // one code said twice: one token
   ['ＡＢＣ　１２３', 'abc 123'], ['Whitfield-Price', 'Whitfield Price'], ['Northgate Medical Supplies LLC', 'Northgate Medical Supply LLC'],
