@@ -23,10 +23,20 @@ const TIMER_SLACK_MS = 100;
 // see ENCODE_CHUNKS in js/worker.js); with two workers, 50-52 ms in 2 of 8 runs.
 const LONG_TASK_LIMIT_MS = 50 + 25;
 
-function checkMainThread(result) {
-  console.log(`long tasks on the main thread during the pool dedup (ms): ${JSON.stringify(result.longTasks)}`);
-  const worst = Math.max(0, ...result.longTasks);
-  assert.ok(worst <= LONG_TASK_LIMIT_MS, `a ${worst} ms task on the main thread during the pool dedup: ${JSON.stringify(result.longTasks)}`);
+/**
+ * Checks that no task on the main thread passed LONG_TASK_LIMIT_MS during `result`'s run,
+ * else during a second run (`again()`): a task's wall time counts the time another process
+ * held the core, and the suites beside this one on a 2-core machine once made a 101 ms task
+ * of one that took at most 50 ms alone (two runs).
+ */
+async function checkMainThread(result, again) {
+  const worst = (run) => {
+    console.log(`long tasks on the main thread during the pool dedup (ms): ${JSON.stringify(run.longTasks)}`);
+    return Math.max(0, ...run.longTasks);
+  };
+  if (worst(result) <= LONG_TASK_LIMIT_MS) return;
+  const second = await again();
+  assert.ok(worst(second) <= LONG_TASK_LIMIT_MS, `tasks on the main thread during the pool dedup over ${LONG_TASK_LIMIT_MS} ms in two runs: ${JSON.stringify(result.longTasks)}, ${JSON.stringify(second.longTasks)}`);
 }
 
 let work;
@@ -87,13 +97,13 @@ run({ createPool, init, count: 200000 }).then(
   const result = await report(join(project, 'dist'), '');
   console.log(`Vite build in Chromium: ${JSON.stringify(result)}`);
   checkReport(result, 200_000);
-  checkMainThread(result);
+  await checkMainThread(result, () => report(join(project, 'dist'), ''));
 });
 
 test('the repository\'s modules without a bundler (module workers), strict CSP', async () => {
   const result = await report(ROOT, 'tests/browser/pool-page/index.html?count=20000');
   checkReport(result, 20_000);
-  checkMainThread(result);
+  await checkMainThread(result, () => report(ROOT, 'tests/browser/pool-page/index.html?count=20000'));
 });
 
 test('Node ESM and CommonJS (dynamic import) from the installed package', () => {
