@@ -52,7 +52,7 @@ export function searchAllPairs(core, sets, count, similarity, pacer, phase, boun
  * text stands for its first item (`first`, dedup.js collapseTexts), which keeps a < b.
  * `differs(a, b)`, if given, says what differs between two distinct texts (or null); an
  * entry takes it as `differs` when it is not null, and `contained: true` where
- * `contained[p]` (dedup.js reviewPairs).
+ * `contained[p]` (dedup/review.js reviewPairs).
  */
 export function reviewResult(first, { a, b, similarity, total, contained }, differs) {
   const review = new Array(a.length);
