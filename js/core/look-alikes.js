@@ -3,17 +3,17 @@
 // the entries its grouping by the short measure would merge (dedup/look-alikes.js), and
 // the review entries say with it why a pair was listed.
 //
-// The parts of an entry are its tokens: the text split at whitespace, each piece folded as
-// the short measure folds (case, diacritics, ß and the like, punctuation removed; an
-// ordinal's indicator dropped, `3º`, and its word read as its number, `Fifth` as `5th`),
-// runs of CJK characters apart from the rest. Two entries are compared on the tokens left once the
-// tokens they share are set aside (a token equal to two or three adjacent tokens of the
-// other side joined is shared: `10-Cup` / `10 Cup`, `77x147` / `77 x 147`):
-// - numbers (tokens with a digit, and Roman numerals up to XIII): shared when they have the same digits and one
-//   abbreviates the other (`AM53` / `AM53BK`), but for digits alone against one letter more,
-//   not a unit's `x` or `u`, unless their side holds the letter (lettered: `4` / `4B`, `6` /
-//   `6s` differ; `Flat B 29` / `29B` do not); a typo when one edit apart and of
-//   at least TYPO_DIGITS digits (a postcode, a phone number, a date: `90210` / `90201`);
+// The parts of an entry are its tokens (tokens.js: folded as the short measure folds, CJK
+// runs apart, marked where they name a tier, a size, a model's letter or a generation: its
+// isTier, SIZE_WORD, isModelLetter and GENERATION below). Two entries are compared on the
+// tokens left once the tokens they share are set aside (a token equal to two or three
+// adjacent tokens of the other side joined is shared: `10-Cup` / `10 Cup`, `77x147` / `77 x
+// 147`):
+// - numbers (tokens with a digit, and Roman numerals up to XIII): shared when they have the
+//   same digits and one abbreviates the other (`AM53` / `AM53BK`), but for digits alone
+//   against one letter more, not a unit's `x` or `u`, unless their side holds the letter
+//   (lettered: `4` / `4B`, `6` / `6s` differ; `Flat B 29` / `29B` do not); a typo when one
+//   edit apart and of at least TYPO_DIGITS digits (a postcode, a phone number, a date: `90210` / `90201`);
 //   else they differ outright, as house numbers and models identify (`125` / `123`,
 //   `S24` / `S23`, `WH-1000XM4` / `WH-1000XM5`, `9500CI` / `9500IX`), as does a letter in
 //   its place, the tokens around it alike (letterForModel: `Galaxy S8` / `Galaxy Y`, `Xperia
@@ -42,8 +42,7 @@
 //   outright (`iPhone 8` / `iPhone 8 Plus`, `Galaxy S8` / `S8+`, `Xbox One` / `Xbox One X`,
 //   `John Smith` / `John Smith Jr.`);
 // - CJK runs are not compared: they have no word boundaries to compare by (their digits
-//   still count; an address's counters between them are separators, `1丁目2番3号` as
-//   `1-2-3`), but a run that repeats the characters of the other's differs as a word
+//   still count), but a run that repeats the characters of the other's differs as a word
 //   (repeatsCharacters: `罗刚` / `罗刚刚`), and a piece of katakana alone is a word beside
 //   numbers on both sides (`256GB ブラック` / `256GB ホワイト`; a name's reading varies,
 //   `タロウ` / `タロー`).
@@ -62,44 +61,7 @@
 // tell them apart (README "Records").
 
 import { IDENTIFIER_DIGITS, RECORD_FIELDS, isRecord, recordFields } from './thresholds.js';
-
-const FOLDED_LETTERS = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i' };
-const FOLDABLE = /[ßæœøđðłþı]/g;
-const CJK_RUN = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}ー]+)/u;
-const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}ー]/u;
-const DIGIT = /\p{Nd}/u;
-const EDGE_PUNCTUATION = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu;
-const PUNCTUATION = /\p{P}/gu;
-/** A possessive ending, no letter of the word (`Mary's` / `Mark's`: 4 letters, no typo of each other). */
-const POSSESSIVE = /['’]s$/i;
-/** Roman numerals up to 13 (`Part I` / `Part II`, `Henry VII` / `Henry VIII`), numbers that match only when equal. */
-const ROMAN = /^(?:i|ii|iii|iv|v|vi|vii|viii|ix|x|xi|xii|xiii)$/;
-/** A model code ending in `+`, which reads `Plus` (`S8+`, `7+`; not `C++`). */
-const PLUS_MODEL = /\p{Nd}[\p{L}\p{Nd}]*\+$/u;
-
-const ASCII = /^[\x00-\x7f]*$/;
-/** An ordinal indicator or a degree sign after digits (`3º B`, `2ª planta`): the number's, no letter. */
-const ORDINAL_INDICATOR = /(\p{Nd})[ºª°]/gu;
-/**
- * A Japanese or Chinese address's counter between numbers, or ending one (`1丁目2番3号`,
- * `建国路88号`): the number's separator, as `1-2-3` writes it.
- */
-const ADDRESS_COUNTER = /(\p{Nd})(?:丁目|番地|番|号)(?=\p{Nd}|[\s,、]|$)/gu;
-/** A piece of katakana alone (`ブラック`, `シルバー`): a word, unlike a run of kanji, which has no boundaries. */
-const KATAKANA_WORD = /^[\p{Script=Katakana}ー]+$/u;
-/** Ordinals written out, read as their numbers (`Fifth Avenue` / `5th Ave`). */
-const ORDINAL_WORDS = { first: '1st', second: '2nd', third: '3rd', fourth: '4th', fifth: '5th', sixth: '6th', seventh: '7th', eighth: '8th', ninth: '9th', tenth: '10th' };
-
-/** A token's folded form, as the short measure folds (README "Similarity of short strings"). */
-function fold(piece) {
-  // ASCII has nothing to decompose, no marks and no letter to fold: the same, without the normalization.
-  if (ASCII.test(piece)) return piece.toLowerCase().replace(PUNCTUATION, '');
-  return piece.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(FOLDABLE, (c) => FOLDED_LETTERS[c]).replace(PUNCTUATION, '');
-}
-
-const KIND_WORD = 0;
-const KIND_NUMBER = 1;
-const KIND_CJK = 2;
+import { CJK, DIGIT, KIND_CJK, KIND_NUMBER, KIND_WORD, ROMAN, tokensOf } from './tokens.js';
 
 /**
  * The identifying parts of a text: `tokens` in order, each { key (folded), shown (as
@@ -112,42 +74,6 @@ export function identifyingParts(text) {
   const tokens = tokensOf(text);
   const fields = recordFields(text);
   return { tokens, record: isRecord(text), fields: fields.length, named: !DIGIT.test(fields[0]), lone: isLoneWord(tokens) };
-}
-
-/**
- * identifyingParts' tokens of a text, each { key (folded), shown (as written, without edge
- * punctuation), kind }, `katakana` set on a piece of katakana alone, `tier` set on a model's tier or a house number's suffix (isTier),
- * `modelLetter` on a model's letter ending the text (isModelLetter) and `generation` on a
- * generation ending it (GENERATION).
- */
-export function tokensOf(text) {
-  const tokens = [];
-  for (const piece of text.replace(ADDRESS_COUNTER, '$1-').split(/\s+/u)) {
-    if (!piece) continue;
-    for (const run of piece.split(CJK_RUN)) {
-      const folded = fold(run.replace(POSSESSIVE, '').replace(ORDINAL_INDICATOR, '$1'));
-      const key = ORDINAL_WORDS[folded] ?? folded;
-      if (!key) continue;
-      const shown = run.replace(EDGE_PUNCTUATION, '') || run;
-      // A katakana word standing alone is a word (`ブラック` / `ホワイト`): it has its boundaries.
-      const katakana = CJK.test(key) && KATAKANA_WORD.test(piece);
-      const kind = CJK.test(key) && !katakana ? KIND_CJK : DIGIT.test(key) || ROMAN.test(key) ? KIND_NUMBER : KIND_WORD;
-      tokens.push({ key, shown, kind, ...(katakana && { katakana }) });
-    }
-    // A model's `+` says `Plus` (`Galaxy S8+` / `Galaxy S8 Plus`).
-    if (PLUS_MODEL.test(piece)) {
-      tokens.at(-1).key = tokens.at(-1).key.replace(/\+$/, '');
-      tokens.push({ key: 'plus', shown: '+', kind: KIND_WORD });
-    }
-  }
-  tokens.forEach((t, i) => {
-    if (isTier(t.key, tokens[i - 1]?.key ?? '', tokens[i + 1]?.key)) t.tier = true;
-    if (SIZE.test(t.key) && SIZE_WORD.test(tokens[i - 1]?.key)) t.size = true;
-  });
-  // A model's letter is a word, though it reads as a Roman numeral (`Xbox One X`).
-  if (tokens.length > 1 && isModelLetter(tokens.at(-1).key, tokens.at(-2).key)) Object.assign(tokens.at(-1), { kind: KIND_WORD, modelLetter: true });
-  if (tokens.length > 1 && GENERATION.test(tokens.at(-1).key)) tokens.at(-1).generation = true;
-  return tokens;
 }
 
 /** Whether identifyingParts' answer has a number token: differingParts finds numbers that differ only between two that have. */
@@ -267,40 +193,6 @@ function repeatsCharacters(x, y) {
   return x.length !== y.length && CJK.test(x) && CJK.test(y) && characters(x) === characters(y);
 }
 
-// Words that name a model or an edition of its own beside its number (`iPhone 8` / `iPhone 8
-// Plus`, `Galaxy S20` / `S20 FE`, `iPad Air 2` / `iPad 2`, `Premiere Pro CS3` / `CS3 Upgrade`).
-const TIER = /^(?:pro|max|plus|mini|lite|se|air|edge|fe|upgrade|deluxe|academic|ultimate)$/;
-
-/**
- * Whether a token of key `key`, after one of key `before` and before one of key `after`
- * (undefined at the end), names a tier (TIER), is `Ultra` after a number not followed by `HD`
- * (`Galaxy S23 Ultra`, `Xperia XA2 Ultra`; not `4K Ultra HD` nor `Linksys Ultra RangePlus`),
- * or a house number's suffix after it (HOUSE_SUFFIX: `12 bis rue de la Paix`, another house
- * than `12`).
- */
-function isTier(key, before, after) {
-  if (key === 'ultra') return DIGIT.test(before) && after !== 'hd';
-  return TIER.test(key) || (HOUSE_SUFFIX.test(key) && /^\d+$/.test(before));
-}
-
-// Suffixes that make a house number another house's (French, Italian: `12 bis`, `12 ter`).
-const HOUSE_SUFFIX = /^(?:bis|ter|quater)$/;
-
-// Numbers written as words, which name models as digits do (`Xbox One`).
-const NUMBER_WORD = /^(?:one|two|three|four|five|six|seven|eight|nine|ten)$/;
-
-/**
- * Whether a letter ending an entry after a token of key `before` is a model's of its own:
- * after a number ending in a digit (`iPhone 6 S`, as `6s`, `LG G3 S`; not a colour's code,
- * `DMC-LX15EG K`), a Roman numeral or a number word (`Xbox One S`, `Xbox One X`); after
- * digits not a unit's `x` (`77 x`) or `u`, as lettered.
- */
-function isModelLetter(key, before) {
-  if (!/^[a-z]$/.test(key)) return false;
-  if (NUMBER_WORD.test(before) || ROMAN.test(before)) return true;
-  return /\p{Nd}$/u.test(before) && !/[xu]/.test(key);
-}
-
 /**
  * Whether the left word x of tokens a and the left number y of tokens b stand at one place,
  * a letter where the other's model has digits: the same token before each, and after each
@@ -312,11 +204,6 @@ function letterForModel(x, a, y, b) {
   const [i, j] = [a.indexOf(x), b.indexOf(y)];
   return i > 0 && j > 0 && a[i - 1].key === b[j - 1].key && a[i + 1]?.key === b[j + 1]?.key;
 }
-
-// Generational suffixes, which tell a father from his son, ending a name: on one side only
-// they differ (`John Smith` / `John Smith Jr.`), as on each side (`Jr.` / `Sr.`); within a
-// name they are a street's or a school's (`Martin Luther King Jr Drive`).
-const GENERATION = /^(?:jr|sr)$/;
 
 // Titles of address, which tell a couple apart: `Mr` abbreviates `Mrs`.
 const TITLE = /^m(?:r|rs|s|iss)$/;
@@ -332,10 +219,6 @@ function accentReplaced(x, y) {
   while (x.key[k] === y.key[k]) k++;
   return u[k] !== x.key[k] || v[k] !== y.key[k];
 }
-
-// A garment's size in letters after the word that says so (`Size M` / `Size L`, `Gr. XL`).
-const SIZE_WORD = /^(?:size|gr|grosse|groesse|taille|talla|taglia)$/;
-const SIZE = /^(?:[sml]|x{1,3}[sl]|[2-5]xl)$/;
 
 /**
  * Whether x is a word of two letters and y the same with one of its letters doubled (`AA` /

@@ -3,7 +3,7 @@
 // Smith` (nicknames.js: records compare names so). A short name and its longer form share
 // few bigrams among all the longer one's (similarity 0.2-0.4), so no threshold lists them
 // without listing chance pairs by the thousand; a person recognizes them at a glance.
-import { tokensOf } from '../core/look-alikes.js';
+import { tokensOf } from '../core/tokens.js';
 import { fullNames } from '../core/nicknames.js';
 
 /**

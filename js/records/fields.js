@@ -12,7 +12,7 @@
 // - 'text': longer free text: the text measure.
 import { typeName } from '../core/checks.js';
 import { fullNames } from '../core/nicknames.js';
-import { tokensOf } from '../core/look-alikes.js';
+import { tokensOf } from '../core/tokens.js';
 import { COMPACT_DATE, dateKey, dayOrder } from '../core/dates.js';
 
 export const KINDS = Object.freeze(['email', 'phone', 'date', 'exact', 'name', 'text']);

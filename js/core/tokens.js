@@ -1,0 +1,126 @@
+// The tokens of a short entry, as look-alikes.js compares them (README "Look-alikes"): the
+// text split at whitespace, each piece folded as the short measure folds (case, diacritics,
+// ß and the like, punctuation removed; an ordinal's indicator dropped, `3º`, and its word
+// read as its number, `Fifth` as `5th`; a Japanese or Chinese address's counters read as
+// separators, `1丁目2番3号` as `1-2-3`), runs of CJK characters apart from the rest, each a
+// word, a number or a CJK run, and marked where it names a model's tier, a size, a model's
+// letter or a generation. Plain JS.
+
+const FOLDED_LETTERS = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i' };
+const FOLDABLE = /[ßæœøđðłþı]/g;
+const CJK_RUN = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}ー]+)/u;
+export const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}ー]/u;
+export const DIGIT = /\p{Nd}/u;
+const EDGE_PUNCTUATION = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu;
+const PUNCTUATION = /\p{P}/gu;
+/** A possessive ending, no letter of the word (`Mary's` / `Mark's`: 4 letters, no typo of each other). */
+const POSSESSIVE = /['’]s$/i;
+/** Roman numerals up to 13 (`Part I` / `Part II`, `Henry VII` / `Henry VIII`), numbers that match only when equal. */
+export const ROMAN = /^(?:i|ii|iii|iv|v|vi|vii|viii|ix|x|xi|xii|xiii)$/;
+/** A model code ending in `+`, which reads `Plus` (`S8+`, `7+`; not `C++`). */
+const PLUS_MODEL = /\p{Nd}[\p{L}\p{Nd}]*\+$/u;
+
+const ASCII = /^[\x00-\x7f]*$/;
+/** An ordinal indicator or a degree sign after digits (`3º B`, `2ª planta`): the number's, no letter. */
+const ORDINAL_INDICATOR = /(\p{Nd})[ºª°]/gu;
+/**
+ * A Japanese or Chinese address's counter between numbers, or ending one (`1丁目2番3号`,
+ * `建国路88号`): the number's separator, as `1-2-3` writes it.
+ */
+const ADDRESS_COUNTER = /(\p{Nd})(?:丁目|番地|番|号)(?=\p{Nd}|[\s,、]|$)/gu;
+/** A piece of katakana alone (`ブラック`, `シルバー`): a word, unlike a run of kanji, which has no boundaries. */
+const KATAKANA_WORD = /^[\p{Script=Katakana}ー]+$/u;
+/** Ordinals written out, read as their numbers (`Fifth Avenue` / `5th Ave`). */
+const ORDINAL_WORDS = { first: '1st', second: '2nd', third: '3rd', fourth: '4th', fifth: '5th', sixth: '6th', seventh: '7th', eighth: '8th', ninth: '9th', tenth: '10th' };
+
+/** A token's folded form, as the short measure folds (README "Similarity of short strings"). */
+function fold(piece) {
+  // ASCII has nothing to decompose, no marks and no letter to fold: the same, without the normalization.
+  if (ASCII.test(piece)) return piece.toLowerCase().replace(PUNCTUATION, '');
+  return piece.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(FOLDABLE, (c) => FOLDED_LETTERS[c]).replace(PUNCTUATION, '');
+}
+
+/** A token's kinds: a word, a number (a digit, or a Roman numeral), a run of CJK characters. */
+export const KIND_WORD = 0;
+export const KIND_NUMBER = 1;
+export const KIND_CJK = 2;
+
+/**
+ * The tokens of a text, each { key (folded), shown (as written, without edge punctuation),
+ * kind }, `katakana` set on a piece of katakana alone, `tier` on a model's tier or a house
+ * number's suffix (isTier), `size` on a size after a size's word (SIZE_WORD), `modelLetter`
+ * on a model's letter ending the text (isModelLetter) and `generation` on a generation
+ * ending it (GENERATION).
+ */
+export function tokensOf(text) {
+  const tokens = [];
+  for (const piece of text.replace(ADDRESS_COUNTER, '$1-').split(/\s+/u)) {
+    if (!piece) continue;
+    for (const run of piece.split(CJK_RUN)) {
+      const folded = fold(run.replace(POSSESSIVE, '').replace(ORDINAL_INDICATOR, '$1'));
+      const key = ORDINAL_WORDS[folded] ?? folded;
+      if (!key) continue;
+      const shown = run.replace(EDGE_PUNCTUATION, '') || run;
+      // A katakana word standing alone is a word (`ブラック` / `ホワイト`): it has its boundaries.
+      const katakana = CJK.test(key) && KATAKANA_WORD.test(piece);
+      const kind = CJK.test(key) && !katakana ? KIND_CJK : DIGIT.test(key) || ROMAN.test(key) ? KIND_NUMBER : KIND_WORD;
+      tokens.push({ key, shown, kind, ...(katakana && { katakana }) });
+    }
+    // A model's `+` says `Plus` (`Galaxy S8+` / `Galaxy S8 Plus`).
+    if (PLUS_MODEL.test(piece)) {
+      tokens.at(-1).key = tokens.at(-1).key.replace(/\+$/, '');
+      tokens.push({ key: 'plus', shown: '+', kind: KIND_WORD });
+    }
+  }
+  tokens.forEach((t, i) => {
+    if (isTier(t.key, tokens[i - 1]?.key ?? '', tokens[i + 1]?.key)) t.tier = true;
+    if (SIZE.test(t.key) && SIZE_WORD.test(tokens[i - 1]?.key)) t.size = true;
+  });
+  // A model's letter is a word, though it reads as a Roman numeral (`Xbox One X`).
+  if (tokens.length > 1 && isModelLetter(tokens.at(-1).key, tokens.at(-2).key)) Object.assign(tokens.at(-1), { kind: KIND_WORD, modelLetter: true });
+  if (tokens.length > 1 && GENERATION.test(tokens.at(-1).key)) tokens.at(-1).generation = true;
+  return tokens;
+}
+
+// Words that name a model or an edition of its own beside its number (`iPhone 8` / `iPhone 8
+// Plus`, `Galaxy S20` / `S20 FE`, `iPad Air 2` / `iPad 2`, `Premiere Pro CS3` / `CS3 Upgrade`).
+const TIER = /^(?:pro|max|plus|mini|lite|se|air|edge|fe|upgrade|deluxe|academic|ultimate)$/;
+
+/**
+ * Whether a token of key `key`, after one of key `before` and before one of key `after`
+ * (undefined at the end), names a tier (TIER), is `Ultra` after a number not followed by `HD`
+ * (`Galaxy S23 Ultra`, `Xperia XA2 Ultra`; not `4K Ultra HD` nor `Linksys Ultra RangePlus`),
+ * or a house number's suffix after it (HOUSE_SUFFIX: `12 bis rue de la Paix`, another house
+ * than `12`).
+ */
+function isTier(key, before, after) {
+  if (key === 'ultra') return DIGIT.test(before) && after !== 'hd';
+  return TIER.test(key) || (HOUSE_SUFFIX.test(key) && /^\d+$/.test(before));
+}
+
+// Suffixes that make a house number another house's (French, Italian: `12 bis`, `12 ter`).
+const HOUSE_SUFFIX = /^(?:bis|ter|quater)$/;
+
+// Numbers written as words, which name models as digits do (`Xbox One`).
+const NUMBER_WORD = /^(?:one|two|three|four|five|six|seven|eight|nine|ten)$/;
+
+/**
+ * Whether a letter ending an entry after a token of key `before` is a model's of its own:
+ * after a number ending in a digit (`iPhone 6 S`, as `6s`, `LG G3 S`; not a colour's code,
+ * `DMC-LX15EG K`), a Roman numeral or a number word (`Xbox One S`, `Xbox One X`); after
+ * digits not a unit's `x` (`77 x`) or `u`, as lettered.
+ */
+function isModelLetter(key, before) {
+  if (!/^[a-z]$/.test(key)) return false;
+  if (NUMBER_WORD.test(before) || ROMAN.test(before)) return true;
+  return /\p{Nd}$/u.test(before) && !/[xu]/.test(key);
+}
+
+// Generational suffixes, which tell a father from his son, ending a name: on one side only
+// they differ (`John Smith` / `John Smith Jr.`), as on each side (`Jr.` / `Sr.`); within a
+// name they are a street's or a school's (`Martin Luther King Jr Drive`).
+const GENERATION = /^(?:jr|sr)$/;
+
+// A garment's size in letters after the word that says so (`Size M` / `Size L`, `Gr. XL`).
+const SIZE_WORD = /^(?:size|gr|grosse|groesse|taille|talla|taglia)$/;
+const SIZE = /^(?:[sml]|x{1,3}[sl]|[2-5]xl)$/;
