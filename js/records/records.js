@@ -236,6 +236,9 @@ function centralLeaders(core, n, { a, b }, probability, threshold, differs, iden
   return { labels, grouping };
 }
 
+/** A level as the result names it: LEVELS' name for the field's kind, or 'missing'. */
+const levelName = (kind, level) => (level === MISSING ? 'missing' : LEVELS[kind][level]);
+
 /** The model as the result reports it: per field its kind and per level m, u and the weight in bits. */
 function describeModel(model, fields) {
   return {
@@ -276,13 +279,13 @@ export async function dedupRecords(core, items, options) {
   for (let i = 0; i < items.length; i++) labels[i] = rows[distinctLabels[of[i]]];
   const result = await dedupResult(items, flatGroups(labels), pacer);
   // Why each member joined its kept row: their pair's probability and each field's level (a
-  // row identical to the kept one: exact wherever it has a value).
-  const levelName = (j, level) => (level === MISSING ? 'missing' : LEVELS[fields[j].kind][level]);
+  // row identical to the kept one: exact wherever it has a value). A member that is no copy
+  // joined through a pair at the threshold (centralLeaders' `grouping`).
   const merged = result.groups.map((group) => group.slice(1).map((i) => {
     const [x, y] = [of[group[0]], of[i]];
+    if (x === y) return { probability: 1, levels: fields.map(({ texts }) => (texts[i] === '' ? 'missing' : 'exact')) };
     const p = grouping.get(Math.min(x, y) * n + Math.max(x, y));
-    if (p === undefined) return { probability: 1, levels: fields.map(({ texts }) => (texts[i] === '' ? 'missing' : 'exact')) };
-    return { probability: probability[p], levels: fields.map((_, j) => levelName(j, levels[p * fields.length + j])) };
+    return { probability: probability[p], levels: fields.map(({ kind }, j) => levelName(kind, levels[p * fields.length + j])) };
   }));
   // Review: the pair joining each two groups, at least parsed.review, not grouped: one kept apart, else the most probable.
   const best = new Map();
@@ -326,7 +329,7 @@ function pairExplainer(fields, rows, candidates, levels, weight, fieldWeightOf, 
     ...(differs.has(p) && { apart: differs.get(p) }),
     fields: fields.map(({ name, kind, texts }, j) => {
       const level = levels[p * f + j];
-      return { name, a: texts[rows[candidates.a[p]]], b: texts[rows[candidates.b[p]]], level: level === MISSING ? 'missing' : LEVELS[kind][level], weight: bits(fieldWeightOf(p, j)) };
+      return { name, a: texts[rows[candidates.a[p]]], b: texts[rows[candidates.b[p]]], level: levelName(kind, level), weight: bits(fieldWeightOf(p, j)) };
     }),
   });
 }
