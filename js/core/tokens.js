@@ -30,8 +30,11 @@ const ORDINAL_INDICATOR = /(\p{Nd})[ºª°]/gu;
 const ADDRESS_COUNTER = /(\p{Nd})(?:丁目|番地|番|号)(?=\p{Nd}|[\s,、]|$)/gu;
 /** A piece of katakana alone (`ブラック`, `シルバー`): a word, unlike a run of kanji, which has no boundaries. */
 const KATAKANA_WORD = /^[\p{Script=Katakana}ー]+$/u;
-/** Ordinals written out, read as their numbers (`Fifth Avenue` / `5th Ave`). */
-const ORDINAL_WORDS = { first: '1st', second: '2nd', third: '3rd', fourth: '4th', fifth: '5th', sixth: '6th', seventh: '7th', eighth: '8th', ninth: '9th', tenth: '10th' };
+/**
+ * Ordinals written out, read as their numbers (`Fifth Avenue` / `5th Ave`). A Map: an entry's
+ * word may be any property name (`constructor`, `__proto__`).
+ */
+const ORDINAL_WORDS = new Map(Object.entries({ first: '1st', second: '2nd', third: '3rd', fourth: '4th', fifth: '5th', sixth: '6th', seventh: '7th', eighth: '8th', ninth: '9th', tenth: '10th' }));
 
 /** A token's folded form, as the short measure folds (README "Similarity of short strings"). */
 function fold(piece) {
@@ -58,7 +61,7 @@ export function tokensOf(text) {
     if (!piece) continue;
     for (const run of piece.split(CJK_RUN)) {
       const folded = fold(run.replace(POSSESSIVE, '').replace(ORDINAL_INDICATOR, '$1'));
-      const key = ORDINAL_WORDS[folded] ?? folded;
+      const key = ORDINAL_WORDS.get(folded) ?? folded;
       if (!key) continue;
       const shown = run.replace(EDGE_PUNCTUATION, '') || run;
       // A katakana word standing alone is a word (`ブラック` / `ホワイト`): it has its boundaries.

@@ -139,6 +139,17 @@ test('what differs: numbers, model codes and distinguishing words, each side as 
   }
 });
 
+test("a word that names a property of JS objects is a word like any other (`constructor`, `__proto__`)", async () => {
+  for (const word of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+    // Shown without its edge punctuation, as every token is.
+    assert.deepEqual(differs(`Object ${word} helpers`, 'Object builder helpers'), { words: [[word.replace(/_/g, '')], ['builder']] }, word);
+    assert.equal(differs(`${word} helpers 2`, `${word} helpers 2`), null, word);
+  }
+  // A Debian synopsis and its neighbour, which made dedup throw (`x.slice is not a function`).
+  const { groups } = await sh.dedup(['Perl module for object constructor helpers', 'Perl module for object constructors helpers', 'bar']);
+  assert.deepEqual(groups, [[0, 1]]);
+});
+
 test("in a list, a lone word differs from an entry of more words, legal forms, numbers and CJK aside; in a record's field it does not", () => {
   for (const [a, b] of [['Siemens', 'Siemens AG'], ['iPhone', 'iPhone 14'], ['Mitchell', 'Mitchel'], ['Mitchell', 'Mitchell 北京'], ['Microsoft', 'Mircosoft']]) {
     assert.equal(differs(a, b), null, `${a} / ${b}`);
