@@ -68,17 +68,18 @@ import { CJK, DIGIT, KIND_CJK, KIND_NUMBER, KIND_WORD, ROMAN, tokensOf } from '.
  * written, without edge punctuation), kind }; `record`, whether it is a one-line record
  * (thresholds.js isRecord); `fields`, how many fields it splits into as one (recordFields);
  * `named`, whether its first field (recordFields) has no digit; `lone`, whether its tokens,
- * legal forms aside, are one word.
+ * legal forms aside, are one word; `numbered`, whether a token is a number (hasNumbers).
  */
 export function identifyingParts(text) {
   const tokens = tokensOf(text);
   const fields = recordFields(text);
-  return { tokens, record: isRecord(text), fields: fields.length, named: !DIGIT.test(fields[0]), lone: isLoneWord(tokens) };
+  return { tokens, record: isRecord(text), fields: fields.length, named: !DIGIT.test(fields[0]), lone: isLoneWord(tokens),
+    numbered: tokens.some((t) => t.kind === KIND_NUMBER) };
 }
 
 /** Whether identifyingParts' answer has a number token: differingParts finds numbers that differ only between two that have. */
 export function hasNumbers(parts) {
-  return parts.tokens.some((t) => t.kind === KIND_NUMBER);
+  return parts.numbered;
 }
 
 /** The digits of a token, in order. */
@@ -180,8 +181,9 @@ const NAME_FORMS = /^(?:.[aeio]\|[aeio]|.a?\|(?:[ln]e|ine)|[^aeiou]\|a)$/;
  */
 function namesApart(x, y) {
   const i = commonStart(x, y);
+  if (i < 3) return false;
   const [short, long] = [x.slice(i), y.slice(i)].sort((p, q) => p.length - q.length);
-  return i >= 3 && NAME_FORMS.test(`${x[i - 1]}${short}|${long}`);
+  return NAME_FORMS.test(`${x[i - 1]}${short}|${long}`);
 }
 
 /**
@@ -255,17 +257,32 @@ function matchEqual(parts, usedA, other, usedB) {
 function matchJoined(parts, usedA, other, usedB) {
   for (const run of [3, 2]) {
     for (let i = 0; i + run <= parts.length; i++) {
-      if (usedA.subarray(i, i + run).some(Boolean)) continue;
-      const joined = parts.slice(i, i + run).map((t) => t.key).join('');
+      if (usedA[i] || usedA[i + 1] || (run === 3 && usedA[i + 2])) continue;
+      const j = joinedAt(parts, i, run, other, usedB);
       // Three only where they make a number: a letter code's pieces are abbreviations (`AI SH HPHONE` / `AISHHPHONE`).
-      if (run === 3 && !DIGIT.test(joined)) continue;
-      const j = other.findIndex((t, k) => !usedB[k] && t.key === joined);
-      if (j >= 0) {
-        usedA.fill(1, i, i + run);
-        usedB[j] = 1;
-      }
+      if (j < 0 || (run === 3 && !parts.slice(i, i + 3).some((t) => DIGIT.test(t.key)))) continue;
+      usedA.fill(1, i, i + run);
+      usedB[j] = 1;
     }
   }
+}
+
+/**
+ * The first unused token of `other` that equals the `run` tokens of `parts` from `i` joined,
+ * or -1: compared piece by piece, no joined string made (dedup asks it of most pairs it groups).
+ */
+function joinedAt(parts, i, run, other, usedB) {
+  let length = 0;
+  for (let r = 0; r < run; r++) length += parts[i + r].key.length;
+  for (let j = 0; j < other.length; j++) {
+    const key = other[j].key;
+    if (usedB[j] || key.length !== length) continue;
+    let at = 0;
+    let r = 0;
+    while (r < run && key.startsWith(parts[i + r].key, at)) at += parts[i + r++].key.length;
+    if (r === run) return j;
+  }
+  return -1;
 }
 
 /** Marks a token as used when one equal to it on its side is (`HDR-SR10 … - HDRSR10`: one code said twice). */
@@ -300,21 +317,14 @@ const RECORD_SHARED = 6;
 const RECORD_AGREEMENT = 2;
 
 /**
- * What makes two entries different entities (see the header), given their
- * identifyingParts: null when nothing does, else { numbers?: [a's, b's], words?: [a's, b's] },
- * the tokens (as written) of each side that the other lacks. With `loneWords` (a list's
- * entries: listDifference), also a lone word against more, and a generation on one side.
+ * The tokens of each side left once those `usedA` and `usedB` mark as shared are set aside,
+ * as differingParts compares them: { leftNumbersA, leftNumbersB, leftWordsA, leftWordsB,
+ * lone, tiered (a test of words), tierLeft, mayDiffer }, mayDiffer false when nothing left
+ * can make a difference. Fewer tokens left never make mayDiffer true.
  */
-export function differingParts(partsA, partsB, loneWords = false) {
+function tokensLeft(partsA, usedA, partsB, usedB, loneWords) {
   const a = partsA.tokens;
   const b = partsB.tokens;
-  const usedA = new Uint8Array(a.length);
-  const usedB = new Uint8Array(b.length);
-  matchEqual(a, usedA, b, usedB);
-  matchJoined(a, usedA, b, usedB);
-  matchJoined(b, usedB, a, usedA);
-  repeatsUsed(a, usedA);
-  repeatsUsed(b, usedB);
   const leftNumbersA = left(a, usedA, KIND_NUMBER);
   const leftNumbersB = left(b, usedB, KIND_NUMBER);
   // CJK runs are compared only where one repeats the characters of another.
@@ -335,7 +345,36 @@ export function differingParts(partsA, partsB, loneWords = false) {
   const tiered = (words) => words.some((t) => (loneWords && t.generation === true) || (t.tier === true && (numbered || ending(t))) || t.modelLetter === true);
   const tierLeft = tiered(leftWordsA) || tiered(leftWordsB);
   const letterAndNumber = (leftWordsA.length && leftNumbersB.length) || (leftWordsB.length && leftNumbersA.length);
-  if (!lone && !tierLeft && !letterAndNumber && !(leftNumbersA.length && leftNumbersB.length) && !(leftWordsA.length && leftWordsB.length)) return null;
+  const mayDiffer = lone || tierLeft || letterAndNumber || (leftNumbersA.length && leftNumbersB.length) || (leftWordsA.length && leftWordsB.length);
+  return { leftNumbersA, leftNumbersB, leftWordsA, leftWordsB, lone, tiered, tierLeft, mayDiffer: Boolean(mayDiffer) };
+}
+
+/**
+ * What makes two entries different entities (see the header), given their
+ * identifyingParts: null when nothing does, else { numbers?: [a's, b's], words?: [a's, b's] },
+ * the tokens (as written) of each side that the other lacks. With `loneWords` (a list's
+ * entries: listDifference), also a lone word against more, and a generation on one side.
+ */
+export function differingParts(partsA, partsB, loneWords = false) {
+  const a = partsA.tokens;
+  const b = partsB.tokens;
+  const usedA = new Uint8Array(a.length);
+  const usedB = new Uint8Array(b.length);
+  matchEqual(a, usedA, b, usedB);
+  // Joined tokens only mark more tokens shared, so a pair that needs no more without them
+  // needs none with them: most pairs dedup asks about, which then skip the joining.
+  const [equalA, equalB] = [usedA.slice(), usedB.slice()];
+  repeatsUsed(a, equalA);
+  repeatsUsed(b, equalB);
+  const leftEqual = tokensLeft(partsA, equalA, partsB, equalB, loneWords);
+  if (!leftEqual.mayDiffer) return null;
+  matchJoined(a, usedA, b, usedB);
+  matchJoined(b, usedB, a, usedA);
+  repeatsUsed(a, usedA);
+  repeatsUsed(b, usedB);
+  const joined = usedA.some((u, i) => u !== equalA[i]) || usedB.some((u, i) => u !== equalB[i]);
+  const { leftNumbersA, leftNumbersB, leftWordsA, leftWordsB, lone, tiered, tierLeft, mayDiffer } = joined ? tokensLeft(partsA, usedA, partsB, usedB, loneWords) : leftEqual;
+  if (!mayDiffer) return null;
   let shared = 0;
   for (const u of usedA) shared += u;
   const sameNumber = ({ key: x }, { key: y }) => digitsOf(x) === digitsOf(y) && !ROMAN.test(x) && !ROMAN.test(y) && (abbreviates(x, y) || abbreviates(y, x))

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { sh } from './helpers.js';
 import { createPool } from '../../js/worker.js';
 import { differenceText, differingParts, identifyingParts, listDifference } from '../../js/core/look-alikes.js';
+import { tokensOf } from '../../js/core/tokens.js';
 import { differenceOf, splitLookAlikes } from '../../js/dedup/look-alikes.js';
 import { NAMES_SAMPLE } from '../../js/cli/names-sample.js';
 import { isRecord } from '../../js/core/thresholds.js';
@@ -136,6 +137,21 @@ test('what differs: numbers, model codes and distinguishing words, each side as 
     assert.deepEqual(differs(a, b), want, `${a} / ${b}`);
     assert.deepEqual(differs(b, a), { ...(want.numbers && { numbers: [want.numbers[1], want.numbers[0]] }),
       ...(want.words && { words: [want.words[1], want.words[0]] }) }, `${b} / ${a}`);
+  }
+});
+
+test('an ASCII entry is read as the general path reads it (tokens.js reads ASCII by classes of its own): every ASCII character, in and around words and numbers', () => {
+  // A first token not ASCII sends the rest of the entry down the general path, and marks none of it.
+  const general = (text) => tokensOf(`é ${text}`).slice(1);
+  for (let code = 0; code < 128; code++) {
+    const c = String.fromCharCode(code);
+    for (const text of [`a${c}b`, `${c}word${c}`, `${c}${c}`, `12${c}`, `Flat ${c}3B 2${c}+`, `Galaxy S8${c} Size ${c}M`, `John${c}s Jr${c}`]) {
+      assert.deepEqual(tokensOf(text), general(text), JSON.stringify(text));
+    }
+    // A key drops punctuation (\p{P}) and keeps symbols (\p{S}), whatever the path.
+    if (/\s/.test(c)) continue;
+    const word = `${c}a${c}b${c}`;
+    assert.equal(tokensOf(word)[0]?.key ?? '', word.toLowerCase().replace(/\p{P}/gu, ''), JSON.stringify(word));
   }
 });
 
