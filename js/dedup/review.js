@@ -3,12 +3,12 @@
 // texts holds the other's words and last those whose numbers differ; without a review
 // threshold, the look-alikes kept apart. The layout is searchReview's (review-pairs.js), which
 // reviewResult turns into dedup's answer.
-import { hasNumbers, identifyingParts, listDifference } from '../core/look-alikes.js';
+import { hasNumbers, listDifference } from '../core/look-alikes.js';
 import { MAX_REVIEW_LIMIT } from '../core/thresholds.js';
 import { searchReview } from '../bindings/review-pairs.js';
 import { setSimilarities } from '../bindings/shingle-sets.js';
 import { containedPairs } from './contained.js';
-import { textsByIndex } from './look-alikes.js';
+import { partsOfItems, textsByIndex } from './look-alikes.js';
 
 /**
  * The review pairs of searchReview's layout without a review threshold: the pairs of
@@ -53,8 +53,7 @@ export async function reviewPairs(core, sets, texts, labels, search, pacer) {
   const held = containedPairs(n, textOf, labels);
   const heldGroups = new Set(Array.from(held.a, (x, p) => pairOf(x, held.b[p])));
   const contained = Array.from(setSimilarities(core, sets, held.a, held.b), (similarity, p) => [held.a[p], held.b[p], similarity, 1, 2]);
-  const parts = new Map();
-  const partsOf = (i) => parts.get(i) ?? parts.set(i, identifyingParts(textOf(i))).get(i);
+  const partsOf = partsOfItems(textOf);
   const numbersDiffer = (x, y) => hasNumbers(partsOf(x)) && hasNumbers(partsOf(y)) && listDifference(partsOf(x), partsOf(y))?.numbers !== undefined;
   // Progress of the searches asked again stays where the first left it.
   let reported = 0;
