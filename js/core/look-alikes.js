@@ -34,7 +34,7 @@
 //   `Bank`, `Gadgets` / `Widgets`; not a legal form, `N.V.` / `B.V.`, `GmbH` / `Inc.`:
 //   LEGAL_FORMS, nor `and`, which `&` says); a word on one side only is not, but in a list
 //   (listDifference) beside a lone word (`Mitchell` / `Mitchell Green`), and where it is a
-//   model's tier or an edition (isTier: `Plus`, `Pro`, `Upgrade`..., `Ultra` after a
+//   model's tier or an edition (isTier: `Plus`, `Pro`, `Premium`..., the word before `Edition`, `Ultra` after a
 //   number, a model's `+`, a house number's `bis`) and both sides hold numbers or it ends
 //   its entry (`Nintendo Switch` / `Switch Lite`; not `SE`, a company's too), a letter
 //   ending an entry after a number or a number word (isModelLetter: `Xbox One S`, `LG G3
@@ -61,7 +61,7 @@
 // tell them apart (README "Records").
 
 import { IDENTIFIER_DIGITS, RECORD_FIELDS, isRecord, recordFields } from './thresholds.js';
-import { CJK, DIGIT, KIND_CJK, KIND_NUMBER, KIND_WORD, ROMAN, tokensOf } from './tokens.js';
+import { CJK, DIGIT, EDITION, KIND_CJK, KIND_NUMBER, KIND_WORD, ROMAN, tokensOf } from './tokens.js';
 
 /**
  * The identifying parts of a text: `tokens` in order, each { key (folded), shown (as
@@ -339,9 +339,10 @@ function tokensLeft(partsA, usedA, partsB, usedB, loneWords) {
   // A difference needs a number left on each side or a word left on each side (below), or
   // one side a lone word, or a model's tier: most pairs dedup asks about have none, and need no more.
   // A generation in a list only: a record's other fields tell a father from his son (records.js keysTellApart).
-  // A tier ending an entry names its model without numbers too (`Nintendo Switch Lite`), but
-  // `SE`, which ends a European company's name as often (`BASF SE`).
-  const ending = (t) => t.key !== 'se' && (t === a.at(-1) || t === b.at(-1));
+  // A tier ending an entry names its model without numbers too (`Nintendo Switch Lite`,
+  // `Kindle Signature Edition`), but `SE`, which ends a European company's name as often (`BASF SE`).
+  const last = (tokens) => (tokens.length > 1 && tokens.at(-1).key === EDITION ? tokens.at(-2) : tokens.at(-1));
+  const ending = (t) => t.key !== 'se' && (t === last(a) || t === last(b));
   const tiered = (words) => words.some((t) => (loneWords && t.generation === true) || (t.tier === true && (numbered || ending(t))) || t.modelLetter === true);
   const tierLeft = tiered(leftWordsA) || tiered(leftWordsB);
   const letterAndNumber = (leftWordsA.length && leftNumbersB.length) || (leftWordsB.length && leftNumbersA.length);

@@ -99,19 +99,22 @@ export function tokensOf(text) {
 }
 
 // Words that name a model or an edition of its own beside its number (`iPhone 8` / `iPhone 8
-// Plus`, `Galaxy S20` / `S20 FE`, `iPad Air 2` / `iPad 2`, `Premiere Pro CS3` / `CS3 Upgrade`).
-const TIER = /^(?:pro|max|plus|mini|lite|se|air|edge|fe|upgrade|deluxe|academic|ultimate)$/;
+// Plus`, `Galaxy S20` / `S20 FE`, `iPad Air 2` / `iPad 2`, `Premiere Pro CS3` / `CS3 Upgrade`,
+// `Office 365 Business` / `Business Premium`, `Photoshop CS3` / `CS3 Extended`).
+const TIER = /^(?:pro|max|plus|mini|lite|se|air|edge|fe|upgrade|deluxe|academic|ultimate|premium|extended)$/;
+/** The word after an edition's name (`PlayStation 5 Digital Edition`, `Sports Edition`), which names none itself. */
+export const EDITION = 'edition';
 
 /**
  * Whether a token of key `key`, after one of key `before` and before one of key `after`
- * (undefined at the end), names a tier (TIER), is `Ultra` after a number not followed by `HD`
+ * (undefined at the end), names a tier (TIER) or an edition (before EDITION), is `Ultra` after a number not followed by `HD`
  * (`Galaxy S23 Ultra`, `Xperia XA2 Ultra`; not `4K Ultra HD` nor `Linksys Ultra RangePlus`),
  * or a house number's suffix after it (HOUSE_SUFFIX: `12 bis rue de la Paix`, another house
  * than `12`).
  */
 function isTier(key, before, after) {
   if (key === 'ultra') return DIGIT.test(before) && after !== 'hd';
-  return TIER.test(key) || (HOUSE_SUFFIX.test(key) && /^\d+$/.test(before));
+  return TIER.test(key) || after === EDITION || (HOUSE_SUFFIX.test(key) && /^\d+$/.test(before));
 }
 
 // Suffixes that make a house number another house's (French, Italian: `12 bis`, `12 ter`).

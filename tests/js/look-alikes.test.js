@@ -57,6 +57,11 @@ const LOOK_ALIKES = [
   ['Adobe Premiere Pro CS3', 'Adobe Premiere Pro CS3 Upgrade', { words: [[], ['Upgrade']] }],
   // A tier ending its entry, without numbers too.
   ['Nintendo Switch', 'Nintendo Switch Lite', { words: [[], ['Lite']] }],
+  // An edition: a tier's word, or the word before `Edition`, beside numbers or ending the entry.
+  ['Office 365 Business', 'Office 365 Business Premium', { words: [[], ['Premium']] }],
+  ['Photoshop CS3', 'Photoshop CS3 Extended', { words: [[], ['Extended']] }],
+  ['PlayStation 5', 'PlayStation 5 Digital Edition', { words: [[], ['Digital', 'Edition']] }],
+  ['Kindle Paperwhite', 'Kindle Paperwhite Signature Edition', { words: [[], ['Signature', 'Edition']] }],
   ['Apple MacBook Air', 'Apple MacBook', { words: [['Air'], []] }],
   // `Ultra` after a model's number, and a model's `+`, which reads `Plus`.
   ['Samsung Galaxy S23 Ultra 256GB', 'Samsung Galaxy S23 256GB', { words: [['Ultra'], []] }],
@@ -106,7 +111,7 @@ const VARIANTS = [
   ['Siemens AG', 'Siemens Aktiengesellschaft'], ['Apple Inc.', 'Apple Incorporated'], ['Kestrel Dynamics Ltd', 'Kestrel Dynamics Limited'],
   ['Hauptstr. 5', 'Hauptstraße 5'], ['Johnson & Johnson', 'Johnson and Johnson'], ['Brightwell & Co', 'Brightwell and Co'], ['Brightwell & Co', 'Brightwell Co'], ['Margaret Smyth', 'Margaret Smith'],
   ['AquaPure Water Filter Pitcher 10-Cup', 'AquaPure Water Filter Pitcher 10 Cup'], ['IKEA KALLAX Regal weiß 77x147 cm', 'IKEA Kallax Regal Weiss 77 x 147 cm'],
-  ['350 5th Ave, New York', '350 Fifth Avenue, New York'], ['Calle Mayor 5, 3º B, Madrid', 'C/ Mayor 5, 3B, Madrid'],
+  ['350 5th Ave, New York', '350 Fifth Avenue, New York'], ['Aquazone Seven Seas Deluxe', 'Aquazone Seven Seas Deluxe Edition'], ['Calle Mayor 5, 3º B, Madrid', 'C/ Mayor 5, 3B, Madrid'],
   // An address's counters are separators; a name's reading in katakana varies.
   ['東京都港区六本木1-2-3', '東京都港区六本木1丁目2-3'], ['東京都港区六本木1丁目2番3号', '東京都港区六本木1-2-3'], ['ヤマダ タロウ', 'ヤマダ タロー'], ['Bose AM53', 'Bose AM53BK'],
   ['Dr. Amelia Thornbury', 'Amelia Thornbury'], ['iPhone 14 Pro', 'iPhone 14 Pro 128GB'], ['北京大學', '北京大学'],
