@@ -5,7 +5,7 @@
 #
 # Builds the libFuzzer targets of tests/fuzz with Clang 14 under ASan + UBSan into
 # build/fuzz (CMakePresets.json: fuzz) and runs each for SECONDS (default 60), and beside
-# them the JS target of the records' keys (tests/fuzz/fuzz_record_keys.js). The
+# them the JS targets (tests/fuzz/fuzz_*.js: the records' keys, the look-alike rule). The
 # checked-in seeds in tests/fuzz/corpus/<target> are only read; what the fuzzer finds
 # accumulates in build/fuzz/corpus/<target>, so later runs continue from there. With --seeds, a
 # run starts from the checked-in seeds alone and keeps nothing, so that it costs the same in
@@ -41,7 +41,7 @@ compgen -G "$llvm/lib/clang/*/include/fuzzer/FuzzedDataProvider.h" >/dev/null ||
 [ -f /usr/include/xxhash.h ] || missing+=(libxxhash-dev)
 install_missing fuzz "${missing[@]}"
 
-targets=(fuzz_fingerprint fuzz_index fuzz_idf fuzz_text_index fuzz_short fuzz_record_keys)
+targets=(fuzz_fingerprint fuzz_index fuzz_idf fuzz_text_index fuzz_short fuzz_record_keys fuzz_look_alikes)
 jobs=$(nproc 2>/dev/null || echo 2)
 # Builds exactly the targets it runs, and the seed writer.
 cmake --preset fuzz >/dev/null
@@ -55,8 +55,8 @@ run_target() {
   $seeds_only && corpus=$scratch/$target
   mkdir -p "$corpus" "$crashes" build/fuzz/logs
   touch "build/fuzz/logs/$target.started"
-  if [ "$target" = fuzz_record_keys ]; then
-    # The records' key normalizers are plain JS: a script of its own, from a fixed seed with
+  if [ -f "tests/fuzz/$target.js" ]; then
+    # A JS target is a script of its own (tests/fuzz/js-fuzz.js), from a fixed seed with
     # --seeds, else from one it draws and prints.
     local seed=()
     $seeds_only && seed=(--seed=1)
@@ -72,7 +72,7 @@ run_target() {
 report_target() {
   local target=$1 code=$2
   local crashes=build/fuzz/crashes/$target log=build/fuzz/logs/$target.log
-  if [ "$target" = fuzz_record_keys ]; then
+  if [ -f "tests/fuzz/$target.js" ]; then
     [ "$code" = 0 ] && tail -n 1 "$log" >&2 && return 0
     echo "fuzz: $target FAILED:" >&2
     tail -n 5 "$log" >&2

@@ -13,7 +13,7 @@
 //   same digits and one abbreviates the other (`AM53` / `AM53BK`), but for digits alone
 //   against one letter more, not a unit's `x` or `u`, unless their side holds the letter
 //   (lettered: `4` / `4B`, `6` / `6s` differ; `Flat B 29` / `29B` do not); a typo when one
-//   edit apart and of at least TYPO_DIGITS digits (a postcode, a phone number, a date: `90210` / `90201`);
+//   edit apart and each of at least TYPO_DIGITS digits (a postcode, a phone number, a date: `90210` / `90201`);
 //   else they differ outright, as house numbers and models identify (`125` / `123`,
 //   `S24` / `S23`, `WH-1000XM4` / `WH-1000XM5`, `9500CI` / `9500IX`), as does a letter in
 //   its place, the tokens around it alike (letterForModel: `Galaxy S8` / `Galaxy Y`, `Xperia
@@ -376,13 +376,16 @@ export function differingParts(partsA, partsB, loneWords = false) {
   const joined = usedA.some((u, i) => u !== equalA[i]) || usedB.some((u, i) => u !== equalB[i]);
   const { leftNumbersA, leftNumbersB, leftWordsA, leftWordsB, lone, tiered, tierLeft, mayDiffer } = joined ? tokensLeft(partsA, usedA, partsB, usedB, loneWords) : leftEqual;
   if (!mayDiffer) return null;
-  let shared = 0;
-  for (const u of usedA) shared += u;
+  // Tokens shared, counted on the side that uses them more (a token said twice there counts
+  // twice): the same whichever entry comes first. On the side with fewer, lists lost true
+  // pairs (affiliations' grouped 2,611 -> 2,521) and gained few right separations.
+  const count = (used) => used.reduce((sum, u) => sum + u, 0);
+  let shared = Math.max(count(usedA), count(usedB));
   const sameNumber = ({ key: x }, { key: y }) => digitsOf(x) === digitsOf(y) && !ROMAN.test(x) && !ROMAN.test(y) && (abbreviates(x, y) || abbreviates(y, x))
     && !lettered(x, y, a) && !lettered(y, x, b);
   const [numbersA, numbersB] = pairUp(leftNumbersA, leftNumbersB, sameNumber);
   shared += leftNumbersA.length - numbersA.length;
-  const [hardA, hardB] = pairUp(numbersA, numbersB, ({ key: x }, { key: y }) => oneTypoApart(x, y, 1, 1) && digitsOf(x).length >= TYPO_DIGITS);
+  const [hardA, hardB] = pairUp(numbersA, numbersB, ({ key: x }, { key: y }) => oneTypoApart(x, y, 1, 1) && Math.min(digitsOf(x).length, digitsOf(y).length) >= TYPO_DIGITS);
   const softNumbers = numbersA.length - hardA.length;
   const [wordsA, wordsB] = pairUp(leftWordsA, leftWordsB, explains);
   shared += leftWordsA.length - wordsA.length;

@@ -8,27 +8,9 @@
 import { emailKey, exactKey, phoneKey } from '../../js/records/fields.js';
 import { dateKey } from '../../js/core/dates.js';
 import { keyLevel, keySignature, signaturesApart } from '../../js/records/levels.js';
+import { fuzzRun } from './js-fuzz.js';
 
-const args = process.argv.slice(2);
-const seconds = Number(args.find((a) => !a.startsWith('--')) ?? 5);
-const seed = Number(args.find((a) => a.startsWith('--seed='))?.slice(7) ?? Math.floor(Math.random() * 2 ** 32));
-if (!(seconds > 0) || !Number.isInteger(seed)) {
-  console.error('usage: node tests/fuzz/fuzz_record_keys.js [SECONDS] [--seed=N]');
-  process.exit(2);
-}
-
-/** mulberry32: a small PRNG, so that a seed replays a run. */
-function random(state) {
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-const next = random(seed);
-const below = (n) => Math.floor(next() * n);
-const pick = (list) => list[below(list.length)];
+const { seconds, seed, next, below, pick, check, running } = fuzzRun('fuzz_record_keys');
 
 const PIECES = ['@', '+', '.', '-', '/', ' ', ',', '(', ')', '0', '1', '2', '9', '00', '44', '31', '12', '1990', '2020', '19800229',
   'gmail.com', 'googlemail.com', 'outlook.com', 'example.org', 'john.smith', 'J.Smith+news', 'mail', 'Jan', 'march', 'Sept.', '1st',
@@ -57,12 +39,6 @@ function shaped() {
     value = value.slice(0, at) + (next() < 0.5 ? pick(PIECES) : '') + value.slice(at + below(2));
   }
   return value;
-}
-
-function check(ok, what, ...inputs) {
-  if (ok) return;
-  console.error(`fuzz_record_keys: FAILED with --seed=${seed}: ${what}; input(s): ${inputs.map((x) => JSON.stringify(x)).join(', ')}`);
-  process.exit(1);
 }
 
 const DATE = /^\d{4}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$/;
@@ -103,10 +79,9 @@ function fuzzOne(input, other) {
 }
 
 const levels = [0, 0, 0]; // how often each level was reached, so that a run shows it reached them all
-const started = performance.now();
 let runs = 0;
 let previous = shaped();
-while (performance.now() - started < seconds * 1000) {
+while (running()) {
   for (let k = 0; k < 1000; k++, runs++) {
     const input = next() < 0.5 ? shaped() : text();
     // The other key: an edit of this one half the time, so that close levels are reached.

@@ -160,6 +160,20 @@ test('an ASCII entry is read as the general path reads it (tokens.js reads ASCII
   }
 });
 
+test('what differs is the same either way round: a token said twice on one side, a number one edit from a longer one', () => {
+  for (const [a, b, want] of [
+    // `Maryland` twice on one side: six tokens shared, counted on the side that says it twice (affiliations).
+    ['Computer Science Department, University of Maryland, College Park, Maryland', 'University of Maryland at College Park', null],
+    ['Marcy-Newberry Marcy Center, 1539 S. Springfield', 'Marcy Newberry Association - Marcy Center, 1539 S Springfield Ave', null],
+    // A model's digit dropped is no typo of a longer number: four digits identify.
+    ['Panasonic VIERA 50in Plasma Flat Panel 1080p HDTV In Black - TH50PZ85U', 'Panasonic VIERA 50in 1080p Plasma HDTV In Black - TH50PZ850U',
+      { numbers: [['TH50PZ85U'], ['TH50PZ850U']] }],
+  ]) {
+    assert.deepEqual(differs(a, b), want, `${a} / ${b}`);
+    assert.deepEqual(differs(b, a), want && { numbers: [want.numbers[1], want.numbers[0]] }, `${b} / ${a}`);
+  }
+});
+
 test("a word that names a property of JS objects is a word like any other (`constructor`, `__proto__`)", async () => {
   for (const word of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
     // Shown without its edge punctuation, as every token is.
