@@ -61,7 +61,7 @@
 // tell them apart (README "Records").
 
 import { IDENTIFIER_DIGITS, RECORD_FIELDS, isRecord, recordFields } from './thresholds.js';
-import { CJK, DIGIT, EDITION, KIND_CJK, KIND_NUMBER, KIND_WORD, ROMAN, tokensOf } from './tokens.js';
+import { CJK, DIGIT, EDITION, KIND_CJK, KIND_NUMBER, KIND_WORD, ROMAN, otherValues, tokensOf } from './tokens.js';
 
 /**
  * The identifying parts of a text: `tokens` in order, each { key (folded), shown (as
@@ -391,9 +391,10 @@ export function differingParts(partsA, partsB, loneWords = false) {
   shared += leftWordsA.length - wordsA.length;
   // A tier word left unexplained beside numbers on both sides, or a generation, differs
   // outright, as do two sizes one a letter doubled of the other (`AA` / `AAA`) or each
-  // after a size's word (`Size M` / `Size L`).
-  const sizes = wordsA.some((x) => wordsB.some((y) => doubledLetter(x.key, y.key) || doubledLetter(y.key, x.key) || (x.size && y.size)));
-  const tier = (tierLeft && (tiered(wordsA) || tiered(wordsB))) || sizes;
+  // after a size's word (`Size M` / `Size L`), and two values of one closed set (`January` / `February`).
+  const values = wordsA.some((x) => wordsB.some((y) => doubledLetter(x.key, y.key) || doubledLetter(y.key, x.key) || (x.size && y.size)
+    || otherValues(x.key, y.key)));
+  const tier = (tierLeft && (tiered(wordsA) || tiered(wordsB))) || values;
   // A model's letter where the other's model has digits differs as two numbers do.
   const modelA = wordsA.find((x) => numbersB.some((y) => letterForModel(x, a, y, b)));
   const modelB = wordsB.find((x) => numbersA.some((y) => letterForModel(x, b, y, a)));

@@ -57,6 +57,11 @@ const LOOK_ALIKES = [
   ['Adobe Premiere Pro CS3', 'Adobe Premiere Pro CS3 Upgrade', { words: [[], ['Upgrade']] }],
   // A tier ending its entry, without numbers too.
   ['Nintendo Switch', 'Nintendo Switch Lite', { words: [[], ['Lite']] }],
+  // Two values of one closed set, however many words agree.
+  ['Acme Corp Monthly All Hands Meeting Notes January 2024', 'Acme Corp Monthly All Hands Meeting Notes February 2024', { words: [['January'], ['February']] }],
+  ['Conference Room Booking North Wing Level 3', 'Conference Room Booking South Wing Level 3', { words: [['North'], ['South']] }],
+  ['Left Front Brake Pad Toyota Corolla 2015', 'Right Front Brake Pad Toyota Corolla 2015', { words: [['Left'], ['Right']] }],
+  ['Mens Running Shoes Nike Air Zoom Pegasus Black', 'Womens Running Shoes Nike Air Zoom Pegasus Black', { words: [['Mens'], ['Womens']] }],
   // An edition: a tier's word, or the word before `Edition`, beside numbers or ending the entry.
   ['Office 365 Business', 'Office 365 Business Premium', { words: [[], ['Premium']] }],
   ['Photoshop CS3', 'Photoshop CS3 Extended', { words: [[], ['Extended']] }],
@@ -111,7 +116,8 @@ const VARIANTS = [
   ['Siemens AG', 'Siemens Aktiengesellschaft'], ['Apple Inc.', 'Apple Incorporated'], ['Kestrel Dynamics Ltd', 'Kestrel Dynamics Limited'],
   ['Hauptstr. 5', 'Hauptstraße 5'], ['Johnson & Johnson', 'Johnson and Johnson'], ['Brightwell & Co', 'Brightwell and Co'], ['Brightwell & Co', 'Brightwell Co'], ['Margaret Smyth', 'Margaret Smith'],
   ['AquaPure Water Filter Pitcher 10-Cup', 'AquaPure Water Filter Pitcher 10 Cup'], ['IKEA KALLAX Regal weiß 77x147 cm', 'IKEA Kallax Regal Weiss 77 x 147 cm'],
-  ['350 5th Ave, New York', '350 Fifth Avenue, New York'], ['Aquazone Seven Seas Deluxe', 'Aquazone Seven Seas Deluxe Edition'], ['Calle Mayor 5, 3º B, Madrid', 'C/ Mayor 5, 3B, Madrid'],
+  ['350 5th Ave, New York', '350 Fifth Avenue, New York'], ['Aquazone Seven Seas Deluxe', 'Aquazone Seven Seas Deluxe Edition'],
+  ['Acme Corp Monthly All Hands Meeting Notes Jan 2024', 'Acme Corp Monthly All Hands Meeting Notes January 2024'], ['Womens Running Shoes Nike Air Zoom Pegasus', 'Ladies Running Shoes Nike Air Zoom Pegasus'], ['Calle Mayor 5, 3º B, Madrid', 'C/ Mayor 5, 3B, Madrid'],
   // An address's counters are separators; a name's reading in katakana varies.
   ['東京都港区六本木1-2-3', '東京都港区六本木1丁目2-3'], ['東京都港区六本木1丁目2番3号', '東京都港区六本木1-2-3'], ['ヤマダ タロウ', 'ヤマダ タロー'], ['Bose AM53', 'Bose AM53BK'],
   ['Dr. Amelia Thornbury', 'Amelia Thornbury'], ['iPhone 14 Pro', 'iPhone 14 Pro 128GB'], ['北京大學', '北京大学'],
