@@ -65,14 +65,16 @@ const VALUE_SETS = {
   end: 'front, rear',
   level: 'upper, lower',
   gender: 'men mens male, women womens female ladies, boys, girls',
+  size: 'small, medium, large',
+  bed: 'king, queen, twin',
 };
 const VALUES = new Map(Object.entries(VALUE_SETS).flatMap(([set, values]) => values.split(', ').flatMap((value) => value.split(' ').map((word) => [word, { set, value }]))));
 
 /**
  * Whether word keys x and y name two values of one closed set (a month, a weekday, a
- * season, a compass direction, a side, a front or rear, an upper or lower, a gender:
- * `January` / `February`, `North` / `South Wing`, `Mens` / `Womens`), which differ however
- * many words agree.
+ * season, a compass direction, a side, a front or rear, an upper or lower, a gender, a size,
+ * a bed's size: `January` / `February`, `North` / `South Wing`, `Mens` / `Womens`, `Large` /
+ * `Medium`, `King` / `Queen`), which differ however many words agree.
  */
 export function otherValues(x, y) {
   const [u, v] = [VALUES.get(x), VALUES.get(y)];
@@ -129,8 +131,8 @@ export function tokensOf(text) {
 
 // Words that name a model or an edition of its own beside its number (`iPhone 8` / `iPhone 8
 // Plus`, `Galaxy S20` / `S20 FE`, `iPad Air 2` / `iPad 2`, `Premiere Pro CS3` / `CS3 Upgrade`,
-// `Office 365 Business` / `Business Premium`, `Photoshop CS3` / `CS3 Extended`).
-const TIER = /^(?:pro|max|plus|mini|lite|se|air|edge|fe|upgrade|deluxe|academic|ultimate|premium|extended)$/;
+// `Office 365 Business` / `Business Premium`, `Photoshop CS3` / `CS3 Extended`, a drink's `Decaf`, `Diet`).
+const TIER = /^(?:pro|max|plus|mini|lite|se|air|edge|fe|upgrade|deluxe|academic|ultimate|premium|extended|decaf|diet)$/;
 /** The word after an edition's name (`PlayStation 5 Digital Edition`, `Sports Edition`), which names none itself. */
 export const EDITION = 'edition';
 

@@ -62,6 +62,9 @@ const LOOK_ALIKES = [
   ['Conference Room Booking North Wing Level 3', 'Conference Room Booking South Wing Level 3', { words: [['North'], ['South']] }],
   ['Left Front Brake Pad Toyota Corolla 2015', 'Right Front Brake Pad Toyota Corolla 2015', { words: [['Left'], ['Right']] }],
   ['Mens Running Shoes Nike Air Zoom Pegasus Black', 'Womens Running Shoes Nike Air Zoom Pegasus Black', { words: [['Mens'], ['Womens']] }],
+  ['Cotton Crew Neck T-Shirt Navy Large Pack of 3', 'Cotton Crew Neck T-Shirt Navy Medium Pack of 3', { words: [['Large'], ['Medium']] }],
+  ['King Size Bed Frame Wooden Oak Finish', 'Queen Size Bed Frame Wooden Oak Finish', { words: [['King'], ['Queen']] }],
+  ['Decaf Ground Coffee Medium Roast Starbucks Pike Place 12oz', 'Ground Coffee Medium Roast Starbucks Pike Place 12oz', { words: [['Decaf'], []] }],
   // An edition: a tier's word, or the word before `Edition`, beside numbers or ending the entry.
   ['Office 365 Business', 'Office 365 Business Premium', { words: [[], ['Premium']] }],
   ['Photoshop CS3', 'Photoshop CS3 Extended', { words: [[], ['Extended']] }],
