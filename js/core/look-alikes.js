@@ -28,8 +28,9 @@
 //   letters or more, then at most 3 more each (`Supply` / `Supplies`; `Consulting` /
 //   `Consultants` stay apart); never two forms of a given name (namesApart: `Robert` /
 //   `Roberta`), nor two letters and the same with one doubled (doubledLetter: `AA` / `AAA`,
-//   `XL` / `XXL`), nor two sizes after a size's word (SIZE_WORD: `Size M` / `Size L`): two
-//   sizes, which differ outright however many words agree; a possessive's `s` is no letter
+//   `XL` / `XXL`), nor two sizes after a size's word (SIZE_WORD: `Size M` / `Size L`), nor
+//   two values of one closed set (tokens.js otherValues: `January` / `February`, `North` /
+//   `South`, `Mens` / `Womens`): these differ outright however many words agree; a possessive's `s` is no letter
 //   of its word (`Mary's` / `Mark's`). A word left on each side is a difference (`Bahn` /
 //   `Bank`, `Gadgets` / `Widgets`; not a legal form, `N.V.` / `B.V.`, `GmbH` / `Inc.`:
 //   LEGAL_FORMS, nor `and`, which `&` says); a word on one side only is not, but in a list
