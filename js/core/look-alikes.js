@@ -328,14 +328,15 @@ function tokensLeft(partsA, usedA, partsB, usedB, loneWords) {
   const b = partsB.tokens;
   const leftNumbersA = left(a, usedA, KIND_NUMBER);
   const leftNumbersB = left(b, usedB, KIND_NUMBER);
-  // CJK runs are compared only where one repeats the characters of another.
+  // CJK runs are compared only where one repeats the characters of another or names another value of its set (`月曜日` / `火曜日`).
   const [cjkA, cjkB] = [left(a, usedA, KIND_CJK), left(b, usedB, KIND_CJK)];
   // A katakana word is one beside numbers on both sides (a product's colour, `256GB ブラック`);
   // else it is compared as other CJK, not at all: names' readings vary (`タロウ` / `タロー`).
   const numbered = hasNumbers(partsA) && hasNumbers(partsB);
   const compared = (t) => distinguishes(t) && (numbered || t.katakana !== true);
-  const leftWordsA = left(a, usedA, KIND_WORD).filter(compared).concat(cjkA.filter((x) => cjkB.some((y) => repeatsCharacters(x.key, y.key))));
-  const leftWordsB = left(b, usedB, KIND_WORD).filter(compared).concat(cjkB.filter((y) => cjkA.some((x) => repeatsCharacters(x.key, y.key))));
+  const comparedRuns = (x, y) => repeatsCharacters(x.key, y.key) || otherValues(x.key, y.key);
+  const leftWordsA = left(a, usedA, KIND_WORD).filter(compared).concat(cjkA.filter((x) => cjkB.some((y) => comparedRuns(x, y))));
+  const leftWordsB = left(b, usedB, KIND_WORD).filter(compared).concat(cjkB.filter((y) => cjkA.some((x) => comparedRuns(x, y))));
   const lone = loneWords && partsA.lone !== partsB.lone;
   // A difference needs a number left on each side or a word left on each side (below), or
   // one side a lone word, or a model's tier: most pairs dedup asks about have none, and need no more.

@@ -51,30 +51,40 @@ function foldAscii(piece) {
 }
 
 /**
- * Words that each name one value of a closed set, by set: the words of one value spaced
- * (`jan` is `january`), values apart by commas. Colours are not among them: a product's
+ * Words that each name one value of a closed set, by set, folded: the words of one value
+ * spaced (`jan` is `january`, `januar`, `janvier`, `enero`; `月曜日` is `月曜`), values apart
+ * by commas; months, weekdays, seasons, directions and genders in English, German, French and
+ * Spanish, weekdays in Japanese and Chinese too. Colours are not among them: a product's
  * colours are one entity on price comparison lists (PriceRunner's phones lost 48 true pairs
  * of 952 where they differed) and two on retailers' (Abt-Buy's wrong pairs 82 -> 70).
  */
+const JA_DAYS = '月火水木金土日';
+const ZH_DAYS = '一二三四五六日';
 const VALUE_SETS = {
-  month: 'january jan, february feb, march mar, april apr, may, june jun, july jul, august aug, september sep sept, october oct, november nov, december dec',
-  weekday: 'monday, tuesday, wednesday, thursday, friday, saturday, sunday',
-  season: 'spring, summer, autumn fall, winter',
-  direction: 'north, south, east, west, northeast, northwest, southeast, southwest',
+  month: 'january jan januar janvier enero, february feb februar fevrier febrero, march mar marz mars marzo, april apr avril abril, '
+    + 'may mai mayo, june jun juni juin junio, july jul juli juillet julio, august aug aout agosto, september sep sept septembre septiembre, '
+    + 'october oct oktober octobre octubre, november nov novembre noviembre, december dec dezember decembre diciembre',
+  // Each day's Japanese `月曜日` or `月曜` and Chinese `星期一` or `周一` from its characters (JA_DAYS, ZH_DAYS).
+  weekday: ['monday montag lundi lunes', 'tuesday dienstag mardi martes', 'wednesday mittwoch mercredi miercoles', 'thursday donnerstag jeudi jueves',
+    'friday freitag vendredi viernes', 'saturday samstag samedi sabado', 'sunday sonntag dimanche domingo 星期天']
+    .map((words, d) => `${words} ${JA_DAYS[d]}曜日 ${JA_DAYS[d]}曜 星期${ZH_DAYS[d]} 周${ZH_DAYS[d]}`).join(', '),
+  season: 'spring fruhling printemps primavera, summer sommer ete verano, autumn fall herbst automne otono, winter hiver invierno',
+  direction: 'north nord norte, south sud sur, east ost est este, west ouest oeste, northeast, northwest, southeast, southwest',
   side: 'left, right',
   end: 'front, rear',
   level: 'upper, lower',
-  gender: 'men mens male, women womens female ladies, boys, girls',
+  gender: 'men mens male herren homme hommes hombre hombres, women womens female ladies damen femme femmes mujer mujeres, boys jungen garcons, girls madchen filles',
   size: 'small, medium, large',
   bed: 'king, queen, twin',
 };
 const VALUES = new Map(Object.entries(VALUE_SETS).flatMap(([set, values]) => values.split(', ').flatMap((value) => value.split(' ').map((word) => [word, { set, value }]))));
 
 /**
- * Whether word keys x and y name two values of one closed set (a month, a weekday, a
- * season, a compass direction, a side, a front or rear, an upper or lower, a gender, a size,
- * a bed's size: `January` / `February`, `North` / `South Wing`, `Mens` / `Womens`, `Large` /
- * `Medium`, `King` / `Queen`), which differ however many words agree.
+ * Whether word keys x and y (or CJK runs) name two values of one closed set (a month, a
+ * weekday, a season, a compass direction, a side, a front or rear, an upper or lower, a
+ * gender, a size, a bed's size: `January` / `February`, `Januar` / `Februar`, `North` /
+ * `South Wing`, `Mens` / `Womens`, `Large` / `Medium`, `King` / `Queen`, `月曜日` / `火曜日`),
+ * which differ however many words agree.
  */
 export function otherValues(x, y) {
   const [u, v] = [VALUES.get(x), VALUES.get(y)];
