@@ -145,17 +145,19 @@ export function tokensOf(text) {
 const TIER = /^(?:pro|max|plus|mini|lite|se|air|edge|fe|upgrade|deluxe|academic|ultimate|premium|extended|decaf|diet)$/;
 /** The word after an edition's name (`PlayStation 5 Digital Edition`, `Sports Edition`), which names none itself. */
 export const EDITION = 'edition';
+/** What a food or drink is free of, before `Free` (`Sugar Free Red Bull`): another product; not `SIM Free`, `Hands-Free`. */
+const FREE_OF = /^(?:sugar|gluten|caffeine|fat|alcohol|lactose|dairy|nut|salt)$/;
 
 /**
  * Whether a token of key `key`, after one of key `before` and before one of key `after`
- * (undefined at the end), names a tier (TIER) or an edition (before EDITION), is `Ultra` after a number not followed by `HD`
+ * (undefined at the end), names a tier (TIER), an edition (before EDITION) or what a food is free of (FREE_OF), is `Ultra` after a number not followed by `HD`
  * (`Galaxy S23 Ultra`, `Xperia XA2 Ultra`; not `4K Ultra HD` nor `Linksys Ultra RangePlus`),
  * or a house number's suffix after it (HOUSE_SUFFIX: `12 bis rue de la Paix`, another house
  * than `12`).
  */
 function isTier(key, before, after) {
   if (key === 'ultra') return DIGIT.test(before) && after !== 'hd';
-  return TIER.test(key) || after === EDITION || (HOUSE_SUFFIX.test(key) && /^\d+$/.test(before));
+  return TIER.test(key) || after === EDITION || (after === 'free' && FREE_OF.test(key)) || (HOUSE_SUFFIX.test(key) && /^\d+$/.test(before));
 }
 
 // Suffixes that make a house number another house's (French, Italian: `12 bis`, `12 ter`).

@@ -69,6 +69,7 @@ const LOOK_ALIKES = [
   ['Cotton Crew Neck T-Shirt Navy Large Pack of 3', 'Cotton Crew Neck T-Shirt Navy Medium Pack of 3', { words: [['Large'], ['Medium']] }],
   ['King Size Bed Frame Wooden Oak Finish', 'Queen Size Bed Frame Wooden Oak Finish', { words: [['King'], ['Queen']] }],
   ['Decaf Ground Coffee Medium Roast Starbucks Pike Place 12oz', 'Ground Coffee Medium Roast Starbucks Pike Place 12oz', { words: [['Decaf'], []] }],
+  ['Sugar Free Red Bull Energy Drink 4 Pack', 'Red Bull Energy Drink 4 Pack', { words: [['Sugar', 'Free'], []] }],
   // An edition: a tier's word, or the word before `Edition`, beside numbers or ending the entry.
   ['Office 365 Business', 'Office 365 Business Premium', { words: [[], ['Premium']] }],
   ['Photoshop CS3', 'Photoshop CS3 Extended', { words: [[], ['Extended']] }],
@@ -125,7 +126,7 @@ const VARIANTS = [
   ['AquaPure Water Filter Pitcher 10-Cup', 'AquaPure Water Filter Pitcher 10 Cup'], ['IKEA KALLAX Regal weiß 77x147 cm', 'IKEA Kallax Regal Weiss 77 x 147 cm'],
   ['350 5th Ave, New York', '350 Fifth Avenue, New York'], ['Aquazone Seven Seas Deluxe', 'Aquazone Seven Seas Deluxe Edition'],
   ['Acme Corp Monthly All Hands Meeting Notes Jan 2024', 'Acme Corp Monthly All Hands Meeting Notes January 2024'], ['Acme Corp Monthly All Hands Meeting Notes Januar 2024', 'Acme Corp Monthly All Hands Meeting Notes January 2024'],
-  ['営業部 定例会議 議事録 月曜日', '営業部 定例会議 議事録 月曜'], ['Womens Running Shoes Nike Air Zoom Pegasus', 'Ladies Running Shoes Nike Air Zoom Pegasus'], ['Calle Mayor 5, 3º B, Madrid', 'C/ Mayor 5, 3B, Madrid'],
+  ['営業部 定例会議 議事録 月曜日', '営業部 定例会議 議事録 月曜'], ['Apple iPhone 8 Plus 64GB Silver Unlocked SIM Free', 'Apple iPhone 8 Plus 64GB Silver Unlocked'], ['Womens Running Shoes Nike Air Zoom Pegasus', 'Ladies Running Shoes Nike Air Zoom Pegasus'], ['Calle Mayor 5, 3º B, Madrid', 'C/ Mayor 5, 3B, Madrid'],
   // An address's counters are separators; a name's reading in katakana varies.
   ['東京都港区六本木1-2-3', '東京都港区六本木1丁目2-3'], ['東京都港区六本木1丁目2番3号', '東京都港区六本木1-2-3'], ['ヤマダ タロウ', 'ヤマダ タロー'], ['Bose AM53', 'Bose AM53BK'],
   ['Dr. Amelia Thornbury', 'Amelia Thornbury'], ['iPhone 14 Pro', 'iPhone 14 Pro 128GB'], ['北京大學', '北京大学'],
