@@ -62,7 +62,7 @@
 // tell them apart (README "Records").
 
 import { IDENTIFIER_DIGITS, RECORD_FIELDS, isRecord, recordFields } from './thresholds.js';
-import { CJK, DIGIT, EDITION, KIND_CJK, KIND_NUMBER, KIND_WORD, ROMAN, otherValues, tokensOf } from './tokens.js';
+import { CJK, DIGIT, EDITION, KIND_CJK, KIND_NUMBER, KIND_WORD, ROMAN, namesValue, otherValues, tokensOf } from './tokens.js';
 
 /**
  * The identifying parts of a text: `tokens` in order, each { key (folded), shown (as
@@ -235,7 +235,7 @@ function doubledLetter(x, y) {
 function explains(tx, ty) {
   const [x, y] = [tx.key, ty.key];
   if (x === y) return true;
-  if (namesApart(x, y) || repeatsCharacters(x, y) || (TITLE.test(x) && TITLE.test(y)) || doubledLetter(x, y) || doubledLetter(y, x)) return false;
+  if (namesApart(x, y) || repeatsCharacters(x, y) || otherValues(x, y) || (TITLE.test(x) && TITLE.test(y)) || doubledLetter(x, y) || doubledLetter(y, x)) return false;
   return abbreviates(x, y) || abbreviates(y, x) || (oneTypoApart(x, y, 3, 5) && !accentReplaced(tx, ty)) || sameStem(x, y);
 }
 
@@ -333,7 +333,7 @@ function tokensLeft(partsA, usedA, partsB, usedB, loneWords) {
   // A katakana word is one beside numbers on both sides (a product's colour, `256GB ブラック`);
   // else it is compared as other CJK, not at all: names' readings vary (`タロウ` / `タロー`).
   const numbered = hasNumbers(partsA) && hasNumbers(partsB);
-  const compared = (t) => distinguishes(t) && (numbered || t.katakana !== true);
+  const compared = (t) => distinguishes(t) && (numbered || t.katakana !== true || namesValue(t.key));
   const comparedRuns = (x, y) => repeatsCharacters(x.key, y.key) || otherValues(x.key, y.key);
   const leftWordsA = left(a, usedA, KIND_WORD).filter(compared).concat(cjkA.filter((x) => cjkB.some((y) => comparedRuns(x, y))));
   const leftWordsB = left(b, usedB, KIND_WORD).filter(compared).concat(cjkB.filter((y) => cjkA.some((x) => comparedRuns(x, y))));

@@ -51,7 +51,7 @@ function foldAscii(piece) {
 }
 
 /**
- * Words that each name one value of a closed set, by set, folded: the words of one value
+ * Words that each name one value of a closed set, by set (folded as keys are): the words of one value
  * spaced (`jan` is `january`, `januar`, `janvier`, `enero`; `月曜日` is `月曜`), values apart
  * by commas; months, weekdays, seasons, directions and genders in English, German, French and
  * Spanish, weekdays in Japanese and Chinese too. Colours are not among them: a product's
@@ -73,11 +73,12 @@ const VALUE_SETS = {
   side: 'left, right',
   end: 'front, rear',
   level: 'upper, lower',
-  gender: 'men mens male herren homme hommes hombre hombres, women womens female ladies damen femme femmes mujer mujeres, boys jungen garcons, girls madchen filles',
+  gender: 'men mens male herren homme hommes hombre hombres メンズ, women womens female ladies damen femme femmes mujer mujeres ウィメンズ レディース, '
+    + 'boys jungen garcons ボーイズ, girls madchen filles ガールズ',
   size: 'small, medium, large',
   bed: 'king, queen, twin',
 };
-const VALUES = new Map(Object.entries(VALUE_SETS).flatMap(([set, values]) => values.split(', ').flatMap((value) => value.split(' ').map((word) => [word, { set, value }]))));
+const VALUES = new Map(Object.entries(VALUE_SETS).flatMap(([set, values]) => values.split(', ').flatMap((value) => value.split(' ').map((word) => [fold(word), { set, value }]))));
 
 /**
  * Whether word keys x and y (or CJK runs) name two values of one closed set (a month, a
@@ -88,7 +89,30 @@ const VALUES = new Map(Object.entries(VALUE_SETS).flatMap(([set, values]) => val
  */
 export function otherValues(x, y) {
   const [u, v] = [VALUES.get(x), VALUES.get(y)];
-  return u !== undefined && v !== undefined && u.set === v.set && u.value !== v.value;
+  return (u !== undefined && v !== undefined && u.set === v.set && u.value !== v.value) || otherDirection(x, y);
+}
+
+/** Whether a word names a value of a closed set (VALUE_SETS). */
+export const namesValue = (key) => VALUES.has(key);
+
+/** The directions among CJK characters, by direction (`東` and `东` are east). */
+const CJK_DIRECTIONS = new Map([['東', 'e'], ['东', 'e'], ['西', 'w'], ['南', 's'], ['北', 'n']]);
+
+/**
+ * Whether CJK runs x and y are one but for one character, a direction where the other has
+ * another (`北京大学附属中学` / `南京…`, `西新宿` / `東新宿`): a CJK run has no words to
+ * compare, and a direction is a value of a closed set.
+ */
+function otherDirection(x, y) {
+  if (x.length !== y.length) return false;
+  let at = -1;
+  for (let i = 0; i < x.length; i++) {
+    if (x[i] === y[i]) continue;
+    if (at >= 0) return false;
+    at = i;
+  }
+  const [u, v] = [CJK_DIRECTIONS.get(x[at]), CJK_DIRECTIONS.get(y[at])];
+  return u !== undefined && v !== undefined && u !== v;
 }
 
 /** A token's kinds: a word, a number (a digit, or a Roman numeral), a run of CJK characters. */

@@ -66,6 +66,10 @@ const LOOK_ALIKES = [
   ['Laufschuhe Nike Air Zoom Pegasus Herren Schwarz Größe 42', 'Laufschuhe Nike Air Zoom Pegasus Damen Schwarz Größe 42', { words: [['Herren'], ['Damen']] }],
   ['Compte rendu réunion équipe commerciale janvier 2024', 'Compte rendu réunion équipe commerciale février 2024', { words: [['janvier'], ['février']] }],
   ['営業部 定例会議 議事録 月曜日', '営業部 定例会議 議事録 火曜日', { words: [['月曜日'], ['火曜日']] }],
+  // A CJK run one direction apart, and a katakana value without numbers (a run of kanji has no words to compare).
+  ['北京大学附属中学', '南京大学附属中学', { words: [['北京大学附属中学'], ['南京大学附属中学']] }],
+  ['東京都新宿区西新宿2丁目8-1', '東京都新宿区東新宿2丁目8-1', { words: [['東京都新宿区西新宿'], ['東京都新宿区東新宿']] }],
+  ['ユニクロ メンズ ダウンジャケット ブラック', 'ユニクロ ウィメンズ ダウンジャケット ブラック', { words: [['メンズ'], ['ウィメンズ']] }],
   ['Cotton Crew Neck T-Shirt Navy Large Pack of 3', 'Cotton Crew Neck T-Shirt Navy Medium Pack of 3', { words: [['Large'], ['Medium']] }],
   ['King Size Bed Frame Wooden Oak Finish', 'Queen Size Bed Frame Wooden Oak Finish', { words: [['King'], ['Queen']] }],
   ['Decaf Ground Coffee Medium Roast Starbucks Pike Place 12oz', 'Ground Coffee Medium Roast Starbucks Pike Place 12oz', { words: [['Decaf'], []] }],
@@ -126,7 +130,7 @@ const VARIANTS = [
   ['AquaPure Water Filter Pitcher 10-Cup', 'AquaPure Water Filter Pitcher 10 Cup'], ['IKEA KALLAX Regal weiß 77x147 cm', 'IKEA Kallax Regal Weiss 77 x 147 cm'],
   ['350 5th Ave, New York', '350 Fifth Avenue, New York'], ['Aquazone Seven Seas Deluxe', 'Aquazone Seven Seas Deluxe Edition'],
   ['Acme Corp Monthly All Hands Meeting Notes Jan 2024', 'Acme Corp Monthly All Hands Meeting Notes January 2024'], ['Acme Corp Monthly All Hands Meeting Notes Januar 2024', 'Acme Corp Monthly All Hands Meeting Notes January 2024'],
-  ['営業部 定例会議 議事録 月曜日', '営業部 定例会議 議事録 月曜'], ['Apple iPhone 8 Plus 64GB Silver Unlocked SIM Free', 'Apple iPhone 8 Plus 64GB Silver Unlocked'], ['Womens Running Shoes Nike Air Zoom Pegasus', 'Ladies Running Shoes Nike Air Zoom Pegasus'], ['Calle Mayor 5, 3º B, Madrid', 'C/ Mayor 5, 3B, Madrid'],
+  ['営業部 定例会議 議事録 月曜日', '営業部 定例会議 議事録 月曜'], ['Apple iPhone 8 Plus 64GB Silver Unlocked SIM Free', 'Apple iPhone 8 Plus 64GB Silver Unlocked'], ['東京都新宿区西新宿2丁目8-1', '东京都新宿区西新宿2丁目8-1'], ['Womens Running Shoes Nike Air Zoom Pegasus', 'Ladies Running Shoes Nike Air Zoom Pegasus'], ['Calle Mayor 5, 3º B, Madrid', 'C/ Mayor 5, 3B, Madrid'],
   // An address's counters are separators; a name's reading in katakana varies.
   ['東京都港区六本木1-2-3', '東京都港区六本木1丁目2-3'], ['東京都港区六本木1丁目2番3号', '東京都港区六本木1-2-3'], ['ヤマダ タロウ', 'ヤマダ タロー'], ['Bose AM53', 'Bose AM53BK'],
   ['Dr. Amelia Thornbury', 'Amelia Thornbury'], ['iPhone 14 Pro', 'iPhone 14 Pro 128GB'], ['北京大學', '北京大学'],
