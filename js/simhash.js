@@ -9,19 +9,21 @@ import { distance, fromHex, toFingerprintArray, toHex } from './core/hamming.js'
 import { learnIdf, loadIdf } from './bindings/idf.js';
 import { WordWeights, learnWeights } from './bindings/word-weights.js';
 import { checkMaxDistance, checkOptions } from './bindings/options.js';
-import { formatVersion, heapInUse, memoryBytes } from './bindings/memory.js';
+import { formatVersion, heapInUse, listForms, memoryBytes } from './bindings/memory.js';
 import { findPairs } from './bindings/pairs.js';
 import { createIndex, loadIndex } from './bindings/simhash-index.js';
 import { similarities, similarity } from './bindings/similarities.js';
 import { createTextIndex, loadTextIndex } from './bindings/text-index.js';
 import { bindCore, guardMethods } from './core/traps.js';
 import { loadHanTable } from './bindings/han-table.js';
+import { useListForms } from './core/look-alikes.js';
 
 export class SimHash {
   #core;
 
   constructor(core) {
     this.#core = core;
+    useListForms(listForms(core));
     bindCore(this, core);
   }
 

@@ -68,6 +68,9 @@ EMSCRIPTEN_KEEPALIVE int installHanVariants(uintptr_t bytes, uint32_t size) {
   return simhash::installHanVariants(reinterpret_cast<const unsigned char*>(bytes), size);
 }
 
+// The short measure's table of words it writes short (similarity.h listForms), a C string.
+EMSCRIPTEN_KEEPALIVE uintptr_t listForms() { return reinterpret_cast<uintptr_t>(simhash::listForms()); }
+
 EMSCRIPTEN_KEEPALIVE uint32_t formatVersion() { return simhash::kFingerprintFormatVersion; }
 // Bytes malloc has handed out and not taken back: what leak tests watch.
 EMSCRIPTEN_KEEPALIVE uint32_t heapInUse() { return static_cast<uint32_t>(mallinfo().uordblks); }

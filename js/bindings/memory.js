@@ -57,6 +57,11 @@ export function addedId(added, id) {
 
 /** The fingerprint definition's version, the WASM heap's bytes in use, and the linear memory's size (it grows, never shrinks). */
 export const formatVersion = (core) => core._formatVersion();
+/** The short measure's words it writes short (similarity.h listForms): `written=short|` entries, ASCII. */
+export function listForms(core) {
+  const start = core._listForms();
+  return String.fromCharCode(...core.HEAPU8.subarray(start, core.HEAPU8.indexOf(0, start)));
+}
 export const heapInUse = (core) => core._heapInUse();
 export const memoryBytes = (core) => core.HEAPU8.length;
 

@@ -187,7 +187,7 @@ export function createTextIndex(core, init) {
 }
 
 /** The revision of the list normalization text index bytes are written by (text_index_format.cpp kListRevision). */
-const LIST_REVISION = 2;
+const LIST_REVISION = 3;
 
 /** sh.loadTextIndex: restores textIndex.serialize(); corrupted or truncated bytes throw an Error. */
 export function loadTextIndex(core, bytes) {

@@ -73,6 +73,7 @@ import { CJK, DIGIT, EDITION, KIND_CJK, KIND_NUMBER, KIND_WORD, ROMAN, namesValu
  */
 export function identifyingParts(text) {
   const tokens = tokensOf(text);
+  markLegalPhrases(tokens);
   const fields = recordFields(text);
   return { tokens, record: isRecord(text), fields: fields.length, named: !DIGIT.test(fields[0]), lone: isLoneWord(tokens),
     numbered: tokens.some((t) => t.kind === KIND_NUMBER) };
@@ -131,16 +132,54 @@ export function sameFrom(x, i, y, k) {
 /**
  * Legal forms, folded: no distinguishing word (`Akzo Nobel N.V.` / `Akzo Nobel B.V.` / `Akzo
  * Nobel Inc.`: one organisation's entries in several countries, as the patent applicants'
- * list names one entity).
+ * list names one entity). These, and the forms the short measure writes short and their
+ * abbreviations (useListForms).
  */
-const LEGAL_FORMS = new Set(['inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'ltd', 'limited', 'llc', 'llp', 'lp', 'plc',
-  'gmbh', 'ag', 'aktiengesellschaft', 'kg', 'sa', 'sas', 'sarl', 'spa', 'srl', 'nv', 'bv', 'naamloze', 'besloten', 'vennootschap', 'oy', 'ab',
-  'as', 'aps', 'pty', 'kk', 'bhd', 'sdn']);
+const LEGAL_FORMS = new Set(['naamloze', 'besloten', 'vennootschap', 'oy', 'as', 'aps']);
+/** Legal forms of several words, as the short measure writes them (useListForms), by their abbreviations. */
+export const LEGAL_PHRASES = new Map();
+/** Legal forms of one word written out, by their abbreviations; conjunctions; LEGAL_PHRASES' words by their first. */
+const WRITTEN_SHORT = new Map();
+const CONJUNCTIONS = new Set();
+const PHRASES_BY_FIRST_WORD = new Map();
+
 /**
- * Whether a token may distinguish an entity: not a legal form, nor `and`, which `&` says
- * and the fold drops (`Brightwell & Co` / `Brightwell and Co`).
+ * Takes the short measure's table of words it writes short (similarity.h listForms), so that
+ * this rule reads as that measure does: a legal form of several words is one (`Müller GmbH`
+ * / `Müller Gesellschaft mit beschränkter Haftung`), and a conjunction says `&` (`GmbH & Co.
+ * KG` / `GmbH und Co. KG`). Every module's table is the same: the first one taken stays.
  */
-const distinguishes = (token) => !LEGAL_FORMS.has(token.key) && token.key !== 'and';
+export function useListForms(table) {
+  if (CONJUNCTIONS.size > 0) return;
+  for (const [written, short] of table.split('|').filter(Boolean).map((entry) => entry.split('='))) {
+    const words = written.split(' ');
+    if (words.length > 1) {
+      LEGAL_PHRASES.set(written, short);
+      PHRASES_BY_FIRST_WORD.set(words[0], [...PHRASES_BY_FIRST_WORD.get(words[0]) ?? [], words]);
+      for (const form of short.split(' ')) LEGAL_FORMS.add(form);
+    } else if (short) {
+      WRITTEN_SHORT.set(written, short);
+      LEGAL_FORMS.add(written).add(short);
+    } else CONJUNCTIONS.add(written);
+  }
+}
+
+/** Marks `legal` the tokens (tokensOf's) of each of LEGAL_PHRASES they spell, their legal forms written short. */
+function markLegalPhrases(tokens) {
+  const written = (token) => WRITTEN_SHORT.get(token?.key) ?? token?.key;
+  for (let i = 0; i < tokens.length; ++i) {
+    const phrase = PHRASES_BY_FIRST_WORD.get(written(tokens[i]))?.find((words) => words.every((word, k) => written(tokens[i + k]) === word));
+    if (phrase === undefined) continue;
+    for (let k = 0; k < phrase.length; ++k) tokens[i + k].legal = true;
+    i += phrase.length - 1;
+  }
+}
+
+/**
+ * Whether a token may distinguish an entity: not a legal form, nor a conjunction
+ * (`Brightwell & Co` / `Brightwell and Co`).
+ */
+const distinguishes = (token) => token.legal !== true && !LEGAL_FORMS.has(token.key) && !CONJUNCTIONS.has(token.key);
 
 /** Whether tokens (tokensOf's), legal forms and `and` aside, are one word (not katakana, compared beside numbers only). */
 function isLoneWord(tokens) {

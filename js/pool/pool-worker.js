@@ -44,7 +44,8 @@
 import createSimhashCore from '../wasm/simhash_core.mjs';
 import { isNode, nodeModule, wasmLoadError } from '../core/environment.js';
 import { fingerprintAll, fingerprintEncoded } from '../bindings/fingerprints.js';
-import { memoryBytes } from '../bindings/memory.js';
+import { listForms, memoryBytes } from '../bindings/memory.js';
+import { useListForms } from '../core/look-alikes.js';
 import { searchLabels } from '../dedup/dedup.js';
 import { idfHandle, loadIdf } from '../bindings/idf.js';
 import { checkOptions } from '../bindings/options.js';
@@ -67,6 +68,7 @@ function load({ wasmBinary, wasmUrl }) {
   if (wasmUrl) moduleOptions.locateFile = (file) => (file.endsWith('.wasm') ? wasmUrl : new URL(file, wasmUrl).href);
   return createSimhashCore(moduleOptions).then((instance) => {
     core = instance;
+    useListForms(listForms(core));
     // Node's fetch() takes no file: URL (han-table.js).
     if (isNode) core.fetchHanTable = async () => (await nodeModule('node:fs/promises')).readFile(new URL(core.hanTableUrl));
   }, async (error) => {

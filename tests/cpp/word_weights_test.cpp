@@ -187,10 +187,30 @@ TEST_CASE("the list normalization: legal forms written out and conjunctions as t
   CHECK(listNormalized("rock and") == U" rock and ");
   CHECK(listNormalized("and") == U" and ");
   CHECK(listNormalized("Limitedly Incorporatedness Andes") == U" limitedly incorporatedness andes ");
+  // Legal forms of several words, as their abbreviations: whole words only, anywhere in the name.
+  CHECK(listNormalized("Müller Gesellschaft mit beschränkter Haftung") == U" muller gmbh ");
+  CHECK(listNormalized("Acme Limited Liability Company") == U" acme llc ");
+  CHECK(listNormalized("Tesco Public Limited Company") == U" tesco plc ");
+  CHECK(listNormalized("Dupont Société à responsabilité limitée") == U" dupont sarl ");
+  CHECK(listNormalized("Sociedad Anónima Garcia") == U" sa garcia ");
+  CHECK(listNormalized("BHP Proprietary Limited") == U" bhp pty ltd ");
+  CHECK(listNormalized("Volvo Aktiebolag") == U" volvo ab ");
+  CHECK(listNormalized("Acme Ltd Liability Co") == U" acme llc ");  // as an earlier revision stored it
+  CHECK(listNormalized("Sendirian Berhad") == U" sdn bhd ");
+  CHECK(listNormalized("Limited Liability Companies") == U" ltd liability companies ");
+  CHECK(listNormalized("Public Limited") == U" public ltd ");
+  CHECK(listNormalized("Societe Anonymes") == U" societe anonymes ");
+  for (const char* text : {"Acme Limited Liability Company", "Sendirian Berhad", "Naamloze Vennootschap Besloten Vennootschap"}) {
+    CAPTURE(text);
+    CHECK(listNormalized(utf8(listNormalized(text))) == listNormalized(text));  // normalized again, the same
+  }
   const ShingleOptions options = simhash::kShortStringOptions;
   CHECK(simhash::similarity("Siemens AG", "Siemens Aktiengesellschaft", options) == 1.0);
   CHECK(simhash::similarity("Apple Inc.", "Apple Incorporated", options) == 1.0);
   CHECK(simhash::similarity("Johnson & Johnson", "Johnson and Johnson", options) == 1.0);
+  CHECK(simhash::similarity("Müller GmbH", "Müller Gesellschaft mit beschränkter Haftung", options) == 1.0);
+  CHECK(simhash::similarity("Renault S.A.", "Renault Société Anonyme", options) == 1.0);
+  CHECK(simhash::similarity("Schmidt GmbH & Co. KG", "Schmidt GmbH und Co. KG", options) == 1.0);
 }
 
 TEST_CASE("the list normalization: CJK legal forms dropped at either end of a name", "[short]") {

@@ -317,7 +317,7 @@ Content expectedContent(const Model& model, uint64_t nextId, const std::vector<S
   c.cjk = model.options().cjk;
   const simhash::WordWeights* weights = model.options().weights;
   const bool list = model.options().normalization == simhash::Normalization::kList;
-  c.flags = static_cast<uint8_t>(static_cast<unsigned>(model.options().normalization) | (weights != nullptr ? 2 : 0) | (list ? 8 : 0));  // list: revision 2
+  c.flags = static_cast<uint8_t>(static_cast<unsigned>(model.options().normalization) | (weights != nullptr ? 2 : 0) | (list ? 12 : 0));  // list: revision 3
   if (weights != nullptr) {
     c.weightTexts = weights->texts();
     c.hashes = weights->hashes();
@@ -758,10 +758,10 @@ void runLoad(const uint8_t* data, size_t size, uint8_t mode) {
   Model describer = model;
   std::vector<Stored> stored;
   for (const Content::Text& text : content.texts) stored.push_back(describer.describe(text.id, text.utf8));
-  const bool normalizedAgain = content.version == 1 || (content.version == 2 && (content.flags & 1) != 0 && (content.flags >> 2) < 2);
+  const bool normalizedAgain = content.version == 1 || (content.version == 2 && (content.flags & 1) != 0 && (content.flags >> 2) < 3);
   if (normalizedAgain) {
     // Format 1, and the short measure's bytes of an earlier revision (before its Han and
-    // legal-form folding, or before CJK legal forms were dropped):
+    // legal-form folding, before CJK legal forms were dropped, or before legal forms of several words were shortened):
     // each text normalized again and added anew, so whatever the bytes held, the index
     // holds what this library makes of their texts, and writes format 2. (Such bytes with
     // review, version 3, are checked in shape below, as the model knows no review.)

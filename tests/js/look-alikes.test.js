@@ -8,7 +8,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sh } from './helpers.js';
 import { createPool } from '../../js/worker.js';
-import { differenceText, differingParts, identifyingParts, listDifference } from '../../js/core/look-alikes.js';
+import { LEGAL_PHRASES, differenceText, differingParts, identifyingParts, listDifference } from '../../js/core/look-alikes.js';
 import { tokensOf } from '../../js/core/tokens.js';
 import { differenceOf, splitLookAlikes } from '../../js/dedup/look-alikes.js';
 import { NAMES_SAMPLE } from '../../js/cli/names-sample.js';
@@ -120,6 +120,7 @@ const LOOK_ALIKES = [
   // A lone word stands for every entry that holds it.
   ['Mitchell', 'Mitchell Green', { words: [[], ['Green']] }],
   ['Acme', 'Acme Gadgets LLC', { words: [[], ['Gadgets']] }],
+  ['Acme Widgets GmbH', 'Acme Gadgets Gesellschaft mit beschränkter Haftung', { words: [['Widgets'], ['Gadgets']] }],
 ];
 
 // Variants of one entity: nothing differs.
@@ -142,6 +143,10 @@ const VARIANTS = [
   ['The Print Shop 20 Pro Publisher', 'The Print Shop 20 Professional Publisher'], ['Max Morrison', 'Max Morison'], ['Joshua Hann', 'Joshuaa Hann'], ['Helen Baker', 'Helene Baker'],
   // Legal forms distinguish no organisation: one group's entries in several countries.
   ['Akzo Nobel N.V.', 'Akzo Nobel B.V.'], ['Akzo Nobel GmbH', 'Akzo Nobel Inc.'],
+  // Legal forms of several words are their abbreviations; `und` and `et` say `&`.
+  ['Müller GmbH', 'Müller Gesellschaft mit beschränkter Haftung'], ['Acme LLC', 'Acme Limited Liability Company'],
+  ['Renault S.A.', 'Renault Société Anonyme'], ['Tesco PLC', 'Tesco Public Limited Company'], ['Volvo AB', 'Volvo Aktiebolag'],
+  ['Schmidt GmbH & Co. KG', 'Schmidt GmbH und Co. KG'],
   // `+` and `Plus` are one tier; `Ultra HD` and `Ultra` before a product line's name are none.
   ['Galaxy S8+', 'Galaxy S8 Plus'], ['iPhone 7+', 'iPhone 7 Plus 128GB'], ['Samsung 55" 4K Ultra HD TV', 'Samsung 55" 4K TV'],
   ['Linksys Ultra RangePlus WRT160N', 'Linksys RangePlus WRT160N'],
@@ -221,6 +226,18 @@ test("in a list, a lone word differs from an entry of more words, legal forms, n
 test('a title whose commas list words is no one-line record (thresholds.js isRecord): its number differs among many shared words', () => {
   const title = 'database tuning: principles, experiments, and troubleshooting techniques';
   assert.deepEqual(differs(`${title} (part ii)`, `${title} (part i)`), { numbers: [['ii'], ['i']] });
+});
+
+test('a legal form of several words is its abbreviation to the short measure and to the look-alike rule alike (similarity.cpp kListPhrases, look-alikes.js LEGAL_PHRASES)', () => {
+  for (const [phrase, short] of LEGAL_PHRASES) {
+    for (const [a, b] of [[`Kestrel ${phrase}`, `Kestrel ${short}`], [`Kestrel ${phrase} Holdings`, `Kestrel Holdings ${short}`]]) {
+      assert.equal(sh.similarity(a, b, { measure: 'short' }), 1, `${a} / ${b}`);
+      assert.equal(listDifference(identifyingParts(a), identifyingParts(b)), null, `${a} / ${b}`);
+      assert.equal(listDifference(identifyingParts(b), identifyingParts(a)), null, `${b} / ${a}`);
+    }
+  }
+  // Its words are legal forms there only: `Public` and `Liability` elsewhere distinguish.
+  assert.deepEqual(differs('Kestrel Public Relations', 'Kestrel Liability Relations'), { words: [['Public'], ['Liability']] });
 });
 
 test('nothing differs between variants of one entity: typos, abbreviations, order, diacritics, width, joined words, records', () => {
@@ -433,7 +450,8 @@ test('every variant is grouped or listed with review 0.4, alone and in the list;
     if (group(i) === group(j)) return 'grouped';
     return result.review.some((e) => new Set([group(e.a), group(e.b)]).size === 2 && [group(e.a), group(e.b)].includes(group(i)) && [group(e.a), group(e.b)].includes(group(j))) ? 'listed' : 'missed';
   };
-  const alwaysGrouped = new Set(['Siemens Aktiengesellschaft', 'Apple Incorporated', 'Johnson and Johnson', '北京大学']);
+  const alwaysGrouped = new Set(['Siemens Aktiengesellschaft', 'Apple Incorporated', 'Johnson and Johnson', '北京大学', 'Müller Gesellschaft mit beschränkter Haftung',
+    'Acme Limited Liability Company', 'Renault Société Anonyme', 'Tesco Public Limited Company', 'Schmidt GmbH und Co. KG']);
   for (const [a, b] of VARIANTS) {
     const alone = await sh.dedup([a, b], { review: 0.4 });
     const byThemselves = found(alone, 0, 1);

@@ -51,6 +51,13 @@ enum class Normalization : uint8_t {
 /// are: whoever compares Han text by kList installs it first.
 bool installHanVariants(const unsigned char* bytes, size_t size);
 
+/// The words kList writes short, as `written=short|` entries (ASCII, NUL-terminated):
+/// legal forms written out and their abbreviations (`incorporated=inc|`), conjunctions,
+/// which it drops between two words (`and=|`), then legal forms of several words, spelled as
+/// kList writes them once the single words are short (`ltd liability co=llc|`). The
+/// look-alike rule of js/core/look-alikes.js reads it, so that both know one table.
+const char* listForms();
+
 class WordWeights;
 
 struct ShingleOptions {

@@ -58,7 +58,8 @@ void normalize(std::string_view utf8, Normalization normalization, Write write) 
 
 // Step 1's last part for the list normalization: in list-normalized code points cps[0, n)
 // (words between single spaces, framed by one on each side), each word written as one of
-// the legal forms or conjunctions of kListWords becomes its short form, in place.
+// the legal forms or conjunctions of listForms() (similarity.h) becomes its short form, and
+// then each run of words that spells one of its legal forms of several words, in place.
 // @return the code points now, at most n. Cost O(n).
 size_t shortenListWords(char32_t* cps, size_t n);
 

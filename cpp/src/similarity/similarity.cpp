@@ -1,6 +1,7 @@
 #include "simhash/similarity.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <string_view>
@@ -43,20 +44,47 @@ void normalizeForSimilarity(std::string_view utf8, std::vector<char32_t>& out, N
 
 namespace {
 
-// The words of a list-normalized text that name one thing with another's letters: legal
-// forms written out (as their abbreviations spell them, which the look-alike rule of
-// js/core/look-alikes.js also explains), and conjunctions, which `&` (punctuation) writes
-// as nothing. A short form of "" is a conjunction, dropped where a word precedes and one
-// follows it: `Johnson and Johnson`, `Johnson & Johnson` and `Johnson Johnson` are alike.
-struct ListWord {
-  const char* word;
-  const char* shortForm;
+// The words of a list-normalized text that name one thing with another's letters, each
+// `written=short|`: legal forms written out (as their abbreviations spell them, which the
+// look-alike rule of js/core/look-alikes.js also explains), and conjunctions, which `&`
+// (punctuation) writes as nothing. A short form of "" is a conjunction, dropped where a word
+// precedes and one follows it: `Johnson and Johnson`, `Johnson & Johnson` and `Johnson
+// Johnson` are alike. Then legal forms of several words, written as the list normalization
+// writes them (diacritics removed) once the single words are short, one space apart, so that
+// texts stored by an earlier revision, whose single words were shortened, read alike; none
+// starts another. The look-alike rule reads this table (listForms()).
+constexpr char kListForms[] =
+    "incorporated=inc|corporation=corp|limited=ltd|company=co|aktiengesellschaft=ag|kommanditgesellschaft=kg|aktiebolag=ab|"
+    "berhad=bhd|and=|und=|et=|"
+    "gesellschaft mit beschrankter haftung=gmbh|ltd liability co=llc|ltd liability partnership=llp|public ltd co=plc|"
+    "ltd partnership=lp|proprietary ltd=pty ltd|societe anonyme=sa|sociedad anonima=sa|societa per azioni=spa|"
+    "societe par actions simplifiee=sas|societe a responsabilite limitee=sarl|societa a responsabilita limitata=srl|"
+    "sociedad de responsabilidad limitada=srl|sociedad limitada=sl|naamloze vennootschap=nv|besloten vennootschap=bv|"
+    "kabushiki kaisha=kk|sendirian bhd=sdn bhd|";
+
+// An entry of kListForms: written at [start, start + length), its short form after the `=`.
+struct ListForm {
+  uint16_t start;
+  uint8_t length, shortLength;
 };
-constexpr ListWord kListWords[] = {
-    {"incorporated", "inc"}, {"corporation", "corp"}, {"limited", "ltd"}, {"company", "co"},
-    {"aktiengesellschaft", "ag"}, {"kommanditgesellschaft", "kg"},
-    {"and", ""}, {"und", ""}, {"et", ""},
-};
+constexpr size_t kListFormCount = [] {
+  size_t count = 0;
+  for (char c : kListForms) count += c == '|';
+  return count;
+}();
+constexpr std::array<ListForm, kListFormCount> kListFormEntries = [] {
+  std::array<ListForm, kListFormCount> entries{};
+  size_t at = 0;
+  for (ListForm& entry : entries) {
+    entry.start = static_cast<uint16_t>(at);
+    while (kListForms[at] != '=') ++at;
+    entry.length = static_cast<uint8_t>(at - entry.start);
+    const size_t shortStart = ++at;
+    while (kListForms[at] != '|') ++at;
+    entry.shortLength = static_cast<uint8_t>(at++ - shortStart);
+  }
+  return entries;
+}();
 
 // Below it no code point starts or ends a CJK legal form.
 constexpr char32_t kFirstCjkLegalForm = 0x3000;
@@ -79,15 +107,42 @@ size_t cjkLegalForm(const char32_t* cps, size_t n, bool atEnd) {
   return 0;
 }
 
-// The entry of kListWords that cps[0, n) spells, or null.
-const ListWord* listWordOf(const char32_t* cps, size_t n) {
-  if (n < 2 || n > 21 || cps[0] > 'z') return nullptr;
-  for (const ListWord& entry : kListWords) {
-    size_t k = 0;
-    while (k < n && entry.word[k] != 0 && static_cast<char32_t>(entry.word[k]) == cps[k]) ++k;
-    if (k == n && entry.word[k] == 0) return &entry;
+// The entry of kListForms that cps[0, n) starts with, whole words (several if `phrase`, else
+// one), or null.
+const ListForm* listFormOf(const char32_t* cps, size_t n, bool phrase) {
+  if (n < 2 || cps[0] > 'z') return nullptr;
+  for (const ListForm& entry : kListFormEntries) {
+    const char* written = kListForms + entry.start;
+    const char* end = written + entry.length;
+    if (static_cast<char32_t>(written[0]) != cps[0] || entry.length > n || (entry.length < n && cps[entry.length] != U' ')) continue;
+    if ((std::find(written, end, ' ') != end) == phrase && std::equal(written, end, cps)) return &entry;
   }
   return nullptr;
+}
+
+// Writes entry's short form at cps + out. @return out after it.
+size_t writeShort(const ListForm& entry, char32_t* cps, size_t out) {
+  const char* shortForm = kListForms + entry.start + entry.length + 1;
+  for (size_t k = 0; k < entry.shortLength; ++k) cps[out++] = static_cast<char32_t>(shortForm[k]);
+  return out;
+}
+
+// The phrases of kListForms in cps[0, n) (list-normalized, single words shortened) as their short forms, in place.
+// @return the code points now, at most n.
+size_t shortenListPhrases(char32_t* cps, size_t n) {
+  size_t out = 0;
+  bool wordStart = true;
+  for (size_t i = 0; i < n;) {
+    const ListForm* phrase = wordStart && cps[i] != U' ' ? listFormOf(cps + i, n - i, true) : nullptr;
+    if (phrase != nullptr) {
+      out = writeShort(*phrase, cps, out);
+      i += phrase->length;
+    } else {
+      wordStart = cps[i] == U' ';
+      cps[out++] = cps[i++];
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -102,7 +157,7 @@ const ListWord* listWordOf(const char32_t* cps, size_t n) {
     size_t end = i;
     while (end < n && cps[end] != U' ') ++end;
     const size_t wordEnd = end;
-    const ListWord* entry = listWordOf(cps + i, end - i);
+    const ListForm* entry = listFormOf(cps + i, end - i, false);
     if (entry == nullptr) {
       // CJK legal forms at either end, while the name is left: a word that is one form stays
       // (so that normalizing again changes nothing).
@@ -112,8 +167,8 @@ const ListWord* listWordOf(const char32_t* cps, size_t n) {
       }
       while (i < end) cps[out++] = cps[i++];
       i = wordEnd;
-    } else if (*entry->shortForm != 0) {
-      for (const char* c = entry->shortForm; *c != 0; ++c) cps[out++] = static_cast<char32_t>(*c);
+    } else if (entry->shortLength != 0) {
+      out = writeShort(*entry, cps, out);
       i = end;
     } else if (out > 1 && end + 1 < n) {
       i = end + 1;  // a conjunction between two words, and the space after it
@@ -121,8 +176,11 @@ const ListWord* listWordOf(const char32_t* cps, size_t n) {
       while (i < end) cps[out++] = cps[i++];
     }
   }
-  return out;
+  return shortenListPhrases(cps, out);
 }
+
+
+const char* listForms() { return kListForms; }
 
 uint32_t leastShared(uint32_t na, uint32_t nb, double threshold) {
   const uint32_t most = std::min(na, nb);

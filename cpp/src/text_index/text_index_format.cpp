@@ -31,14 +31,16 @@ constexpr uint16_t kUnfoldedKanaVersion = 1;
 // words, then each word's u64 hash and u32 count, ascending by hash.
 // Bits 2-3, with the list normalization: the revision of its definition the texts were
 // normalized by: 0 before legal forms and conjunctions were shortened and traditional Han
-// characters folded (similarity.h), 1 with those, 2 (kListRevision) with CJK legal forms
-// dropped too. Texts of an earlier revision are normalized again when loaded, as version 1's
-// are; a later revision is refused, as is any with the text normalization.
+// characters folded (similarity.h), 1 with those, 2 with CJK legal forms dropped too, 3
+// (kListRevision) with legal forms of several words shortened too. Texts of an earlier
+// revision are normalized again when loaded, as version 1's are; any revision beside the
+// text normalization is refused. 3 is the last these bits hold: a later definition needs a
+// format version of its own.
 constexpr unsigned kNormalizationShift = 4;
 constexpr unsigned kNormalizationFlag = 1;
 constexpr unsigned kWeightedFlag = 2;
 constexpr unsigned kRevisionShift = 2;
-constexpr unsigned kListRevision = 2;
+constexpr unsigned kListRevision = 3;
 constexpr size_t kWeightsHeader = 8;
 constexpr size_t kWeightEntry = 12;
 // magic 4, version 2, alphabetic 1, cjk 1, threshold 8 (IEEE 754 binary64), next id 8,
