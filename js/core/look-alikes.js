@@ -356,6 +356,9 @@ const TYPO_AGREEMENT = 6;
 const RECORD_SHARED = 6;
 const RECORD_AGREEMENT = 2;
 
+/** Whether a number token is a model's generation (tokens.js isTier: `RX10 IV`, `Mark II`), which differs on one side only. */
+const isGeneration = (token) => token.tier === true;
+
 /**
  * The tokens of each side left once those `usedA` and `usedB` mark as shared are set aside,
  * as differingParts compares them: { leftNumbersA, leftNumbersB, leftWordsA, leftWordsB,
@@ -385,7 +388,7 @@ function tokensLeft(partsA, usedA, partsB, usedB, loneWords) {
   const last = (tokens) => (tokens.length > 1 && tokens.at(-1).key === EDITION ? tokens.at(-2) : tokens.at(-1));
   const ending = (t) => t.key !== 'se' && (t === last(a) || t === last(b));
   const tiered = (words) => words.some((t) => (loneWords && t.generation === true) || (t.tier === true && (numbered || ending(t))) || t.modelLetter === true);
-  const tierLeft = tiered(leftWordsA) || tiered(leftWordsB);
+  const tierLeft = tiered(leftWordsA) || tiered(leftWordsB) || leftNumbersA.some(isGeneration) || leftNumbersB.some(isGeneration);
   const letterAndNumber = (leftWordsA.length && leftNumbersB.length) || (leftWordsB.length && leftNumbersA.length);
   const mayDiffer = lone || tierLeft || letterAndNumber || (leftNumbersA.length && leftNumbersB.length) || (leftWordsA.length && leftWordsB.length);
   return { leftNumbersA, leftNumbersB, leftWordsA, leftWordsB, lone, tiered, tierLeft, mayDiffer: Boolean(mayDiffer) };
@@ -435,7 +438,8 @@ export function differingParts(partsA, partsB, loneWords = false) {
   // after a size's word (`Size M` / `Size L`), and two values of one closed set (`January` / `February`).
   const values = wordsA.some((x) => wordsB.some((y) => doubledLetter(x.key, y.key) || doubledLetter(y.key, x.key) || (x.size && y.size)
     || otherValues(x.key, y.key)));
-  const tier = (tierLeft && (tiered(wordsA) || tiered(wordsB))) || values;
+  const generation = numbersA.some(isGeneration) || numbersB.some(isGeneration);
+  const tier = (tierLeft && (tiered(wordsA) || tiered(wordsB) || generation)) || values;
   // A model's letter where the other's model has digits differs as two numbers do.
   const modelA = wordsA.find((x) => numbersB.some((y) => letterForModel(x, a, y, b)));
   const modelB = wordsB.find((x) => numbersA.some((y) => letterForModel(x, b, y, a)));
@@ -459,8 +463,8 @@ export function differingParts(partsA, partsB, loneWords = false) {
   if (!hard && !tier && !(soft && shared < TYPO_AGREEMENT) && !loneDiffers) return null;
   const differs = {};
   // A model's letter is shown as its number.
-  if (hard || softNumbers > 0) differs.numbers = [numbersA.concat(modelA ?? []).map((t) => t.shown), numbersB.concat(modelB ?? []).map((t) => t.shown)];
-  if (softWords || loneDiffers || tier) differs.words = [wordsA.map((t) => t.shown), wordsB.map((t) => t.shown)];
+  if (hard || softNumbers > 0 || generation) differs.numbers = [numbersA.concat(modelA ?? []).map((t) => t.shown), numbersB.concat(modelB ?? []).map((t) => t.shown)];
+  if (softWords || loneDiffers || (tier && wordsA.length + wordsB.length > 0)) differs.words = [wordsA.map((t) => t.shown), wordsB.map((t) => t.shown)];
   return differs;
 }
 

@@ -181,8 +181,13 @@ const FREE_OF = /^(?:sugar|gluten|caffeine|fat|alcohol|lactose|dairy|nut|salt)$/
  */
 function isTier(key, before, after) {
   if (key === 'ultra') return DIGIT.test(before) && after !== 'hd';
-  return TIER.test(key) || after === EDITION || (after === 'free' && FREE_OF.test(key)) || (HOUSE_SUFFIX.test(key) && /^\d+$/.test(before));
+  return TIER.test(key) || after === EDITION || (after === 'free' && FREE_OF.test(key)) || (HOUSE_SUFFIX.test(key) && /^\d+$/.test(before))
+    || (MODEL_GENERATION.test(key) && (DIGIT.test(before) || before === 'mark' || before === 'mk'));
 }
+
+// A model's generation: a Roman numeral of two letters or more after its number or `Mark`
+// (`RX10 IV`, `EOS 6D Mark II`, `K-5 II`), a number of its own.
+const MODEL_GENERATION = /^(?:ii|iii|iv|vi|vii|viii|ix|xi|xii|xiii)$/;
 
 // Suffixes that make a house number another house's (French, Italian: `12 bis`, `12 ter`).
 const HOUSE_SUFFIX = /^(?:bis|ter|quater)$/;

@@ -121,6 +121,10 @@ const LOOK_ALIKES = [
   ['Mitchell', 'Mitchell Green', { words: [[], ['Green']] }],
   ['Acme', 'Acme Gadgets LLC', { words: [[], ['Gadgets']] }],
   ['Acme Widgets GmbH', 'Acme Gadgets Gesellschaft mit beschränkter Haftung', { words: [['Widgets'], ['Gadgets']] }],
+  // A model's generation, a Roman numeral after its number or `Mark`, on one side only.
+  ['Sony DSC-RX10 IV', 'Sony DSC-RX10', { numbers: [['IV'], []] }],
+  ['Canon EOS 6D Mark II', 'Canon EOS 6D', { numbers: [['II'], []], words: [['Mark'], []] }],
+  ['Pentax K-5 II Body', 'Pentax K-5 Body', { numbers: [['II'], []] }],
 ];
 
 // Variants of one entity: nothing differs.
@@ -148,6 +152,7 @@ const VARIANTS = [
   ['Renault S.A.', 'Renault Société Anonyme'], ['Tesco PLC', 'Tesco Public Limited Company'], ['Volvo AB', 'Volvo Aktiebolag'],
   ['Schmidt GmbH & Co. KG', 'Schmidt GmbH und Co. KG'],
   // `+` and `Plus` are one tier; `Ultra HD` and `Ultra` before a product line's name are none.
+  ['Canon EOS 6D Mark II Body', 'Canon EOS 6D Mk II'], ['Henry VIII Road 5', 'Henry Road 5'],
   ['Galaxy S8+', 'Galaxy S8 Plus'], ['iPhone 7+', 'iPhone 7 Plus 128GB'], ['Samsung 55" 4K Ultra HD TV', 'Samsung 55" 4K TV'],
   ['Linksys Ultra RangePlus WRT160N', 'Linksys RangePlus WRT160N'],
   ['12 bis rue de la Paix', '12bis rue de la Paix'], ['Via Roma 10 ter', 'Via Roma 10ter'],
