@@ -70,6 +70,8 @@ EMSCRIPTEN_KEEPALIVE int installHanVariants(uintptr_t bytes, uint32_t size) {
 
 // The short measure's table of words it writes short (similarity.h listForms), a C string.
 EMSCRIPTEN_KEEPALIVE uintptr_t listForms() { return reinterpret_cast<uintptr_t>(simhash::listForms()); }
+// Its CJK legal forms (similarity.h cjkLegalForms), a UTF-16 C string.
+EMSCRIPTEN_KEEPALIVE uintptr_t cjkLegalForms() { return reinterpret_cast<uintptr_t>(simhash::cjkLegalForms()); }
 
 EMSCRIPTEN_KEEPALIVE uint32_t formatVersion() { return simhash::kFingerprintFormatVersion; }
 // Bytes malloc has handed out and not taken back: what leak tests watch.

@@ -57,10 +57,16 @@ export function addedId(added, id) {
 
 /** The fingerprint definition's version, the WASM heap's bytes in use, and the linear memory's size (it grows, never shrinks). */
 export const formatVersion = (core) => core._formatVersion();
-/** The short measure's words it writes short (similarity.h listForms): `written=short|` entries, ASCII. */
+/**
+ * The short measure's words it writes short (similarity.h listForms: `written=short|`
+ * entries), then, after a `#`, the CJK legal forms it drops (cjkLegalForms: `|`-ended).
+ */
 export function listForms(core) {
-  const start = core._listForms();
-  return String.fromCharCode(...core.HEAPU8.subarray(start, core.HEAPU8.indexOf(0, start)));
+  const bytes = core.HEAPU8;
+  const ascii = core._listForms();
+  let forms = `${String.fromCharCode(...bytes.subarray(ascii, bytes.indexOf(0, ascii)))}#`;
+  for (let at = core._cjkLegalForms(); bytes[at] | bytes[at + 1]; at += 2) forms += String.fromCharCode(bytes[at] | bytes[at + 1] << 8);
+  return forms;
 }
 export const heapInUse = (core) => core._heapInUse();
 export const memoryBytes = (core) => core.HEAPU8.length;

@@ -142,16 +142,22 @@ export const LEGAL_PHRASES = new Map();
 const WRITTEN_SHORT = new Map();
 const CONJUNCTIONS = new Set();
 const PHRASES_BY_FIRST_WORD = new Map();
+/** CJK legal forms at either end of a run (`株式会社ソニー`), longest first (useListForms); none until then. */
+let cjkLegalForms = /$^/;
 
 /**
- * Takes the short measure's table of words it writes short (similarity.h listForms), so that
+ * Takes the short measure's table of words it writes short and CJK legal forms it drops
+ * (bindings/memory.js listForms), so that
  * this rule reads as that measure does: a legal form of several words is one (`Müller GmbH`
  * / `Müller Gesellschaft mit beschränkter Haftung`), and a conjunction says `&` (`GmbH & Co.
  * KG` / `GmbH und Co. KG`). Every module's table is the same: the first one taken stays.
  */
 export function useListForms(table) {
   if (CONJUNCTIONS.size > 0) return;
-  for (const [written, short] of table.split('|').filter(Boolean).map((entry) => entry.split('='))) {
+  const [forms, cjkForms = '|'] = table.split('#');
+  const either = `(?:${cjkForms.slice(0, -1)})+`;
+  cjkLegalForms = new RegExp(`^${either}|${either}$`, 'g');
+  for (const [written, short] of forms.split('|').filter(Boolean).map((entry) => entry.split('='))) {
     const words = written.split(' ');
     if (words.length > 1) {
       LEGAL_PHRASES.set(written, short);
@@ -236,6 +242,22 @@ function repeatsCharacters(x, y) {
 }
 
 /**
+ * Whether CJK runs x and y, legal forms aside, each hold a character the other lacks, and
+ * three such in all (`新宿支店` / `渋谷支店`, `北京分行` / `上海分行`, `新宿` / `新大久保`): two
+ * branches, places or names, which no word boundary sets apart. One each is a variant or a
+ * slip of the input method (`北京大學` / `北京大学`, `斉藤` / `斎藤`), and characters one side
+ * adds are no difference (`港区六本木` / `東京都港区六本木`, `株式会社ソニー` / `ソニー株式会社`).
+ */
+function charactersDiffer(x, y) {
+  if (!CJK.test(x) || !CJK.test(y)) return false;
+  // Legal forms aside, as the short measure drops them; a run that is one stays.
+  const [u, v] = [x.replace(cjkLegalForms, '') || x, y.replace(cjkLegalForms, '') || y];
+  const only = (p, q) => [...new Set(p)].filter((c) => !q.includes(c)).length;
+  const [inU, inV] = [only(u, v), only(v, u)];
+  return inU > 0 && inV > 0 && inU + inV >= 3;
+}
+
+/**
  * Whether the left word x of tokens a and the left number y of tokens b stand at one place,
  * a letter where the other's model has digits: the same token before each, and after each
  * the same token or the end (`Galaxy S8` / `Galaxy Y`, `Xperia L1` / `Xperia L`, `Moto G6 UK`
@@ -274,7 +296,7 @@ function doubledLetter(x, y) {
 function explains(tx, ty) {
   const [x, y] = [tx.key, ty.key];
   if (x === y) return true;
-  if (namesApart(x, y) || repeatsCharacters(x, y) || otherValues(x, y) || (TITLE.test(x) && TITLE.test(y)) || doubledLetter(x, y) || doubledLetter(y, x)) return false;
+  if (namesApart(x, y) || repeatsCharacters(x, y) || charactersDiffer(x, y) || otherValues(x, y) || (TITLE.test(x) && TITLE.test(y)) || doubledLetter(x, y) || doubledLetter(y, x)) return false;
   return abbreviates(x, y) || abbreviates(y, x) || (oneTypoApart(x, y, 3, 5) && !accentReplaced(tx, ty)) || sameStem(x, y);
 }
 
@@ -370,13 +392,14 @@ function tokensLeft(partsA, usedA, partsB, usedB, loneWords) {
   const b = partsB.tokens;
   const leftNumbersA = left(a, usedA, KIND_NUMBER);
   const leftNumbersB = left(b, usedB, KIND_NUMBER);
-  // CJK runs are compared only where one repeats the characters of another or names another value of its set (`月曜日` / `火曜日`).
+  // CJK runs are compared only where one repeats the characters of another, their characters
+  // differ (charactersDiffer) or one names another value of its set (`月曜日` / `火曜日`).
   const [cjkA, cjkB] = [left(a, usedA, KIND_CJK), left(b, usedB, KIND_CJK)];
   // A katakana word is one beside numbers on both sides (a product's colour, `256GB ブラック`);
   // else it is compared as other CJK, not at all: names' readings vary (`タロウ` / `タロー`).
   const numbered = hasNumbers(partsA) && hasNumbers(partsB);
   const compared = (t) => distinguishes(t) && (numbered || t.katakana !== true || namesValue(t.key));
-  const comparedRuns = (x, y) => repeatsCharacters(x.key, y.key) || otherValues(x.key, y.key);
+  const comparedRuns = (x, y) => repeatsCharacters(x.key, y.key) || charactersDiffer(x.key, y.key) || otherValues(x.key, y.key);
   const leftWordsA = left(a, usedA, KIND_WORD).filter(compared).concat(cjkA.filter((x) => cjkB.some((y) => comparedRuns(x, y))));
   const leftWordsB = left(b, usedB, KIND_WORD).filter(compared).concat(cjkB.filter((y) => cjkA.some((x) => comparedRuns(x, y))));
   const lone = loneWords && partsA.lone !== partsB.lone;

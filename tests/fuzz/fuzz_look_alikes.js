@@ -18,7 +18,7 @@ const { seconds, seed, next, below, pick, check, running } = fuzzRun('fuzz_look_
 const PIECES = ['Main', 'Street', 'St.', 'Hauptstraße', 'Hauptstr.', '123', '125', '12', '4B', 'Apt', 'bis', 'iPhone', '14', 'Pro', 'Plus',
   'Galaxy', 'S24', 'S8+', 'WH-1000XM4', 'Xbox', 'One', 'X', 'S', 'Size', 'M', 'XL', 'XXL', 'AA', 'AAA', 'Deutsche', 'Bank', 'Bahn', 'AG',
   'GmbH', 'Inc.', 'Ltd', '&', 'and', 'und', 'Gesellschaft', 'mit', 'beschränkter', 'Haftung', 'Limited', 'Liability', 'Company', 'Public', 'Jr.', 'Sr', 'fifth', '5th', '3º', 'Edition', 'Digital', 'Premium', 'Ultra', 'HD', 'John', 'Jon',
-  'Smith', 'Robert', 'Roberta', 'Müller', 'Mueller', 'January', 'Jan', 'Januar', 'Mars', 'May', 'North', 'Süd', 'Mens', 'Womens', 'Ladies', 'Damen', '月曜日', '火曜', '星期一', '北京大学', '南京大学', '西新宿', '東', '东', 'メンズ', 'ウィメンズ', '北京大学', '北京大學', '罗刚', '罗刚刚', '六本木1丁目2番3号', 'ブラック', 'ホワイト',
+  'Smith', 'Robert', 'Roberta', 'Müller', 'Mueller', 'January', 'Jan', 'Januar', 'Mars', 'May', 'North', 'Süd', 'Mens', 'Womens', 'Ladies', 'Damen', '月曜日', '火曜', '星期一', '北京大学', '南京大学', '西新宿', '東', '东', 'メンズ', 'ウィメンズ', '北京大学', '北京大學', '罗刚', '罗刚刚', '新宿支店', '渋谷支店', '株式会社', '有限会社山田', '斎藤', '六本木1丁目2番3号', 'ブラック', 'ホワイト',
   '256GB', '77x147', '77', 'x', '147', '90210', '19560409', 'constructor', '__proto__', 'toString', 'ii', 'iii', ',', ';', '|', '\t',
   '-', '/', "'s", '’', '(', ')', 'ＡＢＣ', '１２３', 'é', '\u0301', '\uD800', '\uDC00', '😀', '\u0000', '٣', '²', ' ', '  ', '\n'];
 

@@ -125,6 +125,10 @@ const LOOK_ALIKES = [
   ['Sony DSC-RX10 IV', 'Sony DSC-RX10', { numbers: [['IV'], []] }],
   ['Canon EOS 6D Mark II', 'Canon EOS 6D', { numbers: [['II'], []], words: [['Mark'], []] }],
   ['Pentax K-5 II Body', 'Pentax K-5 Body', { numbers: [['II'], []] }],
+  // CJK runs whose own characters differ: two branches, two places.
+  ['三菱UFJ銀行 新宿支店', '三菱UFJ銀行 渋谷支店', { words: [['新宿支店'], ['渋谷支店']] }],
+  ['中国工商银行北京分行', '中国工商银行上海分行', { words: [['中国工商银行北京分行'], ['中国工商银行上海分行']] }],
+  ['山田商事 新宿支店', '山田商事 新大久保支店', { words: [['新宿支店'], ['新大久保支店']] }],
 ];
 
 // Variants of one entity: nothing differs.
@@ -137,7 +141,8 @@ const VARIANTS = [
   ['Acme Corp Monthly All Hands Meeting Notes Jan 2024', 'Acme Corp Monthly All Hands Meeting Notes January 2024'], ['Acme Corp Monthly All Hands Meeting Notes Januar 2024', 'Acme Corp Monthly All Hands Meeting Notes January 2024'],
   ['営業部 定例会議 議事録 月曜日', '営業部 定例会議 議事録 月曜'], ['Apple iPhone 8 Plus 64GB Silver Unlocked SIM Free', 'Apple iPhone 8 Plus 64GB Silver Unlocked'], ['東京都新宿区西新宿2丁目8-1', '东京都新宿区西新宿2丁目8-1'], ['Womens Running Shoes Nike Air Zoom Pegasus', 'Ladies Running Shoes Nike Air Zoom Pegasus'], ['Calle Mayor 5, 3º B, Madrid', 'C/ Mayor 5, 3B, Madrid'],
   // An address's counters are separators; a name's reading in katakana varies.
-  ['東京都港区六本木1-2-3', '東京都港区六本木1丁目2-3'], ['東京都港区六本木1丁目2番3号', '東京都港区六本木1-2-3'], ['ヤマダ タロウ', 'ヤマダ タロー'], ['Bose AM53', 'Bose AM53BK'],
+  ['東京都港区六本木1-2-3', '東京都港区六本木1丁目2-3'], ['港区六本木1-2-3', '東京都港区六本木1-2-3'], ['斉藤商店 新宿支店', '斎藤商店 新宿支店'],
+  ['株式会社山田商事 大阪支店', '山田商事株式会社 大阪支店'], ['有限会社山田商事 大阪支店', '株式会社山田商事 大阪支店'], ['東京都港区六本木1丁目2番3号', '東京都港区六本木1-2-3'], ['ヤマダ タロウ', 'ヤマダ タロー'], ['Bose AM53', 'Bose AM53BK'],
   ['Dr. Amelia Thornbury', 'Amelia Thornbury'], ['iPhone 14 Pro', 'iPhone 14 Pro 128GB'], ['北京大學', '北京大学'],
   ['Sony Handycam HDR-SR10 Camcorder - HDRSR10', 'Sony 40GB Handycam Camcorder - HDRSR10'], // one code said twice: one token
   ['ＡＢＣ　１２３', 'abc 123'], ['Whitfield-Price', 'Whitfield Price'], ['Northgate Medical Supplies LLC', 'Northgate Medical Supply LLC'],

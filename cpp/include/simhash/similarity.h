@@ -58,6 +58,10 @@ bool installHanVariants(const unsigned char* bytes, size_t size);
 /// look-alike rule of js/core/look-alikes.js reads it, so that both know one table.
 const char* listForms();
 
+/// The CJK legal forms kList drops at either end of a word, `|`-ended, longest first, as its
+/// Han fold writes them (UTF-16, NUL-terminated): the look-alike rule sets them aside too.
+const char16_t* cjkLegalForms();
+
 class WordWeights;
 
 struct ShingleOptions {

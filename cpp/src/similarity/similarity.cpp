@@ -181,6 +181,7 @@ size_t shortenListPhrases(char32_t* cps, size_t n) {
 
 
 const char* listForms() { return kListForms; }
+const char16_t* cjkLegalForms() { return kCjkLegalForms; }
 
 uint32_t leastShared(uint32_t na, uint32_t nb, double threshold) {
   const uint32_t most = std::min(na, nb);
