@@ -378,6 +378,13 @@ const TYPO_AGREEMENT = 6;
 const RECORD_SHARED = 6;
 const RECORD_AGREEMENT = 2;
 
+/**
+ * Whether the numbers `left` of an entry are one number of one or two digits that ends it,
+ * where the other entry holds none: in a list, a sequel's or a model's (`Toy Story` / `Toy
+ * Story 2`, `Google Pixel` / `Google Pixel 2`, `iPhone` / `iPhone 14`; a record's other fields tell).
+ */
+const sequel = (parts, left, other) => !other.numbered && left.length === 1 && left[0] === parts.tokens.at(-1) && /^\d{1,2}$/.test(left[0].key);
+
 /** Whether a number token is a model's generation (tokens.js isTier: `RX10 IV`, `Mark II`), which differs on one side only. */
 const isGeneration = (token) => token.tier === true;
 
@@ -411,7 +418,8 @@ function tokensLeft(partsA, usedA, partsB, usedB, loneWords) {
   const last = (tokens) => (tokens.length > 1 && tokens.at(-1).key === EDITION ? tokens.at(-2) : tokens.at(-1));
   const ending = (t) => t.key !== 'se' && (t === last(a) || t === last(b));
   const tiered = (words) => words.some((t) => (loneWords && t.generation === true) || (t.tier === true && (numbered || ending(t))) || t.modelLetter === true);
-  const tierLeft = tiered(leftWordsA) || tiered(leftWordsB) || leftNumbersA.some(isGeneration) || leftNumbersB.some(isGeneration);
+  const tierLeft = tiered(leftWordsA) || tiered(leftWordsB) || leftNumbersA.some(isGeneration) || leftNumbersB.some(isGeneration)
+    || (loneWords && (sequel(partsA, leftNumbersA, partsB) || sequel(partsB, leftNumbersB, partsA)));
   const letterAndNumber = (leftWordsA.length && leftNumbersB.length) || (leftWordsB.length && leftNumbersA.length);
   const mayDiffer = lone || tierLeft || letterAndNumber || (leftNumbersA.length && leftNumbersB.length) || (leftWordsA.length && leftWordsB.length);
   return { leftNumbersA, leftNumbersB, leftWordsA, leftWordsB, lone, tiered, tierLeft, mayDiffer: Boolean(mayDiffer) };
@@ -461,7 +469,7 @@ export function differingParts(partsA, partsB, loneWords = false) {
   // after a size's word (`Size M` / `Size L`), and two values of one closed set (`January` / `February`).
   const values = wordsA.some((x) => wordsB.some((y) => doubledLetter(x.key, y.key) || doubledLetter(y.key, x.key) || (x.size && y.size)
     || otherValues(x.key, y.key)));
-  const generation = numbersA.some(isGeneration) || numbersB.some(isGeneration);
+  const generation = numbersA.some(isGeneration) || numbersB.some(isGeneration) || (loneWords && (sequel(partsA, numbersA, partsB) || sequel(partsB, numbersB, partsA)));
   const tier = (tierLeft && (tiered(wordsA) || tiered(wordsB) || generation)) || values;
   // A model's letter where the other's model has digits differs as two numbers do.
   const modelA = wordsA.find((x) => numbersB.some((y) => letterForModel(x, a, y, b)));

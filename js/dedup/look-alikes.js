@@ -61,10 +61,10 @@ export function splitLookAlikes(labels, textOf, reaches, { keptChecked = false, 
       for (let g = 0; g < groups.length && !joined; g++) {
         if (g > 0 && !(reached ??= reaches(groups.slice(1).map((part) => part[0]), member))[g - 1]) continue;
         const other = groups[g].find((entry, e) => {
-          // Past a part's first entry only numbers count, and they differ only where both sides have some.
+          // Past a part's first entry only numbers count, and they differ only where a side has some.
           if (e > 0 && firstOnly) return false;
           const numbersOnly = e > 0 || keptChecked;
-          if ((keptChecked && !g && !e) || (numbersOnly && !(hasNumbers(partsOf(entry)) && hasNumbers(partsOf(member))))) return false;
+          if ((keptChecked && !g && !e) || (numbersOnly && !hasNumbers(partsOf(entry)) && !hasNumbers(partsOf(member)))) return false;
           const differs = listDifference(partsOf(entry), partsOf(member));
           return differs !== null && (!numbersOnly || differs.numbers !== undefined);
         });

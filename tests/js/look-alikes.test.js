@@ -125,6 +125,8 @@ const LOOK_ALIKES = [
   ['Sony DSC-RX10 IV', 'Sony DSC-RX10', { numbers: [['IV'], []] }],
   ['Canon EOS 6D Mark II', 'Canon EOS 6D', { numbers: [['II'], []], words: [['Mark'], []] }],
   ['Pentax K-5 II Body', 'Pentax K-5 Body', { numbers: [['II'], []] }],
+  ['Toy Story', 'Toy Story 2', { numbers: [[], ['2']] }],
+  ['Harry Potter and the Chamber of Secrets Audiobook Chapter One', 'Harry Potter and the Chamber of Secrets Audiobook Chapter Two', { words: [['One'], ['Two']] }],
   // CJK runs whose own characters differ: two branches, two places.
   ['三菱UFJ銀行 新宿支店', '三菱UFJ銀行 渋谷支店', { words: [['新宿支店'], ['渋谷支店']] }],
   ['中国工商银行北京分行', '中国工商银行上海分行', { words: [['中国工商银行北京分行'], ['中国工商银行上海分行']] }],
@@ -220,9 +222,12 @@ test("a word that names a property of JS objects is a word like any other (`cons
 });
 
 test("in a list, a lone word differs from an entry of more words, legal forms, numbers and CJK aside; in a record's field it does not", () => {
-  for (const [a, b] of [['Siemens', 'Siemens AG'], ['iPhone', 'iPhone 14'], ['Mitchell', 'Mitchel'], ['Mitchell', 'Mitchell 北京'], ['Microsoft', 'Mircosoft']]) {
+  for (const [a, b] of [['Siemens', 'Siemens AG'], ['iPhone', 'iPhone 128GB'], ['Mitchell', 'Mitchel'], ['Mitchell', 'Mitchell 北京'], ['Microsoft', 'Mircosoft']]) {
     assert.equal(differs(a, b), null, `${a} / ${b}`);
   }
+  // A number of one or two digits ending an entry, the other holding none: a sequel's or a model's.
+  assert.deepEqual(differs('iPhone', 'iPhone 14'), { numbers: [[], ['14']] });
+  assert.equal(differingParts(identifyingParts('iPhone'), identifyingParts('iPhone 14')), null);
   assert.deepEqual(differs('Berkeley', 'U.C. Berkeley'), { words: [[], ['U.C']] });
   assert.deepEqual(differs('Morrison', 'Grace Morrison'), { words: [[], ['Grace']] });
   // A record's other fields tell a given name alone from another person's (records.js asks differingParts).
