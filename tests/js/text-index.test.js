@@ -188,52 +188,39 @@ describe('the API', () => {
     }
   });
 
-  test('short-measure bytes written before CJK legal forms were dropped load: texts normalized again, written back as revision 3', () => {
-    // tests/vectors/text-index-short-before-cjk-forms.bin: written by f2cb896 (revision 1) with
-    // the short measure, review 0.4 and the weights of its texts and 'トヨタ自動車株式会社',
-    // 'Acme Inc', from ids 0-5 (4 removed): 'ソニー株式会社', '株式会社日立製作所',
+  // Short-measure bytes of an earlier revision of the list normalization, each written with the
+  // short measure, review 0.4 and the weights of its texts and two more, from ids 0-5 (4 removed);
+  // there each query found nothing at the threshold.
+  const EARLIER_REVISIONS = [
+    // By f2cb896 (revision 1, before CJK legal forms were dropped), the weights' two more
+    // 'トヨタ自動車株式会社' and 'Acme Inc': 'ソニー株式会社', '株式会社日立製作所',
     // '中華電信股份有限公司', '삼성전자주식회사', 'Deutsche Bank AG', '三菱商事株式会社'.
-    // There each query below found nothing, even at 0.4.
-    const bytes = new Uint8Array(readFileSync(new URL('../vectors/text-index-short-before-cjk-forms.bin', import.meta.url)));
-    assert.equal(bytes[6] >> 4, 7, 'the list normalization, weights, revision 1');
-    const loaded = sh.loadTextIndex(bytes);
-    try {
-      assert.equal(loaded.size, 5);
-      const ids = ['ソニー', '日立製作所', '中华电信', '삼성전자', '三菱商事'].map((name) => loaded.query(name).map(({ id, similarity }) => [id, similarity]));
-      assert.deepEqual(ids, [[[0, 1]], [[1, 1]], [[2, 1]], [[3, 1]], [[5, 1]]]);
-      const again = loaded.serialize();
-      assert.equal(again[6] >> 4, 15, 'written back as revision 3');
-      const reloaded = sh.loadTextIndex(again);
-      assert.deepEqual(reloaded.serialize(), again, 'an index of the current revision writes back the bytes it was loaded from');
-      reloaded.dispose();
-    } finally {
-      loaded.dispose();
-    }
-  });
-
-  test('short-measure bytes written before legal forms of several words were shortened (revision 2) load: texts normalized again, written back as revision 3', () => {
-    // tests/vectors/text-index-short-before-legal-phrases.bin: written by 96ec17b (revision 2)
-    // with the short measure, review 0.4 and the weights of its texts and 'Volvo Aktiebolag',
-    // 'Acme Inc', from ids 0-5 (4 removed): 'Müller Gesellschaft mit beschränkter Haftung',
+    { file: 'text-index-short-before-cjk-forms.bin', revision: 1, queries: ['ソニー', '日立製作所', '中华电信', '삼성전자', '三菱商事'] },
+    // By 96ec17b (revision 2, before legal forms of several words were written short), the two
+    // more 'Volvo Aktiebolag' and 'Acme Inc': 'Müller Gesellschaft mit beschränkter Haftung',
     // 'Acme Limited Liability Company', 'Renault Société Anonyme', 'Philips Naamloze
-    // Vennootschap', 'Deutsche Bank AG', 'Tesco Public Limited Company'. There the first four
-    // queries below found nothing, and the last only for review (0.41).
-    const bytes = new Uint8Array(readFileSync(new URL('../vectors/text-index-short-before-legal-phrases.bin', import.meta.url)));
-    assert.equal(bytes[6] >> 4, 11, 'the list normalization, weights, revision 2');
-    const loaded = sh.loadTextIndex(bytes);
-    try {
-      assert.equal(loaded.size, 5);
-      const ids = ['Müller GmbH', 'Acme LLC', 'Renault S.A.', 'Philips N.V.', 'Tesco PLC'].map((name) => loaded.query(name).map(({ id, similarity }) => [id, similarity]));
-      assert.deepEqual(ids, [[[0, 1]], [[1, 1]], [[2, 1]], [[3, 1]], [[5, 1]]]);
-      const again = loaded.serialize();
-      assert.equal(again[6] >> 4, 15, 'written back as revision 3');
-      const reloaded = sh.loadTextIndex(again);
-      assert.deepEqual(reloaded.serialize(), again, 'an index of the current revision writes back the bytes it was loaded from');
-      reloaded.dispose();
-    } finally {
-      loaded.dispose();
-    }
-  });
+    // Vennootschap', 'Deutsche Bank AG', 'Tesco Public Limited Company' (the last found for review, 0.41).
+    { file: 'text-index-short-before-legal-phrases.bin', revision: 2, queries: ['Müller GmbH', 'Acme LLC', 'Renault S.A.', 'Philips N.V.', 'Tesco PLC'] },
+  ];
+  for (const { file, revision, queries } of EARLIER_REVISIONS) {
+    test(`short-measure bytes of revision ${revision} (${file}) load: texts normalized again, written back as revision 3`, () => {
+      const bytes = new Uint8Array(readFileSync(new URL(`../vectors/${file}`, import.meta.url)));
+      assert.equal(bytes[6] >> 4, 3 | revision << 2, `the list normalization, weights, revision ${revision}`);
+      const loaded = sh.loadTextIndex(bytes);
+      try {
+        assert.equal(loaded.size, 5);
+        const ids = queries.map((name) => loaded.query(name).map(({ id, similarity }) => [id, similarity]));
+        assert.deepEqual(ids, [[[0, 1]], [[1, 1]], [[2, 1]], [[3, 1]], [[5, 1]]]);
+        const again = loaded.serialize();
+        assert.equal(again[6] >> 4, 15, 'written back as revision 3');
+        const reloaded = sh.loadTextIndex(again);
+        assert.deepEqual(reloaded.serialize(), again, 'an index of the current revision writes back the bytes it was loaded from');
+        reloaded.dispose();
+      } finally {
+        loaded.dispose();
+      }
+    });
+  }
 
   test('serialize and loadTextIndex move the bytes a piece at a time: WASM memory does not grow by them', (t) => {
     // Each side in a module of its own, the adds in small batches, so that no freed memory
