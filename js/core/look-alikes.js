@@ -17,7 +17,10 @@
 //   else they differ outright, as house numbers and models identify (`125` / `123`,
 //   `S24` / `S23`, `WH-1000XM4` / `WH-1000XM5`, `9500CI` / `9500IX`), as does a letter in
 //   its place, the tokens around it alike (letterForModel: `Galaxy S8` / `Galaxy Y`, `Xperia
-//   L1` / `Xperia L`). A number on one side only is no difference;
+//   L1` / `Xperia L`). A number on one side only is no difference, but a model's generation
+//   (tokens.js isTier: a Roman numeral after a number or `Mark`, `RX10` / `RX10 IV`) and, in
+//   a list, one of one or two digits ending an entry whose other holds none (sequel: `Toy
+//   Story` / `Toy Story 2`), which differ outright;
 // - words (no digit, not CJK): shared when one explains the other: an abbreviation (the
 //   shorter starts with the same letter and is a subsequence of the longer: `Ltd` /
 //   `Limited`, `Hauptstr.` / `Hauptstraße`, `J` / `John`), or a typo: one letter inserted,
@@ -32,8 +35,9 @@
 //   two values of one closed set (tokens.js otherValues: `January` / `February`, `North` /
 //   `South`, `Mens` / `Womens`): these differ outright however many words agree; a possessive's `s` is no letter
 //   of its word (`Mary's` / `Mark's`). A word left on each side is a difference (`Bahn` /
-//   `Bank`, `Gadgets` / `Widgets`; not a legal form, `N.V.` / `B.V.`, `GmbH` / `Inc.`:
-//   LEGAL_FORMS, nor `and`, which `&` says); a word on one side only is not, but in a list
+//   `Bank`, `Gadgets` / `Widgets`; not a legal form, `N.V.` / `B.V.`, `GmbH` / `Inc.`,
+//   `Gesellschaft mit beschränkter Haftung`: LEGAL_FORMS, LEGAL_PHRASES, nor a conjunction,
+//   which `&` says: the short measure's table, useListForms); a word on one side only is not, but in a list
 //   (listDifference) beside a lone word (`Mitchell` / `Mitchell Green`), and where it is a
 //   model's tier or an edition (isTier: `Plus`, `Pro`, `Premium`..., the word before `Edition`, `Ultra` after a
 //   number, a model's `+`, a house number's `bis`) and both sides hold numbers or it ends
@@ -44,7 +48,8 @@
 //   `John Smith` / `John Smith Jr.`);
 // - CJK runs are not compared: they have no word boundaries to compare by (their digits
 //   still count), but a run that repeats the characters of the other's differs as a word
-//   (repeatsCharacters: `罗刚` / `罗刚刚`), and a piece of katakana alone is a word beside
+//   (repeatsCharacters: `罗刚` / `罗刚刚`), as do two whose own characters differ
+//   (charactersDiffer: `新宿支店` / `渋谷支店`), and a piece of katakana alone is a word beside
 //   numbers on both sides (`256GB ブラック` / `256GB ホワイト`; a name's reading varies,
 //   `タロウ` / `タロー`).
 // Numbers that differ outright always make a difference. A typo in a number, or a word left
@@ -147,10 +152,10 @@ let cjkLegalForms = /$^/;
 
 /**
  * Takes the short measure's table of words it writes short and CJK legal forms it drops
- * (bindings/memory.js listForms), so that
- * this rule reads as that measure does: a legal form of several words is one (`Müller GmbH`
- * / `Müller Gesellschaft mit beschränkter Haftung`), and a conjunction says `&` (`GmbH & Co.
- * KG` / `GmbH und Co. KG`). Every module's table is the same: the first one taken stays.
+ * (bindings/memory.js listForms), so that this rule reads as that measure does: a legal form
+ * of several words is one (`Müller GmbH` / `Müller Gesellschaft mit beschränkter Haftung`),
+ * and a conjunction says `&` (`GmbH & Co. KG` / `GmbH und Co. KG`). Every module's table is
+ * the same: the first one taken stays.
  */
 export function useListForms(table) {
   if (CONJUNCTIONS.size > 0) return;
@@ -187,7 +192,7 @@ function markLegalPhrases(tokens) {
  */
 const distinguishes = (token) => token.legal !== true && !LEGAL_FORMS.has(token.key) && !CONJUNCTIONS.has(token.key);
 
-/** Whether tokens (tokensOf's), legal forms and `and` aside, are one word (not katakana, compared beside numbers only). */
+/** Whether tokens (tokensOf's), legal forms and conjunctions aside, are one word (not katakana, compared beside numbers only). */
 function isLoneWord(tokens) {
   const kept = tokens.filter(distinguishes);
   return kept.length === 1 && kept[0].kind === KIND_WORD && kept[0].katakana !== true;

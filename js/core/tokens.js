@@ -177,8 +177,8 @@ const FREE_OF = /^(?:sugar|gluten|caffeine|fat|alcohol|lactose|dairy|nut|salt)$/
  * Whether a token of key `key`, after one of key `before` and before one of key `after`
  * (undefined at the end), names a tier (TIER), an edition (before EDITION) or what a food is free of (FREE_OF), is `Ultra` after a number not followed by `HD`
  * (`Galaxy S23 Ultra`, `Xperia XA2 Ultra`; not `4K Ultra HD` nor `Linksys Ultra RangePlus`),
- * or a house number's suffix after it (HOUSE_SUFFIX: `12 bis rue de la Paix`, another house
- * than `12`).
+ * a house number's suffix after it (HOUSE_SUFFIX: `12 bis rue de la Paix`, another house
+ * than `12`), or a model's generation after its number or `Mark` (MODEL_GENERATION).
  */
 function isTier(key, before, after) {
   if (key === 'ultra') return DIGIT.test(before) && after !== 'hd';

@@ -179,7 +179,6 @@ size_t shortenListPhrases(char32_t* cps, size_t n) {
   return shortenListPhrases(cps, out);
 }
 
-
 const char* listForms() { return kListForms; }
 const char16_t* cjkLegalForms() { return kCjkLegalForms; }
 
