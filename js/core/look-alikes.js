@@ -53,7 +53,8 @@
 //   numbers on both sides (`256GB ブラック` / `256GB ホワイト`; a name's reading varies,
 //   `タロウ` / `タロー`).
 // Numbers that differ outright always make a difference. A typo in a number, or a word left
-// on each side, makes one unless the entries share at least TYPO_AGREEMENT tokens. Two
+// on each side, makes one unless the entries share at least TYPO_AGREEMENT tokens; a word
+// left on each side that each says twice always does (`Oxford, Oxford` / `Cambridge, Cambridge`). Two
 // one-line records (one of them a record by thresholds.js isRecord: at least RECORD_FIELDS
 // short fields, not a title listing words; the other split into as many fields, whatever
 // its words; one of them `named`, its first field without a digit: a person's, not an
@@ -481,6 +482,10 @@ export function differingParts(partsA, partsB, loneWords = false) {
   const modelB = wordsB.find((x) => numbersA.some((y) => letterForModel(x, b, y, a)));
   const hard = (hardA.length > 0 && hardB.length > 0) || modelA !== undefined || modelB !== undefined;
   const softWords = wordsA.length > 0 && wordsB.length > 0;
+  // A changed word each side says twice names what the entry is about (`University of Oxford,
+  // Oxford` / `University of Cambridge, Cambridge`): it differs however many tokens agree.
+  const saidTwice = (words) => words.some((t, i) => words.findIndex((u) => u.key === t.key) !== i);
+  const repeatedWord = softWords && saidTwice(wordsA) && saidTwice(wordsB);
   const soft = softNumbers > 0 || softWords;
   if ((partsA.record || partsB.record) && (partsA.named || partsB.named) && Math.min(partsA.fields, partsB.fields) >= RECORD_FIELDS) {
     // An identifier both records hold (equal, or one typo apart) says one person, whatever
@@ -492,11 +497,11 @@ export function differingParts(partsA, partsB, loneWords = false) {
     const sharesIdentifier = a.some((t, i) => usedA[i] && t.kind === KIND_NUMBER && identifier(t)) || numbersA.some((t) => !hardA.includes(t) && identifier(t));
     if (sharesIdentifier && !identifiersDiffer) return null;
     const differing = Math.max(numbersA.length, numbersB.length) + Math.max(wordsA.length, wordsB.length);
-    if (!(identifiersDiffer && softWords) && shared >= RECORD_SHARED && shared >= RECORD_AGREEMENT * differing) return null;
+    if (!(identifiersDiffer && softWords) && !repeatedWord && shared >= RECORD_SHARED && shared >= RECORD_AGREEMENT * differing) return null;
   }
   // The lone word shared or explained, words left beside it on the other side.
   const loneDiffers = lone && (partsA.lone ? !wordsA.length && wordsB.length > 0 : !wordsB.length && wordsA.length > 0);
-  if (!hard && !tier && !(soft && shared < TYPO_AGREEMENT) && !loneDiffers) return null;
+  if (!hard && !tier && !repeatedWord && !(soft && shared < TYPO_AGREEMENT) && !loneDiffers) return null;
   const differs = {};
   // A model's letter is shown as its number.
   if (hard || softNumbers > 0 || generation) differs.numbers = [numbersA.concat(modelA ?? []).map((t) => t.shown), numbersB.concat(modelB ?? []).map((t) => t.shown)];

@@ -126,6 +126,9 @@ const LOOK_ALIKES = [
   ['Canon EOS 6D Mark II', 'Canon EOS 6D', { numbers: [['II'], []], words: [['Mark'], []] }],
   ['Pentax K-5 II Body', 'Pentax K-5 Body', { numbers: [['II'], []] }],
   ['Toy Story', 'Toy Story 2', { numbers: [[], ['2']] }],
+  // A changed word each side says twice, among many shared (a one-line record's too).
+  ['Department of Computer Science, University of Oxford, Oxford, UK', 'Department of Computer Science, University of Cambridge, Cambridge, UK',
+    { words: [['Oxford', 'Oxford'], ['Cambridge', 'Cambridge']] }],
   ['Harry Potter and the Chamber of Secrets Audiobook Chapter One', 'Harry Potter and the Chamber of Secrets Audiobook Chapter Two', { words: [['One'], ['Two']] }],
   // CJK runs whose own characters differ: two branches, two places.
   ['三菱UFJ銀行 新宿支店', '三菱UFJ銀行 渋谷支店', { words: [['新宿支店'], ['渋谷支店']] }],
@@ -160,6 +163,7 @@ const VARIANTS = [
   ['Schmidt GmbH & Co. KG', 'Schmidt GmbH und Co. KG'],
   // `+` and `Plus` are one tier; `Ultra HD` and `Ultra` before a product line's name are none.
   ['Canon EOS 6D Mark II Body', 'Canon EOS 6D Mk II'], ['Henry VIII Road 5', 'Henry Road 5'],
+  ['Department of Computer Science, University of Oxford, Oxford, UK', 'Dept. of Computer Science, University of Oxford, Oxford, United Kingdom'],
   ['Galaxy S8+', 'Galaxy S8 Plus'], ['iPhone 7+', 'iPhone 7 Plus 128GB'], ['Samsung 55" 4K Ultra HD TV', 'Samsung 55" 4K TV'],
   ['Linksys Ultra RangePlus WRT160N', 'Linksys RangePlus WRT160N'],
   ['12 bis rue de la Paix', '12bis rue de la Paix'], ['Via Roma 10 ter', 'Via Roma 10ter'],
