@@ -391,6 +391,16 @@ const RECORD_AGREEMENT = 2;
  */
 const sequel = (parts, left, other) => !other.numbered && left.length === 1 && left[0] === parts.tokens.at(-1) && /^\d{1,2}$/.test(left[0].key);
 
+/**
+ * Whether tokens end in a qualifier none of whose tokens `used` marks shared: `of` or `at`
+ * and the words after it (`First National Bank of Texas`, `Hilton at the Airport`; not `in`,
+ * which a product's colour follows: `Galaxy S8 in Black`).
+ */
+function qualified(tokens, used) {
+  const k = tokens.findLastIndex((t) => t.key === 'of' || t.key === 'at');
+  return k > 0 && k < tokens.length - 1 && tokens.every((t, i) => i < k || !used[i]);
+}
+
 /** Whether a number token is a model's generation (tokens.js isTier: `RX10 IV`, `Mark II`), which differs on one side only. */
 const isGeneration = (token) => token.tier === true;
 
@@ -427,8 +437,12 @@ function tokensLeft(partsA, usedA, partsB, usedB, loneWords) {
   const tierLeft = tiered(leftWordsA) || tiered(leftWordsB) || leftNumbersA.some(isGeneration) || leftNumbersB.some(isGeneration)
     || (loneWords && (sequel(partsA, leftNumbersA, partsB) || sequel(partsB, leftNumbersB, partsA)));
   const letterAndNumber = (leftWordsA.length && leftNumbersB.length) || (leftWordsB.length && leftNumbersA.length);
-  const mayDiffer = lone || tierLeft || letterAndNumber || (leftNumbersA.length && leftNumbersB.length) || (leftWordsA.length && leftWordsB.length);
-  return { leftNumbersA, leftNumbersB, leftWordsA, leftWordsB, lone, tiered, tierLeft, mayDiffer: Boolean(mayDiffer) };
+  // In a list, a qualifier one side ends in where the other has nothing left (`First National
+  // Bank` / `First National Bank of Texas`): another branch, campus or place.
+  const qualifier = loneWords && ((qualified(a, usedA) && !leftWordsB.length && !leftNumbersB.length)
+    || (qualified(b, usedB) && !leftWordsA.length && !leftNumbersA.length));
+  const mayDiffer = lone || tierLeft || qualifier || letterAndNumber || (leftNumbersA.length && leftNumbersB.length) || (leftWordsA.length && leftWordsB.length);
+  return { leftNumbersA, leftNumbersB, leftWordsA, leftWordsB, lone, tiered, tierLeft, qualifier, mayDiffer: Boolean(mayDiffer) };
 }
 
 /**
@@ -455,7 +469,7 @@ export function differingParts(partsA, partsB, loneWords = false) {
   repeatsUsed(a, usedA);
   repeatsUsed(b, usedB);
   const joined = usedA.some((u, i) => u !== equalA[i]) || usedB.some((u, i) => u !== equalB[i]);
-  const { leftNumbersA, leftNumbersB, leftWordsA, leftWordsB, lone, tiered, tierLeft, mayDiffer } = joined ? tokensLeft(partsA, usedA, partsB, usedB, loneWords) : leftEqual;
+  const { leftNumbersA, leftNumbersB, leftWordsA, leftWordsB, lone, tiered, tierLeft, qualifier, mayDiffer } = joined ? tokensLeft(partsA, usedA, partsB, usedB, loneWords) : leftEqual;
   if (!mayDiffer) return null;
   // Tokens shared, counted on the side that uses them more (a token said twice there counts
   // twice): the same whichever entry comes first. On the side with fewer, lists lost true
@@ -501,11 +515,11 @@ export function differingParts(partsA, partsB, loneWords = false) {
   }
   // The lone word shared or explained, words left beside it on the other side.
   const loneDiffers = lone && (partsA.lone ? !wordsA.length && wordsB.length > 0 : !wordsB.length && wordsA.length > 0);
-  if (!hard && !tier && !repeatedWord && !(soft && shared < TYPO_AGREEMENT) && !loneDiffers) return null;
+  if (!hard && !tier && !repeatedWord && !(soft && shared < TYPO_AGREEMENT) && !loneDiffers && !qualifier) return null;
   const differs = {};
   // A model's letter is shown as its number.
   if (hard || softNumbers > 0 || generation) differs.numbers = [numbersA.concat(modelA ?? []).map((t) => t.shown), numbersB.concat(modelB ?? []).map((t) => t.shown)];
-  if (softWords || loneDiffers || (tier && wordsA.length + wordsB.length > 0)) differs.words = [wordsA.map((t) => t.shown), wordsB.map((t) => t.shown)];
+  if (softWords || loneDiffers || qualifier || (tier && wordsA.length + wordsB.length > 0)) differs.words = [wordsA.map((t) => t.shown), wordsB.map((t) => t.shown)];
   return differs;
 }
 

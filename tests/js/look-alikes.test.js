@@ -126,6 +126,8 @@ const LOOK_ALIKES = [
   ['Canon EOS 6D Mark II', 'Canon EOS 6D', { numbers: [['II'], []], words: [['Mark'], []] }],
   ['Pentax K-5 II Body', 'Pentax K-5 Body', { numbers: [['II'], []] }],
   ['Toy Story', 'Toy Story 2', { numbers: [[], ['2']] }],
+  // A qualifier one side ends in, the other holding nothing more: another branch or place.
+  ['First National Bank', 'First National Bank of Texas', { words: [[], ['of', 'Texas']] }],
   // A changed word each side says twice, among many shared (a one-line record's too).
   ['Department of Computer Science, University of Oxford, Oxford, UK', 'Department of Computer Science, University of Cambridge, Cambridge, UK',
     { words: [['Oxford', 'Oxford'], ['Cambridge', 'Cambridge']] }],
@@ -164,6 +166,7 @@ const VARIANTS = [
   // `+` and `Plus` are one tier; `Ultra HD` and `Ultra` before a product line's name are none.
   ['Canon EOS 6D Mark II Body', 'Canon EOS 6D Mk II'], ['Henry VIII Road 5', 'Henry Road 5'],
   ['Department of Computer Science, University of Oxford, Oxford, UK', 'Dept. of Computer Science, University of Oxford, Oxford, United Kingdom'],
+  ['Bank of America', 'Bank of America Corp'], ['Samsung Galaxy S8 in Black', 'Samsung Galaxy S8'],
   ['Galaxy S8+', 'Galaxy S8 Plus'], ['iPhone 7+', 'iPhone 7 Plus 128GB'], ['Samsung 55" 4K Ultra HD TV', 'Samsung 55" 4K TV'],
   ['Linksys Ultra RangePlus WRT160N', 'Linksys RangePlus WRT160N'],
   ['12 bis rue de la Paix', '12bis rue de la Paix'], ['Via Roma 10 ter', 'Via Roma 10ter'],
