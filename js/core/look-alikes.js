@@ -43,7 +43,8 @@
 //   number, a model's `+`, a house number's `bis`) and both sides hold numbers or it ends
 //   its entry (`Nintendo Switch` / `Switch Lite`; not `SE`, a company's too), a letter
 //   ending an entry after a number or a number word (isModelLetter: `Xbox One S`, `LG G3
-//   S`), or, in a list, a generation ending a name (GENERATION: `Jr`, `Sr`): then it differs
+//   S`), or, in a list, a generation ending a name (GENERATION: `Jr`, `Sr`) or a modifier
+//   anywhere (tokens.js MODIFIER: `Half`, `Double`, `Junior`): then it differs
 //   outright (`iPhone 8` / `iPhone 8 Plus`, `Galaxy S8` / `S8+`, `Xbox One` / `Xbox One X`,
 //   `John Smith` / `John Smith Jr.`);
 // - CJK runs are not compared: they have no word boundaries to compare by (their digits
@@ -433,7 +434,7 @@ function tokensLeft(partsA, usedA, partsB, usedB, loneWords) {
   // `Kindle Signature Edition`), but `SE`, which ends a European company's name as often (`BASF SE`).
   const last = (tokens) => (tokens.length > 1 && tokens.at(-1).key === EDITION ? tokens.at(-2) : tokens.at(-1));
   const ending = (t) => t.key !== 'se' && (t === last(a) || t === last(b));
-  const tiered = (words) => words.some((t) => (loneWords && t.generation === true) || (t.tier === true && (numbered || ending(t))) || t.modelLetter === true);
+  const tiered = (words) => words.some((t) => (loneWords && t.generation === true) || (t.tier === true && (numbered || ending(t))) || t.modelLetter === true || (loneWords && t.modifier === true));
   const tierLeft = tiered(leftWordsA) || tiered(leftWordsB) || leftNumbersA.some(isGeneration) || leftNumbersB.some(isGeneration)
     || (loneWords && (sequel(partsA, leftNumbersA, partsB) || sequel(partsB, leftNumbersB, partsA)));
   const letterAndNumber = (leftWordsA.length && leftNumbersB.length) || (leftWordsB.length && leftNumbersA.length);

@@ -124,7 +124,8 @@ export const KIND_CJK = 2;
 /**
  * The tokens of a text, each { key (folded), shown (as written, without edge punctuation),
  * kind }, `katakana` set on a piece of katakana alone, `tier` on a model's tier or a house
- * number's suffix (isTier), `size` on a size after a size's word (SIZE_WORD), `modelLetter`
+ * number's suffix (isTier), `modifier` on a word that makes another thing of its kind
+ * (MODIFIER), `size` on a size after a size's word (SIZE_WORD), `modelLetter`
  * on a model's letter ending the text (isModelLetter) and `generation` on a generation
  * ending it (GENERATION).
  */
@@ -157,6 +158,7 @@ export function tokensOf(text) {
   tokens.forEach((t, i) => {
     if (isTier(t.key, tokens[i - 1]?.key ?? '', tokens[i + 1]?.key)) t.tier = true;
     if (SIZE.test(t.key) && SIZE_WORD.test(tokens[i - 1]?.key)) t.size = true;
+    if (MODIFIER.test(t.key)) t.modifier = true;
   });
   // A model's letter is a word, though it reads as a Roman numeral (`Xbox One X`).
   if (tokens.length > 1 && isModelLetter(tokens.at(-1).key, tokens.at(-2).key)) Object.assign(tokens.at(-1), { kind: KIND_WORD, modelLetter: true });
@@ -212,6 +214,11 @@ function isModelLetter(key, before) {
 // they differ (`John Smith` / `John Smith Jr.`), as on each side (`Jr.` / `Sr.`); within a
 // name they are a street's or a school's (`Martin Luther King Jr Drive`).
 const GENERATION = /^(?:jr|sr)$/;
+
+// Words that make a thing another of its kind wherever they stand, on one side only in a list
+// (`Gallon Whole Milk` / `Half Gallon …`, `Window Envelopes` / `Double Window …`, `High
+// School` / `Junior High School`).
+const MODIFIER = /^(?:half|quarter|double|triple|junior|senior)$/;
 
 // A garment's size in letters after the word that says so (`Size M` / `Size L`, `Gr. XL`).
 const SIZE_WORD = /^(?:size|gr|grosse|groesse|taille|talla|taglia)$/;

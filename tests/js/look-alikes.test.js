@@ -126,6 +126,9 @@ const LOOK_ALIKES = [
   ['Canon EOS 6D Mark II', 'Canon EOS 6D', { numbers: [['II'], []], words: [['Mark'], []] }],
   ['Pentax K-5 II Body', 'Pentax K-5 Body', { numbers: [['II'], []] }],
   ['Toy Story', 'Toy Story 2', { numbers: [[], ['2']] }],
+  // A modifier on one side only, wherever it stands.
+  ['Organic Whole Milk Gallon Horizon', 'Organic Whole Milk Half Gallon Horizon', { words: [[], ['Half']] }],
+  ['Springfield High School', 'Springfield Junior High School', { words: [[], ['Junior']] }],
   // A qualifier one side ends in, the other holding nothing more: another branch or place.
   ['First National Bank', 'First National Bank of Texas', { words: [[], ['of', 'Texas']] }],
   // A changed word each side says twice, among many shared (a one-line record's too).
