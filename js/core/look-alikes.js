@@ -76,19 +76,28 @@ import { CJK, DIGIT, EDITION, KIND_CJK, KIND_NUMBER, KIND_WORD, ROMAN, namesValu
  * written, without edge punctuation), kind }; `record`, whether it is a one-line record
  * (thresholds.js isRecord); `fields`, how many fields it splits into as one (recordFields);
  * `named`, whether its first field (recordFields) has no digit; `lone`, whether its tokens,
- * legal forms aside, are one word; `numbered`, whether a token is a number (hasNumbers).
+ * legal forms aside, are one word; `numbered`, whether a token is a number (hasNumbers);
+ * `endsInShortNumber`, whether the last is one of one or two digits (sequel).
  */
 export function identifyingParts(text) {
   const tokens = tokensOf(text);
   markLegalPhrases(tokens);
   const fields = recordFields(text);
   return { tokens, record: isRecord(text), fields: fields.length, named: !DIGIT.test(fields[0]), lone: isLoneWord(tokens),
-    numbered: tokens.some((t) => t.kind === KIND_NUMBER) };
+    numbered: tokens.some((t) => t.kind === KIND_NUMBER), endsInShortNumber: /^\d{1,2}$/.test(tokens.at(-1)?.key) };
 }
 
-/** Whether identifyingParts' answer has a number token: differingParts finds numbers that differ only between two that have. */
+/** Whether identifyingParts' answer has a number token. */
 export function hasNumbers(parts) {
   return parts.numbered;
+}
+
+/**
+ * Whether listDifference may find numbers that differ between two entries' identifyingParts:
+ * where either has numbers (against the other's, a model's letter, letterForModel, or none, sequel).
+ */
+export function numbersMayDiffer(partsA, partsB) {
+  return partsA.numbered || partsB.numbered;
 }
 
 /** The digits of a token, in order. */
@@ -390,7 +399,7 @@ const RECORD_AGREEMENT = 2;
  * where the other entry holds none: in a list, a sequel's or a model's (`Toy Story` / `Toy
  * Story 2`, `Google Pixel` / `Google Pixel 2`, `iPhone` / `iPhone 14`; a record's other fields tell).
  */
-const sequel = (parts, left, other) => !other.numbered && left.length === 1 && left[0] === parts.tokens.at(-1) && /^\d{1,2}$/.test(left[0].key);
+const sequel = (parts, left, other) => parts.endsInShortNumber && !other.numbered && left.length === 1 && left[0] === parts.tokens.at(-1);
 
 /**
  * Whether tokens end in a qualifier none of whose tokens `used` marks shared: `of` or `at`

@@ -544,8 +544,10 @@ test('splitLookAlikes equals its rule asked pair by pair, on random groups of lo
     }
     return { labels: split, a, b };
   };
-  const WORDS = ['Main', 'Street', 'Acme', 'Gadgets', 'Widgets', 'Bahn', 'Bank', 'Smith', 'Smyth', 'Jon', 'John', 'Pro'];
-  const NUMBERS = ['12', '21', '14', '15', 'S23', 'S24', '4B', '3B', '90210', '90201'];
+  // A model's letter against another's digits (`Galaxy S8` / `Galaxy Y`) and a sequel's number
+  // ending one entry differ where only one side has numbers.
+  const WORDS = ['Main', 'Street', 'Acme', 'Gadgets', 'Widgets', 'Bahn', 'Bank', 'Smith', 'Smyth', 'Jon', 'John', 'Pro', 'Galaxy', 'Y'];
+  const NUMBERS = ['12', '21', '14', '15', 'S23', 'S24', '4B', '3B', '90210', '90201', 'S8', '2'];
   let state = 11;
   const below = (n) => {
     state = (Math.imul(state, 1103515245) + 12345) >>> 0;
