@@ -76,15 +76,14 @@ import { CJK, DIGIT, EDITION, KIND_CJK, KIND_NUMBER, KIND_WORD, ROMAN, namesValu
  * written, without edge punctuation), kind }; `record`, whether it is a one-line record
  * (thresholds.js isRecord); `fields`, how many fields it splits into as one (recordFields);
  * `named`, whether its first field (recordFields) has no digit; `lone`, whether its tokens,
- * legal forms aside, are one word; `numbered`, whether a token is a number (hasNumbers);
- * `endsInShortNumber`, whether the last is one of one or two digits (sequel).
+ * legal forms aside, are one word; `numbered`, whether a token is a number (hasNumbers).
  */
 export function identifyingParts(text) {
   const tokens = tokensOf(text);
   markLegalPhrases(tokens);
   const fields = recordFields(text);
   return { tokens, record: isRecord(text), fields: fields.length, named: !DIGIT.test(fields[0]), lone: isLoneWord(tokens),
-    numbered: tokens.some((t) => t.kind === KIND_NUMBER), endsInShortNumber: /^\d{1,2}$/.test(tokens.at(-1)?.key) };
+    numbered: tokens.some((t) => t.kind === KIND_NUMBER) };
 }
 
 /** Whether identifyingParts' answer has a number token. */
@@ -184,13 +183,17 @@ export function useListForms(table) {
       LEGAL_FORMS.add(written).add(short);
     } else CONJUNCTIONS.add(written);
   }
+  // A phrase's first word written out too (`limited` for `ltd`), so that a token needs one look-up.
+  for (const [written, short] of WRITTEN_SHORT) if (PHRASES_BY_FIRST_WORD.has(short)) PHRASES_BY_FIRST_WORD.set(written, PHRASES_BY_FIRST_WORD.get(short));
 }
+
+/** A token's key as the short measure writes it (WRITTEN_SHORT), or undefined past the last token. */
+const writtenShort = (token) => WRITTEN_SHORT.get(token?.key) ?? token?.key;
 
 /** Marks `legal` the tokens (tokensOf's) of each of LEGAL_PHRASES they spell, their legal forms written short. */
 function markLegalPhrases(tokens) {
-  const written = (token) => WRITTEN_SHORT.get(token?.key) ?? token?.key;
   for (let i = 0; i < tokens.length; ++i) {
-    const phrase = PHRASES_BY_FIRST_WORD.get(written(tokens[i]))?.find((words) => words.every((word, k) => written(tokens[i + k]) === word));
+    const phrase = PHRASES_BY_FIRST_WORD.get(tokens[i].key)?.find((words) => words.every((word, k) => writtenShort(tokens[i + k]) === word));
     if (phrase === undefined) continue;
     for (let k = 0; k < phrase.length; ++k) tokens[i + k].legal = true;
     i += phrase.length - 1;
@@ -399,7 +402,7 @@ const RECORD_AGREEMENT = 2;
  * where the other entry holds none: in a list, a sequel's or a model's (`Toy Story` / `Toy
  * Story 2`, `Google Pixel` / `Google Pixel 2`, `iPhone` / `iPhone 14`; a record's other fields tell).
  */
-const sequel = (parts, left, other) => parts.endsInShortNumber && !other.numbered && left.length === 1 && left[0] === parts.tokens.at(-1);
+const sequel = (parts, left, other) => !other.numbered && left.length === 1 && left[0] === parts.tokens.at(-1) && /^\d{1,2}$/.test(left[0].key);
 
 /**
  * Whether tokens end in a qualifier none of whose tokens `used` marks shared: `of` or `at`
@@ -449,8 +452,8 @@ function tokensLeft(partsA, usedA, partsB, usedB, loneWords) {
   const letterAndNumber = (leftWordsA.length && leftNumbersB.length) || (leftWordsB.length && leftNumbersA.length);
   // In a list, a qualifier one side ends in where the other has nothing left (`First National
   // Bank` / `First National Bank of Texas`): another branch, campus or place.
-  const qualifier = loneWords && ((qualified(a, usedA) && !leftWordsB.length && !leftNumbersB.length)
-    || (qualified(b, usedB) && !leftWordsA.length && !leftNumbersA.length));
+  const qualifier = loneWords && ((!leftWordsB.length && !leftNumbersB.length && qualified(a, usedA))
+    || (!leftWordsA.length && !leftNumbersA.length && qualified(b, usedB)));
   const mayDiffer = lone || tierLeft || qualifier || letterAndNumber || (leftNumbersA.length && leftNumbersB.length) || (leftWordsA.length && leftWordsB.length);
   return { leftNumbersA, leftNumbersB, leftWordsA, leftWordsB, lone, tiered, tierLeft, qualifier, mayDiffer: Boolean(mayDiffer) };
 }
@@ -509,7 +512,7 @@ export function differingParts(partsA, partsB, loneWords = false) {
   // A changed word each side says twice names what the entry is about (`University of Oxford,
   // Oxford` / `University of Cambridge, Cambridge`): it differs however many tokens agree.
   const saidTwice = (words) => words.some((t, i) => words.findIndex((u) => u.key === t.key) !== i);
-  const repeatedWord = softWords && saidTwice(wordsA) && saidTwice(wordsB);
+  const repeatedWord = () => softWords && saidTwice(wordsA) && saidTwice(wordsB);
   const soft = softNumbers > 0 || softWords;
   if ((partsA.record || partsB.record) && (partsA.named || partsB.named) && Math.min(partsA.fields, partsB.fields) >= RECORD_FIELDS) {
     // An identifier both records hold (equal, or one typo apart) says one person, whatever
@@ -521,11 +524,11 @@ export function differingParts(partsA, partsB, loneWords = false) {
     const sharesIdentifier = a.some((t, i) => usedA[i] && t.kind === KIND_NUMBER && identifier(t)) || numbersA.some((t) => !hardA.includes(t) && identifier(t));
     if (sharesIdentifier && !identifiersDiffer) return null;
     const differing = Math.max(numbersA.length, numbersB.length) + Math.max(wordsA.length, wordsB.length);
-    if (!(identifiersDiffer && softWords) && !repeatedWord && shared >= RECORD_SHARED && shared >= RECORD_AGREEMENT * differing) return null;
+    if (!(identifiersDiffer && softWords) && shared >= RECORD_SHARED && shared >= RECORD_AGREEMENT * differing && !repeatedWord()) return null;
   }
   // The lone word shared or explained, words left beside it on the other side.
   const loneDiffers = lone && (partsA.lone ? !wordsA.length && wordsB.length > 0 : !wordsB.length && wordsA.length > 0);
-  if (!hard && !tier && !repeatedWord && !(soft && shared < TYPO_AGREEMENT) && !loneDiffers && !qualifier) return null;
+  if (!hard && !tier && !(soft && shared < TYPO_AGREEMENT) && !loneDiffers && !qualifier && !repeatedWord()) return null;
   const differs = {};
   // A model's letter is shown as its number.
   if (hard || softNumbers > 0 || generation) differs.numbers = [numbersA.concat(modelA ?? []).map((t) => t.shown), numbersB.concat(modelB ?? []).map((t) => t.shown)];

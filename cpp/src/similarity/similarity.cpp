@@ -86,6 +86,20 @@ constexpr std::array<ListForm, kListFormCount> kListFormEntries = [] {
   return entries;
 }();
 
+// For each first letter a-z, the entries of kListForms it starts, a bit each: [0] those of one
+// word, [1] those of several.
+static_assert(kListFormCount <= 32, "a bit per entry");
+constexpr std::array<std::array<uint32_t, 26>, 2> kListFormsByLetter = [] {
+  std::array<std::array<uint32_t, 26>, 2> masks{};
+  for (size_t k = 0; k < kListFormCount; ++k) {
+    const char* written = kListForms + kListFormEntries[k].start;
+    bool several = false;
+    for (size_t i = 0; i < kListFormEntries[k].length; ++i) several |= written[i] == ' ';
+    masks[several][written[0] - 'a'] |= uint32_t{1} << k;
+  }
+  return masks;
+}();
+
 // Below it no code point starts or ends a CJK legal form.
 constexpr char32_t kFirstCjkLegalForm = 0x3000;
 
@@ -110,12 +124,12 @@ size_t cjkLegalForm(const char32_t* cps, size_t n, bool atEnd) {
 // The entry of kListForms that cps[0, n) starts with, whole words (several if `phrase`, else
 // one), or null.
 const ListForm* listFormOf(const char32_t* cps, size_t n, bool phrase) {
-  if (n < 2 || cps[0] > 'z') return nullptr;
-  for (const ListForm& entry : kListFormEntries) {
+  if (n < 2 || cps[0] < 'a' || cps[0] > 'z') return nullptr;
+  for (uint32_t entries = kListFormsByLetter[phrase][cps[0] - 'a']; entries != 0; entries &= entries - 1) {
+    const ListForm& entry = kListFormEntries[__builtin_ctz(entries)];
     const char* written = kListForms + entry.start;
-    const char* end = written + entry.length;
-    if (static_cast<char32_t>(written[0]) != cps[0] || entry.length > n || (entry.length < n && cps[entry.length] != U' ')) continue;
-    if ((std::find(written, end, ' ') != end) == phrase && std::equal(written, end, cps)) return &entry;
+    if (entry.length > n || (entry.length < n && cps[entry.length] != U' ')) continue;
+    if (std::equal(written, written + entry.length, cps)) return &entry;
   }
   return nullptr;
 }
