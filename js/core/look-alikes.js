@@ -91,13 +91,6 @@ export function hasNumbers(parts) {
   return parts.numbered;
 }
 
-/**
- * Whether listDifference may find numbers that differ between two entries' identifyingParts:
- * where either has numbers (against the other's, a model's letter, letterForModel, or none, sequel).
- */
-export function numbersMayDiffer(partsA, partsB) {
-  return partsA.numbered || partsB.numbered;
-}
 
 /** The digits of a token, in order. */
 function digitsOf(key) {
@@ -150,7 +143,7 @@ export function sameFrom(x, i, y, k) {
  * list names one entity). These, and the forms the short measure writes short and their
  * abbreviations (useListForms).
  */
-const LEGAL_FORMS = new Set(['naamloze', 'besloten', 'vennootschap', 'oy', 'as', 'aps']);
+const LEGAL_FORMS = new Set(['oy', 'as', 'aps']);
 /** Legal forms of several words, as the short measure writes them (useListForms), by their abbreviations. */
 export const LEGAL_PHRASES = new Map();
 /** Legal forms of one word written out, by their abbreviations; conjunctions; LEGAL_PHRASES' words by their first. */

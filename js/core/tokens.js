@@ -77,7 +77,7 @@ const VALUE_SETS = {
     + 'boys jungen garcons ボーイズ, girls madchen filles ガールズ',
   size: 'small, medium, large',
   bed: 'king, queen, twin',
-  number: 'one eins, two zwei, three drei, four vier, five funf, six sechs, seven sieben, eight acht, nine neun, ten zehn, eleven, twelve zwolf',
+  number: 'one, two, three, four, five, six, seven, eight, nine, ten, eleven, twelve',
 };
 const VALUES = new Map(Object.entries(VALUE_SETS).flatMap(([set, values]) => values.split(', ').flatMap((value) => value.split(' ').map((word) => [fold(word), { set, value }]))));
 

@@ -2,7 +2,7 @@
 // a member whose identifying parts differ from its kept entry's, or two whose numbers differ
 // (core/look-alikes.js). The leader grouping's groups are split here, between the grouping
 // and its review, in whichever thread groups.
-import { differingParts, identifyingParts, listDifference, numbersMayDiffer } from '../core/look-alikes.js';
+import { differingParts, hasNumbers, identifyingParts, listDifference } from '../core/look-alikes.js';
 
 /**
  * The texts' strings by index, decoded on each call when they cross as UTF-8 (text.js
@@ -61,10 +61,11 @@ export function splitLookAlikes(labels, textOf, reaches, { keptChecked = false, 
       for (let g = 0; g < groups.length && !joined; g++) {
         if (g > 0 && !(reached ??= reaches(groups.slice(1).map((part) => part[0]), member))[g - 1]) continue;
         const other = groups[g].find((entry, e) => {
-          // Past a part's first entry only numbers count, and only where they may differ.
+          // Past a part's first entry only numbers count, and they differ only where a side has
+          // some (against the other's, a model's letter, letterForModel, or none, sequel).
           if (e > 0 && firstOnly) return false;
           const numbersOnly = e > 0 || keptChecked;
-          if ((keptChecked && !g && !e) || (numbersOnly && !numbersMayDiffer(partsOf(entry), partsOf(member)))) return false;
+          if ((keptChecked && !g && !e) || (numbersOnly && !hasNumbers(partsOf(entry)) && !hasNumbers(partsOf(member)))) return false;
           const differs = listDifference(partsOf(entry), partsOf(member));
           return differs !== null && (!numbersOnly || differs.numbers !== undefined);
         });

@@ -56,8 +56,7 @@ namespace {
 constexpr char kListForms[] =
     "incorporated=inc|corporation=corp|limited=ltd|company=co|aktiengesellschaft=ag|kommanditgesellschaft=kg|aktiebolag=ab|"
     "berhad=bhd|and=|und=|et=|"
-    "gesellschaft mit beschrankter haftung=gmbh|ltd liability co=llc|ltd liability partnership=llp|public ltd co=plc|"
-    "ltd partnership=lp|proprietary ltd=pty ltd|societe anonyme=sa|sociedad anonima=sa|societa per azioni=spa|"
+    "gesellschaft mit beschrankter haftung=gmbh|ltd liability co=llc|public ltd co=plc|proprietary ltd=pty ltd|societe anonyme=sa|sociedad anonima=sa|societa per azioni=spa|"
     "societe par actions simplifiee=sas|societe a responsabilite limitee=sarl|societa a responsabilita limitata=srl|"
     "sociedad de responsabilidad limitada=srl|sociedad limitada=sl|naamloze vennootschap=nv|besloten vennootschap=bv|"
     "kabushiki kaisha=kk|sendirian bhd=sdn bhd|";
@@ -86,18 +85,20 @@ constexpr std::array<ListForm, kListFormCount> kListFormEntries = [] {
   return entries;
 }();
 
-// For each first letter a-z, the entries of kListForms it starts, a bit each: [0] those of one
-// word, [1] those of several.
+// For each first letter a-z, the entries of kListForms it starts, a bit each; and the
+// entries of several words (all after those of one), a bit each.
 static_assert(kListFormCount <= 32, "a bit per entry");
-constexpr std::array<std::array<uint32_t, 26>, 2> kListFormsByLetter = [] {
-  std::array<std::array<uint32_t, 26>, 2> masks{};
-  for (size_t k = 0; k < kListFormCount; ++k) {
-    const char* written = kListForms + kListFormEntries[k].start;
-    bool several = false;
-    for (size_t i = 0; i < kListFormEntries[k].length; ++i) several |= written[i] == ' ';
-    masks[several][written[0] - 'a'] |= uint32_t{1} << k;
-  }
+constexpr std::array<uint32_t, 26> kListFormsByLetter = [] {
+  std::array<uint32_t, 26> masks{};
+  for (size_t k = 0; k < kListFormCount; ++k) masks[kListForms[kListFormEntries[k].start] - 'a'] |= uint32_t{1} << k;
   return masks;
+}();
+constexpr uint32_t kListPhrases = [] {
+  uint32_t phrases = 0;
+  for (size_t k = 0; k < kListFormCount; ++k) {
+    for (size_t i = 0; i < kListFormEntries[k].length; ++i) phrases |= uint32_t{kListForms[kListFormEntries[k].start + i] == ' '} << k;
+  }
+  return phrases;
 }();
 
 // Below it no code point starts or ends a CJK legal form.
@@ -125,7 +126,7 @@ size_t cjkLegalForm(const char32_t* cps, size_t n, bool atEnd) {
 // one), or null.
 const ListForm* listFormOf(const char32_t* cps, size_t n, bool phrase) {
   if (n < 2 || cps[0] < 'a' || cps[0] > 'z') return nullptr;
-  for (uint32_t entries = kListFormsByLetter[phrase][cps[0] - 'a']; entries != 0; entries &= entries - 1) {
+  for (uint32_t entries = kListFormsByLetter[cps[0] - 'a'] & (phrase ? kListPhrases : ~kListPhrases); entries != 0; entries &= entries - 1) {
     const ListForm& entry = kListFormEntries[__builtin_ctz(entries)];
     const char* written = kListForms + entry.start;
     if (entry.length > n || (entry.length < n && cps[entry.length] != U' ')) continue;
