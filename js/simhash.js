@@ -16,7 +16,7 @@ import { similarities, similarity } from './bindings/similarities.js';
 import { createTextIndex, loadTextIndex } from './bindings/text-index.js';
 import { bindCore, guardMethods } from './core/traps.js';
 import { loadHanTable } from './bindings/han-table.js';
-import { useListForms } from './core/look-alikes.js';
+import { useListForms } from './core/legal-forms.js';
 
 export class SimHash {
   #core;

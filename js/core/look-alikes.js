@@ -36,8 +36,8 @@
 //   `South`, `Mens` / `Womens`): these differ outright however many words agree; a possessive's `s` is no letter
 //   of its word (`Mary's` / `Mark's`). A word left on each side is a difference (`Bahn` /
 //   `Bank`, `Gadgets` / `Widgets`; not a legal form, `N.V.` / `B.V.`, `GmbH` / `Inc.`,
-//   `Gesellschaft mit beschränkter Haftung`: LEGAL_FORMS, LEGAL_PHRASES, nor a conjunction,
-//   which `&` says: the short measure's table, useListForms); a word on one side only is not, but in a list
+//   `Gesellschaft mit beschränkter Haftung`, nor a conjunction, which `&` says: the short
+//   measure's table, legal-forms.js); a word on one side only is not, but in a list
 //   (listDifference) beside a lone word (`Mitchell` / `Mitchell Green`), and where it is a
 //   model's tier or an edition (isTier: `Plus`, `Pro`, `Premium`..., the word before `Edition`, `Ultra` after a
 //   number, a model's `+`, a house number's `bis`) and both sides hold numbers or it ends
@@ -69,6 +69,7 @@
 // tell them apart (README "Records").
 
 import { IDENTIFIER_DIGITS, RECORD_FIELDS, isRecord, recordFields } from './thresholds.js';
+import { isLegalFormOrConjunction, markLegalPhrases, withoutCjkLegalForms } from './legal-forms.js';
 import { CJK, DIGIT, EDITION, KIND_CJK, KIND_NUMBER, KIND_WORD, ROMAN, namesValue, otherValues, tokensOf } from './tokens.js';
 
 /**
@@ -138,66 +139,10 @@ export function sameFrom(x, i, y, k) {
 }
 
 /**
- * Legal forms, folded: no distinguishing word (`Akzo Nobel N.V.` / `Akzo Nobel B.V.` / `Akzo
- * Nobel Inc.`: one organisation's entries in several countries, as the patent applicants'
- * list names one entity). These, and the forms the short measure writes short and their
- * abbreviations (useListForms).
- */
-const LEGAL_FORMS = new Set(['oy', 'as', 'aps']);
-/** Legal forms of several words, as the short measure writes them (useListForms), by their abbreviations. */
-export const LEGAL_PHRASES = new Map();
-/** Legal forms of one word written out, by their abbreviations; conjunctions; LEGAL_PHRASES' words by their first. */
-const WRITTEN_SHORT = new Map();
-const CONJUNCTIONS = new Set();
-const PHRASES_BY_FIRST_WORD = new Map();
-/** CJK legal forms at either end of a run (`株式会社ソニー`), longest first (useListForms); none until then. */
-let cjkLegalForms = /$^/;
-
-/**
- * Takes the short measure's table of words it writes short and CJK legal forms it drops
- * (bindings/memory.js listForms), so that this rule reads as that measure does: a legal form
- * of several words is one (`Müller GmbH` / `Müller Gesellschaft mit beschränkter Haftung`),
- * and a conjunction says `&` (`GmbH & Co. KG` / `GmbH und Co. KG`). Every module's table is
- * the same: the first one taken stays.
- */
-export function useListForms(table) {
-  if (CONJUNCTIONS.size > 0) return;
-  const [forms, cjkForms = '|'] = table.split('#');
-  const either = `(?:${cjkForms.slice(0, -1)})+`;
-  cjkLegalForms = new RegExp(`^${either}|${either}$`, 'g');
-  for (const [written, short] of forms.split('|').filter(Boolean).map((entry) => entry.split('='))) {
-    const words = written.split(' ');
-    if (words.length > 1) {
-      LEGAL_PHRASES.set(written, short);
-      PHRASES_BY_FIRST_WORD.set(words[0], [...PHRASES_BY_FIRST_WORD.get(words[0]) ?? [], words]);
-      for (const form of short.split(' ')) LEGAL_FORMS.add(form);
-    } else if (short) {
-      WRITTEN_SHORT.set(written, short);
-      LEGAL_FORMS.add(written).add(short);
-    } else CONJUNCTIONS.add(written);
-  }
-  // A phrase's first word written out too (`limited` for `ltd`), so that a token needs one look-up.
-  for (const [written, short] of WRITTEN_SHORT) if (PHRASES_BY_FIRST_WORD.has(short)) PHRASES_BY_FIRST_WORD.set(written, PHRASES_BY_FIRST_WORD.get(short));
-}
-
-/** A token's key as the short measure writes it (WRITTEN_SHORT), or undefined past the last token. */
-const writtenShort = (token) => WRITTEN_SHORT.get(token?.key) ?? token?.key;
-
-/** Marks `legal` the tokens (tokensOf's) of each of LEGAL_PHRASES they spell, their legal forms written short. */
-function markLegalPhrases(tokens) {
-  for (let i = 0; i < tokens.length; ++i) {
-    const phrase = PHRASES_BY_FIRST_WORD.get(tokens[i].key)?.find((words) => words.every((word, k) => writtenShort(tokens[i + k]) === word));
-    if (phrase === undefined) continue;
-    for (let k = 0; k < phrase.length; ++k) tokens[i + k].legal = true;
-    i += phrase.length - 1;
-  }
-}
-
-/**
  * Whether a token may distinguish an entity: not a legal form, nor a conjunction
  * (`Brightwell & Co` / `Brightwell and Co`).
  */
-const distinguishes = (token) => token.legal !== true && !LEGAL_FORMS.has(token.key) && !CONJUNCTIONS.has(token.key);
+const distinguishes = (token) => token.legal !== true && !isLegalFormOrConjunction(token.key);
 
 /** Whether tokens (tokensOf's), legal forms and conjunctions aside, are one word (not katakana, compared beside numbers only). */
 function isLoneWord(tokens) {
@@ -262,8 +207,7 @@ function repeatsCharacters(x, y) {
  */
 function charactersDiffer(x, y) {
   if (!CJK.test(x) || !CJK.test(y)) return false;
-  // Legal forms aside, as the short measure drops them; a run that is one stays.
-  const [u, v] = [x.replace(cjkLegalForms, '') || x, y.replace(cjkLegalForms, '') || y];
+  const [u, v] = [withoutCjkLegalForms(x), withoutCjkLegalForms(y)];
   const only = (p, q) => [...new Set(p)].filter((c) => !q.includes(c)).length;
   const [inU, inV] = [only(u, v), only(v, u)];
   return inU > 0 && inV > 0 && inU + inV >= 3;

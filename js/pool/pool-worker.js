@@ -45,7 +45,7 @@ import createSimhashCore from '../wasm/simhash_core.mjs';
 import { isNode, nodeModule, wasmLoadError } from '../core/environment.js';
 import { fingerprintAll, fingerprintEncoded } from '../bindings/fingerprints.js';
 import { listForms, memoryBytes } from '../bindings/memory.js';
-import { useListForms } from '../core/look-alikes.js';
+import { useListForms } from '../core/legal-forms.js';
 import { searchLabels } from '../dedup/dedup.js';
 import { idfHandle, loadIdf } from '../bindings/idf.js';
 import { checkOptions } from '../bindings/options.js';

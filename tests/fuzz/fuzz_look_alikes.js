@@ -11,7 +11,7 @@ import { differenceText, differingParts, identifyingParts, listDifference } from
 import { KIND_CJK, KIND_NUMBER, KIND_WORD } from '../../js/core/tokens.js';
 import { fuzzRun } from './js-fuzz.js';
 
-await init(); // the short measure's legal forms and conjunctions, which the rule reads (look-alikes.js useListForms)
+await init(); // the short measure's legal forms and conjunctions, which the rule reads (legal-forms.js useListForms)
 
 const { seconds, seed, next, below, pick, check, running } = fuzzRun('fuzz_look_alikes');
 

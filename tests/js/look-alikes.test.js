@@ -8,7 +8,8 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sh } from './helpers.js';
 import { createPool } from '../../js/worker.js';
-import { LEGAL_PHRASES, differenceText, differingParts, identifyingParts, listDifference } from '../../js/core/look-alikes.js';
+import { differenceText, differingParts, identifyingParts, listDifference } from '../../js/core/look-alikes.js';
+import { LEGAL_PHRASES } from '../../js/core/legal-forms.js';
 import { tokensOf } from '../../js/core/tokens.js';
 import { differenceOf, splitLookAlikes } from '../../js/dedup/look-alikes.js';
 import { NAMES_SAMPLE } from '../../js/cli/names-sample.js';
@@ -253,7 +254,7 @@ test('a title whose commas list words is no one-line record (thresholds.js isRec
   assert.deepEqual(differs(`${title} (part ii)`, `${title} (part i)`), { numbers: [['ii'], ['i']] });
 });
 
-test('a legal form of several words is its abbreviation to the short measure and to the look-alike rule alike (similarity.cpp kListPhrases, look-alikes.js LEGAL_PHRASES)', () => {
+test('a legal form of several words is its abbreviation to the short measure and to the look-alike rule alike (similarity.cpp kListForms, legal-forms.js LEGAL_PHRASES)', () => {
   for (const [phrase, short] of LEGAL_PHRASES) {
     for (const [a, b] of [[`Kestrel ${phrase}`, `Kestrel ${short}`], [`Kestrel ${phrase} Holdings`, `Kestrel Holdings ${short}`]]) {
       assert.equal(sh.similarity(a, b, { measure: 'short' }), 1, `${a} / ${b}`);
