@@ -21,7 +21,7 @@
 //   (tokens.js isTier: a Roman numeral after a number or `Mark`, `RX10` / `RX10 IV`) and, in
 //   a list, one of one or two digits ending an entry whose other holds none (sequel: `Toy
 //   Story` / `Toy Story 2`), which differ outright;
-// - words (no digit, not CJK): shared when one explains the other: an abbreviation (the
+// - words (no digit, not CJK): shared when one explains the other (word-forms.js): an abbreviation (the
 //   shorter starts with the same letter and is a subsequence of the longer: `Ltd` /
 //   `Limited`, `Hauptstr.` / `Hauptstraße`, `J` / `John`), or a typo: one letter inserted,
 //   deleted or two swapped, with at least 3 letters (`Jon` / `John`, `Mircosoft`), or one
@@ -69,8 +69,9 @@
 // tell them apart (README "Records").
 
 import { IDENTIFIER_DIGITS, RECORD_FIELDS, isRecord, recordFields } from './thresholds.js';
-import { isLegalFormOrConjunction, markLegalPhrases, withoutCjkLegalForms } from './legal-forms.js';
-import { CJK, DIGIT, EDITION, KIND_CJK, KIND_NUMBER, KIND_WORD, ROMAN, namesValue, otherValues, tokensOf } from './tokens.js';
+import { isLegalFormOrConjunction, markLegalPhrases } from './legal-forms.js';
+import { DIGIT, EDITION, KIND_CJK, KIND_NUMBER, KIND_WORD, ROMAN, namesValue, otherValues, tokensOf } from './tokens.js';
+import { abbreviates, charactersDiffer, doubledLetter, explains, oneTypoApart, repeatsCharacters } from './word-forms.js';
 
 /**
  * The identifying parts of a text: `tokens` in order, each { key (folded), shown (as
@@ -107,37 +108,6 @@ function lettered(short, long, tokensOfShort) {
   return /^\d+$/.test(short) && long.length === short.length + 1 && !/[xu]$/.test(long) && !tokensOfShort.some((t) => t.key === long.at(-1));
 }
 
-/** Whether `short` abbreviates `long`: shorter, the same first letter, a subsequence of it. */
-function abbreviates(short, long) {
-  if (short.length >= long.length || short[0] !== long[0]) return false;
-  let at = 1;
-  for (let i = 1; i < long.length && at < short.length; i++) if (long[i] === short[at]) at++;
-  return at === short.length;
-}
-
-/**
- * Whether x and y are one typo apart (see the header): one letter inserted, deleted or
- * swapped with its neighbour, both at least `least` long, or one replaced, both at least
- * `replacedFrom` long.
- */
-export function oneTypoApart(x, y, least, replacedFrom) {
-  if (x === y) return false;
-  const shorter = Math.min(x.length, y.length);
-  if (Math.abs(x.length - y.length) > 1 || shorter < least) return false;
-  let i = 0;
-  while (i < shorter && x.charCodeAt(i) === y.charCodeAt(i)) i++;
-  if (x.length !== y.length) return x.length < y.length ? sameFrom(x, i, y, i + 1) : sameFrom(y, i, x, i + 1); // one inserted
-  if (sameFrom(x, i + 1, y, i + 1)) return shorter >= replacedFrom; // one replaced
-  return x.charCodeAt(i) === y.charCodeAt(i + 1) && x.charCodeAt(i + 1) === y.charCodeAt(i) && sameFrom(x, i + 2, y, i + 2); // two swapped
-}
-
-/** Whether x from index i on equals y from index k on (no substrings made: the records' levels compare millions of pairs). */
-export function sameFrom(x, i, y, k) {
-  if (x.length - i !== y.length - k) return false;
-  while (i < x.length) if (x.charCodeAt(i++) !== y.charCodeAt(k++)) return false;
-  return true;
-}
-
 /**
  * Whether a token may distinguish an entity: not a legal form, nor a conjunction
  * (`Brightwell & Co` / `Brightwell and Co`).
@@ -150,69 +120,6 @@ function isLoneWord(tokens) {
   return kept.length === 1 && kept[0].kind === KIND_WORD && kept[0].katakana !== true;
 }
 
-/** How many letters x and y start with alike. */
-function commonStart(x, y) {
-  let i = 0;
-  while (i < x.length && x[i] === y[i]) i++;
-  return i;
-}
-
-/** Letters two forms of one word share at least, and each may add to them (`Supply` / `Supplies`). */
-const STEM = 5;
-const ENDING = 3;
-
-/** Whether x and y are forms of one word: a common start of at least STEM letters, then at most ENDING letters each. */
-function sameStem(x, y) {
-  const i = commonStart(x, y);
-  return i >= STEM && x.length - i <= ENDING && y.length - i <= ENDING;
-}
-
-/**
- * How two forms of a given name end, read as `c<shorter ending>|<longer ending>` after their
- * common start, c its last letter: each in another vowel (`Mari|o` / `Mari|a` / `Mari|e`);
- * `ne`, `le` or `ine` added to a name whole or to its `a` form (`Jean|ne`, `Daniel|le`,
- * `Paul|ine`; `Daniel|a` / `Daniel|le`); an `a` added after a consonant (`Robert|a`). Not an
- * `e` added (`Brown` / `Browne`), `e` / `le` (`Isabele` / `Isabelle`), an `a` doubled
- * (`Joshua` / `Joshuaa`): typos as often.
- */
-const NAME_FORMS = /^(?:.[aeio]\|[aeio]|.a?\|(?:[ln]e|ine)|[^aeiou]\|a)$/;
-
-/**
- * Whether x and y are two forms of a given name (`Robert` / `Roberta`, `Jean` / `Jeanne`,
- * `Mario` / `Maria` / `Marie`: NAME_FORMS, after the same 3 letters or more): two people,
- * though a typo or an abbreviation would explain it.
- */
-function namesApart(x, y) {
-  const i = commonStart(x, y);
-  if (i < 3) return false;
-  const [short, long] = [x.slice(i), y.slice(i)].sort((p, q) => p.length - q.length);
-  return NAME_FORMS.test(`${x[i - 1]}${short}|${long}`);
-}
-
-/**
- * Whether CJK runs x and y hold the same characters, one of them more often (`罗刚` / `罗刚刚`,
- * `孙志强` / `孙志强志强`): two names, which the short measure, counting each character once, finds alike.
- */
-function repeatsCharacters(x, y) {
-  const characters = (run) => [...new Set(run)].sort().join('');
-  return x.length !== y.length && CJK.test(x) && CJK.test(y) && characters(x) === characters(y);
-}
-
-/**
- * Whether CJK runs x and y, legal forms aside, each hold a character the other lacks, and
- * three such in all (`新宿支店` / `渋谷支店`, `北京分行` / `上海分行`, `新宿` / `新大久保`): two
- * branches, places or names, which no word boundary sets apart. One each is a variant or a
- * slip of the input method (`北京大學` / `北京大学`, `斉藤` / `斎藤`), and characters one side
- * adds are no difference (`港区六本木` / `東京都港区六本木`, `株式会社ソニー` / `ソニー株式会社`).
- */
-function charactersDiffer(x, y) {
-  if (!CJK.test(x) || !CJK.test(y)) return false;
-  const [u, v] = [withoutCjkLegalForms(x), withoutCjkLegalForms(y)];
-  const only = (p, q) => [...new Set(p)].filter((c) => !q.includes(c)).length;
-  const [inU, inV] = [only(u, v), only(v, u)];
-  return inU > 0 && inV > 0 && inU + inV >= 3;
-}
-
 /**
  * Whether the left word x of tokens a and the left number y of tokens b stand at one place,
  * a letter where the other's model has digits: the same token before each, and after each
@@ -223,37 +130,6 @@ function letterForModel(x, a, y, b) {
   if (!/^[a-z]$/.test(x.key)) return false;
   const [i, j] = [a.indexOf(x), b.indexOf(y)];
   return i > 0 && j > 0 && a[i - 1].key === b[j - 1].key && a[i + 1]?.key === b[j + 1]?.key;
-}
-
-// Titles of address, which tell a couple apart: `Mr` abbreviates `Mrs`.
-const TITLE = /^m(?:r|rs|s|iss)$/;
-
-/**
- * Whether the letter tokens x and y (of one length) differ in, as written, is one with a
- * diacritic (`Müller` / `Miller`): a diacritic is kept or dropped, no typo replaces it.
- */
-function accentReplaced(x, y) {
-  const [u, v] = [x.shown.toLowerCase(), y.shown.toLowerCase()];
-  if (u.length !== x.key.length || v.length !== y.key.length || u.length !== v.length) return false;
-  let k = 0;
-  while (x.key[k] === y.key[k]) k++;
-  return u[k] !== x.key[k] || v[k] !== y.key[k];
-}
-
-/**
- * Whether x is a word of two letters and y the same with one of its letters doubled (`AA` /
- * `AAA` batteries, `XL` / `XXL`): another size, though x abbreviates y.
- */
-function doubledLetter(x, y) {
-  return x.length === 2 && y.length === 3 && (y[1] === y[0] || y[1] === y[2]) && oneTypoApart(x, y, 1, Infinity);
-}
-
-/** Whether word token x explains word token y or y explains x (see the header). */
-function explains(tx, ty) {
-  const [x, y] = [tx.key, ty.key];
-  if (x === y) return true;
-  if (namesApart(x, y) || repeatsCharacters(x, y) || charactersDiffer(x, y) || otherValues(x, y) || (TITLE.test(x) && TITLE.test(y)) || doubledLetter(x, y) || doubledLetter(y, x)) return false;
-  return abbreviates(x, y) || abbreviates(y, x) || (oneTypoApart(x, y, 3, 5) && !accentReplaced(tx, ty)) || sameStem(x, y);
 }
 
 /**

@@ -3,7 +3,7 @@
 // is empty, which is evidence neither way. Plain JS, no WASM: the similarities of 'name'
 // and 'text' fields come from the core (records.js).
 
-import { oneTypoApart, sameFrom } from '../core/look-alikes.js';
+import { oneTypoApart, sameFrom } from '../core/word-forms.js';
 
 export const MISSING = 255;
 
