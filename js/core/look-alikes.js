@@ -260,15 +260,17 @@ function tokensLeft(partsA, usedA, partsB, usedB, loneWords) {
   const last = (tokens) => (tokens.length > 1 && tokens.at(-1).key === EDITION ? tokens.at(-2) : tokens.at(-1));
   const ending = (t) => t.key !== 'se' && (t === last(a) || t === last(b));
   const tiered = (words) => words.some((t) => (loneWords && t.generation === true) || (t.tier === true && (numbered || ending(t))) || t.modelLetter === true || (loneWords && t.modifier === true));
-  const tierLeft = tiered(leftWordsA) || tiered(leftWordsB) || leftNumbersA.some(isGeneration) || leftNumbersB.some(isGeneration)
+  // A model's generation on one side, or in a list a sequel's number (no other number pairs with either).
+  const generation = leftNumbersA.some(isGeneration) || leftNumbersB.some(isGeneration)
     || (loneWords && (sequel(partsA, leftNumbersA, partsB) || sequel(partsB, leftNumbersB, partsA)));
+  const tierLeft = generation || tiered(leftWordsA) || tiered(leftWordsB);
   const letterAndNumber = (leftWordsA.length && leftNumbersB.length) || (leftWordsB.length && leftNumbersA.length);
   // In a list, a qualifier one side ends in where the other has nothing left (`First National
   // Bank` / `First National Bank of Texas`): another branch, campus or place.
   const qualifier = loneWords && ((!leftWordsB.length && !leftNumbersB.length && qualified(a, usedA))
     || (!leftWordsA.length && !leftNumbersA.length && qualified(b, usedB)));
   const mayDiffer = lone || tierLeft || qualifier || letterAndNumber || (leftNumbersA.length && leftNumbersB.length) || (leftWordsA.length && leftWordsB.length);
-  return { leftNumbersA, leftNumbersB, leftWordsA, leftWordsB, lone, tiered, tierLeft, qualifier, mayDiffer: Boolean(mayDiffer) };
+  return { leftNumbersA, leftNumbersB, leftWordsA, leftWordsB, lone, tiered, tierLeft, generation, qualifier, mayDiffer: Boolean(mayDiffer) };
 }
 
 /**
@@ -295,7 +297,7 @@ export function differingParts(partsA, partsB, loneWords = false) {
   repeatsUsed(a, usedA);
   repeatsUsed(b, usedB);
   const joined = usedA.some((u, i) => u !== equalA[i]) || usedB.some((u, i) => u !== equalB[i]);
-  const { leftNumbersA, leftNumbersB, leftWordsA, leftWordsB, lone, tiered, tierLeft, qualifier, mayDiffer } = joined ? tokensLeft(partsA, usedA, partsB, usedB, loneWords) : leftEqual;
+  const { leftNumbersA, leftNumbersB, leftWordsA, leftWordsB, lone, tiered, tierLeft, generation, qualifier, mayDiffer } = joined ? tokensLeft(partsA, usedA, partsB, usedB, loneWords) : leftEqual;
   if (!mayDiffer) return null;
   // Tokens shared, counted on the side that uses them more (a token said twice there counts
   // twice): the same whichever entry comes first. On the side with fewer, lists lost true
@@ -310,13 +312,12 @@ export function differingParts(partsA, partsB, loneWords = false) {
   const softNumbers = numbersA.length - hardA.length;
   const [wordsA, wordsB] = pairUp(leftWordsA, leftWordsB, explains);
   shared += leftWordsA.length - wordsA.length;
-  // A tier word left unexplained beside numbers on both sides, or a generation, differs
-  // outright, as do two sizes one a letter doubled of the other (`AA` / `AAA`) or each
+  // A tier word left unexplained beside numbers on both sides, a generation, a model's or a
+  // sequel's number on one side differ outright, as do two sizes one a letter doubled of the other (`AA` / `AAA`) or each
   // after a size's word (`Size M` / `Size L`), and two values of one closed set (`January` / `February`).
   const values = wordsA.some((x) => wordsB.some((y) => doubledLetter(x.key, y.key) || doubledLetter(y.key, x.key) || (x.size && y.size)
     || otherValues(x.key, y.key)));
-  const generation = numbersA.some(isGeneration) || numbersB.some(isGeneration) || (loneWords && (sequel(partsA, numbersA, partsB) || sequel(partsB, numbersB, partsA)));
-  const tier = (tierLeft && (tiered(wordsA) || tiered(wordsB) || generation)) || values;
+  const tier = generation || (tierLeft && (tiered(wordsA) || tiered(wordsB))) || values;
   // A model's letter where the other's model has digits differs as two numbers do.
   const modelA = wordsA.find((x) => numbersB.some((y) => letterForModel(x, a, y, b)));
   const modelB = wordsB.find((x) => numbersA.some((y) => letterForModel(x, b, y, a)));

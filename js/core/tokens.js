@@ -54,7 +54,7 @@ function foldAscii(piece) {
  * Words that each name one value of a closed set, by set (folded as keys are): the words of one value
  * spaced (`jan` is `january`, `januar`, `janvier`, `enero`; `月曜日` is `月曜`), values apart
  * by commas; months, weekdays, seasons, directions and genders in English, German, French and
- * Spanish, weekdays in Japanese and Chinese too. Colours are not among them: a product's
+ * Spanish, weekdays in Japanese and Chinese too; number words in English only (the download). Colours are not among them: a product's
  * colours are one entity on price comparison lists (PriceRunner's phones lost 48 true pairs
  * of 952 where they differed) and two on retailers' (Abt-Buy's wrong pairs 82 -> 70).
  */
@@ -84,8 +84,9 @@ const VALUES = new Map(Object.entries(VALUE_SETS).flatMap(([set, values]) => val
 /**
  * Whether word keys x and y (or CJK runs) name two values of one closed set (a month, a
  * weekday, a season, a compass direction, a side, a front or rear, an upper or lower, a
- * gender, a size, a bed's size: `January` / `February`, `Januar` / `Februar`, `North` /
- * `South Wing`, `Mens` / `Womens`, `Large` / `Medium`, `King` / `Queen`, `月曜日` / `火曜日`),
+ * gender, a size, a bed's size, a number written as a word: `January` / `February`, `Januar` /
+ * `Februar`, `North` / `South Wing`, `Mens` / `Womens`, `Large` / `Medium`, `King` / `Queen`,
+ * `Chapter One` / `Chapter Two`, `月曜日` / `火曜日`),
  * which differ however many words agree.
  */
 export function otherValues(x, y) {
