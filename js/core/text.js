@@ -73,7 +73,8 @@ export function encodeInto(text, dest) {
   return encoder.encodeInto(text, dest).written;
 }
 
-const ASCII = /^[\0-\x7F]*$/;
+/** A text of ASCII alone. */
+export const ASCII = /^[\0-\x7F]*$/;
 
 /** The length of text's UTF-8 (encodeInto's): a lone surrogate takes 3 bytes, as its U+FFFD. */
 export function utf8Length(text) {

@@ -93,10 +93,13 @@ export function checkMeasure(value, name, auto = false) {
 
 /**
  * The distinct texts of a list that 'auto' compares as short strings average at most so
- * many bytes of UTF-8: names, addresses, titles and one-line records (13-58 on
+ * many bytes: names, addresses, titles and one-line records (13-58 bytes of UTF-8 on
  * tests/bench/lists.js's lists), not sentences (the natural one-line collections of
  * tests/bench/light-edits.js average 104 English characters, 63 Chinese and 85 Japanese
- * ones, three bytes each). UTF-8 counts a CJK character as three letters, about what it says.
+ * ones). A CJK character counts two bytes, not UTF-8's three, in a text without a
+ * sentence's punctuation: a Japanese title spells in katakana what English writes in fewer
+ * letters (`オーバーサイズ`, `oversized`), so titles of up to about 32 characters take the
+ * short measure, and sentences, short ones too, stay with the text measure.
  */
 export const SHORT_MAX_MEAN_BYTES = 64;
 
@@ -125,6 +128,11 @@ export function isRecord(text) {
   return fields.length >= RECORD_FIELDS && fields.every((field) => field.trim().split(/\s+/u).length <= RECORD_FIELD_WORDS);
 }
 
+/** Kana, CJK ideographs and Hangul (U+3040-U+9FFF, U+AC00-U+D7A3): two bytes each for SHORT_MAX_MEAN_BYTES. */
+const CJK_CHARACTERS = /[\u3040-\u9fff\uac00-\ud7a3]/g;
+/** A CJK sentence's punctuation: a text holding it counts its CJK characters at UTF-8's three bytes. */
+const CJK_SENTENCE = /[、。，！？]/;
+
 /**
  * The measure 'auto' takes for these distinct texts, by the list's shape: 'short' when they
  * average at most SHORT_MAX_MEAN_BYTES (names, addresses, titles) or are one-line records
@@ -133,7 +141,10 @@ export function isRecord(text) {
 export function measureFor(texts) {
   if (texts.length === 0) return 'text';
   let bytes = 0;
-  for (const text of texts) bytes += utf8Length(text);
+  for (const text of texts) {
+    const utf8 = utf8Length(text);
+    bytes += utf8 === text.length || CJK_SENTENCE.test(text) ? utf8 : utf8 - (text.match(CJK_CHARACTERS)?.length ?? 0);
+  }
   return bytes <= SHORT_MAX_MEAN_BYTES * texts.length || isRecordList(texts) ? 'short' : 'text';
 }
 

@@ -5,11 +5,13 @@
 // separators, `1丁目2番3号` as `1-2-3`), runs of CJK characters apart from the rest, each a
 // word, a number or a CJK run, and marked where it names a model's tier, a size, a model's
 // letter or a generation. Plain JS.
+import { ASCII } from './text.js';
 
 const FOLDED_LETTERS = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i' };
 const FOLDABLE = /[ßæœøđðłþı]/g;
 const CJK_RUN = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}ー]+)/u;
 export const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}ー]/u;
+
 export const DIGIT = /\p{Nd}/u;
 const EDGE_PUNCTUATION = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu;
 const PUNCTUATION = /\p{P}/gu;
@@ -20,10 +22,9 @@ const ASCII_PUNCTUATION = /[!-#%-*,-/:;?@[-\]_{}]/g;
 const POSSESSIVE = /['’]s$/i;
 /** Roman numerals up to 13 (`Part I` / `Part II`, `Henry VII` / `Henry VIII`), numbers that match only when equal. */
 export const ROMAN = /^(?:i|ii|iii|iv|v|vi|vii|viii|ix|x|xi|xii|xiii)$/;
-/** A model code ending in `+`, which reads `Plus` (`S8+`, `7+`; not `C++`). */
-const PLUS_MODEL = /\p{Nd}[\p{L}\p{Nd}]*\+$/u;
+/** A word or model code ending in one `+`, which reads `Plus` (`S8+`, `Pro+`, `TV+`; not `C++`). */
+const PLUS_MODEL = /[\p{L}\p{Nd}]\+$/u;
 
-const ASCII = /^[\x00-\x7f]*$/;
 /** An ordinal indicator or a degree sign after digits (`3º B`, `2ª planta`): the number's, no letter. */
 const ORDINAL_INDICATOR = /(\p{Nd})[ºª°]/gu;
 /**
@@ -150,7 +151,7 @@ export function tokensOf(text) {
       if (katakana) token.katakana = true;
       tokens.push(token);
     }
-    // A model's `+` says `Plus` (`Galaxy S8+` / `Galaxy S8 Plus`).
+    // A `+` ending a word says `Plus` (`Galaxy S8+` / `Galaxy S8 Plus`).
     if (PLUS_MODEL.test(piece)) {
       tokens.at(-1).key = tokens.at(-1).key.replace(/\+$/, '');
       tokens.push({ key: 'plus', shown: '+', kind: KIND_WORD });

@@ -194,6 +194,23 @@ test("dedup by default compares short lists by the short measure with the list's
   assert.equal((await sh.dedup(records)).measure, 'short');
   const sentences = records.map((r) => `${r.slice(0, 60)}, which is where we all lived for many years`);
   assert.equal((await sh.dedup(sentences)).measure, 'text', 'fields of more than four words make a sentence');
+  // A CJK character counts two bytes: Japanese titles of 30 characters (76 bytes of UTF-8) are
+  // titles, and their model numbers and words are compared as look-alikes; sentences are not.
+  const titles = [
+    'ユニクロ メンズ エアリズムコットンオーバーサイズTシャツ ブラック', 'ユニクロ ウィメンズ エアリズムコットンオーバーサイズTシャツ ブラック',
+    'ソニー ワイヤレスヘッドホン WH-1000XM5 ブラック', 'ソニー ワイヤレスヘッドホン WH-1000XM4 ブラック',
+  ];
+  assert.ok(Buffer.byteLength(titles.join('')) > 72 * titles.length, 'titles over 72 bytes of UTF-8 on average');
+  assert.deepEqual((await sh.dedup(titles, { measure: 'text' })).groups, [[0, 1], [2, 3]], 'the text measure merges them');
+  const byTitles = await sh.dedup(titles);
+  assert.equal(byTitles.measure, 'short');
+  assert.deepEqual(byTitles.groups, [], 'men / women, XM5 / XM4: no merge');
+  assert.deepEqual(byTitles.review.map((e) => e.differs), [{ words: [['メンズ'], ['ウィメンズ']] }, { numbers: [['WH-1000XM5'], ['WH-1000XM4']] }]);
+  const japaneseSentences = titles.map((t) => `${t}を昨日の夕方に駅前の店で買いましたが、サイズが合わなかったので返品しました。`);
+  assert.equal(measureFor(japaneseSentences), 'text');
+  assert.equal(measureFor(['北京大学的图书馆今天下午因为系统维护暂时关闭，请同学们明天再来借书，谢谢大家的理解与配合。']), 'text');
+  // Short sentences too: their punctuation counts their characters at three bytes (24 characters, 57 bytes at two).
+  assert.equal(measureFor(['这家餐厅的菜很好吃，服务也很周到，下次还会再来。', '这家餐厅的菜非常好吃，服务也很周到，下次还会再来！']), 'text');
   assert.equal((await sh.dedup(list, { maxDistance: 3 })).measure, undefined, 'fingerprint-only mode has no measure');
 });
 
