@@ -13,7 +13,7 @@
 //   same digits and one abbreviates the other (`AM53` / `AM53BK`), but for digits alone
 //   against one letter more, not a unit's `x` or `u`, unless their side holds the letter
 //   (lettered: `4` / `4B`, `6` / `6s` differ; `Flat B 29` / `29B` do not); a typo when one
-//   edit apart and each of at least TYPO_DIGITS digits (a postcode, a phone number, a date: `90210` / `90201`);
+//   edit apart and each of digits alone, five or more (TYPO_NUMBER: a postcode, a phone number, a date: `90210` / `90201`);
 //   else they differ outright, as house numbers and models identify (`125` / `123`,
 //   `S24` / `S23`, `WH-1000XM4` / `WH-1000XM5`, `9500CI` / `9500IX`), as does a letter in
 //   its place, the tokens around it alike (letterForModel: `Galaxy S8` / `Galaxy Y`, `Xperia
@@ -202,8 +202,11 @@ function pairUp(xs, ys, fits) {
   return [restX, ys.filter((y, k) => !taken[k])];
 }
 
-/** Digits from which a number one edit away may be a typo (a postcode, a date); shorter ones (a house number, a model) identify. */
-const TYPO_DIGITS = 5;
+/**
+ * A number that one edit away may be a typo: five digits or more alone (a postcode, a date);
+ * shorter ones (a house number) and model codes (`WH-1000XM5`) identify.
+ */
+const TYPO_NUMBER = /^\p{Nd}{5,}$/u;
 /** Shared tokens from which a typo in a number or an unexplained word is not a difference. */
 const TYPO_AGREEMENT = 6;
 /** The tokens a one-line record (thresholds.js RECORD_FIELDS) must share, and how many times its differing ones. */
@@ -308,7 +311,7 @@ export function differingParts(partsA, partsB, loneWords = false) {
     && !lettered(x, y, a) && !lettered(y, x, b);
   const [numbersA, numbersB] = pairUp(leftNumbersA, leftNumbersB, sameNumber);
   shared += leftNumbersA.length - numbersA.length;
-  const [hardA, hardB] = pairUp(numbersA, numbersB, ({ key: x }, { key: y }) => oneTypoApart(x, y, 1, 1) && Math.min(digitsOf(x).length, digitsOf(y).length) >= TYPO_DIGITS);
+  const [hardA, hardB] = pairUp(numbersA, numbersB, ({ key: x }, { key: y }) => oneTypoApart(x, y, 1, 1) && TYPO_NUMBER.test(x) && TYPO_NUMBER.test(y));
   const softNumbers = numbersA.length - hardA.length;
   const [wordsA, wordsB] = pairUp(leftWordsA, leftWordsB, explains);
   shared += leftWordsA.length - wordsA.length;

@@ -11,7 +11,7 @@ import { createPool } from '../../js/worker.js';
 import { differenceText, differingParts, identifyingParts, listDifference } from '../../js/core/look-alikes.js';
 import { LEGAL_PHRASES } from '../../js/core/legal-forms.js';
 import { tokensOf } from '../../js/core/tokens.js';
-import { differenceOf, splitLookAlikes } from '../../js/dedup/look-alikes.js';
+import { MOST_PARTS, differenceOf, splitLookAlikes } from '../../js/dedup/look-alikes.js';
 import { NAMES_SAMPLE } from '../../js/cli/names-sample.js';
 import { isRecord } from '../../js/core/thresholds.js';
 
@@ -28,6 +28,9 @@ const LOOK_ALIKES = [
   ['iPhone 14 Pro', 'iPhone 15 Pro', { numbers: [['14'], ['15']] }],
   ['Galaxy S24', 'Galaxy S23', { numbers: [['S24'], ['S23']] }],
   ['WH-1000XM4', 'WH-1000XM5', { numbers: [['WH-1000XM4'], ['WH-1000XM5']] }],
+  // A model code of five digits or more is no typo however many words agree: only a number of digits alone is (a postcode, a date).
+  ['Sony WH-1000XM5 Wireless Noise Canceling Headphones with Auto Optimizer, Black', 'Sony WH-1000XM4 Wireless Noise Canceling Headphones with Auto Optimizer, Black',
+    { numbers: [['WH-1000XM5'], ['WH-1000XM4']] }],
   ['Acme Gadgets LLC', 'Acme Widgets LLC', { words: [['Gadgets'], ['Widgets']] }],
   ['Deutsche Bahn AG', 'Deutsche Bank AG', { words: [['Bahn'], ['Bank']] }],
   ['Escort Passport 9500CI Radar Detector', 'Escort Passport 9500IX Radar Detector', { numbers: [['9500CI'], ['9500IX']] }],
@@ -510,10 +513,11 @@ test('the pool answers as one thread, look-alikes and reasons included', async (
   }
 });
 
-test('splitLookAlikes equals its rule asked pair by pair, on random groups of look-alikes, and asks reaches at most once per member', () => {
-  // The rule (dedup/look-alikes.js): each member, in ascending order, joins the first part whose first
-  // entry it does not differ from and reaches (the kept item's part needs no reach), and none of whose
-  // other entries differs from it in numbers; else it starts a part. Written here pair by pair.
+test('splitLookAlikes equals its rule asked pair by pair, on random groups of look-alikes, and asks reaches at most once per member, of MOST_PARTS parts', () => {
+  // The rule (dedup/look-alikes.js): each member, in ascending order, joins the first of the group's
+  // first MOST_PARTS parts whose first entry it does not differ from and reaches (the kept item's part
+  // needs no reach), and none of whose other entries differs from it in numbers; else it starts a
+  // part. Written here pair by pair.
   const reference = (labels, textOf, reaches, { keptChecked = false, firstOnly = false } = {}) => {
     const split = Array.from(labels);
     const a = [];
@@ -524,7 +528,7 @@ test('splitLookAlikes equals its rule asked pair by pair, on random groups of lo
       const parts = [[kept]];
       for (const member of list) {
         let joined = false;
-        for (let g = 0; g < parts.length && !joined; g++) {
+        for (let g = 0; g < Math.min(parts.length, MOST_PARTS) && !joined; g++) {
           const other = parts[g].find((entry, e) => {
             if (e > 0 && firstOnly) return false;
             if (keptChecked && g === 0 && e === 0) return false;
@@ -557,10 +561,12 @@ test('splitLookAlikes equals its rule asked pair by pair, on random groups of lo
     state = (Math.imul(state, 1103515245) + 12345) >>> 0;
     return Math.floor((state / 2 ** 32) * n);
   };
+  let capped = 0;
   for (let round = 0; round < 40; round++) {
     const texts = Array.from({ length: 60 }, () => Array.from({ length: 1 + below(3) },
       () => (below(3) === 0 ? NUMBERS[below(NUMBERS.length)] : WORDS[below(WORDS.length)])).join(' '));
-    const leaders = [0, 1, 2, 3].map((k) => k * 15);
+    // Groups of 15 items, and of 60 in every fourth round, where members that differ outnumber MOST_PARTS.
+    const leaders = round % 4 === 3 ? [0] : [0, 1, 2, 3].map((k) => k * 15);
     const labels = new Uint32Array(texts.length).map((_, i) => (leaders.includes(i) || below(5) === 0 ? i : leaders[below(4)]));
     for (let i = 0; i < labels.length; i++) if (labels[i] > i) labels[i] = i; // a kept item comes first, as a list's does
     const reach = new Set(); // a random symmetric relation
@@ -573,6 +579,8 @@ test('splitLookAlikes equals its rule asked pair by pair, on random groups of lo
       const asked = new Map();
       const got = splitLookAlikes(labels, (i) => texts[i], (firsts, member) => {
         asked.set(member, (asked.get(member) ?? 0) + 1);
+        assert.ok(firsts.length < MOST_PARTS);
+        capped += firsts.length === MOST_PARTS - 1;
         return firsts.map((x) => reachesPair(x, member));
       }, options);
       const want = reference(labels, (i) => texts[i], reachesPair, options);
@@ -581,4 +589,5 @@ test('splitLookAlikes equals its rule asked pair by pair, on random groups of lo
       for (const count of asked.values()) assert.equal(count, 1);
     }
   }
+  assert.ok(capped > 0, 'some members were asked of MOST_PARTS parts');
 });

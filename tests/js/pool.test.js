@@ -367,7 +367,7 @@ describe('the search split across the workers', () => {
   test('dedup, leader grouping of dense near-duplicates: one worker runs LeaderSearch, which lists no pairs', async (t) => {
     const texts = [];
     for (let i = 0; i < 3000; i++) texts.push(`Order ${i % 97} of customer ${i % 13}: shipped to the warehouse on day ${i % 31}, status ok`);
-    for (const options of [{ maxDistance: 24 }, { similarity: 0.5, maxDistance: 24 }]) {
+    for (const options of [{ maxDistance: 24 }, { similarity: 0.5, maxDistance: 24, measure: 'text' }]) {
       const expected = await sh.dedup(texts, options);
       const ops = await postedOps(t, async () => assertSameDedup(await pools[2].dedup(texts, options), expected));
       assert.ok(ops.includes('leaderPath') && ops.includes('group') && !ops.includes('pairShard'), ops.filter((op) => op !== 'fingerprintEncoded').join(' '));

@@ -184,18 +184,23 @@ test("dedup by default compares short lists by the short measure with the list's
   const text = await sh.dedup(list, { measure: 'text' });
   assert.equal(text.measure, 'text');
   assert.equal(text.weights, undefined);
-  // Longer texts stay with the text measure.
+  // Longer texts: titles up to RECORD_MAX_BYTES take the short measure, sentences and longer texts the text measure.
   const long = list.map((line) => line.padEnd(SHORT_MAX_MEAN_BYTES + 10, ' and more words'));
-  assert.equal((await sh.dedup(long)).measure, 'text');
+  assert.equal((await sh.dedup(long)).measure, 'short');
+  assert.equal((await sh.dedup(long.map((line) => `${line}.`))).measure, 'text', 'sentences');
+  assert.equal((await sh.dedup(long.map((line) => `"${line}!"`))).measure, 'text', 'a quote ends in punctuation too');
+  assert.equal(measureFor(long.map((line, i) => (i % 2 ? `${line}.` : line))), 'text', 'half of them sentences');
+  assert.equal(measureFor(list.map((line) => line.padEnd(RECORD_MAX_BYTES + 1, ' and more words'))), 'text', 'above RECORD_MAX_BYTES');
   // One-line records go to the short measure however long they are, up to RECORD_MAX_BYTES;
   // sentences with commas do not.
   const records = list.map((line, i) => `${line}, ${i % 97} Hauptstraße, Springfield North, 19${50 + (i % 50)}-0${1 + (i % 9)}-1${i % 10}, +61 2 9${i}`);
   assert.ok(records.every((r) => Buffer.byteLength(r) <= RECORD_MAX_BYTES) && Buffer.byteLength(records.join('')) > 72 * records.length, 'records over 72 bytes on average');
   assert.equal((await sh.dedup(records)).measure, 'short');
-  const sentences = records.map((r) => `${r.slice(0, 60)}, which is where we all lived for many years`);
+  const sentences = records.map((r) => `${r.slice(0, 60)}, which is where we all lived for many years.`);
   assert.equal((await sh.dedup(sentences)).measure, 'text', 'fields of more than four words make a sentence');
-  // A CJK character counts two bytes: Japanese titles of 30 characters (76 bytes of UTF-8) are
-  // titles, and their model numbers and words are compared as look-alikes; sentences are not.
+  assert.equal(measureFor(records.map((r) => `${r}.`)), 'short', 'records ending in a full stop are records still');
+  // Japanese titles of 30 characters (80 bytes of UTF-8) are titles, and their model numbers
+  // and words are compared as look-alikes; sentences are not.
   const titles = [
     'ユニクロ メンズ エアリズムコットンオーバーサイズTシャツ ブラック', 'ユニクロ ウィメンズ エアリズムコットンオーバーサイズTシャツ ブラック',
     'ソニー ワイヤレスヘッドホン WH-1000XM5 ブラック', 'ソニー ワイヤレスヘッドホン WH-1000XM4 ブラック',
@@ -209,7 +214,7 @@ test("dedup by default compares short lists by the short measure with the list's
   const japaneseSentences = titles.map((t) => `${t}を昨日の夕方に駅前の店で買いましたが、サイズが合わなかったので返品しました。`);
   assert.equal(measureFor(japaneseSentences), 'text');
   assert.equal(measureFor(['北京大学的图书馆今天下午因为系统维护暂时关闭，请同学们明天再来借书，谢谢大家的理解与配合。']), 'text');
-  // Short sentences too: their punctuation counts their characters at three bytes (24 characters, 57 bytes at two).
+  // Short sentences too (24 characters, 75 bytes).
   assert.equal(measureFor(['这家餐厅的菜很好吃，服务也很周到，下次还会再来。', '这家餐厅的菜非常好吃，服务也很周到，下次还会再来！']), 'text');
   assert.equal((await sh.dedup(list, { maxDistance: 3 })).measure, undefined, 'fingerprint-only mode has no measure');
 });
