@@ -24,7 +24,8 @@ Options:
                      (0 < S <= 1; default ${DEFAULT_SIMILARITY_OF.text} by the text measure, ${DEFAULT_SIMILARITY_OF.short} by the short one)
   --measure M        auto (default), text or short: how texts are compared (README
                      "Similarity", "Similarity of short strings"); auto takes short when
-                     the distinct texts average at most ${SHORT_MAX_MEAN_BYTES} bytes (names, addresses, titles)
+                     the distinct texts average at most ${SHORT_MAX_MEAN_BYTES} bytes (names, addresses, titles),
+                     or ${RECORD_MAX_BYTES} with fewer than half ending as sentences (long titles),
                      or half of them are one-line records (${RECORD_FIELDS}+ fields, up to ${RECORD_MAX_BYTES} bytes)
   --max-distance K   the candidate radius: fingerprints within K of 64 bits are compared
                      (0-64; default calibrated for S). Alone, without --similarity:
