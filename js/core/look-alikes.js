@@ -179,10 +179,19 @@ function joinedAt(parts, i, run, other, usedB) {
   return -1;
 }
 
-/** Marks a token as used when one equal to it on its side is (`HDR-SR10 … - HDRSR10`: one code said twice). */
-function repeatsUsed(parts, used) {
+/** A number of digits alone. */
+const BARE_NUMBER = /^\d+$/;
+
+/**
+ * Marks a token of `parts` as used when one equal to it on its side is (`HDR-SR10 … -
+ * HDRSR10`: one code said twice), but for a number of digits alone where `other` has one
+ * left, which it then stands against (`Flat 2, 2 High Street` / `Flat 5, 2 High Street`:
+ * two flats of one house; `40GB … HDRSR10` is no flat).
+ */
+function repeatsUsed(parts, used, other, otherUsed) {
+  const stands = other.some((t, k) => !otherUsed[k] && BARE_NUMBER.test(t.key));
   // A token this marks equals one marked before, so reading the marks as they change gives the same.
-  for (let i = 0; i < parts.length; i++) used[i] ||= +parts.some((t, j) => used[j] && t.key === parts[i].key);
+  for (let i = 0; i < parts.length; i++) used[i] ||= !(stands && BARE_NUMBER.test(parts[i].key)) && parts.some((t, j) => used[j] && t.key === parts[i].key);
 }
 
 /** The unused tokens of `parts` of `kind`. */
@@ -291,14 +300,14 @@ export function differingParts(partsA, partsB, loneWords = false) {
   // Joined tokens only mark more tokens shared, so a pair that needs no more without them
   // needs none with them: most pairs dedup asks about, which then skip the joining.
   const [equalA, equalB] = [usedA.slice(), usedB.slice()];
-  repeatsUsed(a, equalA);
-  repeatsUsed(b, equalB);
+  repeatsUsed(a, equalA, b, equalB);
+  repeatsUsed(b, equalB, a, equalA);
   const leftEqual = tokensLeft(partsA, equalA, partsB, equalB, loneWords);
   if (!leftEqual.mayDiffer) return null;
   matchJoined(a, usedA, b, usedB);
   matchJoined(b, usedB, a, usedA);
-  repeatsUsed(a, usedA);
-  repeatsUsed(b, usedB);
+  repeatsUsed(a, usedA, b, usedB);
+  repeatsUsed(b, usedB, a, usedA);
   const joined = usedA.some((u, i) => u !== equalA[i]) || usedB.some((u, i) => u !== equalB[i]);
   const { leftNumbersA, leftNumbersB, leftWordsA, leftWordsB, lone, tiered, tierLeft, generation, qualifier, mayDiffer } = joined ? tokensLeft(partsA, usedA, partsB, usedB, loneWords) : leftEqual;
   if (!mayDiffer) return null;

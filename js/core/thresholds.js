@@ -131,7 +131,7 @@ export function isRecord(text) {
  * collections of tests/bench/light-edits.js, 96% of the English and all of the Chinese; of
  * the labelled lists, at most 11% but for company names ending `N.V.`.
  */
-const SENTENCE = /[.!?]['"’”)\]]*\s*$|[、。，！？\n]/;
+export const SENTENCE = /[.!?]['"’”)\]]*\s*$|[、。，！？\n]/;
 
 /**
  * The measure 'auto' takes for these distinct texts, by the list's shape: 'short' when they

@@ -202,30 +202,13 @@ const allPairsBounds = (count) => ({ mostPairs: 2 ** 18 + 32 * count, mostPropos
 
 /**
  * One text per group of `labels`, its texts joined by spaces, so that word counting counts
- * each word once per group; in the form `texts` has (strings, or UTF-8 with bounds).
+ * each word once per group (strings, whether `texts` are strings or UTF-8 with bounds).
  */
 function groupTexts(texts, labels) {
+  const textOf = textsByIndex(texts);
   const members = new Map();
-  for (let i = 0; i < labels.length; i++) {
-    const group = members.get(labels[i]);
-    if (group) group.push(i);
-    else members.set(labels[i], [i]);
-  }
-  if (Array.isArray(texts)) return Array.from(members.values(), (group) => group.map((i) => texts[i]).join(' '));
-  const { utf8, bounds } = texts;
-  const joined = new Uint8Array(bounds[labels.length] - bounds[0] + labels.length);
-  const joinedBounds = new Uint32Array(members.size + 1);
-  let at = 0;
-  let g = 0;
-  for (const group of members.values()) {
-    for (const i of group) {
-      if (at > joinedBounds[g]) joined[at++] = 0x20;
-      joined.set(utf8.subarray(bounds[i], bounds[i + 1]), at);
-      at += bounds[i + 1] - bounds[i];
-    }
-    joinedBounds[++g] = at;
-  }
-  return { utf8: joined.subarray(0, at), bounds: joinedBounds };
+  for (let i = 0; i < labels.length; i++) (members.get(labels[i]) ?? members.set(labels[i], []).get(labels[i])).push(i);
+  return Array.from(members.values(), (group) => group.map(textOf).join(' '));
 }
 
 /**

@@ -39,6 +39,9 @@ const LOOK_ALIKES = [
   ['17 Hawthorne Avenue, Flat 4, Millbrook', '17 Hawthorne Avenue, Flat 5, Millbrook', { numbers: [['4'], ['5']] }],
   // An address of several fields is no person's record: its numbers identify it, however many words agree.
   ['Flat 2, 14 High Street, Oxford OX1 4AA', 'Flat 3, 14 High Street, Oxford OX1 4AA', { numbers: [['2'], ['3']] }],
+  // A number said twice (a flat and its house) stands against the other's: the house's 2 shared, the flats' 2 and 5 differ.
+  ['Flat 2, 2 High Street, Oxford', 'Flat 5, 2 High Street, Oxford', { numbers: [['2'], ['5']] }],
+  ['Unit 3, 3 Park Road', 'Unit 7, 3 Park Road', { numbers: [['3'], ['7']] }],
   ['Zephyr Phone 15 Pro 256GB Graphite', 'Zephyr Phone 14 Pro 256GB Graphite', { numbers: [['15'], ['14']] }],
   ['東京タワー 2号館', '東京タワー 3号館', { numbers: [['2'], ['3']] }],
   // A CJK run that repeats another's characters: two names, though the short measure counts each character once.
