@@ -42,6 +42,9 @@ const LOOK_ALIKES = [
   // A number said twice (a flat and its house) stands against the other's: the house's 2 shared, the flats' 2 and 5 differ.
   ['Flat 2, 2 High Street, Oxford', 'Flat 5, 2 High Street, Oxford', { numbers: [['2'], ['5']] }],
   ['Unit 3, 3 Park Road', 'Unit 7, 3 Park Road', { numbers: [['3'], ['7']] }],
+  ['12 Oak Road, Flat 12', '12 Oak Road, Flat 21', { numbers: [['12'], ['21']] }],
+  ['House 4, Lane 4, Sector 4', 'House 5, Lane 4, Sector 4', { numbers: [['4'], ['5']] }],
+  ['Pack of 2, 2 x AA batteries', 'Pack of 4, 2 x AA batteries', { numbers: [['2'], ['4']] }],
   ['Zephyr Phone 15 Pro 256GB Graphite', 'Zephyr Phone 14 Pro 256GB Graphite', { numbers: [['15'], ['14']] }],
   ['東京タワー 2号館', '東京タワー 3号館', { numbers: [['2'], ['3']] }],
   // A CJK run that repeats another's characters: two names, though the short measure counts each character once.
