@@ -11,7 +11,6 @@ const FOLDED_LETTERS = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd'
 const FOLDABLE = /[ßæœøđðłþı]/g;
 const CJK_RUN = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}ー]+)/u;
 export const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}ー]/u;
-
 export const DIGIT = /\p{Nd}/u;
 const EDGE_PUNCTUATION = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu;
 const PUNCTUATION = /\p{P}/gu;

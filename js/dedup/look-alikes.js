@@ -16,6 +16,15 @@ export function textsByIndex(texts) {
 }
 
 /**
+ * The parts of a group a member is asked of, the kept item's first: a member that joins
+ * none of them starts its own, listed (a missed merge costs a glance, a wrong one a
+ * record). Lines of a template (`Order 17 of customer 4: shipped on day 9`) make groups of
+ * hundreds whose members differ from one another, each a part, so that asking each member
+ * of every part is quadratic in the group (`node tests/bench/list-shapes.js`).
+ */
+export const MOST_PARTS = 16;
+
+/**
  * `labels` (each item's kept item, as the grouping gives them: a kept item labels itself;
  * a list's kept item comes first, a record's may not) with every group split into parts. Each member, in ascending order, joins
  * the first part of its group (the kept item's first) whose first entry it does not differ
@@ -38,17 +47,8 @@ export function textsByIndex(texts) {
  * member that differs from it a `reaches` of the other parts' first entries, then a
  * comparison with those it reaches: a leader can hold hundreds of members that differ
  * from it and from one another (1M names' largest group holds 743), and comparing each
- * with every part would cost 11 s of the split there.
+ * with every part would cost 11 s of the split there; it asks MOST_PARTS parts at most.
  */
-/**
- * The parts of a group a member is asked of, the kept item's first: a member that joins
- * none of them starts its own, listed (a missed merge costs a glance, a wrong one a
- * record). Templated lines (`Order 17 of customer 4: shipped on day 9`) make groups of
- * hundreds whose members differ from one another, each a part: asking each member of
- * every part took 1.5 s for 3,000 such lines.
- */
-export const MOST_PARTS = 16;
-
 export function splitLookAlikes(labels, textOf, reaches, { keptChecked = false, firstOnly = false } = {}) {
   const count = labels.length;
   const members = new Map(); // kept item -> its members, ascending
