@@ -83,7 +83,7 @@ export function applyMeasure() {
   el.fingerprintOptions.disabled = short;
   el.fingerprintOptionsHelp.hidden = !short;
   el.similarityHelp.textContent = SIMILARITY_HELP[measure];
-  const rule = `names and short lists when its distinct entries average at most ${SHORT_MAX_MEAN_BYTES} bytes of UTF-8 or half of them are one-line records (${RECORD_FIELDS} or more fields, up to ${RECORD_MAX_BYTES} bytes), else texts`;
+  const rule = `names and short lists when its distinct entries average at most ${SHORT_MAX_MEAN_BYTES} bytes of UTF-8, or ${RECORD_MAX_BYTES} with fewer than half ending as sentences (long titles), or half of them are one-line records (${RECORD_FIELDS} or more fields, up to ${RECORD_MAX_BYTES} bytes), else texts`;
   const known = autoKnown();
   el.measure.options[0].textContent = known ? `auto (${measureName(autoFor.measure)})` : 'auto';
   if (el.measure.value !== 'auto') el.measureHelp.textContent = `Compared as ${measureName(measure)}.`;

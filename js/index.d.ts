@@ -153,8 +153,9 @@ export interface DedupOptions<T> {
    */
   similarity?: number;
   /**
-   * 'auto' (default): 'short' when the distinct texts average at most 64 bytes of UTF-8
-   * (lists of names, addresses, titles, records), else 'text'. `result.measure` says which.
+   * 'auto' (default): 'short' when the distinct texts average at most 64 bytes of UTF-8, or
+   * 150 with fewer than half ending as sentences, or half are one-line records (lists of
+   * names, addresses, titles, records), else 'text'. `result.measure` says which.
    */
   measure?: Measure | 'auto';
   /**
