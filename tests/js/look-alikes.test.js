@@ -3,7 +3,8 @@
 // not differ; dedup by the short measure keeps look-alikes apart and lists them with the
 // reason, in a list and alone, with the review and without, in the pool as on one thread;
 // its groups never hold a member that differs from its kept entry, or two that differ in
-// numbers; the split equals its rule asked pair by pair; the text measure is left as it was.
+// numbers; the text measure is left as it was. The split's own rule: look-alike-split.test.js;
+// one-line records: one-line-records.test.js.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sh } from './helpers.js';
@@ -11,7 +12,6 @@ import { createPool } from '../../js/worker.js';
 import { differenceText, differingParts, identifyingParts, listDifference } from '../../js/core/look-alikes.js';
 import { LEGAL_PHRASES } from '../../js/core/legal-forms.js';
 import { tokensOf } from '../../js/core/tokens.js';
-import { MOST_PARTS, differenceOf, splitLookAlikes } from '../../js/dedup/look-alikes.js';
 import { NAMES_SAMPLE } from '../../js/cli/names-sample.js';
 import { isRecord } from '../../js/core/thresholds.js';
 
@@ -299,118 +299,6 @@ test('a number of up to four digits one edit away differs; a longer one, or one 
   assert.equal(differs('Deutsche Bank AG Frankfurt', 'Deutsche Bank AG'), null);
 });
 
-test('one-line records: a shared identifier (a date of birth, equal or one typo apart) outweighs typos in names and numbers; a family at one address stays apart', () => {
-  const original = 'mitchell green, 7 wallaby place, cleveland 2119, 19560409';
-  // Typos in the name, the street and the house number; one also in the date of birth; one with words split, no longer a record by its shape.
-  assert.equal(differs(original, 'mitchel gren, 17 walaby pl, cleveland 2119, 19560409'), null);
-  assert.equal(differs(original, 'green mitchell, 7 wallaby plaec, cleevland 2191, 19560490'), null);
-  assert.equal(differs(original, 'mitch ell green, 70 wal la by place, cleveland 2119, 19560409'), null);
-  assert.equal(isRecord('mitch ell green, 70 wal la by place, cleveland 2119, 19560409'), false);
-  // Another person of the family: another given name and a date of birth that differs outright.
-  assert.deepEqual(differs(original, 'jane green, 7 wallaby place, cleveland 2119, 19580612'),
-    { numbers: [['19560409'], ['19580612']], words: [['mitchell'], ['jane']] });
-  // No identifier: a house number differs as in an address.
-  assert.deepEqual(differs('123 Main Street, Springfield, IL', '125 Main Street, Springfield, IL'), { numbers: [['123'], ['125']] });
-});
-
-test('a list of one-line records: grouped around the record its copies match (the original); a family member sharing its phone apart and listed', async () => {
-  // The copies first: the leader rule in list order would let one copy lead and leave out those that match the original but not it.
-  const phone = '0296123456';
-  const copies = ['mitchel gren, 7 walaby pl, cleveland 2119, 19560409', 'mitchell greene, 17 wallaby place, clevland 2119, 19560409',
-    'green mitchell, 7 wallaby plaec, cleevland 2191, 19560409'].map((line) => `${line}, ${phone}`);
-  const original = `mitchell green, 7 wallaby place, cleveland 2119, 19560409, ${phone}`;
-  const others = ['harley mccarthy, 177 pridham street, marsden 3165, 19080419, 0395551234', 'madeline mason, 54 hoseason street, granville 4881, 19081128, 0755559876',
-    'toby webb, 6 kent street, towradgi 3107, 19940503, 0244443333', `jane green, 7 wallaby place, cleveland 2119, 19580612, ${phone}`];
-  const list = [...copies, original, ...others];
-  const result = await sh.dedup(list);
-  assert.equal(result.measure, 'short');
-  assert.equal(result.similarity, 0.6);
-  const reach = (x, y) => sh.similarity(list[x], list[y], { measure: 'short', weights: result.weights });
-  assert.ok(reach(0, 1) < result.similarity && reach(0, 2) < result.similarity, 'copies below the threshold with each other: the case the original must lead');
-  assert.ok(reach(3, 7) >= result.similarity, 'the family member above the threshold: kept apart by what differs');
-  assert.deepEqual(result.groups, [[3, 0, 1, 2]]);
-  // The shared phone does not make one person of two birth dates that differ outright.
-  assert.deepEqual(result.review.map(({ a, b, differs: why }) => [a, b, why]),
-    [[3, 7, { numbers: [['19560409'], ['19580612']], words: [['mitchell'], ['jane']] }]]);
-  const pooled = await (pool ??= await createPool({ size: 2 })).dedup(list);
-  assert.deepEqual(pooled.groups, result.groups);
-  assert.deepEqual(pooled.review, result.review);
-});
-
-test('a list of one-line records: two groups kept apart are listed once, the kept record coming after members of both', async () => {
-  // The household's second member comes first, and one of its copies after the kept record.
-  const phone = '0296123456';
-  const list = [
-    `jane green, 7 wallaby place, cleveland 2119, 19580612, ${phone}`,
-    ...['mitchel gren, 7 walaby pl, cleveland 2119, 19560409', 'mitchell greene, 17 wallaby place, clevland 2119, 19560409',
-      'green mitchell, 7 wallaby plaec, cleevland 2191, 19560409'].map((line) => `${line}, ${phone}`),
-    `mitchell green, 7 wallaby place, cleveland 2119, 19560409, ${phone}`,
-    `jane green, 7 wallaby pl, cleveland 2119, 19580612, ${phone}`,
-    'harley mccarthy, 177 pridham street, marsden 3165, 19080419, 0395551234',
-  ];
-  const result = await sh.dedup(list);
-  assert.deepEqual(result.groups, [[0, 5], [4, 1, 2, 3]]);
-  assert.equal(result.review.length, 1, JSON.stringify(result.review));
-  assert.deepEqual(result.review[0].differs?.numbers, [['19580612'], ['19560409']]);
-});
-
-test('a list of one-line records: a date both hold (as records.js reads dates) groups a copy below the threshold; a shared phone does not', async () => {
-  const list = [
-    'zachary hudd, 3 spofforth street, kogarah 2016, 19810305',
-    'zachary hude, 3 hallstrom circuit, kogagh 2016, 1981-03-05', // the street changed, typos, the date written otherwise
-    'peter brown, 4 elm road, shelbyville 2750, 19650303, 0295559876',
-    'anna brown, 4 elm road, shelbyville 2750, 0295559876', // another person of the household: its phone, no date
-    'olivia tran, 88 harbour drive, coffs harbour 2450, 19810305', // another person born the same day
-    'harley mccarthy, 177 pridham street, marsden 3165, 19080419',
-    'madeline mason, 54 hoseason street, granville 4881, 19081128',
-  ];
-  const result = await sh.dedup(list);
-  const reach = (x, y) => sh.similarity(list[x], list[y], { measure: 'short', weights: result.weights });
-  assert.ok(reach(0, 1) >= 0.3 && reach(0, 1) < result.similarity, `the copy at ${reach(0, 1)}: between 0.3 and the threshold`);
-  assert.ok(reach(2, 3) > reach(0, 1) && reach(2, 3) < result.similarity, `the household at ${reach(2, 3)}: closer than the copy`);
-  assert.ok(reach(0, 4) < 0.3, 'the same birthday alone: below 0.3');
-  assert.deepEqual(result.groups, [[0, 1]]);
-  const pooled = await (pool ??= await createPool({ size: 2 })).dedup(list);
-  assert.deepEqual(pooled.groups, result.groups);
-});
-
-test('a list of one-line records: a date two of whose digits are swapped groups a copy from 0.45, also where the swap makes no date', async () => {
-  const list = [
-    'lauren frahn, 5 solomon crescent, leichhardt 2570, 19180701',
-    'laurex frahn, 5 solomon crescent, frankston 2570, 19810701', // 1918 / 1981
-    'braedon block, mulga street, toorak 7190, 19790281', // no date (month 02, day 81): the next record's date, two digits swapped
-    'charlie block, 10 mulga street, toorak 7190, 19790821',
-    'olivia tran, 88 harbour drive, coffs harbour 2450, 19180710', // another person, a swap from the first
-    'harley mccarthy, 177 pridham street, marsden 3165, 19080419',
-    'madeline mason, 54 hoseason street, granville 4881, 19081128',
-  ];
-  const result = await sh.dedup(list);
-  const reach = (x, y) => sh.similarity(list[x], list[y], { measure: 'short', weights: result.weights });
-  for (const [x, y] of [[0, 1], [2, 3]]) assert.ok(reach(x, y) >= 0.45 && reach(x, y) < result.similarity, `${x}, ${y} at ${reach(x, y)}`);
-  assert.ok(reach(0, 4) < 0.45, 'the other person below 0.45');
-  assert.deepEqual(result.groups, [[0, 1], [2, 3]]);
-  const pooled = await (pool ??= await createPool({ size: 2 })).dedup(list);
-  assert.deepEqual(pooled.groups, result.groups);
-});
-
-test('a list of one-line records: led by the record that may keep the most, not by a copy whose house number differs from the others', async () => {
-  const list = [
-    'jadd dixon, 20 leven street, toronto 3228, 19250415', // a copy: typos in the name and the house number
-    'jade dixon, 202 leven street, toronto 3228, 19250415', // the original
-    'jade dixon, 202 leven street, toronto 3228', // copies without the date
-    'jadd dixn, 202 leven street, toronto 3228',
-    'harley mccarthy, 177 pridham street, marsden 3165, 19080419',
-    'madeline mason, 54 hoseason street, granville 4881, 19081128',
-    'toby webb, 6 kent street, towradgi 3107, 19940503',
-  ];
-  const result = await sh.dedup(list);
-  const reach = (x, y) => sh.similarity(list[x], list[y], { measure: 'short', weights: result.weights });
-  // The first copy matches as many at the threshold as the original, and comes first in the list.
-  for (const y of [1, 2, 3]) assert.ok(reach(0, y) >= result.similarity && reach(1, y) >= result.similarity, `${y}: ${reach(0, y)}, ${reach(1, y)}`);
-  assert.notEqual(differenceOf(list[0], list[2]), null);
-  assert.deepEqual(result.groups, [[1, 0, 2, 3]]);
-});
-
 test('look-alikes alone: kept apart and listed with what differs, by the defaults', async () => {
   for (const [a, b, want] of LOOK_ALIKES) {
     const similarity = sh.similarity(a, b, { measure: 'short', weights: sh.learnWeights([a, b]) });
@@ -517,83 +405,4 @@ test('the pool answers as one thread, look-alikes and reasons included', async (
     assert.deepEqual(pooled, one);
     assert.deepEqual(f2, f1);
   }
-});
-
-test('splitLookAlikes equals its rule asked pair by pair, on random groups of look-alikes, and asks reaches at most once per member, of MOST_PARTS parts', () => {
-  // The rule (dedup/look-alikes.js): each member, in ascending order, joins the first of the group's
-  // first MOST_PARTS parts whose first entry it does not differ from and reaches (the kept item's part
-  // needs no reach), and none of whose other entries differs from it in numbers; else it starts a
-  // part. Written here pair by pair.
-  const reference = (labels, textOf, reaches, { keptChecked = false, firstOnly = false } = {}) => {
-    const split = Array.from(labels);
-    const a = [];
-    const b = [];
-    const members = new Map();
-    labels.forEach((kept, i) => kept !== i && (members.get(kept) ?? members.set(kept, []).get(kept)).push(i));
-    for (const [kept, list] of members) {
-      const parts = [[kept]];
-      for (const member of list) {
-        let joined = false;
-        for (let g = 0; g < Math.min(parts.length, MOST_PARTS) && !joined; g++) {
-          const other = parts[g].find((entry, e) => {
-            if (e > 0 && firstOnly) return false;
-            if (keptChecked && g === 0 && e === 0) return false;
-            const found = differs(textOf(entry), textOf(member));
-            return found !== null && (e === 0 && !keptChecked ? true : found.numbers !== undefined);
-          });
-          if (other === undefined && (g === 0 || reaches(parts[g][0], member))) {
-            split[member] = parts[g][0];
-            parts[g].push(member);
-            joined = true;
-          } else if (g === 0) {
-            a.push(Math.min(other, member));
-            b.push(Math.max(other, member));
-          }
-        }
-        if (!joined) {
-          split[member] = member;
-          parts.push([member]);
-        }
-      }
-    }
-    return { labels: split, a, b };
-  };
-  // A model's letter against another's digits (`Galaxy S8` / `Galaxy Y`) and a sequel's number
-  // ending one entry differ where only one side has numbers.
-  const WORDS = ['Main', 'Street', 'Acme', 'Gadgets', 'Widgets', 'Bahn', 'Bank', 'Smith', 'Smyth', 'Jon', 'John', 'Pro', 'Galaxy', 'Y'];
-  const NUMBERS = ['12', '21', '14', '15', 'S23', 'S24', '4B', '3B', '90210', '90201', 'S8', '2'];
-  let state = 11;
-  const below = (n) => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return Math.floor((state / 2 ** 32) * n);
-  };
-  let capped = 0;
-  for (let round = 0; round < 40; round++) {
-    const texts = Array.from({ length: 60 }, () => Array.from({ length: 1 + below(3) },
-      () => (below(3) === 0 ? NUMBERS[below(NUMBERS.length)] : WORDS[below(WORDS.length)])).join(' '));
-    // Groups of 15 items, and of 60 in every fourth round, where members that differ outnumber MOST_PARTS.
-    const leaders = round % 4 === 3 ? [0] : [0, 1, 2, 3].map((k) => k * 15);
-    const labels = new Uint32Array(texts.length).map((_, i) => (leaders.includes(i) || below(5) === 0 ? i : leaders[below(4)]));
-    for (let i = 0; i < labels.length; i++) if (labels[i] > i) labels[i] = i; // a kept item comes first, as a list's does
-    const reach = new Set(); // a random symmetric relation
-    for (let k = 0; k < 900; k++) {
-      const [x, y] = [below(60), below(60)];
-      reach.add(`${Math.min(x, y)},${Math.max(x, y)}`);
-    }
-    const reachesPair = (x, y) => reach.has(`${Math.min(x, y)},${Math.max(x, y)}`);
-    for (const options of [{}, { keptChecked: true }, { firstOnly: true }]) {
-      const asked = new Map();
-      const got = splitLookAlikes(labels, (i) => texts[i], (firsts, member) => {
-        asked.set(member, (asked.get(member) ?? 0) + 1);
-        assert.ok(firsts.length < MOST_PARTS);
-        capped += firsts.length === MOST_PARTS - 1;
-        return firsts.map((x) => reachesPair(x, member));
-      }, options);
-      const want = reference(labels, (i) => texts[i], reachesPair, options);
-      assert.deepEqual(Array.from(got.labels), want.labels, JSON.stringify(options));
-      assert.deepEqual([Array.from(got.apart.a), Array.from(got.apart.b)], [want.a, want.b]);
-      for (const count of asked.values()) assert.equal(count, 1);
-    }
-  }
-  assert.ok(capped > 0, 'some members were asked of MOST_PARTS parts');
 });
