@@ -99,13 +99,16 @@ function digitsOf(key) {
   return key.replace(/\P{Nd}+/gu, '');
 }
 
+/** A number of digits alone. */
+const BARE_NUMBER = /^\d+$/;
+
 /**
  * Whether `long` is the number `short` with one letter more, not a unit's (`8x` zoom, `3u`
  * users), which the tokens of short's side lack (`4` / `4B`, `iPhone 6` / `6s`, `Nuvi 205` /
  * `205W`): a flat or a model of its own, where `Flat B 29` / `29B` is one.
  */
 function lettered(short, long, tokensOfShort) {
-  return /^\d+$/.test(short) && long.length === short.length + 1 && !/[xu]$/.test(long) && !tokensOfShort.some((t) => t.key === long.at(-1));
+  return BARE_NUMBER.test(short) && long.length === short.length + 1 && !/[xu]$/.test(long) && !tokensOfShort.some((t) => t.key === long.at(-1));
 }
 
 /**
@@ -178,9 +181,6 @@ function joinedAt(parts, i, run, other, usedB) {
   }
   return -1;
 }
-
-/** A number of digits alone. */
-const BARE_NUMBER = /^\d+$/;
 
 /**
  * Marks a token of `parts` as used when one equal to it on its side is (`HDR-SR10 … -

@@ -143,10 +143,12 @@ export const SENTENCE = /[.!?]['"’”)\]]*\s*$|[、。，！？\n]/;
  */
 export function measureFor(texts) {
   const n = texts.length;
+  if (n === 0) return 'text';
   let bytes = 0;
   for (const text of texts) bytes += utf8Length(text);
-  return n && (bytes <= SHORT_MAX_MEAN_BYTES * n || (bytes <= RECORD_MAX_BYTES * n && 2 * texts.filter((t) => SENTENCE.test(t)).length < n)
-    || isRecordList(texts)) ? 'short' : 'text';
+  if (bytes <= SHORT_MAX_MEAN_BYTES * n) return 'short';
+  const titles = bytes <= RECORD_MAX_BYTES * n && 2 * texts.filter((text) => SENTENCE.test(text)).length < n;
+  return titles || isRecordList(texts) ? 'short' : 'text';
 }
 
 /** Whether at least half of these texts are one-line records (isRecord). */
