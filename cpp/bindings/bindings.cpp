@@ -63,9 +63,9 @@ EMSCRIPTEN_KEEPALIVE double simhash_similarity_one(uintptr_t a, uint32_t lengthA
   return bindings::similarityOne(a, lengthA, b, lengthB, measure, weights);
 }
 
-// The short measure's Han table from the bytes of han_variants.bin (similarity.h): 1 once installed.
-EMSCRIPTEN_KEEPALIVE int installHanVariants(uintptr_t bytes, uint32_t size) {
-  return simhash::installHanVariants(reinterpret_cast<const unsigned char*>(bytes), size);
+// The short measure's Han table from the bytes of han_variants.bin (similarity.h): the table installed, or 0.
+EMSCRIPTEN_KEEPALIVE uintptr_t installHanVariants(uintptr_t bytes, uint32_t size) {
+  return reinterpret_cast<uintptr_t>(simhash::installHanVariants(reinterpret_cast<const unsigned char*>(bytes), size));
 }
 
 // The short measure's table of words it writes short (similarity.h listForms), a C string.

@@ -7,6 +7,7 @@
 // synchronous call on Han text before it is loaded (sh.loadHanTable()) throws rather than
 // answer unfolded.
 import { withAllocations } from './memory.js';
+import { useHanVariants } from '../core/tokens.js';
 
 // U+3400..U+9FFF, the table's range; in UTF-8, E3 90..BF and E4..E9 as the first two bytes.
 const HAN = /[\u3400-\u9fff]/;
@@ -22,10 +23,11 @@ function needsTable(core, texts) {
   return false;
 }
 
+/** The table installed in the core, and lent to the look-alike rule (tokens.js useHanVariants). */
 function install(core, bytes) {
-  if (!withAllocations(core, (mem) => core._installHanVariants(mem.copyIn(bytes), bytes.length))) {
-    throw new Error('simhash-wasm: han_variants.bin is not the one of this release');
-  }
+  const table = withAllocations(core, (mem) => core._installHanVariants(mem.copyIn(bytes), bytes.length));
+  if (!table) throw new Error('simhash-wasm: han_variants.bin is not the one of this release');
+  useHanVariants(new Uint16Array(core.HEAPU8.buffer, table, 2 * (bytes[0] | (bytes[1] << 8))));
   core.hanTableInstalled = true;
 }
 

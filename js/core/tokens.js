@@ -39,10 +39,23 @@ const KATAKANA_WORD = /^[\p{Script=Katakana}ー]+$/u;
  */
 const ORDINAL_WORDS = new Map(Object.entries({ first: '1st', second: '2nd', third: '3rd', fourth: '4th', fifth: '5th', sixth: '6th', seventh: '7th', eighth: '8th', ninth: '9th', tenth: '10th' }));
 
+/** Traditional Han characters' simplified forms, as the short measure folds them once its table is loaded (useHanVariants). */
+const SIMPLIFIED = new Map();
+
+/**
+ * Takes the short measure's Han table as the core installed it (bindings/han-table.js): its
+ * traditional characters, then the simplified form of each, so that `張偉` and `张伟` are one
+ * token here as they are one text there. Every module's table is the same.
+ */
+export function useHanVariants(table) {
+  for (let i = 0; i < table.length / 2; i++) SIMPLIFIED.set(String.fromCharCode(table[i]), String.fromCharCode(table[table.length / 2 + i]));
+}
+
 /** A token's folded form, as the short measure folds (README "Similarity of short strings"). */
 function fold(piece) {
   if (ASCII.test(piece)) return foldAscii(piece);
-  return piece.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(FOLDABLE, (c) => FOLDED_LETTERS[c]).replace(PUNCTUATION, '');
+  return piece.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(FOLDABLE, (c) => FOLDED_LETTERS[c]).replace(PUNCTUATION, '')
+    .replace(/[\u3400-\u9fff]/g, (c) => SIMPLIFIED.get(c) ?? c);
 }
 
 /** fold of ASCII, which has nothing to decompose, no marks and no letter to fold: the same, without the normalization. */

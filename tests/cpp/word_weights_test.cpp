@@ -276,7 +276,16 @@ TEST_CASE("the Han table installs from han_variants.bin's bytes only", "[short]"
   std::ifstream file(SIMHASH_HAN_VARIANTS, std::ios::binary);
   std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   REQUIRE(bytes.size() == simhash::unicode::kHanVariantsBytes);
-  CHECK(simhash::installHanVariants(bytes.data(), bytes.size()));
+  const char16_t* table = simhash::installHanVariants(bytes.data(), bytes.size());
+  REQUIRE(table != nullptr);
+  // The table returned: traditional characters ascending, then each one's simplified form.
+  const unsigned count = simhash::unicode::kHanVariants;
+  CHECK(bytes[0] + 256u * bytes[1] == count);
+  CHECK(std::is_sorted(table, table + count));
+  const char16_t* at = std::lower_bound(table, table + count, u'學');
+  REQUIRE(*at == u'學');
+  CHECK(table[count + (at - table)] == u'学');
+  for (unsigned i = 0; i < count; ++i) CHECK(simhash::unicode::simplifiedHan(table[i]) == table[count + i]);
   CHECK_FALSE(simhash::installHanVariants(bytes.data(), bytes.size() - 1));
   CHECK_FALSE(simhash::installHanVariants(nullptr, 0));
   for (const size_t at : {size_t{0}, size_t{3}, size_t{100}, bytes.size() - 1}) {

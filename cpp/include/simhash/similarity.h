@@ -46,10 +46,12 @@ enum class Normalization : uint8_t {
 
 /// kList also folds traditional Han characters to simplified ones (學 -> 学), by a table that
 /// is not built in, so that a module can leave it to the lists that need it: this installs
-/// it from the bytes of cpp/src/text/han_variants.bin, and returns false, installing
-/// nothing, for any other bytes. Until it is installed, kList leaves Han characters as they
-/// are: whoever compares Han text by kList installs it first.
-bool installHanVariants(const unsigned char* bytes, size_t size);
+/// it from the bytes of cpp/src/text/han_variants.bin and returns it (its traditional
+/// characters, ascending, then the simplified form of each, as UTF-16 code units, as many as
+/// the bytes' first 16 bits count), or nullptr, installing nothing, for any other bytes.
+/// Until it is installed, kList leaves Han characters as they are: whoever compares Han
+/// text by kList installs it first.
+const char16_t* installHanVariants(const unsigned char* bytes, size_t size);
 
 /// The words kList writes short, as `written=short|` entries (ASCII, NUL-terminated):
 /// legal forms written out and their abbreviations (`incorporated=inc|`), conjunctions,

@@ -15,7 +15,7 @@ using shingling::forEachShingleCode;
 using shingling::isCjk;
 using shingling::normalize;
 
-bool installHanVariants(const unsigned char* bytes, size_t size) { return unicode::installHanVariants(bytes, size); }
+const char16_t* installHanVariants(const unsigned char* bytes, size_t size) { return unicode::installHanVariants(bytes, size); }
 
 bool isValid(const ShingleOptions& options) {
   const bool weighted = options.weights != nullptr;

@@ -143,12 +143,12 @@ uint32_t nextLeb128(const unsigned char* bytes, size_t& at) {
 
 }  // namespace
 
-bool installHanVariants(const unsigned char* bytes, size_t size) {
-  if (size != kHanVariantsBytes) return false;
+const char16_t* installHanVariants(const unsigned char* bytes, size_t size) {
+  if (size != kHanVariantsBytes) return nullptr;
   uint64_t checksum = 0xCBF29CE484222325u;
   for (size_t i = 0; i < size; ++i) checksum = (checksum ^ bytes[i]) * 0x100000001B3u;
-  if (checksum != kHanVariantsChecksum) return false;
-  if (installedHanVariants != nullptr) return true;
+  if (checksum != kHanVariantsChecksum) return nullptr;
+  if (installedHanVariants != nullptr) return installedHanVariants->traditional;
   // The bytes are the generator's (han_variants.h), so they decode within bounds. The pairs
   // come by simplified form; sorted by traditional code point as traditional << 16 | simplified.
   auto* t = new HanVariants{};
@@ -169,7 +169,7 @@ bool installHanVariants(const unsigned char* bytes, size_t size) {
     t->present[(from - HanVariants::kFirst) / 64] |= uint64_t{1} << ((from - HanVariants::kFirst) % 64);
   }
   installedHanVariants = t;
-  return true;
+  return t->traditional;
 }
 
 char32_t detail::simplifiedHanByTable(char32_t cp) {

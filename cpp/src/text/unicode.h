@@ -114,12 +114,14 @@ char32_t simplifiedHanByTable(char32_t cp);
 }  // namespace detail
 
 /// Installs the table simplifiedHan folds by: the bytes of han_variants.bin, which
-/// .ci/han-variants.js writes and han_variants.h describes. Returns false, installing
-/// nothing, for any other bytes. Once installed, the table stays for the process (a later
-/// call with the same bytes returns true). It is not built in, so that a module can leave
-/// it to the lists that hold Han characters (js/bindings/han-table.js); whoever folds such
-/// text installs it first.
-bool installHanVariants(const unsigned char* bytes, size_t size);
+/// .ci/han-variants.js writes and han_variants.h describes. Returns the table installed:
+/// kHanVariants traditional characters, ascending, then the simplified form of each (UTF-16
+/// code units, 2-aligned), which the look-alike rule reads (js/core/tokens.js); nullptr,
+/// installing nothing, for any other bytes. Once installed, the table stays for the process
+/// (a later call with the same bytes returns it again). It is not built in, so that a module
+/// can leave it to the lists that hold Han characters (js/bindings/han-table.js); whoever
+/// folds such text installs it first.
+const char16_t* installHanVariants(const unsigned char* bytes, size_t size);
 
 /// For the short-string similarity (similarity.h Normalization::kList): a traditional
 /// Chinese character becomes its simplified form (學 -> 学, 國 -> 国), as Unihan's
