@@ -308,3 +308,23 @@ test('containedPairs: words folded, one pair per two groups, none whose rarest w
   const philips = ['Philips', ...held(50).slice(1).map((text) => text.replace('Grill', 'Philips'))];
   assert.deepEqual(pairsOf(philips, Uint32Array.from(philips, (_, i) => (i === 0 ? 0 : 1))), [`Philips / ${philips[1]}`]);
 });
+
+test('containedPairs: an acronym written in capitals is held by a text that spells it out, whatever the third groups holding it; never its rarest word', () => {
+  const pairsOf = (texts, labels = Uint32Array.from(texts.keys())) => {
+    const { a, b } = containedPairs(texts.length, (i) => texts[i], labels);
+    return Array.from(a, (x, p) => `${texts[x]} / ${texts[b[p]]}`).sort();
+  };
+  // Initials of capitalized words, lowercase ones between them skipped, within one part between commas.
+  assert.deepEqual(pairsOf(['CWI', 'Centrum voor Wiskunde en Informatica, Amsterdam', 'CWI Amsterdam', 'FIU', 'Florida International University', 'IBM Research', 'International Business Machines Research Lab']),
+    ['CWI / CWI Amsterdam', 'CWI / Centrum voor Wiskunde en Informatica, Amsterdam', 'Centrum voor Wiskunde en Informatica, Amsterdam / CWI Amsterdam',
+      'FIU / Florida International University', 'IBM Research / International Business Machines Research Lab']);
+  // Not across a comma, nor from lowercase words; the word held is then the acronym's, however written.
+  assert.deepEqual(pairsOf(['FIU', 'Florida, International University', 'florida international university', 'fiu', 'Florida International Univ']),
+    ['FIU / Florida International Univ', 'FIU / fiu', 'Florida, International University / florida international university', 'fiu / Florida International Univ']);
+  // An acronym no text writes in capitals is none (`fiu` may be a word).
+  assert.deepEqual(pairsOf(['fiu', 'Florida International University']), []);
+  // A text that spells an acronym out has its own rarest word: `Apache Directory Server` and
+  // `… (i18n)` share only words over 50 texts hold, and pair no more because both spell `ADS`.
+  const apache = ['ADS', ...Array.from({ length: 60 }, (_, i) => `Apache Directory Server ${i}`), 'Apache Directory Server', 'Apache Directory Server (i18n)'];
+  assert.equal(pairsOf(apache).filter((pair) => !pair.startsWith('ADS /')).length, 0);
+});
