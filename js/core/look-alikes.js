@@ -84,8 +84,31 @@ export function identifyingParts(text) {
   const tokens = tokensOf(text);
   markLegalPhrases(tokens);
   const fields = recordFields(text);
+  // Each word followed by a number of digits alone, and that number's key; null for a word
+  // followed by two (`ef m 15 45mm … ef m 55 200mm`), which says nothing of their order.
+  const numberAfter = new Map();
+  tokens.forEach((t, i) => {
+    if (i && BARE_NUMBER.test(t.key) && tokens[i - 1].kind === KIND_WORD) numberAfter.set(tokens[i - 1].key, numberAfter.has(tokens[i - 1].key) ? null : t.key);
+  });
   return { tokens, record: isRecord(text), fields: fields.length, named: !DIGIT.test(fields[0]), lone: isLoneWord(tokens),
-    numbered: tokens.some((t) => t.kind === KIND_NUMBER) };
+    numbered: tokens.some((t) => t.kind === KIND_NUMBER), numberAfter };
+}
+
+/**
+ * The numbers that one word is followed by on each side, where each side holds the other's
+ * number too (`Order 1 of customer 4` / `Order 4 of customer 1`, `Flat 1, 4 Main Street` /
+ * `Flat 4, 1 Main Street`): the same tokens, which are compared without their order, in
+ * other places. Null where there are none.
+ */
+function numbersSwapped({ tokens: a, numberAfter: x }, { tokens: b, numberAfter: y }) {
+  const holds = (tokens, key) => tokens.some((t) => t.key === key);
+  // A number that follows another word on the other side moved with its word (`Standard 2007`
+  // / `2007 Standard`), unless that word is followed by this side's number there: a swap.
+  const moved = (after, otherAfter, t, u) => [...after].some(([word, v]) => v === t && otherAfter.get(word) !== u);
+  // By word, sorted: the same answer whichever entry comes first.
+  const words = [...x.keys()].filter((w) => x.get(w) && y.get(w) && x.get(w) !== y.get(w) && holds(a, y.get(w)) && holds(b, x.get(w))
+    && !moved(y, x, x.get(w), y.get(w)) && !moved(x, y, y.get(w), x.get(w))).sort();
+  return words.length ? [words.map((w) => x.get(w)), words.map((w) => y.get(w))] : null;
 }
 
 /** Whether identifyingParts' answer has a number token. */
@@ -294,6 +317,8 @@ function tokensLeft(partsA, usedA, partsB, usedB, loneWords) {
 export function differingParts(partsA, partsB, loneWords = false) {
   const a = partsA.tokens;
   const b = partsB.tokens;
+  const swapped = numbersSwapped(partsA, partsB);
+  if (swapped) return { numbers: swapped };
   const usedA = new Uint8Array(a.length);
   const usedB = new Uint8Array(b.length);
   matchEqual(a, usedA, b, usedB);

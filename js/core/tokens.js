@@ -164,8 +164,10 @@ export function tokensOf(text) {
       tokens.push(token);
     }
     // A `+` ending a word says `Plus` (`Galaxy S8+` / `Galaxy S8 Plus`).
+    // After a CJK run the `+` is a token of its own (`南京大学+`), which `plus` replaces.
     if (PLUS_MODEL.test(piece)) {
       tokens.at(-1).key = tokens.at(-1).key.replace(/\+$/, '');
+      if (!tokens.at(-1).key) tokens.pop();
       tokens.push({ key: 'plus', shown: '+', kind: KIND_WORD });
     }
   }

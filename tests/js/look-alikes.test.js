@@ -44,6 +44,10 @@ const LOOK_ALIKES = [
   ['Flat 2, 14 High Street, Oxford OX1 4AA', 'Flat 3, 14 High Street, Oxford OX1 4AA', { numbers: [['2'], ['3']] }],
   // A number said twice (a flat and its house) stands against the other's: the house's 2 shared, the flats' 2 and 5 differ.
   ['Flat 2, 2 High Street, Oxford', 'Flat 5, 2 High Street, Oxford', { numbers: [['2'], ['5']] }],
+  // The same numbers in other places: after one word, each side's number differs (by word, sorted).
+  ['Flat 1, 4 Main Street', 'Flat 4, 1 Main Street', { numbers: [['1'], ['4']] }],
+  ['Order 1 of customer 4', 'Order 4 of customer 1', { numbers: [['4', '1'], ['1', '4']] }],
+  ['Highway 1 Exit 4', 'Highway 4 Exit 1', { numbers: [['4', '1'], ['1', '4']] }],
   ['Unit 3, 3 Park Road', 'Unit 7, 3 Park Road', { numbers: [['3'], ['7']] }],
   ['12 Oak Road, Flat 12', '12 Oak Road, Flat 21', { numbers: [['12'], ['21']] }],
   ['House 4, Lane 4, Sector 4', 'House 5, Lane 4, Sector 4', { numbers: [['4'], ['5']] }],
@@ -173,7 +177,11 @@ const VARIANTS = [
   ['ＡＢＣ　１２３', 'abc 123'], ['Whitfield-Price', 'Whitfield Price'], ['Northgate Medical Supplies LLC', 'Northgate Medical Supply LLC'],
   ["St. Mary's Hospital", 'Saint Marys Hospital'], ["McDonald's", 'McDonalds'], ['Brown', 'Browne'], ['Isabella Ortiz', 'Isabela Ortiz'],
   ['Isabele Ortiz', 'Isabelle Ortiz'], ['29B Islington Park Street', 'Flat B 29 Islington Park Street'], ['Bose AM53', 'Bose AM53B'],
-  ['Müller GmbH', 'Mueller GmbH'], ['Müller GmbH', 'Muller GmbH'],
+  ['Müller GmbH', 'Mueller GmbH'], ['Müller GmbH', 'Muller GmbH'], ['南京大学+', '南京大学 Plus'],
+  // A number moved with its word, and a word followed by two numbers, are no numbers in other places.
+  ['Flat 4, 1 Main Street', '1 Main Street, Flat 4'], ['Microsoft Office Standard 2007 - 02107746', 'Microsoft Office 2007 Standard - 021-07746'],
+  ['National University of Singapore, 3 Science Drive 2, 117543, Singapore', 'National University of Singapore, 3 Science Drive 2, Singapore 117543'],
+  ['Canon EOS M100 EF-M 15-45mm EF-M 55-200mm', 'Canon EOS M100 EF-M 15-45mm 55-200mm'],
   ['The Print Shop 20 Pro Publisher', 'The Print Shop 20 Professional Publisher'], ['Max Morrison', 'Max Morison'], ['Joshua Hann', 'Joshuaa Hann'], ['Helen Baker', 'Helene Baker'],
   // Legal forms distinguish no organisation: one group's entries in several countries.
   ['Akzo Nobel N.V.', 'Akzo Nobel B.V.'], ['Akzo Nobel GmbH', 'Akzo Nobel Inc.'],
@@ -220,6 +228,11 @@ test('an ASCII entry is read as the general path reads it (tokens.js reads ASCII
     const word = `${c}a${c}b${c}`;
     assert.equal(tokensOf(word)[0]?.key ?? '', word.toLowerCase().replace(/\p{P}/gu, '').replace(/b\+$/, 'b'), JSON.stringify(word));
   }
+});
+
+test('a `+` ending a CJK run reads `Plus`, as after a word: every token has a key', () => {
+  assert.deepEqual(tokensOf('南京大学+ One').map((t) => t.key), ['南京大学', 'plus', 'one']);
+  assert.deepEqual(tokensOf('Galaxy S8+').map((t) => t.key), ['galaxy', 's8', 'plus']);
 });
 
 test('what differs is the same either way round: a token said twice on one side, a number one edit from a longer one', () => {
