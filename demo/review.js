@@ -98,11 +98,11 @@ function differsNote(differs) {
   return p;
 }
 
-/** Why a pair below the review's similarity is listed: one holds the other's words. */
+/** Why a pair below the review's similarity is listed: one holds the other's words, or spells out its acronym. */
 function containedNote() {
   const p = document.createElement('p');
   p.className = 'contained';
-  p.textContent = 'Listed: one holds every word of the other.';
+  p.textContent = 'Listed: one holds every word of the other, or spells out its acronym.';
   return p;
 }
 
@@ -264,7 +264,7 @@ export function renderReview(analysis, onChoice) {
     const range = `similarity ≥ ${percent(REVIEW_OF[result.measure])} but not grouped at ${describeView(result.view)}`;
     status += review.length === 0
       ? `No possible duplicates (${range}).`
-      : `${plural(review.length, 'pair')} of groups that may be duplicates (${range}), ${result.measure === 'short' ? 'those where one holds every word of the other first, then ' : ''}most similar first. Merge a pair to join its groups in the unique list and the download.`;
+      : `${plural(review.length, 'pair')} of groups that may be duplicates (${range}), ${result.measure === 'short' ? 'those where one holds every word of the other or spells out its acronym first, then ' : ''}most similar first. Merge a pair to join its groups in the unique list and the download.`;
   } else {
     status += 'Possible duplicates are listed by similarity only.';
   }

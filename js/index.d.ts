@@ -226,7 +226,8 @@ export interface DedupResult<T> {
  * Two groups that may be duplicates: items a < b, one of each, and their exact similarity
  * (as `similarity()`), at least `review`: below `similarity` unless the grouping kept the
  * two apart (the leader rule, or a candidate its search missed). By the 'short' measure,
- * first, two groups where one text holds every word of the other, at any similarity
+ * first, two groups where one text holds every word of the other, or spells out an
+ * acronym it writes (`IBM` / `International Business Machines`), at any similarity
  * (`contained`).
  */
 export interface ReviewPair {
@@ -238,7 +239,7 @@ export interface ReviewPair {
    * numbers and the words, as written, that each of a and b has and the other lacks.
    */
   differs?: LookAlikeDifference;
-  /** By the 'short' measure: one of a and b holds every word of the other (README "Review"), listed whatever their similarity. */
+  /** By the 'short' measure: one of a and b holds every word of the other, or spells out its acronym (README "Review"), listed whatever their similarity. */
   contained?: true;
 }
 

@@ -62,7 +62,7 @@ Options:
                      "similarity":S} (replaced if it exists), with "differs":{"numbers":
                      [A,B],"words":[A,B]} where their identifying parts differ (README
                      "Look-alikes"), "contained":true where one holds the other's words
-                     (those first)
+                     or spells out its acronym (those first)
   --review-limit N   with --review: write the first N pairs only (default: all)
   --index INDEX      incremental dedup: write the records that are near-duplicates neither
                      of a text stored in the text index file INDEX nor of an earlier

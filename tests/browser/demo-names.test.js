@@ -107,7 +107,7 @@ test('the Names sample: auto compares it as names; the groups, similarities and 
   assert.ok(reference.review.some((entry) => entry.differs?.words?.some((side) => side.length === 0)), 'and a lone word beside more');
   assert.deepEqual(review, reference.review.map(({ a, b, similarity, differs, contained }) => ({
     a, b, badge: `${Math.round(similarity * 100)}% similar`, differs: differsText(differs) ?? null,
-    contained: contained ? 'Listed: one holds every word of the other.' : null,
+    contained: contained ? 'Listed: one holds every word of the other, or spells out its acronym.' : null,
   })));
 
   // The sample check counts what dedup's result says.
