@@ -187,16 +187,16 @@ export function createTextIndex(core, init) {
 }
 
 /** The revision of the list normalization text index bytes are written by (text_index_format.cpp kListRevision). */
-const LIST_REVISION = 3;
+const LIST_REVISION = 4;
 
 /** sh.loadTextIndex: restores textIndex.serialize(); corrupted or truncated bytes throw an Error. */
 export function loadTextIndex(core, bytes) {
   if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array, got ${typeName(bytes)}`);
   // Bytes of the short measure from an earlier revision of its definition have their texts
-  // normalized again as they load: the list normalization (flag 1), its revision in the
-  // flags' bits 2-3 below LIST_REVISION.
+  // normalized again as they load: the list normalization (flag 1), its revision (the flags'
+  // bits 2-3, and above them the CJK shingle size's high nibble) below LIST_REVISION.
   const flags = bytes[6] >> 4;
-  if ((flags & 1) === 1 && flags >> 2 < LIST_REVISION) requireHanTable(core, { utf8: bytes });
+  if ((flags & 1) === 1 && ((flags >> 2) | ((bytes[7] >> 4) << 2)) < LIST_REVISION) requireHanTable(core, { utf8: bytes });
   const handle = loadHandleInPieces(core, bytes, () => core._textIndexCreate(DEFAULT_SIMILARITY, 0, 0, 0), {
     begin: (h, length) => core._textIndexLoadBegin(h, length),
     next: (h, address, length) => core._textIndexLoadNext(h, address, length),

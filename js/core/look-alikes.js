@@ -88,7 +88,8 @@ export function identifyingParts(text) {
   // followed by two (`ef m 15 45mm … ef m 55 200mm`), which says nothing of their order.
   const numberAfter = new Map();
   tokens.forEach((t, i) => {
-    if (i && BARE_NUMBER.test(t.key) && tokens[i - 1].kind === KIND_WORD) numberAfter.set(tokens[i - 1].key, numberAfter.has(tokens[i - 1].key) ? null : t.key);
+    const word = tokens[i - 1];
+    if (word?.kind === KIND_WORD && BARE_NUMBER.test(t.key)) numberAfter.set(word.key, numberAfter.has(word.key) ? null : t.key);
   });
   return { tokens, record: isRecord(text), fields: fields.length, named: !DIGIT.test(fields[0]), lone: isLoneWord(tokens),
     numbered: tokens.some((t) => t.kind === KIND_NUMBER), numberAfter };
@@ -101,13 +102,14 @@ export function identifyingParts(text) {
  * other places. Null where there are none.
  */
 function numbersSwapped({ tokens: a, numberAfter: x }, { tokens: b, numberAfter: y }) {
-  const holds = (tokens, key) => tokens.some((t) => t.key === key);
   // A number that follows another word on the other side moved with its word (`Standard 2007`
   // / `2007 Standard`), unless that word is followed by this side's number there: a swap.
   const moved = (after, otherAfter, t, u) => [...after].some(([word, v]) => v === t && otherAfter.get(word) !== u);
   // By word, sorted: the same answer whichever entry comes first.
-  const words = [...x.keys()].filter((w) => x.get(w) && y.get(w) && x.get(w) !== y.get(w) && holds(a, y.get(w)) && holds(b, x.get(w))
-    && !moved(y, x, x.get(w), y.get(w)) && !moved(x, y, y.get(w), x.get(w))).sort();
+  const words = [...x.keys()].filter((w) => {
+    const [t, u] = [x.get(w), y.get(w)];
+    return t && u && t !== u && a.some((q) => q.key === u) && b.some((q) => q.key === t) && !moved(y, x, t, u) && !moved(x, y, u, t);
+  }).sort();
   return words.length ? [words.map((w) => x.get(w)), words.map((w) => y.get(w))] : null;
 }
 

@@ -31,6 +31,8 @@ const ORDINAL_INDICATOR = /(\p{Nd})[ºª°]/gu;
  * `建国路88号`): the number's separator, as `1-2-3` writes it.
  */
 const ADDRESS_COUNTER = /(\p{Nd})(?:丁目|番地|番|号)(?=\p{Nd}|[\s,、]|$)/gu;
+/** `(株)` and `(有)`, abbreviated legal forms, which the short measure drops wherever they stand (shingling.h bracketedLegalForm). */
+const BRACKETED_FORM = /[(（][株有][)）]/g;
 /** A piece of katakana alone (`ブラック`, `シルバー`): a word, unlike a run of kanji, which has no boundaries. */
 const KATAKANA_WORD = /^[\p{Script=Katakana}ー]+$/u;
 /**
@@ -147,7 +149,7 @@ export function tokensOf(text) {
   const tokens = [];
   // ASCII holds no address counter, CJK run or ordinal indicator: a piece is one run, as written.
   const ascii = ASCII.test(text);
-  for (const piece of (ascii ? text : text.replace(ADDRESS_COUNTER, '$1-')).split(/\s+/u)) {
+  for (const piece of (ascii ? text : text.replace(ADDRESS_COUNTER, '$1-').replace(BRACKETED_FORM, ' ')).split(/\s+/u)) {
     if (!piece) continue;
     for (const run of ascii ? [piece] : piece.split(CJK_RUN)) {
       const written = run.replace(POSSESSIVE, '');

@@ -16,12 +16,12 @@ export const REVIEW_LAYOUT = '3';
 /**
  * The similarity's definition, per measure: how the texts are stored normalized; a change
  * of normalization changes it. 'text': as text index format 2 stores them (half-width
- * katakana folded); 'short': the list normalization of revision 3 (format flags' bits 2-3:
- * legal forms and traditional Han characters folded, CJK legal forms dropped, legal forms of
- * several words shortened). Another
+ * katakana folded); 'short': the list normalization of revision 4 (text_index_format.cpp
+ * kListRevision: legal forms and traditional Han characters folded, CJK legal forms dropped,
+ * legal forms of several words shortened, `(株)` written out, address counters dropped). Another
  * measure's value, so that a reader that knows only the text measure refuses a short index.
  */
-export const DEFINITIONS = Object.freeze({ text: '2', short: 'short-3' });
+export const DEFINITIONS = Object.freeze({ text: '2', short: 'short-4' });
 
 /**
  * Numbers as fixed-width codes of 6 bits a character, so that a bucket is a string of

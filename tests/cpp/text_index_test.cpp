@@ -413,24 +413,32 @@ TEST_CASE("the short measure's bytes carry its normalization's revision: earlier
   TextIndex shortIndex(0.6, simhash::kShortStringOptions);
   REQUIRE(shortIndex.add("ソニー株式会社", 1) == Status::Ok);
   std::vector<uint8_t> bytes = shortIndex.serialize();
-  CHECK(bytes[6] >> 4 == (1 | 3 << 2));  // the list normalization, revision 3: the last the flags' bits 2-3 hold
+  // The list normalization, revision 4: 0 in the flags' bits 2-3, 1 in the CJK size's high nibble.
+  CHECK(bytes[6] >> 4 == 1);
+  CHECK(bytes[7] == (2 | 1 << 4));
   std::string error;
   CHECK(load(bytes, error) == Status::Ok);
-  for (unsigned revision : {0u, 1u, 2u}) {
+  for (unsigned revision : {0u, 1u, 2u, 3u}) {
     CAPTURE(revision);
     std::vector<uint8_t> earlier = bytes;
     earlier[6] = static_cast<uint8_t>((earlier[6] & 0x3F) | revision << 6);
+    earlier[7] = 2;
     const std::vector<uint8_t> sealed = resealed(earlier);
     TextIndex loaded(0.5);
     REQUIRE(TextIndex::deserialize(sealed.data(), sealed.size(), loaded, error) == Status::Ok);
-    CHECK(loaded.serialize() == bytes);  // normalized again, written back as revision 3
+    CHECK(loaded.serialize() == bytes);  // normalized again, written back as revision 4
   }
+  // A later revision is refused.
+  std::vector<uint8_t> later = bytes;
+  later[6] = static_cast<uint8_t>(later[6] | 1 << 6);
+  CHECK(load(resealed(later), error) == Status::CorruptData);
   TextIndex textIndex(0.8);
   REQUIRE(textIndex.add("the cat sat", 1) == Status::Ok);
-  for (unsigned revision : {1u, 2u, 3u}) {
+  for (unsigned revision : {1u, 2u, 3u, 4u}) {
     CAPTURE(revision);
     std::vector<uint8_t> text = textIndex.serialize();
-    text[6] |= static_cast<uint8_t>(revision << 6);
+    text[6] |= static_cast<uint8_t>((revision & 3) << 6);
+    text[7] |= static_cast<uint8_t>((revision >> 2) << 4);
     CHECK(load(resealed(text), error) == Status::CorruptData);
   }
 }

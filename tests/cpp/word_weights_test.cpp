@@ -242,6 +242,35 @@ TEST_CASE("the list normalization: CJK legal forms dropped at either end of a na
   CHECK(simhash::similarity("三菱商事", "三菱地所", options) < 0.5);
 }
 
+TEST_CASE("the list normalization: (株) and (有) dropped, an address's counters dropped between numbers", "[short]") {
+  CHECK(listNormalized("(株)ソニー") == U" ソニー ");
+  CHECK(listNormalized("（株）ソニー") == U" ソニー ");
+  CHECK(listNormalized("(株) ソニー") == U" ソニー ");
+  CHECK(listNormalized("山田商店(有)") == U" 山田商店 ");
+  CHECK(listNormalized("Sony (株) Japan") == U" sony japan ");
+  CHECK(listNormalized("(株)").empty());
+  // Not brackets around another character, nor 株 alone (株洲, a city), nor a bracket left open.
+  CHECK(listNormalized("(社)日本") == U" 社日本 ");
+  CHECK(listNormalized("株洲市") == U" 株洲市 ");
+  CHECK(listNormalized("(株ソニー") == U" 株ソニー ");
+  CHECK(listNormalized("(株") == U" 株 ");
+  // Counters after a digit, before a digit or the word's end; not before another character.
+  CHECK(listNormalized("梅田3丁目1番1号") == U" 梅田311 ");
+  CHECK(listNormalized("梅田3-1-1") == U" 梅田311 ");
+  CHECK(listNormalized("建国路88号") == U" 建国路88 ");
+  CHECK(listNormalized("建国路88号 北京") == U" 建国路88号北京 ");  // CJK around the space: one word, the counter within it
+  CHECK(listNormalized("1番地2") == U" 12 ");
+  CHECK(listNormalized("3号館") == U" 3号馆 ");
+  CHECK(listNormalized("番号") == U" 番号 ");
+  for (const char* text : {"(株)ソニー", "梅田3丁目1番1号", "1番地2号", "3号館"}) {
+    CAPTURE(text);
+    CHECK(listNormalized(utf8(listNormalized(text))) == listNormalized(text));  // normalized again, the same
+  }
+  const ShingleOptions options = simhash::kShortStringOptions;
+  CHECK(simhash::similarity("(株)ソニー", "ソニー株式会社", options) == 1.0);
+  CHECK(simhash::similarity("東京都港区六本木1丁目2番3号", "東京都港区六本木1-2-3", options) == 1.0);
+}
+
 TEST_CASE("the list normalization: traditional Han characters fold to simplified ones, once", "[short]") {
   using simhash::unicode::simplifiedHan;
   // Well-known pairs, and characters left alone: simplified ones, a character that is its

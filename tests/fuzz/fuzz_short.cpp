@@ -629,12 +629,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   for (uint32_t q = 0; q < n && q < 8; ++q) checkQuery(index, indexThreshold, n, q, texts, keys, similarity);
 
-  // Its bytes: the list normalization's flags (revision 3), the weights' flag and the weights as they are.
+  // Its bytes: the list normalization's flags (revision 4: 0 in the flags' bits 2-3, 1 in the CJK byte's high nibble), the weights' flag and the weights as they are.
   const std::vector<uint8_t> bytes = index.serialize();
   FUZZ_CHECK(bytes.size() >= kHeaderSize + kChecksumSize);
   FUZZ_CHECK(reference::getLE(bytes.data() + 4, 2) == 2);
-  FUZZ_CHECK((bytes[6] & 0xF) == 2 && bytes[7] == 2);
-  FUZZ_CHECK((bytes[6] >> 4) == (kind == 0 ? 13u : 15u));
+  FUZZ_CHECK((bytes[6] & 0xF) == 2 && bytes[7] == (2 | 1 << 4));
+  FUZZ_CHECK((bytes[6] >> 4) == (kind == 0 ? 1u : 3u));
   if (kind != 0) {
     FUZZ_CHECK(reference::getLE(bytes.data() + kHeaderSize, 4) == weights.texts());
     FUZZ_CHECK(reference::getLE(bytes.data() + kHeaderSize + 4, 4) == weights.words());

@@ -225,7 +225,8 @@ struct Content {
   uint16_t version = 0;  // 2, 3 (with review), or 1 (texts normalized before half-width katakana folded)
   uint8_t alphabetic = 0, cjk = 0;
   // The alphabetic size's high nibble: bit 0 the list normalization, bit 1 word weights follow
-  // the header(s), bit 2 (with bit 0) its texts' Han characters and legal forms folded.
+  // the header(s), bits 2-3 (with bit 0) the low bits of its revision; then the CJK size's high
+  // nibble, the revision's high bits.
   uint8_t flags = 0;
   uint32_t weightTexts = 0;       // with word weights: the texts they were learned from,
   std::vector<uint64_t> hashes;   // each word's hash,
@@ -254,8 +255,9 @@ bool parse(const std::vector<uint8_t>& bytes, Content& out) {
   const size_t body = bytes.size() - kChecksumSize;
   if (getLE(bytes.data() + body, 8) != XXH3_64bits(bytes.data(), body)) return false;
   out.alphabetic = bytes[6] & 0xF;
-  out.flags = bytes[6] >> 4;
-  out.cjk = bytes[7];
+  // The list normalization's revision: the flags' bits 2-3, and above them the CJK byte's high nibble.
+  out.flags = static_cast<uint8_t>(bytes[6] >> 4 | (bytes[7] >> 4) << 4);
+  out.cjk = bytes[7] & 0xF;
   const uint64_t thresholdBits = getLE(bytes.data() + 8, 8);
   std::memcpy(&out.threshold, &thresholdBits, 8);
   out.nextId = getLE(bytes.data() + 16, 8);
@@ -317,7 +319,7 @@ Content expectedContent(const Model& model, uint64_t nextId, const std::vector<S
   c.cjk = model.options().cjk;
   const simhash::WordWeights* weights = model.options().weights;
   const bool list = model.options().normalization == simhash::Normalization::kList;
-  c.flags = static_cast<uint8_t>(static_cast<unsigned>(model.options().normalization) | (weights != nullptr ? 2 : 0) | (list ? 12 : 0));  // list: revision 3
+  c.flags = static_cast<uint8_t>(static_cast<unsigned>(model.options().normalization) | (weights != nullptr ? 2 : 0) | (list ? 16 : 0));  // list: revision 4
   if (weights != nullptr) {
     c.weightTexts = weights->texts();
     c.hashes = weights->hashes();
@@ -758,10 +760,10 @@ void runLoad(const uint8_t* data, size_t size, uint8_t mode) {
   Model describer = model;
   std::vector<Stored> stored;
   for (const Content::Text& text : content.texts) stored.push_back(describer.describe(text.id, text.utf8));
-  const bool normalizedAgain = content.version == 1 || (content.version == 2 && (content.flags & 1) != 0 && (content.flags >> 2) < 3);
+  const bool normalizedAgain = content.version == 1 || (content.version == 2 && (content.flags & 1) != 0 && (content.flags >> 2) < 4);
   if (normalizedAgain) {
     // Format 1, and the short measure's bytes of an earlier revision (before its Han and
-    // legal-form folding, before CJK legal forms were dropped, or before legal forms of several words were shortened):
+    // legal-form folding, before CJK legal forms were dropped, before legal forms of several words were shortened, or before `(株)` was written out and address counters dropped):
     // each text normalized again and added anew, so whatever the bytes held, the index
     // holds what this library makes of their texts, and writes format 2. (Such bytes with
     // review, version 3, are checked in shape below, as the model knows no review.)

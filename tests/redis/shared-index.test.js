@@ -343,11 +343,11 @@ describe('the shared text index', { skip: MISSING }, () => {
       const short = await createSharedTextIndex(client, { name: 'params-short', measure: 'short' });
       assert.deepEqual([short.measure, short.similarity, short.weights], ['short', 0.6, null]);
       await short.close();
-      assert.deepEqual(await client.hmGet('simhash:{params-short}:meta', ['measure', 'definition', 'weights']), ['short', 'short-3', 'none']);
+      assert.deepEqual(await client.hmGet('simhash:{params-short}:meta', ['measure', 'definition', 'weights']), ['short', 'short-4', 'none']);
       assert.deepEqual(await client.hmGet('simhash:{params-text}:meta', ['measure', 'weights']), [null, null], 'the text measure\'s meta hash as before');
       await assert.rejects(createSharedTextIndex(client, { name: 'params-short', similarity: 0.6 }),
-        { message: 'the index params-short was made with other parameters: measure short (this call: text), definition short-3 (this call: 2)' });
-      await assert.rejects(createSharedTextIndex(client, { name: 'params-text', measure: 'short', similarity: 0.8 }), /measure text \(this call: short\), definition 2 \(this call: short-3\)$/);
+        { message: 'the index params-short was made with other parameters: measure short (this call: text), definition short-4 (this call: 2)' });
+      await assert.rejects(createSharedTextIndex(client, { name: 'params-text', measure: 'short', similarity: 0.8 }), /measure text \(this call: short\), definition 2 \(this call: short-4\)$/);
       await assert.rejects(createSharedTextIndex(client, { name: 'x', measure: 'auto' }), RangeError);
       await assert.rejects(createSharedTextIndex(client, { name: 'x', weights: sh.learnWeights(['a b']) }), { name: 'TypeError', message: "init.weights needs the measure 'short', not 'text'" });
       await assert.rejects(createSharedTextIndex(client, { name: 'x', measure: 'short', weights: {} }), TypeError);

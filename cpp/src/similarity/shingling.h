@@ -12,6 +12,11 @@
 
 namespace simhash::shingling {
 
+// Whether text + pos starts `(株)` or `(有)` (ASCII or full-width brackets), the abbreviated
+// Japanese legal forms: then pos is moved past the closing bracket. The list normalization
+// drops them wherever they stand, as it drops the forms written out at either end of a name.
+bool bracketedLegalForm(const unsigned char* text, size_t size, size_t& pos);
+
 // Step 1 of the definition: write(cp) for each normalized code point, in order. At most
 // utf8.size() + 2 code points (the list normalization's frame).
 template <class Write>
@@ -24,6 +29,7 @@ void normalize(std::string_view utf8, Normalization normalization, Write write) 
   bool lastCjk = false;
   for (size_t pos = 0; pos < size;) {
     char32_t cp = text[pos];
+    if (list && (cp == '(' || cp == 0xEF) && bracketedLegalForm(text, size, pos)) continue;
     if (cp < 0x80) {
       ++pos;
       if (unicode::kAsciiPunctuation[cp]) continue;

@@ -162,6 +162,30 @@ size_t shortenListPhrases(char32_t* cps, size_t n) {
 
 }  // namespace
 
+bool shingling::bracketedLegalForm(const unsigned char* text, size_t size, size_t& pos) {
+  size_t at = pos;
+  const auto next = [&] { return at < size ? unicode::decodeNext(text, size, at) : 0; };
+  const char32_t open = next(), form = next(), close = next();
+  if ((open != U'(' && open != U'（') || (form != U'株' && form != U'有') || (close != U')' && close != U'）')) return false;
+  pos = at;
+  return true;
+}
+
+namespace {
+
+// A Japanese or Chinese address's counter after a digit, before a digit or a word's end
+// (`1丁目2番3号`, `建国路88号`), as many code points as it has; 0 for none. Dropped, as the
+// `-` of `1-2-3` is.
+size_t addressCounter(const char32_t* cps, size_t at, size_t n) {
+  if (cps[at - 1] < U'0' || cps[at - 1] > U'9') return 0;
+  size_t k = cps[at] == U'丁' && at + 1 < n && cps[at + 1] == U'目' ? 2
+             : cps[at] == U'番' ? (at + 1 < n && cps[at + 1] == U'地' ? 2 : 1)
+             : cps[at] == U'号' ? 1 : 0;
+  return k != 0 && (at + k == n || cps[at + k] == U' ' || (cps[at + k] >= U'0' && cps[at + k] <= U'9')) ? k : 0;
+}
+
+}  // namespace
+
 [[gnu::noinline]] size_t shingling::shortenListWords(char32_t* cps, size_t n) {
   size_t out = 0;
   for (size_t i = 0; i < n;) {
@@ -180,7 +204,12 @@ size_t shortenListPhrases(char32_t* cps, size_t n) {
         for (size_t k; (k = cjkLegalForm(cps + i, end - i, false)) != 0 && k < end - i;) i += k;
         for (size_t k; (k = cjkLegalForm(cps + i, end - i, true)) != 0 && k < end - i;) end -= k;
       }
-      while (i < end) cps[out++] = cps[i++];
+      // Reads cps[i - 1] as written: `out` never passes i.
+      while (i < end) {
+        const size_t counter = addressCounter(cps, i, end);
+        if (counter == 0) cps[out++] = cps[i];
+        i += counter == 0 ? 1 : counter;
+      }
       i = wordEnd;
     } else if (entry->shortLength != 0) {
       out = writeShort(*entry, cps, out);

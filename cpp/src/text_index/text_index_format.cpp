@@ -32,15 +32,16 @@ constexpr uint16_t kUnfoldedKanaVersion = 1;
 // Bits 2-3, with the list normalization: the revision of its definition the texts were
 // normalized by: 0 before legal forms and conjunctions were shortened and traditional Han
 // characters folded (similarity.h), 1 with those, 2 with CJK legal forms dropped too, 3
-// (kListRevision) with legal forms of several words shortened too. Texts of an earlier
+// with legal forms of several words shortened too, 4 (kListRevision) with `(株)` and `(有)`
+// written out and address counters dropped (`1丁目2番3号` as `1-2-3`). The revision's bits
+// above these two are the CJK shingle size's byte's high nibble. Texts of an earlier
 // revision are normalized again when loaded, as version 1's are; any revision beside the
-// text normalization is refused. 3 is the last these bits hold: a later definition needs a
-// format version of its own.
+// text normalization is refused.
 constexpr unsigned kNormalizationShift = 4;
 constexpr unsigned kNormalizationFlag = 1;
 constexpr unsigned kWeightedFlag = 2;
 constexpr unsigned kRevisionShift = 2;
-constexpr unsigned kListRevision = 3;
+constexpr unsigned kListRevision = 4;
 constexpr size_t kWeightsHeader = 8;
 constexpr size_t kWeightEntry = 12;
 // magic 4, version 2, alphabetic 1, cjk 1, threshold 8 (IEEE 754 binary64), next id 8,
@@ -117,10 +118,11 @@ TextIndex::Writer::Writer(const TextIndex& index) : state_(std::make_unique<Stat
   std::memcpy(at, kMagic, 4);
   at = storeLE(at + 4, m.review ? kReviewVersion : kFormatVersion, 2);
   const bool list = m.options.normalization == Normalization::kList;
+  const unsigned revision = list ? kListRevision : 0;
   const unsigned flags = static_cast<unsigned>(m.options.normalization) | (m.options.weights != nullptr ? kWeightedFlag : 0) |
-                         (list ? kListRevision << kRevisionShift : 0);
+                         (revision & 3) << kRevisionShift;
   at = storeLE(at, m.options.alphabetic | flags << kNormalizationShift, 1);
-  at = storeLE(at, m.options.cjk, 1);
+  at = storeLE(at, m.options.cjk | (revision >> 2) << kNormalizationShift, 1);
   uint64_t thresholdBits;
   std::memcpy(&thresholdBits, &m.threshold, 8);
   at = storeLE(at, thresholdBits, 8);
@@ -312,8 +314,8 @@ struct TextIndex::Reader::State {
     }
     const unsigned flags = bytes[6] >> kNormalizationShift;
     weighted = (flags & kWeightedFlag) != 0;
-    const unsigned revision = flags >> kRevisionShift;
-    options = ShingleOptions{static_cast<uint8_t>(bytes[6] & 0xF), bytes[7], static_cast<Normalization>(flags & kNormalizationFlag),
+    const unsigned revision = flags >> kRevisionShift | (bytes[7] >> kNormalizationShift) << 2;
+    options = ShingleOptions{static_cast<uint8_t>(bytes[6] & 0xF), static_cast<uint8_t>(bytes[7] & 0xF), static_cast<Normalization>(flags & kNormalizationFlag),
                              weighted ? &weights : nullptr};
     const bool list = options.normalization == Normalization::kList;
     normalizedBefore = list && revision < kListRevision;
