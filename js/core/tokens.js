@@ -149,7 +149,7 @@ export function tokensOf(text) {
   const tokens = [];
   // ASCII holds no address counter, CJK run or ordinal indicator: a piece is one run, as written.
   const ascii = ASCII.test(text);
-  for (const piece of (ascii ? text : text.replace(ADDRESS_COUNTER, '$1-').replace(BRACKETED_FORM, ' ')).split(/\s+/u)) {
+  for (const piece of (ascii ? text : text.replace(ADDRESS_COUNTER, '$1-').replace(BRACKETED_FORM, '')).split(/\s+/u)) {
     if (!piece) continue;
     for (const run of ascii ? [piece] : piece.split(CJK_RUN)) {
       const written = run.replace(POSSESSIVE, '');

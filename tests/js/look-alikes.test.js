@@ -230,6 +230,13 @@ test('an ASCII entry is read as the general path reads it (tokens.js reads ASCII
   }
 });
 
+test('`(株)` and `(有)` are dropped wherever they stand, as the short measure drops them', async () => {
+  for (const [text, keys, normalized] of [['(株)ソニー', ['ソニー'], 'ソニー'], ['山田(有)商店', ['山田商店'], '山田商店'], ['Sony（株）Japan', ['sonyjapan'], 'sonyjapan']]) {
+    assert.deepEqual(tokensOf(text).map((t) => t.key), keys, text);
+    assert.equal(sh.similarity(text, normalized, { measure: 'short' }), 1, text);
+  }
+});
+
 test('a `+` ending a CJK run reads `Plus`, as after a word: every token has a key', () => {
   assert.deepEqual(tokensOf('南京大学+ One').map((t) => t.key), ['南京大学', 'plus', 'one']);
   assert.deepEqual(tokensOf('Galaxy S8+').map((t) => t.key), ['galaxy', 's8', 'plus']);

@@ -33,7 +33,7 @@ constexpr uint16_t kUnfoldedKanaVersion = 1;
 // normalized by: 0 before legal forms and conjunctions were shortened and traditional Han
 // characters folded (similarity.h), 1 with those, 2 with CJK legal forms dropped too, 3
 // with legal forms of several words shortened too, 4 (kListRevision) with `(株)` and `(有)`
-// written out and address counters dropped (`1丁目2番3号` as `1-2-3`). The revision's bits
+// dropped, and address counters between numbers (`1丁目2番3号` as `1-2-3`). The revision's bits
 // above these two are the CJK shingle size's byte's high nibble. Texts of an earlier
 // revision are normalized again when loaded, as version 1's are; any revision beside the
 // text normalization is refused.
