@@ -7,10 +7,9 @@
 // core, as dedup's review search), or, without names, whose text fields joined reach 0.5 by
 // the text measure; and random pairs, for the model's u.
 import { mapArray } from '../core/arrays.js';
-import { encodeTexts } from '../core/text.js';
 import { searchAllPairs } from '../bindings/review-pairs.js';
 import { collapseTexts } from '../dedup/dedup.js';
-import { withSimilarity } from '../bindings/shingle-sets.js';
+import { buildShingleSets, withShingleSets } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
 import { LEVELS, PHONE_SUFFIX, keyLevel, phoneNeighbourhood } from './levels.js';
 
@@ -43,11 +42,6 @@ const JOINED_MOST_LENGTH = 1.5;
  */
 const MAX_BLOCK = 50;
 const KEY_SELECTIVE = 4;
-/**
- * Distinct joined texts from which a search runs in a helper (another worker of a pool)
- * while this thread proposes the keys' pairs: fewer cost more to post than they save.
- */
-const HELPED_FROM = 20000;
 /** Lengths of the keys whose one-character deletions propose rows too. */
 const MIN_DELETION_KEY = 5;
 const MAX_DELETION_KEY = 16;
@@ -114,42 +108,19 @@ const SOURCE_JOINED = 31;
 const SOURCE_IDENTITY = 30;
 const MAX_SOURCE_FIELD = 29;
 
-/** The key by which field's row r proposes pairs: a phone's last PHONE_SUFFIX digits, a name's first word (`firstWord`), else its key. */
-function proposingKey(field, r, firstWord) {
-  const key = field.keys[r];
-  return field.kind === 'phone' ? key.slice(-PHONE_SUFFIX) : firstWord ? key.split(' ', 1)[0] : key;
-}
-
-/**
- * Whether a field's keys are selective, as keyCandidates asks of them: the rows holding one
- * (`present`) are at most KEY_SELECTIVE times its distinct keys. Counts distinct keys only
- * until they are enough.
- */
-function selective(field, rows, firstWord = false) {
-  let present = 0;
-  for (const r of rows) if (field.keys[r] !== '') present++;
-  const distinct = new Set();
-  for (let i = 0; i < rows.length && KEY_SELECTIVE * distinct.size < present; i++) {
-    if (field.keys[rows[i]] === '') continue;
-    const key = proposingKey(field, rows[i], firstWord);
-    if (field.kind !== 'code') distinct.add(key);
-    else for (const part of key.split(' ')) distinct.add(part);
-  }
-  return KEY_SELECTIVE * distinct.size >= present;
-}
-
 /**
  * Candidates from the selective keys: rows of one key, when at most MAX_BLOCK share it; for
  * phones and identifiers, also rows one digit or character apart (a key with one character
  * deleted, shared: `…6543` / `…6544`; phoneNeighbours) whose keys are 'close' (levels.js
  * keyLevel). The name fields `byFirstWord` are keyed by their first words: `Brightline` /
- * `Brightline Consulting`. A field whose keys are not `selective` proposes none.
+ * `Brightline Consulting`. Returns the kinds of the fields that proposed.
  */
 function keyCandidates(fields, rows, byFirstWord, pairs) {
+  const proposing = [];
   for (let j = 0; j < Math.min(fields.length, MAX_SOURCE_FIELD + 1); j++) {
     const field = fields[j];
     const firstWord = byFirstWord.includes(j);
-    if (!KEYED.has(field.kind) && !firstWord || !selective(field, rows, firstWord)) continue;
+    if (!KEYED.has(field.kind) && !firstWord) continue;
     const blocks = new Map();
     const deletions = new Map();
     // A key's row, or its rows once a second shares it: most keys (deletions above all) have one.
@@ -159,16 +130,23 @@ function keyCandidates(fields, rows, byFirstWord, pairs) {
       else if (typeof block === 'number') map.set(key, [block, r]);
       else block.push(r);
     };
-    // One pass: each key, and for identifiers its one-character deletions.
+    // One pass: each key, and for identifiers its one-character deletions; the field proposes
+    // nothing unless its keys are selective.
     const deletable = field.kind === 'exact';
+    let present = 0;
     for (let r = 0; r < rows.length; r++) {
-      if (field.keys[rows[r]] === '') continue;
-      const key = proposingKey(field, rows[r], firstWord);
+      let key = field.keys[rows[r]];
+      if (key === '') continue;
+      if (field.kind === 'phone') key = key.slice(-PHONE_SUFFIX);
+      else if (firstWord) key = key.split(' ', 1)[0];
+      present++;
       for (const part of field.kind === 'code' ? key.split(' ') : [key]) add(blocks, part, r);
       if (deletable && key.length >= MIN_DELETION_KEY && key.length <= MAX_DELETION_KEY) {
         for (let i = 0; i < key.length; i++) add(deletions, `${key.slice(0, i)}${key.slice(i + 1)}`, r);
       }
     }
+    if (present > KEY_SELECTIVE * blocks.size) continue;
+    proposing.push(field.kind);
     const keyOf = (r) => field.keys[rows[r]];
     const addClose = (r, s) => {
       const [x, y] = [keyOf(r), keyOf(s)];
@@ -184,6 +162,7 @@ function keyCandidates(fields, rows, byFirstWord, pairs) {
     }
     if (field.kind === 'phone') phoneNeighbours(mapArray(rows, (r) => field.keys[r]), addClose);
   }
+  return proposing;
 }
 
 /**
@@ -229,86 +208,53 @@ const joinedTexts = (fields, rows, on) => mapArray(rows, (r) => on.map((j) => fi
 const keysLength = (fields, rows, on) => on.reduce((sum, j) => rows.reduce((s, r) => s + fields[j].keys[r].length, sum), 0);
 
 /**
- * Candidates from the fields `on` joined (all 'name' fields, or 'text' ones; or the identity
- * fields): pairs reaching `similarity` (the short measure; the text one at 0.5), proposed as
- * `source`. The search runs over the distinct joined texts (the words weighed by their rows),
- * started here: in `helper` (matchRecords') when there are HELPED_FROM texts or more and it
- * takes them, else here once its pairs are asked for. Returns async (pairs) => the search's
- * pairs added to `pairs`: a pair of texts proposes every pair of their rows unless each is
- * held by over MAX_BLOCK rows.
+ * Candidates from the fields `on` joined (all 'name' fields, or 'text' ones; or the
+ * identity fields): pairs reaching `similarity` (the short measure; the text one at 0.5), proposed as `source`. The search
+ * runs over the distinct joined texts (the words weighed by their rows); a pair of texts
+ * proposes every pair of their rows unless each is held by over MAX_BLOCK rows.
  */
-async function startSimilarSearch(core, fields, rows, on, source, similarity, pacer, helper) {
+async function similarCandidates(core, fields, rows, on, source, similarity, pairs, pacer) {
   const texts = joinedTexts(fields, rows, on);
   const { distinct, of } = await collapseTexts(texts, pacer);
+  const rowsOf = distinct.map(() => []);
+  for (let r = 0; r < texts.length; r++) if (texts[r]) rowsOf[of[r]].push(r);
   const measure = fields[on[0]].kind === 'text' ? 'text' : 'short';
-  const search = { measure, similarity: measure === 'short' ? similarity : 0.5, maxBucket: MAX_BLOCK };
-  const weights = measure === 'short' ? await learnWeights(core, texts, () => pacer.pause()) : null;
-  const helped = helper && distinct.length >= HELPED_FROM ? helper(encodeTexts(distinct), search, weights) : null;
-  return async (pairs) => {
-    const found = (await helped) ?? await searchSimilarPairs(core, distinct, search, weights, pacer);
-    const rowsOf = distinct.map(() => []);
-    for (let r = 0; r < texts.length; r++) if (texts[r]) rowsOf[of[r]].push(r);
-    // Texts that over MAX_BLOCK rows hold each (a common name) propose no pairs of their rows
-    // between them, as a key's block: those rows are found through their other keys. A text of
-    // fewer rows (a typo) proposes its rows with each of the other's.
-    const addRows = (x, y) => {
-      if (rowsOf[x].length > MAX_BLOCK && rowsOf[y].length > MAX_BLOCK) return;
-      for (const r of rowsOf[x]) for (const s of rowsOf[y]) pairs.add(r, s, source);
-    };
-    for (let p = 0; p < found.a.length; p++) addRows(found.a[p], found.b[p]);
-    for (let x = 0; x < distinct.length; x++) addRows(x, x); // the pairs of a text's rows
+  const search = async (weights) => withShingleSets(core, async (sets) => {
+    await buildShingleSets(core, sets, distinct, () => pacer.pause(), 0, measure, weights);
+    return searchAllPairs(core, sets, distinct.length, measure === 'short' ? similarity : 0.5, pacer, 'candidates', { maxBucket: MAX_BLOCK });
+  });
+  const found = measure === 'short'
+    ? await lendWeights(core, await learnWeights(core, texts, () => pacer.pause()), search)
+    : await search(0);
+  // Texts that over MAX_BLOCK rows hold each (a common name) propose no pairs of their rows
+  // between them, as a key's block: those rows are found through their other keys. A text of
+  // fewer rows (a typo) proposes its rows with each of the other's.
+  const addRows = (x, y) => {
+    if (rowsOf[x].length > MAX_BLOCK && rowsOf[y].length > MAX_BLOCK) return;
+    for (const r of rowsOf[x]) for (const s of rowsOf[y]) pairs.add(r, s, source);
   };
-}
-
-/**
- * The pairs { a, b } of `texts` (strings, or text.js encodeTexts' bytes) whose similarity by
- * `measure` reaches `similarity`, a band key held by over `maxBucket` texts proposing none,
- * with `weights` (WordWeights, or null): startSimilarSearch's search, here or in a helper
- * (pool-worker.js similarPairs).
- */
-export async function searchSimilarPairs(core, texts, { measure, similarity, maxBucket }, weights, pacer) {
-  const count = Array.isArray(texts) ? texts.length : texts.bounds.length - 1;
-  const { a, b } = await lendWeights(core, weights, (handle) => withSimilarity(core, texts,
-    (sets) => searchAllPairs(core, sets, count, similarity, pacer, 'candidates', { maxBucket }), () => pacer.pause(), measure, handle));
-  return { a, b };
+  for (let p = 0; p < found.a.length; p++) addRows(found.a[p], found.b[p]);
+  for (let x = 0; x < distinct.length; x++) addRows(x, x); // the pairs of a text's rows
 }
 
 /**
  * The candidate pairs of the distinct `rows`: { candidates: { a, b, sources }, selects },
- * `selects[s]` the fields source s selects on (a key's field, the joined fields, the identity
- * fields), for the model (model.js learnModel).
+ * `selects[s]` the fields source s selects on (a key's field, the joined fields, the
+ * identity fields), for the model (model.js learnModel).
  */
 export async function proposeCandidates(core, fields, rows, pacer, least = CANDIDATE_SIMILARITY) {
-  return candidatesOf(fields, rows, await startCandidates(core, fields, rows, pacer, least));
-}
-
-/**
- * proposeCandidates in two steps: startCandidates starts the searches of the joined fields
- * (in `helper`, (texts, search, weights) => a promise of searchSimilarPairs' answer or of
- * null, where one takes them), and the caller may work meanwhile; candidatesOf(started) adds
- * the keys' pairs and the searches'.
- */
-export async function startCandidates(core, fields, rows, pacer, least = CANDIDATE_SIMILARITY, helper = null) {
+  const proposed = new PairSet(rows.length);
   const indices = (test) => fieldsWhere(fields, test);
   const names = indices((field) => field.kind === 'name');
   const identity = indices((field) => field.identity); // some name fields, where there are any
   const others = names.filter((j) => !fields[j].identity);
   const joinedToo = others.length > 0 && keysLength(fields, rows, names) <= JOINED_MOST_LENGTH * keysLength(fields, rows, identity);
-  const rowKeys = indices((field) => ROW_KEYS.has(field.kind)).filter((j) => j <= MAX_SOURCE_FIELD);
-  const similarity = rowKeys.some((j) => selective(fields[j], rows)) ? KEYED_CANDIDATE_SIMILARITY : least;
+  const keyed = keyCandidates(fields, rows, joinedToo ? [] : others, proposed);
+  const similarity = keyed.some((kind) => ROW_KEYS.has(kind)) ? KEYED_CANDIDATE_SIMILARITY : least;
   const joined = names.length ? names : indices((field) => field.kind === 'text');
-  const searches = [];
-  if (joinedToo || !names.length) searches.push(await startSimilarSearch(core, fields, rows, joined, SOURCE_JOINED, similarity, pacer, helper));
-  if (identity.length) searches.push(await startSimilarSearch(core, fields, rows, identity, SOURCE_IDENTITY, similarity, pacer, helper));
+  if (joinedToo || !names.length) await similarCandidates(core, fields, rows, joined, SOURCE_JOINED, similarity, proposed, pacer);
+  if (identity.length) await similarCandidates(core, fields, rows, identity, SOURCE_IDENTITY, similarity, proposed, pacer);
   const selects = Array.from({ length: SOURCE_JOINED + 1 }, (_, source) => (source === SOURCE_JOINED ? joined : source === SOURCE_IDENTITY ? identity : source < fields.length ? [source] : []));
-  return { byFirstWord: joinedToo ? [] : others, searches, selects };
-}
-
-/** proposeCandidates' answer, of startCandidates' `started` searches. */
-export async function candidatesOf(fields, rows, { byFirstWord, searches, selects }) {
-  const proposed = new PairSet(rows.length);
-  keyCandidates(fields, rows, byFirstWord, proposed);
-  for (const addPairs of searches) await addPairs(proposed);
   return { candidates: proposed.take(), selects };
 }
 

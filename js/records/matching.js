@@ -2,7 +2,7 @@
 // candidates.js's candidates, compared field by field (comparison.js), the model learned from
 // them (model.js), each candidate weighed (weights.js).
 import { mapArray } from '../core/arrays.js';
-import { KEYED, candidatesOf, fieldsWhere, randomPairs, startCandidates } from './candidates.js';
+import { KEYED, fieldsWhere, proposeCandidates, randomPairs } from './candidates.js';
 import { withComparer } from './comparison.js';
 import { LEVELS } from './levels.js';
 import { learnModel, logistic, logit } from './model.js';
@@ -27,18 +27,15 @@ const KEYS_APART = 2;
  * apart (withComparer's), model, weight (nats) and probability of each candidate,
  * fieldWeightOf(p, j) (nats: field j's in candidate p) }. A candidate whose probability is
  * below `least` (0: none) may hold an upper bound of it, its names and texts MISSING
- * (KEYS_APART). `helper`: candidates.js startCandidates', which may search while this thread
- * proposes the keys' pairs and counts the keys' shares.
+ * (KEYS_APART).
  */
-export async function matchRecords(core, fields, rows, pacer, similarity, least = 0, helper = null) {
-  const started = await startCandidates(core, fields, rows, pacer, similarity, helper);
-  const shares = keyShares(fields, rows); // while a helper may search
-  const proposed = await candidatesOf(fields, rows, started);
-  return withComparer(core, fields, rows, pacer, (comparer) => scoreCandidates(comparer, fields, rows, proposed, shares, least));
+export async function matchRecords(core, fields, rows, pacer, similarity, least = 0) {
+  const proposed = await proposeCandidates(core, fields, rows, pacer, similarity);
+  return withComparer(core, fields, rows, pacer, (comparer) => scoreCandidates(comparer, fields, rows, proposed, least));
 }
 
-/** matchRecords' answer for its candidates and their sources' `selects`, compared by `comparer`, `shares` weights.js keyShares'. */
-async function scoreCandidates(comparer, fields, rows, { candidates, selects }, shares, least) {
+/** matchRecords' answer for its candidates and their sources' `selects`, compared by `comparer`. */
+async function scoreCandidates(comparer, fields, rows, { candidates, selects }, least) {
   const f = fields.length;
   const keyed = fieldsWhere(fields, (field) => KEYED.has(field.kind));
   const compared = fieldsWhere(fields, (field) => !KEYED.has(field.kind));
@@ -57,6 +54,7 @@ async function scoreCandidates(comparer, fields, rows, { candidates, selects }, 
   await comparer.levels(candidates, compared, found, kept);
   const n = rows.length;
   const model = learnModel(fields, found.levels, { sources: candidates.sources, selects }, sampled.levels, Math.max(1, (n * (n - 1)) / 2));
+  const shares = keyShares(fields, rows);
   const weight = new Float64Array(count);
   const weigh = (at) => matchWeights(model, fields, rows, candidates, found.levels, shares, at).forEach((w, q) => { weight[at[q]] = w; });
   weigh(kept);
