@@ -30,7 +30,13 @@
 //     (simhash-pool.js recordColumns), options { fields, probability, review,
 //     reviewLimit } checked by the calling thread), or with `left` link's of rows' first `left`
 //     and the rest (linkRecords), with progress messages { id, progress, phase } (thousandths
-//     done of 'fields', 'candidates' or 'groups')
+//     done of 'fields', 'candidates' or 'groups'); and asks { id, ask, ticket }, ask
+//     { op: 'similarPairs', … }, that another worker run a search (records/candidates.js
+//     similarCandidates' helper), answered { op: 'answer', ticket, ok, result | error }, result
+//     null when no worker was idle to take it (this worker then runs it itself)
+//   { id, op: 'similarPairs', texts, measure, similarity, weights } -> { a, b }
+//     (candidates.js searchSimilarPairs of the texts { utf8, bounds }; weights as toData()
+//     gives them, or null), with progress messages as 'group' ('candidates')
 // `idf` is { id, bytes?, drop? }: IdfWeights are loaded once per worker from their bytes and
 // kept under the id given by the calling thread, which also says which to drop.
 // Messages out: { id, ok: true, result, memoryBytes } or { id, ok: false, error: { name, message } },
@@ -55,10 +61,17 @@ import { searchReview } from '../bindings/review-pairs.js';
 import { withSimilarity } from '../bindings/shingle-sets.js';
 import { trustedWeights } from '../bindings/word-weights.js';
 import { dedupRecords, linkRecords } from '../records/records.js';
+import { searchSimilarPairs } from '../records/candidates.js';
+import { encodeTexts } from '../core/text.js';
 
 let core;
 let ready;
 let trap; // the error data of the trap that made this worker's instance unusable
+/**
+ * Distinct texts from which a records search runs in a helper (another worker) while this
+ * worker proposes the keys' pairs: fewer cost more to post than they save.
+ */
+const HELPED_FROM = 20000;
 const idfs = new Map(); // id from the calling thread -> IdfWeights of this worker's instance
 
 function load({ wasmBinary, wasmUrl }) {
@@ -138,14 +151,37 @@ const OPS = {
   async leaderPath({ fingerprints, maxDistance, items }) {
     return [{ pairs: await leaderUsesPairs(core, fingerprints, maxDistance), maxCandidates: leaderPairBound(core, items) }, []];
   },
-  async records({ columns, cells, count, left, options }, progress) {
+  async records({ columns, cells, count, left, options }, progress, ask) {
     const rows = rowsOfColumns(columns, cells, count);
     const onProgress = ({ phase, done, total }) => progress(Math.floor((done / total) * 1000), phase);
-    if (left !== undefined) return [await linkRecords(core, rows.slice(0, left), rows.slice(left), { ...options, onProgress }), []];
-    const { unique, ...result } = await dedupRecords(core, rows, { ...options, onProgress }); // the calling thread has the rows
+    // A search another worker may run, from HELPED_FROM texts: the texts travel as bytes,
+    // the weights as their data.
+    const helper = (distinct, measure, similarity, weights) => {
+      if (distinct.length < HELPED_FROM) return null;
+      const texts = encodeTexts(distinct);
+      return ask({ op: 'similarPairs', texts, measure, similarity, weights: weights && weights.toData() }, [texts.utf8.buffer, texts.bounds.buffer]);
+    };
+    if (left !== undefined) return [await linkRecords(core, rows.slice(0, left), rows.slice(left), { ...options, onProgress }, helper), []];
+    const { unique, ...result } = await dedupRecords(core, rows, { ...options, onProgress }, helper); // the calling thread has the rows
     return [result, []];
   },
+  async similarPairs({ texts, measure, similarity, weights }, progress) {
+    const { a, b } = await searchSimilarPairs(core, texts, texts.bounds.length - 1, measure, similarity, weights && trustedWeights(weights), progressPacer(progress));
+    return [{ a, b }, [a.buffer, b.buffer]];
+  },
 };
+
+const asked = new Map(); // ticket -> { resolve, reject } of an ask awaiting its answer
+let nextTicket = 1;
+
+/** Asks the calling thread, for task `id`, that another worker run `message`: a promise of its result, or of null when none takes it. */
+function askCalling(id, message, transfer, reply) {
+  const ticket = nextTicket++;
+  return new Promise((resolve, reject) => {
+    asked.set(ticket, { resolve, reject });
+    reply({ id, ask: message, ticket }, transfer);
+  });
+}
 
 /**
  * The rows of simhash-pool.js recordColumns' columns: each row's cells under their columns'
@@ -169,6 +205,14 @@ function errorData(error) {
 
 function handle(message, reply) {
   const { id, op } = message;
+  if (op === 'answer') {
+    const { ticket, ok, result, error } = message;
+    const waiting = asked.get(ticket);
+    asked.delete(ticket);
+    if (ok) waiting?.resolve(result);
+    else waiting?.reject(Object.assign(new Error(error.message), { name: error.name }));
+    return;
+  }
   if (op === 'init') {
     ready = load(message);
     ready.then(() => reply({ id, ok: true }), (error) => reply({ id, ok: false, error: errorData(error) }));
@@ -176,7 +220,8 @@ function handle(message, reply) {
   }
   ready.then(async () => {
     if (trap) throw trap;
-    const [result, transfer] = await OPS[op](message, (progress, phase) => reply({ id, progress, phase }));
+    const [result, transfer] = await OPS[op](message, (progress, phase) => reply({ id, progress, phase }),
+      (ask, transfer) => askCalling(id, ask, transfer, reply));
     reply({ id, ok: true, result, memoryBytes: memoryBytes(core) }, transfer);
   }).catch((error) => {
     if (error instanceof WebAssembly.RuntimeError) {

@@ -143,11 +143,15 @@ export class Scheduler {
     return ready;
   }
 
-  #onMessage(handle, { id, ok, result, error, memoryBytes, progress, phase, trapped }) {
+  #onMessage(handle, { id, ok, result, error, memoryBytes, progress, phase, trapped, ask, ticket }) {
     const task = handle.tasks.get(id);
     if (!task) return;
     if (progress !== undefined) {
       task.onProgress?.(progress, phase);
+      return;
+    }
+    if (ask !== undefined) {
+      this.#answer(handle, task, ask, ticket);
       return;
     }
     if (trapped) { // its instance is unusable (traps.js): the worker's tasks fail with the trap, and a new worker takes its place
@@ -164,6 +168,23 @@ export class Scheduler {
       if (handle.memoryBytes > RECYCLE_BYTES) this.#stop(handle);
     }
     this.#dispatch();
+  }
+
+  /**
+   * Answers a worker's ask (pool-worker.js) with what its task's `onAsk(ask)` gives: a
+   * promise of [result, transfer], or null for none (the worker then does the work itself).
+   */
+  #answer(handle, task, ask, ticket) {
+    const answer = (data, transfer = []) => {
+      if (this.#handles.includes(handle)) handle.post({ op: 'answer', ticket, ...data }, transfer);
+    };
+    const helped = task.onAsk?.(ask) ?? null;
+    if (!helped) {
+      answer({ ok: true, result: null });
+      return;
+    }
+    helped.then(([result, transfer]) => answer({ ok: true, result }, transfer),
+      (error) => answer({ ok: false, error: { name: error?.name ?? 'Error', message: error?.message ?? String(error) } }));
   }
 
   #onFailure(handle, error) {
@@ -227,15 +248,24 @@ export class Scheduler {
    * Queues a task of a job; resolves with the worker's result. `exclusive`: the worker runs
    * nothing else meanwhile; `idf`: idfForWorkers' weights; `encode`: a fingerprint task
    * whose texts are encoded to UTF-8 when posted; `onProgress(progress, phase)`: what the
-   * worker reports while it runs the task.
+   * worker reports while it runs the task; `onAsk(ask)`: the answer to its asks (#answer).
    */
-  task(job, message, { transfer = [], exclusive = false, idf, encode = false, onProgress } = {}) {
+  task(job, message, { transfer = [], exclusive = false, idf, encode = false, onProgress, onAsk } = {}) {
     return new Promise((resolve, reject) => {
       job.check();
       message.id = this.#nextId++;
-      this.#queue.push({ job, message, transfer, exclusive, idf, encode, onProgress, resolve, reject });
+      this.#queue.push({ job, message, transfer, exclusive, idf, encode, onProgress, onAsk, resolve, reject });
       this.#dispatch();
     });
+  }
+
+  /**
+   * As task(), when a worker is idle now and no task waits; else null. A worker that asks for
+   * help runs the work itself rather than wait: the worker it waited for could be waiting on it.
+   */
+  taskIfIdle(job, message, options) {
+    if (this.#queue.length > 0 || !this.#handles.some((handle) => !handle || handle.tasks.size === 0)) return null;
+    return this.task(job, message, options);
   }
 
   /** Drops a job's queued tasks; on cancellation also stops the workers running its tasks. */

@@ -212,8 +212,8 @@ export class SimHashPool {
   /**
    * Records (README "Records"), identical to SimHash#dedup: the arguments checked here
    * (records.js checkRecordArguments), the rows' cells by column (recordColumns) and the parsed options
-   * posted to one worker, which runs records.js dedupRecords and reports its progress;
-   * `unique` made here of the caller's own rows.
+   * posted to one worker, which runs records.js dedupRecords and reports its progress, its
+   * search of similar names in another where one is idle; `unique` made here of the caller's own rows.
    */
   async #dedupRecords(rows, options) {
     const result = await this.#records(rows, checkRecordArguments(rows, options), options);
@@ -236,7 +236,11 @@ export class SimHashPool {
       const given = Array.isArray(options.fields) ? [...options.fields] : fields && Object.fromEntries(fields);
       const message = { op: 'records', ...columns, left, options: { fields: given, probability, review, reviewLimit } };
       const report = (thousandths, phase) => job.reportFromWorker(phase, thousandths, 1000);
-      const result = await job.guard(this.#scheduler.task(job, message, { exclusive: true, onProgress: report }));
+      // The worker's search of similar names, in another worker where one is idle (pool-worker.js 'similarPairs').
+      const onAsk = (ask) => (ask.op !== 'similarPairs' ? null : this.#scheduler.taskIfIdle(job, ask, {
+        transfer: [ask.texts.utf8.buffer, ask.texts.bounds.buffer], exclusive: true, onProgress: report,
+      })?.then((found) => [found, [found.a.buffer, found.b.buffer]]));
+      const result = await job.guard(this.#scheduler.task(job, message, { exclusive: true, onProgress: report, onAsk }));
       job.report('groups', 1, 1);
       return result;
     });

@@ -9,7 +9,7 @@
 import { mapArray } from '../core/arrays.js';
 import { searchAllPairs } from '../bindings/review-pairs.js';
 import { collapseTexts } from '../dedup/dedup.js';
-import { buildShingleSets, withShingleSets } from '../bindings/shingle-sets.js';
+import { withSimilarity } from '../bindings/shingle-sets.js';
 import { learnWeights, lendWeights } from '../bindings/word-weights.js';
 import { LEVELS, PHONE_SUFFIX, keyLevel, phoneNeighbourhood } from './levels.js';
 
@@ -208,52 +208,72 @@ const joinedTexts = (fields, rows, on) => mapArray(rows, (r) => on.map((j) => fi
 const keysLength = (fields, rows, on) => on.reduce((sum, j) => rows.reduce((s, r) => s + fields[j].keys[r].length, sum), 0);
 
 /**
- * Candidates from the fields `on` joined (all 'name' fields, or 'text' ones; or the
- * identity fields): pairs reaching `similarity` (the short measure; the text one at 0.5), proposed as `source`. The search
- * runs over the distinct joined texts (the words weighed by their rows); a pair of texts
- * proposes every pair of their rows unless each is held by over MAX_BLOCK rows.
+ * Candidates from the fields `on` joined (all 'name' fields, or 'text' ones; or the identity
+ * fields): pairs reaching a similarity (the short measure; the text one at 0.5), proposed as
+ * `source`. The search runs over the distinct joined texts (the words weighed by their rows),
+ * started here in `helper` (proposeCandidates') at the similarity `likely`; returns async
+ * (pairs, similarity) => the pairs at `similarity` added to `pairs`, the helper's answer
+ * where it gave one at that similarity, else searched here. A pair of texts proposes every
+ * pair of their rows unless each is held by over MAX_BLOCK rows.
  */
-async function similarCandidates(core, fields, rows, on, source, similarity, pairs, pacer) {
+async function similarCandidates(core, fields, rows, on, source, likely, pacer, helper) {
   const texts = joinedTexts(fields, rows, on);
   const { distinct, of } = await collapseTexts(texts, pacer);
-  const rowsOf = distinct.map(() => []);
-  for (let r = 0; r < texts.length; r++) if (texts[r]) rowsOf[of[r]].push(r);
   const measure = fields[on[0]].kind === 'text' ? 'text' : 'short';
-  const search = async (weights) => withShingleSets(core, async (sets) => {
-    await buildShingleSets(core, sets, distinct, () => pacer.pause(), 0, measure, weights);
-    return searchAllPairs(core, sets, distinct.length, measure === 'short' ? similarity : 0.5, pacer, 'candidates', { maxBucket: MAX_BLOCK });
-  });
-  const found = measure === 'short'
-    ? await lendWeights(core, await learnWeights(core, texts, () => pacer.pause()), search)
-    : await search(0);
-  // Texts that over MAX_BLOCK rows hold each (a common name) propose no pairs of their rows
-  // between them, as a key's block: those rows are found through their other keys. A text of
-  // fewer rows (a typo) proposes its rows with each of the other's.
-  const addRows = (x, y) => {
-    if (rowsOf[x].length > MAX_BLOCK && rowsOf[y].length > MAX_BLOCK) return;
-    for (const r of rowsOf[x]) for (const s of rowsOf[y]) pairs.add(r, s, source);
+  const weights = measure === 'short' ? await learnWeights(core, texts, () => pacer.pause()) : null;
+  const helped = helper?.(distinct, measure, likely, weights);
+  return async (pairs, similarity) => {
+    const answer = await helped;
+    const found = (similarity === likely && answer) || await searchSimilarPairs(core, distinct, distinct.length, measure, similarity, weights, pacer);
+    const rowsOf = distinct.map(() => []);
+    for (let r = 0; r < of.length; r++) if (distinct[of[r]]) rowsOf[of[r]].push(r);
+    // Texts that over MAX_BLOCK rows hold each (a common name) propose no pairs of their rows
+    // between them, as a key's block: those rows are found through their other keys. A text of
+    // fewer rows (a typo) proposes its rows with each of the other's.
+    const addRows = (x, y) => {
+      if (rowsOf[x].length > MAX_BLOCK && rowsOf[y].length > MAX_BLOCK) return;
+      for (const r of rowsOf[x]) for (const s of rowsOf[y]) pairs.add(r, s, source);
+    };
+    for (let p = 0; p < found.a.length; p++) addRows(found.a[p], found.b[p]);
+    for (let x = 0; x < distinct.length; x++) addRows(x, x); // the pairs of a text's rows
   };
-  for (let p = 0; p < found.a.length; p++) addRows(found.a[p], found.b[p]);
-  for (let x = 0; x < distinct.length; x++) addRows(x, x); // the pairs of a text's rows
+}
+
+/**
+ * The pairs { a, b } (and searchAllPairs' rest) of the `count` texts (strings, or text.js
+ * encodeTexts' bytes) whose similarity by `measure` reaches `similarity` (by the short
+ * measure; 0.5 by the text one), with `weights` (WordWeights, or null), a band key held by
+ * over MAX_BLOCK texts proposing none: similarCandidates' search, here or in a helper
+ * (pool-worker.js similarPairs).
+ */
+export function searchSimilarPairs(core, texts, count, measure, similarity, weights, pacer) {
+  return lendWeights(core, weights, (handle) => withSimilarity(core, texts,
+    (sets) => searchAllPairs(core, sets, count, measure === 'text' ? 0.5 : similarity, pacer, 'candidates', { maxBucket: MAX_BLOCK }), () => pacer.pause(), measure, handle));
 }
 
 /**
  * The candidate pairs of the distinct `rows`: { candidates: { a, b, sources }, selects },
  * `selects[s]` the fields source s selects on (a key's field, the joined fields, the
- * identity fields), for the model (model.js learnModel).
+ * identity fields), for the model (model.js learnModel). The searches start first, in
+ * `helper` ((distinct texts, measure, similarity, weights) => a promise of
+ * searchSimilarPairs' answer, or of null where it runs none), at the similarity a row key
+ * likely asks, while the keys propose theirs.
  */
-export async function proposeCandidates(core, fields, rows, pacer, least = CANDIDATE_SIMILARITY) {
+export async function proposeCandidates(core, fields, rows, pacer, least = CANDIDATE_SIMILARITY, helper) {
   const proposed = new PairSet(rows.length);
   const indices = (test) => fieldsWhere(fields, test);
   const names = indices((field) => field.kind === 'name');
   const identity = indices((field) => field.identity); // some name fields, where there are any
   const others = names.filter((j) => !fields[j].identity);
   const joinedToo = others.length > 0 && keysLength(fields, rows, names) <= JOINED_MOST_LENGTH * keysLength(fields, rows, identity);
+  const joined = names.length ? names : indices((field) => field.kind === 'text');
+  const likely = fields.some((field) => ROW_KEYS.has(field.kind)) ? KEYED_CANDIDATE_SIMILARITY : least;
+  const searches = [];
+  if (joinedToo || !names.length) searches.push(await similarCandidates(core, fields, rows, joined, SOURCE_JOINED, likely, pacer, helper));
+  if (identity.length) searches.push(await similarCandidates(core, fields, rows, identity, SOURCE_IDENTITY, likely, pacer, helper));
   const keyed = keyCandidates(fields, rows, joinedToo ? [] : others, proposed);
   const similarity = keyed.some((kind) => ROW_KEYS.has(kind)) ? KEYED_CANDIDATE_SIMILARITY : least;
-  const joined = names.length ? names : indices((field) => field.kind === 'text');
-  if (joinedToo || !names.length) await similarCandidates(core, fields, rows, joined, SOURCE_JOINED, similarity, proposed, pacer);
-  if (identity.length) await similarCandidates(core, fields, rows, identity, SOURCE_IDENTITY, similarity, proposed, pacer);
+  for (const addPairs of searches) await addPairs(proposed, similarity);
   const selects = Array.from({ length: SOURCE_JOINED + 1 }, (_, source) => (source === SOURCE_JOINED ? joined : source === SOURCE_IDENTITY ? identity : source < fields.length ? [source] : []));
   return { candidates: proposed.take(), selects };
 }

@@ -27,10 +27,10 @@ const KEYS_APART = 2;
  * apart (withComparer's), model, weight (nats) and probability of each candidate,
  * fieldWeightOf(p, j) (nats: field j's in candidate p) }. A candidate whose probability is
  * below `least` (0: none) may hold an upper bound of it, its names and texts MISSING
- * (KEYS_APART).
+ * (KEYS_APART). `helper`: candidates.js proposeCandidates'.
  */
-export async function matchRecords(core, fields, rows, pacer, similarity, least = 0) {
-  const proposed = await proposeCandidates(core, fields, rows, pacer, similarity);
+export async function matchRecords(core, fields, rows, pacer, similarity, least = 0, helper) {
+  const proposed = await proposeCandidates(core, fields, rows, pacer, similarity, helper);
   return withComparer(core, fields, rows, pacer, (comparer) => scoreCandidates(comparer, fields, rows, proposed, least));
 }
 

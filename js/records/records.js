@@ -253,8 +253,11 @@ function describeModel(model, fields) {
   };
 }
 
-/** sh.dedup of records: checkRecordArguments, then the pipeline above. */
-export async function dedupRecords(core, items, options) {
+/**
+ * sh.dedup of records: checkRecordArguments, then the pipeline above. `helper`: a search
+ * another worker may run (matching.js matchRecords').
+ */
+export async function dedupRecords(core, items, options, helper) {
   const parsed = checkRecordArguments(items, options);
   const pacer = new Pacer({ signal: parsed.signal, onProgress: parsed.onProgress, check: () => assertUsable(core) });
   pacer.report('fields', 0, 1);
@@ -263,7 +266,7 @@ export async function dedupRecords(core, items, options) {
   const { first: rows, of } = await collapseTexts(mapArray(items, (_, i) => fields.map((field) => field.texts[i]).join('\u0000')), pacer);
   const n = rows.length;
   await pacer.pause();
-  const { candidates, levels, apart, model, weight, probability, fieldWeightOf } = await matchRecords(core, fields, rows, pacer, undefined, parsed.review);
+  const { candidates, levels, apart, model, weight, probability, fieldWeightOf } = await matchRecords(core, fields, rows, pacer, undefined, parsed.review, helper);
   pacer.report('groups', 0, 1);
   const identified = identifiedBy(fields, levels, model, fieldWeightOf);
   const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, fieldWeightOf, identified);
@@ -340,9 +343,9 @@ function pairExplainer(fields, rows, candidates, levels, weight, fieldWeightOf, 
  * other list that is its most probable match when it is that row's too (one-to-one: each
  * list holds an entity once), at `probability` or above and their identities not differing.
  * A wrong link loses no row, so links start at a lower probability than dedup's groups.
- * Review: the other pairs across at `review` or above, most probable first.
+ * Review: the other pairs across at `review` or above, most probable first. `helper`: as dedupRecords'.
  */
-export async function linkRecords(core, left, right, options) {
+export async function linkRecords(core, left, right, options, helper) {
   const { items, parsed } = checkLinkArguments(left, right, options);
   const pacer = new Pacer({ signal: parsed.signal, onProgress: parsed.onProgress, check: () => assertUsable(core) });
   pacer.report('fields', 0, 1);
@@ -351,7 +354,7 @@ export async function linkRecords(core, left, right, options) {
   // Rows equal in every field within one list collapsed, as dedup collapses them (one list's
   // copies would teach the model that equal fields match less often); the copies stay unlinked.
   const { first: rows } = await collapseTexts(mapArray(items, (_, i) => (i < n) + fields.map((field) => field.texts[i]).join('\u0000')), pacer);
-  const { candidates, levels, apart, model, weight, probability, fieldWeightOf } = await matchRecords(core, fields, rows, pacer, LINK_CANDIDATE_SIMILARITY, parsed.review);
+  const { candidates, levels, apart, model, weight, probability, fieldWeightOf } = await matchRecords(core, fields, rows, pacer, LINK_CANDIDATE_SIMILARITY, parsed.review, helper);
   pacer.report('groups', 0, 1);
   const differs = identityDifferences(fields, rows, candidates, { levels, apart }, probability, parsed.probability, fieldWeightOf, identifiedBy(fields, levels, model, fieldWeightOf));
   // `rows` ascend, so a candidate across (a < b) has a in left and b in right.

@@ -8,6 +8,7 @@ import { sh } from './helpers.js';
 import { HAS_PROC, assertAbortStops, startedWhen, threads } from './pool-helpers.js';
 import { createPool } from '../../js/worker.js';
 import { loadRecords } from '../bench/records-data.js';
+import { loadLists } from '../bench/lists-data.js';
 
 let pool;
 
@@ -77,6 +78,77 @@ describe('records', () => {
     const tagged = [rows[0], { ...rows[1], 'tag list': ['a'] }];
     await assert.rejects(pool.link(rows.slice(2), tagged), { name: 'TypeError', message: /^right\[1\]'s 'tag list' must be text.*got an array/ });
     assertSameRecords(await pool.dedup(noted, { fields: ['name', 'email'] }), await sh.dedup(noted, { fields: ['name', 'email'] }));
+  });
+
+  describe('a search of names in the idle worker', () => {
+    /** n contacts, a tenth copies with their name's letters swapped, of as many distinct names (pool-worker.js HELPED_FROM: 20,000). */
+    function contacts(n) {
+      const [febrl] = loadLists({ names: ['febrl-names'] });
+      const parts = febrl.texts.map((text) => text.split(' '));
+      const rows = [];
+      for (let i = 0; rows.length < n; i++) {
+        const name = `${parts[i % parts.length][0]} ${parts[(i * 7 + Math.floor(i / parts.length)) % parts.length].at(-1)} ${i % 3 ? '' : 'jr'}`.trim();
+        rows.push({ name, email: `${name.replaceAll(' ', '.')}${i}@example.com`, phone: `555-${String(1000000 + i * 13).slice(1)}`, city: ['Austin', 'Boston', 'Salem'][i % 3] });
+        if (i % 10 === 0) rows.push({ ...rows.at(-1), name: name.replace(/(\w)(\w)/, '$2$1'), email: '' });
+      }
+      return rows;
+    }
+    const rows = contacts(24000);
+    let expected;
+    before(async () => {
+      expected = await sh.dedup(rows);
+    });
+
+    /** Counts the pool's posts of `op` while `run()` runs. */
+    async function posting(op, run) {
+      let posts = 0;
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (message, ...rest) {
+        if (message?.op === op) posts++;
+        return post.call(this, message, ...rest);
+      };
+      try {
+        return { result: await run(), posts };
+      } finally {
+        Worker.prototype.postMessage = post;
+      }
+    }
+
+    test('dedup and link as sh.dedup and sh.link give them, the names searched in the other worker', async () => {
+      assert.ok(new Set(rows.map((row) => row.name)).size >= 20000 && expected.groups.length > 1000, `${expected.groups.length} groups`);
+      const { result, posts } = await posting('similarPairs', () => pool.dedup(rows));
+      assert.equal(posts, 1);
+      assertSameRecords(result, expected);
+      const [left, right] = [rows.slice(0, 12000), rows.slice(12000)];
+      const linked = await posting('similarPairs', () => pool.link(left, right));
+      assert.equal(linked.posts, 1);
+      assert.deepEqual(linked.result, await sh.link(left, right));
+    });
+
+    test('where the keys propose no pairs, the helper\'s answer at 0.7 is set aside and the names searched again at 0.6', async () => {
+      // One mailbox for all: an e-mail field, whose key is not selective (candidates.js keyCandidates).
+      const shared = rows.map(({ name, city }) => ({ name, email: 'office@example.com', city }));
+      const alone = await sh.dedup(shared);
+      assert.equal(alone.fields.find((field) => field.name === 'email').kind, 'email');
+      const { result, posts } = await posting('similarPairs', () => pool.dedup(shared));
+      assert.equal(posts, 1);
+      assertSameRecords(result, alone);
+      assert.notDeepEqual(alone.groups, expected.groups);
+    });
+
+    test('with no worker idle, as two calls at once or a pool of one, each worker searches its own', async () => {
+      const both = await posting('similarPairs', () => Promise.all([pool.dedup(rows), pool.dedup(rows)]));
+      for (const result of both.result) assertSameRecords(result, expected);
+      assert.ok(both.posts <= 1, `${both.posts} searches helped`);
+      const single = await createPool({ size: 1 });
+      try {
+        const alone = await posting('similarPairs', () => single.dedup(rows));
+        assert.equal(alone.posts, 0);
+        assertSameRecords(alone.result, expected);
+      } finally {
+        await single.terminate();
+      }
+    });
   });
 
   test('an abort rejects at once and stops the worker; the pool works afterwards', { skip: !HAS_PROC && 'needs /proc' }, async (t) => {
