@@ -32,8 +32,8 @@
 //     and the rest (linkRecords), with progress messages { id, progress, phase } (thousandths
 //     done of 'fields', 'candidates' or 'groups'); and asks { id, ask, ticket }, ask
 //     { op: 'similarPairs', … }, that another worker run a search (records/candidates.js
-//     similarCandidates' helper), answered { op: 'answer', ticket, ok, result | error }, result
-//     null when no worker was idle to take it (this worker then runs it itself)
+//     similarCandidates' helper), answered { op: 'answer', ticket, result }, result
+//     null when no worker was idle to take it or it failed (this worker then runs it itself)
 //   { id, op: 'similarPairs', texts, measure, similarity, weights } -> { a, b }
 //     (candidates.js searchSimilarPairs of the texts { utf8, bounds }; weights as toData()
 //     gives them, or null), with progress messages as 'group' ('candidates')
@@ -171,14 +171,14 @@ const OPS = {
   },
 };
 
-const asked = new Map(); // ticket -> { resolve, reject } of an ask awaiting its answer
+const asked = new Map(); // ticket -> the resolve of an ask awaiting its answer
 let nextTicket = 1;
 
 /** Asks the calling thread, for task `id`, that another worker run `message`: a promise of its result, or of null when none takes it. */
 function askCalling(id, message, transfer, reply) {
   const ticket = nextTicket++;
-  return new Promise((resolve, reject) => {
-    asked.set(ticket, { resolve, reject });
+  return new Promise((resolve) => {
+    asked.set(ticket, resolve);
     reply({ id, ask: message, ticket }, transfer);
   });
 }
@@ -206,11 +206,8 @@ function errorData(error) {
 function handle(message, reply) {
   const { id, op } = message;
   if (op === 'answer') {
-    const { ticket, ok, result, error } = message;
-    const waiting = asked.get(ticket);
-    asked.delete(ticket);
-    if (ok) waiting?.resolve(result);
-    else waiting?.reject(Object.assign(new Error(error.message), { name: error.name }));
+    asked.get(message.ticket)?.(message.result);
+    asked.delete(message.ticket);
     return;
   }
   if (op === 'init') {

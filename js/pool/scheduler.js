@@ -172,19 +172,14 @@ export class Scheduler {
 
   /**
    * Answers a worker's ask (pool-worker.js) with what its task's `onAsk(ask)` gives: a
-   * promise of [result, transfer], or null for none (the worker then does the work itself).
+   * promise of [result, transfer], or null for none. A helper that fails answers null too:
+   * the worker then does the work itself, and meets the failure there if it is the work's.
    */
   #answer(handle, task, ask, ticket) {
-    const answer = (data, transfer = []) => {
-      if (this.#handles.includes(handle)) handle.post({ op: 'answer', ticket, ...data }, transfer);
-    };
-    const helped = task.onAsk?.(ask) ?? null;
-    if (!helped) {
-      answer({ ok: true, result: null });
-      return;
-    }
-    helped.then(([result, transfer]) => answer({ ok: true, result }, transfer),
-      (error) => answer({ ok: false, error: { name: error?.name ?? 'Error', message: error?.message ?? String(error) } }));
+    Promise.resolve(task.onAsk?.(ask)).catch(() => null).then((helped) => {
+      const [result, transfer] = helped ?? [null, []];
+      if (this.#handles.includes(handle)) handle.post({ op: 'answer', ticket, result }, transfer);
+    });
   }
 
   #onFailure(handle, error) {

@@ -5,7 +5,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { sh } from './helpers.js';
-import { HAS_PROC, assertAbortStops, startedWhen, threads } from './pool-helpers.js';
+import { HAS_PROC, assertAbortStops, startedWhen, threads, waitFor } from './pool-helpers.js';
 import { createPool } from '../../js/worker.js';
 import { loadRecords } from '../bench/records-data.js';
 import { loadLists } from '../bench/lists-data.js';
@@ -99,16 +99,23 @@ describe('records', () => {
       expected = await sh.dedup(rows);
     });
 
-    /** Counts the pool's posts of `op` while `run()` runs. */
-    async function posting(op, run) {
+    /**
+     * Counts the pool's posts of `op` while `run(posted)` runs (`posted`: a promise of the
+     * first), each message rewritten by `rewrite(message)` if given.
+     */
+    async function posting(op, run, rewrite = (message) => message) {
       let posts = 0;
+      let first;
+      const posted = new Promise((resolve) => { first = resolve; });
       const post = Worker.prototype.postMessage;
       Worker.prototype.postMessage = function (message, ...rest) {
-        if (message?.op === op) posts++;
-        return post.call(this, message, ...rest);
+        if (message?.op !== op) return post.call(this, message, ...rest);
+        posts++;
+        first();
+        return post.call(this, rewrite(message), ...rest);
       };
       try {
-        return { result: await run(), posts };
+        return { result: await run(posted), posts };
       } finally {
         Worker.prototype.postMessage = post;
       }
@@ -134,6 +141,25 @@ describe('records', () => {
       assert.equal(posts, 1);
       assertSameRecords(result, alone);
       assert.notDeepEqual(alone.groups, expected.groups);
+    });
+
+    test('a search that fails in the other worker is run again in the records\' worker', async () => {
+      const { result, posts } = await posting('similarPairs', () => pool.dedup(rows), (message) => ({ ...message, texts: null }));
+      assert.ok(posts >= 1); // a helper that failed at once is idle for the next search too
+      assertSameRecords(result, expected);
+    });
+
+    test('an abort while the other worker searches stops both workers; the pool works afterwards', { skip: !HAS_PROC && 'needs /proc' }, async (t) => {
+      await pool.dedup(lists.contacts); // both workers started
+      const before = threads();
+      const controller = new AbortController();
+      await posting('similarPairs', async (posted) => {
+        const call = pool.dedup(rows, { signal: controller.signal });
+        await posted;
+        await assertAbortStops(t, call, controller, before);
+      });
+      assert.ok(await waitFor(() => threads() <= before - 2), `worker threads: ${threads()} before ${before}`);
+      assertSameRecords(await pool.dedup(lists.contacts), await sh.dedup(lists.contacts));
     });
 
     test('with no worker idle, as two calls at once or a pool of one, each worker searches its own', async () => {
