@@ -124,7 +124,7 @@ async function dedupCommand(args) {
       maxDistance: args.maxDistance,
       options: args.options,
       ...(args.review !== undefined && { review: args.review, reviewLimit: args.reviewLimit ?? MAX_REVIEW_LIMIT }),
-      onProgress: ({ phase, done, total }) => progress.show(phase, `${phase}: ${count(done)} of ${count(total)}`, done === total),
+      onProgress: progress.onProgress,
     });
   } catch (error) {
     // A review threshold below the least of the measure 'auto' chose.

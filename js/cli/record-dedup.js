@@ -35,7 +35,7 @@ export const recordOptions = (args, progress) => ({
   fields: Object.fromEntries(args.fields.map((name) => [name, args.kinds[name] ?? 'auto'])),
   ...(args.probability !== undefined && { probability: args.probability }),
   ...(args.review !== undefined && { review: args.review, reviewLimit: args.reviewLimit ?? MAX_REVIEW_LIMIT }),
-  onProgress: ({ phase, done, total }) => progress.show(phase, `${phase}: ${count(done)} of ${count(total)}`, done === total),
+  onProgress: progress.onProgress,
 });
 
 /** call()'s answer; a column no JSON line has is a usage error that names --field. */

@@ -14,17 +14,20 @@ export function progressReporter(forced) {
   const enabled = tty || forced;
   let last = -Infinity;
   let lastPhase;
+  /** A report; one that ends a phase (`final`) is always shown. */
+  const show = (phase, message, final = false) => {
+    if (!enabled) return;
+    const now = performance.now();
+    if (!final && phase === lastPhase && now - last < (tty ? 100 : 1000)) return;
+    last = now;
+    lastPhase = phase;
+    process.stderr.write(tty ? `\r\x1b[K${message}` : `simhash-wasm: ${message}\n`);
+  };
   return {
     enabled,
-    /** A report; one that ends a phase (`final`) is always shown. */
-    show(phase, message, final = false) {
-      if (!enabled) return;
-      const now = performance.now();
-      if (!final && phase === lastPhase && now - last < (tty ? 100 : 1000)) return;
-      last = now;
-      lastPhase = phase;
-      process.stderr.write(tty ? `\r\x1b[K${message}` : `simhash-wasm: ${message}\n`);
-    },
+    show,
+    /** The onProgress of a call of the API: each report shown as `phase: done of total`. */
+    onProgress: ({ phase, done, total }) => show(phase, `${phase}: ${count(done)} of ${count(total)}`, done === total),
     /** A final line, which stays. */
     end(message) {
       if (enabled) process.stderr.write(tty ? `\r\x1b[K${message}\n` : `simhash-wasm: ${message}\n`);
