@@ -55,6 +55,18 @@ export function addedId(added, id) {
   return added;
 }
 
+/**
+ * The ids an index's batch add of `count` items wrote at `out`, when it stored them all
+ * (`added`, its answer, is `count`); else the error it stopped at item `added` for, having
+ * undone the batch, id counter included: ids[added] already stored, or, without `ids`, no
+ * fresh id left.
+ */
+export function addedIds(core, added, count, out, ids) {
+  if (added === count) return copyOut(core, Uint32Array, out, count);
+  if (!ids) throw new Error(NO_FRESH_ID);
+  throw new Error(`ids[${added}] = ${ids[added]} is already stored in this index`);
+}
+
 /** The fingerprint definition's version, the WASM heap's bytes in use, and the linear memory's size (it grows, never shrinks). */
 export const formatVersion = (core) => core._formatVersion();
 /**

@@ -1,8 +1,8 @@
 // SimHashIndex: an exact Hamming index that lives in WASM memory; dispose() frees it.
 import { checkFingerprint, checkInteger, checkObject, typeName } from '../core/checks.js';
 import { toFingerprintArray } from '../core/hamming.js';
-import { ID_MAX, NO_FRESH_ID, checkIds } from '../core/ids.js';
-import { addedId, asError, copyOut, coreCall, loadHandle, resultBytes, withAllocations } from './memory.js';
+import { ID_MAX, checkIds } from '../core/ids.js';
+import { addedId, addedIds, asError, coreCall, loadHandle, resultBytes, withAllocations } from './memory.js';
 import { checkMaxDistance } from './options.js';
 import { bindCore, guardMethods, handleRegistry } from '../core/traps.js';
 
@@ -61,10 +61,7 @@ export class SimHashIndex {
       const fpAddress = mem.copyIn(fps);
       const idsAddress = ids ? mem.copyIn(ids) : 0;
       const outAddress = mem.alloc(fps.length * 4);
-      const added = coreCall(() => core._indexAddBatch(handle, fpAddress, idsAddress, fps.length, outAddress));
-      if (added === fps.length) return copyOut(core, Uint32Array, outAddress, fps.length);
-      if (!ids) throw new Error(NO_FRESH_ID);
-      throw new Error(`ids[${added}] = ${ids[added]} is already stored in this index`);
+      return addedIds(core, coreCall(() => core._indexAddBatch(handle, fpAddress, idsAddress, fps.length, outAddress)), fps.length, outAddress, ids);
     });
   }
 

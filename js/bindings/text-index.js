@@ -3,8 +3,8 @@
 // module's single-call scratch buffer (memory.js), or into a buffer of its own when it is
 // longer; matches come back through the result buffer.
 import { checkInteger, checkKnownKeys, checkObject, checkText, checkTextArray, typeName } from '../core/checks.js';
-import { ID_MAX, NO_FRESH_ID, checkIds } from '../core/ids.js';
-import { SINGLE_CALL_BYTES, addedId, coreCall, copyOut, loadHandleInPieces, resultBytesInPieces, resultColumns, singleCallScratch, withAllocations, withEncodedTexts } from './memory.js';
+import { ID_MAX, checkIds } from '../core/ids.js';
+import { SINGLE_CALL_BYTES, addedId, addedIds, coreCall, loadHandleInPieces, resultBytesInPieces, resultColumns, singleCallScratch, withAllocations, withEncodedTexts } from './memory.js';
 import { checkOptions } from './options.js';
 import { requireHanTable } from './han-table.js';
 import { DEFAULT_SIMILARITY, DEFAULT_SIMILARITY_OF, MEASURES, checkMeasure, checkReview, checkSimilarity, measureCode } from '../core/thresholds.js';
@@ -104,10 +104,7 @@ export class TextIndex {
     return withEncodedTexts(core, texts, (utf8, offsets, count, mem) => {
       const idsAddress = idArray ? mem.copyIn(idArray) : 0;
       const out = mem.alloc(count * 4);
-      const added = coreCall(() => core._textIndexAddBatch(handle, utf8, offsets, count, idsAddress, out));
-      if (added === count) return copyOut(core, Uint32Array, out, count);
-      if (!idArray) throw new Error(NO_FRESH_ID);
-      throw new Error(`ids[${added}] = ${idArray[added]} is already stored in this index`);
+      return addedIds(core, coreCall(() => core._textIndexAddBatch(handle, utf8, offsets, count, idsAddress, out)), count, out, idArray);
     });
   }
 
