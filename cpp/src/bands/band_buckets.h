@@ -70,21 +70,29 @@ class BandBuckets {
     }
   }
 
-  /// Calls visit(y) for each indexed text y that shares a key with text i, once per key
-  /// shared: key by key, each bucket oldest first (the leader rule, which tests only texts
-  /// before the least accepting one found, finds the early ones first). @return the bucket
-  /// entries read.
+  /// Calls visitBucket(texts, n) for each bucket of text i that holds texts, with its n
+  /// texts oldest first (in the order they were indexed), and returns the sum of its
+  /// answers: the entries it read, which may stop short of n (the leader rule, testing only
+  /// texts before the least accepting one found, stops a bucket's walk there).
   template <class Visit>
-  size_t visit(uint32_t i, Visit&& visit) {
+  size_t visitBuckets(uint32_t i, Visit&& visitBucket) {
     const unsigned found = heads(i);
     size_t read = 0;
     for (unsigned f = 0; f < found; ++f) {
-      const uint32_t* at = members_.data() + heads_[f];
-      const uint32_t n = at[0];
-      read += n;
-      for (uint32_t k = 1; k <= n; ++k) visit(at[k]);
+      const uint32_t* const at = members_.data() + heads_[f];
+      read += visitBucket(at + 1, at[0]);
     }
     return read;
+  }
+
+  /// Calls visit(y) for each indexed text y that shares a key with text i, once per key
+  /// shared: key by key, each bucket oldest first. @return the bucket entries read.
+  template <class Visit>
+  size_t visit(uint32_t i, Visit&& visit) {
+    return visitBuckets(i, [&](const uint32_t* texts, uint32_t n) {
+      for (uint32_t k = 0; k < n; ++k) visit(texts[k]);
+      return n;
+    });
   }
 
   /// As visit(), each bucket newest first and only until visit(y) returns false: what was

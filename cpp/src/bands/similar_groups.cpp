@@ -245,16 +245,24 @@ struct SimilarGroups::Impl {
     size_t work = 2 * bands;
     if (grouping == Grouping::Leader) {
       // The earliest leader that accepts i: the least accepting candidate, in whatever
-      // order they come, testing only those below the least found so far. Not sorting
-      // them first: a leader tests all its candidates whatever their order, and at low
-      // thresholds most texts lead; sorting took 14% of the descriptions' grouping at 0.5
-      // (native), for 4% fewer tests.
+      // order they come, testing only those below the least found so far, and reading a
+      // bucket only up to it (the buckets hold their texts oldest first). Not sorting
+      // the candidates first: a leader tests all its candidates whatever their order, and
+      // at low thresholds most texts lead; sorting took 14% of the descriptions' grouping
+      // at 0.5 (native), for 4% fewer tests. Stopping at the least halves the entries
+      // read where the buckets of a common given name or surname are crowded (1M names:
+      // 194M against 398M, the same 158M tests).
       uint32_t least = kNone;
-      work += 2 * buckets.visit(i, [&](uint32_t y) {
-        if (seenBy[y] == mark || y >= least) return;
-        seenBy[y] = mark;
-        work += 8 + sets->size(i) / 2;
-        if (reaches(y, i)) least = y;
+      work += 2 * buckets.visitBuckets(i, [&](const uint32_t* texts, uint32_t n) {
+        uint32_t k = 0;
+        for (; k < n && texts[k] < least; ++k) {
+          const uint32_t y = texts[k];
+          if (seenBy[y] == mark) continue;
+          seenBy[y] = mark;
+          work += 8 + sets->size(i) / 2;
+          if (reaches(y, i)) least = y;
+        }
+        return k;
       });
       if (least != kNone) {
         labels[i] = least;
