@@ -1,6 +1,6 @@
 // IDF weights: learned in the core from the caller's corpus, owned through a handle.
 import { typeName } from '../core/checks.js';
-import { coreCall, forEachEncodedSlice, loadHandle, resultBytes } from './memory.js';
+import { coreCall, forEachEncodedSlice, loadHandle, resultArray } from './memory.js';
 import { coreTexts } from '../core/text.js';
 import { bindCore, guardMethods, handleRegistry } from '../core/traps.js';
 import { decodeOptions } from '../core/wire.js';
@@ -56,7 +56,7 @@ export class IdfWeights {
   /** A versioned, checksummed snapshot; `sh.loadIdf` restores it. */
   toBytes() {
     const { core, handle } = idfEntry(this, 'this');
-    return resultBytes(core, coreCall(() => core._idfSerialize(handle)));
+    return resultArray(core, Uint8Array, coreCall(() => core._idfSerialize(handle)));
   }
 
   /** Frees the WASM memory; later use throws. Safe to call twice. */

@@ -109,7 +109,7 @@ export function withAllocations(core, body) {
 // use it only up to SINGLE_CALL_BYTES, so it never holds more. A call writes it and the
 // core reads it before the call returns, with no JS of anyone else's in between, so calls
 // that overlap (from a dedup's onProgress, or between its slices) never share it; the
-// result buffer is copied out the same way (resultWords, resultBytes).
+// result buffer is copied out the same way (resultArray, resultColumns).
 export const SINGLE_CALL_BYTES = 1 << 16;
 const scratches = new WeakMap(); // core -> address of SINGLE_CALL_BYTES bytes
 
@@ -138,7 +138,7 @@ function loadInto(core, create, fill, remove) {
     throw failure;
   }
   if (rejected) {
-    const why = new TextDecoder().decode(resultBytes(core, rejected));
+    const why = new TextDecoder().decode(resultArray(core, Uint8Array, rejected));
     remove(handle);
     throw new Error(why);
   }
@@ -179,13 +179,6 @@ export function loadHandleInPieces(core, bytes, create, { begin, next, end }, re
   }, remove);
 }
 
-/** The first `count` words of the result buffer (findPairs, query), copied out; a large buffer is then freed. */
-export function resultWords(core, count) {
-  const words = new Uint32Array(core.HEAPU8.buffer, core._resultAddress(), count).slice();
-  core._resultRelease();
-  return words;
-}
-
 /**
  * Columns of `count` values each, end to end in the result buffer in the order of `Types`
  * (typed array constructors; each column's start must suit its type), copied out; a large
@@ -203,12 +196,8 @@ export function resultColumns(core, count, Types) {
   return columns;
 }
 
-/** The first `length` bytes of the result buffer (serialize), copied out; a large buffer is then freed. */
-export function resultBytes(core, length) {
-  const bytes = new Uint8Array(core.HEAPU8.buffer, core._resultAddress(), length).slice();
-  core._resultRelease();
-  return bytes;
-}
+/** The first `count` values of `Type` in the result buffer (findPairs, serialize), copied out; a large buffer is then freed. */
+export const resultArray = (core, Type, count) => resultColumns(core, count, [Type])[0];
 
 /**
  * Bytes the core writes a piece at a time to the result buffer, copied into one Uint8Array

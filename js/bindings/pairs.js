@@ -1,7 +1,7 @@
 // The core's pair search and leader grouping over fingerprints: in one call (findPairs,
 // leaderLabels), or a slice at a time with pauses between (searchPairs, searchLeaders),
 // each slice about SLICE_WORK units of the core's work (pairs.h: about 1 ns each in WASM).
-import { coreCall, copyOut, resultColumns, resultWords, withAllocations } from './memory.js';
+import { coreCall, copyOut, resultArray, resultColumns, withAllocations } from './memory.js';
 import { STEP_ITERATIONS, runSteps } from '../core/pacing.js';
 
 const SLICE_WORK = 1e7;
@@ -36,7 +36,7 @@ export function tooManyPairs(total, repeated, maxPairs = MAX_PAIRS) {
 export function findPairs(core, fingerprints, k) {
   if (fingerprints.length > 0xffffffff) throw new RangeError('fingerprints must hold fewer than 2^32 items');
   const total = withAllocations(core, (mem) => core._findPairs(mem.copyIn(fingerprints), fingerprints.length, k, MAX_PAIRS));
-  if (total > MAX_PAIRS) throw tooManyPairs(total, resultWords(core, 1)[0]);
+  if (total > MAX_PAIRS) throw tooManyPairs(total, resultArray(core, Uint32Array, 1)[0]);
   // The result buffer holds the a's, the b's, then the distances (helpers.h findPairs).
   const [a, b, distance] = resultColumns(core, total, [Uint32Array, Uint32Array, Uint8Array]);
   return { a, b, distance };
@@ -222,7 +222,7 @@ export async function searchItemShard(core, fingerprints, k, shard, shards, maxP
     search = 0;
     const total = withAllocations(core, (mem) => coreCall(() => core._equalFingerprintsExpand(groups, mem.copyIn(groupPairs), groupPairs.length / 3, shard === 0, maxPairs)));
     const repeated = core._equalFingerprintsRepeated(groups);
-    return { words: total > maxPairs ? null : resultWords(core, 3 * total), total, repeated };
+    return { words: total > maxPairs ? null : resultArray(core, Uint32Array, 3 * total), total, repeated };
   } finally {
     if (search) core._pairSearchDelete(search);
     core._equalFingerprintsDelete(groups);

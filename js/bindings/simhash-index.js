@@ -2,7 +2,7 @@
 import { checkFingerprint, checkInteger, checkObject, typeName } from '../core/checks.js';
 import { toFingerprintArray } from '../core/hamming.js';
 import { ID_MAX, checkIds } from '../core/ids.js';
-import { addedId, addedIds, asError, coreCall, loadHandle, resultBytes, withAllocations } from './memory.js';
+import { addedId, addedIds, asError, coreCall, loadHandle, resultArray, withAllocations } from './memory.js';
 import { checkMaxDistance } from './options.js';
 import { bindCore, guardMethods, handleRegistry } from '../core/traps.js';
 
@@ -95,7 +95,7 @@ export class SimHashIndex {
 
   serialize() {
     const handle = this.#live();
-    return resultBytes(this.#core, coreCall(() => this.#core._indexSerialize(handle)));
+    return resultArray(this.#core, Uint8Array, coreCall(() => this.#core._indexSerialize(handle)));
   }
 
   dispose() {
