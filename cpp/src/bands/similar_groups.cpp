@@ -171,6 +171,7 @@ struct SimilarGroups::Impl {
   SetSketch sketcher;
   SketchFilter filter;
   std::vector<uint64_t> sketches;
+  uint64_t touched = 0;  // the sum of group()'s loads that bring candidates' summaries in, so that they are made
 
   Impl(const ShingleSets& s, double t, Grouping g, Banding banding)
       : sets(&s), threshold(t), grouping(g), rows(banding.rows), bands(banding.bands), signer(banding),
@@ -244,18 +245,22 @@ struct SimilarGroups::Impl {
     const uint32_t mark = i + 1;
     size_t work = 2 * bands;
     if (grouping == Grouping::Leader) {
-      // The earliest leader that accepts i: the least accepting candidate, in whatever
-      // order they come, testing only those below the least found so far, and reading a
-      // bucket only up to it (the buckets hold their texts oldest first). Not sorting
-      // the candidates first: a leader tests all its candidates whatever their order, and
-      // at low thresholds most texts lead; sorting took 14% of the descriptions' grouping
-      // at 0.5 (native), for 4% fewer tests. Stopping at the least halves the entries
-      // read where the buckets of a common given name or surname are crowded (1M names:
-      // 194M against 398M, the same 158M tests).
+      // The earliest leader that accepts i: the least accepting candidate, testing only
+      // those below the least found so far, and reading a bucket only up to it (the
+      // buckets hold their texts oldest first). Not sorting the candidates: a leader
+      // tests all its candidates whatever their order, and at low thresholds most texts
+      // lead; sorting took 14% of the descriptions' grouping at 0.5 (native), for 4% fewer
+      // tests. Each bucket's texts have their summaries, sizes and marks loaded before any
+      // is tested: independent loads, whose cache misses overlap, where each test's branch
+      // on its own loads took them one at a time (docs/performance.md: 1M names).
       uint32_t least = kNone;
       work += 2 * buckets.visitBuckets(i, [&](const uint32_t* texts, uint32_t n) {
+        uint32_t below = 0;
+        for (; below < n && texts[below] < least; ++below) {
+          touched += sketches[size_t{texts[below]} * SetSketch::kWords] + sets->size(texts[below]) + seenBy[texts[below]];
+        }
         uint32_t k = 0;
-        for (; k < n && texts[k] < least; ++k) {
+        for (; k < below && texts[k] < least; ++k) {
           const uint32_t y = texts[k];
           if (seenBy[y] == mark) continue;
           seenBy[y] = mark;
