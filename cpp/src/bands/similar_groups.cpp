@@ -250,14 +250,16 @@ struct SimilarGroups::Impl {
       // buckets hold their texts oldest first). Not sorting the candidates: a leader
       // tests all its candidates whatever their order, and at low thresholds most texts
       // lead; sorting took 14% of the descriptions' grouping at 0.5 (native), for 4% fewer
-      // tests. Each bucket's texts have their summaries, sizes and marks loaded before any
-      // is tested: independent loads, whose cache misses overlap, where each test's branch
-      // on its own loads took them one at a time (docs/performance.md: 1M names).
+      // tests. The summaries and sizes of a bucket's texts new to the walk are loaded
+      // before any is tested: independent loads, whose cache misses overlap, where each
+      // test's branch on its own loads took them one at a time (docs/performance.md: 1M
+      // names). Texts seen already are not loaded again: near-duplicates share most bands.
       uint32_t least = kNone;
       work += 2 * buckets.visitBuckets(i, [&](const uint32_t* texts, uint32_t n) {
         uint32_t below = 0;
         for (; below < n && texts[below] < least; ++below) {
-          touched += sketches[size_t{texts[below]} * SetSketch::kWords] + sets->size(texts[below]) + seenBy[texts[below]];
+          const uint32_t y = texts[below];
+          if (seenBy[y] != mark) touched += sketches[size_t{y} * SetSketch::kWords] + sets->size(y);
         }
         uint32_t k = 0;
         for (; k < below && texts[k] < least; ++k) {
