@@ -53,7 +53,7 @@ function fingerprintAll(sh, texts, options, progress) {
   for (let start = 0; start < texts.length; start += SLICE) {
     const end = Math.min(texts.length, start + SLICE);
     fingerprints.set(sh.fingerprintAll(texts.slice(start, end), options), start);
-    progress.show('fingerprint', `fingerprint: ${count(end)} of ${count(texts.length)}`, end === texts.length);
+    progress.onProgress({ phase: 'fingerprint', done: end, total: texts.length });
   }
   return fingerprints;
 }
