@@ -13,12 +13,15 @@
 //                         measure 'text' unless --auto, the README's rule then choosing 'short')
 //   fortunes              N fortunes with 1-3 word edits (fortune-texts.js; --n=, 1M by
 //                         default), the default only
+//   names                 N distinct person names (synthetic-names.js, as names.js draws them;
+//                         --n=, 1M by default), the default only (the short measure)
 // Usage: node tests/bench/dedup-ab.js ROOT [ROOT ...] [--texts=paragraphs] [--runs=3]
 //   [--n=1000000] [--pool=2] [--auto]
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { VARIANTS, median, naturalCollection, naturalCollections } from './dedup-natural.js';
 import { makeTexts } from './fortune-texts.js';
+import { syntheticNames } from './synthetic-names.js';
 
 const args = process.argv.slice(2);
 const roots = args.filter((a) => !a.startsWith('--'));
@@ -26,13 +29,14 @@ const value = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.
 const COLLECTION = value('texts', 'paragraphs');
 const RUNS = Number(value('runs', 3));
 const POOL = Number(value('pool', 0));
-if (roots.length === 0) throw new Error('usage: node tests/bench/dedup-ab.js ROOT [ROOT ...] [--texts=paragraphs|one-line|fortunes] [--runs=3] [--n=N] [--pool=W] [--auto]');
+if (roots.length === 0) throw new Error('usage: node tests/bench/dedup-ab.js ROOT [ROOT ...] [--texts=paragraphs|one-line|fortunes|names] [--runs=3] [--n=N] [--pool=W] [--auto]');
 
-if (!['paragraphs', 'one-line', 'fortunes'].includes(COLLECTION)) throw new RangeError(`--texts=${COLLECTION}: paragraphs, one-line or fortunes`);
+if (!['paragraphs', 'one-line', 'fortunes', 'names'].includes(COLLECTION)) throw new RangeError(`--texts=${COLLECTION}: paragraphs, one-line, fortunes or names`);
 let texts;
 let variants = VARIANTS;
-if (COLLECTION === 'fortunes') {
-  texts = makeTexts(Number(value('n', 1_000_000))).texts;
+if (COLLECTION === 'fortunes' || COLLECTION === 'names') {
+  const n = Number(value('n', 1_000_000));
+  texts = COLLECTION === 'fortunes' ? makeTexts(n).texts : syntheticNames(n);
   variants = VARIANTS.slice(0, 1); // the default
 } else {
   texts = naturalCollection(naturalCollections(), COLLECTION);

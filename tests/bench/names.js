@@ -7,27 +7,11 @@
 // (the native build: bash .ci/build.sh --native).
 import { writeFileSync } from 'node:fs';
 import { init } from '../../js/node.js';
-import { loadLists } from './lists-data.js';
+import { syntheticNames } from './synthetic-names.js';
 
 const args = process.argv.slice(2);
 const count = Number(args.find((a) => !a.startsWith('--')) ?? 100_000);
 const runs = Number(args.find((a) => a.startsWith('--runs='))?.split('=')[1] ?? 3);
-
-/** `count` distinct "given surname" lines, deterministic. */
-function syntheticNames(count) {
-  const [febrl] = loadLists({ names: ['febrl-names'] });
-  const given = [...new Set(febrl.texts.map((t) => t.split(' ')[0]))];
-  const surnames = [...new Set(febrl.texts.map((t) => t.split(' ').slice(1).join(' ')).filter(Boolean))];
-  if (count > given.length * surnames.length) throw new RangeError(`at most ${given.length * surnames.length} names`);
-  let state = 1;
-  const below = (n) => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return Math.floor((state / 2 ** 32) * n);
-  };
-  const names = new Set();
-  while (names.size < count) names.add(`${given[below(given.length)]} ${surnames[below(surnames.length)]}`);
-  return [...names];
-}
 
 const names = syntheticNames(count);
 const writeTo = args.find((a) => a.startsWith('--write='))?.slice('--write='.length);
